@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One entry point per refault verb: cmd_<verb>(argc, argv), argv[0] is the verb. Returns the exit status. */
+#ifndef REFAULT_CLI_BUILTIN_H
+#define REFAULT_CLI_BUILTIN_H
+
+int cmd_trace(int argc, char **argv);
+
+#endif /* REFAULT_CLI_BUILTIN_H */

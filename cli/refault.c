@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * refault: the front command.  Like perf and git, one binary with verbs;
+ * each verb lives in its own builtin file and gets argv from its own name on.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "cli/builtin.h"
+#include "cli/util.h"
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct cmd_struct commands[] = {
+	{ "trace", cmd_trace, "inspect, verify, slice, recover and convert traces" },
+};
+
+static void print_usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: refault [--version] [--help] <command> [<args>]\n\n"
+		     "refault replays memory-reference traces through a model of Linux reclaim.\n\n"
+		     "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'refault <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	rf_cli_install_crash_handler();
+	if (argc < 2) {
+		print_usage(stderr);
+		return 129;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("refault %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return rf_cli_finish(commands[i].fn(argc - 1, argv + 1));
+	fprintf(stderr, "refault: '%s' is not a refault command. See 'refault --help'.\n", argv[1]);
+	return 129;
+}

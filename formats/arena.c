@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Chunk-lifetime storage for decoded strings, counter lists and stack
+ * frames.  Blocks are kept across resets so a reader that decodes chunk
+ * after chunk stops allocating once it has seen its largest chunk.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/format-local.h"
+
+struct rf_arena_block {
+	struct rf_arena_block *next;
+	size_t size;
+	size_t used;
+	max_align_t data[];
+};
+
+#define ARENA_MIN_BLOCK (64u << 10)
+
+void rf_arena_init(struct rf_arena *a)
+{
+	a->head = NULL;
+	a->used_total = 0;
+}
+
+static struct rf_arena_block *arena_grow(struct rf_arena *a, size_t need)
+{
+	struct rf_arena_block *b;
+	size_t size = need > ARENA_MIN_BLOCK ? need : ARENA_MIN_BLOCK;
+
+	b = malloc(sizeof(*b) + size);
+	if (!b)
+		return NULL;
+	b->size = size;
+	b->used = 0;
+	b->next = a->head;
+	a->head = b;
+	return b;
+}
+
+void *rf_arena_alloc(struct rf_arena *a, size_t size, size_t align)
+{
+	struct rf_arena_block *b;
+	size_t off;
+
+	/* Look for room in any block: after a reset, all of them are empty. */
+	for (b = a->head; b; b = b->next) {
+		off = (b->used + align - 1) & ~(align - 1);
+		if (off + size <= b->size)
+			break;
+	}
+	if (!b) {
+		b = arena_grow(a, size + align);
+		if (!b)
+			return NULL;
+		off = 0;
+	}
+	b->used = off + size;
+	a->used_total += size;
+	return (char *)b->data + off;
+}
+
+char *rf_arena_strndup(struct rf_arena *a, const char *s, size_t len)
+{
+	char *d = rf_arena_alloc(a, len + 1, 1);
+
+	if (!d)
+		return NULL;
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
+void rf_arena_reset(struct rf_arena *a)
+{
+	struct rf_arena_block *b;
+
+	for (b = a->head; b; b = b->next)
+		b->used = 0;
+	a->used_total = 0;
+}
+
+void rf_arena_free(struct rf_arena *a)
+{
+	struct rf_arena_block *b, *next;
+
+	for (b = a->head; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = NULL;
+	a->used_total = 0;
+}

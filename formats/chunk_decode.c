@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Decoding of one chunk: decompress its zstd frame (checking zstd's content
+ * checksum), read the chunk header, then the events one at a time.  Nothing
+ * read off disk is trusted: sizes are bounded, every read is bounds-checked,
+ * and an error says which byte of the chunk it was found at.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#define ZSTD_STATIC_LINKING_ONLY	/* ZSTD_getFrameHeader */
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "formats/format-local.h"
+#include "formats/mp_read.h"
+
+int rf_decompress_frame(void *dctx, const void *frame, size_t size, uint8_t **buf, size_t *cap,
+			size_t *out_len, char *errmsg, size_t errlen)
+{
+	ZSTD_frameHeader fh;
+	size_t r;
+	uint8_t *nb;
+
+	r = ZSTD_getFrameHeader(&fh, frame, size);
+	if (ZSTD_isError(r))
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "bad zstd frame header (%s)",
+			       ZSTD_getErrorName(r));
+	if (r > 0)
+		return rf_fail(errmsg, errlen, RF_ERR_TRUNCATED, "zstd frame header cut short");
+	if (fh.frameType != ZSTD_frame)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "expected a zstd frame, found a skippable one");
+	if (!fh.checksumFlag)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd frame carries no checksum");
+	if (fh.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd frame does not declare its size");
+	if (fh.frameContentSize > RF_MAX_CHUNK_BYTES)
+		return rf_fail(errmsg, errlen, RF_ERR_TOO_LARGE,
+			       "chunk claims %llu bytes, over the %u-byte limit",
+			       (unsigned long long)fh.frameContentSize, RF_MAX_CHUNK_BYTES);
+	if (*cap < fh.frameContentSize || !*buf) {
+		size_t want = fh.frameContentSize ? fh.frameContentSize : 1;
+
+		nb = realloc(*buf, want);
+		if (!nb)
+			return rf_fail(errmsg, errlen, RF_ERR_NOMEM, "out of memory for a %zu-byte chunk",
+				       want);
+		*buf = nb;
+		*cap = want;
+	}
+	r = ZSTD_decompressDCtx(dctx, *buf, *cap, frame, size);
+	if (ZSTD_isError(r)) {
+		if (ZSTD_getErrorCode(r) == ZSTD_error_checksum_wrong)
+			return rf_fail(errmsg, errlen, RF_ERR_CHECKSUM, "content checksum mismatch");
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd: %s", ZSTD_getErrorName(r));
+	}
+	if (r != fh.frameContentSize)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "frame decoded to %zu bytes, declared %llu",
+			       r, (unsigned long long)fh.frameContentSize);
+	*out_len = r;
+	return 0;
+}
+
+#define CUR(c) ((struct mp_cur *)(void *)(c))
+
+static int cursor_fail(struct rf_chunk_cursor *c, const struct mp_cur *m, int err, const char *what)
+{
+	return rf_fail(c->errmsg, c->errlen, err, "%s at byte %zu of the chunk (event %llu)", what,
+		       (size_t)(m->p - c->start), (unsigned long long)c->nr_read);
+}
+
+int rf_chunk_cursor_start(struct rf_chunk_cursor *c, const void *buf, size_t len,
+			  struct rf_arena *arena, char *errmsg, size_t errlen)
+{
+	struct mp_cur m = { buf, (const uint8_t *)buf + len };
+	bool have_seq = false, have_t = false;
+	const char *key;
+	uint32_t n, klen;
+	uint64_t v;
+
+	memset(c, 0, sizeof(*c));
+	c->start = buf;
+	c->arena = arena;
+	c->errmsg = errmsg;
+	c->errlen = errlen;
+	c->nr_declared = UINT64_MAX;
+	if (!mp_read_map(&m, &n))
+		return cursor_fail(c, &m, RF_ERR_CORRUPT, "chunk header is not a map");
+	while (n--) {
+		if (!mp_read_str(&m, &key, &klen))
+			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk header key");
+		if (klen == 5 && !memcmp(key, "chunk", 5)) {
+			if (!mp_read_u64(&m, &c->seq))
+				return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk number");
+			have_seq = true;
+		} else if (klen == 1 && key[0] == 't') {
+			if (!mp_read_u64(&m, &c->ds.time))
+				return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk base time");
+			have_t = true;
+		} else if (klen == 1 && key[0] == 'n') {
+			if (!mp_read_u64(&m, &v))
+				return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk event count");
+			c->nr_declared = v;
+		} else if (!mp_skip(&m)) {
+			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk header value");
+		}
+	}
+	if (!have_seq || !have_t)
+		return cursor_fail(c, &m, RF_ERR_CORRUPT, "chunk header lacks its number or base time");
+	c->p = m.p;
+	c->end = m.end;
+	return 0;
+}
+
+static int read_string(struct rf_chunk_cursor *c, struct mp_cur *m, const char **out)
+{
+	const char *s;
+	uint32_t len;
+
+	if (mp_is_nil(m)) {
+		m->p++;
+		*out = NULL;
+		return 0;
+	}
+	if (!mp_read_str(m, &s, &len))
+		return cursor_fail(c, m, RF_ERR_CORRUPT, "bad string");
+	if (len > RF_MAX_STRING)
+		return cursor_fail(c, m, RF_ERR_TOO_LARGE, "string over the length limit");
+	*out = rf_arena_strndup(c->arena, s, len);
+	return *out ? 0 : RF_ERR_NOMEM;
+}
+
+static int read_frames(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
+		       const struct rf_field *f)
+{
+	uint64_t *frames = NULL;
+	uint32_t n, k;
+
+	if (!mp_read_array(m, &n))
+		return cursor_fail(c, m, RF_ERR_CORRUPT, "bad stack frame list");
+	if (n > RF_MAX_FRAMES)
+		return cursor_fail(c, m, RF_ERR_TOO_LARGE, "stack over the frame limit");
+	if (n) {
+		frames = rf_arena_alloc(c->arena, n * sizeof(*frames), sizeof(*frames));
+		if (!frames)
+			return RF_ERR_NOMEM;
+	}
+	for (k = 0; k < n; k++)
+		if (!mp_read_u64(m, &frames[k]))
+			return cursor_fail(c, m, RF_ERR_CORRUPT, "bad stack frame");
+	RF_FIELD_PTR(ev, f, const uint64_t *) = frames;
+	RF_FIELD_COUNT(ev, f) = n;
+	return 0;
+}
+
+static int read_counters(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
+			 const struct rf_field *f)
+{
+	struct rf_counter *ctr = NULL;
+	uint32_t n, k;
+	int err;
+
+	if (!mp_read_map(m, &n))
+		return cursor_fail(c, m, RF_ERR_CORRUPT, "bad counter map");
+	if (n > RF_MAX_COUNTERS)
+		return cursor_fail(c, m, RF_ERR_TOO_LARGE, "counter map over the entry limit");
+	if (n) {
+		ctr = rf_arena_alloc(c->arena, n * sizeof(*ctr), sizeof(uint64_t));
+		if (!ctr)
+			return RF_ERR_NOMEM;
+	}
+	for (k = 0; k < n; k++) {
+		err = read_string(c, m, &ctr[k].name);
+		if (err)
+			return err;
+		if (!ctr[k].name)
+			return cursor_fail(c, m, RF_ERR_CORRUPT, "counter without a name");
+		if (!mp_read_u64(m, &ctr[k].value))
+			return cursor_fail(c, m, RF_ERR_CORRUPT, "bad counter value");
+	}
+	RF_FIELD_PTR(ev, f, const struct rf_counter *) = ctr;
+	RF_FIELD_COUNT(ev, f) = n;
+	return 0;
+}
+
+static int read_field(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
+		      const struct rf_field *f)
+{
+	uint64_t u, *reg;
+	int64_t s;
+
+	switch (f->kind) {
+	case RF_FK_UINT:
+		if (!mp_read_u64(m, &u) || !rf_field_set_u(ev, f, u))
+			return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
+		return 0;
+	case RF_FK_INT:
+		if (!mp_read_i64(m, &s) || !rf_field_set_i(ev, f, s))
+			return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
+		return 0;
+	case RF_FK_DELTA_INDEX:
+	case RF_FK_DELTA_ADDR:
+	case RF_FK_DELTA_KEY:
+		if (!mp_read_i64(m, &s))
+			return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
+		reg = rf_delta_reg(&c->ds, f->kind);
+		*reg += (uint64_t)s;
+		rf_field_set_u(ev, f, *reg);
+		return 0;
+	case RF_FK_STR:
+		return read_string(c, m, &RF_FIELD_PTR(ev, f, const char *));
+	case RF_FK_FRAMES:
+		return read_frames(c, m, ev, f);
+	case RF_FK_COUNTERS:
+		return read_counters(c, m, ev, f);
+	}
+	return cursor_fail(c, m, RF_ERR_CORRUPT, "unknown field kind");
+}
+
+int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
+{
+	struct mp_cur m = { c->p, c->end };
+	const struct rf_schema *sch;
+	uint64_t type, cpu;
+	int64_t dt, pid;
+	uint32_t n, i;
+	int err;
+
+	for (;;) {
+		if (m.p == m.end) {
+			if (c->nr_declared != UINT64_MAX && c->nr_declared != c->nr_read + c->unknown_skipped)
+				return cursor_fail(c, &m, RF_ERR_CORRUPT,
+						   "chunk ends before its declared event count");
+			return 0;
+		}
+		if (!mp_read_array(&m, &n) || n < RF_EVENT_COMMON_FIELDS)
+			return cursor_fail(c, &m, RF_ERR_CORRUPT, "event is not an array of 4+ values");
+		if (!mp_read_u64(&m, &type) || !mp_read_i64(&m, &dt) || !mp_read_u64(&m, &cpu) ||
+		    !mp_read_i64(&m, &pid) || cpu > UINT32_MAX || pid < INT32_MIN || pid > INT32_MAX)
+			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad event prefix");
+		c->ds.time += (uint64_t)dt;
+		n -= RF_EVENT_COMMON_FIELDS;
+		sch = rf_schema_of((unsigned int)type);
+		if (sch)
+			break;
+		/* A type from a newer minor version: skip it whole. */
+		while (n--)
+			if (!mp_skip(&m))
+				return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad value in an unknown event");
+		c->unknown_skipped++;
+	}
+	if (n < sch->nr_fields)
+		return cursor_fail(c, &m, RF_ERR_CORRUPT, "event has fewer fields than its type needs");
+	memset(&ev->u, 0, sizeof(ev->u));
+	ev->time = c->ds.time;
+	ev->cpu = (uint32_t)cpu;
+	ev->pid = (int32_t)pid;
+	ev->type = (uint16_t)type;
+	for (i = 0; i < sch->nr_fields; i++) {
+		err = read_field(c, &m, ev, &sch->fields[i]);
+		if (err)
+			return err;
+	}
+	/* Fields appended by a newer minor version. */
+	for (n -= sch->nr_fields; n; n--)
+		if (!mp_skip(&m))
+			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad trailing field");
+	c->p = m.p;
+	c->nr_read++;
+	return 1;
+}
+
+/* ------------------------------------------------------------ batches */
+
+struct batch_priv {
+	struct rf_arena arena;
+	size_t cap;
+};
+
+void rf_event_batch_init(struct rf_event_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void rf_event_batch_release(struct rf_event_batch *b)
+{
+	struct batch_priv *bp = b->priv_;
+
+	if (bp) {
+		rf_arena_free(&bp->arena);
+		free(bp);
+	}
+	free(b->events);
+	memset(b, 0, sizeof(*b));
+}
+
+struct rf_chunk_decoder {
+	ZSTD_DCtx *dctx;
+	uint8_t *buf;
+	size_t cap;
+	char errmsg[256];
+};
+
+int rf_chunk_decoder_new(struct rf_chunk_decoder **out)
+{
+	struct rf_chunk_decoder *d = calloc(1, sizeof(*d));
+
+	*out = NULL;
+	if (!d)
+		return RF_ERR_NOMEM;
+	d->dctx = ZSTD_createDCtx();
+	if (!d->dctx) {
+		free(d);
+		return RF_ERR_NOMEM;
+	}
+	*out = d;
+	return 0;
+}
+
+void rf_chunk_decoder_free(struct rf_chunk_decoder *d)
+{
+	if (!d)
+		return;
+	ZSTD_freeDCtx(d->dctx);
+	free(d->buf);
+	free(d);
+}
+
+const char *rf_chunk_decoder_errmsg(const struct rf_chunk_decoder *d)
+{
+	return d->errmsg;
+}
+
+static int batch_reserve(struct rf_event_batch *b, struct batch_priv *bp, size_t want)
+{
+	struct rf_event *ne;
+	size_t cap;
+
+	if (want <= bp->cap)
+		return 0;
+	cap = bp->cap ? bp->cap * 2 : 4096;
+	while (cap < want)
+		cap *= 2;
+	ne = realloc(b->events, cap * sizeof(*ne));
+	if (!ne)
+		return RF_ERR_NOMEM;
+	b->events = ne;
+	bp->cap = cap;
+	return 0;
+}
+
+int rf_chunk_decode(struct rf_chunk_decoder *d, const void *frame, size_t size, uint64_t offset,
+		    struct rf_event_batch *b)
+{
+	struct rf_chunk_cursor cur;
+	struct batch_priv *bp = b->priv_;
+	size_t len;
+	int r;
+
+	d->errmsg[0] = '\0';
+	if (!bp) {
+		bp = calloc(1, sizeof(*bp));
+		if (!bp)
+			return RF_ERR_NOMEM;
+		rf_arena_init(&bp->arena);
+		b->priv_ = bp;
+	}
+	rf_arena_reset(&bp->arena);
+	b->nr = 0;
+	b->offset = offset;
+	b->unknown_skipped = 0;
+	r = rf_decompress_frame(d->dctx, frame, size, &d->buf, &d->cap, &len, d->errmsg,
+				sizeof(d->errmsg));
+	if (r)
+		return r;
+	r = rf_chunk_cursor_start(&cur, d->buf, len, &bp->arena, d->errmsg, sizeof(d->errmsg));
+	if (r)
+		return r;
+	b->seq = cur.seq;
+	/* Trust the declared count only as far as the bytes could hold it (5+ bytes an event). */
+	if (cur.nr_declared != UINT64_MAX && cur.nr_declared <= len / 5) {
+		r = batch_reserve(b, bp, (size_t)cur.nr_declared);
+		if (r)
+			return r;
+	}
+	for (;;) {
+		if (b->nr == bp->cap) {
+			r = batch_reserve(b, bp, b->nr + 1);
+			if (r)
+				return r;
+		}
+		r = rf_chunk_cursor_next(&cur, &b->events[b->nr]);
+		if (r <= 0)
+			break;
+		b->nr++;
+	}
+	b->unknown_skipped = cur.unknown_skipped;
+	return r;
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internals shared by the files of librefault-trace. Not installed. */
+#ifndef REFAULT_FORMAT_LOCAL_H
+#define REFAULT_FORMAT_LOCAL_H
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <refault/trace.h>
+
+#define RF_HIDDEN __attribute__((visibility("hidden")))
+
+/*
+ * File layout constants (docs/trace-format.md).  The index and the footer
+ * are zstd skippable frames: 4-byte magic, 4-byte little-endian size, payload.
+ */
+#define ZSTD_FRAME_MAGIC	0xFD2FB528u
+#define SKIPPABLE_MAGIC_MASK	0xFFFFFFF0u
+#define SKIPPABLE_MAGIC_BASE	0x184D2A50u
+#define RF_INDEX_MAGIC		0x184D2A5Eu
+#define RF_FOOTER_MAGIC		0x184D2A5Fu
+#define RF_FOOTER_ID		"RFTRIDX1"
+#define RF_FOOTER_PAYLOAD	24u	/* id[8], index offset u64, index size u32, crc32c u32 */
+#define RF_FOOTER_SIZE		(8u + RF_FOOTER_PAYLOAD)
+#define RF_MAX_INDEX_BYTES	(256u << 20)
+/* Compressed bytes one chunk frame may take: ZSTD_compressBound(RF_MAX_CHUNK_BYTES) and change. */
+#define RF_MAX_FRAME_BYTES	(RF_MAX_CHUNK_BYTES + (RF_MAX_CHUNK_BYTES >> 7) + 4096u)
+
+/* Per-event field count written before the type-specific fields: type, dt, cpu, pid. */
+#define RF_EVENT_COMMON_FIELDS	4u
+
+/* Delta registers: reset at the start of every chunk, so chunks decode alone. */
+struct rf_delta_state {
+	uint64_t time;
+	uint64_t index;
+	uint64_t addr;
+	uint64_t key;
+};
+
+/* A bump allocator for strings and arrays that live as long as one chunk. */
+struct rf_arena {
+	struct rf_arena_block *head;
+	size_t used_total;
+};
+RF_HIDDEN void rf_arena_init(struct rf_arena *a);
+RF_HIDDEN void *rf_arena_alloc(struct rf_arena *a, size_t size, size_t align);
+RF_HIDDEN char *rf_arena_strndup(struct rf_arena *a, const char *s, size_t len);
+RF_HIDDEN void rf_arena_reset(struct rf_arena *a);
+RF_HIDDEN void rf_arena_free(struct rf_arena *a);
+
+/*
+ * schema.c: the fields of each event type, in file order.  The encoder, the
+ * decoder and the JSON codec all walk this one table, so they cannot drift.
+ */
+enum rf_field_kind {
+	RF_FK_UINT,		/* unsigned integer of .size bytes */
+	RF_FK_INT,		/* signed integer of .size bytes */
+	RF_FK_DELTA_INDEX,	/* u64, written as the difference to the chunk's last page index */
+	RF_FK_DELTA_ADDR,	/* u64, difference to the last anonymous address */
+	RF_FK_DELTA_KEY,	/* u64, difference to the last access key */
+	RF_FK_STR,		/* const char *, nil for NULL */
+	RF_FK_FRAMES,		/* const uint64_t * + uint32_t count at .aux */
+	RF_FK_COUNTERS,		/* const struct rf_counter * + uint32_t count at .aux */
+};
+
+struct rf_field {
+	const char *name;
+	uint8_t kind;
+	uint8_t size;
+	uint16_t offset;	/* in struct rf_event */
+	uint16_t aux;		/* offset of the element count (frames, counters) */
+};
+
+struct rf_schema {
+	const struct rf_field *fields;
+	unsigned int nr_fields;
+};
+
+/* NULL for a type this version does not know. */
+RF_HIDDEN const struct rf_schema *rf_schema_of(unsigned int type);
+
+static inline uint64_t rf_field_get_u(const struct rf_event *ev, const struct rf_field *f)
+{
+	const char *p = (const char *)ev + f->offset;
+
+	switch (f->size) {
+	case 1: return *(const uint8_t *)p;
+	case 2: return *(const uint16_t *)p;
+	case 4: return *(const uint32_t *)p;
+	default: return *(const uint64_t *)p;
+	}
+}
+
+/* Store @v; returns false when it does not fit the field. */
+static inline bool rf_field_set_u(struct rf_event *ev, const struct rf_field *f, uint64_t v)
+{
+	char *p = (char *)ev + f->offset;
+
+	switch (f->size) {
+	case 1: *(uint8_t *)p = (uint8_t)v; return v <= UINT8_MAX;
+	case 2: *(uint16_t *)p = (uint16_t)v; return v <= UINT16_MAX;
+	case 4: *(uint32_t *)p = (uint32_t)v; return v <= UINT32_MAX;
+	default: *(uint64_t *)p = v; return true;
+	}
+}
+
+/* Signed fields are all int32_t. */
+static inline int32_t rf_field_get_i(const struct rf_event *ev, const struct rf_field *f)
+{
+	return *(const int32_t *)((const char *)ev + f->offset);
+}
+
+static inline bool rf_field_set_i(struct rf_event *ev, const struct rf_field *f, int64_t v)
+{
+	*(int32_t *)((char *)ev + f->offset) = (int32_t)v;
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+static inline uint64_t *rf_delta_reg(struct rf_delta_state *ds, unsigned int kind)
+{
+	return kind == RF_FK_DELTA_INDEX ? &ds->index : kind == RF_FK_DELTA_ADDR ? &ds->addr : &ds->key;
+}
+
+#define RF_FIELD_PTR(ev, f, type) (*(type *)((char *)(ev) + (f)->offset))
+#define RF_FIELD_CPTR(ev, f, type) (*(const type *)((const char *)(ev) + (f)->offset))
+#define RF_FIELD_COUNT(ev, f) (*(uint32_t *)((char *)(ev) + (f)->aux))
+#define RF_FIELD_CCOUNT(ev, f) (*(const uint32_t *)((const char *)(ev) + (f)->aux))
+
+/* chunk_encode.c: events -> msgpack, with the chunk's delta state */
+struct msgpack_packer;
+RF_HIDDEN int rf_encode_event(struct msgpack_packer *pk, struct rf_delta_state *ds,
+			      const struct rf_event *ev);
+RF_HIDDEN int rf_event_validate(const struct rf_event *ev);
+
+/* chunk_decode.c: a cursor over one decompressed chunk */
+struct rf_chunk_cursor {
+	const uint8_t *p;
+	const uint8_t *end;
+	const uint8_t *start;
+	struct rf_delta_state ds;
+	struct rf_arena *arena;
+	uint64_t seq;
+	uint64_t nr_declared;
+	uint64_t nr_read;
+	uint64_t unknown_skipped;
+	char *errmsg;		/* where to write an error */
+	size_t errlen;
+};
+RF_HIDDEN int rf_chunk_cursor_start(struct rf_chunk_cursor *c, const void *buf, size_t len,
+				    struct rf_arena *arena, char *errmsg, size_t errlen);
+RF_HIDDEN int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev);
+/* Decompress a chunk frame into *buf (grown as needed, bounded by RF_MAX_CHUNK_BYTES). */
+RF_HIDDEN int rf_decompress_frame(void *dctx, const void *frame, size_t size, uint8_t **buf,
+				  size_t *cap, size_t *out_len, char *errmsg, size_t errlen);
+
+/* header.c */
+RF_HIDDEN int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len);
+RF_HIDDEN int rf_header_decode(const void *buf, size_t len, struct rf_trace_header *h,
+			       char *errmsg, size_t errlen);
+
+/* index.c */
+struct rf_index {
+	struct rf_chunk_info *chunks;
+	size_t nr;
+	size_t cap;
+	uint64_t type_counts[RF_EV_TYPE_MAX];
+};
+RF_HIDDEN int rf_index_add(struct rf_index *ix, const struct rf_chunk_info *ci);
+RF_HIDDEN void rf_index_free(struct rf_index *ix);
+RF_HIDDEN int rf_index_encode(const struct rf_index *ix, void **out, size_t *len);
+RF_HIDDEN int rf_index_decode(const void *buf, size_t len, struct rf_index *ix);
+RF_HIDDEN void rf_footer_encode(uint8_t out[RF_FOOTER_SIZE], uint64_t index_offset,
+				uint32_t index_size, uint32_t crc);
+
+RF_HIDDEN uint32_t rf_crc32c(uint32_t crc, const void *buf, size_t len);
+
+static inline uint32_t rf_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t rf_le64(const uint8_t *p)
+{
+	return (uint64_t)rf_le32(p) | (uint64_t)rf_le32(p + 4) << 32;
+}
+
+static inline void rf_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static inline void rf_put_le64(uint8_t *p, uint64_t v)
+{
+	rf_put_le32(p, (uint32_t)v);
+	rf_put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* snprintf into an error buffer; returns @err so call sites can 'return rf_fail(...)'. */
+RF_HIDDEN int rf_fail(char *buf, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Copy a string into a fixed field, truncating. */
+RF_HIDDEN void rf_strlcpy(char *dst, const char *src, size_t len);
+
+#endif /* REFAULT_FORMAT_LOCAL_H */

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Event schema v1: for each type, the fields that follow the common
+ * [type, dt, cpu, pid] prefix, in the order they are written.  A newer minor
+ * version may append fields to a type (old readers skip them) or add types
+ * (old readers skip the events); it never reorders or removes one.
+ * docs/trace-format.md documents this table field by field.
+ */
+#include <stddef.h>
+
+#include "formats/format-local.h"
+
+#define MEMBER_SIZE(m) sizeof(((struct rf_event *)0)->u.m)
+#define FLD(n, k, m) { n, k, MEMBER_SIZE(m), offsetof(struct rf_event, u.m), 0 }
+#define U(n, m) FLD(n, RF_FK_UINT, m)
+#define I(n, m) FLD(n, RF_FK_INT, m)
+#define S(n, m) FLD(n, RF_FK_STR, m)
+#define ARR(n, k, m, cnt) { n, k, MEMBER_SIZE(m), offsetof(struct rf_event, u.m), \
+			    offsetof(struct rf_event, u.cnt) }
+
+static const struct rf_field file_range[] = {
+	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
+	U("nr", file.nr),
+};
+static const struct rf_field file_fault[] = {
+	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
+	U("order", file.order), U("flags", file.flags), U("mm", file.mm),
+};
+static const struct rf_field anon_fault[] = {
+	U("mm", anon.mm), FLD("addr", RF_FK_DELTA_ADDR, anon.addr), U("order", anon.order),
+	U("flags", anon.flags),
+};
+static const struct rf_field access[] = {
+	FLD("key", RF_FK_DELTA_KEY, access.key), U("order", access.order), U("flags", access.flags),
+};
+static const struct rf_field mmap_f[] = {
+	U("mm", vma.mm), U("addr", vma.addr), U("len", vma.len), U("prot", vma.prot),
+	U("flags", vma.flags), U("dev", vma.dev), U("ino", vma.ino), U("pgoff", vma.pgoff),
+};
+static const struct rf_field munmap_f[] = {
+	U("mm", vma.mm), U("addr", vma.addr), U("len", vma.len),
+};
+static const struct rf_field madvise_f[] = {
+	U("mm", vma.mm), U("addr", vma.addr), U("len", vma.len), U("advice", vma.advice),
+};
+static const struct rf_field fadvise_f[] = {
+	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
+	U("nr", file.nr), U("advice", file.advice),
+};
+static const struct rf_field truncate_f[] = {
+	U("dev", file.dev), U("ino", file.ino), U("index", file.index), U("flags", file.flags),
+};
+static const struct rf_field fork_f[] = {
+	I("child", task.pid), I("tgid", task.tgid), U("mm", task.mm), U("flags", task.flags),
+};
+static const struct rf_field exec_f[] = {
+	U("mm", task.mm), S("comm", task.comm),
+};
+static const struct rf_field exit_f[] = {
+	U("mm", task.mm),
+};
+static const struct rf_field cg_mkdir[] = {
+	U("id", cgroup.id), U("parent", cgroup.parent), S("path", cgroup.path),
+};
+static const struct rf_field cg_rmdir[] = {
+	U("id", cgroup.id),
+};
+static const struct rf_field cg_attach[] = {
+	U("id", cgroup.id), I("target", cgroup.pid),
+};
+static const struct rf_field cg_limit[] = {
+	U("id", cgroup.id), U("kind", cgroup.kind), U("value", cgroup.value),
+};
+static const struct rf_field name_file[] = {
+	U("dev", name_file.dev), U("ino", name_file.ino), U("size", name_file.size),
+	S("path", name_file.path),
+};
+static const struct rf_field name_pid[] = {
+	I("target", task.pid), I("tgid", task.tgid), U("mm", task.mm), U("cgroup", task.cgroup),
+	S("comm", task.comm),
+};
+static const struct rf_field name_stack[] = {
+	U("id", stack.id), ARR("frames", RF_FK_FRAMES, stack.frames, stack.nr_frames),
+};
+static const struct rf_field pc_add[] = {
+	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
+	U("order", file.order), U("pfn", file.pfn), U("cgroup", file.cgroup),
+};
+static const struct rf_field pc_del[] = {
+	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
+	U("order", file.order), U("pfn", file.pfn),
+};
+static const struct rf_field lru_add[] = {
+	U("pfn", lru.pfn), U("order", lru.order), U("lru", lru.lru), U("cgroup", lru.cgroup),
+};
+static const struct rf_field lru_activate[] = {
+	U("pfn", lru.pfn), U("order", lru.order),
+};
+static const struct rf_field reclaim[] = {
+	U("cgroup", reclaim.cgroup), U("kind", reclaim.kind), U("nid", reclaim.nid),
+	I("priority", reclaim.priority), U("file", reclaim.file),
+	U("nr_scanned", reclaim.nr_scanned), U("nr_reclaimed", reclaim.nr_reclaimed),
+	U("nr_activated", reclaim.nr_activated), U("nr_deactivated", reclaim.nr_deactivated),
+};
+static const struct rf_field counters[] = {
+	U("source", counters.source), U("cgroup", counters.cgroup),
+	ARR("entries", RF_FK_COUNTERS, counters.entries, counters.nr),
+};
+static const struct rf_field lost[] = {
+	U("lost_cpu", lost.cpu), U("count", lost.count), U("t_begin", lost.t_begin),
+	U("t_end", lost.t_end),
+};
+static const struct rf_field marker[] = {
+	S("text", marker.text),
+};
+static const struct rf_field end[] = {
+	U("nr_events", end.nr_events), U("nr_lost", end.nr_lost),
+};
+
+#define SCHEMA(t, f) [t] = { f, sizeof(f) / sizeof(f[0]) }
+
+static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
+	SCHEMA(RF_EV_FILE_READ, file_range),
+	SCHEMA(RF_EV_FILE_WRITE, file_range),
+	SCHEMA(RF_EV_FILE_FAULT, file_fault),
+	SCHEMA(RF_EV_ANON_FAULT, anon_fault),
+	SCHEMA(RF_EV_ACCESS, access),
+	SCHEMA(RF_EV_MMAP, mmap_f),
+	SCHEMA(RF_EV_MUNMAP, munmap_f),
+	SCHEMA(RF_EV_MADVISE, madvise_f),
+	SCHEMA(RF_EV_FADVISE, fadvise_f),
+	SCHEMA(RF_EV_TRUNCATE, truncate_f),
+	SCHEMA(RF_EV_FORK, fork_f),
+	SCHEMA(RF_EV_EXEC, exec_f),
+	SCHEMA(RF_EV_EXIT, exit_f),
+	SCHEMA(RF_EV_CGROUP_MKDIR, cg_mkdir),
+	SCHEMA(RF_EV_CGROUP_RMDIR, cg_rmdir),
+	SCHEMA(RF_EV_CGROUP_ATTACH, cg_attach),
+	SCHEMA(RF_EV_CGROUP_LIMIT, cg_limit),
+	SCHEMA(RF_EV_NAME_FILE, name_file),
+	SCHEMA(RF_EV_NAME_PID, name_pid),
+	SCHEMA(RF_EV_NAME_STACK, name_stack),
+	SCHEMA(RF_EV_PAGECACHE_ADD, pc_add),
+	SCHEMA(RF_EV_PAGECACHE_DEL, pc_del),
+	SCHEMA(RF_EV_LRU_ADD, lru_add),
+	SCHEMA(RF_EV_LRU_ACTIVATE, lru_activate),
+	SCHEMA(RF_EV_RECLAIM, reclaim),
+	SCHEMA(RF_EV_COUNTERS, counters),
+	SCHEMA(RF_EV_LOST, lost),
+	SCHEMA(RF_EV_MARKER, marker),
+	SCHEMA(RF_EV_END, end),
+};
+
+const struct rf_schema *rf_schema_of(unsigned int type)
+{
+	if (type >= RF_EV_TYPE_MAX || !schemas[type].fields)
+		return NULL;
+	return &schemas[type];
+}

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Trace writer.  Events are encoded into the current chunk's buffer; a full
+ * chunk becomes one zstd frame (with content checksum) written with one
+ * write() loop, so a writer killed at any point leaves whole chunks behind
+ * it.  close() appends the index and the footer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <msgpack.h>
+#include <zstd.h>
+
+#include "formats/format-local.h"
+
+#define DEFAULT_LEVEL		3
+#define DEFAULT_CHUNK_EVENTS	65536u
+#define DEFAULT_CHUNK_BYTES	(1u << 20)
+
+struct rf_trace_writer {
+	int fd;
+	bool own_fd;
+	bool failed;
+	struct rf_writer_options opts;
+	ZSTD_CCtx *cctx;
+	msgpack_sbuffer body;		/* encoded events of the current chunk */
+	msgpack_packer pk;
+	struct rf_delta_state ds;
+	struct rf_chunk_info cur;	/* the chunk being filled */
+	struct rf_index index;
+	uint64_t offset;		/* bytes written so far */
+	uint64_t events;
+	uint64_t encoded_bytes;
+	void *frame;			/* compression output */
+	size_t frame_cap;
+	char errmsg[256];
+};
+
+static int write_all(struct rf_trace_writer *w, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(w->fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : EIO;
+
+			w->failed = true;
+			return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_IO, "write at offset %llu: %s",
+				       (unsigned long long)w->offset, strerror(e));
+		}
+		p += n;
+		len -= (size_t)n;
+		w->offset += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Compress @a then @b (either may be empty) into one frame and write it. */
+static int write_frame(struct rf_trace_writer *w, const void *a, size_t alen, const void *b, size_t blen)
+{
+	ZSTD_outBuffer out;
+	ZSTD_inBuffer in;
+	size_t need = ZSTD_compressBound(alen + blen), r;
+
+	if (need > w->frame_cap) {
+		void *nf = realloc(w->frame, need);
+
+		if (!nf)
+			return RF_ERR_NOMEM;
+		w->frame = nf;
+		w->frame_cap = need;
+	}
+	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+	ZSTD_CCtx_setPledgedSrcSize(w->cctx, alen + blen);
+	out = (ZSTD_outBuffer){ w->frame, w->frame_cap, 0 };
+	in = (ZSTD_inBuffer){ a, alen, 0 };
+	r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_continue);
+	if (!ZSTD_isError(r)) {
+		in = (ZSTD_inBuffer){ b, blen, 0 };
+		r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
+	}
+	if (ZSTD_isError(r) || r != 0)
+		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_ZSTD, "compressing a frame: %s",
+			       ZSTD_isError(r) ? ZSTD_getErrorName(r) : "output buffer too small");
+	return write_all(w, w->frame, out.pos);
+}
+
+static void chunk_reset(struct rf_trace_writer *w)
+{
+	memset(&w->ds, 0, sizeof(w->ds));
+	memset(&w->cur, 0, sizeof(w->cur));
+	w->cur.seq = w->index.nr;
+	w->cur.t_first = UINT64_MAX;
+	w->body.size = 0;
+}
+
+static int write_header(struct rf_trace_writer *w, const struct rf_trace_header *h)
+{
+	void *buf;
+	size_t len;
+	int err;
+
+	err = rf_header_encode(h, &buf, &len);
+	if (err)
+		return err;
+	err = write_frame(w, buf, len, NULL, 0);
+	free(buf);
+	return err;
+}
+
+static int writer_init(struct rf_trace_writer *w, const struct rf_trace_header *h,
+		       const struct rf_writer_options *opts)
+{
+	if (opts)
+		w->opts = *opts;
+	if (!w->opts.level)
+		w->opts.level = DEFAULT_LEVEL;
+	if (!w->opts.chunk_events)
+		w->opts.chunk_events = DEFAULT_CHUNK_EVENTS;
+	if (!w->opts.chunk_bytes)
+		w->opts.chunk_bytes = DEFAULT_CHUNK_BYTES;
+	/* Leave room for one more event past the threshold within the reader's limit. */
+	if (w->opts.chunk_bytes > RF_MAX_CHUNK_BYTES / 2)
+		w->opts.chunk_bytes = RF_MAX_CHUNK_BYTES / 2;
+	w->cctx = ZSTD_createCCtx();
+	if (!w->cctx)
+		return RF_ERR_NOMEM;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->opts.level)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1)))
+		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL, "bad zstd level %d", w->opts.level);
+	msgpack_sbuffer_init(&w->body);
+	msgpack_packer_init(&w->pk, &w->body, msgpack_sbuffer_write);
+	chunk_reset(w);
+	return write_header(w, h);
+}
+
+static void writer_free(struct rf_trace_writer *w)
+{
+	if (w->own_fd && w->fd >= 0)
+		close(w->fd);
+	ZSTD_freeCCtx(w->cctx);
+	msgpack_sbuffer_destroy(&w->body);
+	rf_index_free(&w->index);
+	free(w->frame);
+	free(w);
+}
+
+int rf_trace_writer_fdopen(struct rf_trace_writer **out, int fd, const struct rf_trace_header *h,
+			   const struct rf_writer_options *opts)
+{
+	struct rf_trace_writer *w;
+	int err;
+
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return RF_ERR_NOMEM;
+	w->fd = fd;
+	err = writer_init(w, h, opts);
+	if (err) {
+		writer_free(w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+int rf_trace_writer_open(struct rf_trace_writer **out, const char *path, const struct rf_trace_header *h,
+			 const struct rf_writer_options *opts)
+{
+	int fd, err;
+
+	*out = NULL;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	err = rf_trace_writer_fdopen(out, fd, h, opts);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	(*out)->own_fd = true;
+	return 0;
+}
+
+static int chunk_header(struct rf_trace_writer *w, char *buf, size_t cap, size_t *len)
+{
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, 3);
+	msgpack_pack_str_with_body(&pk, "chunk", 5);
+	msgpack_pack_uint64(&pk, w->cur.seq);
+	msgpack_pack_str_with_body(&pk, "t", 1);
+	msgpack_pack_uint64(&pk, 0);
+	msgpack_pack_str_with_body(&pk, "n", 1);
+	msgpack_pack_uint64(&pk, w->cur.nr_events);
+	if (!sb.data || sb.size > cap) {
+		msgpack_sbuffer_destroy(&sb);
+		return RF_ERR_NOMEM;
+	}
+	memcpy(buf, sb.data, sb.size);
+	*len = sb.size;
+	msgpack_sbuffer_destroy(&sb);
+	return 0;
+}
+
+int rf_trace_writer_flush(struct rf_trace_writer *w)
+{
+	char hdr[64];
+	size_t hlen;
+	int err;
+
+	if (w->failed)
+		return RF_ERR_STATE;
+	if (!w->cur.nr_events)
+		return 0;
+	err = chunk_header(w, hdr, sizeof(hdr), &hlen);
+	if (err)
+		return err;
+	w->cur.offset = w->offset;
+	err = write_frame(w, hdr, hlen, w->body.data, w->body.size);
+	if (err)
+		return err;
+	w->cur.size = w->offset - w->cur.offset;
+	w->encoded_bytes += hlen + w->body.size;
+	err = rf_index_add(&w->index, &w->cur);
+	if (err)
+		return err;
+	chunk_reset(w);
+	return 0;
+}
+
+int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *ev)
+{
+	int err;
+
+	if (w->failed)
+		return RF_ERR_STATE;
+	err = rf_event_validate(ev);
+	if (err)
+		return rf_fail(w->errmsg, sizeof(w->errmsg), err == RF_ERR_UNKNOWN_TYPE ? RF_ERR_INVAL : err,
+			       "event %llu (type %u): %s", (unsigned long long)w->events, ev->type,
+			       rf_strerror(err));
+	/* Deltas start from 0 in every chunk: the chunk header's base time is 0. */
+	rf_encode_event(&w->pk, &w->ds, ev);
+	if (!w->body.data)
+		return RF_ERR_NOMEM;
+	w->cur.nr_events++;
+	w->cur.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
+	if (ev->time < w->cur.t_first)
+		w->cur.t_first = ev->time;
+	if (ev->time > w->cur.t_last)
+		w->cur.t_last = ev->time;
+	w->index.type_counts[ev->type]++;
+	w->events++;
+	if (w->cur.nr_events >= w->opts.chunk_events || w->body.size >= w->opts.chunk_bytes)
+		return rf_trace_writer_flush(w);
+	return 0;
+}
+
+static int write_index(struct rf_trace_writer *w)
+{
+	uint8_t skip_hdr[8], footer[RF_FOOTER_SIZE];
+	uint64_t index_offset = w->offset;
+	void *buf;
+	size_t len;
+	int err;
+
+	err = rf_index_encode(&w->index, &buf, &len);
+	if (err)
+		return err;
+	rf_put_le32(skip_hdr, RF_INDEX_MAGIC);
+	rf_put_le32(skip_hdr + 4, (uint32_t)len);
+	err = write_all(w, skip_hdr, sizeof(skip_hdr));
+	if (!err)
+		err = write_all(w, buf, len);
+	if (!err) {
+		rf_footer_encode(footer, index_offset, (uint32_t)(len + 8), rf_crc32c(0, buf, len));
+		err = write_all(w, footer, sizeof(footer));
+	}
+	free(buf);
+	return err;
+}
+
+int rf_trace_writer_close(struct rf_trace_writer *w)
+{
+	int err;
+
+	if (!w)
+		return 0;
+	err = rf_trace_writer_flush(w);
+	if (!err && !w->opts.no_index)
+		err = write_index(w);
+	if (w->own_fd) {
+		if (close(w->fd) < 0 && !err)
+			err = -errno;
+		w->fd = -1;
+	}
+	writer_free(w);
+	return err;
+}
+
+void rf_trace_writer_abandon(struct rf_trace_writer *w)
+{
+	if (w)
+		writer_free(w);
+}
+
+void rf_trace_writer_stats(const struct rf_trace_writer *w, struct rf_writer_stats *st)
+{
+	st->events = w->events;
+	st->chunks = w->index.nr;
+	st->bytes = w->offset;
+	st->encoded_bytes = w->encoded_bytes + w->body.size;
+}
+
+const char *rf_trace_writer_errmsg(const struct rf_trace_writer *w)
+{
+	return w->errmsg;
+}
+
+int rf_trace_writer_copy_chunk(struct rf_trace_writer *w, const void *frame, size_t size,
+			       const struct rf_event_batch *decoded)
+{
+	struct rf_chunk_info ci = { .seq = decoded->seq, .t_first = UINT64_MAX };
+	size_t i;
+	int err;
+
+	err = rf_trace_writer_flush(w);
+	if (err)
+		return err;
+	for (i = 0; i < decoded->nr; i++) {
+		const struct rf_event *ev = &decoded->events[i];
+
+		ci.t_first = ev->time < ci.t_first ? ev->time : ci.t_first;
+		ci.t_last = ev->time > ci.t_last ? ev->time : ci.t_last;
+		ci.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
+		w->index.type_counts[ev->type]++;
+	}
+	ci.nr_events = decoded->nr;
+	ci.offset = w->offset;
+	err = write_all(w, frame, size);
+	if (err)
+		return err;
+	ci.size = size;
+	w->events += decoded->nr;
+	err = rf_index_add(&w->index, &ci);
+	if (!err)
+		w->cur.seq = w->index.nr;
+	return err;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librefault-model: a deterministic model of Linux page reclaim (classic
+ * two-list LRU, workingset refault detection, memcg, per-CPU LRU batches).
+ *
+ * A configuration is a profile (a kernel version: "v4.6", "v6.18", ...) plus
+ * switch overrides ("memory=4G", "pagevec=pre-8f18", "cost.lru_lock=40").
+ * A model is built from a configuration, fed trace events in trace order and
+ * read back as counters with the kernel's names.  There is no global mutable
+ * state: several models run side by side.  The same configuration and the
+ * same events give the same counters, always.  docs/model.md lists the rules
+ * and the simplifications.
+ *
+ * Conventions: 0 on success, negative enum rf_err on failure; nothing prints.
+ */
+#ifndef REFAULT_MODEL_H
+#define REFAULT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <refault/errors.h>
+#include <refault/trace.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rf_model_config;
+
+/* NULL-terminated list of profile names ("v4.5", "v4.6", ...), for --help. */
+const char *const *rf_model_profiles(void);
+
+/* One line that says what a profile models, or NULL for an unknown name. */
+const char *rf_model_profile_summary(const char *profile);
+
+/**
+ * rf_model_config_new() - a configuration with @profile's switches
+ * Return: 0, RF_ERR_CONFIG for an unknown profile, RF_ERR_NOMEM.
+ */
+int rf_model_config_new(struct rf_model_config **out, const char *profile);
+
+/* A deep copy of @c. */
+int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_config *c);
+
+/**
+ * rf_model_config_set() - override one switch
+ * @key: "memory", "cpus", "swap", "swappiness", "pagevec", "pagevec_size",
+ *       "swap_account", "drain", "limit./path", "memsw./path",
+ *       "cost.<op>", ... (rf_model_config_describe() lists them all)
+ * @err: filled with a message naming the key and the problem on failure
+ * Return: 0 or RF_ERR_CONFIG.
+ */
+int rf_model_config_set(struct rf_model_config *c, const char *key, const char *value,
+			char *err, size_t errlen);
+
+/* Fill memory, swap, CPUs and page size from the trace, unless set explicitly. */
+void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trace_header *h);
+
+/*
+ * Every effective key and value, in a fixed order; @overridden is true for
+ * values set with rf_model_config_set() or taken from a trace header.
+ * A non-zero return from @cb stops the walk and is returned.
+ */
+typedef int (*rf_model_describe_cb)(const char *key, const char *value, bool overridden,
+				    void *ctx);
+int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb, void *ctx);
+
+void rf_model_config_free(struct rf_model_config *c);
+
+struct rf_model;
+
+/**
+ * rf_model_new() - a model in the initial state of @c (copied)
+ * Return: 0, RF_ERR_CONFIG (message in @err: zero CPUs, memory too small...),
+ *         RF_ERR_NOMEM.
+ */
+int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *err, size_t errlen);
+
+/*
+ * Apply one trace event.  Observations and unknown types are ignored.
+ * Return: 0, or RF_ERR_NOMEM (the model is then unusable).
+ */
+int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
+
+/* End of trace: freeze the final gauges (e.g. pages stranded at exit). */
+int rf_model_finish(struct rf_model *m);
+
+/*
+ * Every counter, in a fixed order: "vmstat.<name>" (global, as the profile's
+ * /proc/vmstat would count), "memcg.<path>.<name>", "cost.<op>",
+ * "cost.estimated_ns", "gauge.<name>".  Values in base pages unless named
+ * otherwise.  A non-zero return from @cb stops the walk and is returned.
+ */
+typedef int (*rf_model_counter_cb)(const char *key, uint64_t value, void *ctx);
+int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
+
+/* A cheap subset for time series: list sizes and the main cumulative counters. */
+int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
+
+/* A single counter by key (as rf_model_counters() names it); false if unknown. */
+bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value);
+
+void rf_model_free(struct rf_model *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REFAULT_MODEL_H */

@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librefault-trace: read and write refault traces.
+ *
+ * A trace is a sequence of zstd frames (docs/trace-format.md):
+ *
+ *   [header frame][chunk frame]...[chunk frame][index: skippable][footer: skippable]
+ *
+ * Each chunk is a zstd frame that decodes on its own (no state crosses chunk
+ * boundaries) and carries zstd's content checksum, so chunks decode in
+ * parallel and a damaged chunk loses only itself.  The index and footer are
+ * skippable frames that `zstd -dc` ignores; a trace whose writer was killed
+ * before writing them is still readable front to back.
+ *
+ * Conventions: functions return 0 or a positive count on success and a
+ * negative rf_err (refault/errors.h) on failure.  Objects are opaque and
+ * independent: there is no global state, and one object may be used by one
+ * thread at a time.  Strings inside an event point into storage owned by the
+ * reader (or batch) that produced the event and stay valid until that object
+ * loads its next chunk.
+ */
+#ifndef REFAULT_TRACE_H
+#define REFAULT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <refault/errors.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RF_TRACE_FORMAT_NAME	"refault-trace"
+#define RF_TRACE_VERSION_MAJOR	1
+#define RF_TRACE_VERSION_MINOR	0
+
+/* A cgroup limit or a size that is not set ("max"). */
+#define RF_UNLIMITED		UINT64_MAX
+
+/*
+ * Event types.  Numbers are part of the file format: append only.  Readers
+ * skip types they do not know (from a newer minor version).
+ */
+enum rf_event_type {
+	RF_EV_NONE = 0,
+	/* references: what the model replays */
+	RF_EV_FILE_READ = 1,	/* .file: dev, ino, index, nr */
+	RF_EV_FILE_WRITE = 2,	/* .file: dev, ino, index, nr */
+	RF_EV_FILE_FAULT = 3,	/* .file: dev, ino, index, order, flags, mm */
+	RF_EV_ANON_FAULT = 4,	/* .anon: mm, addr, order, flags */
+	RF_EV_ACCESS = 5,	/* .access: key, order, flags (synthetic streams) */
+	/* state */
+	RF_EV_MMAP = 16,	/* .vma: mm, addr, len, prot, flags, dev, ino, pgoff */
+	RF_EV_MUNMAP = 17,	/* .vma: mm, addr, len */
+	RF_EV_MADVISE = 18,	/* .vma: mm, addr, len, advice */
+	RF_EV_FADVISE = 19,	/* .file: dev, ino, index, nr, advice */
+	RF_EV_TRUNCATE = 20,	/* .file: dev, ino, index (first page dropped), flags */
+	RF_EV_FORK = 21,	/* .task: pid (child), tgid, mm (child's), flags */
+	RF_EV_EXEC = 22,	/* .task: mm (new), comm */
+	RF_EV_EXIT = 23,	/* .task: mm (of the exiting task) */
+	RF_EV_CGROUP_MKDIR = 24,	/* .cgroup: id, parent, path */
+	RF_EV_CGROUP_RMDIR = 25,	/* .cgroup: id */
+	RF_EV_CGROUP_ATTACH = 26,	/* .cgroup: id, pid */
+	RF_EV_CGROUP_LIMIT = 27,	/* .cgroup: id, kind, value */
+	RF_EV_NAME_FILE = 28,	/* .name_file: dev, ino, size, path */
+	RF_EV_NAME_PID = 29,	/* .task: pid, tgid, mm, cgroup, comm */
+	RF_EV_NAME_STACK = 30,	/* .stack: id, frames, nr_frames */
+	/* observations: the kernel's own decisions, for validation */
+	RF_EV_PAGECACHE_ADD = 48,	/* .file: dev, ino, index, order, pfn, cgroup */
+	RF_EV_PAGECACHE_DEL = 49,	/* .file: dev, ino, index, order, pfn */
+	RF_EV_LRU_ADD = 50,	/* .lru: pfn, order, lru, cgroup */
+	RF_EV_LRU_ACTIVATE = 51,	/* .lru: pfn, order */
+	RF_EV_RECLAIM = 52,	/* .reclaim */
+	RF_EV_COUNTERS = 53,	/* .counters */
+	/* meta */
+	RF_EV_LOST = 96,	/* .lost: cpu, count, t_begin, t_end */
+	RF_EV_MARKER = 97,	/* .marker: text */
+	RF_EV_END = 98,		/* .end: nr_events, nr_lost */
+	RF_EV_TYPE_MAX = 128
+};
+
+enum rf_event_class {
+	RF_CLASS_UNKNOWN = 0,
+	RF_CLASS_REFERENCE,
+	RF_CLASS_STATE,
+	RF_CLASS_OBSERVATION,
+	RF_CLASS_META,
+};
+
+/* .flags bits of references */
+#define RF_REF_WRITE		0x01u	/* the access wrote */
+#define RF_REF_ANON		0x02u	/* RF_EV_ACCESS: the key names an anonymous page */
+#define RF_REF_SEQ		0x04u	/* VM_SEQ_READ mapping (fault) */
+#define RF_REF_RAND		0x08u	/* VM_RAND_READ mapping (fault) */
+#define RF_REF_PMD		0x10u	/* mapped by a PMD (huge page) */
+
+/* .flags of RF_EV_TRUNCATE */
+#define RF_TRUNC_UNLINK		0x01u	/* the last link went: drop shadows too */
+
+/* .flags of RF_EV_FORK */
+#define RF_FORK_THREAD		0x01u	/* CLONE_VM: child shares the parent's mm */
+
+/* .kind of RF_EV_CGROUP_LIMIT: which knob */
+enum rf_limit_kind {
+	RF_LIMIT_MEMORY = 0,	/* v1 memory.limit_in_bytes, v2 memory.max */
+	RF_LIMIT_MEMSW = 1,	/* v1 memory.memsw.limit_in_bytes */
+	RF_LIMIT_SWAP = 2,	/* v2 memory.swap.max */
+	RF_LIMIT_HIGH = 3,	/* v2 memory.high */
+	RF_LIMIT_LOW = 4,	/* v2 memory.low */
+	RF_LIMIT_MIN = 5,	/* v2 memory.min */
+	RF_LIMIT_SOFT = 6,	/* v1 memory.soft_limit_in_bytes */
+	RF_LIMIT_SWAPPINESS = 7,	/* v1 memory.swappiness (value 0..200) */
+	RF_LIMIT_KIND_MAX
+};
+
+/* .lru of RF_EV_LRU_ADD: the kernel's enum lru_list */
+enum rf_lru_list {
+	RF_LRU_INACTIVE_ANON = 0,
+	RF_LRU_ACTIVE_ANON = 1,
+	RF_LRU_INACTIVE_FILE = 2,
+	RF_LRU_ACTIVE_FILE = 3,
+	RF_LRU_UNEVICTABLE = 4,
+};
+
+/* .kind of RF_EV_RECLAIM */
+enum rf_reclaim_kind {
+	RF_RECLAIM_KSWAPD = 0,
+	RF_RECLAIM_DIRECT = 1,
+	RF_RECLAIM_MEMCG = 2,	/* limit reclaim */
+	RF_RECLAIM_PAGEOUT = 3,	/* reclaim_pages(): MADV_PAGEOUT, proactive */
+};
+
+/* .source of RF_EV_COUNTERS */
+enum rf_counter_source {
+	RF_COUNTERS_VMSTAT = 0,		/* /proc/vmstat */
+	RF_COUNTERS_MEMCG_STAT = 1,	/* memory.stat of .cgroup */
+	RF_COUNTERS_MEMCG_EVENTS = 2,	/* per-memcg counters summed from memcg tracepoints */
+};
+
+struct rf_counter {
+	const char *name;
+	uint64_t value;
+};
+
+/*
+ * One event.  @time is nanoseconds on the trace clock (header .clock), @cpu
+ * the CPU it happened on, @pid the thread that caused it (0 if none).
+ * Which union member is valid follows from @type (see enum rf_event_type).
+ */
+struct rf_event {
+	uint64_t time;
+	uint32_t cpu;
+	int32_t pid;
+	uint16_t type;
+	union {
+		struct {
+			uint64_t ino;
+			uint64_t index;		/* first page index */
+			uint64_t nr;		/* pages in the range (read, write, fadvise) */
+			uint64_t mm;		/* file fault: address space */
+			uint64_t pfn;		/* page-cache observations */
+			uint64_t cgroup;	/* page-cache add: charged cgroup id */
+			uint32_t dev;		/* kernel s_dev encoding: major << 20 | minor */
+			uint8_t order;		/* folio order (0 = one page) */
+			uint8_t flags;		/* RF_REF_* or RF_TRUNC_* */
+			uint8_t advice;		/* fadvise advice (POSIX_FADV_*) */
+		} file;
+		struct {
+			uint64_t mm;
+			uint64_t addr;		/* byte address */
+			uint8_t order;
+			uint8_t flags;		/* RF_REF_* */
+		} anon;
+		struct {
+			uint64_t key;		/* page identity in a flat space */
+			uint8_t order;
+			uint8_t flags;		/* RF_REF_* */
+		} access;
+		struct {
+			uint64_t mm;
+			uint64_t addr;
+			uint64_t len;
+			uint64_t ino;		/* mmap of a file; 0 for anonymous */
+			uint64_t pgoff;		/* mmap: file offset in pages */
+			uint32_t prot;		/* mmap: PROT_* */
+			uint32_t flags;		/* mmap: MAP_* */
+			uint32_t dev;
+			uint32_t advice;	/* madvise: MADV_* */
+		} vma;
+		struct {
+			int32_t pid;		/* fork: child; name_pid: the named pid */
+			int32_t tgid;
+			uint64_t mm;
+			uint64_t cgroup;	/* name_pid: its memory cgroup id */
+			uint32_t flags;		/* RF_FORK_* */
+			const char *comm;	/* exec, name_pid; may be NULL */
+		} task;
+		struct {
+			uint64_t id;
+			uint64_t parent;	/* mkdir */
+			uint64_t value;		/* limit: bytes, RF_UNLIMITED for none */
+			int32_t pid;		/* attach */
+			uint32_t kind;		/* limit: enum rf_limit_kind */
+			const char *path;	/* mkdir: path below the hierarchy root */
+		} cgroup;
+		struct {
+			uint64_t ino;
+			uint64_t size;		/* bytes */
+			uint32_t dev;
+			const char *path;
+		} name_file;
+		struct {
+			uint64_t id;
+			const uint64_t *frames;	/* instruction pointers, innermost first */
+			uint32_t nr_frames;
+		} stack;
+		struct {
+			uint64_t pfn;
+			uint64_t cgroup;
+			uint8_t order;
+			uint8_t lru;		/* enum rf_lru_list */
+		} lru;
+		struct {
+			uint64_t cgroup;	/* 0 = global */
+			uint64_t nr_scanned;
+			uint64_t nr_reclaimed;
+			uint64_t nr_activated;
+			uint64_t nr_deactivated;
+			uint32_t kind;		/* enum rf_reclaim_kind */
+			uint32_t nid;
+			int32_t priority;
+			uint8_t file;		/* 1 = file LRU, 0 = anon LRU */
+		} reclaim;
+		struct {
+			uint64_t cgroup;	/* memcg sources */
+			const struct rf_counter *entries;
+			uint32_t nr;
+			uint32_t source;	/* enum rf_counter_source */
+		} counters;
+		struct {
+			uint64_t count;
+			uint64_t t_begin;
+			uint64_t t_end;
+			uint32_t cpu;		/* the CPU whose events were lost */
+		} lost;
+		struct {
+			const char *text;
+		} marker;
+		struct {
+			uint64_t nr_events;	/* events in the trace, this one excluded */
+			uint64_t nr_lost;
+		} end;
+	} u;
+};
+
+/* Limits a reader enforces on what it reads off disk. */
+#define RF_MAX_STRING		4096u		/* bytes in one string */
+#define RF_MAX_COUNTERS		4096u		/* entries in one counters event */
+#define RF_MAX_FRAMES		512u		/* frames in one stack */
+#define RF_MAX_CHUNK_BYTES	(4u << 20)	/* decompressed chunk */
+#define RF_MAX_HEADER_BYTES	(1u << 20)	/* decompressed header */
+
+struct rf_trace_host {
+	char hostname[256];
+	char kernel_release[256];
+	char arch[32];
+	char thp_mode[32];	/* "always", "madvise", "never", "" unknown */
+	uint64_t mem_bytes;
+	uint64_t swap_bytes;
+	uint32_t page_size;
+	uint32_t cpus;
+	uint32_t numa_nodes;
+};
+
+struct rf_trace_header {
+	uint32_t version_major;
+	uint32_t version_minor;
+	char producer[64];		/* "refault record", "refault gen", ... */
+	char producer_version[32];
+	uint64_t created;		/* seconds since the epoch */
+	char clock[16];			/* "mono" (recorder), "synthetic" (gen) */
+	struct rf_trace_host host;
+	bool synthetic;
+	char sources[512];		/* comma-separated event sources */
+	char scope[256];		/* "-a", "-G /grp", "-p 123", "-- cmd" */
+	char command[1024];		/* the producer's command line */
+	char params[1024];		/* generator parameters, "key=value ..." */
+};
+
+/**
+ * rf_trace_header_init() - fill @h with this format's version and empty fields
+ * @h: header to initialise
+ * @producer: producer name, e.g. "refault gen"
+ */
+void rf_trace_header_init(struct rf_trace_header *h, const char *producer);
+
+/**
+ * rf_trace_header_fill_host() - describe the running host in @h->host
+ * (uname, page size, CPUs, memory, swap, NUMA nodes, THP mode).
+ */
+void rf_trace_header_fill_host(struct rf_trace_header *h);
+
+/* Names: "file_read", "anon_fault", ...; NULL / RF_EV_NONE when unknown. */
+const char *rf_event_type_name(unsigned int type);
+unsigned int rf_event_type_from_name(const char *name);
+enum rf_event_class rf_event_class(unsigned int type);
+const char *rf_event_class_name(enum rf_event_class c);
+const char *rf_limit_kind_name(unsigned int kind);
+unsigned int rf_limit_kind_from_name(const char *name);	/* RF_LIMIT_KIND_MAX if unknown */
+
+/* ---------------------------------------------------------------- writer */
+
+struct rf_trace_writer;
+struct rf_event_batch;
+
+struct rf_writer_options {
+	int level;			/* zstd level; 0 = default (3) */
+	uint32_t chunk_events;		/* events per chunk; 0 = default (65536) */
+	uint32_t chunk_bytes;		/* encoded bytes per chunk; 0 = default (1 MiB) */
+	bool no_index;			/* leave the index out (tests) */
+};
+
+/**
+ * rf_trace_writer_open() - create @path and write the header frame
+ * @out: the new writer
+ * @path: file to create (truncated if it exists)
+ * @h: the header; copied
+ * @opts: NULL for defaults
+ *
+ * Every chunk reaches the file in one write() as soon as it is full, so a
+ * writer that is killed leaves every completed chunk readable.
+ */
+int rf_trace_writer_open(struct rf_trace_writer **out, const char *path,
+			 const struct rf_trace_header *h,
+			 const struct rf_writer_options *opts);
+
+/* As rf_trace_writer_open() on an open file descriptor (not closed by close). */
+int rf_trace_writer_fdopen(struct rf_trace_writer **out, int fd,
+			   const struct rf_trace_header *h,
+			   const struct rf_writer_options *opts);
+
+/**
+ * rf_trace_writer_append() - add one event
+ *
+ * Returns RF_ERR_INVAL for a malformed event (unknown type, string over
+ * RF_MAX_STRING, ...) and leaves the trace as it was.
+ */
+int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *ev);
+
+/* End the current chunk now and write it out (no-op when it is empty). */
+int rf_trace_writer_flush(struct rf_trace_writer *w);
+
+/**
+ * rf_trace_writer_close() - flush, write the index and footer, free @w
+ *
+ * @w is freed whatever the result.  NULL is accepted.
+ */
+int rf_trace_writer_close(struct rf_trace_writer *w);
+
+/**
+ * rf_trace_writer_copy_chunk() - append a chunk frame verbatim (recover, slice)
+ * @frame: a whole chunk frame as read by rf_trace_reader_next_frame()
+ * @decoded: the same frame decoded (rf_chunk_decode()), for the index
+ *
+ * Ends the chunk being filled first, so event order is kept.
+ */
+int rf_trace_writer_copy_chunk(struct rf_trace_writer *w, const void *frame, size_t size,
+			       const struct rf_event_batch *decoded);
+
+/* Free @w without writing the index (as if killed). */
+void rf_trace_writer_abandon(struct rf_trace_writer *w);
+
+struct rf_writer_stats {
+	uint64_t events;
+	uint64_t chunks;
+	uint64_t bytes;			/* bytes written to the file so far */
+	uint64_t encoded_bytes;		/* msgpack bytes before compression */
+};
+void rf_trace_writer_stats(const struct rf_trace_writer *w, struct rf_writer_stats *st);
+
+/* Last error in words, with what and where; "" if none. */
+const char *rf_trace_writer_errmsg(const struct rf_trace_writer *w);
+
+/* ---------------------------------------------------------------- reader */
+
+struct rf_trace_reader;
+
+/* What the index says of one chunk (or what a scan found). */
+struct rf_chunk_info {
+	uint64_t offset;		/* of the chunk's zstd frame in the file */
+	uint64_t size;			/* compressed bytes of the frame */
+	uint64_t seq;			/* chunk number, from 0 */
+	uint64_t t_first;
+	uint64_t t_last;
+	uint64_t nr_events;
+	uint64_t nr_refs;		/* of which references */
+};
+
+#define RF_READ_SKIP_DAMAGED	0x01u	/* report damage, then go on with the next chunk */
+#define RF_READ_NO_INDEX	0x02u	/* ignore the index, walk the frames */
+
+/**
+ * rf_trace_reader_open() - open a trace and read its header (and index)
+ * @out: the new reader; on a header error it is still returned (non-NULL)
+ *       when the file could be opened, so that rf_trace_reader_errmsg()
+ *       can say what was wrong; free it with rf_trace_reader_close()
+ * @flags: RF_READ_*
+ */
+int rf_trace_reader_open(struct rf_trace_reader **out, const char *path, unsigned int flags);
+void rf_trace_reader_close(struct rf_trace_reader *r);
+
+const struct rf_trace_header *rf_trace_reader_header(const struct rf_trace_reader *r);
+
+/* Detail of the last error: "chunk 12 at offset 123456: checksum mismatch". */
+const char *rf_trace_reader_errmsg(const struct rf_trace_reader *r);
+
+/**
+ * rf_trace_reader_next() - the next event in file order
+ *
+ * Return: 1 with *@ev filled, 0 at the end, negative on error.  After an
+ * error, and with RF_READ_SKIP_DAMAGED, the next call goes on with the
+ * chunk after the damaged one; without it the reader stays failed.
+ */
+int rf_trace_reader_next(struct rf_trace_reader *r, struct rf_event *ev);
+
+/**
+ * rf_trace_reader_chunks() - the chunk list
+ *
+ * From the index when the trace has one; otherwise (or with
+ * RF_READ_NO_INDEX) built by walking the frames, which stops at the first
+ * damage: rf_trace_reader_damage() then says where.
+ * Return: number of chunks, *@chunks owned by @r.
+ */
+long rf_trace_reader_chunks(struct rf_trace_reader *r, const struct rf_chunk_info **chunks);
+
+/* True when the trace ended with a valid index and footer. */
+bool rf_trace_reader_has_index(const struct rf_trace_reader *r);
+
+/*
+ * Why the index was not used ("" when it was, or when there is none to
+ * find), e.g. "index checksum mismatch: walking the frames instead".
+ */
+const char *rf_trace_reader_index_problem(const struct rf_trace_reader *r);
+
+/*
+ * After a walk of the frames (rf_trace_reader_chunks() without an index):
+ * where it stopped on damage (NULL if it reached the end cleanly), and the
+ * offset just past the last good chunk, which is where recovery cuts.
+ */
+const char *rf_trace_reader_damage(const struct rf_trace_reader *r);
+uint64_t rf_trace_reader_good_end(const struct rf_trace_reader *r);
+uint64_t rf_trace_reader_file_size(const struct rf_trace_reader *r);
+
+/**
+ * rf_trace_reader_seek_time() - position before the first event at or after @t
+ * (by the chunk list, then by skipping within the chunk).
+ */
+int rf_trace_reader_seek_time(struct rf_trace_reader *r, uint64_t t);
+
+/* Position at chunk @seq (an index into rf_trace_reader_chunks()). */
+int rf_trace_reader_seek_chunk(struct rf_trace_reader *r, uint64_t seq);
+
+struct rf_reader_stats {
+	uint64_t chunks_read;
+	uint64_t chunks_damaged;	/* skipped with RF_READ_SKIP_DAMAGED */
+	uint64_t events;		/* returned */
+	uint64_t events_skipped;	/* in damaged chunks, as far as the index knows */
+	uint64_t unknown_skipped;	/* events of unknown types skipped */
+	uint64_t bytes_read;
+};
+void rf_trace_reader_stats(const struct rf_trace_reader *r, struct rf_reader_stats *st);
+
+/* ------------------------------------------------- raw frames and batches */
+
+/*
+ * For parallel decoding: one thread pulls raw chunk frames off the file in
+ * order (cheap), others decode them into batches.
+ */
+struct rf_frame {
+	const void *data;		/* the whole zstd frame; valid until the next call */
+	size_t size;
+	uint64_t offset;
+	uint64_t ordinal;		/* chunk frames seen before this one */
+};
+
+/**
+ * rf_trace_reader_next_frame() - the next chunk frame, not decoded
+ * Return: 1, 0 at the end, negative on error (damage found while framing).
+ */
+int rf_trace_reader_next_frame(struct rf_trace_reader *r, struct rf_frame *f);
+
+/* A decoded chunk: its events and the storage their strings point into. */
+struct rf_event_batch {
+	struct rf_event *events;
+	size_t nr;
+	uint64_t seq;			/* chunk number written in the chunk */
+	uint64_t offset;		/* of the frame it came from */
+	uint64_t unknown_skipped;
+	void *priv_;			/* storage; do not touch */
+};
+
+void rf_event_batch_init(struct rf_event_batch *b);
+void rf_event_batch_release(struct rf_event_batch *b);
+
+struct rf_chunk_decoder;
+int rf_chunk_decoder_new(struct rf_chunk_decoder **out);
+void rf_chunk_decoder_free(struct rf_chunk_decoder *d);
+
+/**
+ * rf_chunk_decode() - decompress, verify and decode one chunk frame into @b
+ * @offset: file offset of the frame, for error messages
+ *
+ * Reuses @b's storage.  On error, rf_chunk_decoder_errmsg() says what.
+ */
+int rf_chunk_decode(struct rf_chunk_decoder *d, const void *frame, size_t size,
+		    uint64_t offset, struct rf_event_batch *b);
+const char *rf_chunk_decoder_errmsg(const struct rf_chunk_decoder *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* REFAULT_TRACE_H */
