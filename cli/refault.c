@@ -18,6 +18,7 @@ struct cmd_struct {
 
 static const struct cmd_struct commands[] = {
 	{ "trace", cmd_trace, "inspect, verify, slice, recover and convert traces" },
+	{ "gen", cmd_gen, "write a synthetic trace of a known workload (vm-scalability, seeds)" },
 };
 
 static void print_usage(FILE *out)
