@@ -1,0 +1,30 @@
+# replayer/local.mk
+# --- the Linux reclaim model (issue 3): keep these lines together, first ---
+noinst_LTLIBRARIES += librefault-model.la
+librefault_model_la_SOURCES = \
+	replayer/model/internal.h \
+	replayer/model/config.c \
+	replayer/model/profiles.c \
+	replayer/model/pagecache.c \
+	replayer/model/lruvec.c \
+	replayer/model/pagevec.c \
+	replayer/model/memcg.c \
+	replayer/model/swap.c \
+	replayer/model/workingset.c \
+	replayer/model/vmscan.c \
+	replayer/model/vmstat.c \
+	replayer/model/model.c
+refaultinclude_HEADERS += include/refault/model.h
+
+MODEL_TEST_LDADD = librefault-model.la
+model_tests = \
+	tests/model/test-model-rules \
+	tests/model/test-model-config
+check_PROGRAMS += $(model_tests)
+TESTS += $(model_tests)
+tests_model_test_model_rules_SOURCES = tests/model/test-model-rules.c tests/model/model-helpers.h
+tests_model_test_model_rules_LDADD = $(MODEL_TEST_LDADD)
+tests_model_test_model_config_SOURCES = tests/model/test-model-config.c
+tests_model_test_model_config_LDADD = $(MODEL_TEST_LDADD)
+# --- end of the model part ---
+include replayer/engine/local.mk

@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Internals of the reclaim model.  One struct rf_model holds everything;
+ * nothing is global.  Names follow the kernel (mm/vmscan.c, mm/swap.c,
+ * mm/workingset.c, mm/memcontrol.c) so that a reader can hold a rule next to
+ * the function it models.  docs/model.md describes the memory layout and
+ * every simplification.
+ *
+ * Memory layout (see docs/model.md): pages live in one slab array of 32-byte
+ * struct rf_page, linked into lists by 32-bit slab indices (0 = nil).  Page
+ * cache and anonymous address spaces share one structure modelled on the
+ * kernel's radix tree / xarray: 64-slot nodes of 8-byte entries, found by an
+ * open-addressing hash on (mapping, index >> 6).  A slot holds a page, a
+ * tail reference of a large folio, a shadow entry or a swap entry.
+ */
+#ifndef REFAULT_MODEL_INTERNAL_H
+#define REFAULT_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <refault/model.h>
+
+#define RF_NIL		0u		/* page / node slab index 0 is never used */
+#define RF_NONE		UINT32_MAX
+
+#define SWAP_CLUSTER_MAX	32u	/* include/linux/swap.h */
+#define DEF_PRIORITY		12	/* include/linux/mmzone.h */
+#define XA_CHUNK_SHIFT		6	/* RADIX_TREE_MAP_SHIFT */
+#define XA_CHUNK_SIZE		(1u << XA_CHUNK_SHIFT)
+#define MEM_CGROUP_ID_MAX	65535u
+#define MAX_PAGEVEC		64u	/* largest batch size a config may ask for */
+#define MAX_MEMCGS		65535u
+
+enum lru_list {
+	LRU_INACTIVE_ANON = 0,
+	LRU_ACTIVE_ANON = 1,
+	LRU_INACTIVE_FILE = 2,
+	LRU_ACTIVE_FILE = 3,
+	LRU_UNEVICTABLE = 4,
+	NR_LRU_LISTS
+};
+
+static inline bool is_file_lru(int lru)
+{
+	return lru == LRU_INACTIVE_FILE || lru == LRU_ACTIVE_FILE;
+}
+
+static inline bool is_active_lru(int lru)
+{
+	return lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
+}
+
+/* ------------------------------------------------------------- profiles */
+
+enum ws_domain {
+	WS_ZONE,		/* v4.5: zone->inactive_age, memcg-unaware */
+	WS_MEMCG,		/* 23047a96 (v4.6) .. v5.8: lruvec->inactive_age of the page's memcg */
+	WS_RECLAIM_ROOT,	/* v5.9+: nonresident_age, hierarchical, eviction at reclaim root */
+};
+
+enum ws_activation_cost {
+	WSCOST_ATOMIC,		/* v4.5: one atomic increment of the zone counter */
+	WSCOST_LOCK_PAGE_MEMCG,	/* 23047a96: lock_page_memcg + out-of-line lruvec lookup */
+	WSCOST_RCU,		/* 55779ec: rcu_read_lock + page_memcg_rcu + inline lookup */
+};
+
+enum file_low_rule {
+	FILE_LOW_HALF,		/* v4.5/v4.6 inactive_file_is_low: active > inactive */
+	FILE_LOW_SQRT,		/* v4.8/v4.9 inactive_list_is_low: sqrt ratio for file too */
+	FILE_LOW_SQRT_REFAULT,	/* v5.4: ratio 0 while refaults happen since the last snapshot */
+	FILE_LOW_AT_ROOT,	/* v5.9+: sc->may_deactivate decided once at the reclaim root */
+};
+
+enum scan_balance_rule {
+	BALANCE_ROTATED,	/* v4.x-v5.7: recent_scanned / recent_rotated */
+	BALANCE_COST,		/* v5.8+: anon_cost / file_cost, lru_note_cost(nr_pages) */
+	BALANCE_COST_IO,	/* v6.16+: cost = nr_io * SWAP_CLUSTER_MAX + nr_rotated */
+};
+
+enum shadow_limit_rule {
+	SHADOW_LIMIT_PRESENT16,	/* v4.5, 23047a96: node_present_pages >> 4 */
+	SHADOW_LIMIT_FILE16,	/* v4.6.2-v4.9: file LRU pages >> 4 */
+	SHADOW_LIMIT_PRESENT8,	/* v5.x+: node_present_pages >> 3 (global reclaim) */
+};
+
+struct rf_profile {
+	const char *name;
+	const char *summary;
+	enum ws_domain ws_domain;
+	enum ws_activation_cost ws_cost;
+	bool lruvec_call;		/* mem_cgroup_zone_lruvec() is out of line (v4.6 before 55779ec) */
+	bool node_lru;			/* v4.8+: per-node lruvec, counters without a zone suffix */
+	bool ws_no_write_refault;	/* v4.9+: no refault activation for __GFP_WRITE inserts */
+	bool ws_restore;		/* v4.20+: PG_workingset in shadows, workingset_restore */
+	bool ws_anon;			/* v5.9+: anon shadows in swap entries */
+	bool ws_memcg_stats;		/* v5.4+: workingset_* are lruvec (memcg) stats */
+	bool new_anon_inactive;		/* v5.9+: new anon pages start inactive */
+	bool anon_two_look;		/* v5.9+: page_check_references treats anon like file */
+	bool deactivate_workingset;	/* v4.20+: shrink_active_list sets PG_workingset */
+	bool memcg_iter_cookie;		/* v4.x: shared iterator cursor, early break in limit reclaim */
+	bool kswapd_check_first;	/* v4.8+: balance test before age_active_anon */
+	bool pgactivate_nr_pages;	/* v5.x: per base page instead of per page struct */
+	bool vmstat_v58_names;		/* v5.8+: pgscan_anon/file, pgsteal_anon/file */
+	bool vmstat_v59_names;		/* v5.9+: workingset_*_anon/_file */
+	bool memcg_vm_events;		/* v5.x: pgscan/pgsteal always counted per memcg */
+	bool lruvec_lock;		/* v5.11+: one lock per lruvec, not per node/zone */
+	bool no_wmark_scale;		/* v4.5: low = min * 5/4, high = min * 3/2 */
+	enum file_low_rule file_low;
+	enum scan_balance_rule balance;
+	enum shadow_limit_rule shadow_limit;
+	unsigned int pagevec_size;
+	bool pvec_post_8f18;		/* 8f182270: compound pages drained at once */
+	bool swap_account;
+	unsigned int swappiness_max;
+	unsigned int memcg_reclaim_retries;
+	unsigned int shadow_seeks;	/* shadow shrinker .seeks: 2 (v4.x), 0 (v5.x) */
+};
+
+const struct rf_profile *rf_profile_find(const char *name);
+
+/* ------------------------------------------------------------ cost model */
+
+#define RF_COST_LIST(X)								\
+	X(LRU_LOCK,		"lru_lock",		40)	/* lru_lock / lruvec lock taken */ \
+	X(MEMCG_LOOKUP_ID,	"memcg_lookup_id",	15)	/* mem_cgroup_from_id() */	\
+	X(LOCK_PAGE_MEMCG,	"lock_page_memcg",	20)	/* lock_page_memcg+unlock */	\
+	X(RCU_READ,		"rcu_read_section",	2)	/* rcu_read_lock+unlock */	\
+	X(CALL,			"out_of_line_call",	5)	/* function call on a hot path */ \
+	X(PAGE_MOVE,		"page_moved",		10)	/* page moved between lists */	\
+	X(SWAP_ACCOUNT_CHECK,	"swap_account_check",	1)	/* do_swap_account test */	\
+	X(ATOMIC,		"atomic",		8)	/* atomic RMW (ages, stats) */	\
+	X(RMAP_WALK,		"rmap_walk",		150)	/* page_referenced() */		\
+	X(PAGE_ALLOC,		"page_alloc",		100)	/* page allocated and charged */
+
+enum rf_cost_op {
+#define X(op, name, ns) COST_##op,
+	RF_COST_LIST(X)
+#undef X
+	NR_COST_OPS
+};
+
+/* ------------------------------------------------------------ vm events */
+
+/* Counted globally (as the profile's /proc/vmstat would) and per memcg. */
+#define RF_EVENT_LIST(X)							\
+	X(PGACTIVATE,			"pgactivate")				\
+	X(PGDEACTIVATE,			"pgdeactivate")				\
+	X(PGREFILL,			"pgrefill")				\
+	X(PGSCAN_KSWAPD,		"pgscan_kswapd")			\
+	X(PGSCAN_DIRECT,		"pgscan_direct")			\
+	X(PGSTEAL_KSWAPD,		"pgsteal_kswapd")			\
+	X(PGSTEAL_DIRECT,		"pgsteal_direct")			\
+	X(PGSCAN_ANON,			"pgscan_anon")				\
+	X(PGSCAN_FILE,			"pgscan_file")				\
+	X(PGSTEAL_ANON,			"pgsteal_anon")				\
+	X(PGSTEAL_FILE,			"pgsteal_file")				\
+	X(PGROTATED,			"pgrotated")				\
+	X(WORKINGSET_REFAULT_ANON,	"workingset_refault_anon")		\
+	X(WORKINGSET_REFAULT_FILE,	"workingset_refault_file")		\
+	X(WORKINGSET_ACTIVATE_ANON,	"workingset_activate_anon")		\
+	X(WORKINGSET_ACTIVATE_FILE,	"workingset_activate_file")		\
+	X(WORKINGSET_RESTORE_ANON,	"workingset_restore_anon")		\
+	X(WORKINGSET_RESTORE_FILE,	"workingset_restore_file")		\
+	X(WORKINGSET_NODERECLAIM,	"workingset_nodereclaim")		\
+	X(PGFAULT,			"pgfault")				\
+	X(PGMAJFAULT,			"pgmajfault")				\
+	X(PSWPIN,			"pswpin")				\
+	X(PSWPOUT,			"pswpout")				\
+	X(ALLOCSTALL,			"allocstall")				\
+	X(PAGEOUTRUN,			"pageoutrun")				\
+	X(SLABS_SCANNED,		"slabs_scanned")			\
+	X(PGFREE,			"pgfree")				\
+	X(OOM,				"oom")					\
+	X(MEMCG_MAX,			"max")					\
+	X(MEMCG_LOW,			"low")					\
+	X(MEMCG_OOM,			"memcg_oom")
+
+enum rf_vm_event {
+#define X(ev, name) EV_##ev,
+	RF_EVENT_LIST(X)
+#undef X
+	NR_VM_EVENTS
+};
+
+/* ----------------------------------------------------------------- pages */
+
+#define PG_referenced	0x0001u
+#define PG_active	0x0002u
+#define PG_workingset	0x0004u
+#define PG_swapbacked	0x0008u	/* anon: lives on the anon LRU */
+#define PG_young	0x0010u	/* a PTE mapping it is young (one bit for all PTEs) */
+#define PG_exec		0x0020u	/* mapped by a VM_EXEC vma */
+#define PG_seqread	0x0040u	/* mapped by a VM_SEQ_READ vma: young bits ignored */
+#define PG_orphan	0x0080u	/* freed while a per-CPU batch held it: free at drain */
+#define PG_dirty	0x0100u
+#define PG_uncharged	0x0200u	/* swapped out: memory already uncharged */
+
+enum page_where {
+	WHERE_FREE = 0,
+	WHERE_PVEC,		/* in a CPU's lru_add batch, not on an LRU (PageLRU clear) */
+	WHERE_LRU,		/* on lruvec list page->lru (PageLRU set) */
+	WHERE_ISOLATED,		/* isolated by reclaim */
+};
+
+struct rf_page {
+	uint32_t prev, next;	/* list links (slab indices) */
+	uint32_t mapping;	/* index in m->mappings */
+	uint16_t memcg;		/* memcg slot: page->mem_cgroup */
+	uint16_t cpu;		/* the CPU whose lru_add batch holds it */
+	uint64_t index;		/* page index of the head in its mapping */
+	uint16_t flags;		/* PG_* */
+	uint8_t order;
+	uint8_t where;		/* enum page_where */
+	uint8_t lru;		/* enum lru_list while WHERE_LRU / ISOLATED */
+	uint8_t mapcount;	/* PTE mappings, saturating at 255 */
+	uint8_t batch_refs;	/* references held by activate batches */
+	uint8_t pad_;
+};
+
+static inline uint64_t page_nr(const struct rf_page *p)
+{
+	return 1ull << p->order;
+}
+
+static inline bool page_is_file(const struct rf_page *p)
+{
+	return !(p->flags & PG_swapbacked);
+}
+
+/* ------------------------------------------------- page cache / xarray */
+
+/* Slot encoding, two tag bits as the kernel's radix-tree exceptional entries. */
+#define SLOT_TAG_MASK	3ull
+#define SLOT_PAGE	0ull	/* page slab index << 2 */
+#define SLOT_SHADOW	1ull	/* file shadow: see pack_shadow() */
+#define SLOT_TAIL	2ull	/* page slab index << 2 of the head of a large folio */
+#define SLOT_SWAP	3ull	/* anon page on swap, with its shadow bits */
+
+struct rf_xnode {
+	uint64_t slots[XA_CHUNK_SIZE];
+	uint64_t base;			/* index >> XA_CHUNK_SHIFT */
+	uint32_t mapping;
+	uint32_t map_prev, map_next;	/* nodes of one mapping; free list */
+	uint32_t lru_prev, lru_next;	/* shadow-node list_lru (oldest at head) */
+	uint8_t nr_pages;		/* page + tail slots */
+	uint8_t nr_values;		/* shadow + swap slots */
+	uint8_t on_lru;
+	uint8_t pad_;
+};
+
+enum mapping_kind {
+	MAPPING_FILE = 1,	/* (dev, ino) */
+	MAPPING_ANON,		/* one mm's anonymous memory, index = addr >> PAGE_SHIFT */
+	MAPPING_ACCESS_FILE,	/* synthetic RF_EV_ACCESS keys */
+	MAPPING_ACCESS_ANON,
+};
+
+struct rf_mapping {
+	uint64_t ino;		/* or mm */
+	uint32_t dev;
+	uint8_t kind;
+	uint32_t first_node;
+	uint64_t nrpages;	/* base pages */
+	uint64_t nrshadows;
+};
+
+/* Open addressing, linear probing, 128-bit keys; value RF_NONE = absent. */
+struct rf_hent {
+	uint64_t a, b;
+	uint32_t val;
+	uint32_t used;
+};
+
+struct rf_htab {
+	struct rf_hent *e;
+	size_t mask;
+	size_t nr;
+};
+
+int rf_htab_init(struct rf_htab *h, size_t cap_pow2);
+void rf_htab_destroy(struct rf_htab *h);
+uint32_t rf_htab_get(const struct rf_htab *h, uint64_t a, uint64_t b);
+int rf_htab_put(struct rf_htab *h, uint64_t a, uint64_t b, uint32_t val);
+void rf_htab_del(struct rf_htab *h, uint64_t a, uint64_t b);
+
+/* ---------------------------------------------------------------- lruvec */
+
+struct rf_lruvec {
+	uint32_t head[NR_LRU_LISTS], tail[NR_LRU_LISTS];
+	uint64_t size[NR_LRU_LISTS];		/* base pages on each list */
+	uint64_t hier_size[NR_LRU_LISTS];	/* this memcg and its descendants */
+	uint64_t recent_scanned[2], recent_rotated[2];	/* [0] anon, [1] file */
+	uint64_t anon_cost, file_cost;
+	uint64_t inactive_age;			/* nonresident_age from v5.9 */
+	uint64_t refaults[2];			/* snapshot_refaults() */
+};
+
+/* ----------------------------------------------------------------- memcg */
+
+struct page_counter {
+	uint64_t usage;		/* pages */
+	uint64_t max;		/* pages; UINT64_MAX = unlimited */
+	uint64_t failcnt;
+};
+
+struct rf_memcg {
+	char *path;
+	uint64_t cgid;			/* cgroup id in the trace */
+	uint32_t slot;
+	uint32_t parent, first_child, last_child, next_sibling;
+	uint16_t id;			/* mem_cgroup_id(); 0 once released */
+	bool online;
+	int swappiness;			/* -1: the global vm_swappiness */
+	struct page_counter memory, memsw, swap;
+	uint64_t low, high;		/* pages */
+	uint64_t lim_set;		/* bitmask of RF_LIMIT_* fixed by the config */
+	struct rf_lruvec lruvec;
+	uint32_t iter_pos[DEF_PRIORITY + 1];	/* mem_cgroup_reclaim_iter cursor (slot+1) */
+	uint64_t ev[NR_VM_EVENTS];
+	uint64_t ws_activate_total[2];	/* WORKINGSET_ACTIVATE local, for snapshots */
+	uint64_t nr_pages;		/* charged base pages (memory.usage without children) */
+	uint64_t nr_swap;		/* swap entries recorded for it */
+};
+
+/* ------------------------------------------------------- per-CPU batches */
+
+struct rf_pvec {
+	uint32_t nr;
+	uint32_t pages[MAX_PAGEVEC];
+};
+
+struct rf_cpu {
+	struct rf_pvec lru_add;		/* lru_add_pvec / cpu_fbatches.lru_add */
+	struct rf_pvec activate;	/* activate_page_pvecs */
+};
+
+/* ------------------------------------------------------------ processes */
+
+struct rf_vma {
+	uint64_t start, end;		/* bytes */
+	uint64_t ino, pgoff;
+	uint32_t dev, prot, flags;
+};
+
+struct rf_mm {
+	uint64_t mm;
+	uint32_t anon_mapping;
+	uint32_t users;
+	struct rf_vma *vmas;
+	uint32_t nr_vmas, cap_vmas;
+};
+
+/* --------------------------------------------------------- configuration */
+
+struct rf_limit_override {
+	char *path;
+	uint32_t kind;			/* enum rf_limit_kind */
+	uint64_t bytes;
+};
+
+enum cfg_key_bit {
+	CFG_MEMORY, CFG_SWAP, CFG_CPUS, CFG_SWAPPINESS, CFG_PAGEVEC, CFG_PAGEVEC_SIZE,
+	CFG_SWAP_ACCOUNT, CFG_SWAP_ACCOUNT_KEY, CFG_DRAIN, CFG_MIN_FREE_KBYTES,
+	CFG_WSF, CFG_PAGE_SIZE, CFG_KSWAPD_CPU, CFG_COST, NR_CFG_KEYS
+};
+
+struct rf_model_config {
+	struct rf_profile p;		/* switches, copied from the profile row and overridden */
+	char profile[32];
+	uint64_t memory_bytes;
+	uint64_t swap_bytes;
+	uint32_t cpus;
+	uint32_t page_size;
+	uint32_t swappiness;
+	uint32_t min_free_kbytes;	/* 0 = computed as init_per_zone_wmark_min() */
+	uint32_t watermark_scale_factor;
+	int32_t kswapd_cpu;		/* -1: a CPU that never appears in the trace */
+	bool drain_all;			/* reclaim calls lru_add_drain_all() (not a kernel) */
+	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
+	uint32_t cost_ns[NR_COST_OPS];
+	uint32_t set;			/* bitmask of cfg_key_bit set explicitly */
+	uint32_t cost_set;		/* bitmask of cost weights set explicitly */
+	struct rf_limit_override *limits;
+	uint32_t nr_limits;
+};
+
+/* ---------------------------------------------------------------- model */
+
+struct rf_pid {
+	uint32_t memcg;
+	uint64_t mm;
+};
+
+struct rf_model {
+	struct rf_model_config cfg;
+	const struct rf_profile *p;	/* = &cfg.p */
+
+	/* pages */
+	struct rf_page *pages;
+	uint32_t nr_page_slots, cap_pages, free_page;
+
+	/* page cache / anon trees */
+	struct rf_xnode *nodes;
+	uint32_t nr_node_slots, cap_nodes, free_node;
+	struct rf_htab node_index;	/* (mapping, base) -> node */
+	struct rf_mapping *mappings;
+	uint32_t nr_mappings, cap_mappings;
+	struct rf_htab mapping_index;	/* (kind<<32|dev, ino) -> mapping */
+	uint32_t shadow_lru_head, shadow_lru_tail;	/* list_lru of shadow nodes */
+	uint64_t nr_shadow_nodes;
+	uint64_t shadow_deferred;	/* shrinker->nr_deferred */
+
+	/* memcgs */
+	struct rf_memcg **memcgs;	/* by slot; [0] = root */
+	uint32_t nr_memcgs;
+	uint32_t *id_to_slot;		/* mem_cgroup_from_id(); RF_NONE if free */
+	struct rf_htab cgid_index;	/* trace cgroup id -> slot */
+
+	/* processes */
+	struct rf_htab pid_index;	/* pid -> index in pids[] */
+	struct rf_pid *pids;
+	uint32_t nr_pids, cap_pids;
+	struct rf_htab mm_index;	/* mm -> index in mms[] */
+	struct rf_mm *mms;
+	uint32_t nr_mms, cap_mms;
+
+	/* per-CPU batches */
+	struct rf_cpu *cpus;
+	uint32_t nr_cpus;		/* cfg.cpus + 1 (the kswapd CPU) */
+	uint32_t cur_cpu;
+
+	/* node (the single NUMA node / zone) */
+	uint64_t managed;		/* pages */
+	int64_t nr_free;
+	uint64_t wmark_min, wmark_low, wmark_high;
+	uint64_t zone_inactive_age;	/* v4.5 zone->inactive_age */
+	uint64_t nr_pages_scanned;	/* NR_PAGES_SCANNED, reset on free */
+	uint64_t swap_total, swap_used;	/* pages */
+	uint64_t nr_file_pages, nr_anon_pages, nr_shadow, nr_swap_shadow;
+	unsigned int inactive_anon_ratio_zone;	/* zone->inactive_ratio (v4.5) */
+	bool kswapd_wanted;
+	bool in_reclaim;		/* no nested reclaim from allocations */
+
+	/* counters */
+	uint64_t ev[NR_VM_EVENTS];
+	uint64_t cost[NR_COST_OPS];
+	uint64_t pvec_pages, pvec_pages_peak, pvec_pages_at_exit;
+	uint64_t stranded, stranded_peak, stranded_at_exit;
+	uint64_t nr_vmscan_write, nr_events, nr_ignored;
+	bool finished;
+	int error;
+};
+
+/* page slab (pagecache.c) */
+uint32_t page_alloc_slot(struct rf_model *m);
+void page_free_slot(struct rf_model *m, uint32_t idx);
+static inline struct rf_page *P(struct rf_model *m, uint32_t idx)
+{
+	return &m->pages[idx];
+}
+
+/* page cache (pagecache.c) */
+uint32_t mapping_get(struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino);
+uint32_t mapping_find(const struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino);
+uint64_t xa_load(const struct rf_model *m, uint32_t mapping, uint64_t index);
+uint32_t xa_lookup_page(const struct rf_model *m, uint32_t mapping, uint64_t index);
+int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry);
+void xa_store_page(struct rf_model *m, uint32_t page);
+void xa_erase_page(struct rf_model *m, uint32_t page, uint64_t shadow);
+typedef void (*xa_visit_fn)(struct rf_model *m, uint64_t index, uint64_t entry, void *ctx);
+void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uint64_t last,
+		       xa_visit_fn fn, void *ctx);
+void shadow_node_remove(struct rf_model *m, uint32_t node);
+
+/* lruvec.c */
+struct rf_lruvec *mem_cgroup_lruvec(struct rf_model *m, uint32_t memcg);
+struct rf_lruvec *page_lruvec(struct rf_model *m, const struct rf_page *p);
+int page_lru(const struct rf_page *p);
+void add_page_to_lru_list(struct rf_model *m, uint32_t page, int lru);
+void add_page_to_lru_list_tail(struct rf_model *m, uint32_t page, int lru);
+void del_page_from_lru_list(struct rf_model *m, uint32_t page);
+uint64_t lruvec_lru_size(struct rf_model *m, uint32_t memcg, int lru);
+
+/* memcg.c */
+uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid);
+struct rf_memcg *memcg_by_slot(struct rf_model *m, uint32_t slot);
+uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id);
+int memcg_root_init(struct rf_model *m);
+int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *path);
+void memcg_rmdir(struct rf_model *m, uint64_t cgid);
+void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t bytes, bool from_cfg);
+void memcg_free_all(struct rf_model *m);
+int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr);
+void mem_cgroup_uncharge(struct rf_model *m, uint32_t memcg, uint64_t nr);
+void mem_cgroup_swapout(struct rf_model *m, uint32_t memcg, uint64_t nr);
+bool mem_cgroup_try_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
+void mem_cgroup_uncharge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
+void memcg_maybe_release_id(struct rf_model *m, uint32_t memcg);
+uint32_t mem_cgroup_iter(struct rf_model *m, uint32_t root, uint32_t prev, int priority,
+			 bool *gen_done);
+uint32_t memcg_next_preorder(struct rf_model *m, uint32_t root, uint32_t pos);
+bool mem_cgroup_low(struct rf_model *m, uint32_t root, uint32_t memcg);
+int mem_cgroup_swappiness(struct rf_model *m, uint32_t memcg);
+uint64_t mem_cgroup_get_nr_swap_pages(struct rf_model *m, uint32_t memcg);
+static inline void count_memcg_event(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev,
+				     uint64_t n)
+{
+	m->memcgs[memcg]->ev[ev] += n;
+}
+
+/* swap.c */
+bool swap_account_on(struct rf_model *m);
+bool add_to_swap(struct rf_model *m, struct rf_page *p);
+void swap_entry_free(struct rf_model *m, uint64_t entry, uint64_t nr);
+int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry,
+		 uint32_t memcg, uint8_t flags);
+
+/* pagevec.c */
+void lru_cache_add(struct rf_model *m, uint32_t page);
+void activate_page(struct rf_model *m, uint32_t page);
+void lru_add_drain_cpu(struct rf_model *m, uint32_t cpu);
+void lru_add_drain(struct rf_model *m);
+void lru_add_drain_all(struct rf_model *m);
+void mark_page_accessed(struct rf_model *m, uint32_t page);
+void pvec_note_stranded(struct rf_model *m);
+
+/* page life (model.c) */
+int alloc_pages(struct rf_model *m, uint64_t nr);
+void free_page_final(struct rf_model *m, uint32_t page);
+void release_page(struct rf_model *m, uint32_t page);
+void page_remove_rmap_all(struct rf_model *m, uint32_t page);
+
+/* workingset.c */
+uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t target);
+bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow);
+void workingset_activation(struct rf_model *m, struct rf_page *p);
+void workingset_age_nonresident(struct rf_model *m, uint32_t memcg, uint64_t nr);
+void workingset_update_node(struct rf_model *m, uint32_t node);
+uint64_t shrink_shadow_nodes(struct rf_model *m, uint64_t nr_scanned, uint64_t nr_eligible,
+			    int priority);
+uint64_t eviction_mask(const struct rf_model *m, uint64_t tag);
+uint64_t pack_swap_entry(const struct rf_model *m, uint16_t owner, uint16_t memcgid,
+			 uint64_t eviction, bool workingset);
+uint16_t swap_entry_owner(uint64_t entry);
+uint64_t pack_shadow(const struct rf_model *m, uint64_t tag, uint16_t memcgid, uint64_t eviction,
+		     bool workingset);
+void unpack_shadow(const struct rf_model *m, uint64_t entry, uint16_t *memcgid, uint64_t *eviction,
+		   bool *workingset);
+
+/* vmscan.c */
+enum reclaim_kind {
+	RECLAIM_KSWAPD,
+	RECLAIM_DIRECT,
+	RECLAIM_MEMCG,
+	RECLAIM_PAGEOUT,
+};
+
+uint64_t try_to_free_pages(struct rf_model *m);
+uint64_t try_to_free_mem_cgroup_pages(struct rf_model *m, uint32_t memcg, uint64_t nr,
+				      bool may_swap);
+void wakeup_kswapd(struct rf_model *m);
+void kswapd_run(struct rf_model *m);
+uint64_t reclaim_pages(struct rf_model *m, uint32_t *list, uint32_t nr);
+void lru_note_cost(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr_io,
+		   uint64_t nr_rotated);
+
+/* vmstat.c */
+static inline void cost_add(struct rf_model *m, enum rf_cost_op op, uint64_t n)
+{
+	m->cost[op] += n;
+}
+const char *rf_cost_name(enum rf_cost_op op);
+uint32_t rf_cost_default_ns(enum rf_cost_op op);
+int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, bool sample);
+
+/* config.c */
+uint64_t cfg_pages(const struct rf_model_config *c, uint64_t bytes);
+
+#endif /* REFAULT_MODEL_INTERNAL_H */

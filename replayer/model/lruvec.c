@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * LRU lists of one lruvec: the model has one node and one zone, so a memcg
+ * has exactly one lruvec (mem_cgroup_zone_lruvec() in v4.6, mem_cgroup_lruvec()
+ * from v4.8).  Root-cgroup pages sit on the root memcg's lruvec and "the
+ * zone's LRU" is the union of all lruvecs, as with memcg enabled in the
+ * kernel.  Lists are exact doubly-linked lists; "head" is where new pages go
+ * (list_add), reclaim takes from the tail (lru_to_page).  Sizes count base
+ * pages (hpage_nr_pages()); hier_size sums a memcg and its descendants, the
+ * hierarchical lruvec_page_state() that v5.x workingset code reads.
+ */
+#include "internal.h"
+
+struct rf_lruvec *mem_cgroup_lruvec(struct rf_model *m, uint32_t memcg)
+{
+	return &m->memcgs[memcg]->lruvec;
+}
+
+struct rf_lruvec *page_lruvec(struct rf_model *m, const struct rf_page *p)
+{
+	return &m->memcgs[p->memcg]->lruvec;
+}
+
+/* include/linux/mm_inline.h: page_lru(), v4.6 */
+int page_lru(const struct rf_page *p)
+{
+	int lru = page_is_file(p) ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+
+	if (p->flags & PG_active)
+		lru += 1;
+	return lru;
+}
+
+static void update_lru_size(struct rf_model *m, uint32_t memcg, int lru, int64_t nr)
+{
+	struct rf_memcg *mc = m->memcgs[memcg];
+
+	mc->lruvec.size[lru] += nr;
+	for (;;) {
+		mc->lruvec.hier_size[lru] += nr;
+		if (mc->parent == RF_NONE)
+			break;
+		mc = m->memcgs[mc->parent];
+	}
+}
+
+static void link_page(struct rf_model *m, uint32_t idx, int lru, bool tail)
+{
+	struct rf_page *p = P(m, idx);
+	struct rf_lruvec *lv = page_lruvec(m, p);
+
+	if (!tail) {
+		p->prev = RF_NIL;
+		p->next = lv->head[lru];
+		if (lv->head[lru] != RF_NIL)
+			P(m, lv->head[lru])->prev = idx;
+		else
+			lv->tail[lru] = idx;
+		lv->head[lru] = idx;
+	} else {
+		p->next = RF_NIL;
+		p->prev = lv->tail[lru];
+		if (lv->tail[lru] != RF_NIL)
+			P(m, lv->tail[lru])->next = idx;
+		else
+			lv->head[lru] = idx;
+		lv->tail[lru] = idx;
+	}
+	p->where = WHERE_LRU;
+	p->lru = lru;
+	update_lru_size(m, p->memcg, lru, (int64_t)page_nr(p));
+	cost_add(m, COST_PAGE_MOVE, 1);
+}
+
+/* include/linux/mm_inline.h: add_page_to_lru_list(), v4.6 (list_add at the head) */
+void add_page_to_lru_list(struct rf_model *m, uint32_t idx, int lru)
+{
+	link_page(m, idx, lru, false);
+}
+
+/* add_page_to_lru_list_tail(), v4.6: rotation and lru_deactivate_file_fn */
+void add_page_to_lru_list_tail(struct rf_model *m, uint32_t idx, int lru)
+{
+	link_page(m, idx, lru, true);
+}
+
+/* del_page_from_lru_list(), v4.6; the caller decides where the page goes */
+void del_page_from_lru_list(struct rf_model *m, uint32_t idx)
+{
+	struct rf_page *p = P(m, idx);
+	struct rf_lruvec *lv = page_lruvec(m, p);
+	int lru = p->lru;
+
+	if (p->prev != RF_NIL)
+		P(m, p->prev)->next = p->next;
+	else
+		lv->head[lru] = p->next;
+	if (p->next != RF_NIL)
+		P(m, p->next)->prev = p->prev;
+	else
+		lv->tail[lru] = p->prev;
+	p->prev = p->next = RF_NIL;
+	p->where = WHERE_ISOLATED;
+	update_lru_size(m, p->memcg, lru, -(int64_t)page_nr(p));
+}
+
+uint64_t lruvec_lru_size(struct rf_model *m, uint32_t memcg, int lru)
+{
+	return m->memcgs[memcg]->lruvec.size[lru];
+}

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The page index: what the kernel keeps in each mapping's radix tree
+ * (v4.x) / xarray (v4.20+).  Nodes of 64 slots cover 64 aligned indices of
+ * one mapping, like RADIX_TREE_MAP_SHIFT = XA_CHUNK_SHIFT = 6, and are found
+ * through one open-addressing hash on (mapping, index >> 6) instead of a
+ * tree walk.  A node that holds shadow entries and no pages sits on the
+ * shadow-node list, oldest first, like the kernel's shadow_nodes list_lru
+ * (mm/workingset.c: workingset_update_node(), v5.10; page_cache_tree_delete,
+ * v4.6).  The page slab and the mapping table live here too.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------ hash table */
+
+static uint64_t mix64(uint64_t a, uint64_t b)
+{
+	uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull);
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	return h;
+}
+
+int rf_htab_init(struct rf_htab *h, size_t cap_pow2)
+{
+	h->e = calloc(cap_pow2, sizeof(*h->e));
+	if (!h->e)
+		return RF_ERR_NOMEM;
+	h->mask = cap_pow2 - 1;
+	h->nr = 0;
+	return 0;
+}
+
+void rf_htab_destroy(struct rf_htab *h)
+{
+	free(h->e);
+	h->e = NULL;
+}
+
+uint32_t rf_htab_get(const struct rf_htab *h, uint64_t a, uint64_t b)
+{
+	size_t i = mix64(a, b) & h->mask;
+
+	for (;; i = (i + 1) & h->mask) {
+		const struct rf_hent *e = &h->e[i];
+
+		if (!e->used)
+			return RF_NONE;
+		if (e->a == a && e->b == b)
+			return e->val;
+	}
+}
+
+static int htab_grow(struct rf_htab *h)
+{
+	struct rf_htab n;
+	size_t i;
+
+	if (rf_htab_init(&n, (h->mask + 1) * 2))
+		return RF_ERR_NOMEM;
+	for (i = 0; i <= h->mask; i++)
+		if (h->e[i].used)
+			rf_htab_put(&n, h->e[i].a, h->e[i].b, h->e[i].val);
+	free(h->e);
+	*h = n;
+	return 0;
+}
+
+int rf_htab_put(struct rf_htab *h, uint64_t a, uint64_t b, uint32_t val)
+{
+	size_t i;
+
+	if ((h->nr + 1) * 4 > (h->mask + 1) * 3 && htab_grow(h))
+		return RF_ERR_NOMEM;
+	for (i = mix64(a, b) & h->mask;; i = (i + 1) & h->mask) {
+		struct rf_hent *e = &h->e[i];
+
+		if (!e->used) {
+			e->a = a;
+			e->b = b;
+			e->val = val;
+			e->used = 1;
+			h->nr++;
+			return 0;
+		}
+		if (e->a == a && e->b == b) {
+			e->val = val;
+			return 0;
+		}
+	}
+}
+
+/* Backward-shift deletion keeps probe chains intact without tombstones. */
+void rf_htab_del(struct rf_htab *h, uint64_t a, uint64_t b)
+{
+	size_t i = mix64(a, b) & h->mask, j, home;
+
+	for (;; i = (i + 1) & h->mask) {
+		if (!h->e[i].used)
+			return;
+		if (h->e[i].a == a && h->e[i].b == b)
+			break;
+	}
+	for (j = (i + 1) & h->mask; h->e[j].used; j = (j + 1) & h->mask) {
+		home = mix64(h->e[j].a, h->e[j].b) & h->mask;
+		/* move e[j] into the hole at i unless its home lies in (i, j] */
+		if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
+			h->e[i] = h->e[j];
+			i = j;
+		}
+	}
+	h->e[i].used = 0;
+	h->nr--;
+}
+
+/* ------------------------------------------------------------ page slab */
+
+uint32_t page_alloc_slot(struct rf_model *m)
+{
+	uint32_t idx;
+
+	if (m->free_page != RF_NIL) {
+		idx = m->free_page;
+		m->free_page = m->pages[idx].next;
+	} else {
+		if (m->nr_page_slots == m->cap_pages) {
+			uint32_t cap = m->cap_pages * 2;
+			struct rf_page *p = realloc(m->pages, (size_t)cap * sizeof(*p));
+
+			if (!p || cap < m->cap_pages)
+				return RF_NIL;
+			m->pages = p;
+			m->cap_pages = cap;
+		}
+		idx = m->nr_page_slots++;
+	}
+	memset(&m->pages[idx], 0, sizeof(m->pages[idx]));
+	return idx;
+}
+
+void page_free_slot(struct rf_model *m, uint32_t idx)
+{
+	struct rf_page *p = &m->pages[idx];
+
+	memset(p, 0, sizeof(*p));
+	p->next = m->free_page;
+	m->free_page = idx;
+}
+
+/* --------------------------------------------------------------- mappings */
+
+uint32_t mapping_find(const struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino)
+{
+	return rf_htab_get(&m->mapping_index, (uint64_t)kind << 32 | dev, ino);
+}
+
+uint32_t mapping_get(struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino)
+{
+	uint32_t id = mapping_find(m, kind, dev, ino);
+	struct rf_mapping *mp;
+
+	if (id != RF_NONE)
+		return id;
+	if (m->nr_mappings == m->cap_mappings) {
+		uint32_t cap = m->cap_mappings ? m->cap_mappings * 2 : 64;
+
+		mp = realloc(m->mappings, (size_t)cap * sizeof(*mp));
+		if (!mp)
+			return RF_NONE;
+		m->mappings = mp;
+		m->cap_mappings = cap;
+	}
+	id = m->nr_mappings;
+	if (rf_htab_put(&m->mapping_index, (uint64_t)kind << 32 | dev, ino, id))
+		return RF_NONE;
+	mp = &m->mappings[id];
+	memset(mp, 0, sizeof(*mp));
+	mp->kind = kind;
+	mp->dev = dev;
+	mp->ino = ino;
+	mp->first_node = RF_NIL;
+	m->nr_mappings++;
+	return id;
+}
+
+/* ------------------------------------------------------------------ nodes */
+
+static uint32_t node_find(const struct rf_model *m, uint32_t mapping, uint64_t base)
+{
+	uint32_t n = rf_htab_get(&m->node_index, mapping, base);
+
+	return n == RF_NONE ? RF_NIL : n;
+}
+
+static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base)
+{
+	struct rf_mapping *mp = &m->mappings[mapping];
+	struct rf_xnode *n;
+	uint32_t idx;
+
+	if (m->free_node != RF_NIL) {
+		idx = m->free_node;
+		m->free_node = m->nodes[idx].map_next;
+	} else {
+		if (m->nr_node_slots == m->cap_nodes) {
+			uint32_t cap = m->cap_nodes * 2;
+
+			n = realloc(m->nodes, (size_t)cap * sizeof(*n));
+			if (!n)
+				return RF_NIL;
+			m->nodes = n;
+			m->cap_nodes = cap;
+		}
+		idx = m->nr_node_slots++;
+	}
+	if (rf_htab_put(&m->node_index, mapping, base, idx)) {
+		m->nodes[idx].map_next = m->free_node;
+		m->free_node = idx;
+		return RF_NIL;
+	}
+	n = &m->nodes[idx];
+	memset(n, 0, sizeof(*n));
+	n->base = base;
+	n->mapping = mapping;
+	n->map_prev = RF_NIL;
+	n->map_next = mp->first_node;
+	if (mp->first_node != RF_NIL)
+		m->nodes[mp->first_node].map_prev = idx;
+	mp->first_node = idx;
+	return idx;
+}
+
+static void node_delete(struct rf_model *m, uint32_t idx)
+{
+	struct rf_xnode *n = &m->nodes[idx];
+	struct rf_mapping *mp = &m->mappings[n->mapping];
+
+	if (n->on_lru)
+		shadow_node_remove(m, idx);
+	rf_htab_del(&m->node_index, n->mapping, n->base);
+	if (n->map_prev != RF_NIL)
+		m->nodes[n->map_prev].map_next = n->map_next;
+	else
+		mp->first_node = n->map_next;
+	if (n->map_next != RF_NIL)
+		m->nodes[n->map_next].map_prev = n->map_prev;
+	n->map_next = m->free_node;
+	m->free_node = idx;
+}
+
+static bool slot_is_page(uint64_t e)
+{
+	uint64_t tag = e & SLOT_TAG_MASK;
+
+	return e && (tag == SLOT_PAGE || tag == SLOT_TAIL);
+}
+
+static void slot_count(struct rf_xnode *n, uint64_t e, int delta)
+{
+	if (!e)
+		return;
+	if (slot_is_page(e))
+		n->nr_pages += delta;
+	else
+		n->nr_values += delta;
+}
+
+uint64_t xa_load(const struct rf_model *m, uint32_t mapping, uint64_t index)
+{
+	uint32_t n = node_find(m, mapping, index >> XA_CHUNK_SHIFT);
+
+	if (n == RF_NIL)
+		return 0;
+	return m->nodes[n].slots[index & (XA_CHUNK_SIZE - 1)];
+}
+
+uint32_t xa_lookup_page(const struct rf_model *m, uint32_t mapping, uint64_t index)
+{
+	uint64_t e = xa_load(m, mapping, index);
+
+	return slot_is_page(e) ? (uint32_t)(e >> 2) : RF_NIL;
+}
+
+/*
+ * Store @entry (0 erases) at @index, keeping node counts, mapping counts and
+ * the shadow-node list right; deletes a node that became empty.
+ */
+int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry)
+{
+	uint64_t base = index >> XA_CHUNK_SHIFT;
+	uint32_t idx = node_find(m, mapping, base);
+	struct rf_mapping *mp = &m->mappings[mapping];
+	struct rf_xnode *n;
+	uint64_t *slot, old;
+
+	if (idx == RF_NIL) {
+		if (!entry)
+			return 0;
+		idx = node_create(m, mapping, base);
+		if (idx == RF_NIL)
+			return RF_ERR_NOMEM;
+	}
+	n = &m->nodes[idx];
+	slot = &n->slots[index & (XA_CHUNK_SIZE - 1)];
+	old = *slot;
+	slot_count(n, old, -1);
+	if (old && (old & SLOT_TAG_MASK) == SLOT_SHADOW) {
+		mp->nrshadows--;
+		m->nr_shadow--;
+	}
+	*slot = entry;
+	slot_count(n, entry, +1);
+	if (entry && (entry & SLOT_TAG_MASK) == SLOT_SHADOW) {
+		mp->nrshadows++;
+		m->nr_shadow++;
+	}
+	if (!n->nr_pages && !n->nr_values)
+		node_delete(m, idx);
+	else if (mp->kind == MAPPING_FILE || mp->kind == MAPPING_ACCESS_FILE)
+		workingset_update_node(m, idx);
+	return 0;
+}
+
+/* Put page @idx (head and tails) into its mapping's tree. */
+void xa_store_page(struct rf_model *m, uint32_t idx)
+{
+	struct rf_page *p = P(m, idx);
+	uint64_t i, nr = page_nr(p);
+
+	for (i = 0; i < nr; i++) {
+		uint64_t e = (uint64_t)idx << 2 | (i ? SLOT_TAIL : SLOT_PAGE);
+
+		if (xa_store(m, p->mapping, p->index + i, e))
+			m->error = RF_ERR_NOMEM;
+	}
+	m->mappings[p->mapping].nrpages += nr;
+}
+
+/*
+ * Take page @idx out of its tree, leaving @shadow (0 for none) in the head
+ * slot.  Anonymous pages going to swap leave a swap entry in every slot they
+ * covered (a THP is split into base-page swap entries, as v4.x does).
+ */
+void xa_erase_page(struct rf_model *m, uint32_t idx, uint64_t shadow)
+{
+	struct rf_page *p = P(m, idx);
+	uint64_t i, nr = page_nr(p);
+	bool swap = shadow && (shadow & SLOT_TAG_MASK) == SLOT_SWAP;
+
+	for (i = 0; i < nr; i++) {
+		uint64_t cur = xa_load(m, p->mapping, p->index + i);
+
+		if (!slot_is_page(cur) || (cur >> 2) != idx)
+			continue;
+		if (xa_store(m, p->mapping, p->index + i, (i == 0 || swap) ? shadow : 0))
+			m->error = RF_ERR_NOMEM;
+	}
+	m->mappings[p->mapping].nrpages -= nr;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Call @fn for every non-empty slot of @mapping in [@first, @last].  @fn may
+ * change the slot it is given (and only that one).  Walks the mapping's node
+ * list when the range is larger than the mapping, else node by node.
+ */
+void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uint64_t last,
+		       xa_visit_fn fn, void *ctx)
+{
+	struct rf_mapping *mp = &m->mappings[mapping];
+	uint64_t b, nr_nodes_range = (last >> XA_CHUNK_SHIFT) - (first >> XA_CHUNK_SHIFT) + 1;
+	uint64_t *bases = NULL;
+	size_t nb = 0, cap = 0, k;
+	uint32_t n;
+
+	if (last < first)
+		return;
+	/* Snapshot the node bases first: @fn may free nodes. */
+	if (nr_nodes_range > 4096 || nr_nodes_range == 0) {
+		for (n = mp->first_node; n != RF_NIL; n = m->nodes[n].map_next) {
+			b = m->nodes[n].base;
+			if (b < (first >> XA_CHUNK_SHIFT) || b > (last >> XA_CHUNK_SHIFT))
+				continue;
+			if (nb == cap) {
+				uint64_t *nbases;
+
+				cap = cap ? cap * 2 : 64;
+				nbases = realloc(bases, cap * sizeof(*bases));
+				if (!nbases) {
+					m->error = RF_ERR_NOMEM;
+					free(bases);
+					return;
+				}
+				bases = nbases;
+			}
+			bases[nb++] = b;
+		}
+		/* ascending index order, so results do not depend on the node list */
+		qsort(bases, nb, sizeof(*bases), cmp_u64);
+	} else {
+		for (b = first >> XA_CHUNK_SHIFT; b <= last >> XA_CHUNK_SHIFT; b++) {
+			if (node_find(m, mapping, b) == RF_NIL)
+				continue;
+			if (nb == cap) {
+				uint64_t *nbases;
+
+				cap = cap ? cap * 2 : 64;
+				nbases = realloc(bases, cap * sizeof(*bases));
+				if (!nbases) {
+					m->error = RF_ERR_NOMEM;
+					free(bases);
+					return;
+				}
+				bases = nbases;
+			}
+			bases[nb++] = b;
+		}
+	}
+	for (k = 0; k < nb; k++) {
+		uint64_t lo = bases[k] << XA_CHUNK_SHIFT, i;
+
+		for (i = 0; i < XA_CHUNK_SIZE; i++) {
+			uint64_t index = lo + i, e;
+
+			if (index < first || index > last)
+				continue;
+			n = node_find(m, mapping, bases[k]);
+			if (n == RF_NIL)
+				break;
+			e = m->nodes[n].slots[i];
+			if (e)
+				fn(m, index, e, ctx);
+		}
+	}
+	free(bases);
+}

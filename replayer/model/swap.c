@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Swap: slots, the swap_cgroup record and the swap accounting switch.
+ * mm/swap_state.c: add_to_swap(), mm/memory.c: do_swap_page(),
+ * mm/memcontrol.c: mem_cgroup_try_charge_swap() and friends, v4.6.2.
+ *
+ * Decisions (docs/model.md "swap"): writeback is synchronous, so a page
+ * chosen for swap-out is written and freed in the same reclaim pass (zram
+ * behaviour); there is no swap cache residency: a swap-in reads the page
+ * (pgmajfault, pswpin) and frees the slot at once, as the zram
+ * SWP_SYNCHRONOUS_IO path does and as a write fault's reuse_swap_page()
+ * does on disk swap.  The swap entry lives in the anonymous mapping's slot
+ * and carries the memcg id (swap_cgroup) and, for profiles with anon
+ * workingset, the shadow's eviction timestamp.
+ */
+#include "internal.h"
+
+/*
+ * do_swap_account (v4.x), !cgroup_memory_noswap (v5.x): every test of the
+ * switch is counted; swap_account_key=static makes it free (c1b8fdae).
+ */
+bool swap_account_on(struct rf_model *m)
+{
+	cost_add(m, COST_SWAP_ACCOUNT_CHECK, 1);
+	return m->p->swap_account;
+}
+
+/* mm/swap_state.c: add_to_swap(): a slot, charged to the page's memcg */
+bool add_to_swap(struct rf_model *m, struct rf_page *p)
+{
+	uint64_t nr = page_nr(p);
+
+	if (m->swap_used + nr > m->swap_total)
+		return false;
+	if (!mem_cgroup_try_charge_swap(m, p->memcg, nr))
+		return false;
+	m->swap_used += nr;
+	return true;
+}
+
+/* swap_free() -> mem_cgroup_uncharge_swap(): @nr slots of one swap entry */
+void swap_entry_free(struct rf_model *m, uint64_t entry, uint64_t nr)
+{
+	uint16_t id = swap_entry_owner(entry);
+	uint32_t slot;
+
+	m->swap_used -= nr;
+	m->nr_swap_shadow -= nr;
+	slot = id ? m->id_to_slot[id] : RF_NONE;
+	if (slot != RF_NONE)
+		mem_cgroup_uncharge_swap(m, slot, nr);
+}
+
+/*
+ * mm/memory.c: do_swap_page(), v4.6.2 (swap-in through
+ * __read_swap_cache_async(): lru_cache_add_anon(), inactive), with v5.9+
+ * workingset_refault() on the swap shadow and SetPageWorkingset (v4.20+).
+ * With swap accounting the page is charged to the memcg recorded for the
+ * entry if that memcg is still online, else to the faulting task's.
+ */
+int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry,
+		 uint32_t memcg, uint8_t flags)
+{
+	uint16_t id = swap_entry_owner(entry);
+	uint32_t idx, owner = memcg;
+	struct rf_page *p;
+
+	if (swap_account_on(m)) {
+		uint32_t s = mem_cgroup_from_id(m, id);
+
+		if (s != RF_NONE && m->memcgs[s]->online)
+			owner = s;
+	}
+	m->ev[EV_PGMAJFAULT]++;
+	count_memcg_event(m, owner, EV_PGMAJFAULT, 1);
+	m->ev[EV_PSWPIN]++;
+	count_memcg_event(m, owner, EV_PSWPIN, 1);
+	if (alloc_pages(m, 1))
+		return m->error;
+	try_charge(m, owner, 1);
+	idx = page_alloc_slot(m);
+	if (idx == RF_NIL)
+		return m->error = RF_ERR_NOMEM;
+	p = P(m, idx);
+	p->mapping = mapping;
+	p->index = index;
+	p->memcg = owner;
+	p->flags = PG_swapbacked | PG_young | ((flags & RF_REF_WRITE) ? PG_dirty : 0);
+	p->mapcount = 1;
+	m->nr_anon_pages++;
+	xa_store(m, mapping, index, 0);		/* the entry goes, slot freed below */
+	swap_entry_free(m, entry, 1);
+	xa_store_page(m, idx);
+	if (m->p->ws_anon)
+		workingset_refault(m, p, entry);
+	if (m->p->ws_restore)
+		p->flags |= PG_workingset;
+	lru_cache_add(m, idx);
+	return m->error;
+}

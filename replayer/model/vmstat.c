@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Counters out, under the names the profile's kernel uses (mm/vmstat.c:
+ * vmstat_text, v4.6.2 / v4.9 / v5.10.7): v4.6 has zone-suffixed
+ * pgscan/pgsteal/pgrefill ("_normal": the model's one zone), v4.8+ node
+ * names and allocstall_<zone>, v5.8+ pgscan_anon/file, v5.9+
+ * workingset_*_anon/_file.  Model-only values are under "model." and
+ * "gauge.", the cost model under "cost.".  The order is fixed.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const cost_names[NR_COST_OPS] = {
+#define X(op, name, ns) name,
+	RF_COST_LIST(X)
+#undef X
+};
+
+static const uint32_t cost_defaults[NR_COST_OPS] = {
+#define X(op, name, ns) ns,
+	RF_COST_LIST(X)
+#undef X
+};
+
+static const char *const event_names[NR_VM_EVENTS] = {
+#define X(ev, name) name,
+	RF_EVENT_LIST(X)
+#undef X
+};
+
+const char *rf_cost_name(enum rf_cost_op op)
+{
+	return cost_names[op];
+}
+
+uint32_t rf_cost_default_ns(enum rf_cost_op op)
+{
+	return cost_defaults[op];
+}
+
+struct emit {
+	const struct rf_model *m;
+	rf_model_counter_cb cb;
+	void *ctx;
+	int r;
+};
+
+static void put(struct emit *e, const char *key, uint64_t v)
+{
+	if (!e->r)
+		e->r = e->cb(key, v, e->ctx);
+}
+
+static void putf(struct emit *e, uint64_t v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void putf(struct emit *e, uint64_t v, const char *fmt, ...)
+{
+	char key[4400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(key, sizeof(key), fmt, ap);
+	va_end(ap);
+	put(e, key, v);
+}
+
+static void emit_vm_events(struct emit *e, const uint64_t *ev, const char *prefix)
+{
+	const struct rf_profile *p = e->m->p;
+	const char *zone = p->node_lru ? "" : "_normal";
+
+	putf(e, ev[EV_PGACTIVATE], "%spgactivate", prefix);
+	putf(e, ev[EV_PGDEACTIVATE], "%spgdeactivate", prefix);
+	putf(e, ev[EV_PGREFILL], "%spgrefill%s", prefix, zone);
+	putf(e, ev[EV_PGSCAN_KSWAPD], "%spgscan_kswapd%s", prefix, zone);
+	putf(e, ev[EV_PGSCAN_DIRECT], "%spgscan_direct%s", prefix, zone);
+	putf(e, ev[EV_PGSTEAL_KSWAPD], "%spgsteal_kswapd%s", prefix, zone);
+	putf(e, ev[EV_PGSTEAL_DIRECT], "%spgsteal_direct%s", prefix, zone);
+	if (p->vmstat_v58_names) {
+		putf(e, ev[EV_PGSCAN_ANON], "%spgscan_anon", prefix);
+		putf(e, ev[EV_PGSCAN_FILE], "%spgscan_file", prefix);
+		putf(e, ev[EV_PGSTEAL_ANON], "%spgsteal_anon", prefix);
+		putf(e, ev[EV_PGSTEAL_FILE], "%spgsteal_file", prefix);
+	}
+	putf(e, ev[EV_PGROTATED], "%spgrotated", prefix);
+	if (p->vmstat_v59_names) {
+		int i;
+
+		for (i = EV_WORKINGSET_REFAULT_ANON; i <= EV_WORKINGSET_RESTORE_FILE; i++)
+			putf(e, ev[i], "%s%s", prefix, event_names[i]);
+	} else {
+		putf(e, ev[EV_WORKINGSET_REFAULT_ANON] + ev[EV_WORKINGSET_REFAULT_FILE],
+		     "%sworkingset_refault", prefix);
+		putf(e, ev[EV_WORKINGSET_ACTIVATE_ANON] + ev[EV_WORKINGSET_ACTIVATE_FILE],
+		     "%sworkingset_activate", prefix);
+		if (p->ws_restore)
+			putf(e, ev[EV_WORKINGSET_RESTORE_ANON] + ev[EV_WORKINGSET_RESTORE_FILE],
+			     "%sworkingset_restore", prefix);
+	}
+	putf(e, ev[EV_WORKINGSET_NODERECLAIM], "%sworkingset_nodereclaim", prefix);
+	putf(e, ev[EV_PGFAULT], "%spgfault", prefix);
+	putf(e, ev[EV_PGMAJFAULT], "%spgmajfault", prefix);
+	putf(e, ev[EV_PSWPIN], "%spswpin", prefix);
+	putf(e, ev[EV_PSWPOUT], "%spswpout", prefix);
+}
+
+static void emit_global(struct emit *e, bool sample)
+{
+	const struct rf_model *m = e->m;
+	const struct rf_lruvec *root = &m->memcgs[0]->lruvec;
+
+	put(e, "vmstat.nr_inactive_anon", root->hier_size[LRU_INACTIVE_ANON]);
+	put(e, "vmstat.nr_active_anon", root->hier_size[LRU_ACTIVE_ANON]);
+	put(e, "vmstat.nr_inactive_file", root->hier_size[LRU_INACTIVE_FILE]);
+	put(e, "vmstat.nr_active_file", root->hier_size[LRU_ACTIVE_FILE]);
+	put(e, "vmstat.nr_unevictable", root->hier_size[LRU_UNEVICTABLE]);
+	put(e, "vmstat.nr_free_pages", m->nr_free > 0 ? (uint64_t)m->nr_free : 0);
+	put(e, "vmstat.nr_file_pages", m->nr_file_pages);
+	put(e, "vmstat.nr_anon_pages", m->nr_anon_pages);
+	if (m->p->ws_restore)
+		put(e, "vmstat.workingset_nodes", m->nr_shadow_nodes);
+	emit_vm_events(e, m->ev, "vmstat.");
+	if (sample)
+		return;
+	put(e, m->p->node_lru ? "vmstat.allocstall_normal" : "vmstat.allocstall",
+	    m->ev[EV_ALLOCSTALL]);
+	put(e, "vmstat.pageoutrun", m->ev[EV_PAGEOUTRUN]);
+	put(e, "vmstat.slabs_scanned", m->ev[EV_SLABS_SCANNED]);
+	put(e, "vmstat.pgfree", m->ev[EV_PGFREE]);
+}
+
+static void emit_memcg(struct emit *e, const struct rf_memcg *mc)
+{
+	char prefix[4200];
+	const struct rf_lruvec *lv = &mc->lruvec;
+	int i;
+
+	snprintf(prefix, sizeof(prefix), "memcg.%s.", mc->path);
+	putf(e, mc->slot ? mc->memory.usage : mc->nr_pages, "%susage", prefix);
+	putf(e, mc->memsw.usage, "%smemsw_usage", prefix);
+	putf(e, mc->nr_swap, "%sswap", prefix);
+	putf(e, mc->memory.failcnt, "%sfailcnt", prefix);
+	putf(e, lv->size[LRU_INACTIVE_ANON], "%sinactive_anon", prefix);
+	putf(e, lv->size[LRU_ACTIVE_ANON], "%sactive_anon", prefix);
+	putf(e, lv->size[LRU_INACTIVE_FILE], "%sinactive_file", prefix);
+	putf(e, lv->size[LRU_ACTIVE_FILE], "%sactive_file", prefix);
+	for (i = 0; i < NR_VM_EVENTS; i++) {
+		if (i == EV_OOM || i == EV_PGFREE || i == EV_PAGEOUTRUN || i == EV_SLABS_SCANNED ||
+		    i == EV_WORKINGSET_NODERECLAIM)
+			continue;
+		if (i == EV_MEMCG_MAX || i == EV_MEMCG_LOW)
+			putf(e, mc->ev[i], "%sevents.%s", prefix, event_names[i]);
+		else if (i == EV_MEMCG_OOM)
+			putf(e, mc->ev[i], "%sevents.oom", prefix);
+		else
+			putf(e, mc->ev[i], "%s%s", prefix, event_names[i]);
+	}
+}
+
+static void emit_cost(struct emit *e)
+{
+	const struct rf_model *m = e->m;
+	uint64_t ns = 0;
+	int i;
+
+	for (i = 0; i < NR_COST_OPS; i++) {
+		uint64_t w = m->cfg.cost_ns[i];
+
+		if (i == COST_SWAP_ACCOUNT_CHECK && m->cfg.swap_account_static_key &&
+		    !(m->cfg.cost_set & (1u << i)))
+			w = 0;		/* a patched-out static branch */
+		putf(e, m->cost[i], "cost.%s", cost_names[i]);
+		ns += m->cost[i] * w;
+	}
+	put(e, "cost.estimated_ns", ns);
+}
+
+int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, bool sample)
+{
+	struct emit e = { .m = m, .cb = cb, .ctx = ctx };
+	uint32_t i;
+
+	emit_global(&e, sample);
+	put(&e, "gauge.pvec_pages", m->pvec_pages);
+	put(&e, "gauge.stranded_pages", m->stranded);
+	if (sample)
+		return e.r;
+	put(&e, "gauge.pvec_pages_peak", m->pvec_pages_peak);
+	put(&e, "gauge.pvec_pages_at_exit", m->pvec_pages_at_exit);
+	put(&e, "gauge.stranded_pages_peak", m->stranded_peak);
+	put(&e, "gauge.stranded_pages_at_exit", m->stranded_at_exit);
+	put(&e, "model.events", m->nr_events);
+	put(&e, "model.events_ignored", m->nr_ignored);
+	put(&e, "model.alloc_failures", m->ev[EV_OOM]);
+	put(&e, "model.nr_shadow", m->nr_shadow);
+	put(&e, "model.nr_shadow_nodes", m->nr_shadow_nodes);
+	put(&e, "model.nr_swap_entries", m->nr_swap_shadow);
+	put(&e, "model.swap_used", m->swap_used);
+	put(&e, "model.wmark_min", m->wmark_min);
+	put(&e, "model.wmark_low", m->wmark_low);
+	put(&e, "model.wmark_high", m->wmark_high);
+	emit_cost(&e);
+	for (i = 0; i < m->nr_memcgs; i++)
+		emit_memcg(&e, m->memcgs[i]);
+	return e.r;
+}
+
+int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, void *ctx)
+{
+	return vmstat_emit(m, cb, ctx, false);
+}
+
+int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx)
+{
+	return vmstat_emit(m, cb, ctx, true);
+}
+
+struct lookup {
+	const char *key;
+	uint64_t v;
+	bool found;
+};
+
+static int lookup_cb(const char *key, uint64_t v, void *ctx)
+{
+	struct lookup *l = ctx;
+
+	if (strcmp(key, l->key))
+		return 0;
+	l->v = v;
+	l->found = true;
+	return 1;
+}
+
+bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value)
+{
+	struct lookup l = { .key = key };
+
+	vmstat_emit(m, lookup_cb, &l, false);
+	if (l.found && value)
+		*value = l.v;
+	return l.found;
+}

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Workingset (refault) detection, mm/workingset.c.
+ *
+ * Each LRU domain keeps an age counter that moves on every eviction from and
+ * every activation out of the inactive list.  An evicted page leaves a shadow
+ * entry holding the age at eviction; when the page comes back the refault
+ * distance (age now - age then) is compared with what the page would have
+ * needed to stay resident.  Three domains, chosen by the profile:
+ *   WS_ZONE          v4.5 (parent of 23047a96): zone->inactive_age, one for
+ *                    every cgroup, threshold the zone's NR_ACTIVE_FILE;
+ *   WS_MEMCG         23047a96 (v4.6) .. v5.8: lruvec->inactive_age of the
+ *                    page's memcg, memcg id in the shadow, refault judged
+ *                    in the evicting memcg's lruvec, gone memcg -> not counted;
+ *   WS_RECLAIM_ROOT  v5.9+: nonresident_age aged up the hierarchy, eviction
+ *                    recorded at the reclaim root, anon shadows too.
+ *
+ * Shadow layout in the model (docs/model.md): tag:2 | workingset:1 |
+ * memcg id:16 | eviction:45.  There is one node and one zone, so the kernel's
+ * nid/zid fields are absent; bucket_order is 0 (it is for 64-bit machines
+ * below 2^34 pages).  v4.5 shadows carry memcg id 0.
+ */
+#include "internal.h"
+
+#define SHADOW_ID_SHIFT		3
+#define SHADOW_EVICTION_SHIFT	19
+#define SWAP_OWNER_SHIFT	19
+#define SWAP_EVICTION_SHIFT	35
+
+/*
+ * Swap entries carry two ids: the memcg that owns the slot (swap_cgroup)
+ * and the memcg whose age the shadow refers to (the reclaim root in v5.9+),
+ * so their timestamp field is 29 bits wide.
+ */
+static unsigned int eviction_shift(uint64_t tag)
+{
+	return tag == SLOT_SWAP ? SWAP_EVICTION_SHIFT : SHADOW_EVICTION_SHIFT;
+}
+
+uint64_t eviction_mask(const struct rf_model *m, uint64_t tag)
+{
+	(void)m;
+	return ~0ull >> eviction_shift(tag);
+}
+
+uint64_t pack_shadow(const struct rf_model *m, uint64_t tag, uint16_t memcgid, uint64_t eviction,
+		     bool workingset)
+{
+	return ((eviction & eviction_mask(m, tag)) << eviction_shift(tag)) |
+		((uint64_t)memcgid << SHADOW_ID_SHIFT) | ((uint64_t)workingset << 2) | tag;
+}
+
+uint64_t pack_swap_entry(const struct rf_model *m, uint16_t owner, uint16_t memcgid,
+			 uint64_t eviction, bool workingset)
+{
+	return pack_shadow(m, SLOT_SWAP, memcgid, eviction, workingset) |
+		((uint64_t)owner << SWAP_OWNER_SHIFT);
+}
+
+uint16_t swap_entry_owner(uint64_t entry)
+{
+	return (uint16_t)(entry >> SWAP_OWNER_SHIFT);
+}
+
+void unpack_shadow(const struct rf_model *m, uint64_t entry, uint16_t *memcgid, uint64_t *eviction,
+		   bool *workingset)
+{
+	uint64_t tag = entry & SLOT_TAG_MASK;
+
+	*eviction = (entry >> eviction_shift(tag)) & eviction_mask(m, tag);
+	*memcgid = (uint16_t)(entry >> SHADOW_ID_SHIFT);
+	*workingset = (entry >> 2) & 1;
+}
+
+/* workingset_age_nonresident(), v5.10.7: the lruvec and every ancestor */
+void workingset_age_nonresident(struct rf_model *m, uint32_t memcg, uint64_t nr)
+{
+	for (; memcg != RF_NONE; memcg = m->memcgs[memcg]->parent) {
+		m->memcgs[memcg]->lruvec.inactive_age += nr;
+		cost_add(m, COST_ATOMIC, 1);
+	}
+}
+
+/* The lookup of a page's lruvec: out of line before 55779ec, inline after. */
+static void lruvec_lookup_cost(struct rf_model *m)
+{
+	if (m->p->lruvec_call)
+		cost_add(m, COST_CALL, 1);
+}
+
+/*
+ * workingset_eviction(): the shadow a reclaimed file page (or, v5.9+, a
+ * swapped-out anon page) leaves behind.
+ *   v4.5:      E = ++zone->inactive_age                    [v4.5]
+ *   23047a96:  E = ++lruvec(page memcg)->inactive_age, id  [23047a96]
+ *   v5.9+:     age the reclaim root by nr, E = its age, id of the root,
+ *              PG_workingset in the shadow                 [v5.10.7]
+ */
+uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t target)
+{
+	uint64_t tag = page_is_file(p) ? SLOT_SHADOW : SLOT_SWAP;
+	bool ws = m->p->ws_restore && (p->flags & PG_workingset);
+	uint16_t owner = m->memcgs[p->memcg]->id;
+	uint16_t id = 0;
+	uint64_t eviction = 0;
+
+	if (tag == SLOT_SWAP && !m->p->ws_anon)
+		return pack_swap_entry(m, owner, 0, 0, false);	/* no anon workingset */
+	switch (m->p->ws_domain) {
+	case WS_ZONE:
+		cost_add(m, COST_ATOMIC, 1);
+		eviction = ++m->zone_inactive_age;
+		break;
+	case WS_MEMCG:
+		lruvec_lookup_cost(m);
+		cost_add(m, COST_ATOMIC, 1);
+		eviction = ++page_lruvec(m, p)->inactive_age;
+		id = owner;
+		break;
+	case WS_RECLAIM_ROOT:
+	default:
+		if (target == RF_NONE)
+			target = 0;
+		workingset_age_nonresident(m, target, page_nr(p));
+		eviction = m->memcgs[target]->lruvec.inactive_age;
+		id = m->memcgs[target]->id;
+		break;
+	}
+	if (tag == SLOT_SWAP)
+		return pack_swap_entry(m, owner, id, eviction, ws);
+	return pack_shadow(m, tag, id, eviction, ws);
+}
+
+/*
+ * workingset_activation(): a page was activated out of the inactive list
+ * by mark_page_accessed() or by a refault.  v4.5 one atomic; 23047a96
+ * lock_page_memcg() + out-of-line lruvec lookup; 55779ec rcu_read_lock() +
+ * page_memcg_rcu() + inline lookup; v5.9+ ages the page's lruvec upwards.
+ */
+void workingset_activation(struct rf_model *m, struct rf_page *p)
+{
+	switch (m->p->ws_domain) {
+	case WS_ZONE:
+		cost_add(m, COST_ATOMIC, 1);
+		m->zone_inactive_age++;
+		break;
+	case WS_MEMCG:
+		if (m->p->ws_cost == WSCOST_LOCK_PAGE_MEMCG) {
+			/* v4.6.2 lock_page_memcg() is rcu_read_lock() + a move_lock check */
+			cost_add(m, COST_LOCK_PAGE_MEMCG, 1);
+			cost_add(m, COST_RCU_READ, 1);
+			cost_add(m, COST_CALL, 2);	/* lock_page_memcg, unlock_page_memcg */
+		} else {
+			cost_add(m, COST_RCU_READ, 1);
+		}
+		lruvec_lookup_cost(m);
+		cost_add(m, COST_ATOMIC, 1);
+		page_lruvec(m, p)->inactive_age++;
+		break;
+	case WS_RECLAIM_ROOT:
+	default:
+		cost_add(m, COST_RCU_READ, 1);
+		workingset_age_nonresident(m, p->memcg, page_nr(p));
+		break;
+	}
+}
+
+static void count_ws(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev, uint64_t nr)
+{
+	m->ev[ev] += nr;
+	count_memcg_event(m, memcg, ev, nr);
+}
+
+/* v4.5, 23047a96, v4.9: true when the refaulting page is to be activated */
+static bool refault_v4(struct rf_model *m, struct rf_page *p, uint64_t shadow)
+{
+	uint16_t id;
+	uint64_t eviction, now, active_file, dist;
+	bool ws;
+	uint32_t evm = 0;
+
+	unpack_shadow(m, shadow, &id, &eviction, &ws);
+	if (m->p->ws_domain == WS_ZONE) {
+		cost_add(m, COST_ATOMIC, 1);
+		now = m->zone_inactive_age;
+		active_file = m->memcgs[0]->lruvec.hier_size[LRU_ACTIVE_FILE];
+	} else {
+		evm = mem_cgroup_from_id(m, id);
+		if (evm == RF_NONE)
+			return false;	/* the evicting memcg is gone: neither counted nor activated */
+		lruvec_lookup_cost(m);
+		now = m->memcgs[evm]->lruvec.inactive_age;
+		active_file = lruvec_lru_size(m, evm, LRU_ACTIVE_FILE);
+	}
+	dist = (now - eviction) & eviction_mask(m, shadow & SLOT_TAG_MASK);
+	/* v4.x counts in the zone/node; v5.4 in the evicting lruvec */
+	count_ws(m, m->p->ws_memcg_stats ? evm : p->memcg, EV_WORKINGSET_REFAULT_FILE, 1);
+	if (dist > active_file)
+		return false;
+	count_ws(m, m->p->ws_memcg_stats ? evm : p->memcg, EV_WORKINGSET_ACTIVATE_FILE, 1);
+	p->flags |= PG_active;
+	workingset_activation(m, p);
+	if (m->p->ws_restore && ws) {
+		p->flags |= PG_workingset;
+		count_ws(m, m->p->ws_memcg_stats ? evm : p->memcg, EV_WORKINGSET_RESTORE_FILE, 1);
+	}
+	return true;
+}
+
+/* workingset_refault(), v5.10.7 (v6.18.2 workingset_test_recent() + refault) */
+static bool refault_v5(struct rf_model *m, struct rf_page *p, uint64_t shadow)
+{
+	bool file = page_is_file(p), ws;
+	uint64_t nr = page_nr(p), eviction, dist, size;
+	uint16_t id;
+	uint32_t evm;
+	struct rf_lruvec *evl;
+
+	unpack_shadow(m, shadow, &id, &eviction, &ws);
+	evm = mem_cgroup_from_id(m, id);
+	if (evm == RF_NONE)
+		return false;
+	evl = &m->memcgs[evm]->lruvec;
+	dist = (evl->inactive_age - eviction) & eviction_mask(m, shadow & SLOT_TAG_MASK);
+	count_ws(m, p->memcg, file ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
+	size = evl->hier_size[LRU_ACTIVE_FILE];
+	if (!file)
+		size += evl->hier_size[LRU_INACTIVE_FILE];
+	if (mem_cgroup_get_nr_swap_pages(m, p->memcg) > 0) {
+		size += evl->hier_size[LRU_ACTIVE_ANON];
+		if (file)
+			size += evl->hier_size[LRU_INACTIVE_ANON];
+	}
+	if (dist > size)
+		return false;
+	p->flags |= PG_active;
+	workingset_age_nonresident(m, p->memcg, nr);
+	count_ws(m, p->memcg, file ? EV_WORKINGSET_ACTIVATE_FILE : EV_WORKINGSET_ACTIVATE_ANON, nr);
+	if (ws) {
+		p->flags |= PG_workingset;
+		lru_note_cost(m, p->memcg, file, nr, 0);
+		count_ws(m, p->memcg, file ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON,
+			 nr);
+	}
+	return true;
+}
+
+/*
+ * workingset_refault(): @p was just allocated and charged for a slot that
+ * held @shadow.  Sets PG_active (and PG_workingset) when the refault is to
+ * be activated.
+ */
+bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
+{
+	if (m->p->ws_domain == WS_RECLAIM_ROOT)
+		return refault_v5(m, p, shadow);
+	return refault_v4(m, p, shadow);
+}
+
+/* ---------------------------------------------------------- shadow nodes */
+
+void shadow_node_remove(struct rf_model *m, uint32_t idx)
+{
+	struct rf_xnode *n = &m->nodes[idx];
+
+	if (n->lru_prev != RF_NIL)
+		m->nodes[n->lru_prev].lru_next = n->lru_next;
+	else
+		m->shadow_lru_head = n->lru_next;
+	if (n->lru_next != RF_NIL)
+		m->nodes[n->lru_next].lru_prev = n->lru_prev;
+	else
+		m->shadow_lru_tail = n->lru_prev;
+	n->lru_prev = n->lru_next = RF_NIL;
+	n->on_lru = 0;
+	m->nr_shadow_nodes--;
+}
+
+/*
+ * workingset_update_node(), v5.10.7 (page_cache_tree_delete/insert, v4.6.2):
+ * a node with shadows and no pages goes to the tail of the shadow list; a
+ * page arriving takes it off.
+ */
+void workingset_update_node(struct rf_model *m, uint32_t idx)
+{
+	struct rf_xnode *n = &m->nodes[idx];
+	bool shadow_only = n->nr_values && !n->nr_pages;
+
+	if (shadow_only && !n->on_lru) {
+		n->lru_next = RF_NIL;
+		n->lru_prev = m->shadow_lru_tail;
+		if (m->shadow_lru_tail != RF_NIL)
+			m->nodes[m->shadow_lru_tail].lru_next = idx;
+		else
+			m->shadow_lru_head = idx;
+		m->shadow_lru_tail = idx;
+		n->on_lru = 1;
+		m->nr_shadow_nodes++;
+	} else if (!shadow_only && n->on_lru) {
+		shadow_node_remove(m, idx);
+	}
+}
+
+/* count_shadow_nodes(): how many shadow nodes may stay */
+static uint64_t shadow_nodes_max(struct rf_model *m)
+{
+	switch (m->p->shadow_limit) {
+	case SHADOW_LIMIT_PRESENT16:
+		return m->managed >> 4;
+	case SHADOW_LIMIT_FILE16:
+		return (m->memcgs[0]->lruvec.hier_size[LRU_ACTIVE_FILE] +
+			m->memcgs[0]->lruvec.hier_size[LRU_INACTIVE_FILE]) >> 4;
+	case SHADOW_LIMIT_PRESENT8:
+	default:
+		return m->managed >> 3;
+	}
+}
+
+/* shadow_lru_isolate(): drop every shadow of the oldest shadow node */
+static void shadow_node_reclaim(struct rf_model *m, uint32_t idx)
+{
+	struct rf_xnode *n = &m->nodes[idx];
+	uint32_t mapping = n->mapping;
+	uint64_t base = n->base << XA_CHUNK_SHIFT;
+	uint64_t slots[XA_CHUNK_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < XA_CHUNK_SIZE; i++)
+		slots[i] = n->slots[i];
+	for (i = 0; i < XA_CHUNK_SIZE; i++)
+		if (slots[i] && (slots[i] & SLOT_TAG_MASK) == SLOT_SHADOW)
+			xa_store(m, mapping, base + i, 0);
+	m->ev[EV_WORKINGSET_NODERECLAIM]++;
+}
+
+/*
+ * do_shrink_slab() for the shadow shrinker (mm/vmscan.c, v4.6.2 with
+ * .seeks = DEFAULT_SEEKS; v5.10.7 .seeks = 0: delta = freeable / 2), batch
+ * SHRINK_BATCH = 128, unscanned work deferred to the next call.
+ * SIMPLIFIED: one list_lru for the node, not per memcg; called after each
+ * global shrink_zone/shrink_node pass only.
+ */
+uint64_t shrink_shadow_nodes(struct rf_model *m, uint64_t nr_scanned, uint64_t nr_eligible,
+			     int priority)
+{
+	uint64_t max = shadow_nodes_max(m), nodes = m->nr_shadow_nodes;
+	uint64_t freeable = nodes > max ? nodes - max : 0, delta, total, freed = 0;
+
+	if (!freeable)
+		return 0;
+	if (m->p->shadow_seeks) {
+		if (m->p->memcg_iter_cookie) {	/* v4.x: proportional to the LRU scan */
+			if (!nr_scanned)
+				nr_scanned = SWAP_CLUSTER_MAX;
+			delta = (4 * nr_scanned / m->p->shadow_seeks) * freeable /
+				(nr_eligible + 1);
+		} else {
+			delta = (freeable >> priority) * 4 / m->p->shadow_seeks;
+		}
+	} else {
+		delta = freeable / 2;
+	}
+	total = m->shadow_deferred + delta;
+	m->shadow_deferred = 0;
+	if (delta < freeable / 4 && total > freeable / 2)
+		total = freeable / 2;
+	if (total > freeable * 2)
+		total = freeable * 2;
+	while (total >= 128 || total >= freeable) {
+		uint64_t batch = total < 128 ? total : 128, i;
+
+		for (i = 0; i < batch && m->shadow_lru_head != RF_NIL; i++, freed++)
+			shadow_node_reclaim(m, m->shadow_lru_head);
+		m->ev[EV_SLABS_SCANNED] += batch;
+		total -= batch;
+		if (!batch)
+			break;
+	}
+	m->shadow_deferred = total;
+	return freed;
+}
