@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Run every file of the fuzz corpus through the fuzz target once (TAP), so
+ * `make check` replays each past finding with the normal compiler (and
+ * under ASan/UBSan with --enable-sanitizers).
+ *
+ *   fuzz-regress [FILE|DIR]...     default: $top_srcdir/tests/fuzz/corpus
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests/lib/tap.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int run_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return ok(0, "%s: cannot open", path);
+	do {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			if (!buf)
+				return ok(0, "%s: out of memory", path);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	LLVMFuzzerTestOneInput(buf, len);
+	free(buf);
+	return ok(1, "%s (%zu bytes) read without a crash or a broken promise", path, len);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void run_path(const char *path)
+{
+	struct dirent *de;
+	struct stat st;
+	char **names = NULL;
+	size_t nr = 0, i;
+	DIR *d;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		run_file(path);
+		return;
+	}
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		names = realloc(names, (nr + 1) * sizeof(*names));
+		if (!names || asprintf(&names[nr], "%s/%s", path, de->d_name) < 0)
+			abort();
+		nr++;
+	}
+	if (d)
+		closedir(d);
+	qsort(names, nr, sizeof(*names), by_name);
+	for (i = 0; i < nr; i++) {
+		run_file(names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+int main(int argc, char **argv)
+{
+	const char *top = getenv("top_srcdir");
+	char dflt[4096];
+	int i;
+
+	if (argc > 1) {
+		for (i = 1; i < argc; i++)
+			run_path(argv[i]);
+	} else {
+		snprintf(dflt, sizeof(dflt), "%s/tests/fuzz/corpus", top ? top : ".");
+		run_path(dflt);
+	}
+	if (!tap_.run)
+		skip_all("no corpus files found");
+	return done_testing();
+}
