@@ -18,6 +18,7 @@ struct cmd_struct {
 
 static const struct cmd_struct commands[] = {
 	{ "trace", cmd_trace, "inspect, verify, slice, recover and convert traces" },
+	{ "record", cmd_record, "capture page references and reclaim events from the running kernel" },
 	{ "gen", cmd_gen, "write a synthetic trace of a known workload (vm-scalability, seeds)" },
 };
 

@@ -1,0 +1,527 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * refault record: capture page references, cgroup and reclaim events from
+ * the running kernel into a refault trace.  The work is in librefault-record
+ * (recorder/); this file parses the command line, runs the command, drives
+ * the poll loop and reports.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <refault/trace.h>
+
+#include "cli/builtin.h"
+#include "cli/util.h"
+#include "recorder/record.h"
+
+#define VERB "record"
+#define CAP_PERFMON_BIT 38
+
+struct record_cmd {
+	struct rf_record_opts opts;
+	const char *out;
+	uint64_t memcg_limit;
+	char **argv;			/* -- COMMAND ARGS */
+	int argc;
+	bool quiet;
+	/* run state */
+	struct rf_recorder *rec;
+	struct rf_trace_writer *w;
+	struct rf_trace_header hdr;
+	int out_fd;
+	int sig_fd;
+	pid_t child;
+	int go_fd;			/* write end: release the child */
+	int err_fd;			/* read end: errno of a failed exec */
+	int child_status;
+	bool child_done;
+	char memcg_dir[4096];
+	char memcg_rel[4096];
+	char werr[512];
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: refault record [-a | -G CGROUP | -p PID | -- COMMAND ARGS...] [options]\n"
+		"\n"
+		"Record page references, cgroup and reclaim events of the running kernel.\n"
+		"\n"
+		"  -a                      every task on the system (the default without a command)\n"
+		"  -G, --cgroup CGROUP     tasks in this memory cgroup (path below the hierarchy root)\n"
+		"  -p, --pid PID           this process and the tasks it forks; stops when it exits\n"
+		"  -- COMMAND ARGS         run COMMAND (no shell); stop when it exits\n"
+		"  -o, --output FILE       trace file (default refault.trace)\n"
+		"  -m, --buffer-size SIZE  ring buffer per CPU (default 8M)\n"
+		"      --memcg-limit SIZE  run COMMAND in a fresh memory cgroup with this limit\n"
+		"      --events LIST       groups or events, comma-separated (default all; --list-events)\n"
+		"      --snapshot-interval T  counters and limits every T (e.g. 1s; default start and end)\n"
+		"      --tracefs DIR       tracefs mount (default: found by libtracefs)\n"
+		"      --list-events       print the groups and events and exit\n"
+		"  -q, --quiet             no summary\n"
+		"\n"
+		"Needs root, or CAP_PERFMON with write access to tracefs.\n"
+		"Exit status: 0 recorded, 1 failed, 2 bad command line.\n");
+}
+
+enum { OPT_MEMCG = 256, OPT_EVENTS, OPT_SNAP, OPT_TRACEFS, OPT_LIST };
+
+static const struct option longopts[] = {
+	{ "all", no_argument, NULL, 'a' },
+	{ "cgroup", required_argument, NULL, 'G' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "buffer-size", required_argument, NULL, 'm' },
+	{ "memcg-limit", required_argument, NULL, OPT_MEMCG },
+	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "snapshot-interval", required_argument, NULL, OPT_SNAP },
+	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
+	{ "list-events", no_argument, NULL, OPT_LIST },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad(const char *fmt, const char *arg)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	rf_err(VERB, "%s", msg);
+	return RF_EXIT_USAGE;
+}
+
+static int set_scope(struct record_cmd *c, enum rf_record_scope s, int *nscopes)
+{
+	c->opts.scope = s;
+	return ++*nscopes > 1 ? bad("%s", "-a, -G, -p and -- COMMAND exclude each other") : 0;
+}
+
+static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
+{
+	uint64_t v;
+	char msg[512];
+
+	switch (opt) {
+	case 'a': return set_scope(c, RF_SCOPE_ALL, nscopes);
+	case 'G': c->opts.cgroup = optarg; return set_scope(c, RF_SCOPE_CGROUP, nscopes);
+	case 'p':
+		if (rf_parse_u64(optarg, &v) || !v || v > INT32_MAX)
+			return bad("invalid pid '%s'", optarg);
+		c->opts.pid = v;
+		return set_scope(c, RF_SCOPE_PID, nscopes);
+	case 'o': c->out = optarg; return 0;
+	case 'm':
+		if (rf_parse_size(optarg, &v) || v < 4096)
+			return bad("invalid --buffer-size '%s' (at least 4K, e.g. 8M)", optarg);
+		c->opts.buffer_bytes = v;
+		return 0;
+	case OPT_MEMCG:
+		if (rf_parse_size(optarg, &v) || !v)
+			return bad("invalid --memcg-limit '%s' (e.g. 256M)", optarg);
+		c->memcg_limit = v;
+		return 0;
+	case OPT_EVENTS:
+		if (rf_record_check_events(optarg, msg, sizeof(msg)))
+			return bad("%s", msg);
+		c->opts.events = optarg;
+		return 0;
+	case OPT_SNAP:
+		if (rf_parse_duration(optarg, &v) || !v)
+			return bad("invalid --snapshot-interval '%s' (e.g. 1s, 500ms)", optarg);
+		c->opts.snapshot_ns = v;
+		return 0;
+	case OPT_TRACEFS: c->opts.tracefs_dir = optarg; return 0;
+	case 'q': c->quiet = true; return 0;
+	default: return RF_EXIT_USAGE;
+	}
+}
+
+static int parse_args(struct record_cmd *c, int argc, char **argv)
+{
+	char list[8192];
+	int opt, nscopes = 0, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+aG:p:o:m:qh", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		if (opt == OPT_LIST) {
+			rf_record_list_events(list, sizeof(list));
+			fputs(list, stdout);
+			return -1;
+		}
+		ret = parse_opt(c, opt, &nscopes);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		c->argv = argv + optind;
+		c->argc = argc - optind;
+		ret = set_scope(c, RF_SCOPE_PID, &nscopes);
+		if (ret)
+			return ret;
+	}
+	if (c->memcg_limit && !c->argv)
+		return bad("%s", "--memcg-limit needs a command: refault record --memcg-limit 256M -- COMMAND");
+	return 0;
+}
+
+/* ---------------------------------------------------------- privileges */
+
+static bool has_cap(int bit)
+{
+	char line[256];
+	unsigned long long caps = 0;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return caps & (1ULL << bit);
+}
+
+static int check_privileges(void)
+{
+	if (geteuid() == 0 || has_cap(CAP_PERFMON_BIT))
+		return 0;
+	rf_err(VERB, "needs root, or CAP_PERFMON and write access to tracefs (try: sudo refault record ...)");
+	return RF_EXIT_FAILURE;
+}
+
+/* ---------------------------------------------------------------- sink */
+
+static void describe(struct record_cmd *c, char *scope, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	switch (c->opts.scope) {
+	case RF_SCOPE_ALL: snprintf(scope, len, "-a"); break;
+	case RF_SCOPE_CGROUP: snprintf(scope, len, "-G %s", c->opts.cgroup); break;
+	case RF_SCOPE_PID:
+		if (!c->argv) {
+			snprintf(scope, len, "-p %d", (int)c->opts.pid);
+			break;
+		}
+		off = snprintf(scope, len, "--");
+		for (i = 0; i < c->argc && off < len; i++)
+			off += snprintf(scope + off, len - off, " %s", c->argv[i]);
+	}
+}
+
+/* The header needs the sources, known once the recorder is started: open on first event. */
+static int open_writer(struct record_cmd *c)
+{
+	struct rf_trace_header *h = &c->hdr;
+	int err;
+
+	rf_trace_header_init(h, "refault record");
+	rf_trace_header_fill_host(h);
+	h->created = time(NULL);
+	snprintf(h->clock, sizeof(h->clock), "mono");
+	snprintf(h->sources, sizeof(h->sources), "%s", rf_recorder_sources(c->rec));
+	describe(c, h->scope, sizeof(h->scope));
+	err = rf_trace_writer_fdopen(&c->w, c->out_fd, h, NULL);
+	if (err)
+		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_strerror(err));
+	return err;
+}
+
+static int sink_event(void *ctx, const struct rf_event *ev)
+{
+	struct record_cmd *c = ctx;
+	int err;
+
+	if (!c->w) {
+		err = open_writer(c);
+		if (err)
+			return err;
+	}
+	err = rf_trace_writer_append(c->w, ev);
+	if (err)
+		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_trace_writer_errmsg(c->w));
+	return err;
+}
+
+static int open_output(struct record_cmd *c)
+{
+	const char *uid = getenv("SUDO_UID"), *gid = getenv("SUDO_GID");
+	struct stat st;
+
+	c->out_fd = open(c->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (c->out_fd < 0 || fstat(c->out_fd, &st)) {
+		rf_err(VERB, "cannot create %s: %s", c->out, strerror(errno));
+		return RF_EXIT_FAILURE;
+	}
+	/* started through sudo: the trace belongs to whoever asked for it */
+	if (geteuid() == 0 && uid && gid && fchown(c->out_fd, atoi(uid), atoi(gid)))
+		rf_err(VERB, "warning: cannot give %s to uid %s: %s", c->out, uid, strerror(errno));
+	c->opts.out_dev = st.st_dev;
+	c->opts.out_ino = st.st_ino;
+	return 0;
+}
+
+/* ------------------------------------------------------------- command */
+
+static void child_run(struct record_cmd *c, int go, int errw, const sigset_t *old)
+{
+	char b;
+	int e;
+
+	sigprocmask(SIG_SETMASK, old, NULL);
+	if (read(go, &b, 1) != 1)
+		_exit(127);	/* the recorder gave up */
+	/* attach ourselves, so the cgroup_attach_task event is traced (the recorder is not) */
+	if (c->memcg_dir[0] && rf_memcg_attach(c->memcg_dir, getpid()))
+		goto fail;
+	execvp(c->argv[0], c->argv);
+fail:
+	e = errno;
+	if (write(errw, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int spawn(struct record_cmd *c, const sigset_t *old)
+{
+	int go[2], errp[2];
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		rf_err(VERB, "pipe: %s", strerror(errno));
+		return RF_EXIT_FAILURE;
+	}
+	c->child = fork();
+	if (c->child < 0) {
+		rf_err(VERB, "fork: %s", strerror(errno));
+		return RF_EXIT_FAILURE;
+	}
+	if (!c->child)
+		child_run(c, go[0], errp[1], old);
+	close(go[0]);
+	close(errp[1]);
+	c->go_fd = go[1];
+	c->err_fd = errp[0];
+	c->opts.pid = c->child;
+	return 0;
+}
+
+/* Let the command go; 0 once it has exec'd. */
+static int release(struct record_cmd *c)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(c->go_fd, "g", 1) != 1)
+		return RF_EXIT_FAILURE;
+	close(c->go_fd);
+	c->go_fd = -1;
+	n = read(c->err_fd, &e, sizeof(e));
+	close(c->err_fd);
+	c->err_fd = -1;
+	if (n == sizeof(e)) {
+		rf_err(VERB, "cannot run '%s': %s", c->argv[0], strerror(e));
+		return RF_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int make_memcg(struct record_cmd *c)
+{
+	char msg[512], mount[4096];
+	bool v2;
+
+	rf_memcg_remove_stale();
+	if (rf_memcg_create(c->memcg_dir, sizeof(c->memcg_dir), c->memcg_limit, msg, sizeof(msg))) {
+		c->memcg_dir[0] = '\0';
+		rf_err(VERB, "%s", msg);
+		return RF_EXIT_FAILURE;
+	}
+	if (!rf_memcg_mount(mount, sizeof(mount), &v2))
+		snprintf(c->memcg_rel, sizeof(c->memcg_rel), "%s", c->memcg_dir + strlen(mount));
+	c->opts.cgroup = c->memcg_rel;
+	return 0;
+}
+
+/* ----------------------------------------------------------------- loop */
+
+static bool target_gone(struct record_cmd *c)
+{
+	int status;
+
+	if (c->child) {
+		if (!c->child_done && waitpid(c->child, &status, WNOHANG) == c->child) {
+			c->child_done = true;
+			c->child_status = status;
+		}
+		return c->child_done;
+	}
+	return c->opts.scope == RF_SCOPE_PID && kill(c->opts.pid, 0) && errno == ESRCH;
+}
+
+static bool stop_requested(struct record_cmd *c, int timeout_ms)
+{
+	struct pollfd p = { .fd = c->sig_fd, .events = POLLIN };
+	struct signalfd_siginfo si;
+
+	if (poll(&p, 1, timeout_ms) > 0 && read(c->sig_fd, &si, sizeof(si)) == sizeof(si) &&
+	    (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM))
+		return true;
+	return target_gone(c);
+}
+
+static int record_loop(struct record_cmd *c)
+{
+	int err = 0;
+
+	while (!err && !stop_requested(c, 20)) {
+		err = rf_recorder_poll(c->rec);
+		if (!err)
+			err = rf_recorder_tick(c->rec);
+	}
+	return err;
+}
+
+static int finish_trace(struct record_cmd *c)
+{
+	struct rf_event ev = { .type = RF_EV_END };
+	struct rf_record_stats st;
+	struct timespec ts;
+	int err;
+
+	rf_recorder_stats(c->rec, &st);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ev.time = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	ev.u.end.nr_events = st.events;
+	ev.u.end.nr_lost = st.lost;
+	err = sink_event(c, &ev);
+	if (!err) {
+		err = rf_trace_writer_close(c->w);
+		c->w = NULL;
+		if (err)
+			snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_strerror(err));
+	}
+	return err;
+}
+
+static void summary(struct record_cmd *c)
+{
+	struct rf_record_stats st;
+	struct stat sb;
+	uint64_t refs;
+	char size[32];
+
+	rf_recorder_stats(c->rec, &st);
+	refs = st.by_type[RF_EV_FILE_READ] + st.by_type[RF_EV_FILE_FAULT] +
+	       st.by_type[RF_EV_ANON_FAULT];
+	if (c->quiet || fstat(c->out_fd, &sb))
+		return;
+	fprintf(stderr, "refault record: %llu tracepoint records -> %llu events (%llu references), "
+		"%llu lost; %s in %s (%.2f bytes/event)\n",
+		(unsigned long long)st.records, (unsigned long long)st.events,
+		(unsigned long long)refs, (unsigned long long)st.lost,
+		rf_format_bytes(sb.st_size, size, sizeof(size)), c->out,
+		st.events ? (double)sb.st_size / st.events : 0.0);
+	if (st.lost)
+		fprintf(stderr, "refault record: the kernel dropped %llu records: use a larger --buffer-size\n",
+			(unsigned long long)st.lost);
+}
+
+static int run(struct record_cmd *c, const sigset_t *old)
+{
+	struct rf_record_sink sink = { .event = sink_event, .ctx = c };
+	int err;
+
+	if (c->memcg_limit && make_memcg(c))
+		return RF_EXIT_FAILURE;
+	if (c->argv && spawn(c, old))
+		return RF_EXIT_FAILURE;
+	err = rf_recorder_new(&c->rec, &c->opts, &sink);
+	if (!err)
+		err = rf_recorder_start(c->rec);
+	if (err) {
+		rf_err(VERB, "%s", c->werr[0] ? c->werr : rf_recorder_errmsg(c->rec));
+		return RF_EXIT_FAILURE;
+	}
+	if (c->argv && release(c))
+		return RF_EXIT_FAILURE;
+	err = record_loop(c);
+	if (!err)
+		err = rf_recorder_stop(c->rec);
+	if (!err)
+		err = finish_trace(c);
+	if (err) {
+		rf_err(VERB, "%s", c->werr[0] ? c->werr : rf_recorder_errmsg(c->rec));
+		return RF_EXIT_FAILURE;
+	}
+	summary(c);
+	return RF_EXIT_OK;
+}
+
+/* Whatever happened: no child, no instance, no cgroup left behind. */
+static void cleanup(struct record_cmd *c)
+{
+	int status;
+
+	if (c->go_fd >= 0)
+		close(c->go_fd);	/* a child still waiting exits on EOF */
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	if (c->child > 0 && !c->child_done)
+		waitpid(c->child, &status, 0);
+	if (c->w)
+		rf_trace_writer_close(c->w);	/* index what we have */
+	rf_recorder_free(c->rec);
+	if (c->memcg_dir[0] && rf_memcg_remove(c->memcg_dir))
+		rf_err(VERB, "warning: cannot remove memory cgroup %s", c->memcg_dir);
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	if (c->sig_fd >= 0)
+		close(c->sig_fd);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_cmd c = { .out = "refault.trace", .out_fd = -1, .sig_fd = -1,
+				.go_fd = -1, .err_fd = -1 };
+	sigset_t mask, old;
+	int ret;
+
+	ret = parse_args(&c, argc, argv);
+	if (ret)
+		return ret < 0 ? RF_EXIT_OK : ret;
+	if (check_privileges() || open_output(&c))
+		return RF_EXIT_FAILURE;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	c.sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
+	ret = c.sig_fd < 0 ? RF_EXIT_FAILURE : run(&c, &old);
+	cleanup(&c);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (c.child_done && ret == RF_EXIT_OK && !(WIFEXITED(c.child_status) &&
+						   !WEXITSTATUS(c.child_status)))
+		rf_err(VERB, "note: the command exited with status %d", WIFEXITED(c.child_status) ?
+		       WEXITSTATUS(c.child_status) : 128 + WTERMSIG(c.child_status));
+	return ret;
+}

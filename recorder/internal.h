@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Pieces shared by the files of recorder/ (see record.h for the pipeline). */
+#ifndef REFAULT_RECORDER_INTERNAL_H
+#define REFAULT_RECORDER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <refault/trace.h>
+
+struct tep_handle;
+struct tep_event;
+struct tep_format_field;
+
+/* ------------------------------------------------------------ hash map */
+
+/* u64 -> u64, open addressing.  Keys are any u64. */
+struct rf_hmap {
+	uint64_t *keys;
+	uint64_t *vals;
+	uint8_t *state;		/* 0 free, 1 used, 2 deleted */
+	size_t cap;
+	size_t used;
+	size_t tombs;
+};
+
+int rf_hmap_put(struct rf_hmap *h, uint64_t key, uint64_t val);
+bool rf_hmap_get(const struct rf_hmap *h, uint64_t key, uint64_t *val);
+bool rf_hmap_del(struct rf_hmap *h, uint64_t key);
+void rf_hmap_free(struct rf_hmap *h);
+/* Calls @fn for each entry; @fn may not modify @h. */
+void rf_hmap_each(const struct rf_hmap *h, void (*fn)(void *ctx, uint64_t k, uint64_t v), void *ctx);
+
+/* ------------------------------------------------------- tracepoints */
+
+enum rf_tp_id {
+	TP_GET_PAGES, TP_PC_ADD, TP_PC_DEL, TP_FAULT_USER,
+	TP_ENTER_READ, TP_EXIT_READ, TP_ENTER_PREAD, TP_EXIT_PREAD,
+	TP_ENTER_MMAP, TP_EXIT_MMAP, TP_ENTER_MUNMAP, TP_ENTER_MADVISE, TP_ENTER_FADVISE,
+	TP_NEWTASK, TP_EXEC, TP_EXIT,
+	TP_CG_MKDIR, TP_CG_RMDIR, TP_CG_ATTACH,
+	TP_LRU_ADD, TP_LRU_ACTIVATE,
+	TP_SHRINK_INACTIVE, TP_SHRINK_ACTIVE, TP_RECLAIM_PAGES,
+	TP_DIRECT_BEGIN, TP_DIRECT_END, TP_MEMCG_BEGIN, TP_MEMCG_END,
+	TP_MAX
+};
+
+#define RF_TP_MAX_FIELDS 8
+
+struct rf_tp_desc {
+	const char *system;
+	const char *name;
+	const char *group;		/* --events group it belongs to */
+	const char *fields[RF_TP_MAX_FIELDS];
+};
+
+/* One enabled tracepoint: its format, resolved once at start-up. */
+struct rf_tp {
+	const struct rf_tp_desc *desc;
+	struct tep_event *event;
+	struct tep_format_field *field[RF_TP_MAX_FIELDS];
+	bool enabled;
+};
+
+/* The set of tracepoints a recording uses, and the id -> tracepoint map. */
+struct rf_tp_set {
+	struct rf_tp tp[TP_MAX];
+	struct tep_format_field *common_type;
+	struct tep_format_field *common_pid;
+	uint16_t *by_id;		/* event id -> enum rf_tp_id + 1, 0 = not ours */
+	int max_id;
+};
+
+const struct rf_tp_desc *rf_tp_desc(enum rf_tp_id id);
+/* Select from an --events list (NULL = all groups): sets @want[id]. */
+int rf_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len);
+/* Resolve formats of the wanted events in @tep; missing ones are left disabled. */
+int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want[TP_MAX],
+		  char *msg, size_t len);
+void rf_tp_set_free(struct rf_tp_set *set);
+/* The tracepoint of a raw record, or NULL; @pid gets common_pid. */
+const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int32_t *pid);
+uint64_t rf_tp_u64(const struct rf_tp *tp, int field, const void *data);
+/* Copy a string field (fixed array or __data_loc) into @buf, NUL-terminated. */
+const char *rf_tp_str(const struct rf_tp *tp, int field, const void *data, int size,
+		      char *buf, size_t len);
+
+/* ----------------------------------------------------------- source */
+
+struct rf_raw {
+	uint64_t ts;
+	uint32_t cpu;
+	const void *data;	/* NULL: a lost-events marker */
+	int size;
+	uint64_t lost;		/* for a marker: count (0 = unknown how many) */
+	uint64_t lost_begin;	/* for a marker: last time seen before the gap */
+};
+
+struct rf_source_cfg {
+	const char *tracefs_dir;
+	const char *name;		/* instance name */
+	uint64_t buffer_bytes;		/* per CPU */
+	pid_t notrace_pid;		/* the recorder */
+	pid_t follow_pid;		/* 0 = every task */
+	const char *const *systems;	/* NULL-terminated, formats to load */
+};
+
+struct rf_source;
+
+int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len);
+struct tep_handle *rf_source_tep(struct rf_source *src);
+int rf_source_enable(struct rf_source *src, const char *system, const char *event);
+/* Open the per-CPU readers and turn tracing on. */
+int rf_source_start(struct rf_source *src, char *msg, size_t len);
+int rf_source_trace_off(struct rf_source *src);
+/* Read every available sub-buffer of every CPU (up to @max_pages per CPU, 0 = all). */
+int rf_source_read(struct rf_source *src, unsigned int max_pages);
+/* Emit merged records with ts < @horizon (UINT64_MAX: all) in (ts, cpu) order. */
+int rf_source_emit(struct rf_source *src, uint64_t horizon,
+		   int (*fn)(void *ctx, const struct rf_raw *raw), void *ctx);
+/* Overruns plus dropped events the kernel counted for @cpu. */
+uint64_t rf_source_kernel_lost(struct rf_source *src, int cpu);
+int rf_source_nr_cpus(const struct rf_source *src);
+void rf_source_counts(const struct rf_source *src, uint64_t *pages, uint64_t *bytes);
+/* Disable tracing and remove the instance; NULL accepted. */
+void rf_source_close(struct rf_source *src);
+/* Remove refault-record-PID instances whose PID is gone (left by a SIGKILL). */
+void rf_source_remove_stale(const char *tracefs_dir);
+
+/* ------------------------------------------------------------ vmas */
+
+struct rf_vma {
+	uint64_t start;
+	uint64_t end;
+	uint64_t pgoff;		/* in pages */
+	uint64_t ino;		/* 0: anonymous */
+	uint32_t dev;		/* kernel encoding */
+	uint32_t flags;		/* RF_VMA_* */
+};
+
+#define RF_VMA_SHARED	0x1u
+
+/* Mapping table of one process (one mm). */
+struct rf_vmas {
+	struct rf_vma *v;	/* sorted by start, not overlapping */
+	size_t nr;
+	size_t cap;
+	uint64_t loaded_at;	/* trace time /proc/PID/maps was last read, 0 never */
+};
+
+int rf_vmas_load(struct rf_vmas *t, pid_t tgid);
+int rf_vmas_insert(struct rf_vmas *t, const struct rf_vma *vma);
+void rf_vmas_remove(struct rf_vmas *t, uint64_t start, uint64_t end);
+const struct rf_vma *rf_vmas_find(const struct rf_vmas *t, uint64_t addr);
+void rf_vmas_free(struct rf_vmas *t);
+/* Kernel s_dev encoding (major << 20 | minor) from a userspace dev_t. */
+uint32_t rf_kdev(dev_t dev);
+
+/* -------------------------------------------------------- counters */
+
+/* Parse "name value" lines of @path into a COUNTERS event's entries (owned by @c). */
+struct rf_counter_snap {
+	struct rf_counter *entries;
+	char *names;
+	uint32_t nr;
+};
+
+int rf_counters_read(struct rf_counter_snap *c, const char *path);
+void rf_counters_free(struct rf_counter_snap *c);
+
+#endif /* REFAULT_RECORDER_INTERNAL_H */
+
+/* --------------------------------------------------------- cgroups */
+
+/* The memory hierarchy: where it is mounted and how tracepoints name it. */
+struct rf_memcg_root {
+	char mount[256];
+	bool v2;
+	int hierarchy_id;	/* cgroup tracepoints' root field (0 for v2) */
+};
+
+int rf_memcg_root_find(struct rf_memcg_root *r);
+/* Call @fn for every cgroup below (and including) @rel, parents first. */
+int rf_memcg_walk(const struct rf_memcg_root *r, const char *rel,
+		  int (*fn)(void *ctx, const char *rel, uint64_t id, uint64_t parent), void *ctx);
+/* The cgroup's id (its kernfs inode, the id cgroup and memcg tracepoints carry); 0 if gone. */
+uint64_t rf_memcg_id(const struct rf_memcg_root *r, const char *rel);
+/* Read one limit of the group; false if the knob does not exist. */
+bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limit_kind kind,
+		    uint64_t *value);
+
+/* ------------------------------------------------------- normalizer */
+
+struct rf_record_sink;
+struct rf_record_stats;
+struct rf_norm;
+
+struct rf_norm_cfg {
+	const struct rf_tp_set *tps;
+	const struct rf_memcg_root *root;	/* NULL: no memory cgroups */
+	const struct rf_record_sink *sink;
+	uint64_t scope_cgroup;			/* -G: keep references of this subtree only; 0 all */
+	uint32_t out_dev;			/* kernel encoding; the output file is skipped */
+	uint64_t out_ino;
+};
+
+int rf_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg);
+void rf_norm_free(struct rf_norm *n);
+/* One merged record (rf_source_emit callback). */
+int rf_norm_record(void *n, const struct rf_raw *raw);
+/* Emit @ev through the sink, counting it. */
+int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev);
+/* A cgroup seen at start: remember its id and path, emit MKDIR and its limits. */
+int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t id,
+		   uint64_t parent);
+/* Emit LIMIT events for the limits of every known cgroup that changed since last time. */
+int rf_norm_poll_limits(struct rf_norm *n, uint64_t time);
+/* Name a process seen at start (NAME_PID). */
+int rf_norm_task(struct rf_norm *n, uint64_t time, pid_t pid);
+/* Lost records the normalizer saw per CPU (from missed-event flags). */
+uint64_t rf_norm_lost_on(const struct rf_norm *n, uint32_t cpu);
+void rf_norm_stats(const struct rf_norm *n, struct rf_record_stats *st);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* State of the normalizer (normalize.c), shared with tasks.c. */
+#ifndef REFAULT_RECORDER_NORM_H
+#define REFAULT_RECORDER_NORM_H
+
+#include "recorder/internal.h"
+#include "recorder/record.h"
+
+#define RF_READ_ADDS	16	/* folios a read syscall may add before get_pages sees them */
+
+/* A read()/pread64() in flight: what filemap_get_pages and page-cache adds said of it. */
+struct rf_read {
+	uint64_t count;		/* bytes asked for */
+	uint64_t ino;
+	uint64_t gmin;		/* union of get_pages ranges: [gmin, gend] */
+	uint64_t gend;
+	uint64_t add_index[RF_READ_ADDS];
+	uint64_t add_nr[RF_READ_ADDS];
+	uint32_t dev;
+	uint32_t nr_adds;
+	int fd;
+	bool active;
+	bool have_g;
+};
+
+struct rf_task {
+	int32_t pid;
+	int32_t tgid;
+	uint64_t mm;		/* id of its address space */
+	uint64_t cgroup;
+	struct rf_read rd;
+	/* last get_pages outside a traced read, to drop the kernel's retries */
+	uint64_t solo_ino, solo_index, solo_last;
+	uint32_t solo_dev;
+	/* sys_enter_mmap arguments until sys_exit_mmap */
+	uint64_t mmap_len, mmap_prot, mmap_flags, mmap_off;
+	int64_t mmap_fd;
+	bool mmap_pending;
+	uint8_t reclaim;	/* RF_RECLAIM_* + 1 while in direct/memcg reclaim, 0 outside */
+	bool kswapd;
+};
+
+struct rf_mm {
+	uint64_t id;
+	int32_t tgid;
+	struct rf_vmas vmas;
+};
+
+struct rf_cgroup_rec {
+	uint64_t id;
+	uint64_t limits[RF_LIMIT_KIND_MAX];
+	uint32_t have;		/* bit per kind read */
+	char *rel;
+};
+
+struct rf_norm {
+	struct rf_norm_cfg cfg;
+	struct rf_hmap tasks;		/* pid -> struct rf_task * */
+	struct rf_hmap mms;		/* mm id -> struct rf_mm * */
+	struct rf_hmap tgid_mm;		/* tgid -> current mm id */
+	struct rf_hmap pfn_order;	/* pfn -> order, for folios of order > 0 */
+	struct rf_hmap pmd_folios;	/* key(dev, ino, index >> PMD order) -> 1 */
+	struct rf_hmap named_files;	/* key(dev, ino) -> 1 once NAME_FILE went out */
+	struct rf_hmap cg_by_path;	/* hash(path) -> index in cgs */
+	struct rf_hmap scope;		/* -G: cgroup ids inside the scope */
+	struct rf_cgroup_rec *cgs;
+	size_t nr_cgs;
+	size_t cap_cgs;
+	uint64_t *lost_per_cpu;
+	uint32_t nr_cpus;
+	uint32_t mm_seq;
+	uint32_t page_shift;
+	uint64_t records;
+	uint64_t events;
+	uint64_t lost;
+	uint64_t unresolved;
+	uint64_t by_type[RF_EV_TYPE_MAX];
+};
+
+uint64_t rf_key2(uint64_t a, uint64_t b);
+uint64_t rf_hash_str(const char *s);
+
+struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid);
+void rf_task_drop(struct rf_norm *n, int32_t pid);
+struct rf_mm *rf_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid);
+/* A new address space for @tgid (fork, exec); copies @from's mappings if given. */
+uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from);
+void rf_norm_free_tasks(struct rf_norm *n);
+/* NAME_FILE for (dev, ino) from /proc/PID/fd/FD, once per file. */
+void rf_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
+			  uint32_t dev, uint64_t ino);
+
+#endif /* REFAULT_RECORDER_NORM_H */

@@ -1,0 +1,754 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tracepoint records -> refault events, in merged time order.
+ *
+ * References: a read() is the union of its filemap_get_pages ranges (the
+ * kernel re-emits [pos, end] on every loop, so ranges of one syscall are
+ * merged) and the folios the reading task added itself below the first range
+ * (filemap_create_folio returns before the tracepoint).  Faults resolve
+ * through the process's mapping table; a fault on a page that sits in an
+ * order-9 folio, in a mapping aligned for it, was mapped by a PMD.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <refault/errors.h>
+
+#include "recorder/norm.h"
+
+#define FAULT_WRITE	0x2u		/* x86 page-fault error code: write access */
+#define CLONE_VM_FLAG	0x100ULL
+#define CLONE_THREAD_FLAG 0x10000ULL
+#define RECLAIM_WB_FILE	0x2u		/* vmscan reclaim_flags, from the event's print fmt */
+#define RELOAD_NS	(20ull * 1000 * 1000)	/* re-read /proc/PID/maps at most this often */
+
+struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
+
+int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev)
+{
+	n->events++;
+	if (ev->type < RF_EV_TYPE_MAX)
+		n->by_type[ev->type]++;
+	return n->cfg.sink->event(n->cfg.sink->ctx, ev);
+}
+
+static uint32_t pmd_order(const struct rf_norm *n)
+{
+	/* a PMD maps as many pages as one page of 8-byte entries holds */
+	return n->page_shift - 3;
+}
+
+static bool out_file(const struct rf_norm *n, uint32_t dev, uint64_t ino)
+{
+	return ino == n->cfg.out_ino && dev == n->cfg.out_dev;
+}
+
+static bool in_scope(struct rf_norm *n, const struct rf_task *t)
+{
+	return !n->cfg.scope_cgroup || rf_hmap_get(&n->scope, t->cgroup, NULL);
+}
+
+/* ------------------------------------------------------------ reads */
+
+static int emit_read(struct rf_norm *n, const struct rf_raw *raw, int32_t pid, uint32_t dev,
+		     uint64_t ino, uint64_t first, uint64_t last)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = pid,
+			       .type = RF_EV_FILE_READ };
+
+	ev.u.file.dev = dev;
+	ev.u.file.ino = ino;
+	ev.u.file.index = first;
+	ev.u.file.nr = last - first + 1;
+	return rf_norm_emit(n, &ev);
+}
+
+static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+			struct rf_task *t)
+{
+	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
+	uint64_t last = rf_tp_u64(tp, 3, raw->data);
+	uint32_t dev = rf_tp_u64(tp, 1, raw->data);
+	struct rf_read *rd = &t->rd;
+
+	if (rd->active) {
+		if (!rd->have_g || rd->ino != ino || rd->dev != dev) {
+			rd->have_g = true;
+			rd->ino = ino;
+			rd->dev = dev;
+			rd->gmin = idx;
+			rd->gend = last;
+		}
+		rd->gmin = idx < rd->gmin ? idx : rd->gmin;
+		rd->gend = last > rd->gend ? last : rd->gend;
+		return 0;
+	}
+	/* a read we did not see enter (readv, sendfile, ...): drop the kernel's re-emits */
+	if (t->solo_ino == ino && t->solo_dev == dev && t->solo_last == last &&
+	    idx >= t->solo_index)
+		return 0;
+	t->solo_ino = ino;
+	t->solo_dev = dev;
+	t->solo_index = idx;
+	t->solo_last = last;
+	return emit_read(n, raw, t->pid, dev, ino, idx, last);
+}
+
+static void read_begin(struct rf_task *t, uint64_t count, int fd)
+{
+	memset(&t->rd, 0, sizeof(t->rd));
+	t->rd.active = true;
+	t->rd.count = count;
+	t->rd.fd = fd;
+}
+
+/* The pages a finished read touched: get_pages union plus its own adds below it. */
+static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rf_task *t, int64_t ret)
+{
+	struct rf_read *rd = &t->rd;
+	uint64_t lo = UINT64_MAX, hi = 0, pages;
+	uint32_t i;
+
+	rd->active = false;
+	if (ret <= 0 || (!rd->have_g && !rd->nr_adds))
+		return 0;
+	if (rd->have_g) {
+		lo = rd->gmin;
+		hi = rd->gend;
+	}
+	for (i = 0; i < rd->nr_adds; i++) {
+		if (rd->have_g && rd->add_index[i] >= rd->gmin)
+			continue;	/* readahead, or already in the ranges */
+		lo = rd->add_index[i] < lo ? rd->add_index[i] : lo;
+		if (!rd->have_g && rd->add_index[i] + rd->add_nr[i] - 1 > hi)
+			hi = rd->add_index[i] + rd->add_nr[i] - 1;
+	}
+	/* a short read stopped early (EOF): clip to the bytes returned */
+	pages = ((uint64_t)ret + (1u << n->page_shift) - 1) >> n->page_shift;
+	if ((uint64_t)ret < rd->count || !rd->have_g)
+		hi = lo + pages - 1 < hi ? lo + pages - 1 : hi;
+	if (out_file(n, rd->dev, rd->ino))
+		return 0;
+	rf_name_file_from_fd(n, raw->ts, t->pid, rd->fd, rd->dev, rd->ino);
+	return emit_read(n, raw, t->pid, rd->dev, rd->ino, lo, hi);
+}
+
+/* ------------------------------------------------------- page cache */
+
+static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		 struct rf_task *t, bool add)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
+			       .type = add ? RF_EV_PAGECACHE_ADD : RF_EV_PAGECACHE_DEL };
+	uint64_t pfn = rf_tp_u64(tp, 0, raw->data), ino = rf_tp_u64(tp, 1, raw->data);
+	uint64_t idx = rf_tp_u64(tp, 2, raw->data);
+	uint32_t dev = rf_tp_u64(tp, 3, raw->data);
+	uint8_t order = rf_tp_u64(tp, 4, raw->data);
+	uint64_t pmd_key = rf_key2(rf_key2(dev, ino), idx >> pmd_order(n));
+
+	if (out_file(n, dev, ino))
+		return 0;
+	if (add) {
+		if (order)
+			rf_hmap_put(&n->pfn_order, pfn, order);
+		if (order >= pmd_order(n))
+			rf_hmap_put(&n->pmd_folios, pmd_key, 1);
+		if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
+		    (t->rd.dev == dev && t->rd.ino == ino))) {
+			t->rd.add_index[t->rd.nr_adds] = idx;
+			t->rd.add_nr[t->rd.nr_adds++] = 1ull << order;
+			t->rd.dev = dev;
+			t->rd.ino = ino;
+		}
+		ev.u.file.cgroup = t->cgroup;
+	} else {
+		rf_hmap_del(&n->pfn_order, pfn);
+		if (order >= pmd_order(n))
+			rf_hmap_del(&n->pmd_folios, pmd_key);
+	}
+	ev.u.file.dev = dev;
+	ev.u.file.ino = ino;
+	ev.u.file.index = idx;
+	ev.u.file.order = order;
+	ev.u.file.pfn = pfn;
+	return rf_norm_emit(n, &ev);
+}
+
+/* ----------------------------------------------------------- faults */
+
+static const struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr,
+				    uint64_t now)
+{
+	const struct rf_vma *v = rf_vmas_find(&mm->vmas, addr);
+
+	if (v || (mm->vmas.loaded_at && now - mm->vmas.loaded_at < RELOAD_NS))
+		return v;
+	/* a mapping made before recording, by brk, or by an untraced call */
+	if (!rf_vmas_load(&mm->vmas, mm->tgid))
+		mm->vmas.loaded_at = now ? now : 1;
+	return rf_vmas_find(&mm->vmas, addr);
+}
+
+static void fault_folio(struct rf_norm *n, const struct rf_vma *v, uint64_t addr,
+			struct rf_event *ev)
+{
+	uint32_t po = pmd_order(n), shift = n->page_shift;
+	uint64_t idx = v->pgoff + ((addr - v->start) >> shift);
+	uint64_t span = 1ull << (po + shift), base = addr & ~(span - 1);
+	uint64_t key = rf_key2(rf_key2(v->dev, v->ino), idx >> po);
+
+	ev->u.file.index = idx;
+	/* a PMD needs the virtual and file offsets to agree modulo its size */
+	if (((addr >> shift) - idx) % (1ull << po) == 0 && base >= v->start &&
+	    base + span <= v->end && rf_hmap_get(&n->pmd_folios, key, NULL)) {
+		ev->u.file.index = idx & ~((1ull << po) - 1);
+		ev->u.file.order = po;
+		ev->u.file.flags |= RF_REF_PMD;
+	}
+}
+
+static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		    struct rf_task *t)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid };
+	uint64_t addr = rf_tp_u64(tp, 0, raw->data);
+	uint8_t flags = rf_tp_u64(tp, 2, raw->data) & FAULT_WRITE ? RF_REF_WRITE : 0;
+	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
+	const struct rf_vma *v = mm ? resolve(n, mm, addr, raw->ts) : NULL;
+
+	if (!v)
+		n->unresolved++;
+	if (v && v->ino) {
+		ev.type = RF_EV_FILE_FAULT;
+		ev.u.file.dev = v->dev;
+		ev.u.file.ino = v->ino;
+		ev.u.file.mm = t->mm;
+		ev.u.file.flags = flags;
+		fault_folio(n, v, addr, &ev);
+		return rf_norm_emit(n, &ev);
+	}
+	ev.type = RF_EV_ANON_FAULT;
+	ev.u.anon.mm = t->mm;
+	ev.u.anon.addr = addr & ~((1ull << n->page_shift) - 1);
+	ev.u.anon.flags = flags;
+	return rf_norm_emit(n, &ev);
+}
+
+/* ------------------------------------------------------------- vmas */
+
+static int on_mmap_enter(const struct rf_tp *tp, const struct rf_raw *raw, struct rf_task *t)
+{
+	t->mmap_len = rf_tp_u64(tp, 1, raw->data);
+	t->mmap_prot = rf_tp_u64(tp, 2, raw->data);
+	t->mmap_flags = rf_tp_u64(tp, 3, raw->data);
+	t->mmap_fd = (int64_t)rf_tp_u64(tp, 4, raw->data);
+	t->mmap_off = rf_tp_u64(tp, 5, raw->data);
+	t->mmap_pending = true;
+	return 0;
+}
+
+/* The file behind a new mapping: the fd if still open, else /proc/PID/maps. */
+static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, struct rf_vma *v,
+		      uint64_t now)
+{
+	char link[64];
+	struct stat st;
+	const struct rf_vma *m;
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)t->pid, (int)t->mmap_fd);
+	if (!stat(link, &st) && S_ISREG(st.st_mode)) {
+		v->dev = rf_kdev(st.st_dev);
+		v->ino = st.st_ino;
+		rf_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
+		return;
+	}
+	if (!rf_vmas_load(&mm->vmas, mm->tgid)) {
+		mm->vmas.loaded_at = now;
+		m = rf_vmas_find(&mm->vmas, v->start);
+		if (m && m->ino) {
+			v->dev = m->dev;
+			v->ino = m->ino;
+		}
+	}
+}
+
+static int on_mmap_exit(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+			struct rf_task *t)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_MMAP };
+	int64_t ret = (int64_t)rf_tp_u64(tp, 0, raw->data);
+	uint64_t pg = 1ull << n->page_shift;
+	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
+	struct rf_vma v = { 0 };
+
+	if (!t->mmap_pending || !mm || (ret < 0 && ret > -4096))
+		return 0;
+	t->mmap_pending = false;
+	v.start = ret;
+	v.end = v.start + ((t->mmap_len + pg - 1) & ~(pg - 1));
+	v.pgoff = t->mmap_off >> n->page_shift;
+	v.flags = t->mmap_flags & MAP_SHARED ? RF_VMA_SHARED : 0;
+	if (!(t->mmap_flags & MAP_ANONYMOUS) && t->mmap_fd >= 0)
+		mmap_file(n, t, mm, &v, raw->ts);
+	rf_vmas_insert(&mm->vmas, &v);
+	ev.u.vma.mm = t->mm;
+	ev.u.vma.addr = v.start;
+	ev.u.vma.len = v.end - v.start;
+	ev.u.vma.ino = v.ino;
+	ev.u.vma.dev = v.dev;
+	ev.u.vma.pgoff = v.ino ? v.pgoff : 0;
+	ev.u.vma.prot = t->mmap_prot;
+	ev.u.vma.flags = t->mmap_flags;
+	return rf_norm_emit(n, &ev);
+}
+
+static int on_munmap_madvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+			     struct rf_task *t, bool unmap)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
+			       .type = unmap ? RF_EV_MUNMAP : RF_EV_MADVISE };
+	uint64_t pg = 1ull << n->page_shift;
+	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
+
+	ev.u.vma.mm = t->mm;
+	ev.u.vma.addr = rf_tp_u64(tp, 0, raw->data);
+	ev.u.vma.len = (rf_tp_u64(tp, 1, raw->data) + pg - 1) & ~(pg - 1);
+	if (unmap && mm)
+		rf_vmas_remove(&mm->vmas, ev.u.vma.addr, ev.u.vma.addr + ev.u.vma.len);
+	if (!unmap)
+		ev.u.vma.advice = rf_tp_u64(tp, 2, raw->data);
+	return rf_norm_emit(n, &ev);
+}
+
+static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		      struct rf_task *t)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
+			       .type = RF_EV_FADVISE };
+	int fd = (int)rf_tp_u64(tp, 0, raw->data);
+	uint64_t off = rf_tp_u64(tp, 1, raw->data), len = rf_tp_u64(tp, 2, raw->data);
+	uint64_t pg = 1ull << n->page_shift;
+	char link[64];
+	struct stat st;
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)t->pid, fd);
+	if (stat(link, &st) || !S_ISREG(st.st_mode))
+		return 0;	/* closed before we looked: the advice cannot be placed */
+	ev.u.file.dev = rf_kdev(st.st_dev);
+	ev.u.file.ino = st.st_ino;
+	ev.u.file.index = off / pg;
+	ev.u.file.nr = len ? (off + len + pg - 1) / pg - off / pg : 0;	/* 0: to the end */
+	ev.u.file.advice = rf_tp_u64(tp, 3, raw->data);
+	rf_name_file_from_fd(n, raw->ts, t->pid, fd, ev.u.file.dev, ev.u.file.ino);
+	return rf_norm_emit(n, &ev);
+}
+
+/* ------------------------------------------------------------ tasks */
+
+static int on_newtask(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		      struct rf_task *parent)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = parent->pid,
+			       .type = RF_EV_FORK };
+	int32_t child = rf_tp_u64(tp, 0, raw->data);
+	uint64_t flags = rf_tp_u64(tp, 2, raw->data);
+	int32_t tgid = flags & CLONE_THREAD_FLAG ? parent->tgid : child;
+	struct rf_task *c = rf_task_forked(n, child, tgid);
+
+	if (!c)
+		return RF_ERR_NOMEM;
+	c->cgroup = parent->cgroup;
+	if (flags & CLONE_VM_FLAG)
+		c->mm = parent->mm;
+	else
+		c->mm = rf_mm_new(n, tgid, rf_mm_get(n, parent->mm, parent->tgid));
+	ev.u.task.pid = child;
+	ev.u.task.tgid = tgid;
+	ev.u.task.mm = c->mm;
+	ev.u.task.cgroup = c->cgroup;
+	ev.u.task.flags = flags & CLONE_VM_FLAG ? RF_FORK_THREAD : 0;
+	return rf_norm_emit(n, &ev);
+}
+
+static int on_exec(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		   struct rf_task *t)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_EXEC };
+	char file[4096], comm[16];
+	const char *base;
+
+	rf_tp_str(tp, 0, raw->data, raw->size, file, sizeof(file));
+	base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	strncpy(comm, base, sizeof(comm) - 1);	/* the kernel's comm: 15 characters */
+	comm[sizeof(comm) - 1] = '\0';
+	t->mm = rf_mm_new(n, t->tgid, NULL);
+	ev.u.task.pid = t->pid;
+	ev.u.task.tgid = t->tgid;
+	ev.u.task.mm = t->mm;
+	ev.u.task.cgroup = t->cgroup;
+	ev.u.task.comm = comm;
+	return rf_norm_emit(n, &ev);
+}
+
+static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_task *t)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_EXIT };
+	int err;
+
+	ev.u.task.pid = t->pid;
+	ev.u.task.tgid = t->tgid;
+	ev.u.task.mm = t->mm;
+	err = rf_norm_emit(n, &ev);
+	rf_task_drop(n, ev.pid);
+	return err;
+}
+
+/* ---------------------------------------------------------- cgroups */
+
+static struct rf_cgroup_rec *cg_find_path(struct rf_norm *n, const char *rel)
+{
+	uint64_t i;
+
+	if (!rf_hmap_get(&n->cg_by_path, rf_hash_str(rel), &i) || i >= n->nr_cgs)
+		return NULL;
+	return &n->cgs[i];
+}
+
+static int cg_limits(struct rf_norm *n, uint64_t time, struct rf_cgroup_rec *cg)
+{
+	struct rf_event ev = { .time = time, .type = RF_EV_CGROUP_LIMIT };
+	unsigned int k;
+	int err = 0;
+
+	for (k = 0; k < RF_LIMIT_KIND_MAX && !err; k++) {
+		uint64_t v;
+
+		if (!n->cfg.root || !rf_memcg_limit(n->cfg.root, cg->rel, k, &v))
+			continue;
+		if ((cg->have & 1u << k) && cg->limits[k] == v)
+			continue;
+		cg->have |= 1u << k;
+		cg->limits[k] = v;
+		ev.u.cgroup.id = cg->id;
+		ev.u.cgroup.kind = k;
+		ev.u.cgroup.value = v;
+		err = rf_norm_emit(n, &ev);
+	}
+	return err;
+}
+
+int rf_norm_poll_limits(struct rf_norm *n, uint64_t time)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n->nr_cgs && !err; i++)
+		if (n->cgs[i].id)
+			err = cg_limits(n, time, &n->cgs[i]);
+	return err;
+}
+
+static struct rf_cgroup_rec *cg_add(struct rf_norm *n, const char *rel, uint64_t id)
+{
+	struct rf_cgroup_rec *cg;
+
+	if (n->nr_cgs == n->cap_cgs) {
+		size_t ncap = n->cap_cgs ? n->cap_cgs * 2 : 64;
+		struct rf_cgroup_rec *p = realloc(n->cgs, ncap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		n->cgs = p;
+		n->cap_cgs = ncap;
+	}
+	cg = &n->cgs[n->nr_cgs];
+	memset(cg, 0, sizeof(*cg));
+	cg->id = id;
+	cg->rel = strdup(rel);
+	if (!cg->rel || rf_hmap_put(&n->cg_by_path, rf_hash_str(rel), n->nr_cgs)) {
+		free(cg->rel);
+		return NULL;
+	}
+	n->nr_cgs++;
+	return cg;
+}
+
+int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t id,
+		   uint64_t parent)
+{
+	struct rf_event ev = { .time = time, .type = RF_EV_CGROUP_MKDIR };
+	struct rf_cgroup_rec *cg = cg_add(n, strcmp(rel, "/") ? rel : "", id);
+	int err;
+
+	if (!cg)
+		return RF_ERR_NOMEM;
+	if (n->cfg.scope_cgroup && (id == n->cfg.scope_cgroup ||
+				    rf_hmap_get(&n->scope, parent, NULL)))
+		rf_hmap_put(&n->scope, id, 1);
+	ev.u.cgroup.id = id;
+	ev.u.cgroup.parent = parent;
+	ev.u.cgroup.path = rel;
+	err = rf_norm_emit(n, &ev);
+	return err ?: cg_limits(n, time, cg);
+}
+
+static bool our_hierarchy(const struct rf_norm *n, int64_t root)
+{
+	return n->cfg.root && root == n->cfg.root->hierarchy_id;
+}
+
+static int on_cg_mkdir(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw)
+{
+	char path[4096], parent[4096];
+	struct rf_cgroup_rec *p;
+	char *slash;
+
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+		return 0;
+	rf_tp_str(tp, 2, raw->data, raw->size, path, sizeof(path));
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	p = cg_find_path(n, parent);
+	return rf_norm_cgroup(n, raw->ts, path, rf_tp_u64(tp, 1, raw->data), p ? p->id : 0);
+}
+
+static int on_cg_rmdir(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .type = RF_EV_CGROUP_RMDIR };
+	char path[4096];
+	struct rf_cgroup_rec *cg;
+
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+		return 0;
+	rf_tp_str(tp, 2, raw->data, raw->size, path, sizeof(path));
+	cg = cg_find_path(n, path);
+	if (cg)
+		cg->id = 0;	/* no more limit polling */
+	ev.u.cgroup.id = rf_tp_u64(tp, 1, raw->data);
+	return rf_norm_emit(n, &ev);
+}
+
+static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+			int32_t cur)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = cur,
+			       .type = RF_EV_CGROUP_ATTACH };
+	int32_t pid = rf_tp_u64(tp, 2, raw->data);
+	struct rf_task *t;
+
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+		return 0;
+	ev.u.cgroup.id = rf_tp_u64(tp, 1, raw->data);
+	ev.u.cgroup.pid = pid;
+	t = rf_task_get(n, raw->ts, pid);
+	if (t)
+		t->cgroup = ev.u.cgroup.id;
+	return rf_norm_emit(n, &ev);
+}
+
+/* -------------------------------------------------------------- lru */
+
+static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		  struct rf_task *t, bool add)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
+			       .type = add ? RF_EV_LRU_ADD : RF_EV_LRU_ACTIVATE };
+	uint64_t order = 0;
+
+	ev.u.lru.pfn = rf_tp_u64(tp, 0, raw->data);
+	rf_hmap_get(&n->pfn_order, ev.u.lru.pfn, &order);
+	ev.u.lru.order = order;
+	if (add) {
+		ev.u.lru.lru = rf_tp_u64(tp, 1, raw->data);
+		ev.u.lru.cgroup = t->cgroup;
+	}
+	return rf_norm_emit(n, &ev);
+}
+
+/* ---------------------------------------------------------- reclaim */
+
+static uint32_t reclaim_kind(const struct rf_task *t)
+{
+	if (t->reclaim)
+		return t->reclaim - 1;
+	return t->kswapd ? RF_RECLAIM_KSWAPD : RF_RECLAIM_PAGEOUT;
+}
+
+static int on_shrink(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		     struct rf_task *t, enum rf_tp_id id)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
+			       .type = RF_EV_RECLAIM };
+	const void *d = raw->data;
+
+	ev.u.reclaim.kind = id == TP_RECLAIM_PAGES ? RF_RECLAIM_PAGEOUT : reclaim_kind(t);
+	ev.u.reclaim.cgroup = ev.u.reclaim.kind == RF_RECLAIM_MEMCG ? t->cgroup : 0;
+	ev.u.reclaim.nid = rf_tp_u64(tp, 0, d);
+	if (id == TP_SHRINK_ACTIVE) {
+		ev.u.reclaim.nr_scanned = rf_tp_u64(tp, 1, d);
+		ev.u.reclaim.nr_activated = rf_tp_u64(tp, 2, d);
+		ev.u.reclaim.nr_deactivated = rf_tp_u64(tp, 3, d);
+		ev.u.reclaim.priority = (int32_t)rf_tp_u64(tp, 4, d);
+		ev.u.reclaim.file = !!(rf_tp_u64(tp, 5, d) & RECLAIM_WB_FILE);
+	} else {
+		ev.u.reclaim.nr_scanned = rf_tp_u64(tp, 1, d);
+		ev.u.reclaim.nr_reclaimed = rf_tp_u64(tp, 2, d);
+		ev.u.reclaim.nr_activated = rf_tp_u64(tp, 3, d) + rf_tp_u64(tp, 4, d);
+		if (id == TP_SHRINK_INACTIVE) {
+			ev.u.reclaim.priority = (int32_t)rf_tp_u64(tp, 5, d);
+			ev.u.reclaim.file = !!(rf_tp_u64(tp, 6, d) & RECLAIM_WB_FILE);
+		}
+	}
+	return rf_norm_emit(n, &ev);
+}
+
+/* ------------------------------------------------------------ driver */
+
+static int on_lost(struct rf_norm *n, const struct rf_raw *raw)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .type = RF_EV_LOST };
+
+	ev.u.lost.cpu = raw->cpu;
+	ev.u.lost.count = raw->lost;
+	ev.u.lost.t_begin = raw->lost_begin;
+	ev.u.lost.t_end = raw->ts;
+	n->lost += raw->lost;
+	if (raw->cpu < n->nr_cpus)
+		n->lost_per_cpu[raw->cpu] += raw->lost;
+	return rf_norm_emit(n, &ev);
+}
+
+static bool is_reference(enum rf_tp_id id)
+{
+	return id <= TP_ENTER_FADVISE;
+}
+
+static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
+		    const struct rf_raw *raw, struct rf_task *t)
+{
+	switch (id) {
+	case TP_GET_PAGES: return on_get_pages(n, tp, raw, t);
+	case TP_PC_ADD: return on_pc(n, tp, raw, t, true);
+	case TP_PC_DEL: return on_pc(n, tp, raw, t, false);
+	case TP_FAULT_USER: return on_fault(n, tp, raw, t);
+	case TP_ENTER_READ: read_begin(t, rf_tp_u64(tp, 1, raw->data),
+				       (int)rf_tp_u64(tp, 0, raw->data)); return 0;
+	case TP_ENTER_PREAD: read_begin(t, rf_tp_u64(tp, 1, raw->data),
+					(int)rf_tp_u64(tp, 0, raw->data)); return 0;
+	case TP_EXIT_READ:
+	case TP_EXIT_PREAD:
+		return t->rd.active ? read_end(n, raw, t, (int64_t)rf_tp_u64(tp, 0, raw->data)) : 0;
+	case TP_ENTER_MMAP: return on_mmap_enter(tp, raw, t);
+	case TP_EXIT_MMAP: return on_mmap_exit(n, tp, raw, t);
+	case TP_ENTER_MUNMAP: return on_munmap_madvise(n, tp, raw, t, true);
+	case TP_ENTER_MADVISE: return on_munmap_madvise(n, tp, raw, t, false);
+	case TP_ENTER_FADVISE: return on_fadvise(n, tp, raw, t);
+	case TP_NEWTASK: return on_newtask(n, tp, raw, t);
+	case TP_EXEC: return on_exec(n, tp, raw, t);
+	case TP_EXIT: return on_task_exit(n, raw, t);
+	case TP_LRU_ADD: return on_lru(n, tp, raw, t, true);
+	case TP_LRU_ACTIVATE: return on_lru(n, tp, raw, t, false);
+	case TP_SHRINK_INACTIVE:
+	case TP_SHRINK_ACTIVE:
+	case TP_RECLAIM_PAGES: return on_shrink(n, tp, raw, t, id);
+	case TP_DIRECT_BEGIN: t->reclaim = RF_RECLAIM_DIRECT + 1; return 0;
+	case TP_MEMCG_BEGIN: t->reclaim = RF_RECLAIM_MEMCG + 1; return 0;
+	case TP_DIRECT_END:
+	case TP_MEMCG_END: t->reclaim = 0; return 0;
+	default: return 0;
+	}
+}
+
+int rf_norm_record(void *ctx, const struct rf_raw *raw)
+{
+	struct rf_norm *n = ctx;
+	const struct rf_tp *tp;
+	struct rf_task *t;
+	enum rf_tp_id id;
+	int32_t pid;
+
+	if (!raw->data)
+		return on_lost(n, raw);
+	tp = rf_tp_of(n->cfg.tps, raw->data, &pid);
+	if (!tp)
+		return 0;
+	n->records++;
+	id = tp - n->cfg.tps->tp;
+	switch (id) {	/* events about cgroups, not about the task that caused them */
+	case TP_CG_MKDIR: return on_cg_mkdir(n, tp, raw);
+	case TP_CG_RMDIR: return on_cg_rmdir(n, tp, raw);
+	case TP_CG_ATTACH: return on_cg_attach(n, tp, raw, pid);
+	default: break;
+	}
+	t = rf_task_get(n, raw->ts, pid);
+	if (!t)
+		return RF_ERR_NOMEM;
+	if (is_reference(id) && id != TP_PC_DEL && !in_scope(n, t))
+		return 0;
+	return dispatch(n, id, tp, raw, t);
+}
+
+int rf_norm_task(struct rf_norm *n, uint64_t time, pid_t pid)
+{
+	return rf_task_get(n, time, pid) ? 0 : RF_ERR_NOMEM;
+}
+
+uint64_t rf_norm_lost_on(const struct rf_norm *n, uint32_t cpu)
+{
+	return cpu < n->nr_cpus ? n->lost_per_cpu[cpu] : 0;
+}
+
+void rf_norm_stats(const struct rf_norm *n, struct rf_record_stats *st)
+{
+	st->records = n->records;
+	st->events = n->events;
+	st->lost = n->lost;
+	st->unresolved_faults = n->unresolved;
+	memcpy(st->by_type, n->by_type, sizeof(st->by_type));
+}
+
+int rf_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg)
+{
+	struct rf_norm *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return RF_ERR_NOMEM;
+	n->cfg = *cfg;
+	n->page_shift = __builtin_ctz(getpagesize());
+	n->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	n->lost_per_cpu = calloc(n->nr_cpus, sizeof(*n->lost_per_cpu));
+	if (!n->lost_per_cpu) {
+		free(n);
+		return RF_ERR_NOMEM;
+	}
+	*out = n;
+	return 0;
+}
+
+void rf_norm_free(struct rf_norm *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	rf_norm_free_tasks(n);
+	rf_hmap_free(&n->pfn_order);
+	rf_hmap_free(&n->pmd_folios);
+	rf_hmap_free(&n->named_files);
+	rf_hmap_free(&n->cg_by_path);
+	rf_hmap_free(&n->scope);
+	for (i = 0; i < n->nr_cgs; i++)
+		free(n->cgs[i].rel);
+	free(n->cgs);
+	free(n->lost_per_cpu);
+	free(n);
+}

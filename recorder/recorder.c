@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The recording session: source -> merge -> normalizer -> sink, plus the
+ * state the trace needs before the first record (cgroup tree, tasks,
+ * limits, counters) and after the last (final counters, kernel-side losses).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <refault/errors.h>
+
+#include "recorder/internal.h"
+#include "recorder/record.h"
+
+#define DEFAULT_BUFFER	(8ull << 20)
+/* Records newer than this may still be in flight on another CPU: wait a pass. */
+#define MERGE_SLACK_NS	(2ull * 1000 * 1000)
+
+struct rf_recorder {
+	struct rf_record_opts opts;
+	struct rf_record_sink sink;
+	struct rf_source *src;
+	struct rf_norm *norm;
+	struct rf_tp_set tps;
+	struct rf_memcg_root root;
+	bool have_root;
+	bool want[TP_MAX];
+	bool explicit_events;
+	uint64_t last_snapshot;
+	uint64_t kernel_lost;
+	char name[64];
+	char sources[2048];
+	char errmsg[512];
+};
+
+static uint64_t now_mono(void)
+{
+	struct timespec ts;
+
+	/* trace_clock "mono" is ktime_get_mono_fast_ns(): CLOCK_MONOTONIC */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int rf_record_check_events(const char *list, char *msg, size_t len)
+{
+	bool want[TP_MAX];
+
+	return rf_tp_select(list, want, msg, len);
+}
+
+void rf_record_list_events(char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	off += snprintf(buf + off, len - off,
+			"groups: refs tasks cgroup lru vmscan (default: all)\n");
+	for (i = 0; i < TP_MAX && off < len; i++) {
+		const struct rf_tp_desc *d = rf_tp_desc(i);
+
+		off += snprintf(buf + off, len - off, "  %-8s %s:%s\n", d->group, d->system,
+				d->name);
+	}
+}
+
+int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
+		    const struct rf_record_sink *sink)
+{
+	struct rf_recorder *rec = calloc(1, sizeof(*rec));
+	int err;
+
+	if (!rec)
+		return RF_ERR_NOMEM;
+	*out = rec;
+	rec->opts = *opts;
+	rec->sink = *sink;
+	if (!rec->opts.buffer_bytes)
+		rec->opts.buffer_bytes = DEFAULT_BUFFER;
+	if (!rec->opts.poll_ns)
+		rec->opts.poll_ns = 20ull * 1000 * 1000;
+	rec->explicit_events = opts->events != NULL;
+	err = rf_tp_select(opts->events, rec->want, rec->errmsg, sizeof(rec->errmsg));
+	if (err)
+		return err;
+	rec->have_root = !rf_memcg_root_find(&rec->root);
+	snprintf(rec->name, sizeof(rec->name), "refault-record-%d", (int)getpid());
+	return 0;
+}
+
+/* Formats to parse: the systems of the selected events only. */
+static void wanted_systems(const struct rf_recorder *rec, const char **sys, size_t max)
+{
+	size_t n = 0, j;
+	int i;
+
+	for (i = 0; i < TP_MAX; i++) {
+		const char *s = rf_tp_desc(i)->system;
+
+		if (!rec->want[i])
+			continue;
+		for (j = 0; j < n && strcmp(sys[j], s); j++)
+			;
+		if (j == n && n + 1 < max)
+			sys[n++] = s;
+	}
+	sys[n] = NULL;
+}
+
+static int enable_events(struct rf_recorder *rec)
+{
+	size_t off = 0;
+	int i, err;
+
+	for (i = 0; i < TP_MAX; i++) {
+		const struct rf_tp_desc *d = rf_tp_desc(i);
+
+		if (!rec->want[i])
+			continue;
+		if (!rec->tps.tp[i].enabled) {
+			if (!rec->explicit_events)
+				continue;	/* default set: use what this kernel has */
+			snprintf(rec->errmsg, sizeof(rec->errmsg),
+				 "event %s:%s does not exist on this kernel", d->system, d->name);
+			return RF_ERR_UNSUPPORTED;
+		}
+		err = rf_source_enable(rec->src, d->system, d->name);
+		if (err) {
+			snprintf(rec->errmsg, sizeof(rec->errmsg), "cannot enable %s:%s: %s",
+				 d->system, d->name, rf_strerror(err));
+			return err;
+		}
+		off += snprintf(rec->sources + off, sizeof(rec->sources) - off, "%s%s:%s",
+				off ? "," : "", d->system, d->name);
+		if (off >= sizeof(rec->sources))
+			off = sizeof(rec->sources) - 1;
+	}
+	return 0;
+}
+
+static int open_source(struct rf_recorder *rec)
+{
+	const char *systems[TP_MAX + 1];
+	struct rf_source_cfg cfg = {
+		.tracefs_dir = rec->opts.tracefs_dir,
+		.name = rec->name,
+		.buffer_bytes = rec->opts.buffer_bytes,
+		.notrace_pid = getpid(),
+		.follow_pid = rec->opts.scope == RF_SCOPE_PID ? rec->opts.pid : 0,
+		.systems = systems,
+	};
+	int err;
+
+	wanted_systems(rec, systems, TP_MAX + 1);
+	err = rf_source_open(&rec->src, &cfg, rec->errmsg, sizeof(rec->errmsg));
+	if (err)
+		return err;
+	err = rf_tp_resolve(&rec->tps, rf_source_tep(rec->src), rec->want, rec->errmsg,
+			    sizeof(rec->errmsg));
+	return err ?: enable_events(rec);
+}
+
+static int walk_cgroup(void *ctx, const char *rel, uint64_t id, uint64_t parent)
+{
+	struct rf_recorder *rec = ctx;
+
+	return rf_norm_cgroup(rec->norm, now_mono(), rel, id, parent);
+}
+
+/* Every process at start, so each pid maps to a cgroup from the first event on. */
+static int name_tasks(struct rf_recorder *rec)
+{
+	uint64_t t = now_mono();
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	if (rec->opts.scope == RF_SCOPE_PID)
+		return rf_norm_task(rec->norm, t, rec->opts.pid);
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		pid_t pid = atoi(de->d_name);
+
+		if (pid > 0 && pid != getpid())
+			err = rf_norm_task(rec->norm, t, pid);
+	}
+	closedir(d);
+	return err;
+}
+
+static int snapshot_one(struct rf_recorder *rec, const char *path, uint32_t source,
+			uint64_t cgroup)
+{
+	struct rf_event ev = { .time = now_mono(), .type = RF_EV_COUNTERS };
+	struct rf_counter_snap c;
+	int err = rf_counters_read(&c, path);
+
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	ev.u.counters.cgroup = cgroup;
+	ev.u.counters.entries = c.entries;
+	ev.u.counters.nr = c.nr;
+	ev.u.counters.source = source;
+	err = rf_norm_emit(rec->norm, &ev);
+	rf_counters_free(&c);
+	return err;
+}
+
+static int snapshot(struct rf_recorder *rec)
+{
+	const char *rel = rec->opts.cgroup && strcmp(rec->opts.cgroup, "/") ? rec->opts.cgroup : "";
+	char path[4096];
+	int err;
+
+	rec->last_snapshot = now_mono();
+	err = snapshot_one(rec, "/proc/vmstat", RF_COUNTERS_VMSTAT, 0);
+	if (err || !rec->have_root)
+		return err;
+	snprintf(path, sizeof(path), "%s%s/memory.stat", rec->root.mount, rel);
+	return snapshot_one(rec, path, RF_COUNTERS_MEMCG_STAT, rf_memcg_id(&rec->root, rel));
+}
+
+static int initial_state(struct rf_recorder *rec)
+{
+	int err = 0;
+
+	if (rec->have_root)
+		err = rf_memcg_walk(&rec->root, "/", walk_cgroup, rec);
+	if (!err)
+		err = name_tasks(rec);
+	return err ?: snapshot(rec);
+}
+
+static int make_norm(struct rf_recorder *rec)
+{
+	struct rf_norm_cfg cfg = {
+		.tps = &rec->tps,
+		.root = rec->have_root ? &rec->root : NULL,
+		.sink = &rec->sink,
+		.out_dev = rf_kdev(rec->opts.out_dev),
+		.out_ino = rec->opts.out_ino,
+	};
+
+	if (rec->opts.scope == RF_SCOPE_CGROUP) {
+		cfg.scope_cgroup = rec->have_root ? rf_memcg_id(&rec->root, rec->opts.cgroup) : 0;
+		if (!cfg.scope_cgroup) {
+			snprintf(rec->errmsg, sizeof(rec->errmsg), "no memory cgroup '%s'",
+				 rec->opts.cgroup);
+			return -ENOENT;
+		}
+	}
+	return rf_norm_new(&rec->norm, &cfg);
+}
+
+int rf_recorder_start(struct rf_recorder *rec)
+{
+	int err;
+
+	rf_source_remove_stale(rec->opts.tracefs_dir);
+	err = make_norm(rec);
+	if (!err)
+		err = open_source(rec);
+	if (!err)
+		err = initial_state(rec);
+	if (!err)
+		err = rf_source_start(rec->src, rec->errmsg, sizeof(rec->errmsg));
+	if (err && !rec->errmsg[0])
+		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
+	return err;
+}
+
+int rf_recorder_poll(struct rf_recorder *rec)
+{
+	uint64_t horizon = now_mono() - MERGE_SLACK_NS;
+	int err = rf_source_read(rec->src, 0);
+
+	if (!err)
+		err = rf_source_emit(rec->src, horizon, rf_norm_record, rec->norm);
+	if (err && !rec->errmsg[0])
+		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
+	return err;
+}
+
+int rf_recorder_tick(struct rf_recorder *rec)
+{
+	if (!rec->opts.snapshot_ns || now_mono() - rec->last_snapshot < rec->opts.snapshot_ns)
+		return 0;
+	return rf_norm_poll_limits(rec->norm, now_mono()) ?: snapshot(rec);
+}
+
+/* Losses the ring buffer counted but no sub-buffer flagged (e.g. dropped while reading). */
+static int kernel_losses(struct rf_recorder *rec)
+{
+	int cpu, err = 0;
+
+	for (cpu = 0; cpu < rf_source_nr_cpus(rec->src) && !err; cpu++) {
+		uint64_t k = rf_source_kernel_lost(rec->src, cpu);
+		uint64_t seen = rf_norm_lost_on(rec->norm, cpu);
+		struct rf_event ev = { .time = now_mono(), .cpu = cpu, .type = RF_EV_LOST };
+		struct rf_raw raw = { .ts = ev.time, .cpu = cpu };
+
+		if (k <= seen)
+			continue;
+		raw.lost = k - seen;
+		raw.lost_begin = ev.time;
+		rec->kernel_lost += k - seen;
+		err = rf_norm_record(rec->norm, &raw);
+	}
+	return err;
+}
+
+int rf_recorder_stop(struct rf_recorder *rec)
+{
+	int err = rf_source_trace_off(rec->src);
+
+	if (!err)
+		err = rf_source_read(rec->src, 0);
+	if (!err)
+		err = rf_source_emit(rec->src, UINT64_MAX, rf_norm_record, rec->norm);
+	if (!err)
+		err = kernel_losses(rec);
+	if (!err)
+		err = rf_norm_poll_limits(rec->norm, now_mono());
+	if (!err)
+		err = snapshot(rec);
+	if (err && !rec->errmsg[0])
+		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
+	return err;
+}
+
+void rf_recorder_free(struct rf_recorder *rec)
+{
+	if (!rec)
+		return;
+	rf_source_close(rec->src);
+	rf_tp_set_free(&rec->tps);
+	rf_norm_free(rec->norm);
+	free(rec);
+}
+
+const char *rf_recorder_instance_name(const struct rf_recorder *rec)
+{
+	return rec->src ? rec->name : "";
+}
+
+void rf_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (rec->norm)
+		rf_norm_stats(rec->norm, st);
+	if (rec->src)
+		rf_source_counts(rec->src, &st->pages, &st->raw_bytes);
+}
+
+const char *rf_recorder_errmsg(const struct rf_recorder *rec)
+{
+	return rec->errmsg;
+}
+
+const char *rf_recorder_sources(const struct rf_recorder *rec)
+{
+	return rec->sources;
+}

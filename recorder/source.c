@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The recording source: a private tracefs instance with one ring buffer per
+ * CPU, read as whole sub-buffers from per_cpu/cpuN/trace_pipe_raw.  Each
+ * CPU's stream is in time order; a binary heap keyed by (time, cpu) merges
+ * them.  Records are handed out in place (the kbuffer points into the
+ * sub-buffer copy), so nothing is copied per record.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs/tracefs.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include <refault/errors.h>
+
+#include "recorder/internal.h"
+
+struct cpu_stream {
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kbuf;
+	void **pages;		/* FIFO of sub-buffers read, oldest at head */
+	size_t head;
+	size_t count;
+	size_t cap;
+	void **spare;		/* free sub-buffers for reuse */
+	size_t nspare;
+	bool loaded;		/* kbuf walks pages[head] */
+	bool lost_pending;	/* a lost marker comes before the current record */
+	void *rec;		/* current record, NULL when the queue is drained */
+	uint64_t ts;
+	uint64_t last_ts;
+	uint64_t lost_count;
+	uint64_t lost_begin;
+	int cpu;
+};
+
+struct rf_source {
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	struct cpu_stream *cpus;
+	int *heap;		/* indices into cpus[], ordered by (ts, cpu) */
+	int nheap;
+	int ncpus;
+	int subbuf_size;
+	uint64_t pages_read;
+	uint64_t bytes_read;
+};
+
+/* ---------------------------------------------------------------- heap */
+
+static bool before(const struct rf_source *s, int a, int b)
+{
+	const struct cpu_stream *x = &s->cpus[a], *y = &s->cpus[b];
+
+	return x->ts < y->ts || (x->ts == y->ts && x->cpu < y->cpu);
+}
+
+static void heap_swap(struct rf_source *s, int i, int j)
+{
+	int t = s->heap[i];
+
+	s->heap[i] = s->heap[j];
+	s->heap[j] = t;
+}
+
+static void sift_up(struct rf_source *s, int i)
+{
+	while (i > 0 && before(s, s->heap[i], s->heap[(i - 1) / 2])) {
+		heap_swap(s, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void sift_down(struct rf_source *s, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < s->nheap && before(s, s->heap[l], s->heap[m]))
+			m = l;
+		if (r < s->nheap && before(s, s->heap[r], s->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		heap_swap(s, i, m);
+		i = m;
+	}
+}
+
+static void heap_push(struct rf_source *s, int c)
+{
+	s->heap[s->nheap++] = c;
+	sift_up(s, s->nheap - 1);
+}
+
+static void heap_pop(struct rf_source *s)
+{
+	s->heap[0] = s->heap[--s->nheap];
+	sift_down(s, 0);
+}
+
+/* ------------------------------------------------------ per-CPU queues */
+
+static void *page_get(struct rf_source *s, struct cpu_stream *c)
+{
+	if (c->nspare)
+		return c->spare[--c->nspare];
+	return malloc(s->subbuf_size);
+}
+
+static int queue_push(struct cpu_stream *c, void *page)
+{
+	if (c->count + c->nspare >= c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 16, i;
+		void **n = malloc(ncap * sizeof(*n));
+		void **sp = realloc(c->spare, ncap * sizeof(*sp));
+
+		if (!n || !sp) {
+			free(n);
+			if (sp)
+				c->spare = sp;
+			return RF_ERR_NOMEM;
+		}
+		for (i = 0; i < c->count; i++)
+			n[i] = c->pages[(c->head + i) % c->cap];
+		free(c->pages);
+		c->pages = n;
+		c->spare = sp;
+		c->head = 0;
+		c->cap = ncap;
+	}
+	c->pages[(c->head + c->count) % c->cap] = page;
+	c->count++;
+	return 0;
+}
+
+static void queue_drop_head(struct cpu_stream *c)
+{
+	c->spare[c->nspare++] = c->pages[c->head];
+	c->head = (c->head + 1) % c->cap;
+	c->count--;
+	c->loaded = false;
+}
+
+/* Make c->rec the next record (or lost marker) of this CPU; false when drained. */
+static bool stream_next(struct cpu_stream *c)
+{
+	unsigned long long ts;
+
+	if (c->loaded) {
+		c->rec = kbuffer_next_event(c->kbuf, &ts);
+		if (c->rec) {
+			c->ts = ts;
+			return true;
+		}
+		queue_drop_head(c);
+	}
+	while (c->count) {
+		int missed;
+
+		kbuffer_load_subbuffer(c->kbuf, c->pages[c->head]);
+		c->loaded = true;
+		missed = kbuffer_missed_events(c->kbuf);
+		c->rec = kbuffer_read_event(c->kbuf, &ts);
+		if (missed) {
+			c->lost_pending = true;
+			c->lost_count = missed > 0 ? (uint64_t)missed : 0;
+			c->lost_begin = c->last_ts;
+			c->ts = c->rec ? ts : c->last_ts;
+			if (!c->rec)
+				queue_drop_head(c);
+			return true;
+		}
+		if (c->rec) {
+			c->ts = ts;
+			return true;
+		}
+		queue_drop_head(c);
+	}
+	c->rec = NULL;
+	return false;
+}
+
+static int read_cpu(struct rf_source *s, struct cpu_stream *c, unsigned int max_pages)
+{
+	bool was_idle = !c->rec && !c->lost_pending;
+	unsigned int n;
+	int err;
+
+	for (n = 0; !max_pages || n < max_pages; n++) {
+		void *page = page_get(s, c);
+		int ret;
+
+		if (!page)
+			return RF_ERR_NOMEM;
+		ret = tracefs_cpu_read(c->tcpu, page, true);
+		if (ret <= 0) {
+			if (c->count + c->nspare < c->cap)
+				c->spare[c->nspare++] = page;
+			else
+				free(page);
+			if (ret < 0 && errno != EAGAIN && errno != EINTR)
+				return -errno;
+			break;
+		}
+		err = queue_push(c, page);
+		if (err) {
+			free(page);
+			return err;
+		}
+		s->pages_read++;
+		s->bytes_read += ret;
+	}
+	if (was_idle && stream_next(c))
+		heap_push(s, c - s->cpus);
+	return 0;
+}
+
+int rf_source_read(struct rf_source *s, unsigned int max_pages)
+{
+	int i, err;
+
+	for (i = 0; i < s->ncpus; i++) {
+		if (!s->cpus[i].tcpu)
+			continue;
+		err = read_cpu(s, &s->cpus[i], max_pages);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- merge */
+
+static int emit_top(struct rf_source *s, struct cpu_stream *c,
+		    int (*fn)(void *ctx, const struct rf_raw *raw), void *ctx)
+{
+	struct rf_raw raw = { .ts = c->ts, .cpu = c->cpu };
+
+	if (c->lost_pending) {
+		raw.lost = c->lost_count;
+		raw.lost_begin = c->lost_begin;
+		c->lost_pending = false;
+		if (!c->rec)	/* the page that carried the flag was empty */
+			return fn(ctx, &raw) ?: (stream_next(c) ? 1 : 0);
+		return fn(ctx, &raw) ?: 1;
+	}
+	raw.data = c->rec;
+	raw.size = kbuffer_event_size(c->kbuf);
+	c->last_ts = c->ts;
+	return fn(ctx, &raw) ?: (stream_next(c) ? 1 : 0);
+}
+
+int rf_source_emit(struct rf_source *s, uint64_t horizon,
+		   int (*fn)(void *ctx, const struct rf_raw *raw), void *ctx)
+{
+	while (s->nheap) {
+		struct cpu_stream *c = &s->cpus[s->heap[0]];
+		int ret;
+
+		if (c->ts >= horizon)
+			break;
+		ret = emit_top(s, c, fn, ctx);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			sift_down(s, 0);
+		else
+			heap_pop(s);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- instance */
+
+static int write_file(struct rf_source *s, const char *file, const char *val,
+		      char *msg, size_t len)
+{
+	if (tracefs_instance_file_write(s->inst, file, val) < 0) {
+		snprintf(msg, len, "cannot write '%s' to %s of tracefs instance %s: %s", val,
+			 file, tracefs_instance_get_name(s->inst), strerror(errno));
+		return -errno ?: RF_ERR_IO;
+	}
+	return 0;
+}
+
+static int check_tracefs(const struct rf_source_cfg *cfg, char *msg, size_t len)
+{
+	const char *dir = cfg->tracefs_dir;
+	char path[4096];
+
+	if (dir && tracefs_set_tracing_dir((char *)dir) < 0) {
+		snprintf(msg, len, "cannot use tracefs directory %s", dir);
+		return RF_ERR_CONFIG;
+	}
+	if (!dir)
+		dir = tracefs_tracing_dir();
+	if (!dir) {
+		snprintf(msg, len, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	if (access(path, F_OK)) {
+		snprintf(msg, len, "no tracefs at %s (no %s); mount it with 'mount -t tracefs nodev %s'",
+			 dir, path, dir);
+		return -ENOENT;
+	}
+	if (access(path, W_OK | X_OK)) {
+		snprintf(msg, len, "cannot create tracefs instances in %s: %s; run as root, or with CAP_PERFMON and write access to tracefs",
+			 path, strerror(errno));
+		return -EACCES;
+	}
+	return 0;
+}
+
+static int configure(struct rf_source *s, const struct rf_source_cfg *cfg, char *msg, size_t len)
+{
+	char val[64];
+	int err;
+
+	err = write_file(s, "tracing_on", "0", msg, len);
+	if (!err)
+		err = write_file(s, "trace_clock", "mono", msg, len);
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)(cfg->buffer_bytes >> 10));
+	if (!err)
+		err = write_file(s, "buffer_size_kb", val, msg, len);
+	snprintf(val, sizeof(val), "%d", (int)cfg->notrace_pid);
+	if (!err)
+		err = write_file(s, "set_event_notrace_pid", val, msg, len);
+	if (!err && cfg->follow_pid) {
+		snprintf(val, sizeof(val), "%d", (int)cfg->follow_pid);
+		err = write_file(s, "set_event_pid", val, msg, len);
+		/* children of the followed task join it; the recorder's do not */
+		if (!err)
+			err = write_file(s, "options/event-fork", "1", msg, len);
+	}
+	return err;
+}
+
+int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len)
+{
+	struct rf_source *s;
+	int err;
+
+	err = check_tracefs(cfg, msg, len);
+	if (err)
+		return err;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return RF_ERR_NOMEM;
+	s->inst = tracefs_instance_create(cfg->name);
+	if (!s->inst) {
+		snprintf(msg, len, "cannot create tracefs instance %s: %s", cfg->name,
+			 strerror(errno));
+		free(s);
+		return -EACCES;
+	}
+	*out = s;
+	err = configure(s, cfg, msg, len);
+	if (err)
+		return err;
+	s->tep = tracefs_local_events_system(cfg->tracefs_dir, cfg->systems);
+	if (!s->tep) {
+		snprintf(msg, len, "cannot parse the event formats in tracefs");
+		return RF_ERR_UNSUPPORTED;
+	}
+	return 0;
+}
+
+struct tep_handle *rf_source_tep(struct rf_source *s)
+{
+	return s->tep;
+}
+
+int rf_source_enable(struct rf_source *s, const char *system, const char *event)
+{
+	return tracefs_event_enable(s->inst, system, event) < 0 ? -errno ?: RF_ERR_IO : 0;
+}
+
+static int open_cpus(struct rf_source *s, char *msg, size_t len)
+{
+	int i;
+
+	s->ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
+	s->heap = calloc(s->ncpus, sizeof(*s->heap));
+	if (!s->cpus || !s->heap)
+		return RF_ERR_NOMEM;
+	for (i = 0; i < s->ncpus; i++) {
+		struct cpu_stream *c = &s->cpus[i];
+
+		c->cpu = i;
+		c->tcpu = tracefs_cpu_open(s->inst, i, true);
+		if (!c->tcpu)
+			continue;	/* offline CPU */
+		c->kbuf = tep_kbuffer(s->tep);
+		if (!c->kbuf)
+			return RF_ERR_NOMEM;
+		if (tracefs_cpu_read_size(c->tcpu) > s->subbuf_size)
+			s->subbuf_size = tracefs_cpu_read_size(c->tcpu);
+	}
+	if (!s->subbuf_size) {
+		snprintf(msg, len, "cannot open any per_cpu/cpuN/trace_pipe_raw of the instance");
+		return RF_ERR_IO;
+	}
+	return 0;
+}
+
+int rf_source_start(struct rf_source *s, char *msg, size_t len)
+{
+	int err = open_cpus(s, msg, len);
+
+	if (err)
+		return err;
+	return write_file(s, "tracing_on", "1", msg, len);
+}
+
+int rf_source_trace_off(struct rf_source *s)
+{
+	return tracefs_trace_off(s->inst) < 0 ? RF_ERR_IO : 0;
+}
+
+static uint64_t stat_value(const char *stats, const char *key)
+{
+	const char *p = strstr(stats, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+uint64_t rf_source_kernel_lost(struct rf_source *s, int cpu)
+{
+	char file[64];
+	char *stats;
+	uint64_t n;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	stats = tracefs_instance_file_read(s->inst, file, NULL);
+	if (!stats)
+		return 0;
+	n = stat_value(stats, "overrun:") + stat_value(stats, "dropped events:");
+	free(stats);
+	return n;
+}
+
+int rf_source_nr_cpus(const struct rf_source *s)
+{
+	return s->ncpus;
+}
+
+void rf_source_counts(const struct rf_source *s, uint64_t *pages, uint64_t *bytes)
+{
+	*pages = s->pages_read;
+	*bytes = s->bytes_read;
+}
+
+static void free_stream(struct cpu_stream *c)
+{
+	size_t i;
+
+	if (c->tcpu)
+		tracefs_cpu_close(c->tcpu);
+	if (c->kbuf)
+		kbuffer_free(c->kbuf);
+	for (i = 0; i < c->count; i++)
+		free(c->pages[(c->head + i) % c->cap]);
+	for (i = 0; i < c->nspare; i++)
+		free(c->spare[i]);
+	free(c->pages);
+	free(c->spare);
+}
+
+void rf_source_close(struct rf_source *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; s->cpus && i < s->ncpus; i++)
+		free_stream(&s->cpus[i]);
+	free(s->cpus);
+	free(s->heap);
+	if (s->inst) {
+		tracefs_trace_off(s->inst);
+		tracefs_instance_destroy(s->inst);
+		tracefs_instance_free(s->inst);
+	}
+	if (s->tep)
+		tep_free(s->tep);
+	free(s);
+}
+
+void rf_source_remove_stale(const char *tracefs_dir)
+{
+	char **names = tracefs_instances("^refault-record-[0-9]+$");
+	int i;
+
+	for (i = 0; names && names[i]; i++) {
+		pid_t pid = atoi(names[i] + strlen("refault-record-"));
+		struct tracefs_instance *inst;
+
+		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		inst = tracefs_instance_alloc(tracefs_dir, names[i]);
+		if (inst) {
+			tracefs_instance_destroy(inst);
+			tracefs_instance_free(inst);
+		}
+	}
+	tracefs_list_free(names);
+}

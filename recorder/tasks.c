@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Tasks and address spaces as the normalizer sees them.  A task it has not
+ * met (it existed before recording, or its fork was not traced) is looked up
+ * in /proc once and announced with NAME_PID before its first event, so every
+ * pid in the trace maps to a tgid, an mm and a cgroup.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "recorder/norm.h"
+
+uint64_t rf_key2(uint64_t a, uint64_t b)
+{
+	uint64_t h = a * 0x9e3779b97f4a7c15ULL;
+
+	h ^= b + 0x7f4a7c159e3779b9ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+uint64_t rf_hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static void proc_status(int32_t pid, int32_t *tgid, char *comm, size_t len)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Name:\t", 6)) {
+			size_t n = strcspn(line + 6, "\n");
+
+			n = n < len - 1 ? n : len - 1;
+			memcpy(comm, line + 6, n);
+			comm[n] = '\0';
+		} else if (!strncmp(line, "Tgid:\t", 6)) {
+			*tgid = atoi(line + 6);
+		}
+	}
+	fclose(f);
+}
+
+static uint64_t proc_cgroup(struct rf_norm *n, int32_t pid)
+{
+	char rel[2048];
+
+	if (!n->cfg.root || rf_memcg_path_of(pid, rel, sizeof(rel)))
+		return 0;
+	return rf_memcg_id(n->cfg.root, strcmp(rel, "/") ? rel : "");
+}
+
+static uint64_t mm_of_tgid(struct rf_norm *n, int32_t tgid)
+{
+	uint64_t id;
+
+	if (rf_hmap_get(&n->tgid_mm, tgid, &id))
+		return id;
+	id = (uint32_t)tgid;	/* sequence 0: the mm the process had at start */
+	rf_hmap_put(&n->tgid_mm, tgid, id);
+	return id;
+}
+
+static struct rf_task *task_alloc(struct rf_norm *n, int32_t pid, int32_t tgid)
+{
+	struct rf_task *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tgid = tgid;
+	if (rf_hmap_put(&n->tasks, pid, (uintptr_t)t)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* Meet a task for the first time: /proc, then NAME_PID. */
+static struct rf_task *task_discover(struct rf_norm *n, uint64_t time, int32_t pid)
+{
+	struct rf_event ev = { .time = time, .pid = pid, .type = RF_EV_NAME_PID };
+	char comm[64] = "";
+	int32_t tgid = pid;
+	struct rf_task *t;
+
+	if (pid > 0)
+		proc_status(pid, &tgid, comm, sizeof(comm));
+	t = task_alloc(n, pid, tgid);
+	if (!t)
+		return NULL;
+	t->mm = pid > 0 ? mm_of_tgid(n, tgid) : 0;
+	t->cgroup = pid > 0 ? proc_cgroup(n, pid) : 0;
+	t->kswapd = !strncmp(comm, "kswapd", 6);
+	ev.u.task.pid = pid;
+	ev.u.task.tgid = tgid;
+	ev.u.task.mm = t->mm;
+	ev.u.task.cgroup = t->cgroup;
+	ev.u.task.comm = comm[0] ? comm : NULL;
+	rf_norm_emit(n, &ev);
+	return t;
+}
+
+struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid)
+{
+	uint64_t v;
+
+	if (rf_hmap_get(&n->tasks, pid, &v))
+		return (struct rf_task *)(uintptr_t)v;
+	return task_discover(n, time, pid);
+}
+
+/* A task created while recording (task_newtask): no NAME_PID, FORK says it all. */
+struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
+struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid)
+{
+	uint64_t v;
+
+	if (rf_hmap_get(&n->tasks, pid, &v)) {	/* pid reuse after a missed exit */
+		free((void *)(uintptr_t)v);
+		rf_hmap_del(&n->tasks, pid);
+	}
+	return task_alloc(n, pid, tgid);
+}
+
+void rf_task_drop(struct rf_norm *n, int32_t pid)
+{
+	uint64_t v;
+
+	if (!rf_hmap_get(&n->tasks, pid, &v))
+		return;
+	free((void *)(uintptr_t)v);
+	rf_hmap_del(&n->tasks, pid);
+}
+
+struct rf_mm *rf_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid)
+{
+	struct rf_mm *mm;
+	uint64_t v;
+
+	if (rf_hmap_get(&n->mms, id, &v))
+		return (struct rf_mm *)(uintptr_t)v;
+	mm = calloc(1, sizeof(*mm));
+	if (!mm)
+		return NULL;
+	mm->id = id;
+	mm->tgid = tgid;
+	if (rf_hmap_put(&n->mms, id, (uintptr_t)mm)) {
+		free(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from)
+{
+	uint64_t id = (uint64_t)++n->mm_seq << 32 | (uint32_t)tgid;
+	struct rf_mm *mm = rf_mm_get(n, id, tgid);
+
+	rf_hmap_put(&n->tgid_mm, tgid, id);
+	if (mm && from && from->vmas.nr) {
+		mm->vmas.v = malloc(from->vmas.nr * sizeof(*mm->vmas.v));
+		if (mm->vmas.v) {
+			memcpy(mm->vmas.v, from->vmas.v, from->vmas.nr * sizeof(*mm->vmas.v));
+			mm->vmas.nr = mm->vmas.cap = from->vmas.nr;
+			mm->vmas.loaded_at = from->vmas.loaded_at;
+		}
+	}
+	return id;
+}
+
+static void free_task(void *ctx, uint64_t k, uint64_t v)
+{
+	free((void *)(uintptr_t)v);
+}
+
+static void free_mm(void *ctx, uint64_t k, uint64_t v)
+{
+	struct rf_mm *mm = (struct rf_mm *)(uintptr_t)v;
+
+	rf_vmas_free(&mm->vmas);
+	free(mm);
+}
+
+void rf_norm_free_tasks(struct rf_norm *n)
+{
+	rf_hmap_each(&n->tasks, free_task, NULL);
+	rf_hmap_each(&n->mms, free_mm, NULL);
+	rf_hmap_free(&n->tasks);
+	rf_hmap_free(&n->mms);
+	rf_hmap_free(&n->tgid_mm);
+}
+
+void rf_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
+			  uint32_t dev, uint64_t ino)
+{
+	struct rf_event ev = { .time = time, .pid = pid, .type = RF_EV_NAME_FILE };
+	char link[64], path[4096];
+	struct stat st;
+	ssize_t len;
+
+	if (fd < 0 || rf_hmap_get(&n->named_files, rf_key2(dev, ino), NULL))
+		return;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	/* the fd may have been closed or reused since: name it only if it is that file */
+	if (len <= 0 || stat(link, &st) || st.st_ino != ino || rf_kdev(st.st_dev) != dev)
+		return;
+	path[len] = '\0';
+	rf_hmap_put(&n->named_files, rf_key2(dev, ino), 1);
+	ev.u.name_file.dev = dev;
+	ev.u.name_file.ino = ino;
+	ev.u.name_file.size = st.st_size;
+	ev.u.name_file.path = path;
+	rf_norm_emit(n, &ev);
+}
