@@ -1,2 +1,80 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-int main(void) { return 0; }
+/* Configuration: profiles, overrides, refusals with a clear message. */
+#include "model-helpers.h"
+
+static bool has(const char *s, const char *what)
+{
+	return s && strstr(s, what);
+}
+
+static int count_cb(const char *key, const char *value, bool overridden, void *ctx)
+{
+	int *n = ctx;
+
+	(void)value;
+	if (!strcmp(key, "memory") && overridden)
+		n[1] = 1;
+	if (!strcmp(key, "limit./a") && !strcmp(value, "536870912"))
+		n[2] = 1;
+	n[0]++;
+	return 0;
+}
+
+int main(void)
+{
+	const char *const *names = rf_model_profiles();
+	const char *want[] = { "v4.5", "v4.6", "v4.6+55779ec", "v4.9", "v6.18" };
+	struct rf_model_config *c;
+	struct rf_model *m;
+	struct rf_trace_header h;
+	char err[256];
+	int n[3] = { 0 }, i, found = 0;
+
+	plan(16);
+	for (i = 0; i < 5; i++)
+		for (const char *const *p = names; *p; p++)
+			found += !strcmp(*p, want[i]);
+	is_int(found, 5, "the profile list names v4.5, v4.6, v4.6+55779ec, v4.9, v6.18");
+	is_int(rf_model_config_new(&c, "v3.0"), RF_ERR_CONFIG, "unknown profile refused");
+	ok(c == NULL, "no config for an unknown profile");
+
+	rf_model_config_new(&c, "v4.6");
+	is_int(rf_model_config_set(c, "memroy", "4G", err, sizeof(err)), RF_ERR_CONFIG,
+	       "unknown key refused");
+	ok(has(err, "memroy"), "message names the key: %s", err);
+	is_int(rf_model_config_set(c, "limit./a", "100", err, sizeof(err)), RF_ERR_CONFIG,
+	       "a limit below a page refused");
+	ok(has(err, "below one page"), "message says why: %s", err);
+	is_int(rf_model_config_set(c, "cpus", "0", err, sizeof(err)), RF_ERR_CONFIG,
+	       "zero CPUs refused");
+	ok(has(err, "cpus=0"), "message names the value: %s", err);
+	is_int(rf_model_config_set(c, "swappiness", "150", err, sizeof(err)), RF_ERR_CONFIG,
+	       "swappiness 150 refused for v4.6 (0..100)");
+	is_int(rf_model_config_set(c, "pagevec", "maybe", err, sizeof(err)), RF_ERR_CONFIG,
+	       "bad pagevec mode refused");
+	ok(!rf_model_config_set(c, "memory", "1G", err, sizeof(err)) &&
+	   !rf_model_config_set(c, "limit./a", "512M", err, sizeof(err)) &&
+	   !rf_model_config_set(c, "cost.lru_lock", "55", err, sizeof(err)) &&
+	   !rf_model_config_set(c, "pagevec", "post-8f18", err, sizeof(err)),
+	   "valid overrides accepted");
+
+	memset(&h, 0, sizeof(h));
+	h.host.mem_bytes = 8ull << 30;
+	h.host.cpus = 16;
+	h.host.page_size = 4096;
+	rf_model_config_from_header(c, &h);
+	rf_model_config_describe(c, count_cb, n);
+	ok(n[0] > 20 && n[1] && n[2], "describe lists every key, marks overrides (%d keys)", n[0]);
+	ok(!rf_model_new(&m, c, err, sizeof(err)), "model built");
+	is_int(C(m, "model.wmark_min") > 0, 1, "explicit memory kept over the header's");
+	rf_model_free(m);
+	rf_model_config_free(c);
+
+	rf_model_config_new(&c, "v6.18");
+	rf_model_config_set(c, "memory", "4M", err, sizeof(err));
+	rf_model_config_set(c, "page_size", "65536", err, sizeof(err));
+	ok(rf_model_new(&m, c, err, sizeof(err)) == RF_ERR_CONFIG && has(err, "256 pages"),
+	   "a node below 256 pages refused: %s", err);
+	rf_model_config_free(c);
+	return done_testing();
+}

@@ -1,2 +1,520 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-int main(void) { return 0; }
+/*
+ * One hand-made event sequence per reclaim rule; the expected numbers are
+ * derived in the comments from the kernel function each rule models.
+ * All runs use 256M of memory (no global reclaim) unless a test says so.
+ */
+#include "model-helpers.h"
+
+#define MADV_PAGEOUT 21
+
+static const char *const quiet_v46[] = { "memory=256M", "cpus=2", "pagevec_size=1", NULL };
+
+/*
+ * mm/swap.c: mark_page_accessed(), v4.6.2.  First read: PG_referenced.
+ * Second read: the page is in this CPU's lru_add batch (pre-8f18, size 1:
+ * it stays until the next add), __lru_cache_activate_page() sets PG_active
+ * there, so it reaches the active list at drain without a pgactivate.
+ * The third page read drains the batch.
+ */
+static void test_two_touch(void)
+{
+	struct rf_model *m = mk("v4.6", quiet_v46);
+
+	read_pages(m, 0, 0, 1, 0, 1);
+	read_pages(m, 0, 0, 1, 1, 1);		/* drains page 0: inactive, referenced */
+	is_int(C(m, "vmstat.nr_inactive_file"), 1, "one touch: page 0 inactive");
+	is_int(C(m, "vmstat.nr_active_file"), 0, "one touch: nothing active");
+	read_pages(m, 0, 0, 1, 0, 1);		/* second touch of page 0 (on the LRU) */
+	is_int(C(m, "vmstat.nr_active_file"), 1, "two touches: page 0 active");
+	is_int(C(m, "vmstat.pgactivate"), 1, "activation through activate_page() counts pgactivate");
+	rf_model_free(m);
+
+	/* the second touch on another CPU, while CPU 0's batch holds the page, is lost */
+	m = mk("v4.6", (const char *const[]){ "memory=256M", "cpus=2", NULL });
+	read_pages(m, 0, 0, 1, 0, 1);
+	read_pages(m, 1, 0, 1, 0, 1);
+	madvise(m, 0, 0, 77, 0, 1, 4);		/* MADV_DONTNEED drains CPU 0 */
+	is_int(C(m, "vmstat.nr_active_file") * 10 + C(m, "vmstat.nr_inactive_file"), 1,
+	       "second touch from another CPU while batched: lost (inactive, not active)");
+	rf_model_free(m);
+
+	m = mk("v4.6", (const char *const[]){ "memory=256M", "cpus=2", NULL });
+	read_pages(m, 0, 0, 1, 0, 1);
+	read_pages(m, 0, 0, 1, 0, 1);
+	madvise(m, 0, 0, 77, 0, 1, 4);
+	is_int(C(m, "vmstat.nr_active_file"), 1,
+	       "second touch on the same CPU: activated inside the lru_add batch");
+	is_int(C(m, "vmstat.pgactivate"), 0, "... without a pgactivate count");
+	rf_model_free(m);
+}
+
+/*
+ * Refault distance (mm/workingset.c, 23047a96 / v4.6): A = 4 pages made
+ * active (4 activations, inactive_age 4), one mapped page evicted by
+ * MADV_PAGEOUT (E = 5), k more evictions (age 5 + k), refault: distance k,
+ * activated iff k <= NR_ACTIVE_FILE of the memcg (4).
+ */
+static void refault_after(const char *profile, int k, uint64_t *refault, uint64_t *activate)
+{
+	struct rf_model *m = mk(profile, quiet_v46);
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		read_pages(m, 0, 0, 2, i, 1);
+		read_pages(m, 0, 0, 2, i, 1);
+	}
+	mmap_file(m, 0, 1, 0x100000, 16, 3);
+	for (i = 0; i <= k; i++)
+		file_fault(m, 0, 0, 1, 3, i);
+	madvise(m, 0, 0, 1, 0x100000, 16, MADV_PAGEOUT);
+	read_pages(m, 0, 0, 3, 0, 1);
+	*refault = C(m, "vmstat.workingset_refault");
+	*activate = C(m, "vmstat.workingset_activate");
+	rf_model_free(m);
+}
+
+static void test_refault_distance(void)
+{
+	uint64_t r, a;
+
+	refault_after("v4.6", 4, &r, &a);
+	ok(r == 1 && a == 1, "distance 4 <= active_file 4: refault activated (refault %llu, "
+	   "activate %llu)", (unsigned long long)r, (unsigned long long)a);
+	refault_after("v4.6", 5, &r, &a);
+	ok(r == 1 && a == 0, "distance 5 > active_file 4: refault counted, not activated "
+	   "(refault %llu, activate %llu)", (unsigned long long)r, (unsigned long long)a);
+}
+
+/*
+ * v6.18 (v5.10.7 rule): eviction ages nonresident_age by nr before reading
+ * it and activations age it too, so E = 5 and now = 5 + k; the threshold is
+ * the active file list (no swap, so anon does not count).
+ */
+static void refault_v618(int k, uint64_t *a)
+{
+	struct rf_model *m = mk("v6.18", quiet_v46);
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		read_pages(m, 0, 0, 2, i, 1);
+		read_pages(m, 0, 0, 2, i, 1);
+	}
+	mmap_file(m, 0, 1, 0x100000, 16, 3);
+	for (i = 0; i <= k; i++)
+		file_fault(m, 0, 0, 1, 3, i);
+	madvise(m, 0, 0, 1, 0x100000, 16, MADV_PAGEOUT);
+	read_pages(m, 0, 0, 3, 0, 1);
+	*a = C(m, "vmstat.workingset_activate_file");
+	rf_model_free(m);
+}
+
+static void test_refault_v618(void)
+{
+	uint64_t a4, a5;
+
+	refault_v618(4, &a4);
+	refault_v618(5, &a5);
+	ok(a4 == 1 && a5 == 0, "v6.18: activated at distance 4, not at 5 (active_file 4)");
+}
+
+/*
+ * 23047a96: a refault whose evicting memcg id is gone is neither activated
+ * nor counted (mem_cgroup_from_id() fails); v4.5 has no id in the shadow
+ * and counts it, and activates it (distance 0 <= zone active 0).
+ */
+static void gone_memcg(const char *profile, uint64_t *r, uint64_t *a)
+{
+	struct rf_model *m = mk(profile, quiet_v46);
+
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	mmap_file(m, 100, 1, 0x100000, 4, 3);
+	file_fault(m, 0, 100, 1, 3, 0);
+	madvise(m, 0, 100, 1, 0x100000, 4, MADV_PAGEOUT);	/* evicted, charged to /a */
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 999, 100, 0, 0);	/* back to the root */
+	cg_simple(m, RF_EV_CGROUP_RMDIR, 10, 0, 0, 0);		/* /a empty: id released */
+	read_pages(m, 0, 200, 3, 0, 1);
+	*r = C(m, "vmstat.workingset_refault");
+	*a = C(m, "vmstat.workingset_activate");
+	rf_model_free(m);
+}
+
+static void test_gone_memcg(void)
+{
+	uint64_t r, a;
+
+	gone_memcg("v4.6", &r, &a);
+	ok(r == 0 && a == 0, "v4.6: refault of a removed memcg's page: not counted, not activated");
+	gone_memcg("v4.6+55779ec", &r, &a);
+	ok(r == 0 && a == 0, "v4.6+55779ec: same as v4.6");
+	gone_memcg("v4.5", &r, &a);
+	ok(r == 1 && a == 1, "v4.5: the same refault is counted and activated");
+}
+
+/*
+ * Two cgroups.  /hot (pid 100) has 4 active pages and one hot page h that
+ * was evicted; /stream (pid 200) then streams: 6 of its pages are evicted.
+ * h refaults.
+ *   v4.5: one zone counter: the 6 stream evictions age h's shadow, distance
+ *         6 > zone NR_ACTIVE_FILE 4 -> not activated: the stream pushes the
+ *         hot set out.
+ *   v4.6: /hot's own counter did not move: distance 0 <= /hot's active 4 ->
+ *         activated: the stream in another cgroup no longer ages /hot.
+ */
+static void two_cgroups(const char *profile, uint64_t *a)
+{
+	struct rf_model *m = mk(profile, quiet_v46);
+	int i;
+
+	cg_mkdir(m, 10, 1, "/hot");
+	cg_mkdir(m, 11, 1, "/stream");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 11, 200, 0, 0);
+	for (i = 0; i < 4; i++) {
+		read_pages(m, 0, 100, 2, i, 1);
+		read_pages(m, 0, 100, 2, i, 1);
+	}
+	mmap_file(m, 100, 1, 0x100000, 1, 3);
+	file_fault(m, 0, 100, 1, 3, 0);
+	madvise(m, 0, 100, 1, 0x100000, 1, MADV_PAGEOUT);
+	mmap_file(m, 200, 2, 0x100000, 6, 4);
+	for (i = 0; i < 6; i++)
+		file_fault(m, 0, 200, 2, 4, i);
+	madvise(m, 0, 200, 2, 0x100000, 6, MADV_PAGEOUT);
+	read_pages(m, 0, 100, 3, 0, 1);
+	*a = C(m, "vmstat.workingset_activate");
+	rf_model_free(m);
+}
+
+static void test_two_cgroups(void)
+{
+	uint64_t a45, a46;
+
+	two_cgroups("v4.5", &a45);
+	two_cgroups("v4.6", &a46);
+	ok(a45 == 0, "v4.5: the stream in /stream ages /hot's refault past the zone's active list");
+	ok(a46 == 1, "v4.6: /hot's refault is judged in /hot alone and activated");
+}
+
+/*
+ * Per-CPU batches and THP (8f182270): a task faults 3 THPs on CPU 1 and
+ * exits on CPU 0; exit_mmap() drains only CPU 0.  Before 8f182270 the THPs
+ * sit in CPU 1's lru_add batch (it drains only when full): 3 * 512 pages
+ * stranded.  After, a compound page drains the batch at once: none.
+ */
+static void stranded(const char *pvec, uint64_t *at_exit, uint64_t *after_drain)
+{
+	const char *kv[] = { "memory=256M", "cpus=2", pvec, NULL };
+	struct rf_model *m = mk("v4.6", kv);
+	int i;
+
+	for (i = 0; i < 3; i++)
+		anon_fault(m, 1, 100, 1, 0x200000ull * (i + 1), 9);
+	task_event(m, RF_EV_EXIT, 0, 100, 0, 1);
+	rf_model_finish(m);
+	*at_exit = C(m, "gauge.stranded_pages_at_exit");
+	rf_model_free(m);
+
+	m = mk("v4.6", kv);
+	for (i = 0; i < 3; i++)
+		anon_fault(m, 1, 100, 1, 0x200000ull * (i + 1), 9);
+	task_event(m, RF_EV_EXIT, 0, 100, 0, 1);
+	madvise(m, 1, 300, 2, 0, 1, 4);		/* any lru_add_drain() on CPU 1 */
+	*after_drain = C(m, "vmstat.nr_anon_pages");
+	rf_model_free(m);
+}
+
+static void test_stranded(void)
+{
+	uint64_t e, d;
+
+	stranded("pagevec=pre-8f18", &e, &d);
+	is_int(e, 3 * 512, "pre-8f18: 3 THPs stranded in CPU 1's batch after exit");
+	is_int(d, 0, "pre-8f18: freed once CPU 1 drains");
+	stranded("pagevec=post-8f18", &e, &d);
+	is_int(e, 0, "post-8f18: no THP stays in a batch");
+}
+
+/*
+ * MADV_PAGEOUT (reclaim_pages(), v6.1): 8 anon pages.  Without swap
+ * add_to_swap() fails: every page is activated (pgactivate 8) and stays.
+ * With swap: 8 pages written (pswpout 8), freed; touching them again is 8
+ * major faults and swap-ins, and 8 anon refaults (v6.18 anon workingset).
+ */
+static void test_pageout(void)
+{
+	struct rf_model *m = mk("v6.18", (const char *const[]){ "memory=256M", NULL });
+	int i;
+
+	for (i = 0; i < 8; i++)
+		anon_fault(m, 0, 100, 1, 0x100000 + i * PAGE, 0);
+	madvise(m, 0, 100, 1, 0x100000, 8, MADV_PAGEOUT);
+	ok(C(m, "vmstat.pgactivate") == 8 && C(m, "vmstat.pswpout") == 0 &&
+	   C(m, "vmstat.nr_anon_pages") == 8, "no swap: 8 pages activated, none written, all kept");
+	rf_model_free(m);
+
+	m = mk("v6.18", (const char *const[]){ "memory=256M", "swap=64M", NULL });
+	for (i = 0; i < 8; i++)
+		anon_fault(m, 0, 100, 1, 0x100000 + i * PAGE, 0);
+	madvise(m, 0, 100, 1, 0x100000, 8, MADV_PAGEOUT);
+	ok(C(m, "vmstat.pswpout") == 8 && C(m, "vmstat.nr_anon_pages") == 0 &&
+	   C(m, "model.nr_swap_entries") == 8, "swap: 8 pages written out and freed");
+	for (i = 0; i < 8; i++)
+		anon_fault(m, 0, 100, 1, 0x100000 + i * PAGE, 0);
+	ok(C(m, "vmstat.pswpin") == 8 && C(m, "vmstat.pgmajfault") == 8 &&
+	   C(m, "vmstat.workingset_refault_anon") == 8 && C(m, "model.swap_used") == 0,
+	   "touched again: 8 swap-ins, 8 major faults, 8 anon refaults, slots freed");
+	rf_model_free(m);
+}
+
+/*
+ * Hierarchical limit (try_charge() / try_to_free_mem_cgroup_pages(), v4.6.2):
+ * /p is limited to 64 pages, its child /p/c is not.  A task in /p/c reads 200
+ * pages: every charge also charges /p, so /p's limit triggers limit reclaim
+ * of /p's subtree, which finds the pages on /p/c's lruvec.  The sibling /q
+ * is not touched, and global counters see no reclaim.
+ */
+static void test_hierarchical_limit(void)
+{
+	struct rf_model *m = mk("v4.6", (const char *const[]){ "memory=256M", NULL });
+
+	cg_mkdir(m, 10, 1, "/p");
+	cg_mkdir(m, 11, 10, "/p/c");
+	cg_mkdir(m, 12, 1, "/q");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 64 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 11, 100, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 12, 200, 0, 0);
+	read_pages(m, 0, 200, 5, 0, 10);
+	read_pages(m, 0, 100, 4, 0, 200);
+	ok(C(m, "memcg./p.usage") <= 64, "/p stays within its limit (%llu pages)",
+	   (unsigned long long)C(m, "memcg./p.usage"));
+	ok(C(m, "memcg./p/c.pgsteal_direct") >= 136, "reclaim took /p/c's pages (%llu)",
+	   (unsigned long long)C(m, "memcg./p/c.pgsteal_direct"));
+	ok(C(m, "memcg./p.events.max") > 0, "/p counts limit hits");
+	is_int(C(m, "memcg./q.usage"), 10, "sibling /q keeps its 10 pages");
+	is_int(C(m, "vmstat.pgscan_direct_normal") + C(m, "vmstat.pgscan_kswapd_normal"), 0,
+	       "limit reclaim is not counted in the global pgscan (v4.6)");
+	rf_model_free(m);
+}
+
+/*
+ * Global reclaim: a 64M node, a 96M file read twice (lru-file-readtwice
+ * shape).  kswapd keeps the node above its min watermark; the second pass
+ * refaults (every page was evicted before its second touch).
+ */
+static void test_global_reclaim(void)
+{
+	struct rf_model *m = mk("v4.9", (const char *const[]){ "memory=64M", NULL });
+	uint64_t pages = 96 * 256, free;
+
+	read_pages(m, 0, 0, 9, 0, pages);
+	read_pages(m, 0, 0, 9, 0, pages);
+	free = C(m, "vmstat.nr_free_pages");
+	ok(free >= C(m, "model.wmark_min"), "free pages (%llu) stay above min (%llu)",
+	   (unsigned long long)free, (unsigned long long)C(m, "model.wmark_min"));
+	ok(C(m, "vmstat.pgsteal_kswapd") > pages, "kswapd reclaimed (%llu)",
+	   (unsigned long long)C(m, "vmstat.pgsteal_kswapd"));
+	ok(C(m, "vmstat.workingset_refault") > 0, "the second pass refaults (%llu)",
+	   (unsigned long long)C(m, "vmstat.workingset_refault"));
+	rf_model_free(m);
+}
+
+/* ----------------------------------------------------- determinism, cost */
+
+struct snap {
+	char (*keys)[96];
+	uint64_t *vals;
+	size_t nr, cap;
+};
+
+static int snap_cb(const char *key, uint64_t v, void *ctx)
+{
+	struct snap *s = ctx;
+
+	if (s->nr == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 256;
+		s->keys = realloc(s->keys, s->cap * sizeof(*s->keys));
+		s->vals = realloc(s->vals, s->cap * sizeof(*s->vals));
+	}
+	snprintf(s->keys[s->nr], sizeof(s->keys[0]), "%s", key);
+	s->vals[s->nr++] = v;
+	return 0;
+}
+
+static void snap_free(struct snap *s)
+{
+	free(s->keys);
+	free(s->vals);
+}
+
+/* A mixed stream: two cgroups, file reads, anon faults, synthetic accesses. */
+static void mixed_event(uint64_t *seed, struct rf_event *ev)
+{
+	uint64_t r;
+
+	*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+	r = *seed >> 33;
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = r % 3;
+	ev->pid = 100 + (r >> 2) % 2;
+	switch ((r >> 4) % 4) {
+	case 0:
+		ev->type = RF_EV_FILE_READ;
+		ev->u.file.dev = 8;
+		ev->u.file.ino = 1 + (r >> 6) % 3;
+		ev->u.file.index = (r >> 8) % 6000;
+		ev->u.file.nr = 1 + (r >> 20) % 8;
+		break;
+	case 1:
+		ev->type = RF_EV_ANON_FAULT;
+		ev->u.anon.mm = ev->pid;
+		ev->u.anon.addr = ((r >> 8) % 3000) * PAGE;
+		ev->u.anon.flags = RF_REF_WRITE;
+		break;
+	default:
+		ev->type = RF_EV_ACCESS;
+		ev->u.access.key = (r >> 8) % ((r & 64) ? 500 : 8000);
+		ev->u.access.flags = (r & 128) ? RF_REF_ANON : 0;
+		break;
+	}
+}
+
+static void setup_mixed(struct rf_model *m)
+{
+	cg_mkdir(m, 10, 1, "/a");
+	cg_mkdir(m, 11, 1, "/b");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 11, 101, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 11, 0, RF_LIMIT_MEMORY, 2048 * PAGE);
+}
+
+static void run_mixed(const char *profile, struct snap *s, int nr_events)
+{
+	static const char *const kv[] = { "memory=48M", "swap=16M", "cpus=3", NULL };
+	struct rf_model *m = mk(profile, kv);
+	struct rf_event ev;
+	uint64_t seed = 42;
+	int i;
+
+	setup_mixed(m);
+	for (i = 0; i < nr_events; i++) {
+		mixed_event(&seed, &ev);
+		feed(m, &ev);
+	}
+	rf_model_finish(m);
+	memset(s, 0, sizeof(*s));
+	rf_model_counters(m, snap_cb, s);
+	rf_model_free(m);
+}
+
+static bool same_non_cost(const struct snap *a, const struct snap *b, const char **diff)
+{
+	size_t i;
+
+	if (a->nr != b->nr)
+		return false;
+	for (i = 0; i < a->nr; i++) {
+		if (strcmp(a->keys[i], b->keys[i]))
+			return false;
+		if (!strncmp(a->keys[i], "cost.", 5))
+			continue;
+		if (a->vals[i] != b->vals[i]) {
+			*diff = a->keys[i];
+			return false;
+		}
+	}
+	return true;
+}
+
+static uint64_t snap_get(const struct snap *s, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->keys[i], key))
+			return s->vals[i];
+	return UINT64_MAX;
+}
+
+static void test_determinism(void)
+{
+	struct snap a, b;
+	const char *diff = "";
+	size_t i;
+	bool same = true;
+
+	run_mixed("v4.6", &a, 60000);
+	run_mixed("v4.6", &b, 60000);
+	for (i = 0; i < a.nr && same; i++)
+		same = a.nr == b.nr && !strcmp(a.keys[i], b.keys[i]) && a.vals[i] == b.vals[i];
+	ok(same && a.nr == b.nr, "same config and events: identical counters (%zu keys)", a.nr);
+	ok(snap_get(&a, "vmstat.pgsteal_kswapd_normal") > 0 &&
+	   snap_get(&a, "vmstat.workingset_refault") > 0 && snap_get(&a, "vmstat.pswpout") > 0,
+	   "the mixed stream exercises reclaim, refaults and swap");
+	snap_free(&b);
+
+	/* v4.6 and v4.6+55779ec: identical decisions, different cost */
+	run_mixed("v4.6+55779ec", &b, 60000);
+	ok(same_non_cost(&a, &b, &diff), "v4.6 and v4.6+55779ec: identical state and counters%s%s",
+	   *diff ? ", first difference: " : "", diff);
+	ok(snap_get(&a, "cost.lock_page_memcg") > 0 && snap_get(&b, "cost.lock_page_memcg") == 0,
+	   "lock_page_memcg only in v4.6 (%llu)",
+	   (unsigned long long)snap_get(&a, "cost.lock_page_memcg"));
+	ok(snap_get(&a, "cost.estimated_ns") > snap_get(&b, "cost.estimated_ns"),
+	   "v4.6 costs more kernel time than v4.6+55779ec (%llu vs %llu ns)",
+	   (unsigned long long)snap_get(&a, "cost.estimated_ns"),
+	   (unsigned long long)snap_get(&b, "cost.estimated_ns"));
+	snap_free(&a);
+	snap_free(&b);
+}
+
+/* Two models fed alternately in one process give what each gives alone. */
+static void test_side_by_side(void)
+{
+	static const char *const kv[] = { "memory=48M", "swap=16M", "cpus=3", NULL };
+	struct rf_model *m1 = mk("v6.18", kv), *m2 = mk("v4.5", kv);
+	struct snap a, b, alone;
+	struct rf_event ev;
+	uint64_t seed = 42;
+	int i;
+
+	setup_mixed(m1);
+	setup_mixed(m2);
+	for (i = 0; i < 30000; i++) {
+		mixed_event(&seed, &ev);
+		feed(m1, &ev);
+		feed(m2, &ev);
+	}
+	rf_model_finish(m1);
+	rf_model_finish(m2);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	rf_model_counters(m1, snap_cb, &a);
+	rf_model_counters(m2, snap_cb, &b);
+	run_mixed("v6.18", &alone, 30000);
+	ok(a.nr == alone.nr && !memcmp(a.vals, alone.vals, a.nr * sizeof(*a.vals)),
+	   "a model fed next to another gives the same counters as alone");
+	rf_model_free(m1);
+	rf_model_free(m2);
+	snap_free(&a);
+	snap_free(&b);
+	snap_free(&alone);
+}
+
+int main(void)
+{
+	plan(35);
+	test_two_touch();
+	test_refault_distance();
+	test_refault_v618();
+	test_gone_memcg();
+	test_two_cgroups();
+	test_stranded();
+	test_pageout();
+	test_hierarchical_limit();
+	test_global_reclaim();
+	test_determinism();
+	test_side_by_side();
+	return done_testing();
+}
