@@ -208,81 +208,113 @@ static void task_advance(struct gen_task *t, const struct gen_step *s)
 	}
 }
 
+static void fill_task(const struct gen_plan *plan, const struct gen_task *t,
+		      const struct gen_step *s, struct rf_event *ev)
+{
+	static const uint16_t types[] = {
+		[GEN_STEP_FORK] = RF_EV_FORK, [GEN_STEP_NAME] = RF_EV_NAME_PID,
+		[GEN_STEP_EXIT] = RF_EV_EXIT,
+	};
+
+	ev->type = types[s->kind];
+	ev->u.task.pid = t->pid;
+	ev->u.task.tgid = t->tgid;
+	ev->u.task.mm = t->mm;
+	if (s->kind == GEN_STEP_FORK) {
+		/* The parent forks, on its own CPU. */
+		ev->pid = t->parent;
+		ev->cpu = t->thread ? plan->tasks[t->parent - GEN_FIRST_PID].cpu : GEN_DRIVER_CPU;
+		ev->u.task.flags = t->thread ? RF_FORK_THREAD : 0;
+		return;
+	}
+	ev->u.task.cgroup = plan->cgroups[t->cgroup].id;
+	ev->u.task.comm = t->comm;
+}
+
+static void fill_vma(const struct gen_plan *plan, const struct gen_task *t,
+		     const struct gen_step *s, struct rf_event *ev)
+{
+	static const uint16_t types[] = {
+		[GEN_STEP_MMAP] = RF_EV_MMAP, [GEN_STEP_MUNMAP] = RF_EV_MUNMAP,
+		[GEN_STEP_MADVISE] = RF_EV_MADVISE,
+	};
+	const struct gen_file *f = s->file < plan->nr_files ? &plan->files[s->file] : NULL;
+
+	ev->type = types[s->kind];
+	ev->u.vma.mm = t->mm;
+	ev->u.vma.addr = s->addr;
+	ev->u.vma.len = s->units * RF_GEN_PAGE_SIZE;
+	ev->u.vma.advice = s->advice;
+	if (s->kind != GEN_STEP_MMAP)
+		return;
+	ev->u.vma.prot = s->prot;
+	ev->u.vma.flags = s->map_flags;
+	ev->u.vma.dev = f ? f->dev : 0;
+	ev->u.vma.ino = f ? f->ino : 0;
+}
+
 /* Which unit (page or folio) of the step the current reference touches. */
 static uint64_t ref_unit(struct gen_task *t, const struct gen_step *s)
 {
 	return s->random ? rf_prng_below(&t->prng, s->units) : t->done % s->units;
 }
 
-static void fill_task_event(const struct gen_plan *plan, struct gen_task *t,
-			    const struct gen_step *s, struct rf_event *ev)
+static void fill_ref(const struct gen_plan *plan, struct gen_task *t, const struct gen_step *s,
+		     struct rf_event *ev)
 {
-	const struct gen_file *f = s->file < plan->nr_files ? &plan->files[s->file] : NULL;
+	const struct gen_file *f;
 
-	switch (s->kind) {
-	case GEN_STEP_FORK:
-		ev->type = RF_EV_FORK;
-		ev->pid = t->parent;
-		ev->u.task.pid = t->pid;
-		ev->u.task.tgid = t->tgid;
-		ev->u.task.mm = t->mm;
-		ev->u.task.flags = t->thread ? RF_FORK_THREAD : 0;
-		break;
-	case GEN_STEP_ATTACH:
-		ev->type = RF_EV_CGROUP_ATTACH;
-		ev->pid = GEN_DRIVER_PID;
-		ev->u.cgroup.id = plan->cgroups[t->cgroup].id;
-		ev->u.cgroup.pid = t->pid;
-		break;
-	case GEN_STEP_NAME:
-	case GEN_STEP_EXIT:
-		ev->type = s->kind == GEN_STEP_NAME ? RF_EV_NAME_PID : RF_EV_EXIT;
-		ev->u.task.pid = t->pid;
-		ev->u.task.tgid = t->tgid;
-		ev->u.task.mm = t->mm;
-		ev->u.task.cgroup = plan->cgroups[t->cgroup].id;
-		ev->u.task.comm = t->comm;
-		break;
-	case GEN_STEP_MMAP:
-	case GEN_STEP_MUNMAP:
-	case GEN_STEP_MADVISE:
-		ev->type = s->kind == GEN_STEP_MMAP ? RF_EV_MMAP :
-			   s->kind == GEN_STEP_MUNMAP ? RF_EV_MUNMAP : RF_EV_MADVISE;
-		ev->u.vma.mm = t->mm;
-		ev->u.vma.addr = s->addr;
-		ev->u.vma.len = s->units * RF_GEN_PAGE_SIZE;
-		ev->u.vma.advice = s->advice;
-		if (s->kind == GEN_STEP_MMAP) {
-			ev->u.vma.prot = s->prot;
-			ev->u.vma.flags = s->map_flags;
-			ev->u.vma.dev = f ? f->dev : 0;
-			ev->u.vma.ino = f ? f->ino : 0;
-		}
-		break;
-	case GEN_STEP_READ:
-	case GEN_STEP_FILE_FAULT:
-		ev->type = s->kind == GEN_STEP_READ ? RF_EV_FILE_READ : RF_EV_FILE_FAULT;
-		ev->u.file.dev = f->dev;
-		ev->u.file.ino = f->ino;
-		ev->u.file.index = ref_unit(t, s);
-		ev->u.file.nr = s->kind == GEN_STEP_READ ? 1 : 0;
-		ev->u.file.mm = s->kind == GEN_STEP_FILE_FAULT ? t->mm : 0;
-		break;
-	case GEN_STEP_ANON:
+	if (s->kind == GEN_STEP_ANON) {
 		ev->type = RF_EV_ANON_FAULT;
 		ev->u.anon.mm = t->mm;
 		ev->u.anon.addr = s->addr + (ref_unit(t, s) << s->order) * RF_GEN_PAGE_SIZE;
 		ev->u.anon.order = s->order;
 		ev->u.anon.flags = RF_REF_WRITE | (s->order ? RF_REF_PMD : 0);
+		return;
+	}
+	f = &plan->files[s->file];
+	ev->u.file.dev = f->dev;
+	ev->u.file.ino = f->ino;
+	ev->u.file.index = ref_unit(t, s);
+	if (s->kind == GEN_STEP_READ) {
+		ev->type = RF_EV_FILE_READ;
+		ev->u.file.nr = 1;
+	} else {
+		ev->type = RF_EV_FILE_FAULT;
+		ev->u.file.mm = t->mm;
+	}
+}
+
+static void fill_task_event(const struct gen_plan *plan, struct gen_task *t,
+			    const struct gen_step *s, struct rf_event *ev)
+{
+	switch (s->kind) {
+	case GEN_STEP_FORK:
+	case GEN_STEP_NAME:
+	case GEN_STEP_EXIT:
+		fill_task(plan, t, s, ev);
+		break;
+	case GEN_STEP_ATTACH:
+		/* The driver writes the pid into the cgroup. */
+		ev->type = RF_EV_CGROUP_ATTACH;
+		ev->pid = GEN_DRIVER_PID;
+		ev->cpu = GEN_DRIVER_CPU;
+		ev->u.cgroup.id = plan->cgroups[t->cgroup].id;
+		ev->u.cgroup.pid = t->pid;
+		break;
+	case GEN_STEP_MMAP:
+	case GEN_STEP_MUNMAP:
+	case GEN_STEP_MADVISE:
+		fill_vma(plan, t, s, ev);
+		break;
+	case GEN_STEP_READ:
+	case GEN_STEP_FILE_FAULT:
+	case GEN_STEP_ANON:
+		fill_ref(plan, t, s, ev);
 		break;
 	case GEN_STEP_BARRIER:
 		break;
 	}
-}
-
-static uint32_t parent_cpu(const struct gen_plan *plan, const struct gen_task *t)
-{
-	return t->thread ? plan->tasks[t->parent - GEN_FIRST_PID].cpu : GEN_DRIVER_CPU;
 }
 
 /* Emit @t's next event; the caller puts it back in the heap unless it is parked or done. */
@@ -302,10 +334,6 @@ static int task_step(struct gen_run *run, uint32_t nr)
 	ev.cpu = t->cpu;
 	ev.pid = t->pid;
 	fill_task_event(run->plan, t, s, &ev);
-	if (s->kind == GEN_STEP_FORK)
-		ev.cpu = parent_cpu(run->plan, t);
-	else if (s->kind == GEN_STEP_ATTACH)
-		ev.cpu = GEN_DRIVER_CPU;
 	ret = emit(run, &ev);
 	if (ret)
 		return ret;
