@@ -216,8 +216,9 @@ static bool index_entries_sound(const struct rf_trace_reader *r, uint64_t index_
 	for (i = 0; i < r->index.nr; i++) {
 		const struct rf_chunk_info *c = &r->index.chunks[i];
 
+		/* offset > index_off - size, not offset + size > index_off: the sum may wrap */
 		if (c->offset < prev_end || c->size < 8 || c->size > RF_MAX_FRAME_BYTES ||
-		    c->offset + c->size > index_off)
+		    c->size > index_off || c->offset > index_off - c->size)
 			return false;
 		prev_end = c->offset + c->size;
 	}
