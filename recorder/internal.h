@@ -39,6 +39,7 @@ enum rf_tp_id {
 	TP_GET_PAGES, TP_PC_ADD, TP_PC_DEL, TP_FAULT_USER,
 	TP_ENTER_READ, TP_EXIT_READ, TP_ENTER_PREAD, TP_EXIT_PREAD,
 	TP_ENTER_MMAP, TP_EXIT_MMAP, TP_ENTER_MUNMAP, TP_ENTER_MADVISE, TP_ENTER_FADVISE,
+	TP_FILEMAP_FAULT, TP_MAP_PAGES,
 	TP_NEWTASK, TP_EXEC, TP_EXIT,
 	TP_CG_MKDIR, TP_CG_RMDIR, TP_CG_ATTACH,
 	TP_LRU_ADD, TP_LRU_ACTIVATE,
@@ -217,6 +218,8 @@ int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t i
 		   uint64_t parent);
 /* Emit LIMIT events for the limits of every known cgroup that changed since last time. */
 int rf_norm_poll_limits(struct rf_norm *n, uint64_t time);
+/* Emit faults still waiting for a filemap event (at the end). */
+int rf_norm_flush(struct rf_norm *n);
 /* Name a process seen at start (NAME_PID). */
 int rf_norm_task(struct rf_norm *n, uint64_t time, pid_t pid);
 /* Lost records the normalizer saw per CPU (from missed-event flags). */

@@ -53,13 +53,22 @@ struct rf_cgroup_rec {
 	char *rel;
 };
 
+/* A page_fault_user waiting for the filemap event that may follow it on its CPU. */
+struct rf_pending_fault {
+	uint64_t addr;
+	uint64_t time;
+	int32_t pid;
+	uint8_t flags;
+	bool on;
+};
+
 struct rf_norm {
 	struct rf_norm_cfg cfg;
 	struct rf_hmap tasks;		/* pid -> struct rf_task * */
 	struct rf_hmap mms;		/* mm id -> struct rf_mm * */
 	struct rf_hmap tgid_mm;		/* tgid -> current mm id */
 	struct rf_hmap pfn_order;	/* pfn -> order, for folios of order > 0 */
-	struct rf_hmap pmd_folios;	/* key(dev, ino, index >> PMD order) -> 1 */
+	struct rf_hmap folios;		/* key(key(dev, ino), first index) -> order, order > 0 */
 	struct rf_hmap named_files;	/* key(dev, ino) -> 1 once NAME_FILE went out */
 	struct rf_hmap cg_by_path;	/* hash(path) -> index in cgs */
 	struct rf_hmap scope;		/* -G: cgroup ids inside the scope */
@@ -67,6 +76,8 @@ struct rf_norm {
 	size_t nr_cgs;
 	size_t cap_cgs;
 	uint64_t *lost_per_cpu;
+	struct rf_pending_fault *pending;	/* per CPU */
+	uint64_t last_time;		/* of the last event emitted */
 	uint32_t nr_cpus;
 	uint32_t mm_seq;
 	uint32_t page_shift;

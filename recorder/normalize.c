@@ -34,6 +34,8 @@ struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev)
 {
 	n->events++;
+	if (ev->time > n->last_time)
+		n->last_time = ev->time;
 	if (ev->type < RF_EV_TYPE_MAX)
 		n->by_type[ev->type]++;
 	return n->cfg.sink->event(n->cfg.sink->ctx, ev);
@@ -151,15 +153,15 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 	uint64_t idx = rf_tp_u64(tp, 2, raw->data);
 	uint32_t dev = rf_tp_u64(tp, 3, raw->data);
 	uint8_t order = rf_tp_u64(tp, 4, raw->data);
-	uint64_t pmd_key = rf_key2(rf_key2(dev, ino), idx >> pmd_order(n));
+	uint64_t folio_key = rf_key2(rf_key2(dev, ino), idx);
 
 	if (out_file(n, dev, ino))
 		return 0;
 	if (add) {
 		if (order)
 			rf_hmap_put(&n->pfn_order, pfn, order);
-		if (order >= pmd_order(n))
-			rf_hmap_put(&n->pmd_folios, pmd_key, 1);
+		if (order)
+			rf_hmap_put(&n->folios, folio_key, order);
 		if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
 		    (t->rd.dev == dev && t->rd.ino == ino))) {
 			t->rd.add_index[t->rd.nr_adds] = idx;
@@ -170,8 +172,8 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 		ev.u.file.cgroup = t->cgroup;
 	} else {
 		rf_hmap_del(&n->pfn_order, pfn);
-		if (order >= pmd_order(n))
-			rf_hmap_del(&n->pmd_folios, pmd_key);
+		if (order)
+			rf_hmap_del(&n->folios, folio_key);
 	}
 	ev.u.file.dev = dev;
 	ev.u.file.ino = ino;
@@ -183,46 +185,104 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 
 /* ----------------------------------------------------------- faults */
 
-static const struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr,
-				    uint64_t now)
+/* The vma of @addr; an address no mapping covers is looked up in /proc/PID/maps. */
+static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr, uint64_t now)
 {
-	const struct rf_vma *v = rf_vmas_find(&mm->vmas, addr);
+	struct rf_vmas fresh = { 0 };
+	const struct rf_vma *f;
+	struct rf_vma *v = (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
 
 	if (v || (mm->vmas.loaded_at && now - mm->vmas.loaded_at < RELOAD_NS))
 		return v;
-	/* a mapping made before recording, by brk, or by an untraced call */
-	if (!rf_vmas_load(&mm->vmas, mm->tgid))
+	/*
+	 * A mapping made before recording, by brk, or by an untraced call.  maps
+	 * is read now, later than the fault: take only the vma at @addr, so the
+	 * mappings the syscalls told us of (and that may be gone by now) stay.
+	 */
+	if (!mm->vmas.loaded_at && !rf_vmas_load(&mm->vmas, mm->tgid)) {
 		mm->vmas.loaded_at = now ? now : 1;
-	return rf_vmas_find(&mm->vmas, addr);
+		return (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
+	}
+	mm->vmas.loaded_at = now ? now : 1;
+	if (rf_vmas_load(&fresh, mm->tgid))
+		return NULL;
+	f = rf_vmas_find(&fresh, addr);
+	if (f)
+		rf_vmas_insert(&mm->vmas, f);
+	rf_vmas_free(&fresh);
+	return (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
 }
 
+/* The large folio (added while recording) that holds page @idx of a file: its order, 0 if none. */
+static uint32_t folio_order(const struct rf_norm *n, uint32_t dev, uint64_t ino, uint64_t idx)
+{
+	uint64_t file = rf_key2(dev, ino), order;
+	uint32_t o;
+
+	for (o = 1; o <= pmd_order(n); o++)
+		if (rf_hmap_get(&n->folios, rf_key2(file, idx & ~((1ull << o) - 1)), &order) &&
+		    order == o)
+			return o;
+	return 0;
+}
+
+/*
+ * A fault maps (and so references) the whole folio: 6.18 maps all of a large
+ * folio on fault-around, and a PMD maps an order-9 folio at once.
+ */
 static void fault_folio(struct rf_norm *n, const struct rf_vma *v, uint64_t addr,
 			struct rf_event *ev)
 {
 	uint32_t po = pmd_order(n), shift = n->page_shift;
 	uint64_t idx = v->pgoff + ((addr - v->start) >> shift);
+	uint32_t order = folio_order(n, v->dev, v->ino, idx);
 	uint64_t span = 1ull << (po + shift), base = addr & ~(span - 1);
-	uint64_t key = rf_key2(rf_key2(v->dev, v->ino), idx >> po);
 
-	ev->u.file.index = idx;
+	ev->u.file.index = idx & ~((1ull << order) - 1);
+	ev->u.file.order = order;
 	/* a PMD needs the virtual and file offsets to agree modulo its size */
-	if (((addr >> shift) - idx) % (1ull << po) == 0 && base >= v->start &&
-	    base + span <= v->end && rf_hmap_get(&n->pmd_folios, key, NULL)) {
-		ev->u.file.index = idx & ~((1ull << po) - 1);
-		ev->u.file.order = po;
+	if (order == po && ((addr >> shift) - idx) % (1ull << po) == 0 && base >= v->start &&
+	    base + span <= v->end)
 		ev->u.file.flags |= RF_REF_PMD;
-	}
 }
 
-static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		    struct rf_task *t)
+/*
+ * The filemap event right after a fault names the file for sure; the mapping
+ * table may have it wrong (an mmap whose fd was closed and reused before we
+ * could look).  Correct the vma, so later PMD faults, which have no filemap
+ * event, resolve right too.
+ */
+static void correct_vma(struct rf_norm *n, struct rf_vma *v, uint64_t addr, const struct rf_tp *tp,
+			const struct rf_raw *raw, bool exact)
 {
-	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid };
-	uint64_t addr = rf_tp_u64(tp, 0, raw->data);
-	uint8_t flags = rf_tp_u64(tp, 2, raw->data) & FAULT_WRITE ? RF_REF_WRITE : 0;
-	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
-	const struct rf_vma *v = mm ? resolve(n, mm, addr, raw->ts) : NULL;
+	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
+	uint32_t dev = rf_tp_u64(tp, 1, raw->data);
 
+	if (v->ino == ino && v->dev == dev)
+		return;
+	v->ino = ino;
+	v->dev = dev;
+	if (exact && idx >= (addr - v->start) >> n->page_shift)
+		v->pgoff = idx - ((addr - v->start) >> n->page_shift);
+}
+
+/* Emit the fault held on @cpu, with the file named by @tp/@raw if it is its filemap event. */
+static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
+		       const struct rf_raw *raw)
+{
+	struct rf_pending_fault *pf = &n->pending[cpu];
+	struct rf_event ev = { .cpu = cpu, .pid = pf->pid };
+	struct rf_task *t = rf_task_get(n, pf->time, pf->pid);
+	struct rf_mm *mm = t ? rf_mm_get(n, t->mm, t->tgid) : NULL;
+	struct rf_vma *v = mm ? resolve(n, mm, pf->addr, pf->time) : NULL;
+
+	pf->on = false;
+	if (!t)
+		return RF_ERR_NOMEM;
+	/* held back a little: keep the trace in time order */
+	ev.time = pf->time > n->last_time ? pf->time : n->last_time;
+	if (v && tp)
+		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_FILEMAP_FAULT]);
 	if (!v)
 		n->unresolved++;
 	if (v && v->ino) {
@@ -230,15 +290,39 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 		ev.u.file.dev = v->dev;
 		ev.u.file.ino = v->ino;
 		ev.u.file.mm = t->mm;
-		ev.u.file.flags = flags;
-		fault_folio(n, v, addr, &ev);
+		ev.u.file.flags = pf->flags;
+		fault_folio(n, v, pf->addr, &ev);
 		return rf_norm_emit(n, &ev);
 	}
 	ev.type = RF_EV_ANON_FAULT;
 	ev.u.anon.mm = t->mm;
-	ev.u.anon.addr = addr & ~((1ull << n->page_shift) - 1);
-	ev.u.anon.flags = flags;
+	ev.u.anon.addr = pf->addr & ~((1ull << n->page_shift) - 1);
+	ev.u.anon.flags = pf->flags;
 	return rf_norm_emit(n, &ev);
+}
+
+static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		    struct rf_task *t)
+{
+	struct rf_pending_fault *pf = &n->pending[raw->cpu];
+
+	pf->on = true;
+	pf->pid = t->pid;
+	pf->time = raw->ts;
+	pf->addr = rf_tp_u64(tp, 0, raw->data);
+	pf->flags = rf_tp_u64(tp, 2, raw->data) & FAULT_WRITE ? RF_REF_WRITE : 0;
+	return 0;
+}
+
+int rf_norm_flush(struct rf_norm *n)
+{
+	uint32_t cpu;
+	int err = 0;
+
+	for (cpu = 0; cpu < n->nr_cpus && !err; cpu++)
+		if (n->pending[cpu].on)
+			err = flush_fault(n, cpu, NULL, NULL);
+	return err;
 }
 
 /* ------------------------------------------------------------- vmas */
@@ -254,28 +338,35 @@ static int on_mmap_enter(const struct rf_tp *tp, const struct rf_raw *raw, struc
 	return 0;
 }
 
-/* The file behind a new mapping: the fd if still open, else /proc/PID/maps. */
+/*
+ * The file behind a new mapping.  We look later than the call: the fd may be
+ * closed and reused by then, so /proc/PID/maps wins when it still shows this
+ * very mapping; a wrong guess is corrected by the next filemap fault event.
+ */
 static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, struct rf_vma *v,
 		      uint64_t now)
 {
+	struct rf_vmas fresh = { 0 };
+	const struct rf_vma *m;
 	char link[64];
 	struct stat st;
-	const struct rf_vma *m;
 
+	if (!rf_vmas_load(&fresh, mm->tgid)) {
+		m = rf_vmas_find(&fresh, v->start);
+		if (m && m->ino && m->start == v->start && m->pgoff == v->pgoff) {
+			v->dev = m->dev;
+			v->ino = m->ino;
+			rf_vmas_free(&fresh);
+			rf_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
+			return;
+		}
+		rf_vmas_free(&fresh);
+	}
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)t->pid, (int)t->mmap_fd);
 	if (!stat(link, &st) && S_ISREG(st.st_mode)) {
 		v->dev = rf_kdev(st.st_dev);
 		v->ino = st.st_ino;
 		rf_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
-		return;
-	}
-	if (!rf_vmas_load(&mm->vmas, mm->tgid)) {
-		mm->vmas.loaded_at = now;
-		m = rf_vmas_find(&mm->vmas, v->start);
-		if (m && m->ino) {
-			v->dev = m->dev;
-			v->ino = m->ino;
-		}
 	}
 }
 
@@ -629,7 +720,7 @@ static int on_lost(struct rf_norm *n, const struct rf_raw *raw)
 
 static bool is_reference(enum rf_tp_id id)
 {
-	return id <= TP_ENTER_FADVISE;
+	return id < TP_NEWTASK;
 }
 
 static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
@@ -683,6 +774,16 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 		return 0;
 	n->records++;
 	id = tp - n->cfg.tps->tp;
+	if (raw->cpu < n->nr_cpus && n->pending[raw->cpu].on) {
+		bool names = (id == TP_FILEMAP_FAULT || id == TP_MAP_PAGES) &&
+			     pid == n->pending[raw->cpu].pid;
+		int err = flush_fault(n, raw->cpu, names ? tp : NULL, raw);
+
+		if (err || names)
+			return err;
+	}
+	if (id == TP_FILEMAP_FAULT || id == TP_MAP_PAGES)
+		return 0;	/* the page_fault_user before it is the reference */
 	switch (id) {	/* events about cgroups, not about the task that caused them */
 	case TP_CG_MKDIR: return on_cg_mkdir(n, tp, raw);
 	case TP_CG_RMDIR: return on_cg_rmdir(n, tp, raw);
@@ -726,7 +827,10 @@ int rf_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg)
 	n->page_shift = __builtin_ctz(getpagesize());
 	n->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	n->lost_per_cpu = calloc(n->nr_cpus, sizeof(*n->lost_per_cpu));
-	if (!n->lost_per_cpu) {
+	n->pending = calloc(n->nr_cpus, sizeof(*n->pending));
+	if (!n->lost_per_cpu || !n->pending) {
+		free(n->lost_per_cpu);
+		free(n->pending);
 		free(n);
 		return RF_ERR_NOMEM;
 	}
@@ -742,7 +846,7 @@ void rf_norm_free(struct rf_norm *n)
 		return;
 	rf_norm_free_tasks(n);
 	rf_hmap_free(&n->pfn_order);
-	rf_hmap_free(&n->pmd_folios);
+	rf_hmap_free(&n->folios);
 	rf_hmap_free(&n->named_files);
 	rf_hmap_free(&n->cg_by_path);
 	rf_hmap_free(&n->scope);
@@ -750,5 +854,6 @@ void rf_norm_free(struct rf_norm *n)
 		free(n->cgs[i].rel);
 	free(n->cgs);
 	free(n->lost_per_cpu);
+	free(n->pending);
 	free(n);
 }

@@ -327,6 +327,8 @@ int rf_recorder_stop(struct rf_recorder *rec)
 	if (!err)
 		err = rf_source_emit(rec->src, UINT64_MAX, rf_norm_record, rec->norm);
 	if (!err)
+		err = rf_norm_flush(rec->norm);
+	if (!err)
 		err = kernel_losses(rec);
 	if (!err)
 		err = rf_norm_poll_limits(rec->norm, now_mono());

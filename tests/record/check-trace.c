@@ -84,8 +84,7 @@ static void see_cgroup(struct facts *x, const struct rf_event *ev)
 
 	switch (ev->type) {
 	case RF_EV_CGROUP_MKDIR:
-		if (p && strlen(p) >= strlen(x->cg_suffix) &&
-		    !strcmp(p + strlen(p) - strlen(x->cg_suffix), x->cg_suffix)) {
+		if (p && strstr(p, x->cg_suffix)) {
 			x->cg_id = ev->u.cgroup.id;
 			x->mkdir_seen++;
 		}
@@ -177,6 +176,7 @@ static int check_workload(char **argv)
 	file_init(&x.mm, argv[4]);
 	x.limit = strtoull(argv[7], NULL, 0);
 	snprintf(x.cg_suffix, sizeof(x.cg_suffix), "/refault-record-");
+
 	plan(17);
 	ret = read_all(argv[2], &x, &h, &r);
 	ok(ret == 0, "trace reads to the end without error");
@@ -238,7 +238,12 @@ static int dump(const char *path)
 	struct rf_event ev;
 	int ret = rf_trace_reader_open(&r, path, 0);
 
-	while (!ret && (ret = rf_trace_reader_next(r, &ev)) > 0) {
+	if (ret) {
+		printf("error: %s\n", r ? rf_trace_reader_errmsg(r) : rf_strerror(ret));
+		rf_trace_reader_close(r);
+		return 1;
+	}
+	while ((ret = rf_trace_reader_next(r, &ev)) > 0) {
 		printf("%" PRIu64 " cpu%u pid%d %s", ev.time, ev.cpu, ev.pid,
 		       rf_event_type_name(ev.type));
 		if (ev.type <= RF_EV_FADVISE || ev.type == RF_EV_PAGECACHE_ADD ||
