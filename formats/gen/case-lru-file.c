@@ -83,15 +83,20 @@ int gen_case_lru_memcg(struct gen_plan *plan)
 }
 
 /*
- * cgroup-thrash: two cgroups without limits share one node.  /stream reads
- * GEN_ROTATE_MEMS x RAM (times --scale) once; /hot re-reads a quarter of RAM
- * for as many passes as the stream takes, at the same pace.  With per-memcg
- * workingset (v4.6, 23047a96) the hot set's refault distances count only its
- * own evictions; with the global counter of v4.5 the stream inflates them.
+ * cgroup-thrash: two cgroups without limits share one node.  Three quarters
+ * of the tasks stream through GEN_ROTATE_MEMS x RAM (times --scale) of files
+ * in /stream, once; the other quarter (at least one task) re-read a quarter
+ * of RAM in /hot for as many passes as the stream takes, at the same pace per
+ * task.  /hot's lruvec is mostly active, so global reclaim deactivates and
+ * evicts its pages; when they come back, their refault distance counts only
+ * /hot's evictions with per-memcg workingset (v4.6, 23047a96) but every
+ * eviction on the node, three quarters of them the stream's, with the global
+ * counter of v4.5.
  */
 int gen_case_cgroup_thrash(struct gen_plan *plan)
 {
-	uint32_t n_stream = plan->tasks_wanted / 2, n_hot = plan->tasks_wanted - n_stream;
+	uint32_t n_hot = plan->tasks_wanted / 4 ? plan->tasks_wanted / 4 : 1;
+	uint32_t n_stream = plan->tasks_wanted - n_hot;
 	uint32_t first_hot, i;
 	uint64_t stream_per, hot_per, passes;
 	int cg_stream, cg_hot, ret;
@@ -111,10 +116,10 @@ int gen_case_cgroup_thrash(struct gen_plan *plan)
 	hot_per = plan->files[first_hot].pages;
 	passes = (stream_per + hot_per - 1) / hot_per;
 	/* Interleave the two kinds so both start together whatever the fork order. */
-	for (i = 0; !ret && i < n_hot; i++) {
+	for (i = 0; !ret && (i < n_stream || i < n_hot); i++) {
 		if (i < n_stream)
 			ret = add_reader(plan, i, 1, (uint32_t)cg_stream, 0);
-		if (!ret)
+		if (!ret && i < n_hot)
 			ret = add_reader(plan, first_hot + i, passes, (uint32_t)cg_hot, 0);
 	}
 	return ret;

@@ -24,7 +24,7 @@
  * arguments change, so a regenerated bundled trace is compared against the
  * right expectation.  Written as the header's producer_version.
  */
-#define RF_GEN_VERSION		"1"
+#define RF_GEN_VERSION		"2"
 
 #define RF_GEN_PAGE_SIZE	4096u
 

@@ -15,5 +15,10 @@ REFAULT_VERB_LIBS += librefault-gen.la
 check_PROGRAMS += tests/gen/test-gen-patterns
 tests_gen_test_gen_patterns_SOURCES = tests/gen/test-gen-patterns.c
 tests_gen_test_gen_patterns_LDADD = librefault-gen.la librefault-trace.la
-TESTS += tests/gen/test-gen-patterns tests/gen/test-gen-cli.sh tests/gen/test-gen-bundled.sh
+# cgroup-thrash through the reclaim model: v4.5 and v4.6 must disagree on /hot.
+check_PROGRAMS += tests/gen/test-gen-thrash-model
+tests_gen_test_gen_thrash_model_SOURCES = tests/gen/test-gen-thrash-model.c
+tests_gen_test_gen_thrash_model_LDADD = librefault-model.la librefault-trace.la -lm
+TESTS += tests/gen/test-gen-patterns tests/gen/test-gen-thrash-model tests/gen/test-gen-cli.sh \
+	tests/gen/test-gen-bundled.sh
 EXTRA_DIST += tests/gen/test-gen-cli.sh tests/gen/test-gen-bundled.sh
