@@ -28,3 +28,4 @@ tests_model_test_model_config_SOURCES = tests/model/test-model-config.c
 tests_model_test_model_config_LDADD = $(MODEL_TEST_LDADD)
 # --- end of the model part ---
 include replayer/engine/local.mk
+include replayer/refpolicy/local.mk
