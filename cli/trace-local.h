@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Private to `refault trace`: the subcommands, and what they share
+ * (opening traces with good messages, event filters, output files, a
+ * u64 map, the page-request mapping of convert).
+ */
+#ifndef REFAULT_CLI_TRACE_LOCAL_H
+#define REFAULT_CLI_TRACE_LOCAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <refault/trace.h>
+
+#include "cli/util.h"
+
+/* Each subcommand: argv[0] is its name; returns an RF_EXIT_* status. */
+int trace_info(int argc, char **argv);
+int trace_dump(int argc, char **argv);
+int trace_verify(int argc, char **argv);
+int trace_slice(int argc, char **argv);
+int trace_recover(int argc, char **argv);
+int trace_convert(int argc, char **argv);
+
+/* "refault trace <sub>: <message>" on stderr. */
+void trace_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Open @path for reading; on failure print what and where (the reader's
+ * message) and return NULL.
+ */
+struct rf_trace_reader *trace_open(const char *sub, const char *path, unsigned int flags);
+
+/*
+ * getopt_long() with refault's messages: returns the option, -1 at the end,
+ * or '?' after printing what is wrong ("unknown option", "needs an
+ * argument").  @shortopts must start with ':'.  Call with *@first = true
+ * the first time (it resets getopt).
+ */
+struct option;
+int trace_getopt(const char *sub, int argc, char **argv, const char *shortopts,
+		 const struct option *longopts, int *longindex, bool *first);
+
+/* "refault trace <sub>: <what>; see 'refault trace <sub> --help'", for usage errors. */
+int trace_usage_error(const char *sub, const char *what);
+
+/* ------------------------------------------------------------ u64 map */
+
+/* Open addressing, grows by doubling; any key (0 included). */
+struct u64_map {
+	uint64_t *keys;
+	uint64_t *vals;
+	size_t cap;		/* power of two, or 0 */
+	size_t nr;
+	bool has_zero;
+	uint64_t zero_val;
+};
+
+void u64_map_init(struct u64_map *m);
+void u64_map_free(struct u64_map *m);
+/* Returns 0 or RF_ERR_NOMEM. */
+int u64_map_put(struct u64_map *m, uint64_t key, uint64_t val);
+bool u64_map_get(const struct u64_map *m, uint64_t key, uint64_t *val);
+
+/* ------------------------------------------------------------- filters */
+
+/*
+ * What --type, --class, --pid, --cgroup, --from and --to select.  Times are
+ * given as printed by dump (seconds on the trace clock, "12.5", "12500ms")
+ * or relative to the first event with a leading '+': "+2s".
+ */
+struct trace_filter {
+	bool by_type;
+	bool types[RF_EV_TYPE_MAX];
+	bool by_class;
+	bool classes[RF_CLASS_META + 1];
+	bool by_pid;
+	int32_t pid;
+	bool by_cgroup;
+	uint64_t cgroup;
+	const char *from_arg;
+	const char *to_arg;
+	uint64_t from;		/* resolved, ns on the trace clock */
+	uint64_t to;		/* inclusive; UINT64_MAX = no end */
+	/* learnt from the events as they go by */
+	struct u64_map tgid_of;	/* tid -> tgid */
+	struct u64_map cgroup_of;	/* pid -> memory cgroup id */
+	struct u64_map parent_of;	/* cgroup id -> parent id */
+};
+
+void trace_filter_init(struct trace_filter *f);
+void trace_filter_free(struct trace_filter *f);
+
+/*
+ * Parse one filter option (long name without dashes, e.g. "type") with its
+ * argument.  Returns 1 if @opt is a filter option and was parsed, 0 if it is
+ * not a filter option, -1 after printing why @arg is bad.
+ */
+int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt, const char *arg);
+
+/* Resolve relative times with the trace's first timestamp; -1 after a message. */
+int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trace_reader *r);
+
+/* Learn pid/cgroup relations from @ev; call for every event, selected or not. */
+int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev);
+
+bool trace_filter_in_time(const struct trace_filter *f, const struct rf_event *ev);
+/* Everything but the time range: type, class, pid, cgroup. */
+bool trace_filter_match_who(const struct trace_filter *f, const struct rf_event *ev);
+/* Only --pid and --cgroup. */
+bool trace_filter_match_task(const struct trace_filter *f, const struct rf_event *ev);
+bool trace_filter_match(const struct trace_filter *f, const struct rf_event *ev);
+/* True when some filter looks inside events (type, class, pid or cgroup). */
+bool trace_filter_per_event(const struct trace_filter *f);
+
+/* Parse "T" or "+T" into ns; *relative says which. */
+int trace_parse_time(const char *s, uint64_t *ns, bool *relative);
+
+/* ------------------------------------------------------------- printing */
+
+/* One line, perf-script-like: "  12.000001000 [003]  1234 file_read dev=8:1 ino=12 ..." */
+int trace_print_event(FILE *out, const struct rf_event *ev);
+/* json-c flags for one-line JSON (where json-c is included). */
+#define TRACE_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* One JSON object on one line. */
+int trace_print_event_json(FILE *out, const struct rf_event *ev);
+
+/* ----------------------------------------------------------- out files */
+
+/*
+ * A file written under a temporary name beside @path and renamed over it
+ * on commit, so a failed run never leaves a half-written file under the
+ * name asked for.  "-" means stdout (no rename).
+ */
+struct out_file {
+	char *path;
+	char *tmp;
+	int fd;
+	FILE *fp;		/* for text outputs, NULL until out_file_stdio() */
+};
+
+int out_file_open(struct out_file *o, const char *path, const char *sub);
+FILE *out_file_stdio(struct out_file *o, const char *sub);
+/* Close and rename; returns 0 or -1 after a message. */
+int out_file_commit(struct out_file *o, const char *sub);
+/* Close and remove. */
+void out_file_discard(struct out_file *o);
+/* True when @a and @b name the same existing file. */
+bool same_file(const char *a, const char *b);
+
+#endif /* REFAULT_CLI_TRACE_LOCAL_H */
