@@ -4,7 +4,9 @@
 #define REFAULT_CLI_BUILTIN_H
 
 int cmd_trace(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif /* REFAULT_CLI_BUILTIN_H */

@@ -18,8 +18,10 @@ struct cmd_struct {
 
 static const struct cmd_struct commands[] = {
 	{ "trace", cmd_trace, "inspect, verify, slice, recover and convert traces" },
+	{ "replay", cmd_replay, "replay a trace through reclaim-model configurations, side by side" },
 	{ "record", cmd_record, "capture page references and reclaim events from the running kernel" },
 	{ "gen", cmd_gen, "write a synthetic trace of a known workload (vm-scalability, seeds)" },
+	{ "compare", cmd_compare, "LKP-style regression tables, gates and plots over replay results" },
 };
 
 static void print_usage(FILE *out)

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# refault replay: determinism across thread counts, side-by-side configurations, damaged traces, bad input.
+set -u
+: "${REFAULT:?}" "${PYTHON3:=python3}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+
+# Results without the "run" section, keys as written: byte-comparable.
+strip_run() {
+	"$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("run"); print(json.dumps(d, indent=1))' "$1"
+}
+stat_of() {	# FILE CONFIG KEY
+	"$PYTHON3" -c 'import json,sys; d=json.load(open(sys.argv[1]))
+c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
+}
+
+echo "1..12"
+"$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
+	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
+check "a generated trace to replay" "test -s '$tmp/t.rft'"
+
+profiles=v4.5,v4.6,v4.6+55779ec
+"$REFAULT" replay "$tmp/t.rft" -p $profiles --threads 1 -q -o "$tmp/r1.json"
+check "replay with --threads 1 succeeds" "test \$? -eq 0 -a -s '$tmp/r1.json'"
+"$REFAULT" replay "$tmp/t.rft" -p $profiles --threads 2 -q -o "$tmp/r2.json"
+"$REFAULT" replay "$tmp/t.rft" -p $profiles --threads 5 -q -o "$tmp/r5.json"
+strip_run "$tmp/r1.json" > "$tmp/r1.txt"; strip_run "$tmp/r2.json" > "$tmp/r2.txt"; strip_run "$tmp/r5.json" > "$tmp/r5.txt"
+check "results are byte-identical for --threads 1, 2 and 5 (run section aside)" \
+	"cmp -s '$tmp/r1.txt' '$tmp/r2.txt' && cmp -s '$tmp/r1.txt' '$tmp/r5.txt'"
+"$REFAULT" replay "$tmp/t.rft" -p $profiles --threads 2 -q -o "$tmp/r2b.json"
+strip_run "$tmp/r2b.json" > "$tmp/r2b.txt"
+check "results are byte-identical across runs" "cmp -s '$tmp/r2.txt' '$tmp/r2b.txt'"
+check "one configuration per profile, named after it" \
+	"test \"\$($PYTHON3 -c 'import json,sys; print(\",\".join(c[\"name\"] for c in json.load(open(sys.argv[1]))[\"configs\"]))' '$tmp/r1.json')\" = v4.5,v4.6,v4.6+55779ec"
+
+# Each configuration alone gives the same counters as side by side.
+"$REFAULT" replay "$tmp/t.rft" -p v4.6 --threads 2 -q -o "$tmp/alone.json"
+a1=$(stat_of "$tmp/alone.json" v4.6 vmstat.pgactivate); g1=$(stat_of "$tmp/r1.json" v4.6 vmstat.pgactivate)
+a2=$(stat_of "$tmp/alone.json" v4.6 cost.estimated_ns); g2=$(stat_of "$tmp/r1.json" v4.6 cost.estimated_ns)
+check "a configuration replayed alone gives the same counters as in a group ($a1 activations)" \
+	"test '$a1' != missing && test '$a1' = '$g1' && test '$a2' != missing && test '$a2' = '$g2'"
+
+# --set overrides appear in the name and in "overridden"
+"$REFAULT" replay "$tmp/t.rft" -p v4.6 --set memory=32M -q -o "$tmp/set.json"
+check "--set is applied and recorded" \
+	"$PYTHON3 -c 'import json,sys; c=json.load(open(sys.argv[1]))[\"configs\"][0]; assert c[\"name\"]==\"v4.6,memory=32M\", c[\"name\"]; assert \"memory\" in c[\"overridden\"]' '$tmp/set.json'"
+
+# A matrix expands alternatives
+printf 'v4.5|v4.6 memory=32M|48M  # sweep\n' > "$tmp/matrix"
+"$REFAULT" replay "$tmp/t.rft" --matrix "$tmp/matrix" -q -o "$tmp/m.json"
+check "--matrix expands to the cartesian product, in order" \
+	"test \"\$($PYTHON3 -c 'import json,sys; print(\" \".join(c[\"name\"] for c in json.load(open(sys.argv[1]))[\"configs\"]))' '$tmp/m.json')\" = 'v4.5,memory=32M v4.5,memory=48M v4.6,memory=32M v4.6,memory=48M'"
+
+# Damage: flip a byte in the middle of the trace
+cp "$tmp/t.rft" "$tmp/bad.rft"
+size=$(stat -c %s "$tmp/bad.rft")
+printf '\377\377\377\377' | dd of="$tmp/bad.rft" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$REFAULT" replay "$tmp/bad.rft" -p v4.6 -q -o "$tmp/bad.json" 2>"$tmp/err"
+rc=$?
+check "a damaged trace fails with exit 1 and names chunk and offset, writing no results" \
+	"test $rc -eq 1 && grep -q 'chunk [0-9]* at offset [0-9]*' '$tmp/err' && test ! -e '$tmp/bad.json'"
+"$REFAULT" replay "$tmp/bad.rft" -p v4.6 -q --skip-damaged -o "$tmp/skip.json" 2>"$tmp/err"
+check "--skip-damaged goes on and the results say what was skipped" \
+	"$PYTHON3 -c 'import json,sys; t=json.load(open(sys.argv[1]))[\"trace\"]; assert t[\"chunks_damaged\"]>=1 and t[\"events_skipped\"]>0, t' '$tmp/skip.json'"
+
+"$REFAULT" replay "$tmp/t.rft" -p v9.99 -q 2>"$tmp/err"
+rc=$?
+check "an unknown profile is refused (exit 2) with its name" "test $rc -eq 2 && grep -q 'v9.99' '$tmp/err'"
+"$REFAULT" replay "$tmp/nonexistent.rft" -q 2>"$tmp/err"
+rc=$?
+"$REFAULT" replay "$tmp/t.rft" --set nonsense=1 -q 2>"$tmp/err2"
+rc2=$?
+check "a missing trace (exit 1) and an unknown key (exit 2) get clear errors" \
+	"test $rc -eq 1 && grep -q nonexistent '$tmp/err' && test $rc2 -eq 2 && grep -q nonsense '$tmp/err2'"
+exit $fail
