@@ -70,7 +70,7 @@ enum gen_step_kind {
 	GEN_STEP_ANON,		/* ANON_FAULT (writes) through the last MMAP */
 	GEN_STEP_MADVISE,
 	GEN_STEP_MUNMAP,
-	GEN_STEP_BARRIER,	/* wait for every task; the last to arrive emits .marker */
+	GEN_STEP_BARRIER,	/* wait for every task; then the driver emits .marker */
 	GEN_STEP_EXIT,
 };
 
