@@ -13,3 +13,5 @@ REFAULT_VERB_LIBS += librefault-engine.la librefault-model.la
 
 TESTS += tests/replay/test-replay.sh
 EXTRA_DIST += tests/replay/test-replay.sh
+BENCH_SH += tests/bench/bench-replay.sh
+EXTRA_DIST += tests/bench/bench-replay.sh
