@@ -154,7 +154,7 @@ int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *
 {
 	uint32_t ps = memcg_slot_by_cgid(m, parent);
 	struct rf_memcg *mc;
-	char buf[64];
+	char buf[RF_MAX_STRING + 2];
 
 	if (memcg_slot_by_cgid(m, cgid) != RF_NONE)
 		return 0;		/* already known (e.g. named twice) */
@@ -162,6 +162,10 @@ int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *
 		ps = 0;
 	if (!path || !*path) {
 		snprintf(buf, sizeof(buf), "/cgroup-%llu", (unsigned long long)cgid);
+		path = buf;
+	} else if (path[0] != '/') {
+		/* paths in counters and limit overrides always start with '/' */
+		snprintf(buf, sizeof(buf), "/%s", path);
 		path = buf;
 	}
 	mc = memcg_alloc(m, cgid, path, ps);

@@ -129,7 +129,7 @@ uint32_t page_alloc_slot(struct rf_model *m)
 		m->free_page = m->pages[idx].next;
 	} else {
 		if (m->nr_page_slots == m->cap_pages) {
-			uint32_t cap = m->cap_pages * 2;
+			uint32_t cap = m->cap_pages + m->cap_pages / 2;	/* 1.5x: bounded slack */
 			struct rf_page *p = realloc(m->pages, (size_t)cap * sizeof(*p));
 
 			if (!p || cap < m->cap_pages)
@@ -208,7 +208,7 @@ static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base)
 		m->free_node = m->nodes[idx].map_next;
 	} else {
 		if (m->nr_node_slots == m->cap_nodes) {
-			uint32_t cap = m->cap_nodes * 2;
+			uint32_t cap = m->cap_nodes + m->cap_nodes / 2;
 
 			n = realloc(m->nodes, (size_t)cap * sizeof(*n));
 			if (!n)
