@@ -19,7 +19,7 @@ static const char sub[] = "convert";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: refault trace convert IN OUT [--from FMT] [--to FMT]\n\n"
+		"usage: refault trace convert IN OUT [--from FMT] [--to FMT] [--chunk-events N]\n\n"
 		"Convert IN to OUT.  Formats (from the file name when not given):\n"
 		"  trace    a refault trace (any other name)\n"
 		"  jsonl    JSON lines: the header object first, then one event per line, as\n"
@@ -29,6 +29,7 @@ static void usage(FILE *out)
 		"           next_access_vtime (1-based number of the next request of the object,\n"
 		"           -1 if none)} (*.oracleGeneral, *.bin)\n"
 		"  csv      'time,obj_id,size,op' with a header line; time in ns (*.csv)\n"
+		"  --chunk-events N  events per chunk of a trace output (default 65536)\n"
 		"To oracle and csv, every page a reference event touches becomes one request of\n"
 		"one page; other events are left out.  From oracle and csv, every request becomes\n"
 		"an 'access' event whose key is obj_id.  See docs/refault-trace.md for the page\n"
@@ -150,7 +151,8 @@ static void trace_sink_summary(struct conv_sink *sink)
 	fprintf(stderr, "%s: %" PRIu64 " events\n", sink->path, ts->events);
 }
 
-static int trace_sink_open(struct conv_sink *sink, const char *path, const struct rf_trace_header *h)
+static int trace_sink_open(struct conv_sink *sink, const char *path, const struct rf_trace_header *h,
+			   const struct rf_writer_options *wo)
 {
 	struct trace_sink *ts = calloc(1, sizeof(*ts));
 	int err;
@@ -159,7 +161,7 @@ static int trace_sink_open(struct conv_sink *sink, const char *path, const struc
 		free(ts);
 		return -1;
 	}
-	err = rf_trace_writer_fdopen(&ts->w, ts->of.fd, h, NULL);
+	err = rf_trace_writer_fdopen(&ts->w, ts->of.fd, h, wo);
 	if (err) {
 		trace_err(sub, "%s: %s", path, rf_strerror(err));
 		out_file_discard(&ts->of);
@@ -398,13 +400,13 @@ static int source_open(struct conv_source *src, enum conv_format fmt, const char
 }
 
 static int sink_open(struct conv_sink *sink, enum conv_format fmt, const char *path,
-		     const struct rf_trace_header *h)
+		     const struct rf_trace_header *h, const struct rf_writer_options *wo)
 {
 	memset(sink, 0, sizeof(*sink));
 	sink->path = path;
 	switch (fmt) {
 	case FMT_TRACE:
-		return trace_sink_open(sink, path, h);
+		return trace_sink_open(sink, path, h, wo);
 	case FMT_JSONL:
 		return jsonl_sink_open(sink, path, h);
 	default:
@@ -412,7 +414,8 @@ static int sink_open(struct conv_sink *sink, enum conv_format fmt, const char *p
 	}
 }
 
-static int convert(const char *in, enum conv_format ifmt, const char *out, enum conv_format ofmt)
+static int convert(const char *in, enum conv_format ifmt, const char *out, enum conv_format ofmt,
+		   const struct rf_writer_options *wo)
 {
 	struct conv_source src;
 	struct conv_sink sink;
@@ -421,7 +424,7 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 
 	if (source_open(&src, ifmt, in))
 		return RF_EXIT_FAILURE;
-	if (sink_open(&sink, ofmt, out, &src.hdr)) {
+	if (sink_open(&sink, ofmt, out, &src.hdr, wo)) {
 		src.close(&src);
 		return RF_EXIT_FAILURE;
 	}
@@ -449,9 +452,12 @@ int trace_convert(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 't' },
+		{ "chunk-events", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum conv_format ifmt = FMT_TRACE, ofmt = FMT_TRACE;
+	struct rf_writer_options wo = { 0 };
+	uint64_t v;
 	bool first = true, have_in = false, have_out = false;
 	int c, idx;
 
@@ -465,6 +471,11 @@ int trace_convert(int argc, char **argv)
 			if (parse_format(optarg, c == 'f' ? &ifmt : &ofmt))
 				return trace_usage_error(sub, "unknown format (trace, jsonl, oracle, csv)");
 			*(c == 'f' ? &have_in : &have_out) = true;
+			break;
+		case 'c':
+			if (rf_parse_u64(optarg, &v) || !v || v > UINT32_MAX)
+				return trace_usage_error(sub, "--chunk-events needs a positive number");
+			wo.chunk_events = (uint32_t)v;
 			break;
 		default:
 			return RF_EXIT_USAGE;
@@ -480,5 +491,5 @@ int trace_convert(int argc, char **argv)
 		return trace_usage_error(sub, "OUT must not be IN");
 	if (!strcmp(argv[optind + 1], "-") && (ofmt == FMT_ORACLE || ofmt == FMT_TRACE))
 		return trace_usage_error(sub, "trace and oracle output need a file, not '-'");
-	return convert(argv[optind], ifmt, argv[optind + 1], ofmt);
+	return convert(argv[optind], ifmt, argv[optind + 1], ofmt, &wo);
 }

@@ -25,13 +25,15 @@ static const char sub[] = "info";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: refault trace info TRACE [--json]\n\n"
+		"usage: refault trace info TRACE [--json] [--chunks]\n\n"
 		"Print the header of TRACE (producer, version, host, clock, what was recorded),\n"
 		"its duration, events per type and per class, chunks, file bytes and bytes per\n"
 		"event, the lost-event total (sum of the counts of 'lost' events) and whether the\n"
 		"index is present.  Every chunk is decoded; damaged chunks are reported (chunk and\n"
 		"offset) and left out of the counts.\n\n"
-		"  --json   one JSON object instead of text\n\n"
+		"  --json     one JSON object instead of text\n"
+		"  --chunks   also list the chunks: offset, size, sequence number, first and last\n"
+		"             time, events, references (from the index, or found by walking)\n\n"
 		"Exit status: 0 the trace was read whole, 1 damage or I/O error, 2 bad command line.\n");
 }
 
@@ -48,6 +50,8 @@ struct info {
 	uint64_t damaged;
 	char damage[MAX_DAMAGE_REPORTS][512];
 	long chunks;
+	const struct rf_chunk_info *chunk_list;
+	bool list_chunks;
 };
 
 static void count(struct info *in, const struct rf_event *ev)
@@ -92,6 +96,7 @@ static int scan(struct info *in, struct rf_trace_reader *r, const char *path)
 		return rc;
 	}
 	in->chunks = rf_trace_reader_chunks(r, &chunks);
+	in->chunk_list = in->chunks > 0 ? chunks : NULL;
 	if (in->t_first == UINT64_MAX)
 		in->t_first = in->t_last = 0;
 	return 0;
@@ -120,6 +125,42 @@ static void print_header_text(const struct rf_trace_header *h)
 	printf("command:      %s\n", h->command);
 	if (*h->params)
 		printf("params:       %s\n", h->params);
+}
+
+static void print_chunks_text(const struct info *in)
+{
+	long i;
+
+	printf("chunk list:\n  %6s %12s %8s %6s %20s %20s %8s %8s\n", "chunk", "offset", "size",
+	       "seq", "t_first", "t_last", "events", "refs");
+	for (i = 0; i < in->chunks && in->chunk_list; i++) {
+		const struct rf_chunk_info *c = &in->chunk_list[i];
+
+		printf("  %6ld %12" PRIu64 " %8" PRIu64 " %6" PRIu64 " %20" PRIu64 " %20" PRIu64
+		       " %8" PRIu64 " %8" PRIu64 "\n", i, c->offset, c->size, c->seq, c->t_first,
+		       c->t_last, c->nr_events, c->nr_refs);
+	}
+}
+
+static json_object *chunks_json(const struct info *in)
+{
+	json_object *a = json_object_new_array(), *c;
+	long i;
+
+	for (i = 0; a && i < in->chunks && in->chunk_list; i++) {
+		const struct rf_chunk_info *ci = &in->chunk_list[i];
+
+		c = json_object_new_object();
+		json_object_object_add(c, "offset", json_object_new_uint64(ci->offset));
+		json_object_object_add(c, "size", json_object_new_uint64(ci->size));
+		json_object_object_add(c, "seq", json_object_new_uint64(ci->seq));
+		json_object_object_add(c, "t_first", json_object_new_uint64(ci->t_first));
+		json_object_object_add(c, "t_last", json_object_new_uint64(ci->t_last));
+		json_object_object_add(c, "nr_events", json_object_new_uint64(ci->nr_events));
+		json_object_object_add(c, "nr_refs", json_object_new_uint64(ci->nr_refs));
+		json_object_array_add(a, c);
+	}
+	return a;
 }
 
 static void print_text(const struct info *in, struct rf_trace_reader *r)
@@ -153,6 +194,8 @@ static void print_text(const struct info *in, struct rf_trace_reader *r)
 	for (t = 1; t < RF_EV_TYPE_MAX; t++)
 		if (in->per_type[t])
 			printf("  %-20s %" PRIu64 "\n", rf_event_type_name(t), in->per_type[t]);
+	if (in->list_chunks)
+		print_chunks_text(in);
 }
 
 static json_object *info_json(const struct info *in, struct rf_trace_reader *r)
@@ -201,6 +244,8 @@ static json_object *info_json(const struct info *in, struct rf_trace_reader *r)
 	for (k = 0; k < in->damaged && k < MAX_DAMAGE_REPORTS; k++)
 		json_object_array_add(dmg, json_object_new_string(in->damage[k]));
 	json_object_object_add(o, "damage", dmg);
+	if (in->list_chunks)
+		json_object_object_add(o, "chunk_list", chunks_json(in));
 	return o;
 }
 
@@ -209,11 +254,12 @@ int trace_info(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "chunks", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct info *in;
 	struct rf_trace_reader *r;
-	bool first = true, json = false;
+	bool first = true, json = false, list_chunks = false;
 	json_object *o;
 	int c, idx, status;
 
@@ -222,9 +268,9 @@ int trace_info(int argc, char **argv)
 			usage(stdout);
 			return RF_EXIT_OK;
 		}
-		if (c != 'j')
+		if (c != 'j' && c != 'c')
 			return RF_EXIT_USAGE;
-		json = true;
+		*(c == 'j' ? &json : &list_chunks) = true;
 	}
 	if (optind != argc - 1)
 		return trace_usage_error(sub, optind >= argc ? "no TRACE given" : "one TRACE only");
@@ -232,6 +278,8 @@ int trace_info(int argc, char **argv)
 	if (!r)
 		return RF_EXIT_FAILURE;
 	in = calloc(1, sizeof(*in));	/* the damage reports make it big for the stack */
+	if (in)
+		in->list_chunks = list_chunks;
 	if (!in || scan(in, r, argv[optind])) {
 		if (!in)
 			trace_err(sub, "out of memory");

@@ -14,7 +14,7 @@
 /* Fields that read better in hex: addresses, page frames, address spaces. */
 static bool hex_field(const char *name)
 {
-	static const char *const names[] = { "addr", "mm", "pfn", "flags", "prot", "len", "key" };
+	static const char *const names[] = { "addr", "mm", "pfn", "flags", "prot", "len" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)

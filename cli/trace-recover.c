@@ -40,6 +40,7 @@ struct recover {
 	uint64_t bad_frames;
 	uint64_t bad_bytes;	/* sizes of the frames that failed to decode */
 	uint64_t good_end;	/* end of the last good chunk */
+	bool had_index;		/* TRACE ends with a sound index and footer */
 };
 
 static void report(struct recover *rc, const char *fmt, const char *msg)
@@ -104,6 +105,11 @@ static int run(struct recover *rc)
 	uint64_t size;
 	int err;
 
+	r = trace_open(sub, rc->in, 0);
+	if (!r)
+		return RF_EXIT_FAILURE;
+	rc->had_index = rf_trace_reader_has_index(r);
+	rf_trace_reader_close(r);
 	r = trace_open(sub, rc->in, RF_READ_NO_INDEX | RF_READ_SKIP_DAMAGED);
 	if (!r)
 		return RF_EXIT_FAILURE;
@@ -134,10 +140,11 @@ static int run(struct recover *rc)
 		return RF_EXIT_FAILURE;
 	printf("%s: recovered %" PRIu64 " chunks, %" PRIu64 " events into %s\n", rc->in,
 	       rc->good_chunks, rc->good_events, rc->out);
-	printf("%s: %" PRIu64 " damaged frames skipped (%" PRIu64 " bytes); %" PRIu64
-	       " bytes after the last good chunk (offset %" PRIu64 ") not recovered%s\n", rc->in,
-	       rc->bad_frames, rc->bad_bytes, size - rc->good_end, rc->good_end,
-	       size > rc->good_end ? " (an old index and footer are among them, if any)" : "");
+	printf("%s: %" PRIu64 " damaged frames skipped (%" PRIu64 " bytes of whole bad chunks)\n",
+	       rc->in, rc->bad_frames, rc->bad_bytes);
+	printf("%s: %" PRIu64 " bytes after the last good chunk (offset %" PRIu64 ") %s\n", rc->in,
+	       size - rc->good_end, rc->good_end, rc->had_index ?
+	       "hold the old index and footer, rebuilt" : "not recovered");
 	return RF_EXIT_OK;
 }
 

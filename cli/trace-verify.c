@@ -43,7 +43,19 @@ struct verify {
 	struct rf_chunk_info *found;	/* what the walk found, for the index check */
 	size_t nr_found;
 	size_t cap_found;
+	uint64_t damaged[MAX_REPORTS];	/* offsets of chunks that failed to decode */
+	size_t nr_damaged;
 };
+
+static bool known_damaged(const struct verify *v, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_damaged; i++)
+		if (v->damaged[i] == off)
+			return true;
+	return false;
+}
 
 static void __attribute__((format(printf, 2, 3))) problem(struct verify *v, const char *fmt, ...)
 {
@@ -132,6 +144,7 @@ static int walk(struct verify *v)
 			/* framing damage; the reader has moved on to the next zstd magic */
 			problem(v, "%s", rf_trace_reader_errmsg(r));
 			rc = rc == RF_ERR_NOMEM ? rc : 0;
+			expect_seq = UINT64_MAX;	/* unknown after damage */
 			continue;
 		}
 		v->chunks++;
@@ -140,9 +153,12 @@ static int walk(struct verify *v)
 			problem(v, "chunk %" PRIu64 " at offset %" PRIu64 " (%zu bytes): %s", f.ordinal,
 				f.offset, f.size, rf_chunk_decoder_errmsg(d));
 			rc = rc == RF_ERR_NOMEM ? rc : 0;
+			expect_seq = UINT64_MAX;
+			if (v->nr_damaged < MAX_REPORTS)
+				v->damaged[v->nr_damaged++] = f.offset;
 			continue;
 		}
-		if (b.seq != expect_seq && !v->quiet)
+		if (b.seq != expect_seq && expect_seq != UINT64_MAX && !v->quiet)
 			fprintf(stderr, "%s: note: chunk at offset %" PRIu64 " has sequence number %"
 				PRIu64 ", expected %" PRIu64 " (chunks were dropped, e.g. by recover)\n",
 				v->path, f.offset, b.seq, expect_seq);
@@ -205,7 +221,7 @@ static int check_index(struct verify *v)
 			j++;
 		if (j < v->nr_found && v->found[j].offset == ix[i].offset)
 			compare_entry(v, i, &ix[i], &v->found[j]);
-		else
+		else if (!known_damaged(v, ix[i].offset))
 			problem(v, "index entry %zu points at offset %" PRIu64 ", where no good chunk "
 				"starts", i, ix[i].offset);
 	}

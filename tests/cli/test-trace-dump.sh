@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `refault trace dump`: text and JSON lines, and every filter.
+. "$(dirname "$0")/trace-lib.sh"
+plan 14
+make_small && make_big
+ok $? "test traces made"
+count() { rt dump "$@" | wc -l; }
+is "$(count "$TMP/small.trace")" 13 "all events, one line each"
+is "$(rt dump "$TMP/small.trace" | sed -n 6p)" \
+	"     1.000001000 [001]    200 file_read      dev=8:1 ino=12 index=0 nr=4" \
+	"text line: time s.ns, cpu, pid, type, fields"
+is "$(count "$TMP/small.trace" --type file_read,access)" 4 "--type with two types"
+is "$(count "$TMP/small.trace" --class meta)" 3 "--class meta"
+is "$(count "$TMP/small.trace" --pid 200)" 6 "--pid: its events, and the fork that names it"
+is "$(count "$TMP/small.trace" --cgroup 7 --class reference)" 3 \
+	"--cgroup: references of the task attached to it"
+is "$(count "$TMP/small.trace" --cgroup 1 --class reference)" 3 "--cgroup includes descendants"
+is "$(count "$TMP/small.trace" --from 2 --to 3)" 4 "--from/--to in seconds, inclusive"
+is "$(count "$TMP/small.trace" --from +1.5s)" 4 "--from relative to the first event"
+is "$(count "$TMP/big.trace" --from 1.5005 --to 1.7)" 202 "--from/--to across chunks (seek)"
+is "$(rt dump "$TMP/big.trace" --from 1.5005 --limit 1 | awk '{print $1}')" 1.501000000 \
+	"--from seeks to the first event at or after the time"
+is "$(count "$TMP/big.trace" --limit 7)" 7 "--limit"
+if have_python; then
+	rt dump --json "$TMP/small.trace" | "$PYTHON3" -c 'import json, sys
+evs = [json.loads(l) for l in sys.stdin]
+assert len(evs) == 13 and evs[5] == {"t": 1000001000, "cpu": 1, "pid": 200, "type": "file_read",
+	"dev": 8388609, "ino": 12, "index": 0, "nr": 4}, evs[5]'
+	ok $? "--json: one JSON object per line with every field"
+else
+	skip "no python3"
+fi
+finish

@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `refault trace info` reports the numbers of a small hand-written trace exactly.
+. "$(dirname "$0")/trace-lib.sh"
+plan 12
+make_small
+ok $? "a hand-written JSONL file converts to a trace"
+out=$(rt info "$TMP/small.trace"); ok $? "info exits 0 on a whole trace"
+is "$(echo "$out" | sed -n 's/^events: *//p')" 13 "13 events"
+is "$(echo "$out" | sed -n 's/^lost events: *//p')" 20 "lost events are the sum of the lost counts (17 + 3)"
+is "$(echo "$out" | sed -n 's/^duration: *//p')" "2.500000000 s" "duration from the first to the last event"
+is "$(echo "$out" | sed -n 's/^  file_read *//p')" 2 "per type: 2 file_read"
+is "$(echo "$out" | sed -n 's/^  reference *//p')" 5 "per class: 5 references"
+is "$(echo "$out" | sed -n 's/^index: *//p')" present "the index is present"
+size=$(stat -c %s "$TMP/small.trace")
+is "$(echo "$out" | sed -n 's/^bytes\/event: *//p')" "$(awk "BEGIN { printf \"%.3f\", $size / 13 }")" \
+	"bytes/event is the file size over the events"
+if have_python; then
+	is "$(info_field "$TMP/small.trace" per_type.access)" 2 "--json: per_type.access"
+	is "$(info_field "$TMP/small.trace" header.producer)" hand "--json: the header's producer"
+else
+	skip "no python3"; skip "no python3"
+fi
+make_big
+off=$(chunk_field "$TMP/big.trace" 5 offset)
+head -c $((off + 20)) "$TMP/big.trace" > "$TMP/cut.trace"
+rt info "$TMP/cut.trace" > "$TMP/out" 2> "$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^events: *500$' "$TMP/out" && grep -q 'chunk 5 at offset' "$TMP/err"
+ok $? "a truncated trace: exit 1, the complete chunks counted, the damage named (chunk, offset)"
+finish
