@@ -23,7 +23,13 @@ static bool exact_row(const struct rf_cmp_row *row, size_t nsides)
 	return true;
 }
 
-static void print_side(FILE *out, const struct rf_cmp_report *rep, size_t side)
+static bool differs(const struct rf_cmp_row *row, size_t side, size_t ref)
+{
+	return row->cell[side].mean != row->cell[ref].mean ||
+	       row->cell[side].present != row->cell[ref].present;
+}
+
+static void print_side(FILE *out, const struct rf_cmp_report *rep, size_t side, size_t ref)
 {
 	size_t i, total = 0, differ = 0, named = 0;
 
@@ -33,12 +39,9 @@ static void print_side(FILE *out, const struct rf_cmp_report *rep, size_t side)
 		if (!rf_cmp_is_decision_stat(row->name) || !exact_row(row, rep->nsides))
 			continue;
 		total++;
-		if (row->cell[side].mean == row->cell[0].mean &&
-		    row->cell[side].present == row->cell[0].present)
-			continue;
-		differ++;
+		differ += differs(row, side, ref);
 	}
-	fprintf(out, "decisions: %s vs %s: ", rep->sides[side].label, rep->sides[0].label);
+	fprintf(out, "decisions: %s vs %s: ", rep->sides[side].label, rep->sides[ref].label);
 	if (!differ) {
 		fprintf(out, "same (all %zu model counters equal)\n", total);
 		return;
@@ -48,8 +51,7 @@ static void print_side(FILE *out, const struct rf_cmp_report *rep, size_t side)
 		const struct rf_cmp_row *row = &rep->rows[i];
 
 		if (!rf_cmp_is_decision_stat(row->name) || !exact_row(row, rep->nsides) ||
-		    (row->cell[side].mean == row->cell[0].mean &&
-		     row->cell[side].present == row->cell[0].present))
+		    !differs(row, side, ref))
 			continue;
 		fprintf(out, "%s%s", named ? ", " : "", row->name);
 		named++;
@@ -97,8 +99,12 @@ int rf_cmp_print_decisions(FILE *out, const struct rf_cmp_report *rep)
 
 	if (!any_model_side(rep))
 		return 0;
-	for (i = 1; i < rep->nsides; i++)
-		print_side(out, rep, i);
+	/* each variant against the base, and a later variant against the one before it */
+	for (i = 1; i < rep->nsides; i++) {
+		print_side(out, rep, i, 0);
+		if (i > 1)
+			print_side(out, rep, i, i - 1);
+	}
 	print_cost(out, rep);
 	return ferror(out) ? RF_ERR_IO : 0;
 }
