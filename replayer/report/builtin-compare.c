@@ -79,6 +79,7 @@ static int add_gate(struct compare_opts *o, const char *text)
 	o->gates = g;
 	if (rf_cmp_gate_parse(&g[o->ngates], text, err, sizeof(err))) {
 		rf_err(VERB, "--fail-if '%s': %s", text, err);
+		rf_cmp_gate_release(&g[o->ngates]);
 		return RF_EXIT_USAGE;
 	}
 	o->ngates++;
