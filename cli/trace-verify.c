@@ -132,7 +132,6 @@ static int walk(struct verify *v)
 	struct rf_event_batch b;
 	struct rf_chunk_info ci;
 	struct rf_frame f;
-	uint64_t expect_seq = 0;
 	int rc;
 
 	if (!r)
@@ -144,7 +143,6 @@ static int walk(struct verify *v)
 			/* framing damage; the reader has moved on to the next zstd magic */
 			problem(v, "%s", rf_trace_reader_errmsg(r));
 			rc = rc == RF_ERR_NOMEM ? rc : 0;
-			expect_seq = UINT64_MAX;	/* unknown after damage */
 			continue;
 		}
 		v->chunks++;
@@ -153,16 +151,10 @@ static int walk(struct verify *v)
 			problem(v, "chunk %" PRIu64 " at offset %" PRIu64 " (%zu bytes): %s", f.ordinal,
 				f.offset, f.size, rf_chunk_decoder_errmsg(d));
 			rc = rc == RF_ERR_NOMEM ? rc : 0;
-			expect_seq = UINT64_MAX;
 			if (v->nr_damaged < MAX_REPORTS)
 				v->damaged[v->nr_damaged++] = f.offset;
 			continue;
 		}
-		if (b.seq != expect_seq && expect_seq != UINT64_MAX && !v->quiet)
-			fprintf(stderr, "%s: note: chunk at offset %" PRIu64 " has sequence number %"
-				PRIu64 ", expected %" PRIu64 " (chunks were dropped, e.g. by recover)\n",
-				v->path, f.offset, b.seq, expect_seq);
-		expect_seq = b.seq + 1;
 		v->events += b.nr;
 		describe(&ci, &f, &b);
 		rc = remember(v, &ci);
