@@ -183,8 +183,23 @@ static int read_counters(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_
 	return 0;
 }
 
-static int read_field(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
-		      const struct rf_field *f)
+/* Strings, stack frames and counter maps: rare, so kept out of the event loop. */
+static __attribute__((noinline)) int read_field_slow(struct rf_chunk_cursor *c, struct mp_cur *m,
+						     struct rf_event *ev, const struct rf_field *f)
+{
+	switch (f->kind) {
+	case RF_FK_STR:
+		return read_string(c, m, &RF_FIELD_PTR(ev, f, const char *));
+	case RF_FK_FRAMES:
+		return read_frames(c, m, ev, f);
+	case RF_FK_COUNTERS:
+		return read_counters(c, m, ev, f);
+	}
+	return cursor_fail(c, m, RF_ERR_CORRUPT, "unknown field kind");
+}
+
+static inline __attribute__((always_inline)) int read_field(struct rf_chunk_cursor *c, struct mp_cur *m,
+							    struct rf_event *ev, const struct rf_field *f)
 {
 	uint64_t u, *reg;
 	int64_t s;
@@ -207,14 +222,79 @@ static int read_field(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_eve
 		*reg += (uint64_t)s;
 		rf_field_set_u(ev, f, *reg);
 		return 0;
-	case RF_FK_STR:
-		return read_string(c, m, &RF_FIELD_PTR(ev, f, const char *));
-	case RF_FK_FRAMES:
-		return read_frames(c, m, ev, f);
-	case RF_FK_COUNTERS:
-		return read_counters(c, m, ev, f);
 	}
-	return cursor_fail(c, m, RF_ERR_CORRUPT, "unknown field kind");
+	return read_field_slow(c, m, ev, f);
+}
+
+/*
+ * The reference types that make up almost every trace, decoded without the
+ * schema walk (which costs a branch per field kind and size).  This must
+ * read exactly the fields schema.c lists for these types, in its order;
+ * tests/format/test-roundtrip checks every type against the writer.  On
+ * anything unusual (a value that needs a check the generic path makes, a
+ * bad byte) it returns false having changed nothing, and the generic path
+ * decodes the event, or says what is wrong with it.
+ */
+static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, struct rf_delta_state *ds,
+							     struct rf_event *ev, unsigned int type)
+{
+	struct mp_cur m = *mc;
+	uint64_t a, b, e, f, g;
+	int64_t d;
+
+	switch (type) {
+	case RF_EV_FILE_READ:
+	case RF_EV_FILE_WRITE:		/* dev ino index(delta) nr */
+		if (!mp_read_u64(&m, &a) || a > UINT32_MAX || !mp_read_u64(&m, &b) ||
+		    !mp_read_i64(&m, &d) || !mp_read_u64(&m, &e))
+			return false;
+		memset(&ev->u, 0, sizeof(ev->u));
+		ev->u.file.dev = (uint32_t)a;
+		ev->u.file.ino = b;
+		ds->index += (uint64_t)d;
+		ev->u.file.index = ds->index;
+		ev->u.file.nr = e;
+		break;
+	case RF_EV_FILE_FAULT:		/* dev ino index(delta) order flags mm */
+		if (!mp_read_u64(&m, &a) || a > UINT32_MAX || !mp_read_u64(&m, &b) ||
+		    !mp_read_i64(&m, &d) || !mp_read_u64(&m, &e) || e > UINT8_MAX ||
+		    !mp_read_u64(&m, &f) || f > UINT8_MAX || !mp_read_u64(&m, &g))
+			return false;
+		memset(&ev->u, 0, sizeof(ev->u));
+		ev->u.file.dev = (uint32_t)a;
+		ev->u.file.ino = b;
+		ds->index += (uint64_t)d;
+		ev->u.file.index = ds->index;
+		ev->u.file.order = (uint8_t)e;
+		ev->u.file.flags = (uint8_t)f;
+		ev->u.file.mm = g;
+		break;
+	case RF_EV_ANON_FAULT:		/* mm addr(delta) order flags */
+		if (!mp_read_u64(&m, &a) || !mp_read_i64(&m, &d) || !mp_read_u64(&m, &e) ||
+		    e > UINT8_MAX || !mp_read_u64(&m, &f) || f > UINT8_MAX)
+			return false;
+		memset(&ev->u, 0, sizeof(ev->u));
+		ev->u.anon.mm = a;
+		ds->addr += (uint64_t)d;
+		ev->u.anon.addr = ds->addr;
+		ev->u.anon.order = (uint8_t)e;
+		ev->u.anon.flags = (uint8_t)f;
+		break;
+	case RF_EV_ACCESS:		/* key(delta) order flags */
+		if (!mp_read_i64(&m, &d) || !mp_read_u64(&m, &e) || e > UINT8_MAX ||
+		    !mp_read_u64(&m, &f) || f > UINT8_MAX)
+			return false;
+		memset(&ev->u, 0, sizeof(ev->u));
+		ds->key += (uint64_t)d;
+		ev->u.access.key = ds->key;
+		ev->u.access.order = (uint8_t)e;
+		ev->u.access.flags = (uint8_t)f;
+		break;
+	default:
+		return false;
+	}
+	*mc = m;
+	return true;
 }
 
 int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
@@ -249,13 +329,18 @@ int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
 				return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad value in an unknown event");
 		c->unknown_skipped++;
 	}
-	if (n < sch->nr_fields)
-		return cursor_fail(c, &m, RF_ERR_CORRUPT, "event has fewer fields than its type needs");
-	memset(&ev->u, 0, sizeof(ev->u));
 	ev->time = c->ds.time;
 	ev->cpu = (uint32_t)cpu;
 	ev->pid = (int32_t)pid;
 	ev->type = (uint16_t)type;
+	if (n == sch->nr_fields && decode_hot(&m, &c->ds, ev, (unsigned int)type)) {
+		c->p = m.p;
+		c->nr_read++;
+		return 1;
+	}
+	if (n < sch->nr_fields)
+		return cursor_fail(c, &m, RF_ERR_CORRUPT, "event has fewer fields than its type needs");
+	memset(&ev->u, 0, sizeof(ev->u));
 	for (i = 0; i < sch->nr_fields; i++) {
 		err = read_field(c, &m, ev, &sch->fields[i]);
 		if (err)

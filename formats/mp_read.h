@@ -20,6 +20,9 @@ struct mp_cur {
 	const uint8_t *end;
 };
 
+#define MP_LIKELY(x)	__builtin_expect(!!(x), 1)
+#define MP_INLINE	static inline __attribute__((always_inline))
+
 static inline uint64_t mp_be(const uint8_t *p, unsigned int n)
 {
 	uint64_t v = 0;
@@ -27,6 +30,28 @@ static inline uint64_t mp_be(const uint8_t *p, unsigned int n)
 	while (n--)
 		v = v << 8 | *p++;
 	return v;
+}
+
+/* A big-endian load of 1, 2, 4 or 8 bytes: one load and a byte swap, not a loop. */
+MP_INLINE uint64_t mp_load_be(const uint8_t *p, unsigned int n)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (n) {
+	case 1:
+		return *p;
+	case 2:
+		__builtin_memcpy(&v16, p, 2);
+		return __builtin_bswap16(v16);
+	case 4:
+		__builtin_memcpy(&v32, p, 4);
+		return __builtin_bswap32(v32);
+	default:
+		__builtin_memcpy(&v64, p, 8);
+		return __builtin_bswap64(v64);
+	}
 }
 
 /* Any msgpack integer, as int64 (uint64 values above INT64_MAX are refused: *is_big set). */
@@ -59,7 +84,7 @@ static inline bool mp_read_int_slow(struct mp_cur *c, int64_t *out, uint64_t *uo
 uns:
 	if ((size_t)(c->end - p) < n)
 		return false;
-	*uout = mp_be(p, n);
+	*uout = mp_load_be(p, n);
 	*is_u = true;
 	c->p = p + n;
 	return true;
@@ -67,7 +92,7 @@ sig:
 	if ((size_t)(c->end - p) < n)
 		return false;
 	{
-		uint64_t raw = mp_be(p, n);
+		uint64_t raw = mp_load_be(p, n);
 		unsigned int bits = 8 * n;
 
 		/* sign-extend from n bytes */
@@ -80,16 +105,11 @@ sig:
 	return true;
 }
 
-/* An unsigned value (non-negative integer of any width). */
-static inline bool mp_read_u64(struct mp_cur *c, uint64_t *v)
+static __attribute__((noinline, unused)) bool mp_read_u64_slow(struct mp_cur *c, uint64_t *v)
 {
 	int64_t s;
 	bool is_u;
 
-	if (c->p < c->end && *c->p < 0x80) {
-		*v = *c->p++;
-		return true;
-	}
 	if (!mp_read_int_slow(c, &s, v, &is_u))
 		return false;
 	if (!is_u) {
@@ -100,16 +120,11 @@ static inline bool mp_read_u64(struct mp_cur *c, uint64_t *v)
 	return true;
 }
 
-/* A signed value; unsigned encodings above INT64_MAX are refused. */
-static inline bool mp_read_i64(struct mp_cur *c, int64_t *v)
+static __attribute__((noinline, unused)) bool mp_read_i64_slow(struct mp_cur *c, int64_t *v)
 {
 	uint64_t u;
 	bool is_u;
 
-	if (c->p < c->end && *c->p < 0x80) {
-		*v = *c->p++;
-		return true;
-	}
 	if (!mp_read_int_slow(c, v, &u, &is_u))
 		return false;
 	if (is_u) {
@@ -118,6 +133,73 @@ static inline bool mp_read_i64(struct mp_cur *c, int64_t *v)
 		*v = (int64_t)u;
 	}
 	return true;
+}
+
+/*
+ * An unsigned value (non-negative integer of any width).  The decoder's hot
+ * path: a positive fixint or a uint8..uint64 is read inline, the rest (signed
+ * encodings of non-negative values, errors) out of line.
+ */
+MP_INLINE bool mp_read_u64(struct mp_cur *c, uint64_t *v)
+{
+	const uint8_t *p = c->p;
+
+	if (MP_LIKELY(p < c->end)) {
+		uint8_t b = *p;
+
+		if (b < 0x80) {
+			*v = b;
+			c->p = p + 1;
+			return true;
+		}
+		if (b >= 0xcc && b <= 0xcf) {
+			unsigned int n = 1u << (b - 0xcc);
+
+			if ((size_t)(c->end - p) <= n)
+				return false;
+			*v = mp_load_be(p + 1, n);
+			c->p = p + 1 + n;
+			return true;
+		}
+	}
+	return mp_read_u64_slow(c, v);
+}
+
+/* A signed value; unsigned encodings above INT64_MAX are refused. */
+MP_INLINE bool mp_read_i64(struct mp_cur *c, int64_t *v)
+{
+	const uint8_t *p = c->p;
+
+	if (MP_LIKELY(p < c->end)) {
+		uint8_t b = *p;
+
+		if (b < 0x80 || b >= 0xe0) {
+			*v = (int8_t)b;
+			c->p = p + 1;
+			return true;
+		}
+		if (b >= 0xcc && b <= 0xce) {
+			unsigned int n = 1u << (b - 0xcc);
+
+			if ((size_t)(c->end - p) <= n)
+				return false;
+			*v = (int64_t)mp_load_be(p + 1, n);
+			c->p = p + 1 + n;
+			return true;
+		}
+		if (b >= 0xd0 && b <= 0xd3) {	/* negative deltas: int8..int64 */
+			unsigned int n = 1u << (b - 0xd0);
+			uint64_t raw;
+
+			if ((size_t)(c->end - p) <= n)
+				return false;
+			raw = mp_load_be(p + 1, n);
+			*v = n == 1 ? (int8_t)raw : n == 2 ? (int16_t)raw : n == 4 ? (int32_t)raw : (int64_t)raw;
+			c->p = p + 1 + n;
+			return true;
+		}
+	}
+	return mp_read_i64_slow(c, v);
 }
 
 static inline bool mp_read_container(struct mp_cur *c, uint32_t *n, uint8_t fix, uint8_t b16, uint8_t b32)
