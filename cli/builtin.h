@@ -8,5 +8,6 @@ int cmd_replay(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif /* REFAULT_CLI_BUILTIN_H */

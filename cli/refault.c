@@ -22,6 +22,7 @@ static const struct cmd_struct commands[] = {
 	{ "record", cmd_record, "capture page references and reclaim events from the running kernel" },
 	{ "gen", cmd_gen, "write a synthetic trace of a known workload (vm-scalability, seeds)" },
 	{ "compare", cmd_compare, "LKP-style regression tables, gates and plots over replay results" },
+	{ "validate", cmd_validate, "the model against the kernel's own counters in a recorded trace" },
 };
 
 static void print_usage(FILE *out)

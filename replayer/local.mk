@@ -29,3 +29,4 @@ tests_model_test_model_config_LDADD = $(MODEL_TEST_LDADD)
 # --- end of the model part ---
 include replayer/engine/local.mk
 include replayer/refpolicy/local.mk
+include replayer/validate/local.mk

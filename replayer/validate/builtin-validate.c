@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* refault validate: does the model, configured as the recording kernel, reproduce its counters? */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/builtin.h"
+#include "cli/util.h"
+#include "replayer/validate/validate.h"
+
+#define VERB "validate"
+#define MAX_SETS 256
+#define EXIT_DIVERGES 3
+
+static const char usage[] =
+	"usage: refault validate TRACE [--profile P] [--set KEY=VALUE]... [--tolerance 5%]\n"
+	"                        [--slack PAGES] [--json] [--no-series]\n"
+	"\n"
+	"Replays a trace recorded with 'refault record' through the model configured as the\n"
+	"recording kernel (profile from the header's kernel release, memory and CPUs from the\n"
+	"header, cgroup tree and limits from the trace) and puts the kernel's own numbers beside\n"
+	"the model's, per cgroup (its whole subtree) and for the whole trace: page-cache\n"
+	"insertions and deletions, refaults, activations, scanned and reclaimed pages, and the\n"
+	"final LRU list sizes, with their time series at every counter snapshot of the trace.\n"
+	"\n"
+	"  -p, --profile P     model profile (default: the one for the recording kernel)\n"
+	"  -s, --set KEY=VALUE override a model switch (repeatable), as for refault replay\n"
+	"  -t, --tolerance X   relative tolerance, \"5%\" or \"0.05\" (default 5%)\n"
+	"      --slack PAGES   absolute slack added to the tolerance (default 0)\n"
+	"      --json          the same as JSON, with every row's series\n"
+	"      --no-series     leave the time series out of the table\n"
+	"\n"
+	"Rows of the cgroups are gated; rows the trace cannot pin down are shown and not gated\n"
+	"(the whole trace, /proc/vmstat, reclaim of a cgroup below the one holding the limit).\n"
+	"Exit status: 0 every gated quantity within tolerance, 3 one is not (the output says which,\n"
+	"by how much and in which phase it begins), 1 bad trace, 2 bad command line.\n";
+
+static int parse_tolerance(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || v < 0)
+		return -1;
+	if (*end == '%' && !end[1])
+		v /= 100.0;
+	else if (*end)
+		return -1;
+	else if (v >= 1.0)
+		v /= 100.0;	/* "5" means 5 %, as people say it */
+	*out = v;
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "profile", required_argument, NULL, 'p' },
+		{ "set", required_argument, NULL, 's' },
+		{ "tolerance", required_argument, NULL, 't' },
+		{ "slack", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "no-series", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rf_validate_opts o = { .tolerance = 0.05 };
+	const char *sets[MAX_SETS];
+	struct rf_validation *v;
+	bool json = false, series = true;
+	char err[1024];
+	int c, e;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:s:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o.profile = optarg;
+			break;
+		case 's':
+			if (o.nr_sets == MAX_SETS) {
+				rf_err(VERB, "more than %d --set options", MAX_SETS);
+				return RF_EXIT_USAGE;
+			}
+			sets[o.nr_sets++] = optarg;
+			break;
+		case 't':
+			if (parse_tolerance(optarg, &o.tolerance)) {
+				rf_err(VERB, "invalid --tolerance '%s' (e.g. 5%% or 0.05)", optarg);
+				return RF_EXIT_USAGE;
+			}
+			break;
+		case 'S':
+			if (rf_parse_u64(optarg, &o.slack)) {
+				rf_err(VERB, "invalid --slack '%s' (a number of pages)", optarg);
+				return RF_EXIT_USAGE;
+			}
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'N':
+			series = false;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return RF_EXIT_OK;
+		default:
+			fputs(usage, stderr);
+			return RF_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		rf_err(VERB, "%s", optind >= argc ? "which trace? refault validate TRACE" :
+		       "one trace at a time");
+		fputs(usage, stderr);
+		return RF_EXIT_USAGE;
+	}
+	o.sets = sets;
+	e = rf_validate_run(&v, argv[optind], &o, err, sizeof(err));
+	if (e) {
+		rf_err(VERB, "%s", err);
+		return e == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
+	}
+	if (json)
+		rf_validation_print_json(v, stdout);
+	else
+		rf_validation_print(v, stdout, series);
+	e = v->nr_bad ? EXIT_DIVERGES : RF_EXIT_OK;
+	rf_validation_free(v);
+	return e;
+}

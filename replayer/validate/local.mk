@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# refault validate (issue 8): the model against the kernel it claims to model.
+noinst_LTLIBRARIES += librefault-validate.la
+librefault_validate_la_SOURCES = \
+	replayer/validate/validate.h replayer/validate/vmap.c replayer/validate/kernel.c \
+	replayer/validate/modelside.c replayer/validate/run.c replayer/validate/rows.c \
+	replayer/validate/output.c
+librefault_validate_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+librefault_validate_la_LIBADD = $(JSONC_LIBS) -lm
+
+refault_SOURCES += replayer/validate/builtin-validate.c
+REFAULT_VERB_LIBS += librefault-validate.la librefault-model.la

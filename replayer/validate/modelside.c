@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The model side: the model's counters ("memcg.<path>.<name>", "vmstat.*")
+ * read into the quantities of enum vq, per cgroup of the trace.
+ *
+ * The model counts no page-cache insertions or deletions, so they are
+ * derived: deletions = pages reclaimed from the file lists (pgsteal_file)
+ * + pages freed by fadvise/truncate (measured by run.c around those
+ * events); insertions = deletions + the file pages resident now.  Per
+ * memcg "resident" is the file LRU size, which leaves out the pages a
+ * per-CPU batch holds (at most pagevec_size per CPU); globally it is
+ * nr_file_pages, exact.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <refault/errors.h>
+
+#include "replayer/validate/validate.h"
+
+struct name_q {
+	const char *name;
+	enum vq q;
+};
+
+static const struct name_q memcg_names[] = {
+	{ "inactive_file", Q_INACTIVE_FILE }, { "active_file", Q_ACTIVE_FILE },
+	{ "inactive_anon", Q_INACTIVE_ANON }, { "active_anon", Q_ACTIVE_ANON },
+	{ "workingset_refault_file", Q_REFAULT_FILE },
+	{ "workingset_refault_anon", Q_REFAULT_ANON },
+	{ "pgactivate", Q_PGACTIVATE }, { "pgrefill", Q_PGREFILL },
+	{ "pgscan_file", Q_SCAN_FILE }, { "pgscan_anon", Q_SCAN_ANON },
+	{ "pgsteal_file", Q_STEAL_FILE }, { "pgsteal_anon", Q_STEAL_ANON },
+};
+
+static const struct name_q vmstat_names[] = {
+	{ "nr_inactive_file", Q_INACTIVE_FILE }, { "nr_active_file", Q_ACTIVE_FILE },
+	{ "nr_inactive_anon", Q_INACTIVE_ANON }, { "nr_active_anon", Q_ACTIVE_ANON },
+	{ "workingset_refault_file", Q_REFAULT_FILE },
+	{ "workingset_refault_anon", Q_REFAULT_ANON },
+	{ "pgactivate", Q_PGACTIVATE }, { "pgrefill", Q_PGREFILL },
+	{ "pgscan_file", Q_SCAN_FILE }, { "pgscan_anon", Q_SCAN_ANON },
+	{ "pgsteal_file", Q_STEAL_FILE }, { "pgsteal_anon", Q_STEAL_ANON },
+};
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+static int lookup_q(const struct name_q *tab, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(tab[i].name, name))
+			return tab[i].q;
+	return -1;
+}
+
+struct walk {
+	const struct vkernel *k;
+	struct vcapture *c;
+	uint64_t nr_file_pages;
+	/* the last memcg path seen and its cgroup index: keys come grouped by memcg */
+	char last_path[4200];
+	long last_idx;
+	uint64_t *usage;	/* vmodel_usage() */
+	size_t nr_usage;
+};
+
+/* "memcg.<path>.<name>" -> the cgroup index of <path> (0 if the trace does not name it) */
+static long memcg_index(struct walk *w, const char *key, const char **name)
+{
+	const char *path = key + strlen("memcg."), *dot = strrchr(path, '.');
+	size_t len;
+	long i;
+
+	if (!dot)
+		return -1;
+	*name = dot + 1;
+	len = (size_t)(dot - path);
+	if (len >= sizeof(w->last_path))
+		return 0;
+	if (w->last_idx >= 0 && !strncmp(w->last_path, path, len) && !w->last_path[len])
+		return w->last_idx;
+	memcpy(w->last_path, path, len);
+	w->last_path[len] = '\0';
+	i = vkernel_cgroup_by_path(w->k, w->last_path);
+	w->last_idx = i < 0 ? 0 : i;
+	return w->last_idx;
+}
+
+static int capture_cb(const char *key, uint64_t v, void *ctx)
+{
+	struct walk *w = ctx;
+	const char *name;
+	long i;
+	int q;
+
+	if (!strncmp(key, "vmstat.", 7)) {
+		if (!strcmp(key + 7, "nr_file_pages"))
+			w->nr_file_pages = v;
+		q = lookup_q(vmstat_names, NR(vmstat_names), key + 7);
+		if (q >= 0)
+			w->c->m_global[q] = v;
+		return 0;
+	}
+	if (strncmp(key, "memcg.", 6))
+		return 0;
+	i = memcg_index(w, key, &name);
+	if (i < 0 || (size_t)i >= w->c->nr_cg)
+		return 0;
+	q = lookup_q(memcg_names, NR(memcg_names), name);
+	if (q >= 0)
+		w->c->m[i * NR_VQ + q] += v;	/* += : two model memcgs may share a path ("/") */
+	return 0;
+}
+
+int vmodel_capture(const struct rf_model *m, const struct vkernel *k, struct vcapture *c,
+		   const uint64_t *freed_local, uint64_t freed_global)
+{
+	struct walk w = { .k = k, .c = c, .last_idx = -1 };
+	size_t i;
+	int r, q;
+
+	memset(c->m_global, 0, sizeof(c->m_global));
+	r = rf_model_counters(m, capture_cb, &w);
+	if (r < 0)
+		return r;
+	for (i = 0; i < c->nr_cg; i++) {
+		uint64_t *x = &c->m[i * NR_VQ];
+
+		x[Q_DEL] = x[Q_STEAL_FILE] + freed_local[i];
+		x[Q_ADD] = x[Q_DEL] + x[Q_ACTIVE_FILE] + x[Q_INACTIVE_FILE];
+	}
+	c->m_global[Q_DEL] = c->m_global[Q_STEAL_FILE] + freed_global;
+	c->m_global[Q_ADD] = c->m_global[Q_DEL] + w.nr_file_pages;
+	for (q = 0; q < NR_VQ; q++)
+		c->host_m[q] = c->m_global[q];
+	return 0;
+}
+
+static int usage_cb(const char *key, uint64_t v, void *ctx)
+{
+	struct walk *w = ctx;
+	const char *name;
+	long i;
+
+	if (!strcmp(key, "vmstat.nr_file_pages")) {
+		w->nr_file_pages = v;
+		return 0;
+	}
+	if (strncmp(key, "memcg.", 6))
+		return 0;
+	i = memcg_index(w, key, &name);
+	if (i >= 0 && (size_t)i < w->nr_usage && !strcmp(name, "usage"))
+		w->usage[i] += v;
+	return 0;
+}
+
+int vmodel_usage(const struct rf_model *m, const struct vkernel *k, uint64_t *usage,
+		 size_t nr, uint64_t *file_pages)
+{
+	struct walk w = { .k = k, .last_idx = -1, .usage = usage, .nr_usage = nr };
+	int r;
+
+	memset(usage, 0, nr * sizeof(*usage));
+	r = rf_model_counters(m, usage_cb, &w);
+	*file_pages = w.nr_file_pages;
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Captures -> rows.  A cgroup's row counts its whole subtree, on both
+ * sides: memory.stat's total_* are hierarchical, and limit reclaim, which
+ * the trace can only pin on the reclaiming task, stays inside the subtree
+ * of the cgroup over its limit.  A row is within tolerance when
+ * |model - kernel| <= tolerance * kernel + slack; the phase where a row
+ * diverges is the first capture at which its cumulative numbers (or its
+ * gauge) are outside that bound.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <refault/errors.h>
+
+#include "replayer/validate/validate.h"
+
+enum side { KERNEL, MODEL };
+
+enum scope_kind { SC_CGROUP, SC_TRACE, SC_HOST };
+
+struct scope {
+	enum scope_kind kind;
+	size_t cg;			/* SC_CGROUP */
+	const uint8_t *in;		/* [nr_cg]: in the subtree of cg */
+};
+
+static bool in_subtree(const struct vkernel *k, size_t j, size_t root)
+{
+	int p = (int)j;
+
+	while (p >= 0) {
+		if ((size_t)p == root)
+			return true;
+		if (vkernel_cgroup(k, p)->parent_idx == p)
+			break;
+		p = vkernel_cgroup(k, p)->parent_idx;
+	}
+	return false;
+}
+
+/* The kernel's number for @q in @s at @c: false when the trace has none. */
+static bool value(const struct vcapture *c, const struct scope *s, enum vq q, enum side side,
+		  uint64_t *out)
+{
+	uint64_t sum = 0;
+	size_t j;
+
+	if (s->kind == SC_HOST) {
+		if (!c->host_have || vq_is_gauge(q) || q == Q_ADD || q == Q_DEL)
+			return false;
+		*out = side == KERNEL ? c->host_k[q] : c->host_m[q];
+		return true;
+	}
+	if (s->kind == SC_TRACE && side == MODEL) {
+		*out = c->m_global[q];
+		return true;
+	}
+	if (side == KERNEL && s->kind == SC_CGROUP && s->cg < c->nr_cg &&
+	    (c->k_statmask[s->cg] & 1u << q)) {
+		*out = c->k_stat[s->cg * NR_VQ + q];
+		return true;
+	}
+	if (side == KERNEL && (vq_is_gauge(q) || q == Q_REFAULT_FILE || q == Q_REFAULT_ANON))
+		return false;	/* only memory.stat has them */
+	for (j = 0; j < c->nr_cg; j++)
+		if (s->kind == SC_TRACE || s->in[j])
+			sum += side == KERNEL ? c->k[j * NR_VQ + q] : c->m[j * NR_VQ + q];
+	*out = sum;
+	return true;
+}
+
+static bool within(uint64_t k, uint64_t m, double tol, uint64_t slack)
+{
+	double d = fabs((double)m - (double)k);
+
+	return d <= tol * (double)k + (double)slack + 1e-9;
+}
+
+static int first_bad_phase(const struct rf_validation *v, const struct scope *s, enum vq q)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_caps; i++) {
+		uint64_t k, m;
+
+		if (value(&v->caps[i], s, q, KERNEL, &k) && value(&v->caps[i], s, q, MODEL, &m) &&
+		    !within(k, m, v->tolerance, v->slack))
+			return (int)i;
+	}
+	return -1;
+}
+
+static bool is_reclaim_q(enum vq q)
+{
+	return q == Q_PGACTIVATE || q == Q_PGREFILL || (q >= Q_SCAN_FILE && q <= Q_STEAL_ANON);
+}
+
+static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg)
+{
+	if (s->kind == SC_HOST)
+		return "/proc/vmstat counts every process on the host: not gated";
+	if (s->kind == SC_TRACE)
+		return "every process the trace saw, every cgroup: not gated";
+	if (is_reclaim_q(q) && !memstat_cg)
+		return "v1 vmscan events carry no memcg: reclaim is pinned on the reclaiming "
+		       "task's cgroup; compare it on the cgroup that holds the limit: not gated";
+	if (q == Q_ADD)
+		return "kernel readahead inserts pages no reference names (the model reads none ahead)";
+	return NULL;
+}
+
+static int push_row(struct rf_validation *v, const char *scope, enum vq q, uint64_t k,
+		    uint64_t m, bool gated, const char *note, const struct scope *s, bool memstat)
+{
+	struct vrow *r, *n = realloc(v->rows, (v->nr_rows + 1) * sizeof(*n));
+
+	if (!n)
+		return RF_ERR_NOMEM;
+	v->rows = n;
+	r = &v->rows[v->nr_rows];
+	memset(r, 0, sizeof(*r));
+	r->scope = strdup(scope);
+	if (!r->scope)
+		return RF_ERR_NOMEM;
+	v->nr_rows++;
+	r->q = q;
+	r->kernel = k;
+	r->model = m;
+	r->gated = gated;
+	r->ok = within(k, m, v->tolerance, v->slack);
+	r->err_pct = k ? ((double)m - (double)k) * 100.0 / (double)k : (m ? INFINITY : 0.0);
+	r->phase = r->ok ? -1 : first_bad_phase(v, s, q);
+	r->source = s->kind == SC_HOST ? "/proc/vmstat" :
+		vq_kernel_source(q, s->kind == SC_CGROUP && memstat);
+	r->note = note;
+	if (gated && !r->ok)
+		v->nr_bad++;
+	return 0;
+}
+
+static int scope_rows(struct rf_validation *v, const struct scope *s, const char *name)
+{
+	const struct vcapture *end = &v->caps[v->nr_caps - 1];
+	bool memstat = s->kind == SC_CGROUP && end->k_statmask[s->cg];
+	int q, e = 0;
+
+	for (q = 0; q < NR_VQ && !e; q++) {
+		uint64_t k, m;
+		const char *note = row_note(s, q, memstat);
+		bool gated = s->kind == SC_CGROUP && !(is_reclaim_q(q) && !memstat);
+
+		if (!value(end, s, q, KERNEL, &k) || !value(end, s, q, MODEL, &m))
+			continue;
+		if (s->kind == SC_CGROUP && (end->k_statmask[s->cg] & 1u << q))
+			note = q == Q_ADD ? note : NULL;
+		e = push_row(v, name, q, k, m, gated, note, s, memstat);
+	}
+	return e;
+}
+
+static bool local_activity(const struct vcapture *end, size_t i)
+{
+	return end->k[i * NR_VQ + Q_ADD] || end->m[i * NR_VQ + Q_ADD] ||
+	       end->m[i * NR_VQ + Q_SCAN_ANON] || end->m[i * NR_VQ + Q_INACTIVE_ANON] ||
+	       end->m[i * NR_VQ + Q_ACTIVE_ANON];
+}
+
+/*
+ * The cgroups worth rows: those the recorder snapshotted (memory.stat) and
+ * the ones below them where something happened; without any snapshot, the
+ * cgroups where something happened.  Ancestors only repeat their subtree.
+ */
+static bool shown(const struct vkernel *k, const struct vcapture *end, size_t i, bool any_stat)
+{
+	size_t j;
+
+	if (end->k_statmask[i])
+		return true;
+	if (!local_activity(end, i) && !any_stat)
+		return false;
+	if (!any_stat)
+		return true;
+	for (j = 1; j < end->nr_cg; j++)
+		if (j != i && end->k_statmask[j] && in_subtree(k, i, j))
+			return true;
+	return false;
+}
+
+static void add_notes(struct rf_validation *v)
+{
+	const struct vkernel *k = v->kernel;
+	uint64_t x;
+
+#define NOTE(...) do { if (v->nr_notes < sizeof(v->notes) / sizeof(v->notes[0])) \
+		snprintf(v->notes[v->nr_notes++], sizeof(v->notes[0]), __VA_ARGS__); } while (0)
+	x = vkernel_unknown_deletes(k);
+	if (x)
+		NOTE("%llu pages left the page cache that the trace never saw enter (cache older "
+		     "than the recording, other processes' files): not in any row",
+		     (unsigned long long)x);
+	if (v->main_cg >= 0 && (x = vkernel_initial_pages(k, v->main_cg)))
+		NOTE("%s already had %llu pages charged at the first snapshot; the model starts "
+		     "it empty", vkernel_cgroup(k, v->main_cg)->path, (unsigned long long)x);
+	x = vkernel_reclaim_events(k, RF_RECLAIM_PAGEOUT);
+	if (x && !v->madv_pageout)
+		NOTE("%llu reclaim_pages() passes with no MADV_PAGEOUT in the trace: proactive "
+		     "reclaim (DAMON pageout, memory.reclaim) the model cannot know of",
+		     (unsigned long long)x);
+	x = vkernel_reclaim_events(k, RF_RECLAIM_KSWAPD) + vkernel_reclaim_events(k, RF_RECLAIM_DIRECT);
+	if (x)
+		NOTE("%llu global (kswapd/direct) reclaim passes: the host ran short of memory and "
+		     "other processes' pages competed", (unsigned long long)x);
+	x = vkernel_lost_events(k);
+	if (x)
+		NOTE("%llu events were lost while recording: the model missed references",
+		     (unsigned long long)x);
+#undef NOTE
+}
+
+int vrows_build(struct rf_validation *v)
+{
+	const struct vkernel *k = v->kernel;
+	const struct vcapture *end;
+	size_t n = vkernel_nr_cgroups(k), i, j;
+	uint64_t best = 0;
+	uint8_t *in = NULL;
+	int e = 0;
+
+	if (!v->nr_caps)
+		return 0;
+	end = &v->caps[v->nr_caps - 1];
+	for (i = 1; i < end->nr_cg; i++)
+		if (end->k_statmask[i] && (v->main_cg < 0 || end->k[i * NR_VQ + Q_ADD] >= best)) {
+			v->main_cg = (int)i;
+			best = end->k[i * NR_VQ + Q_ADD];
+		}
+	in = calloc(n ? n : 1, 1);
+	if (!in)
+		return RF_ERR_NOMEM;
+	for (i = 1; i < end->nr_cg && !e; i++) {
+		struct scope s = { .kind = SC_CGROUP, .cg = i, .in = in };
+		uint64_t kadd = 0, madd = 0;
+
+		if (!shown(k, end, i, v->main_cg >= 0))
+			continue;
+		for (j = 0; j < n; j++)
+			in[j] = in_subtree(k, j, i);
+		value(end, &s, Q_ADD, KERNEL, &kadd);
+		value(end, &s, Q_ADD, MODEL, &madd);
+		if (end->k_statmask[i] || kadd || madd || local_activity(end, i))
+			e = scope_rows(v, &s, vkernel_cgroup(k, i)->path);
+	}
+	if (!e) {
+		struct scope s = { .kind = SC_TRACE, .in = in };
+
+		e = scope_rows(v, &s, "(trace)");
+	}
+	if (!e) {
+		struct scope s = { .kind = SC_HOST, .in = in };
+
+		e = scope_rows(v, &s, "(host)");
+	}
+	free(in);
+	add_notes(v);
+	return e;
+}
+
+/* For output.c: the value of a row's quantity at capture @i, both sides. */
+bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint64_t *k,
+	     uint64_t *m)
+{
+	const struct vkernel *kk = v->kernel;
+	size_t n = vkernel_nr_cgroups(kk), j;
+	struct scope s = { .kind = SC_CGROUP };
+	uint8_t *in;
+	long cg;
+	bool ok;
+
+	if (!strcmp(r->scope, "(trace)") || !strcmp(r->scope, "(host)")) {
+		s.kind = r->scope[1] == 't' ? SC_TRACE : SC_HOST;
+		return value(&v->caps[i], &s, r->q, KERNEL, k) &&
+		       value(&v->caps[i], &s, r->q, MODEL, m);
+	}
+	cg = vkernel_cgroup_by_path(kk, r->scope);
+	in = calloc(n ? n : 1, 1);
+	if (cg < 0 || !in) {
+		free(in);
+		return false;
+	}
+	for (j = 0; j < n; j++)
+		in[j] = in_subtree(kk, j, (size_t)cg);
+	s.cg = (size_t)cg;
+	s.in = in;
+	ok = value(&v->caps[i], &s, r->q, KERNEL, k) && value(&v->caps[i], &s, r->q, MODEL, m);
+	free(in);
+	return ok;
+}
