@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * u64 key -> u32 value map for the reference policies: linear probing,
- * load at most 3/4, backward-shift deletion.  The slot is chosen by a
+ * load at most 1/2 (a miss, the common case of a cache that thrashes, then
+ * probes 2.5 slots on average, against 8.5 at 3/4), backward-shift deletion.  The slot is chosen by a
  * multiplicative hash so that small dense keys (hand-written tests) spread
  * as well as the hashed keys of rf_event_page_refs().
  */
@@ -20,7 +21,7 @@ int rp_keymap_init(struct rp_keymap *km, uint32_t hint)
 {
 	uint32_t n = 16;
 
-	while (n < KEYMAP_MAX_SLOTS && n / 4 * 3 < hint)
+	while (n < KEYMAP_MAX_SLOTS && n / 2 < hint)
 		n *= 2;
 	km->slots = calloc(n, sizeof(*km->slots));
 	if (!km->slots)
@@ -86,7 +87,7 @@ static int grow(struct rp_keymap *km)
 
 int rp_keymap_put(struct rp_keymap *km, uint64_t key, uint32_t val)
 {
-	if ((uint64_t)(km->count + 1) * 4 > ((uint64_t)km->mask + 1) * 3) {
+	if ((uint64_t)(km->count + 1) * 2 > (uint64_t)km->mask + 1) {
 		int r = grow(km);
 
 		if (r)

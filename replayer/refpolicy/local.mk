@@ -27,4 +27,4 @@ tests_refpolicy_test_refpolicy_pagekey_LDADD = librefault-refpolicy.la
 # make bench: the Linux model's speed and memory against plain LRU (issue 3, "Measured").
 EXTRA_PROGRAMS += tests/bench/bench-model
 BENCH_BINS += tests/bench/bench-model
-tests_bench_bench_model_LDADD = librefault-refpolicy.la librefault-model.la
+tests_bench_bench_model_LDADD = librefault-refpolicy.la librefault-model.la librefault-trace.la -lm
