@@ -32,6 +32,8 @@ struct vkernel {
 	struct vmap by_path;
 	struct vmap page_cg;		/* hash(dev, ino, index) -> cgroup index */
 	struct vmap pfn_cg;		/* pfn -> cgroup index */
+	struct vmap cached;		/* every page the trace saw enter and not leave */
+	struct vmap precached;		/* pages referenced that the trace never saw enter */
 	uint64_t unknown_del;
 	uint64_t lost;
 	uint64_t reclaim_ev[5];
@@ -154,6 +156,8 @@ void vkernel_free(struct vkernel *k)
 	vmap_free(&k->by_path);
 	vmap_free(&k->page_cg);
 	vmap_free(&k->pfn_cg);
+	vmap_free(&k->cached);
+	vmap_free(&k->precached);
 	free(k);
 }
 
@@ -186,6 +190,11 @@ static size_t cg_index(const struct vkernel *k, uint64_t id)
 uint64_t vkernel_unknown_deletes(const struct vkernel *k)
 {
 	return k->unknown_del;
+}
+
+uint64_t vkernel_precached(const struct vkernel *k)
+{
+	return k->precached.nr;
 }
 
 uint64_t vkernel_lost_events(const struct vkernel *k)
@@ -308,6 +317,45 @@ static uint64_t page_key(const struct rf_event *ev)
 	return vhash2(vhash2(ev->u.file.dev, ev->u.file.ino), ev->u.file.index);
 }
 
+static uint64_t page_key_at(const struct rf_event *ev, uint64_t i)
+{
+	return vhash2(vhash2(ev->u.file.dev, ev->u.file.ino), ev->u.file.index + i);
+}
+
+/* Every page of a folio enters or leaves the set of pages known cached. */
+static int track_cached(struct vkernel *k, const struct rf_event *ev, bool add)
+{
+	uint64_t i, n = 1ull << ev->u.file.order;
+
+	for (i = 0; i < n; i++) {
+		if (!add)
+			vmap_del(&k->cached, page_key_at(ev, i), NULL);
+		else if (vmap_put(&k->cached, page_key_at(ev, i), 1))
+			return RF_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/*
+ * A page a reference reads that the trace never saw enter the page cache
+ * was cached before the recording (or by a path the trace does not show):
+ * a hit for the kernel, a miss for the model, which starts empty.
+ */
+static int track_precached(struct vkernel *k, const struct rf_event *ev)
+{
+	uint64_t i, n = ev->type == RF_EV_FILE_READ ? ev->u.file.nr : 1ull << ev->u.file.order;
+
+	for (i = 0; i < n && i < (1ull << 20); i++) {
+		uint64_t key = page_key_at(ev, i);
+
+		if (vmap_get(&k->cached, key, NULL) || vmap_get(&k->precached, key, NULL))
+			continue;
+		if (vmap_put(&k->precached, key, 1))
+			return RF_ERR_NOMEM;
+	}
+	return 0;
+}
+
 /*
  * shrink_active_list and shrink_inactive_list both become RF_EV_RECLAIM;
  * the recorder fills nr_deactivated only for the active list, and
@@ -359,17 +407,21 @@ int vkernel_feed(struct vkernel *k, const struct rf_event *ev, uint32_t page_siz
 	case RF_EV_PAGECACHE_ADD:
 		idx = cg_index(k, ev->u.file.cgroup);
 		k->cnt[idx][Q_ADD] += 1ull << ev->u.file.order;
-		if (vmap_put(&k->page_cg, page_key(ev), idx) ||
+		if (track_cached(k, ev, true) || vmap_put(&k->page_cg, page_key(ev), idx) ||
 		    (ev->u.file.pfn && vmap_put(&k->pfn_cg, ev->u.file.pfn, idx)))
 			return RF_ERR_NOMEM;
 		return 0;
 	case RF_EV_PAGECACHE_DEL:
 		pages = 1ull << ev->u.file.order;
+		track_cached(k, ev, false);
 		if (vmap_del(&k->page_cg, page_key(ev), &idx))
 			k->cnt[idx][Q_DEL] += pages;
 		else
 			k->unknown_del += pages;
 		return 0;
+	case RF_EV_FILE_READ:
+	case RF_EV_FILE_FAULT:
+		return track_precached(k, ev);
 	case RF_EV_LRU_ADD:
 		idx = cg_index(k, ev->u.lru.cgroup);
 		return vmap_put(&k->pfn_cg, ev->u.lru.pfn, idx);

@@ -39,8 +39,9 @@ static void header(const struct rf_validation *v, FILE *out)
 		h->kernel_release, h->cpus, (unsigned long long)(h->mem_bytes >> 20),
 		(unsigned long long)(h->swap_bytes >> 20), h->thp_mode[0] ? h->thp_mode : "?");
 	fprintf(out, "profile:   %s (%s)\n", v->profile, v->profile_why);
-	fprintf(out, "tolerance: %.1f%% + %llu pages; %zu capture(s) at counter snapshots, %zu "
-		"marker(s); %llu events\n", v->tolerance * 100, (unsigned long long)v->slack,
+	fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the trace); "
+		"%zu capture(s) at counter snapshots, %zu marker(s); %llu events\n",
+		v->tolerance * 100, (unsigned long long)v->slack, (unsigned long long)v->precached,
 		v->nr_caps, v->nr_markers, (unsigned long long)v->events);
 }
 
@@ -236,6 +237,7 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 	json_object_object_add(o, "profile_reason", json_object_new_string(v->profile_why));
 	json_object_object_add(o, "tolerance", json_object_new_double(v->tolerance));
 	json_object_object_add(o, "slack_pages", json_object_new_uint64(v->slack));
+	json_object_object_add(o, "precached_pages", json_object_new_uint64(v->precached));
 	json_object_object_add(o, "events", json_object_new_uint64(v->events));
 	json_object_object_add(o, "out_of_tolerance", json_object_new_uint64(v->nr_bad));
 	for (i = 0; i < v->nr_caps; i++) {

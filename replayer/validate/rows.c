@@ -195,6 +195,10 @@ static void add_notes(struct rf_validation *v)
 
 #define NOTE(...) do { if (v->nr_notes < sizeof(v->notes) / sizeof(v->notes[0])) \
 		snprintf(v->notes[v->nr_notes++], sizeof(v->notes[0]), __VA_ARGS__); } while (0)
+	if (v->precached)
+		NOTE("%llu pages the trace reads were cached before it began (the program, its "
+		     "libraries, files read earlier): hits for the kernel, misses for the model, "
+		     "which starts empty; they are added to the slack", (unsigned long long)v->precached);
 	x = vkernel_unknown_deletes(k);
 	if (x)
 		NOTE("%llu pages left the page cache that the trace never saw enter (cache older "
@@ -230,6 +234,9 @@ int vrows_build(struct rf_validation *v)
 
 	if (!v->nr_caps)
 		return 0;
+	/* what the trace cannot know: pages cached before it, which the model must miss */
+	v->precached = vkernel_precached(k);
+	v->slack += v->precached;
 	end = &v->caps[v->nr_caps - 1];
 	for (i = 1; i < end->nr_cg; i++)
 		if (end->k_statmask[i] && (v->main_cg < 0 || end->k[i * NR_VQ + Q_ADD] >= best)) {

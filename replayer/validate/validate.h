@@ -104,6 +104,8 @@ int vkernel_capture(const struct vkernel *k, struct vcapture *c);
 /* Pages deleted that the trace never saw added (cache older than the trace, other files). */
 uint64_t vkernel_unknown_deletes(const struct vkernel *k);
 uint64_t vkernel_lost_events(const struct vkernel *k);
+/* Pages referenced that the trace never saw enter the page cache (cached before it began). */
+uint64_t vkernel_precached(const struct vkernel *k);
 uint64_t vkernel_reclaim_events(const struct vkernel *k, uint32_t kind);
 /* Did the trace's first memory.stat snapshot of cgroup @idx show pages already charged? */
 uint64_t vkernel_initial_pages(const struct vkernel *k, size_t idx);
@@ -147,7 +149,8 @@ struct rf_validation {
 	char profile[64];
 	char profile_why[256];
 	double tolerance;
-	uint64_t slack;
+	uint64_t slack;			/* --slack + the pages cached before the trace */
+	uint64_t precached;
 	struct vcapture *caps;		/* caps[0]: start; the last: end of trace */
 	size_t nr_caps;
 	struct vkernel *kernel;
