@@ -282,13 +282,17 @@ static int open_output(struct record_cmd *c)
 
 /* ------------------------------------------------------------- command */
 
-static void child_run(struct record_cmd *c, int go, int errw, const sigset_t *old)
+static void child_run(struct record_cmd *c, const int go[2], const int errp[2],
+		      const sigset_t *old)
 {
 	char b;
 	int e;
 
+	/* our copies of the parent's ends would keep the pipes open */
+	close(go[1]);
+	close(errp[0]);
 	sigprocmask(SIG_SETMASK, old, NULL);
-	if (read(go, &b, 1) != 1)
+	if (read(go[0], &b, 1) != 1)
 		_exit(127);	/* the recorder gave up */
 	/* attach ourselves, so the cgroup_attach_task event is traced (the recorder is not) */
 	if (c->memcg_dir[0] && rf_memcg_attach(c->memcg_dir, getpid()))
@@ -296,7 +300,7 @@ static void child_run(struct record_cmd *c, int go, int errw, const sigset_t *ol
 	execvp(c->argv[0], c->argv);
 fail:
 	e = errno;
-	if (write(errw, &e, sizeof(e)) < 0)
+	if (write(errp[1], &e, sizeof(e)) < 0)
 		_exit(127);
 	_exit(127);
 }
@@ -315,7 +319,7 @@ static int spawn(struct record_cmd *c, const sigset_t *old)
 		return RF_EXIT_FAILURE;
 	}
 	if (!c->child)
-		child_run(c, go[0], errp[1], old);
+		child_run(c, go, errp, old);
 	close(go[0]);
 	close(errp[1]);
 	c->go_fd = go[1];

@@ -499,14 +499,16 @@ void rf_source_close(struct rf_source *s)
 
 void rf_source_remove_stale(const char *tracefs_dir)
 {
-	char **names = tracefs_instances("^refault-record-[0-9]+$");
+	static const char prefix[] = "refault-record-";
+	char **names = tracefs_instances(NULL);
 	int i;
 
 	for (i = 0; names && names[i]; i++) {
-		pid_t pid = atoi(names[i] + strlen("refault-record-"));
+		pid_t pid = atoi(names[i] + strlen(prefix));
 		struct tracefs_instance *inst;
 
-		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+		if (strncmp(names[i], prefix, strlen(prefix)) || pid <= 0 || !kill(pid, 0) ||
+		    errno != ESRCH)
 			continue;
 		inst = tracefs_instance_alloc(tracefs_dir, names[i]);
 		if (inst) {

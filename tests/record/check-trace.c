@@ -226,7 +226,8 @@ static int readable(const char *path)
 	}
 	while ((ret = rf_trace_reader_next(r, &ev)) > 0)
 		n++;
-	printf("%" PRIu64 " events%s%s\n", n, ret < 0 ? ", then: " : "",
+	printf("%" PRIu64 " events, %s%s%s\n", n,
+	       rf_trace_reader_has_index(r) ? "indexed" : "no index", ret < 0 ? ", then: " : "",
 	       ret < 0 ? rf_trace_reader_errmsg(r) : "");
 	rf_trace_reader_close(r);
 	return n ? 0 : 1;

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Bad options, unknown events, a missing tracefs, a command that cannot run, a buffer the
+# kernel refuses: each gives a clear message and leaves no tracefs instance or cgroup behind.
+. "$top_srcdir/tests/record/lib.sh"
+record_require
+dir=$(record_tmpdir)
+trap 'rm -rf "$dir"' EXIT
+has_memcg=$([ -n "$(memcg_own_dir)" ] && echo 1)
+echo "1..14"
+run=
+
+expect() {	# expect STATUS PATTERN DESCRIPTION -- ARGS
+	want=$1 pat=$2 what=$3
+	shift 4
+	$run "$REFAULT" record -q -o "$dir/e.trace" "$@" > "$dir/out" 2>&1 &
+	pid=$!
+	wait $pid
+	got=$?
+	[ $got -eq "$want" ] && grep -q -- "$pat" "$dir/out"
+	ok=$?
+	[ $ok -eq 0 ] || sed 's/^/# /' "$dir/out"
+	tap $ok "$what (exit $got)"
+	leftover_instance $pid && { tap 1 "no instance left: $what"; return; }
+	leftover_cgroup $pid && { tap 1 "no cgroup left: $what"; return; }
+	tap 0 "nothing left behind: $what"
+}
+
+expect 2 "unrecognized option" "an unknown option" -- --bogus
+expect 2 "unknown event 'nosuch'" "an unknown event" -- --events refs,nosuch
+expect 2 "needs a command" "--memcg-limit without a command" -- --memcg-limit 64M -a
+expect 1 "no tracefs at /nonexistent" "a missing tracefs" -- --tracefs /nonexistent -- true
+if [ -n "$has_memcg" ]; then
+	expect 1 "cannot run '/nonexistent/cmd'" "a command that cannot run, in a memcg" -- \
+		--memcg-limit 64M -- /nonexistent/cmd
+	expect 1 "buffer_size_kb" "a ring buffer the kernel refuses, in a memcg" -- \
+		--buffer-size 64T --memcg-limit 64M -- true
+else
+	for i in 1 2 3 4; do n=$((n + 1)); echo "ok $n # SKIP no memory cgroup"; done
+fi
+if command -v setpriv > /dev/null; then
+	run="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+	expect 1 "needs root, or CAP_PERFMON" "an unprivileged user" -- true
+	run=
+else
+	for i in 1 2; do n=$((n + 1)); echo "ok $n # SKIP no setpriv"; done
+fi
+exit $failed
