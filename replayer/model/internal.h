@@ -107,6 +107,7 @@ struct rf_profile {
 	bool memcg_vm_events;		/* v5.x: pgscan/pgsteal always counted per memcg */
 	bool lruvec_lock;		/* v5.11+: one lock per lruvec, not per node/zone */
 	bool no_wmark_scale;		/* v4.5: low = min * 5/4, high = min * 3/2 */
+	bool thp_swap;			/* v4.13+: an anon THP is swapped whole if slots allow */
 	enum file_low_rule file_low;
 	enum scan_balance_rule balance;
 	enum shadow_limit_rule shadow_limit;
@@ -442,6 +443,7 @@ struct rf_model {
 	unsigned int inactive_anon_ratio_zone;	/* zone->inactive_ratio (v4.5) */
 	bool kswapd_wanted;
 	bool in_reclaim;		/* no nested reclaim from allocations */
+	bool oom;			/* an allocation failed; no reclaim until a page is freed */
 
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];
@@ -531,6 +533,7 @@ int alloc_pages(struct rf_model *m, uint64_t nr);
 void free_page_final(struct rf_model *m, uint32_t page);
 void release_page(struct rf_model *m, uint32_t page);
 void page_remove_rmap_all(struct rf_model *m, uint32_t page);
+int split_huge_page(struct rf_model *m, uint32_t page);
 
 /* workingset.c */
 uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t target);

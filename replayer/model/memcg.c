@@ -174,14 +174,57 @@ int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *
 	return rf_htab_put(&m->cgid_index, cgid, 0, mc->slot);
 }
 
+/* Take a released memcg out of its parent's child list (the css is freed). */
+static void memcg_unlink(struct rf_model *m, uint32_t slot)
+{
+	struct rf_memcg *mc = m->memcgs[slot], *pm = m->memcgs[mc->parent];
+	uint32_t c, prev = RF_NONE;
+
+	for (c = pm->first_child; c != RF_NONE && c != slot; c = m->memcgs[c]->next_sibling)
+		prev = c;
+	if (c == RF_NONE)
+		return;
+	if (prev == RF_NONE)
+		pm->first_child = mc->next_sibling;
+	else
+		m->memcgs[prev]->next_sibling = mc->next_sibling;
+	if (pm->last_child == slot)
+		pm->last_child = prev;
+	mc->next_sibling = RF_NONE;
+}
+
+/* invalidate_reclaim_iterators(): no cursor may point at a freed memcg */
+static void invalidate_reclaim_iterators(struct rf_model *m, uint32_t slot)
+{
+	uint32_t c;
+	int prio;
+
+	for (c = m->memcgs[slot]->parent; c != RF_NONE; c = m->memcgs[c]->parent)
+		for (prio = 0; prio <= DEF_PRIORITY; prio++)
+			if (m->memcgs[c]->iter_pos[prio] == slot + 1)
+				m->memcgs[c]->iter_pos[prio] = 0;
+}
+
+/*
+ * css release: an offline memcg with no page, no swap entry and no child
+ * left gives its id back and leaves the tree (reclaim walks no longer see
+ * it); its parent may then go the same way.
+ */
 void memcg_maybe_release_id(struct rf_model *m, uint32_t slot)
 {
-	struct rf_memcg *mc = m->memcgs[slot];
+	while (slot != 0 && slot != RF_NONE) {
+		struct rf_memcg *mc = m->memcgs[slot];
+		uint32_t parent = mc->parent;
 
-	if (mc->online || !mc->id || mc->memory.usage || mc->nr_swap)
-		return;
-	m->id_to_slot[mc->id] = RF_NONE;
-	mc->id = 0;
+		if (mc->online || !mc->id || mc->memory.usage || mc->nr_swap || mc->nr_pages ||
+		    mc->first_child != RF_NONE)
+			return;
+		m->id_to_slot[mc->id] = RF_NONE;
+		mc->id = 0;
+		memcg_unlink(m, slot);
+		invalidate_reclaim_iterators(m, slot);
+		slot = parent;
+	}
 }
 
 /* css_offline: pages stay where they are; the id goes when nothing pins it. */

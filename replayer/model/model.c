@@ -17,6 +17,18 @@
 #define MADV_PAGEOUT	21
 #define POSIX_FADV_DONTNEED	4
 #define PROT_EXEC	4
+#define MAX_ORDER_MODEL	9		/* PMD order: larger orders are taken as THPs */
+#define MAX_RANGE_PAGES	(1ull << 24)	/* pages one read/write/fadvise event may cover */
+
+static unsigned int clamp_order(unsigned int order)
+{
+	return order > MAX_ORDER_MODEL ? MAX_ORDER_MODEL : order;
+}
+
+static uint64_t clamp_range(uint64_t nr)
+{
+	return nr > MAX_RANGE_PAGES ? MAX_RANGE_PAGES : nr;
+}
 
 static unsigned int page_shift(const struct rf_model *m)
 {
@@ -36,7 +48,7 @@ int alloc_pages(struct rf_model *m, uint64_t nr)
 	int tries;
 
 	cost_add(m, COST_PAGE_ALLOC, 1);
-	if (m->nr_free - (int64_t)nr >= (int64_t)m->wmark_low || m->in_reclaim)
+	if (m->nr_free - (int64_t)nr >= (int64_t)m->wmark_low || m->in_reclaim || m->oom)
 		goto take;
 	wakeup_kswapd(m);
 	kswapd_run(m);
@@ -51,6 +63,7 @@ int alloc_pages(struct rf_model *m, uint64_t nr)
 			break;
 	}
 	m->ev[EV_OOM]++;
+	m->oom = true;
 take:
 	m->nr_free -= nr;
 	return 0;
@@ -73,6 +86,7 @@ void free_page_final(struct rf_model *m, uint32_t idx)
 	else
 		m->nr_anon_pages -= nr;
 	m->nr_free += nr;
+	m->oom = false;
 	m->nr_pages_scanned = 0;	/* free_pcppages_bulk() resets NR_PAGES_SCANNED */
 	m->ev[EV_PGFREE] += nr;
 	page_free_slot(m, idx);
@@ -103,6 +117,49 @@ void release_page(struct rf_model *m, uint32_t idx)
 		del_page_from_lru_list(m, idx);
 	p->flags |= PG_orphan;
 	free_page_final(m, idx);
+}
+
+/*
+ * split_huge_page_to_list(), v4.6.2 (SIMPLIFIED): the head becomes a base
+ * page, each tail a base page with the head's state, put on the head's
+ * list (just before the head, i.e. older) or, when the head is isolated,
+ * on the inactive list's tail so this reclaim round finds them next.
+ */
+int split_huge_page(struct rf_model *m, uint32_t head)
+{
+	struct rf_page *h = P(m, head);
+	uint64_t i, nr = page_nr(h);
+	int lru = page_lru(h);
+
+	for (i = 1; i < nr; i++) {
+		uint32_t idx = page_alloc_slot(m);
+		struct rf_page *t;
+
+		if (idx == RF_NIL)
+			return m->error = RF_ERR_NOMEM;
+		h = P(m, head);
+		t = P(m, idx);
+		*t = *h;
+		t->order = 0;
+		t->index = h->index + i;
+		t->batch_refs = 0;
+		t->prev = t->next = RF_NIL;
+		xa_store(m, t->mapping, t->index, (uint64_t)idx << 2 | SLOT_PAGE);
+		if (h->where == WHERE_LRU || h->where == WHERE_ISOLATED)
+			add_page_to_lru_list_tail(m, idx, lru);
+		else
+			t->where = WHERE_FREE;
+	}
+	h = P(m, head);
+	if (h->where == WHERE_LRU) {
+		/* the head keeps its place; its size on the list shrinks */
+		del_page_from_lru_list(m, head);
+		h->order = 0;
+		add_page_to_lru_list(m, head, lru);
+	} else {
+		h->order = 0;
+	}
+	return 0;
 }
 
 static bool range_free(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr)
@@ -182,7 +239,10 @@ static uint32_t task_memcg(struct rf_model *m, int32_t pid)
 {
 	uint32_t i = pid > 0 ? rf_htab_get(&m->pid_index, (uint64_t)pid, 0) : RF_NONE;
 
-	return i == RF_NONE ? 0 : m->pids[i].memcg;
+	/* a task left behind in a removed cgroup charges the root (the trace lost its move) */
+	if (i == RF_NONE || !m->memcgs[m->pids[i].memcg]->online)
+		return 0;
+	return m->pids[i].memcg;
 }
 
 static struct rf_pid *pid_get(struct rf_model *m, int32_t pid)
@@ -335,8 +395,8 @@ static void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t m
 	if (idx == RF_NIL) {
 		m->ev[EV_PGMAJFAULT]++;
 		count_memcg_event(m, memcg, EV_PGMAJFAULT, 1);
-		idx = add_to_page_cache_lru(m, mapping, ev->u.file.index, ev->u.file.order, memcg,
-					    false);
+		idx = add_to_page_cache_lru(m, mapping, ev->u.file.index,
+					    clamp_order(ev->u.file.order), memcg, false);
 		if (idx == RF_NIL)
 			return;
 	}
@@ -803,7 +863,8 @@ static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memc
 			return;
 		if (ev->type == RF_EV_FADVISE) {
 			if (ev->u.file.advice == POSIX_FADV_DONTNEED)
-				fadvise_dontneed(m, mapping, ev->u.file.index, ev->u.file.nr);
+				fadvise_dontneed(m, mapping, ev->u.file.index,
+						 clamp_range(ev->u.file.nr));
 			return;
 		}
 		lru_add_drain(m);	/* __pagevec_release() */
@@ -818,8 +879,8 @@ static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memc
 	if (ev->type == RF_EV_FILE_FAULT)
 		file_fault(m, ev, memcg);
 	else
-		file_rw(m, mapping, ev->u.file.index, ev->u.file.nr ? ev->u.file.nr : 1,
-			ev->u.file.order, memcg, ev->type == RF_EV_FILE_WRITE);
+		file_rw(m, mapping, ev->u.file.index, ev->u.file.nr ? clamp_range(ev->u.file.nr) : 1,
+			clamp_order(ev->u.file.order), memcg, ev->type == RF_EV_FILE_WRITE);
 }
 
 static void on_access(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
@@ -832,10 +893,10 @@ static void on_access(struct rf_model *m, const struct rf_event *ev, uint32_t me
 		return;
 	}
 	if (anon)
-		anon_touch(m, mapping, ev->u.access.key, ev->u.access.order, ev->u.access.flags,
-			   memcg, false);
+		anon_touch(m, mapping, ev->u.access.key, clamp_order(ev->u.access.order),
+			   ev->u.access.flags, memcg, false);
 	else
-		file_rw(m, mapping, ev->u.access.key, 1, ev->u.access.order, memcg,
+		file_rw(m, mapping, ev->u.access.key, 1, clamp_order(ev->u.access.order), memcg,
 			ev->u.access.flags & RF_REF_WRITE);
 }
 
@@ -863,8 +924,8 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 
 		if (!x)
 			return m->error = RF_ERR_NOMEM;
-		anon_touch(m, x->anon_mapping, ev->u.anon.addr >> page_shift(m), ev->u.anon.order,
-			   ev->u.anon.flags, memcg, true);
+		anon_touch(m, x->anon_mapping, ev->u.anon.addr >> page_shift(m),
+			   clamp_order(ev->u.anon.order), ev->u.anon.flags, memcg, true);
 		break;
 	}
 	case RF_EV_ACCESS:

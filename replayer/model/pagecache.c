@@ -407,7 +407,8 @@ void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uin
 			bases[nb++] = b;
 		}
 		/* ascending index order, so results do not depend on the node list */
-		qsort(bases, nb, sizeof(*bases), cmp_u64);
+		if (nb > 1)
+			qsort(bases, nb, sizeof(*bases), cmp_u64);
 	} else {
 		for (b = first >> XA_CHUNK_SHIFT; b <= last >> XA_CHUNK_SHIFT; b++) {
 			if (node_find(m, mapping, b) == RF_NIL)

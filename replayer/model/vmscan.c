@@ -183,11 +183,12 @@ static uint32_t isolate_lru_pages(struct rf_model *m, uint64_t nr_to_scan, uint3
 	uint64_t scan, taken = 0;
 	uint32_t n = 0;
 
-	for (scan = 0; scan < nr_to_scan && taken < nr_to_scan && lv->tail[lru] != RF_NIL;
-	     scan++) {
+	for (scan = 0; scan < nr_to_scan && taken < nr_to_scan && lv->tail[lru] != RF_NIL;) {
 		uint32_t idx = lv->tail[lru];
 		struct rf_page *p = P(m, idx);
 
+		/* v4.x counts page structs, v5.x base pages (compound_nr) */
+		scan += m->p->pgactivate_nr_pages ? page_nr(p) : 1;
 		del_page_from_lru_list(m, idx);
 		if ((p->flags & PG_orphan) || (!sc->may_unmap && p->mapcount)) {
 			add_page_to_lru_list(m, idx, lru);	/* -EBUSY: back to the head */
@@ -308,6 +309,14 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 		if (ref == PAGEREF_KEEP)
 			goto keep;
 		if (!page_is_file(p)) {
+			/* add_to_swap(): v4.x always splits a THP, v4.13+ when slots are short */
+			if (p->order && sc->may_swap && p->where == WHERE_ISOLATED &&
+			    (!m->p->thp_swap || m->swap_total - m->swap_used < nr)) {
+				if (split_huge_page(m, idx))
+					return kept;
+				p = P(m, idx);
+				nr = 1;
+			}
 			if (!sc->may_swap || !add_to_swap(m, p))
 				goto activate;
 			/* pageout() -> swap_writepage(), synchronous */
