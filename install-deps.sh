@@ -1,12 +1,16 @@
 #!/bin/sh
-# Install what refault needs to build and test on Debian 12 (run as root).
+# Install what refault needs to build on Debian 12 (run as root).
+# With --test, also what the tests use: an independent msgpack decoder, clang for the fuzz target, and
+# chromium to load the HTML report in a real browser.
 set -e
 packages="
 	build-essential autoconf automake libtool pkg-config
 	libzstd-dev zstd libmsgpack-dev liburcu-dev libunwind-dev libjson-c-dev
-	libtracefs-dev libtraceevent-dev
-	python3 python3-msgpack clang
+	libtracefs-dev libtraceevent-dev python3
 "
+if [ "${1:-}" = --test ]; then
+	packages="$packages python3-msgpack clang chromium"
+fi
 export DEBIAN_FRONTEND=noninteractive
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps.sh: run as root (apt-get install)" >&2
