@@ -10,3 +10,13 @@ librefault_validate_la_LIBADD = $(JSONC_LIBS) -lm
 
 refault_SOURCES += replayer/validate/builtin-validate.c
 REFAULT_VERB_LIBS += librefault-validate.la librefault-model.la
+
+# The validation suite (tests/validate/): workloads recorded for real where root, tracefs
+# and the v1 memory hierarchy exist (skipped with the reason elsewhere), and the verb
+# on the bundled recording.  tests/validate/fidelity.sh regenerates docs/fidelity.md.
+check_PROGRAMS += tests/validate/vworkload
+tests_validate_vworkload_SOURCES = tests/validate/vworkload.c
+TESTS += tests/validate/test-validate-cli.sh tests/validate/test-validate.sh
+EXTRA_DIST += tests/validate/cases.sh tests/validate/check-tolerance.py \
+	tests/validate/tolerances tests/validate/fidelity.sh \
+	tests/validate/test-validate-cli.sh tests/validate/test-validate.sh

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The validation suite's workloads, shared by test-validate.sh and fidelity.sh.
+# Each case runs tests/validate/vworkload in a fresh 64 MiB memory cgroup under
+# `refault record --memcg-limit`, with the page cache of its files dropped first.
+
+VLIMIT=64M
+VSNAP=100ms
+VCASES="read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-swap compete hot"
+
+vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
+	case $1 in
+	read2-large) echo "read $2/f256 2";;
+	read1-large) echo "read $2/f256 1";;
+	read2-small) echo "read $2/f32 2";;
+	read1-small) echo "read $2/f32 1";;
+	mmap-large) echo "mmap $2/f256 2";;
+	anon-noswap) echo "anon 40 2 $2/f128a";;
+	anon-swap) echo "anon 96 2";;
+	compete) echo "compete $2/f128a $2/f128b 2";;
+	hot) echo "hot $2/f256 32 1";;
+	esac
+}
+
+vcase_describe() {
+	case $1 in
+	read2-large) echo "read() a 256 MiB file twice (4x the limit)";;
+	read1-large) echo "read() a 256 MiB file once";;
+	read2-small) echo "read() a 32 MiB file twice (half the limit)";;
+	read1-small) echo "read() a 32 MiB file once";;
+	mmap-large) echo "mmap a 256 MiB file, read a byte of every page, twice";;
+	anon-noswap) echo "dirty 40 MiB anonymous twice, a 128 MiB file read in between";;
+	anon-swap) echo "dirty 96 MiB anonymous twice with a 256 MiB swap file";;
+	compete) echo "two child cgroups read a 128 MiB file each, twice, at once";;
+	hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB";;
+	esac
+}
+
+# The v1 memory cgroup we run in, or empty.
+vmemcg_own_dir() {
+	mnt=$(awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+	[ -n "$mnt" ] || return 0
+	rel=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3; exit }' /proc/self/cgroup)
+	echo "$mnt${rel%/}"
+}
+
+# Why the suite cannot run here, or nothing.
+vcannot_run() {
+	[ -n "$REFAULT" ] && [ -x "$REFAULT" ] || { echo "no refault binary (\$REFAULT)"; return; }
+	[ "$(id -u)" -eq 0 ] || { echo "recording needs root"; return; }
+	[ -d /sys/kernel/tracing/instances ] || { echo "no tracefs at /sys/kernel/tracing"; return; }
+	[ -n "$(vmemcg_own_dir)" ] || { echo "no v1 memory cgroup hierarchy"; return; }
+	case $(stat -f -c %T "$1") in
+	tmpfs|ramfs) echo "$1 is on tmpfs (its page cache is not traced as file reads)";;
+	esac
+}
+
+vmake_files() {	# vmake_files DIR
+	head -c 256M /dev/zero > "$1/f256" && head -c 32M /dev/zero > "$1/f32" &&
+		head -c 128M /dev/zero > "$1/f128a" && head -c 128M /dev/zero > "$1/f128b"
+}
+
+VSWAP=
+vswap_off() {
+	[ -n "$VSWAP" ] || return 0
+	swapoff "$VSWAP" 2>/dev/null
+	rm -f "$VSWAP"
+	VSWAP=
+}
+
+vswap_on() {	# a 256 MiB swap file in /var/tmp; 1 when swapon is refused
+	VSWAP=/var/tmp/refault-validate-swap.$$
+	{ dd if=/dev/zero of="$VSWAP" bs=1M count=256 status=none && chmod 600 "$VSWAP" &&
+		mkswap "$VSWAP" > /dev/null && swapon "$VSWAP"; } 2>/dev/null && return 0
+	rm -f "$VSWAP"
+	VSWAP=
+	return 1
+}
+
+# vrecord NAME DIR WORKLOAD: record case NAME into DIR/NAME.rft; 0 on success.
+vrecord() {
+	name=$1 dir=$2 wl=$3
+	# shellcheck disable=SC2046
+	"$wl" drop "$dir/f256" "$dir/f32" "$dir/f128a" "$dir/f128b" || return 1
+	if [ "$name" = anon-swap ]; then
+		vswap_on || { echo "swapon refused" > "$dir/$name.err"; return 2; }
+	fi
+	# shellcheck disable=SC2046
+	"$REFAULT" record -q -o "$dir/$name.rft" --memcg-limit $VLIMIT --snapshot-interval $VSNAP \
+		-- "$wl" $(vcase_args "$name" "$dir") 2> "$dir/$name.err" &
+	rpid=$!
+	wait $rpid
+	st=$?
+	[ "$name" = anon-swap ] && vswap_off
+	if [ "$name" = compete ]; then
+		# vworkload leaves its child cgroups for the parent's memory.stat: remove them now
+		own=$(vmemcg_own_dir)
+		rmdir "$own/refault-record-$rpid/vworkload-a" "$own/refault-record-$rpid/vworkload-b" \
+			"$own/refault-record-$rpid" 2>/dev/null
+		grep -v "cannot remove memory cgroup" "$dir/$name.err" > "$dir/$name.err2"
+		mv "$dir/$name.err2" "$dir/$name.err"
+	fi
+	return $st
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# refault validate without recording: command line, bad and synthetic traces, and the
+# bundled real recording (traces/validate-*.rft), whose comparison is deterministic.
+t=$top_srcdir/traces
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/validate-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+tap() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
+}
+status() { "$@" > "$tmp/out" 2> "$tmp/err"; echo $?; }
+
+echo "1..13"
+tap $([ "$(status "$REFAULT" validate)" -eq 2 ]; echo $?) "no trace: usage error, exit 2"
+tap $([ "$(status "$REFAULT" validate "$t/validate-read2-large.rft" --tolerance x)" -eq 2 ]; \
+	echo $?) "a bad --tolerance: exit 2"
+tap $([ "$(status "$REFAULT" validate "$t/validate-read2-large.rft" --set nosuchkey=1)" -eq 2 ]; \
+	echo $?) "an unknown --set key: exit 2"
+grep -q nosuchkey "$tmp/err"
+tap $? "... and the message names the key"
+tap $([ "$(status "$REFAULT" validate "$tmp/missing.rft")" -eq 1 ]; echo $?) "a missing trace: exit 1"
+tap $([ "$(status "$REFAULT" validate "$t/lru-file-readtwice.rft")" -eq 1 ]; echo $?) \
+	"a synthetic trace (no kernel observations): exit 1"
+grep -q "no kernel observations" "$tmp/err"
+tap $? "... and it says why"
+
+# The bundled recording: read a 256 MiB file twice in a 64 MiB cgroup (traces/README.md).
+st=$(status "$REFAULT" validate "$t/validate-read2-large.rft" --json)
+tap $([ "$st" -eq 0 ]; echo $?) "bundled read-twice recording validates within 5 % (exit $st)"
+cp "$tmp/out" "$tmp/a.json"
+"$PYTHON3" - "$tmp/a.json" > "$tmp/check" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+rows = {(r['scope'].rsplit('/', 1)[-1], r['quantity']): r for r in v['rows']}
+main = [r for r in v['rows'] if r['kernel_source'] == 'memory.stat'][0]['scope'].rsplit('/', 1)[-1]
+ref = rows[(main, 'workingset_refault_file')]
+print(v['profile'], v['profile_reason'])
+print('refaults', ref['kernel'], ref['model'])
+print('series', len(ref['series']), len(v['phases']))
+PY
+grep -q "^v6.18 recorded on 6.18: the profile of that release" "$tmp/check"
+tap $? "profile v6.18 picked from the header's kernel release, and why"
+grep -q "^refaults 65536 65536" "$tmp/check"
+tap $? "every one of the second pass's 65536 pages refaults, kernel and model"
+awk '/^series/ { exit !($2 > 3 && $2 == $3) }' "$tmp/check"
+tap $? "a time series with a point per counter snapshot"
+"$REFAULT" validate "$t/validate-read2-large.rft" --json > "$tmp/b.json"
+cmp -s "$tmp/a.json" "$tmp/b.json"
+tap $? "two runs give byte-identical JSON"
+st=$(status "$REFAULT" validate "$t/validate-read2-large.rft" --profile v4.5)
+tap $([ "$st" -eq 0 ] || [ "$st" -eq 3 ]; echo $?) "--profile overrides the choice (exit $st)"
+cat "$tmp/check" | sed 's/^/# /'
+exit $failed

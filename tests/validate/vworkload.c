@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The workloads of the validation suite: small, deterministic page-cache
+ * and anonymous-memory patterns that make a 64 MiB memory cgroup reclaim
+ * many times within a second or two.  refault record runs one of them in a
+ * fresh cgroup; refault validate then compares the kernel with the model.
+ *
+ *   vworkload drop FILE...                  sync, then drop FILE's clean cache
+ *   vworkload read FILE PASSES              read() it whole PASSES times, 64 KiB a call
+ *   vworkload mmap FILE PASSES              mmap it, read a byte of every page PASSES times
+ *   vworkload anon MIB PASSES [FILE]        dirty MIB of anonymous memory PASSES times,
+ *                                           reading FILE once in between (file pressure)
+ *   vworkload hot FILE HOT_MIB ROUNDS       random 4 KiB preads of the first HOT_MIB while
+ *                                           streaming the rest of FILE, ROUNDS times
+ *   vworkload compete FILE_A FILE_B PASSES  two children, each in its own child cgroup of
+ *                                           ours (vworkload-a, -b: left for the caller to
+ *                                           remove), read their file PASSES times at once
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CHUNK (64 << 10)
+
+static void die(const char *what)
+{
+	fprintf(stderr, "vworkload: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static int open_ro(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die(path);
+	return fd;
+}
+
+static void drop(int argc, char **argv)
+{
+	int i;
+
+	sync();
+	for (i = 0; i < argc; i++) {
+		int fd = open_ro(argv[i]);
+
+		if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+			die("posix_fadvise");
+		close(fd);
+	}
+}
+
+static void read_passes(const char *path, long passes)
+{
+	static char buf[CHUNK];
+	int fd = open_ro(path);
+	ssize_t n;
+	long p;
+
+	for (p = 0; p < passes; p++) {
+		if (lseek(fd, 0, SEEK_SET))
+			die("lseek");
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			;
+		if (n < 0)
+			die("read");
+	}
+	close(fd);
+}
+
+static void mmap_passes(const char *path, long passes)
+{
+	long pg = sysconf(_SC_PAGESIZE), p;
+	volatile const char *m;
+	unsigned long sum = 0;
+	struct stat st;
+	off_t i;
+	int fd = open_ro(path);
+
+	if (fstat(fd, &st))
+		die("fstat");
+	m = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		die("mmap");
+	for (p = 0; p < passes; p++)
+		for (i = 0; i < st.st_size; i += pg)
+			sum += m[i];
+	munmap((void *)m, st.st_size);
+	close(fd);
+	if (sum == 1)	/* keep the loads */
+		puts("");
+}
+
+static void anon_passes(long mib, long passes, const char *file)
+{
+	size_t len = (size_t)mib << 20, i;
+	long pg = sysconf(_SC_PAGESIZE), p;
+	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (a == MAP_FAILED)
+		die("mmap anon");
+	for (p = 0; p < passes; p++) {
+		for (i = 0; i < len; i += pg)
+			a[i] = (char)(p + 1);
+		if (file && p == 0)
+			read_passes(file, 1);
+	}
+	munmap(a, len);
+}
+
+/* A small deterministic generator: the same pages every run. */
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void hot(const char *path, long hot_mib, long rounds)
+{
+	static char buf[CHUNK];
+	long pg = sysconf(_SC_PAGESIZE), r;
+	off_t hot_pages = ((off_t)hot_mib << 20) / pg, pos;
+	int rfd = open_ro(path), sfd = open_ro(path);
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	struct stat st;
+	ssize_t n;
+
+	/* the hot reads must not read ahead; the stream should */
+	if (fstat(sfd, &st) || posix_fadvise(rfd, 0, 0, POSIX_FADV_RANDOM))
+		die("hot setup");
+	for (r = 0; r < rounds; r++) {
+		for (pos = (off_t)hot_mib << 20; pos < st.st_size; pos += CHUNK) {
+			int k;
+
+			n = pread(sfd, buf, CHUNK, pos);
+			if (n < 0)
+				die("pread stream");
+			for (k = 0; k < 4; k++) {
+				off_t page = (off_t)(next_rand(&seed) % (uint64_t)hot_pages);
+
+				if (pread(rfd, buf, pg, page * pg) < 0)
+					die("pread hot");
+			}
+		}
+	}
+	close(rfd);
+	close(sfd);
+}
+
+/* Our memory cgroup's directory: the v1 "memory" mount plus /proc/self/cgroup's path. */
+static void own_memcg(char *dir, size_t len)
+{
+	char line[4096], mnt[2048] = "", rel[2048] = "";
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char point[2048], opts[2048];
+
+		if (strstr(line, " - cgroup ") && sscanf(line, "%*s %*s %*s %*s %2047s", point) == 1 &&
+		    sscanf(strstr(line, " - cgroup ") + 10, "%*s %2047s", opts) == 1 &&
+		    (strstr(opts, ",memory") || !strncmp(opts, "memory", 6)))
+			snprintf(mnt, sizeof(mnt), "%s", point);
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/cgroup", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (c2 && strstr(c1, "memory") && strstr(c1, "memory") < c2) {
+			c2[strcspn(c2, "\n")] = '\0';
+			snprintf(rel, sizeof(rel), "%s", c2 + 1);
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!mnt[0])
+		die("no v1 memory cgroup mount");
+	snprintf(dir, len, "%s%s", mnt, strcmp(rel, "/") ? rel : "");
+}
+
+static void enter(const char *dir)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "we");
+	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
+		die(path);
+}
+
+static void compete(const char *a, const char *b, long passes)
+{
+	char own[4096], dirs[2][4200];
+	const char *files[2] = { a, b };
+	pid_t kids[2];
+	int i, st, failed = 0;
+
+	own_memcg(own, sizeof(own));
+	for (i = 0; i < 2; i++) {
+		snprintf(dirs[i], sizeof(dirs[i]), "%s/vworkload-%c", own, 'a' + i);
+		if (mkdir(dirs[i], 0755) && errno != EEXIST)
+			die(dirs[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		kids[i] = fork();
+		if (kids[i] < 0)
+			die("fork");
+		if (!kids[i]) {
+			enter(dirs[i]);
+			read_passes(files[i], passes);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 2; i++)
+		if (waitpid(kids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			failed = 1;
+	/*
+	 * The child cgroups stay: v1 total_* in the parent's memory.stat count
+	 * live children only, and the recorder reads it after we exit.  Whoever
+	 * ran us removes them (tests/validate/cases.sh).
+	 */
+	if (failed)
+		exit(1);
+}
+
+static long num(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*end || v < 0) {
+		fprintf(stderr, "vworkload: not a count: %s\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(mode, "drop") && argc > 2)
+		drop(argc - 2, argv + 2);
+	else if (!strcmp(mode, "read") && argc == 4)
+		read_passes(argv[2], num(argv[3]));
+	else if (!strcmp(mode, "mmap") && argc == 4)
+		mmap_passes(argv[2], num(argv[3]));
+	else if (!strcmp(mode, "anon") && (argc == 4 || argc == 5))
+		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL);
+	else if (!strcmp(mode, "hot") && argc == 5)
+		hot(argv[2], num(argv[3]), num(argv[4]));
+	else if (!strcmp(mode, "compete") && argc == 5)
+		compete(argv[2], argv[3], num(argv[4]));
+	else {
+		fprintf(stderr, "usage: vworkload drop|read|mmap|anon|hot|compete ... (see the source)\n");
+		return 2;
+	}
+	return 0;
+}
