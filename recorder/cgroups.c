@@ -134,12 +134,18 @@ int rf_memcg_mount(char *buf, size_t len, bool *v2)
 int rf_memcg_path_of(pid_t pid, char *buf, size_t len)
 {
 	struct rf_memcg_root r;
-	char path[64], line[1024];
 	int err = rf_memcg_root_find(&r);
+
+	return err ?: rf_memcg_path_in(&r, pid, buf, len);
+}
+
+int rf_memcg_path_in(const struct rf_memcg_root *root, pid_t pid, char *buf, size_t len)
+{
+	const struct rf_memcg_root r = *root;
+	char path[64], line[1024];
+	int err;
 	FILE *f;
 
-	if (err)
-		return err;
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
 	f = fopen(path, "re");
 	if (!f)

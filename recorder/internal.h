@@ -186,6 +186,8 @@ int rf_memcg_root_find(struct rf_memcg_root *r);
 /* Call @fn for every cgroup below (and including) @rel, parents first. */
 int rf_memcg_walk(const struct rf_memcg_root *r, const char *rel,
 		  int (*fn)(void *ctx, const char *rel, uint64_t id, uint64_t parent), void *ctx);
+/* The memory cgroup path of @pid in @root (rf_memcg_path_of without the mount lookup). */
+int rf_memcg_path_in(const struct rf_memcg_root *root, pid_t pid, char *buf, size_t len);
 /* The cgroup's id (its kernfs inode, the id cgroup and memcg tracepoints carry); 0 if gone. */
 uint64_t rf_memcg_id(const struct rf_memcg_root *r, const char *rel);
 /* Read one limit of the group; false if the knob does not exist. */

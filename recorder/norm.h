@@ -77,6 +77,8 @@ struct rf_norm {
 	size_t cap_cgs;
 	uint64_t *lost_per_cpu;
 	struct rf_pending_fault *pending;	/* per CPU */
+	uint32_t nr_pending;
+	uint64_t pending_oldest;		/* no pending fault is older */
 	uint64_t last_time;		/* of the last event emitted */
 	uint32_t nr_cpus;
 	uint32_t mm_seq;

@@ -27,17 +27,25 @@
 #define CLONE_VM_FLAG	0x100ULL
 #define CLONE_THREAD_FLAG 0x10000ULL
 #define RECLAIM_WB_FILE	0x2u		/* vmscan reclaim_flags, from the event's print fmt */
+#define PENDING_NS	(100ull * 1000)	/* a fault's filemap event comes within this */
 #define RELOAD_NS	(20ull * 1000 * 1000)	/* re-read /proc/PID/maps at most this often */
 
 struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 
 int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev)
 {
+	struct rf_event late;
+
 	n->events++;
-	if (ev->time > n->last_time)
-		n->last_time = ev->time;
 	if (ev->type < RF_EV_TYPE_MAX)
 		n->by_type[ev->type]++;
+	if (ev->time < n->last_time) {
+		/* held back (a fault waiting for its filemap event): keep the trace in order */
+		late = *ev;
+		late.time = n->last_time;
+		ev = &late;
+	}
+	n->last_time = ev->time;
 	return n->cfg.sink->event(n->cfg.sink->ctx, ev);
 }
 
@@ -277,10 +285,10 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 	struct rf_vma *v = mm ? resolve(n, mm, pf->addr, pf->time) : NULL;
 
 	pf->on = false;
+	n->nr_pending--;
 	if (!t)
 		return RF_ERR_NOMEM;
-	/* held back a little: keep the trace in time order */
-	ev.time = pf->time > n->last_time ? pf->time : n->last_time;
+	ev.time = pf->time;
 	if (v && tp)
 		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_FILEMAP_FAULT]);
 	if (!v)
@@ -306,6 +314,8 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 {
 	struct rf_pending_fault *pf = &n->pending[raw->cpu];
 
+	if (!n->nr_pending++ || raw->ts < n->pending_oldest)
+		n->pending_oldest = raw->ts;
 	pf->on = true;
 	pf->pid = t->pid;
 	pf->time = raw->ts;
@@ -314,15 +324,29 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	return 0;
 }
 
-int rf_norm_flush(struct rf_norm *n)
+/* Emit held faults older than @before (all: UINT64_MAX), or those of @pid if it is not 0. */
+static int flush_faults(struct rf_norm *n, uint64_t before, int32_t pid)
 {
 	uint32_t cpu;
 	int err = 0;
 
-	for (cpu = 0; cpu < n->nr_cpus && !err; cpu++)
-		if (n->pending[cpu].on)
+	n->pending_oldest = UINT64_MAX;
+	for (cpu = 0; cpu < n->nr_cpus && !err; cpu++) {
+		struct rf_pending_fault *pf = &n->pending[cpu];
+
+		if (!pf->on)
+			continue;
+		if (pf->time < before || pf->pid == pid)
 			err = flush_fault(n, cpu, NULL, NULL);
+		else if (pf->time < n->pending_oldest)
+			n->pending_oldest = pf->time;
+	}
 	return err;
+}
+
+int rf_norm_flush(struct rf_norm *n)
+{
+	return flush_faults(n, UINT64_MAX, 0);
 }
 
 /* ------------------------------------------------------------- vmas */
@@ -338,36 +362,49 @@ static int on_mmap_enter(const struct rf_tp *tp, const struct rf_raw *raw, struc
 	return 0;
 }
 
+static bool stat_file(const char *path, struct rf_vma *v)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	v->dev = rf_kdev(st.st_dev);
+	v->ino = st.st_ino;
+	return true;
+}
+
 /*
  * The file behind a new mapping.  We look later than the call: the fd may be
- * closed and reused by then, so /proc/PID/maps wins when it still shows this
- * very mapping; a wrong guess is corrected by the next filemap fault event.
+ * closed and reused by then.  /proc/PID/map_files/START-END names exactly this
+ * mapping while it exists; then the fd; then maps.  A wrong guess is
+ * corrected by the next filemap fault event in the mapping.
  */
 static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, struct rf_vma *v,
 		      uint64_t now)
 {
 	struct rf_vmas fresh = { 0 };
 	const struct rf_vma *m;
-	char link[64];
-	struct stat st;
+	char path[96];
 
-	if (!rf_vmas_load(&fresh, mm->tgid)) {
-		m = rf_vmas_find(&fresh, v->start);
-		if (m && m->ino && m->start == v->start && m->pgoff == v->pgoff) {
-			v->dev = m->dev;
-			v->ino = m->ino;
-			rf_vmas_free(&fresh);
-			rf_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
-			return;
-		}
-		rf_vmas_free(&fresh);
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)mm->tgid,
+		 (unsigned long long)v->start, (unsigned long long)v->end);
+	if (stat_file(path, v))
+		goto name;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)t->pid, (int)t->mmap_fd);
+	if (stat_file(path, v))
+		goto name;
+	if (rf_vmas_load(&fresh, mm->tgid))
+		return;
+	m = rf_vmas_find(&fresh, v->start);
+	if (m && m->ino && m->start <= v->start && m->pgoff <= v->pgoff) {
+		v->dev = m->dev;
+		v->ino = m->ino;
 	}
-	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)t->pid, (int)t->mmap_fd);
-	if (!stat(link, &st) && S_ISREG(st.st_mode)) {
-		v->dev = rf_kdev(st.st_dev);
-		v->ino = st.st_ino;
-		rf_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
-	}
+	rf_vmas_free(&fresh);
+	if (!v->ino)
+		return;
+name:
+	rf_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
 }
 
 static int on_mmap_exit(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
@@ -491,12 +528,12 @@ static int on_exec(struct rf_norm *n, const struct rf_tp *tp, const struct rf_ra
 static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_task *t)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_EXIT };
-	int err;
+	int err = n->nr_pending ? flush_faults(n, 0, t->pid) : 0;
 
 	ev.u.task.pid = t->pid;
 	ev.u.task.tgid = t->tgid;
 	ev.u.task.mm = t->mm;
-	err = rf_norm_emit(n, &ev);
+	err = err ?: rf_norm_emit(n, &ev);
 	rf_task_drop(n, ev.pid);
 	return err;
 }
@@ -784,6 +821,13 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 	}
 	if (id == TP_FILEMAP_FAULT || id == TP_MAP_PAGES)
 		return 0;	/* the page_fault_user before it is the reference */
+	/* a CPU that went idle after a fault must not hold it back for long */
+	if (n->nr_pending && raw->ts > n->pending_oldest + PENDING_NS) {
+		int err = flush_faults(n, raw->ts - PENDING_NS, 0);
+
+		if (err)
+			return err;
+	}
 	switch (id) {	/* events about cgroups, not about the task that caused them */
 	case TP_CG_MKDIR: return on_cg_mkdir(n, tp, raw);
 	case TP_CG_RMDIR: return on_cg_rmdir(n, tp, raw);

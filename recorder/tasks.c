@@ -61,7 +61,7 @@ static uint64_t proc_cgroup(struct rf_norm *n, int32_t pid)
 {
 	char rel[2048];
 
-	if (!n->cfg.root || rf_memcg_path_of(pid, rel, sizeof(rel)))
+	if (!n->cfg.root || rf_memcg_path_in(n->cfg.root, pid, rel, sizeof(rel)))
 		return 0;
 	return rf_memcg_id(n->cfg.root, strcmp(rel, "/") ? rel : "");
 }

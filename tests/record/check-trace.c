@@ -4,7 +4,7 @@
  * made the kernel do (TAP), reads a cut-off trace as far as it goes, or dumps
  * events for debugging.  Uses only the reader API of include/refault/trace.h.
  *
- *   check-trace workload TRACE READ_FILE MMAP_FILE ANON_MIB STRIDE LIMIT
+ *   check-trace workload TRACE READ_FILE MMAP_FILE ANON_MIB STRIDE LIMIT CGROUP_NAME
  *   check-trace readable TRACE      (prints the events read; 1 if none)
  *   check-trace dump TRACE
  */
@@ -84,7 +84,8 @@ static void see_cgroup(struct facts *x, const struct rf_event *ev)
 
 	switch (ev->type) {
 	case RF_EV_CGROUP_MKDIR:
-		if (p && strstr(p, x->cg_suffix)) {
+		if (p && strlen(p) >= strlen(x->cg_suffix) &&
+		    !strcmp(p + strlen(p) - strlen(x->cg_suffix), x->cg_suffix)) {
 			x->cg_id = ev->u.cgroup.id;
 			x->mkdir_seen++;
 		}
@@ -175,8 +176,7 @@ static int check_workload(char **argv)
 	file_init(&x.rd, argv[3]);
 	file_init(&x.mm, argv[4]);
 	x.limit = strtoull(argv[7], NULL, 0);
-	snprintf(x.cg_suffix, sizeof(x.cg_suffix), "/refault-record-");
-
+	snprintf(x.cg_suffix, sizeof(x.cg_suffix), "/%s", argv[8]);
 	plan(17);
 	ret = read_all(argv[2], &x, &h, &r);
 	ok(ret == 0, "trace reads to the end without error");
@@ -262,7 +262,7 @@ static int dump(const char *path)
 
 int main(int argc, char **argv)
 {
-	if (argc == 8 && !strcmp(argv[1], "workload"))
+	if (argc == 9 && !strcmp(argv[1], "workload"))
 		return check_workload(argv);
 	if (argc == 3 && !strcmp(argv[1], "readable"))
 		return readable(argv[2]);

@@ -37,7 +37,7 @@ fi
 tap $? "the trace is compact ($(stat -c %s "$dir/w.trace") bytes)"
 # check-trace prints its own TAP: renumber it after ours
 "$top_builddir/tests/record/check-trace" workload "$dir/w.trace" "$dir/rd.dat" "$dir/mm.dat" \
-	8 32 $limit > "$dir/tap"
+	8 32 $limit "refault-record-$pid" > "$dir/tap"
 awk -v base=$n '/^1\.\./ { next }
 	/^(not )?ok [0-9]+/ { sub(/ok [0-9]+/, "ok " (base + ++i)) } { print }' "$dir/tap"
 ! grep -q '^not ok' "$dir/tap" && [ "$(grep -c '^ok' "$dir/tap")" -eq $checks ] || failed=1

@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Overhead of refault record against perf record with the same tracepoints (issue 5).
+#
+# The same workload (tests/record/workload-readtwice: cold+warm read of a file, read + mmap
+# touch of a second one, anonymous memset + MADV_PAGEOUT) runs bare, under `refault record -a`
+# and under `perf record -a -k mono -e <the same tracepoints>`, interleaved, ROUNDS times.
+# The workload's own wall time is measured (recorder start-up and drain excluded).
+# Prints the median of each, the overhead, events, bytes per event, and lost events.
+#
+# usage: top_builddir=BUILD REFAULT=BUILD/refault sh tests/bench/bench-record.sh
+# env:   ROUNDS (5)  READ_MB (256)  MMAP_MB (64)  ANON_MB (256)  BENCH_DIR (a dir on disk)
+set -u
+ROUNDS=${ROUNDS:-5}
+READ_MB=${READ_MB:-256}
+MMAP_MB=${MMAP_MB:-64}
+ANON_MB=${ANON_MB:-256}
+work="${top_builddir:-.}/tests/record/workload-readtwice"
+[ "$(id -u)" -eq 0 ] || { echo "bench-record: needs root"; exit 0; }
+[ -x "$work" ] || { echo "bench-record: build $work first (make check_PROGRAMS)"; exit 1; }
+command -v perf > /dev/null || { echo "bench-record: no perf"; exit 0; }
+dir=$(mktemp -d "${BENCH_DIR:-${top_builddir:-.}}/bench-record.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+head -c ${READ_MB}M /dev/urandom > "$dir/rd.dat"
+head -c ${MMAP_MB}M /dev/urandom > "$dir/mm.dat"
+
+# the tracepoints refault record enables by default, for perf
+events=$("$REFAULT" record --list-events | awk '/^  / { printf "%s%s", sep, $2; sep = "," }')
+perf_events=$(echo "$events" | tr ',' '\n' | while read -r e; do
+	perf list "$e" 2> /dev/null | grep -q "$e" && printf -- "-e %s " "$e"; done)
+
+now_ns() { date +%s%N; }
+
+timed_workload() {	# prints the workload's wall time in ms
+	t0=$(now_ns)
+	"$work" "$dir/rd.dat" "$dir/mm.dat" "$ANON_MB" 1 || echo "workload failed" >&2
+	t1=$(now_ns)
+	echo $(((t1 - t0) / 1000000))
+}
+
+run_bare() { timed_workload >> "$dir/bare.ms"; }
+
+run_refault() {
+	"$REFAULT" record -a -o "$dir/r.trace" 2> "$dir/r.err" &
+	pid=$!
+	while [ ! -s "$dir/r.trace" ]; do sleep 0.05; done	# started: header written
+	sleep 0.2
+	timed_workload >> "$dir/refault.ms"
+	kill -INT $pid
+	wait $pid
+	# "... -> N events (...), L lost; ... (B bytes/event)"
+	sed -n 's/.*tracepoint records -> \([0-9]*\) events.*, \([0-9]*\) lost;.*(\([0-9.]*\) bytes\/event).*/\1 \2 \3/p' \
+		"$dir/r.err" >> "$dir/refault.stats"
+	rec=$(sed -n 's/.*: \([0-9]*\) tracepoint records.*/\1/p' "$dir/r.err")
+	echo "$rec $(stat -c %s "$dir/r.trace")" >> "$dir/refault.raw"
+}
+
+run_perf() {
+	# shellcheck disable=SC2086
+	perf record -q -a -k mono $perf_events -o "$dir/p.data" 2> "$dir/p.err" &
+	pid=$!
+	while [ ! -s "$dir/p.data" ]; do sleep 0.05; done
+	sleep 0.5
+	timed_workload >> "$dir/perf.ms"
+	kill -INT $pid
+	wait $pid
+	samples=$(perf report -i "$dir/p.data" --stats 2> /dev/null |
+		awk '/SAMPLE events:/ { print $3; exit }')
+	lost=$(perf report -i "$dir/p.data" --stats 2> /dev/null |
+		awk '/LOST_SAMPLES events:|LOST events:/ { s += $3 } END { print s + 0 }')
+	echo "${samples:-0} $lost $(stat -c %s "$dir/p.data")" >> "$dir/perf.stats"
+}
+
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+col_median() { awk -v c="$2" '{ print $c }' "$1" > "$dir/col"; median "$dir/col"; }
+
+i=0
+while [ $i -lt "$ROUNDS" ]; do
+	run_bare
+	run_refault
+	run_perf
+	i=$((i + 1))
+done
+
+bare=$(median "$dir/bare.ms")
+ref=$(median "$dir/refault.ms")
+prf=$(median "$dir/perf.ms")
+echo "bench-record: workload read ${READ_MB}M x2, mmap ${MMAP_MB}M, anon ${ANON_MB}M; $ROUNDS interleaved rounds; $(nproc) CPUs"
+echo "  times (ms):  bare $(tr '\n' ' ' < "$dir/bare.ms")| refault $(tr '\n' ' ' < "$dir/refault.ms")| perf $(tr '\n' ' ' < "$dir/perf.ms")"
+awk -v b="$bare" -v r="$ref" -v p="$prf" 'BEGIN {
+	printf "  median wall: bare %d ms, refault record -a %d ms (%+.1f%%), perf record -a %d ms (%+.1f%%)\n",
+		b, r, 100 * (r - b) / b, p, 100 * (p - b) / b
+	if (p > b) printf "  refault overhead / perf overhead = %.2f (target <= 0.25)\n", (r - b) / (p - b) }'
+echo "  refault: median $(col_median "$dir/refault.stats" 1) events, $(col_median "$dir/refault.raw" 1) tracepoint records, $(col_median "$dir/refault.stats" 3) bytes/event, lost per run: $(awk '{ printf "%s ", $2 }' "$dir/refault.stats")"
+awk '{ printf "%.2f\n", $2 / $1 }' "$dir/refault.raw" > "$dir/rb"
+echo "  refault: $(median "$dir/rb") bytes per tracepoint record"
+awk '{ printf "%.2f\n", $3 / ($1 ? $1 : 1) }' "$dir/perf.stats" > "$dir/pb"
+echo "  perf:    median $(col_median "$dir/perf.stats" 1) samples, $(median "$dir/pb") bytes/sample, lost per run: $(awk '{ printf "%s ", $2 }' "$dir/perf.stats")"
