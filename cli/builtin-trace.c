@@ -17,7 +17,7 @@ struct trace_sub {
 static const struct trace_sub subs[] = {
 	{ "info", trace_info, "header, duration, event counts, chunks, bytes/event, lost events" },
 	{ "dump", trace_dump, "print events as text or JSON lines, with filters" },
-	{ "verify", trace_verify, "check every frame, checksum and the index; exit 0 only if whole" },
+	{ "verify", trace_verify, "check every frame, checksum and index; exit 0 only if whole" },
 	{ "slice", trace_slice, "write the events of a time range, pid or cgroup to a new trace" },
 	{ "recover", trace_recover, "rebuild a truncated or damaged trace from its good chunks" },
 	{ "convert", trace_convert, "convert between trace, jsonl, oracleGeneral and csv" },

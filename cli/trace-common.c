@@ -73,7 +73,8 @@ int out_file_open(struct out_file *o, const char *path, const char *sub)
 
 		umask(mask);
 		if (fchmod(o->fd, 0666 & ~mask))
-			trace_err(sub, "warning: cannot set the mode of %s: %s", o->tmp, strerror(errno));
+			trace_err(sub, "warning: cannot set the mode of %s: %s", o->tmp,
+				  strerror(errno));
 	}
 	return 0;
 fail:
@@ -164,8 +165,8 @@ int trace_getopt(const char *sub, int argc, char **argv, const char *shortopts,
 	}
 	if (c == '?') {
 		if (optopt && optopt < 256 && argv[optind - 1][1] != '-')
-			trace_err(sub, "unknown option '-%c'; see 'refault trace %s --help'", optopt,
-				  sub);
+			trace_err(sub, "unknown option '-%c'; see 'refault trace %s --help'",
+				  optopt, sub);
 		else
 			trace_err(sub, "unknown option '%s'; see 'refault trace %s --help'",
 				  argv[optind - 1], sub);

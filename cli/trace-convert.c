@@ -151,8 +151,8 @@ static void trace_sink_summary(struct conv_sink *sink)
 	fprintf(stderr, "%s: %" PRIu64 " events\n", sink->path, ts->events);
 }
 
-static int trace_sink_open(struct conv_sink *sink, const char *path, const struct rf_trace_header *h,
-			   const struct rf_writer_options *wo)
+static int trace_sink_open(struct conv_sink *sink, const char *path,
+			   const struct rf_trace_header *h, const struct rf_writer_options *wo)
 {
 	struct trace_sink *ts = calloc(1, sizeof(*ts));
 	int err;
@@ -200,8 +200,8 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 		n = getline(&js->line, &js->cap, js->fp);
 		if (n < 0) {
 			if (errno) {
-				trace_err(sub, "%s: line %" PRIu64 ": %s", src->path, js->lineno + 1,
-					  strerror(errno));
+				trace_err(sub, "%s: line %" PRIu64 ": %s", src->path,
+					  js->lineno + 1, strerror(errno));
 				return -1;
 			}
 			return 0;
@@ -213,9 +213,14 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 		if (!n)
 			continue;
 		json_tokener_reset(js->tok);
-		*out = json_tokener_parse_ex(js->tok, js->line, (int)(n > INT32_MAX ? INT32_MAX : n));
+		if (n > INT32_MAX) {
+			trace_err(sub, "%s: line %" PRIu64 ": over 2 GiB", src->path, js->lineno);
+			return -1;
+		}
+		*out = json_tokener_parse_ex(js->tok, js->line, (int)n);
 		jerr = json_tokener_get_error(js->tok);
-		if (jerr == json_tokener_success && json_tokener_get_parse_end(js->tok) == (size_t)n)
+		if (jerr == json_tokener_success &&
+		    json_tokener_get_parse_end(js->tok) == (size_t)n)
 			return 1;
 		if (jerr == json_tokener_success) {
 			json_object_put(*out);
@@ -356,7 +361,8 @@ static void jsonl_sink_summary(struct conv_sink *sink)
 	fprintf(stderr, "%s: header and %" PRIu64 " events\n", sink->path, js->events);
 }
 
-static int jsonl_sink_open(struct conv_sink *sink, const char *path, const struct rf_trace_header *h)
+static int jsonl_sink_open(struct conv_sink *sink, const char *path,
+			   const struct rf_trace_header *h)
 {
 	struct jsonl_sink *js = calloc(1, sizeof(*js));
 	json_object *o;
@@ -469,12 +475,13 @@ int trace_convert(int argc, char **argv)
 		case 'f':
 		case 't':
 			if (parse_format(optarg, c == 'f' ? &ifmt : &ofmt))
-				return trace_usage_error(sub, "unknown format (trace, jsonl, oracle, csv)");
+				return trace_usage_error(sub, "unknown format (trace, jsonl, "
+							 "oracle, csv)");
 			*(c == 'f' ? &have_in : &have_out) = true;
 			break;
 		case 'c':
 			if (rf_parse_u64(optarg, &v) || !v || v > UINT32_MAX)
-				return trace_usage_error(sub, "--chunk-events needs a positive number");
+				return trace_usage_error(sub, "--chunk-events needs a number > 0");
 			wo.chunk_events = (uint32_t)v;
 			break;
 		default:

@@ -123,7 +123,7 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 	struct rf_reader_stats st;
 	uint64_t first_chunk, last_chunk, base, printed = 0;
 	struct rf_event ev;
-	int rc;
+	int rc, err = 0;
 
 	if (trace_filter_resolve(&o->filter, sub, r))
 		return RF_EXIT_USAGE;
@@ -141,15 +141,22 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 			if (first_chunk + (st.chunks_read - base) - 1 > last_chunk)
 				break;
 		}
-		rc = trace_filter_learn(&o->filter, &ev);
-		if (rc)
+		err = trace_filter_learn(&o->filter, &ev);
+		if (err)
 			break;
 		if (!trace_filter_match(&o->filter, &ev))
 			continue;
-		rc = o->json ? trace_print_event_json(stdout, &ev) : trace_print_event(stdout, &ev);
-		if (rc)
+		if (o->json)
+			err = trace_print_event_json(stdout, &ev);
+		else
+			err = trace_print_event(stdout, &ev);
+		if (err)
 			break;
 		printed++;
+	}
+	if (err) {
+		trace_err(sub, "%s", rf_strerror(err));
+		return RF_EXIT_FAILURE;
 	}
 	if (rc < 0) {
 		trace_err(sub, "%s: %s", o->path,

@@ -53,8 +53,8 @@ static int parse_types(struct trace_filter *f, const char *sub, const char *arg)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		t = rf_event_type_from_name(tok);
 		if (t == RF_EV_NONE) {
-			trace_err(sub, "--type: unknown event type '%s' (names as in 'dump' output, "
-				  "e.g. file_read,anon_fault)", tok);
+			trace_err(sub, "--type: unknown event type '%s' (names as in 'dump' "
+				  "output, e.g. file_read,anon_fault)", tok);
 			rc = -1;
 			break;
 		}
@@ -79,8 +79,8 @@ static int parse_classes(struct trace_filter *f, const char *sub, const char *ar
 			if (!strcmp(tok, rf_event_class_name((enum rf_event_class)c)))
 				break;
 		if (c > RF_CLASS_META) {
-			trace_err(sub, "--class: unknown class '%s' (reference, state, observation, "
-				  "meta)", tok);
+			trace_err(sub, "--class: unknown class '%s' (reference, state, "
+				  "observation, meta)", tok);
 			rc = -1;
 			break;
 		}
@@ -190,9 +190,11 @@ int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev)
 		break;
 	case RF_EV_NAME_PID:
 		if (ev->u.task.tgid)
-			err = u64_map_put(&f->tgid_of, (uint32_t)ev->u.task.pid, (uint32_t)ev->u.task.tgid);
+			err = u64_map_put(&f->tgid_of, (uint32_t)ev->u.task.pid,
+					  (uint32_t)ev->u.task.tgid);
 		if (!err && ev->u.task.cgroup)
-			err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.task.pid, ev->u.task.cgroup);
+			err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.task.pid,
+					  ev->u.task.cgroup);
 		break;
 	case RF_EV_CGROUP_ATTACH:
 		err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.cgroup.pid, ev->u.cgroup.id);

@@ -110,14 +110,16 @@ static void print_header_text(const struct rf_trace_header *h)
 
 	if (h->created && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	printf("format:       %s %u.%u\n", RF_TRACE_FORMAT_NAME, h->version_major, h->version_minor);
+	printf("format:       %s %u.%u\n", RF_TRACE_FORMAT_NAME, h->version_major,
+	       h->version_minor);
 	printf("producer:     %s %s\n", h->producer, h->producer_version);
 	printf("created:      %s\n", when);
 	printf("clock:        %s%s\n", h->clock, h->synthetic ? " (synthetic)" : "");
 	printf("host:         %s, Linux %s %s, %u CPUs, %u NUMA nodes, page size %u\n",
 	       h->host.hostname, h->host.kernel_release, h->host.arch, h->host.cpus,
 	       h->host.numa_nodes, h->host.page_size);
-	printf("memory:       %s, swap %s, THP %s\n", rf_format_bytes(h->host.mem_bytes, mem, sizeof(mem)),
+	printf("memory:       %s, swap %s, THP %s\n",
+	       rf_format_bytes(h->host.mem_bytes, mem, sizeof(mem)),
 	       rf_format_bytes(h->host.swap_bytes, swap, sizeof(swap)),
 	       *h->host.thp_mode ? h->host.thp_mode : "unknown");
 	printf("sources:      %s\n", h->sources);
@@ -177,11 +179,13 @@ static void print_text(const struct info *in, struct rf_trace_reader *r)
 	printf("duration:     %.9f s\n", (double)(in->t_last - in->t_first) / 1e9);
 	printf("events:       %" PRIu64 "\n", in->events);
 	printf("chunks:       %ld\n", in->chunks < 0 ? 0 : in->chunks);
-	printf("file size:    %" PRIu64 " bytes (%s)\n", size, rf_format_bytes(size, buf, sizeof(buf)));
+	printf("file size:    %" PRIu64 " bytes (%s)\n", size,
+	       rf_format_bytes(size, buf, sizeof(buf)));
 	printf("bytes/event:  %.3f\n", in->events ? (double)size / (double)in->events : 0.0);
 	printf("lost events:  %" PRIu64 "\n", in->lost);
 	if (in->has_end)
-		printf("end record:   %" PRIu64 " events, %" PRIu64 " lost\n", in->end_events, in->end_lost);
+		printf("end record:   %" PRIu64 " events, %" PRIu64 " lost\n", in->end_events,
+		       in->end_lost);
 	printf("index:        %s%s%s\n", rf_trace_reader_has_index(r) ? "present" : "absent",
 	       *rf_trace_reader_index_problem(r) ? ": " : "", rf_trace_reader_index_problem(r));
 	if (in->damaged)
@@ -214,8 +218,8 @@ static json_object *info_json(const struct info *in, struct rf_trace_reader *r)
 	json_object_object_add(o, "events", json_object_new_uint64(in->events));
 	json_object_object_add(o, "chunks", json_object_new_int64(in->chunks < 0 ? 0 : in->chunks));
 	json_object_object_add(o, "file_bytes", json_object_new_uint64(size));
-	json_object_object_add(o, "bytes_per_event",
-			       json_object_new_double(in->events ? (double)size / (double)in->events : 0));
+	json_object_object_add(o, "bytes_per_event", json_object_new_double(
+		in->events ? (double)size / (double)in->events : 0));
 	json_object_object_add(o, "lost_events", json_object_new_uint64(in->lost));
 	if (in->has_end) {
 		json_object *end = json_object_new_object();
@@ -225,8 +229,10 @@ static json_object *info_json(const struct info *in, struct rf_trace_reader *r)
 		json_object_object_add(o, "end", end);
 	}
 	index = json_object_new_object();
-	json_object_object_add(index, "present", json_object_new_boolean(rf_trace_reader_has_index(r)));
-	json_object_object_add(index, "problem", json_object_new_string(rf_trace_reader_index_problem(r)));
+	json_object_object_add(index, "present",
+			       json_object_new_boolean(rf_trace_reader_has_index(r)));
+	json_object_object_add(index, "problem",
+			       json_object_new_string(rf_trace_reader_index_problem(r)));
 	json_object_object_add(o, "index", index);
 	classes = json_object_new_object();
 	for (c = RF_CLASS_REFERENCE; c <= RF_CLASS_META; c++)
@@ -290,8 +296,8 @@ int trace_info(int argc, char **argv)
 	if (json) {
 		o = info_json(in, r);
 		if (o)
-			printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								       JSON_C_TO_STRING_NOSLASHESCAPE));
+			printf("%s\n", json_object_to_json_string_ext(
+				o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		print_text(in, r);

@@ -160,8 +160,8 @@ static int emit(void *arg, const struct page_req *req)
 
 	ps->requests++;
 	if (ps->fmt == FMT_CSV) {
-		fprintf(ps->fp, "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%s\n", ps->ev->time, req->obj_id,
-			ps->page_size, req->write ? "write" : "read");
+		fprintf(ps->fp, "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%s\n", ps->ev->time,
+			req->obj_id, ps->page_size, req->write ? "write" : "read");
 		return 0;
 	}
 	secs = ps->ev->time > ps->t0 ? (ps->ev->time - ps->t0) / 1000000000u : 0;
@@ -357,8 +357,9 @@ static int oracle_next(struct conv_source *src, struct page_src *ps, struct rf_e
 		if (n == 0 && !ferror(ps->fp))
 			return 0;
 		if (n != sizeof(rec)) {
-			trace_err(sub, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s", src->path,
-				  ps->nr, ps->nr * ORACLE_RECORD, ferror(ps->fp) ? strerror(errno) :
+			trace_err(sub, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s",
+				  src->path, ps->nr, ps->nr * ORACLE_RECORD,
+				  ferror(ps->fp) ? strerror(errno) :
 				  "truncated (the file size is not a multiple of 24 bytes)");
 			return RF_ERR_TRUNCATED;
 		}
@@ -414,8 +415,8 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 	if (n <= ps->col_time || n <= ps->col_obj || rf_parse_u64(f[ps->col_time], &t) ||
 	    rf_parse_u64(f[ps->col_obj], &obj) ||
 	    (ps->col_size >= 0 && (n <= ps->col_size || rf_parse_u64(f[ps->col_size], &size)))) {
-		trace_err(sub, "%s: line %" PRIu64 ": expected numbers in the time, obj_id and size "
-			  "columns", src->path, ps->nr);
+		trace_err(sub, "%s: line %" PRIu64 ": expected numbers in the time, obj_id "
+			  "and size columns", src->path, ps->nr);
 		return RF_ERR_INVAL;
 	}
 	if (ps->col_op >= 0 && n > ps->col_op) {
@@ -423,8 +424,8 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 			write = true;
 		else if (strcmp(f[ps->col_op], "read") && strcmp(f[ps->col_op], "get") &&
 			 f[ps->col_op][0]) {
-			trace_err(sub, "%s: line %" PRIu64 ": op '%s' is not read or write", src->path,
-				  ps->nr, f[ps->col_op]);
+			trace_err(sub, "%s: line %" PRIu64 ": op '%s' is not read or write",
+				  src->path, ps->nr, f[ps->col_op]);
 			return RF_ERR_INVAL;
 		}
 	}
@@ -454,8 +455,8 @@ static int csv_columns(struct conv_source *src, struct page_src *ps)
 			ps->col_op = i;
 	}
 	if (ps->col_time < 0 || ps->col_obj < 0) {
-		trace_err(sub, "%s: line 1: expected a header line with 'time' and 'obj_id' columns "
-			  "(as in '" CSV_HEADER "')", src->path);
+		trace_err(sub, "%s: line 1: expected a header line with 'time' and 'obj_id' "
+			  "columns (as in '" CSV_HEADER "')", src->path);
 		return -1;
 	}
 	return 0;

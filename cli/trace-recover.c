@@ -77,8 +77,9 @@ static int copy_chunks(struct recover *rc, struct rf_trace_reader *r, struct rf_
 		if (err) {
 			char msg[600];
 
-			snprintf(msg, sizeof(msg), "chunk %" PRIu64 " at offset %" PRIu64 " (%zu bytes): %s",
-				 f.ordinal, f.offset, f.size, rf_chunk_decoder_errmsg(d));
+			snprintf(msg, sizeof(msg), "chunk %" PRIu64 " at offset %" PRIu64
+				 " (%zu bytes): %s", f.ordinal, f.offset, f.size,
+				 rf_chunk_decoder_errmsg(d));
 			report(rc, "%s: skipped: %s", msg);
 			rc->bad_bytes += f.size;
 			continue;

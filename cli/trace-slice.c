@@ -211,8 +211,9 @@ static int run(struct slice *s)
 	}
 	if (out_file_commit(&of, sub))
 		return RF_EXIT_FAILURE;
-	fprintf(stderr, "%s: %" PRIu64 " events kept (%" PRIu64 " of them state before the range, %"
-		PRIu64 " chunks copied verbatim)\n", s->out, s->kept, s->state_kept, s->copied_chunks);
+	fprintf(stderr, "%s: %" PRIu64 " events kept (%" PRIu64 " of them state before the "
+		"range, %" PRIu64 " chunks copied verbatim)\n", s->out, s->kept, s->state_kept,
+		s->copied_chunks);
 	return err ? RF_EXIT_FAILURE : RF_EXIT_OK;
 }
 
@@ -223,7 +224,8 @@ int trace_slice(int argc, char **argv)
 	int c, idx, status = -1;
 
 	trace_filter_init(&s.filter);
-	while (status < 0 && (c = trace_getopt(sub, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
+	while (status < 0 &&
+	       (c = trace_getopt(sub, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			status = RF_EXIT_OK;
@@ -235,7 +237,8 @@ int trace_slice(int argc, char **argv)
 		}
 	}
 	if (status < 0 && optind != argc - 1)
-		status = trace_usage_error(sub, optind >= argc ? "no TRACE given" : "one TRACE only");
+		status = trace_usage_error(sub, optind >= argc ? "no TRACE given" :
+					   "one TRACE only");
 	if (status < 0 && !s.out)
 		status = trace_usage_error(sub, "-o OUT is required");
 	if (status < 0) {

@@ -82,7 +82,8 @@ static struct rf_trace_reader *verify_open(struct verify *v, unsigned int flags)
 
 	if (!err)
 		return r;
-	problem(v, "%s", r && *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) : rf_strerror(err));
+	problem(v, "%s", r && *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) :
+		rf_strerror(err));
 	rf_trace_reader_close(r);
 	return NULL;
 }
@@ -148,8 +149,8 @@ static int walk(struct verify *v)
 		v->chunks++;
 		rc = rf_chunk_decode(d, f.data, f.size, f.offset, &b);
 		if (rc) {
-			problem(v, "chunk %" PRIu64 " at offset %" PRIu64 " (%zu bytes): %s", f.ordinal,
-				f.offset, f.size, rf_chunk_decoder_errmsg(d));
+			problem(v, "chunk %" PRIu64 " at offset %" PRIu64 " (%zu bytes): %s",
+				f.ordinal, f.offset, f.size, rf_chunk_decoder_errmsg(d));
 			rc = rc == RF_ERR_NOMEM ? rc : 0;
 			if (v->nr_damaged < MAX_REPORTS)
 				v->damaged[v->nr_damaged++] = f.offset;
@@ -214,8 +215,8 @@ static int check_index(struct verify *v)
 		if (j < v->nr_found && v->found[j].offset == ix[i].offset)
 			compare_entry(v, i, &ix[i], &v->found[j]);
 		else if (!known_damaged(v, ix[i].offset))
-			problem(v, "index entry %zu points at offset %" PRIu64 ", where no good chunk "
-				"starts", i, ix[i].offset);
+			problem(v, "index entry %zu points at offset %" PRIu64
+				", where no good chunk starts", i, ix[i].offset);
 	}
 	rf_trace_reader_close(r);
 	return 0;
@@ -250,9 +251,9 @@ int trace_verify(int argc, char **argv)
 	free(v.found);
 	if (rc || v.problems) {
 		if (!v.quiet)
-			fprintf(stderr, "%s: NOT whole: %" PRIu64 " problem%s, %zu good chunks (%" PRIu64
-				" events)\n", v.path, v.problems, v.problems == 1 ? "" : "s",
-				v.nr_found, v.events);
+			fprintf(stderr, "%s: NOT whole: %" PRIu64 " problem%s, %zu good chunks "
+				"(%" PRIu64 " events)\n", v.path, v.problems,
+				v.problems == 1 ? "" : "s", v.nr_found, v.events);
 		return RF_EXIT_FAILURE;
 	}
 	if (!v.quiet)

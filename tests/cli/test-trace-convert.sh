@@ -42,8 +42,18 @@ for i, r in enumerate(recs):
     want.append(nxt[0] if nxt else -1)
 assert [r[3] for r in recs] == want == [-1, -1, 7, 8, -1, 9, -1, -1, -1], [r[3] for r in recs]
 assert all(r[2] == 4096 for r in recs)
+# obj_ids as docs/refault-trace.md defines them
+M = (1 << 64) - 1
+def m(x):
+    x ^= x >> 30; x = x * 0xbf58476d1ce4e5b9 & M; x ^= x >> 27; x = x * 0x94d049bb133111eb & M
+    return x ^ (x >> 31)
+H = lambda t, a, b, p: m(m(m(t ^ a) ^ b) ^ p)
+FILE, ANON = 0x66696c6500000000, 0x616e6f6e00000000
+want = [H(FILE, 8388609, 12, p) for p in range(4)] + [H(ANON, 8192, 0, 140737488351232 >> 12), 5,
+        H(FILE, 8388609, 12, 2), H(FILE, 8388609, 12, 3), 5]
+assert [r[1] for r in recs] == want, "obj_ids as documented"
 PY
-	ok $? "oracleGeneral: 24-byte records, seconds, obj_ids, sizes and next_access_vtime right"
+	ok $? "oracleGeneral: 24-byte records; seconds, documented obj_ids, sizes, next_access_vtime right"
 	rt convert "$TMP/s.oracleGeneral" "$TMP/o.trace" 2>/dev/null &&
 	is "$(rt dump "$TMP/o.trace" --type access | wc -l)" 9 "oracleGeneral -> trace: one access event per request"
 else
