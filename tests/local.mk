@@ -50,3 +50,4 @@ BENCH_BINS += tests/bench/bench-format
 tests_bench_bench_format_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 tests_bench_bench_format_LDADD = librefault-trace.la $(ZSTD_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
+include tests/cli/local.mk
