@@ -406,6 +406,9 @@ struct rf_model {
 	struct rf_xnode *nodes;
 	uint32_t nr_node_slots, cap_nodes, free_node;
 	struct rf_htab node_index;	/* (mapping, base) -> node */
+	uint32_t last_mapping, last_node;	/* one-entry lookup cache (streams) */
+	uint64_t last_base;
+	uint32_t access_mapping[2];	/* RF_EV_ACCESS file / anon mappings, RF_NONE until used */
 	struct rf_mapping *mappings;
 	uint32_t nr_mappings, cap_mappings;
 	struct rf_htab mapping_index;	/* (kind<<32|dev, ino) -> mapping */
@@ -466,8 +469,8 @@ static inline struct rf_page *P(struct rf_model *m, uint32_t idx)
 /* page cache (pagecache.c) */
 uint32_t mapping_get(struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino);
 uint32_t mapping_find(const struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino);
-uint64_t xa_load(const struct rf_model *m, uint32_t mapping, uint64_t index);
-uint32_t xa_lookup_page(const struct rf_model *m, uint32_t mapping, uint64_t index);
+uint64_t xa_load(struct rf_model *m, uint32_t mapping, uint64_t index);
+uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index);
 int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry);
 void xa_store_page(struct rf_model *m, uint32_t page);
 void xa_erase_page(struct rf_model *m, uint32_t page, uint64_t shadow);

@@ -886,11 +886,15 @@ static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memc
 static void on_access(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 {
 	bool anon = ev->u.access.flags & RF_REF_ANON;
-	uint32_t mapping = mapping_get(m, anon ? MAPPING_ACCESS_ANON : MAPPING_ACCESS_FILE, 0, 0);
+	uint32_t mapping = m->access_mapping[anon];
 
 	if (mapping == RF_NONE) {
-		m->error = RF_ERR_NOMEM;
-		return;
+		mapping = mapping_get(m, anon ? MAPPING_ACCESS_ANON : MAPPING_ACCESS_FILE, 0, 0);
+		if (mapping == RF_NONE) {
+			m->error = RF_ERR_NOMEM;
+			return;
+		}
+		m->access_mapping[anon] = mapping;
 	}
 	if (anon)
 		anon_touch(m, mapping, ev->u.access.key, clamp_order(ev->u.access.order),
@@ -1066,6 +1070,7 @@ int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *e
 	m->cap_nodes = 256;
 	m->nodes = malloc(m->cap_nodes * sizeof(*m->nodes));
 	m->nr_node_slots = 1;
+	m->access_mapping[0] = m->access_mapping[1] = RF_NONE;
 	if (!m->cpus || !m->pages || !m->nodes)
 		goto nomem;
 	if (rf_htab_init(&m->node_index, 1024) || rf_htab_init(&m->mapping_index, 64) ||

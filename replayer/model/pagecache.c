@@ -190,11 +190,20 @@ uint32_t mapping_get(struct rf_model *m, enum mapping_kind kind, uint32_t dev, u
 
 /* ------------------------------------------------------------------ nodes */
 
-static uint32_t node_find(const struct rf_model *m, uint32_t mapping, uint64_t base)
+/* The node for (@mapping, @base); the last hit is remembered for streams. */
+static uint32_t node_find(struct rf_model *m, uint32_t mapping, uint64_t base)
 {
-	uint32_t n = rf_htab_get(&m->node_index, mapping, base);
+	uint32_t n;
 
-	return n == RF_NONE ? RF_NIL : n;
+	if (m->last_node != RF_NIL && m->last_base == base && m->last_mapping == mapping)
+		return m->last_node;
+	n = rf_htab_get(&m->node_index, mapping, base);
+	if (n == RF_NONE)
+		return RF_NIL;
+	m->last_node = n;
+	m->last_base = base;
+	m->last_mapping = mapping;
+	return n;
 }
 
 static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base)
@@ -242,6 +251,8 @@ static void node_delete(struct rf_model *m, uint32_t idx)
 
 	if (n->on_lru)
 		shadow_node_remove(m, idx);
+	if (m->last_node == idx)
+		m->last_node = RF_NIL;
 	rf_htab_del(&m->node_index, n->mapping, n->base);
 	if (n->map_prev != RF_NIL)
 		m->nodes[n->map_prev].map_next = n->map_next;
@@ -270,7 +281,7 @@ static void slot_count(struct rf_xnode *n, uint64_t e, int delta)
 		n->nr_values += delta;
 }
 
-uint64_t xa_load(const struct rf_model *m, uint32_t mapping, uint64_t index)
+uint64_t xa_load(struct rf_model *m, uint32_t mapping, uint64_t index)
 {
 	uint32_t n = node_find(m, mapping, index >> XA_CHUNK_SHIFT);
 
@@ -279,7 +290,7 @@ uint64_t xa_load(const struct rf_model *m, uint32_t mapping, uint64_t index)
 	return m->nodes[n].slots[index & (XA_CHUNK_SIZE - 1)];
 }
 
-uint32_t xa_lookup_page(const struct rf_model *m, uint32_t mapping, uint64_t index)
+uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index)
 {
 	uint64_t e = xa_load(m, mapping, index);
 
