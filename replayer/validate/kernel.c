@@ -249,6 +249,7 @@ static const struct stat_name vmstat_names[] = {
 	{ "pgsteal_anon", Q_STEAL_ANON, false },
 };
 
+/* The first name of @tab that the snapshot has wins for its quantity: total_* before local. */
 static void read_names(const struct rf_event *ev, const struct stat_name *tab, size_t n,
 		       uint32_t page_size, uint64_t *vals, uint32_t *seen)
 {
@@ -256,14 +257,17 @@ static void read_names(const struct rf_event *ev, const struct stat_name *tab, s
 	size_t j;
 
 	*seen = 0;
-	for (i = 0; i < ev->u.counters.nr; i++) {
-		const struct rf_counter *c = &ev->u.counters.entries[i];
+	for (j = 0; j < n; j++) {
+		if (*seen & 1u << tab[j].q)
+			continue;
+		for (i = 0; i < ev->u.counters.nr; i++) {
+			const struct rf_counter *c = &ev->u.counters.entries[i];
 
-		for (j = 0; j < n; j++) {
-			if (strcmp(c->name, tab[j].name) || (*seen & 1u << tab[j].q))
+			if (strcmp(c->name, tab[j].name))
 				continue;
 			vals[tab[j].q] = tab[j].bytes ? c->value / page_size : c->value;
 			*seen |= 1u << tab[j].q;
+			break;
 		}
 	}
 }

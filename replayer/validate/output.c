@@ -39,9 +39,11 @@ static void header(const struct rf_validation *v, FILE *out)
 		h->kernel_release, h->cpus, (unsigned long long)(h->mem_bytes >> 20),
 		(unsigned long long)(h->swap_bytes >> 20), h->thp_mode[0] ? h->thp_mode : "?");
 	fprintf(out, "profile:   %s (%s)\n", v->profile, v->profile_why);
-	fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the trace); "
-		"%zu capture(s) at counter snapshots, %zu marker(s); %llu events\n",
-		v->tolerance * 100, (unsigned long long)v->slack, (unsigned long long)v->precached,
+	fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the trace), "
+		"+ %llu for memory.stat rows (its flush threshold)\n", v->tolerance * 100,
+		(unsigned long long)v->slack, (unsigned long long)v->precached,
+		(unsigned long long)v->stat_slack);
+	fprintf(out, "phases:    %zu capture(s) at counter snapshots, %zu marker(s); %llu events\n",
 		v->nr_caps, v->nr_markers, (unsigned long long)v->events);
 }
 
@@ -204,6 +206,7 @@ static json_object *row_json(const struct rf_validation *v, const struct vrow *r
 			       json_object_new_double(r->err_pct));
 	json_object_object_add(o, "within_tolerance", json_object_new_boolean(r->ok));
 	json_object_object_add(o, "gated", json_object_new_boolean(r->gated));
+	json_object_object_add(o, "slack_pages", json_object_new_uint64(r->slack));
 	json_object_object_add(o, "phase", r->phase >= 0 ? json_object_new_int(r->phase) : NULL);
 	json_object_object_add(o, "kernel_source", json_object_new_string(r->source));
 	json_object_object_add(o, "note", r->note ? json_object_new_string(r->note) : NULL);
@@ -238,6 +241,7 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 	json_object_object_add(o, "tolerance", json_object_new_double(v->tolerance));
 	json_object_object_add(o, "slack_pages", json_object_new_uint64(v->slack));
 	json_object_object_add(o, "precached_pages", json_object_new_uint64(v->precached));
+	json_object_object_add(o, "stat_slack_pages", json_object_new_uint64(v->stat_slack));
 	json_object_object_add(o, "events", json_object_new_uint64(v->events));
 	json_object_object_add(o, "out_of_tolerance", json_object_new_uint64(v->nr_bad));
 	for (i = 0; i < v->nr_caps; i++) {

@@ -78,6 +78,20 @@ static bool within(uint64_t k, uint64_t m, double tol, uint64_t slack)
 	return d <= tol * (double)k + (double)slack + 1e-9;
 }
 
+/*
+ * memory.stat is flushed from the per-CPU counters only once more than
+ * MEMCG_CHARGE_BATCH (64) updates per CPU are pending (mm/memcontrol.c,
+ * memcg_vmstats_needs_flush(), since aa48e47e3906): a value read from it
+ * may lag by that much, which a row from memory.stat gets as extra slack.
+ */
+static uint64_t row_slack(const struct rf_validation *v, const struct scope *s, enum vq q,
+			  const struct vcapture *c)
+{
+	bool stat = s->kind == SC_CGROUP && s->cg < c->nr_cg && (c->k_statmask[s->cg] & 1u << q);
+
+	return v->slack + (stat ? v->stat_slack : 0);
+}
+
 static int first_bad_phase(const struct rf_validation *v, const struct scope *s, enum vq q)
 {
 	size_t i;
@@ -86,7 +100,7 @@ static int first_bad_phase(const struct rf_validation *v, const struct scope *s,
 		uint64_t k, m;
 
 		if (value(&v->caps[i], s, q, KERNEL, &k) && value(&v->caps[i], s, q, MODEL, &m) &&
-		    !within(k, m, v->tolerance, v->slack))
+		    !within(k, m, v->tolerance, row_slack(v, s, q, &v->caps[i])))
 			return (int)i;
 	}
 	return -1;
@@ -129,7 +143,8 @@ static int push_row(struct rf_validation *v, const char *scope, enum vq q, uint6
 	r->kernel = k;
 	r->model = m;
 	r->gated = gated;
-	r->ok = within(k, m, v->tolerance, v->slack);
+	r->slack = row_slack(v, s, q, &v->caps[v->nr_caps - 1]);
+	r->ok = within(k, m, v->tolerance, r->slack);
 	r->err_pct = k ? ((double)m - (double)k) * 100.0 / (double)k : (m ? INFINITY : 0.0);
 	r->phase = r->ok ? -1 : first_bad_phase(v, s, q);
 	r->source = s->kind == SC_HOST ? "/proc/vmstat" :
@@ -237,6 +252,7 @@ int vrows_build(struct rf_validation *v)
 	/* what the trace cannot know: pages cached before it, which the model must miss */
 	v->precached = vkernel_precached(k);
 	v->slack += v->precached;
+	v->stat_slack = 64ull * (v->header.host.cpus ? v->header.host.cpus : 1);
 	end = &v->caps[v->nr_caps - 1];
 	for (i = 1; i < end->nr_cg; i++)
 		if (end->k_statmask[i] && (v->main_cg < 0 || end->k[i * NR_VQ + Q_ADD] >= best)) {

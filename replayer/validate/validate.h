@@ -137,6 +137,7 @@ struct vrow {
 	enum vq q;
 	uint64_t kernel, model;
 	bool gated;			/* counts toward the exit status */
+	uint64_t slack;			/* absolute slack this row was allowed, pages */
 	bool ok;
 	double err_pct;			/* (model - kernel) / kernel * 100; inf if kernel 0 */
 	int phase;			/* first phase out of tolerance, -1 none */
@@ -151,6 +152,7 @@ struct rf_validation {
 	double tolerance;
 	uint64_t slack;			/* --slack + the pages cached before the trace */
 	uint64_t precached;
+	uint64_t stat_slack;		/* memory.stat's flush threshold: 64 pages per CPU */
 	struct vcapture *caps;		/* caps[0]: start; the last: end of trace */
 	size_t nr_caps;
 	struct vkernel *kernel;

@@ -5,7 +5,8 @@
 
 VLIMIT=64M
 VSNAP=100ms
-VCASES="read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-swap compete hot"
+# VCASES_ONLY="case ..." runs a subset (debugging)
+VCASES=${VCASES_ONLY:-"read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-swap compete hot"}
 
 vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	case $1 in
