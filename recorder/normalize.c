@@ -28,7 +28,6 @@
 #define CLONE_THREAD_FLAG 0x10000ULL
 #define RECLAIM_WB_FILE	0x2u		/* vmscan reclaim_flags, from the event's print fmt */
 #define PENDING_NS	(100ull * 1000)	/* a fault's filemap event comes within this */
-#define RELOAD_NS	(20ull * 1000 * 1000)	/* re-read /proc/PID/maps at most this often */
 
 struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 
@@ -193,25 +192,29 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 
 /* ----------------------------------------------------------- faults */
 
-/* The vma of @addr; an address no mapping covers is looked up in /proc/PID/maps. */
-static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr, uint64_t now)
+/*
+ * The vma of @addr.  A process's table is read from /proc/PID/maps once, at
+ * its first fault; after that mmap/munmap keep it current, so an address no
+ * vma covers is anonymous (heap or stack growth) -- unless a filemap event
+ * says otherwise (@file: a mapping we were not told of), which costs a
+ * re-read.  maps is read later than the fault: take only the vma at @addr,
+ * so mappings the syscalls told us of, and that may be gone by now, stay.
+ */
+static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr, uint64_t now,
+			      bool file)
 {
 	struct rf_vmas fresh = { 0 };
 	const struct rf_vma *f;
 	struct rf_vma *v = (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
 
-	if (v || (mm->vmas.loaded_at && now - mm->vmas.loaded_at < RELOAD_NS))
+	if (v || (mm->vmas.loaded_at && !file))
 		return v;
-	/*
-	 * A mapping made before recording, by brk, or by an untraced call.  maps
-	 * is read now, later than the fault: take only the vma at @addr, so the
-	 * mappings the syscalls told us of (and that may be gone by now) stay.
-	 */
-	if (!mm->vmas.loaded_at && !rf_vmas_load(&mm->vmas, mm->tgid)) {
+	if (!mm->vmas.loaded_at) {
+		if (rf_vmas_load(&mm->vmas, mm->tgid))
+			return NULL;
 		mm->vmas.loaded_at = now ? now : 1;
 		return (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
 	}
-	mm->vmas.loaded_at = now ? now : 1;
 	if (rf_vmas_load(&fresh, mm->tgid))
 		return NULL;
 	f = rf_vmas_find(&fresh, addr);
@@ -282,7 +285,7 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 	struct rf_event ev = { .cpu = cpu, .pid = pf->pid };
 	struct rf_task *t = rf_task_get(n, pf->time, pf->pid);
 	struct rf_mm *mm = t ? rf_mm_get(n, t->mm, t->tgid) : NULL;
-	struct rf_vma *v = mm ? resolve(n, mm, pf->addr, pf->time) : NULL;
+	struct rf_vma *v = mm ? resolve(n, mm, pf->addr, pf->time, tp != NULL) : NULL;
 
 	pf->on = false;
 	n->nr_pending--;
