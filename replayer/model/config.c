@@ -323,6 +323,22 @@ int rf_model_config_set(struct rf_model_config *c, const char *key, const char *
 					 value);
 		c->page_size = v;
 		c->set |= 1u << CFG_PAGE_SIZE;
+	} else if (!strcmp(key, "shadow_limit")) {
+		static const char *const rules[] = { "present16", "file16", "present8" };
+
+		for (i = 0; i < 3 && strcmp(value, rules[i]); i++)
+			;
+		if (i == 3)
+			return cfg_error(err, errlen,
+					 "shadow_limit=%s: want present16 (v4.5), file16 (v4.6-v4.9) "
+					 "or present8 (v5.x)", value);
+		c->p.shadow_limit = i;
+		c->set |= 1u << CFG_SHADOW_LIMIT;
+	} else if (!strcmp(key, "watermarks")) {
+		if (!parse_bool(value, "v4.5", "scaled", &b))
+			return cfg_error(err, errlen, "watermarks=%s: want v4.5 or scaled", value);
+		c->p.no_wmark_scale = b;
+		c->set |= 1u << CFG_WMARKS;
 	} else if (!strcmp(key, "kswapd_cpu")) {
 		if (!parse_uint(value, 4095, &v))
 			return cfg_error(err, errlen, "kswapd_cpu=%s: want a CPU number", value);
@@ -394,6 +410,10 @@ int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_
 			  ISSET(CFG_MIN_FREE_KBYTES)));
 	CALL(describe_u64(cb, ctx, "watermark_scale_factor", c->watermark_scale_factor,
 			  ISSET(CFG_WSF)));
+	CALL(cb("shadow_limit", (const char *const[]){ "present16", "file16",
+						       "present8" }[c->p.shadow_limit % 3],
+		ISSET(CFG_SHADOW_LIMIT), ctx));
+	CALL(cb("watermarks", c->p.no_wmark_scale ? "v4.5" : "scaled", ISSET(CFG_WMARKS), ctx));
 	if (c->kswapd_cpu < 0)
 		CALL(cb("kswapd_cpu", "none", false, ctx));
 	else
