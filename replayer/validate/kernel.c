@@ -36,6 +36,7 @@ struct vkernel {
 	struct vmap precached;		/* pages referenced that the trace never saw enter */
 	uint64_t unknown_del;
 	uint64_t lost;
+	unsigned int max_order;		/* largest page-cache folio seen */
 	uint64_t reclaim_ev[5];
 	uint64_t host0[NR_VQ], host[NR_VQ];
 	bool host_seen;
@@ -190,6 +191,11 @@ static size_t cg_index(const struct vkernel *k, uint64_t id)
 uint64_t vkernel_unknown_deletes(const struct vkernel *k)
 {
 	return k->unknown_del;
+}
+
+unsigned int vkernel_max_folio_order(const struct vkernel *k)
+{
+	return k->max_order;
 }
 
 uint64_t vkernel_precached(const struct vkernel *k)
@@ -411,6 +417,8 @@ int vkernel_feed(struct vkernel *k, const struct rf_event *ev, uint32_t page_siz
 	case RF_EV_PAGECACHE_ADD:
 		idx = cg_index(k, ev->u.file.cgroup);
 		k->cnt[idx][Q_ADD] += 1ull << ev->u.file.order;
+		if (ev->u.file.order > k->max_order && ev->u.file.order < 32)
+			k->max_order = ev->u.file.order;
 		if (track_cached(k, ev, true) || vmap_put(&k->page_cg, page_key(ev), idx) ||
 		    (ev->u.file.pfn && vmap_put(&k->pfn_cg, ev->u.file.pfn, idx)))
 			return RF_ERR_NOMEM;

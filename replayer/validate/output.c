@@ -40,9 +40,9 @@ static void header(const struct rf_validation *v, FILE *out)
 		(unsigned long long)(h->swap_bytes >> 20), h->thp_mode[0] ? h->thp_mode : "?");
 	fprintf(out, "profile:   %s (%s)\n", v->profile, v->profile_why);
 	fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the trace), "
-		"+ %llu for memory.stat rows (its flush threshold)\n", v->tolerance * 100,
-		(unsigned long long)v->slack, (unsigned long long)v->precached,
-		(unsigned long long)v->stat_slack);
+		"+ %llu for memory.stat rows (its flush threshold), + %llu for file lists (a folio)\n",
+		v->tolerance * 100, (unsigned long long)v->slack, (unsigned long long)v->precached,
+		(unsigned long long)v->stat_slack, (unsigned long long)v->folio_slack);
 	fprintf(out, "phases:    %zu capture(s) at counter snapshots, %zu marker(s); %llu events\n",
 		v->nr_caps, v->nr_markers, (unsigned long long)v->events);
 }
@@ -242,6 +242,7 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 	json_object_object_add(o, "slack_pages", json_object_new_uint64(v->slack));
 	json_object_object_add(o, "precached_pages", json_object_new_uint64(v->precached));
 	json_object_object_add(o, "stat_slack_pages", json_object_new_uint64(v->stat_slack));
+	json_object_object_add(o, "folio_slack_pages", json_object_new_uint64(v->folio_slack));
 	json_object_object_add(o, "events", json_object_new_uint64(v->events));
 	json_object_object_add(o, "out_of_tolerance", json_object_new_uint64(v->nr_bad));
 	for (i = 0; i < v->nr_caps; i++) {

@@ -89,7 +89,8 @@ static uint64_t row_slack(const struct rf_validation *v, const struct scope *s, 
 {
 	bool stat = s->kind == SC_CGROUP && s->cg < c->nr_cg && (c->k_statmask[s->cg] & 1u << q);
 
-	return v->slack + (stat ? v->stat_slack : 0);
+	return v->slack + (stat ? v->stat_slack : 0) +
+	       (q == Q_ACTIVE_FILE || q == Q_INACTIVE_FILE ? v->folio_slack : 0);
 }
 
 static int first_bad_phase(const struct rf_validation *v, const struct scope *s, enum vq q)
@@ -214,6 +215,10 @@ static void add_notes(struct rf_validation *v)
 		NOTE("%llu pages the trace reads were cached before it began (the program, its "
 		     "libraries, files read earlier): hits for the kernel, misses for the model, "
 		     "which starts empty; they are added to the slack", (unsigned long long)v->precached);
+	if (v->folio_slack)
+		NOTE("the kernel cached files in folios of up to %llu pages; the model reads base pages "
+		     "(read references carry no folio order): the file list sizes get one such folio of "
+		     "slack", (unsigned long long)v->folio_slack);
 	x = vkernel_unknown_deletes(k);
 	if (x)
 		NOTE("%llu pages left the page cache that the trace never saw enter (cache older "
@@ -253,6 +258,12 @@ int vrows_build(struct rf_validation *v)
 	v->precached = vkernel_precached(k);
 	v->slack += v->precached;
 	v->stat_slack = 64ull * (v->header.host.cpus ? v->header.host.cpus : 1);
+	/*
+	 * The trace's read references carry no folio order, so the model reads
+	 * into base pages while the kernel inserted and evicts whole large
+	 * folios: where a limit cuts the file lists, they may differ by a folio.
+	 */
+	v->folio_slack = vkernel_max_folio_order(k) ? 1ull << vkernel_max_folio_order(k) : 0;
 	end = &v->caps[v->nr_caps - 1];
 	for (i = 1; i < end->nr_cg; i++)
 		if (end->k_statmask[i] && (v->main_cg < 0 || end->k[i * NR_VQ + Q_ADD] >= best)) {

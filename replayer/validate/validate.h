@@ -106,6 +106,8 @@ uint64_t vkernel_unknown_deletes(const struct vkernel *k);
 uint64_t vkernel_lost_events(const struct vkernel *k);
 /* Pages referenced that the trace never saw enter the page cache (cached before it began). */
 uint64_t vkernel_precached(const struct vkernel *k);
+/* The largest page-cache folio order the trace shows (0: base pages only). */
+unsigned int vkernel_max_folio_order(const struct vkernel *k);
 uint64_t vkernel_reclaim_events(const struct vkernel *k, uint32_t kind);
 /* Did the trace's first memory.stat snapshot of cgroup @idx show pages already charged? */
 uint64_t vkernel_initial_pages(const struct vkernel *k, size_t idx);
@@ -153,6 +155,7 @@ struct rf_validation {
 	uint64_t slack;			/* --slack + the pages cached before the trace */
 	uint64_t precached;
 	uint64_t stat_slack;		/* memory.stat's flush threshold: 64 pages per CPU */
+	uint64_t folio_slack;		/* file list sizes: one folio of the largest order seen */
 	struct vcapture *caps;		/* caps[0]: start; the last: end of trace */
 	size_t nr_caps;
 	struct vkernel *kernel;

@@ -16,7 +16,8 @@ def tolerances(path, case):
         for line in f:
             words = line.split('#', 1)[0].split()
             if len(words) >= 3 and words[0] in (case, '*'):
-                tol.setdefault(words[1], float(words[2].rstrip('%')) / 100.0)
+                extra = int(words[3]) if len(words) > 3 else 0
+                tol.setdefault(words[1], (float(words[2].rstrip('%')) / 100.0, extra))
     return tol
 
 
@@ -29,8 +30,8 @@ def main():
     for r in v['rows']:
         if not r['gated']:
             continue
-        t = tol.get(r['quantity'], 0.05)
-        slack = r['slack_pages']
+        t, extra = tol.get(r['quantity'], (0.05, 0))
+        slack = r['slack_pages'] + extra
         k, m = r['kernel'], r['model']
         ok = abs(m - k) <= t * k + slack
         err = 'inf' if r['error_pct'] is None else '%+.1f%%' % r['error_pct']
