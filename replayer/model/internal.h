@@ -176,6 +176,7 @@ enum rf_cost_op {
 	X(OOM,				"oom")					\
 	X(MEMCG_MAX,			"max")					\
 	X(MEMCG_LOW,			"low")					\
+	X(MEMCG_HIGH,			"high")					\
 	X(MEMCG_OOM,			"memcg_oom")
 
 enum rf_vm_event {

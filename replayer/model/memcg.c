@@ -323,6 +323,25 @@ static uint64_t mem_cgroup_margin(struct rf_model *m, uint32_t memcg)
 }
 
 /*
+ * mm/memcontrol.c: reclaim_high(), v4.6.2 - after a charge, every level over
+ * memory.high is reclaimed by the charge size.  The kernel does it on the
+ * way back to user space; the model right after the charge.
+ */
+static void reclaim_high(struct rf_model *m, uint32_t memcg, uint64_t nr)
+{
+	uint32_t c;
+
+	if (m->in_reclaim)
+		return;
+	for (c = memcg; c != 0 && c != RF_NONE; c = m->memcgs[c]->parent) {
+		if (m->memcgs[c]->memory.usage <= m->memcgs[c]->high)
+			continue;
+		count_memcg_event(m, c, EV_MEMCG_HIGH, 1);
+		try_to_free_mem_cgroup_pages(m, c, nr, true);
+	}
+}
+
+/*
  * mm/memcontrol.c: try_charge(), v4.6.2 (retries: MEM_CGROUP_RECLAIM_RETRIES
  * = 5; v5.x MAX_RECLAIM_RETRIES = 16).  memsw is charged first when swap
  * accounting is on; a memsw failure reclaims without swap.
@@ -347,8 +366,10 @@ int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr)
 			may_swap = false;
 		} else {
 			over = page_counter_try_charge(m, memcg, mem_off, nr);
-			if (over == RF_NONE)
+			if (over == RF_NONE) {
+				reclaim_high(m, memcg, nr);
 				return 0;
+			}
 			if (swap_account_on(m))
 				page_counter_charge(m, memcg, msw_off, -(int64_t)nr);
 		}

@@ -153,7 +153,7 @@ static void emit_memcg(struct emit *e, const struct rf_memcg *mc)
 		if (i == EV_OOM || i == EV_PGFREE || i == EV_PAGEOUTRUN || i == EV_SLABS_SCANNED ||
 		    i == EV_WORKINGSET_NODERECLAIM)
 			continue;
-		if (i == EV_MEMCG_MAX || i == EV_MEMCG_LOW)
+		if (i == EV_MEMCG_MAX || i == EV_MEMCG_LOW || i == EV_MEMCG_HIGH)
 			putf(e, mc->ev[i], "%sevents.%s", prefix, event_names[i]);
 		else if (i == EV_MEMCG_OOM)
 			putf(e, mc->ev[i], "%sevents.oom", prefix);

@@ -296,6 +296,17 @@ static void test_hierarchical_limit(void)
 	is_int(C(m, "vmstat.pgscan_direct_normal") + C(m, "vmstat.pgscan_kswapd_normal"), 0,
 	       "limit reclaim is not counted in the global pgscan (v4.6)");
 	rf_model_free(m);
+
+	/* memory.high: no charge fails, but each charge above it reclaims its size */
+	m = mk("v4.6", (const char *const[]){ "memory=256M", NULL });
+	cg_mkdir(m, 10, 1, "/h");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_HIGH, 64 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	read_pages(m, 0, 100, 4, 0, 200);
+	ok(C(m, "memcg./h.usage") <= 64 + 14 && C(m, "memcg./h.events.high") > 0 &&
+	   C(m, "memcg./h.events.max") == 0, "memory.high: usage held near 64 pages (%llu) "
+	   "by reclaim_high(), no limit failures", (unsigned long long)C(m, "memcg./h.usage"));
+	rf_model_free(m);
 }
 
 /*
@@ -537,7 +548,7 @@ static void test_side_by_side(void)
 
 int main(void)
 {
-	plan(37);
+	plan(38);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
