@@ -33,8 +33,8 @@ static const char usage[] =
 	"\n"
 	"Rows of the cgroups are gated; rows the trace cannot pin down are shown and not gated\n"
 	"(the whole trace, /proc/vmstat, reclaim of a cgroup below the one holding the limit).\n"
-	"Exit status: 0 every gated quantity within tolerance, 3 one is not (the output says which,\n"
-	"by how much and in which phase it begins), 1 bad trace, 2 bad command line.\n";
+	"Exit status: 0 every gated quantity within tolerance, 3 one is not (the output says\n"
+	"which, by how much and in which phase it begins), 1 bad trace, 2 bad command line.\n";
 
 static int parse_tolerance(const char *s, double *out)
 {

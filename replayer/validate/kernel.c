@@ -119,7 +119,8 @@ static long add_cgroup(struct vkernel *k, uint64_t id, uint64_t parent, const ch
 		sprintf(cg->path, "/%s", path);
 	else if (!path || !path[0])
 		cg->path = strdup(id ? "/" : "(unattributed)");
-	if (!cg->path || vmap_put(&k->by_id, id, n) || vmap_put(&k->by_path, vhash_str(cg->path), n))
+	if (!cg->path || vmap_put(&k->by_id, id, n) ||
+	    vmap_put(&k->by_path, vhash_str(cg->path), n))
 		return RF_ERR_NOMEM;
 	k->nr_cg++;
 	return (long)n;

@@ -110,7 +110,7 @@ static int capture_cb(const char *key, uint64_t v, void *ctx)
 		return 0;
 	q = lookup_q(memcg_names, NR(memcg_names), name);
 	if (q >= 0)
-		w->c->m[i * NR_VQ + q] += v;	/* += : two model memcgs may share a path ("/") */
+		w->c->m[i * NR_VQ + q] += v;	/* two model memcgs may share a path ("/") */
 	return 0;
 }
 

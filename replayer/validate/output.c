@@ -40,7 +40,7 @@ static void header(const struct rf_validation *v, FILE *out)
 		(unsigned long long)(h->swap_bytes >> 20), h->thp_mode[0] ? h->thp_mode : "?");
 	fprintf(out, "profile:   %s (%s)\n", v->profile, v->profile_why);
 	fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the trace), "
-		"+ %llu for memory.stat rows (its flush threshold), + %llu for file lists (a folio)\n",
+		"+ %llu for memory.stat rows (flush threshold), + %llu for file lists (a folio)\n",
 		v->tolerance * 100, (unsigned long long)v->slack, (unsigned long long)v->precached,
 		(unsigned long long)v->stat_slack, (unsigned long long)v->folio_slack);
 	fprintf(out, "phases:    %zu capture(s) at counter snapshots, %zu marker(s); %llu events\n",

@@ -122,7 +122,8 @@ static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg)
 		return "v1 vmscan events carry no memcg: reclaim is pinned on the reclaiming "
 		       "task's cgroup; compare it on the cgroup that holds the limit: not gated";
 	if (q == Q_ADD)
-		return "kernel readahead inserts pages no reference names (the model reads none ahead)";
+		return "kernel readahead inserts pages no reference names (the model reads none "
+		       "ahead)";
 	return NULL;
 }
 
@@ -214,11 +215,12 @@ static void add_notes(struct rf_validation *v)
 	if (v->precached)
 		NOTE("%llu pages the trace reads were cached before it began (the program, its "
 		     "libraries, files read earlier): hits for the kernel, misses for the model, "
-		     "which starts empty; they are added to the slack", (unsigned long long)v->precached);
+		     "which starts empty; they are added to the slack",
+		     (unsigned long long)v->precached);
 	if (v->folio_slack)
-		NOTE("the kernel cached files in folios of up to %llu pages; the model reads base pages "
-		     "(read references carry no folio order): the file list sizes get one such folio of "
-		     "slack", (unsigned long long)v->folio_slack);
+		NOTE("the kernel cached files in folios of up to %llu pages; the model reads base "
+		     "pages (read references carry no folio order): the file list sizes get one "
+		     "such folio of slack", (unsigned long long)v->folio_slack);
 	x = vkernel_unknown_deletes(k);
 	if (x)
 		NOTE("%llu pages left the page cache that the trace never saw enter (cache older "
@@ -232,7 +234,8 @@ static void add_notes(struct rf_validation *v)
 		NOTE("%llu reclaim_pages() passes with no MADV_PAGEOUT in the trace: proactive "
 		     "reclaim (DAMON pageout, memory.reclaim) the model cannot know of",
 		     (unsigned long long)x);
-	x = vkernel_reclaim_events(k, RF_RECLAIM_KSWAPD) + vkernel_reclaim_events(k, RF_RECLAIM_DIRECT);
+	x = vkernel_reclaim_events(k, RF_RECLAIM_KSWAPD) +
+	    vkernel_reclaim_events(k, RF_RECLAIM_DIRECT);
 	if (x)
 		NOTE("%llu global (kswapd/direct) reclaim passes: the host ran short of memory and "
 		     "other processes' pages competed", (unsigned long long)x);

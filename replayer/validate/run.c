@@ -40,7 +40,8 @@ static const struct {
 	unsigned int major, minor;
 	const char *profile;
 } releases[] = {
-	{ 4, 5, "v4.5" }, { 4, 6, "v4.6" }, { 4, 9, "v4.9" }, { 5, 10, "v5.10" }, { 6, 18, "v6.18" },
+	{ 4, 5, "v4.5" }, { 4, 6, "v4.6" }, { 4, 9, "v4.9" }, { 5, 10, "v5.10" },
+	{ 6, 18, "v6.18" },
 };
 
 const char *rf_validate_pick_profile(const char *release, char *why, size_t whylen)
@@ -58,7 +59,8 @@ const char *rf_validate_pick_profile(const char *release, char *why, size_t whyl
 		    (releases[i].major == major && releases[i].minor <= minor))
 			pick = i;
 	if (releases[pick].major == major && releases[pick].minor == minor)
-		snprintf(why, whylen, "recorded on %u.%u: the profile of that release", major, minor);
+		snprintf(why, whylen, "recorded on %u.%u: the profile of that release", major,
+			 minor);
 	else if (releases[pick].major > major ||
 		 (releases[pick].major == major && releases[pick].minor > minor))
 		snprintf(why, whylen, "recorded on %u.%u, older than every profile: the oldest",

@@ -141,7 +141,7 @@ struct vrow {
 	bool gated;			/* counts toward the exit status */
 	uint64_t slack;			/* absolute slack this row was allowed, pages */
 	bool ok;
-	double err_pct;			/* (model - kernel) / kernel * 100; inf if kernel 0 */
+	double err_pct;			/* (model - kernel) / kernel * 100; inf: kernel 0 */
 	int phase;			/* first phase out of tolerance, -1 none */
 	const char *source;		/* the kernel number's source */
 	const char *note;		/* what the trace cannot know about this row, or NULL */
@@ -155,7 +155,7 @@ struct rf_validation {
 	uint64_t slack;			/* --slack + the pages cached before the trace */
 	uint64_t precached;
 	uint64_t stat_slack;		/* memory.stat's flush threshold: 64 pages per CPU */
-	uint64_t folio_slack;		/* file list sizes: one folio of the largest order seen */
+	uint64_t folio_slack;		/* file lists: one folio of the largest order seen */
 	struct vcapture *caps;		/* caps[0]: start; the last: end of trace */
 	size_t nr_caps;
 	struct vkernel *kernel;
@@ -168,7 +168,7 @@ struct rf_validation {
 	uint64_t events;
 	char notes[8][256];		/* confounders found in the trace */
 	size_t nr_notes;
-	int main_cg;			/* the cgroup with memory.stat (the recorded one), or -1 */
+	int main_cg;			/* the cgroup with memory.stat (the recorded one); -1 */
 	uint64_t madv_pageout;		/* MADV_PAGEOUT calls in the trace */
 };
 

@@ -168,7 +168,8 @@ static void own_memcg(char *dir, size_t len)
 	while (f && fgets(line, sizeof(line), f)) {
 		char point[2048], opts[2048];
 
-		if (strstr(line, " - cgroup ") && sscanf(line, "%*s %*s %*s %*s %2047s", point) == 1 &&
+		if (strstr(line, " - cgroup ") &&
+		    sscanf(line, "%*s %*s %*s %*s %2047s", point) == 1 &&
 		    sscanf(strstr(line, " - cgroup ") + 10, "%*s %2047s", opts) == 1 &&
 		    (strstr(opts, ",memory") || !strncmp(opts, "memory", 6)))
 			snprintf(mnt, sizeof(mnt), "%s", point);
@@ -266,7 +267,8 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fprintf(stderr, "usage: vworkload drop|read|mmap|anon|hot|compete ... (see the source)\n");
+		fputs("usage: vworkload drop|read|mmap|anon|hot|compete ... (see the source)\n",
+		      stderr);
 		return 2;
 	}
 	return 0;
