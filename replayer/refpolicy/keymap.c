@@ -2,9 +2,10 @@
 /*
  * u64 key -> u32 value map for the reference policies: linear probing,
  * load at most 1/2 (a miss, the common case of a cache that thrashes, then
- * probes 2.5 slots on average, against 8.5 at 3/4), backward-shift deletion.  The slot is chosen by a
- * multiplicative hash so that small dense keys (hand-written tests) spread
- * as well as the hashed keys of rf_event_page_refs().
+ * probes 2.5 slots on average, against 8.5 at 3/4), backward-shift
+ * deletion.  The slot is chosen by a multiplicative hash so that small
+ * dense keys (hand-written tests) spread as well as the hashed keys of
+ * rf_event_page_refs().
  */
 #include <stdlib.h>
 

@@ -10,8 +10,8 @@
 static const uint64_t belady[] = { 1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5 };
 #define NBELADY (sizeof(belady) / sizeof(belady[0]))
 
-static struct rf_refpolicy_stats run(enum rf_refpolicy_kind kind, uint64_t cap, const uint64_t *keys,
-				     const unsigned int *orders, size_t n)
+static struct rf_refpolicy_stats run(enum rf_refpolicy_kind kind, uint64_t cap,
+				     const uint64_t *keys, const unsigned int *orders, size_t n)
 {
 	struct rf_refpolicy_stats st = { 0 };
 	struct rf_refpolicy *p;
@@ -60,7 +60,9 @@ static void classic(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		struct rf_refpolicy_stats st = run(want[i].kind, want[i].cap, belady, NULL, NBELADY);
+		struct rf_refpolicy_stats st;
+
+		st = run(want[i].kind, want[i].cap, belady, NULL, NBELADY);
 
 		is_int(st.misses, want[i].misses, "%s, capacity %llu: %llu misses of 12",
 		       rf_refpolicy_name(want[i].kind), (unsigned long long)want[i].cap,
@@ -95,7 +97,8 @@ static void api(void)
 	struct rf_refpolicy *p = NULL;
 	unsigned int k;
 
-	is_int(rf_refpolicy_new(&p, RF_REFPOLICY_KIND_MAX, 4), RF_ERR_INVAL, "unknown kind refused");
+	is_int(rf_refpolicy_new(&p, RF_REFPOLICY_KIND_MAX, 4), RF_ERR_INVAL,
+	       "unknown kind refused");
 	is_int(rf_refpolicy_new(&p, RF_REFPOLICY_LRU, 0), RF_ERR_INVAL, "zero capacity refused");
 	for (k = 0; k < RF_REFPOLICY_KIND_MAX; k++)
 		ok(rf_refpolicy_from_name(rf_refpolicy_name(k)) == k, "name round trip: %s",

@@ -102,7 +102,8 @@ static void anon_and_access(void)
 	a = refs_of(&ev);
 	ev.u.anon.addr = 0x7f00003ff000ull;
 	b = refs_of(&ev);
-	ok(a.order[0] == 9 && a.key[0] == b.key[0], "anon THP: faults in one 2 MiB folio share a key");
+	ok(a.order[0] == 9 && a.key[0] == b.key[0],
+	   "anon THP: faults in one 2 MiB folio share a key");
 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = RF_EV_ACCESS;

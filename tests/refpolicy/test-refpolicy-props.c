@@ -201,8 +201,9 @@ static void opt_is_a_bound(uint64_t *rng)
 		uint64_t lru = misses(RF_REFPOLICY_LRU, caps[c], keys, 200000);
 		uint64_t clk = misses(RF_REFPOLICY_CLOCK, caps[c], keys, 200000);
 
-		diag("capacity %llu: opt %llu, lru %llu, clock %llu misses", (unsigned long long)caps[c],
-		     (unsigned long long)opt, (unsigned long long)lru, (unsigned long long)clk);
+		diag("capacity %llu: opt %llu, lru %llu, clock %llu misses",
+		     (unsigned long long)caps[c], (unsigned long long)opt,
+		     (unsigned long long)lru, (unsigned long long)clk);
 		bad_lru += opt > lru;
 		bad_clock += opt > clk;
 		strict += opt < lru && opt < clk;
@@ -233,7 +234,8 @@ static void cyclic_scan(void)
 	is_int(misses(RF_REFPOLICY_CLOCK, 100, keys, 101 * 50), 101 * 50,
 	       "clock: the same loop misses every reference");
 	opt = misses(RF_REFPOLICY_OPT, 100, keys, 101 * 50);
-	is_int(opt, 150, "opt: the same loop misses 150 times, once per 100 refs after the first 100");
+	is_int(opt, 150,
+	       "opt: the same loop misses 150 times, once per 100 refs after the first 100");
 }
 
 static void determinism(uint64_t *rng)
