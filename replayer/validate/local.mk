@@ -20,3 +20,8 @@ TESTS += tests/validate/test-validate-cli.sh tests/validate/test-validate.sh
 EXTRA_DIST += tests/validate/cases.sh tests/validate/check-tolerance.py \
 	tests/validate/tolerances tests/validate/fidelity.sh \
 	tests/validate/test-validate-cli.sh tests/validate/test-validate.sh
+check_PROGRAMS += tests/validate/test-validate-kernel
+tests_validate_test_validate_kernel_SOURCES = tests/validate/test-validate-kernel.c
+tests_validate_test_validate_kernel_LDADD = librefault-validate.la librefault-model.la \
+	librefault-trace.la $(JSONC_LIBS) -lm
+TESTS += tests/validate/test-validate-kernel

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * refault validate's rules on a hand-written trace, no root needed: which
+ * cgroup each observation is pinned on, what counts as a refill or a scan,
+ * memory.stat's total_* over the local names, pages cached before the
+ * trace, the profile a kernel release picks, and the u64 map under churn.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "replayer/validate/validate.h"
+#include "tests/lib/tap.h"
+
+static struct rf_trace_writer *w;
+
+static void put(struct rf_event ev)
+{
+	static uint64_t t = 1000;
+
+	ev.time = t += 1000;
+	if (rf_trace_writer_append(w, &ev))
+		diag("append of a type %u event failed", ev.type);
+}
+
+static void mkdir_ev(uint64_t id, uint64_t parent, const char *path)
+{
+	struct rf_event ev = { .type = RF_EV_CGROUP_MKDIR };
+
+	ev.u.cgroup.id = id;
+	ev.u.cgroup.parent = parent;
+	ev.u.cgroup.path = path;
+	put(ev);
+}
+
+static void file_ev(uint16_t type, uint64_t ino, uint64_t index, uint64_t nr, uint8_t order,
+		    uint64_t pfn, uint64_t cgroup)
+{
+	struct rf_event ev = { .type = type, .pid = 100 };
+
+	ev.u.file.dev = 1;
+	ev.u.file.ino = ino;
+	ev.u.file.index = index;
+	ev.u.file.nr = nr;
+	ev.u.file.order = order;
+	ev.u.file.pfn = pfn;
+	ev.u.file.cgroup = cgroup;
+	put(ev);
+}
+
+static void memstat(uint64_t refault_total, uint64_t inactive_pages, uint64_t active_pages)
+{
+	/* the local names come first in memory.stat: they must not win over total_* */
+	struct rf_counter c[] = {
+		{ "workingset_refault_file", 0 }, { "inactive_file", 0 }, { "active_file", 0 },
+		{ "total_workingset_refault_file", refault_total },
+		{ "total_inactive_file", inactive_pages * 4096 },
+		{ "total_active_file", active_pages * 4096 },
+	};
+	struct rf_event ev = { .type = RF_EV_COUNTERS };
+
+	ev.u.counters.cgroup = 10;
+	ev.u.counters.source = RF_COUNTERS_MEMCG_STAT;
+	ev.u.counters.entries = c;
+	ev.u.counters.nr = sizeof(c) / sizeof(c[0]);
+	put(ev);
+}
+
+static void reclaim(uint64_t scanned, uint64_t reclaimed, uint64_t activated,
+		    uint64_t deactivated)
+{
+	struct rf_event ev = { .type = RF_EV_RECLAIM, .pid = 100 };
+
+	ev.u.reclaim.kind = RF_RECLAIM_MEMCG;
+	ev.u.reclaim.cgroup = 11;
+	ev.u.reclaim.file = 1;
+	ev.u.reclaim.nr_scanned = scanned;
+	ev.u.reclaim.nr_reclaimed = reclaimed;
+	ev.u.reclaim.nr_activated = activated;
+	ev.u.reclaim.nr_deactivated = deactivated;
+	put(ev);
+}
+
+static int write_trace(const char *path)
+{
+	struct rf_trace_header h;
+	struct rf_event ev = { 0 };
+
+	rf_trace_header_init(&h, "test-validate-kernel");
+	snprintf(h.host.kernel_release, sizeof(h.host.kernel_release), "6.18.0-test");
+	h.host.mem_bytes = 64ull << 20;
+	h.host.page_size = 4096;
+	h.host.cpus = 2;
+	if (rf_trace_writer_open(&w, path, &h, NULL))
+		return -1;
+	mkdir_ev(1, 0, "/");
+	mkdir_ev(10, 1, "/a");
+	mkdir_ev(11, 10, "/a/b");
+	memstat(0, 0, 0);
+	ev.type = RF_EV_CGROUP_ATTACH;
+	ev.u.cgroup.id = 11;
+	ev.u.cgroup.pid = 100;
+	put(ev);
+	/* an order-2 folio and a base page enter, charged to /a/b, and are read */
+	file_ev(RF_EV_PAGECACHE_ADD, 5, 0, 0, 2, 1000, 11);
+	file_ev(RF_EV_FILE_READ, 5, 0, 4, 0, 0, 0);
+	file_ev(RF_EV_PAGECACHE_ADD, 5, 4, 0, 0, 2000, 11);
+	file_ev(RF_EV_FILE_READ, 5, 4, 1, 0, 0, 0);
+	/* the base page goes on the LRU (pinned by pfn) and is activated */
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RF_EV_LRU_ADD;
+	ev.u.lru.pfn = 2000;
+	ev.u.lru.cgroup = 11;
+	ev.u.lru.lru = RF_LRU_INACTIVE_FILE;
+	put(ev);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RF_EV_LRU_ACTIVATE;
+	ev.u.lru.pfn = 2000;
+	put(ev);
+	/* the folio leaves; so does a page of a file the trace never saw enter */
+	file_ev(RF_EV_PAGECACHE_DEL, 5, 0, 0, 2, 1000, 0);
+	file_ev(RF_EV_PAGECACHE_DEL, 6, 0, 0, 0, 3000, 0);
+	reclaim(10, 4, 1, 0);	/* inactive list: scan 10, steal 4, activate 1 */
+	reclaim(8, 0, 5, 3);	/* active list: refill 8 */
+	/* three pages read that never entered: cached before the trace */
+	file_ev(RF_EV_FILE_READ, 7, 0, 3, 0, 0, 0);
+	memstat(7, 3, 1);
+	return rf_trace_writer_close(w);
+}
+
+static const struct vrow *row(const struct rf_validation *v, const char *scope, const char *q)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_rows; i++)
+		if (!strcmp(v->rows[i].scope, scope) && !strcmp(vq_name(v->rows[i].q), q))
+			return &v->rows[i];
+	return NULL;
+}
+
+static long long kernel_of(const struct rf_validation *v, const char *scope, const char *q)
+{
+	const struct vrow *r = row(v, scope, q);
+
+	return r ? (long long)r->kernel : -1;
+}
+
+static void rules(void)
+{
+	char path[] = "/tmp/test-validate-kernel.XXXXXX", err[512];
+	struct rf_validate_opts o = { .tolerance = 0.05 };
+	struct rf_validation *v = NULL;
+	const struct vrow *r;
+	int fd = mkstemp(path), e;
+	size_t i;
+	bool unknown_note = false;
+
+	close(fd);
+	ok(!write_trace(path), "a hand-written trace with observations");
+	e = rf_validate_run(&v, path, &o, err, sizeof(err));
+	if (!is_int(e, 0, "validate runs it")) {
+		diag("%s", err);
+		unlink(path);
+		return;
+	}
+	is_str(v->profile, "v6.18", "6.18.0 picks v6.18");
+	is_int(kernel_of(v, "/a", "pagecache_add"), 5, "insertions of /a/b count in /a: 4 + 1");
+	is_int(kernel_of(v, "/a/b", "pagecache_add"), 5, "... and in /a/b, where they were charged");
+	is_int(kernel_of(v, "/a", "pagecache_del"), 4,
+	       "the folio's deletion goes where it entered; the stranger's does not");
+	is_int(kernel_of(v, "/a", "pgactivate"), 2, "activations: one by pfn, one by reclaim");
+	is_int(kernel_of(v, "/a", "pgrefill"), 8, "a record with deactivations is an active scan");
+	is_int(kernel_of(v, "/a", "pgscan_file"), 10, "the other is an inactive scan");
+	is_int(kernel_of(v, "/a", "pgsteal_file"), 4, "... with its reclaimed pages");
+	is_int(kernel_of(v, "/a", "workingset_refault_file"), 7,
+	       "memory.stat: total_workingset_refault_file wins over the local name");
+	is_int(kernel_of(v, "/a", "inactive_file"), 3, "list sizes from bytes to pages");
+	is_int(kernel_of(v, "/a/b", "workingset_refault_file"), -1,
+	       "no memory.stat of /a/b: no refault row for it");
+	r = row(v, "/a/b", "pgscan_file");
+	ok(r && !r->gated, "reclaim below the snapshotted cgroup is shown, not gated");
+	r = row(v, "/a", "pgscan_file");
+	ok(r && r->gated, "reclaim of the snapshotted cgroup is gated");
+	is_int(v->precached, 3, "three pages read that never entered: cached before the trace");
+	is_int(v->stat_slack, 128, "memory.stat slack: 64 pages x 2 CPUs");
+	is_int(v->folio_slack, 4, "file list slack: the largest folio seen, 4 pages");
+	for (i = 0; i < v->nr_notes; i++)
+		unknown_note |= !!strstr(v->notes[i], "1 pages left the page cache");
+	ok(unknown_note, "the deletion the trace never saw enter is noted");
+	is_int(v->nr_caps, 2, "a capture per memory.stat snapshot");
+	rf_validation_free(v);
+	unlink(path);
+}
+
+static void profiles(void)
+{
+	char why[256];
+
+	is_str(rf_validate_pick_profile("5.15.3-arch1", why, sizeof(why)), "v5.10",
+	       "5.15 picks the nearest older profile");
+	ok(strstr(why, "nearest older") != NULL, "... and says so: %s", why);
+	is_str(rf_validate_pick_profile("4.6.2", why, sizeof(why)), "v4.6", "4.6.2 picks v4.6");
+	is_str(rf_validate_pick_profile("4.4.0", why, sizeof(why)), "v4.5",
+	       "4.4 (older than every profile) picks the oldest");
+	is_str(rf_validate_pick_profile("7.1.0", why, sizeof(why)), "v6.18", "7.1 picks v6.18");
+	is_str(rf_validate_pick_profile("", why, sizeof(why)), "v6.18",
+	       "an unreadable release picks the newest");
+}
+
+static void map_churn(void)
+{
+	struct vmap m = { 0 };
+	uint64_t i, v, bad = 0;
+
+	for (i = 0; i < 100000; i++)
+		vmap_put(&m, i * 4096, i);
+	for (i = 0; i < 100000; i += 2)
+		bad += !vmap_del(&m, i * 4096, &v) || v != i;
+	for (i = 0; i < 100000; i++)
+		bad += vmap_get(&m, i * 4096, &v) != (i & 1) || ((i & 1) && v != i);
+	is_int(bad, 0, "100000 keys, every other one deleted: the rest are all found");
+	is_int(m.nr, 50000, "... and counted");
+	vmap_free(&m);
+}
+
+int main(void)
+{
+	plan(28);
+	rules();
+	profiles();
+	map_churn();
+	return done_testing();
+}
