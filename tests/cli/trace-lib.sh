@@ -25,7 +25,18 @@ have_python() { "$PYTHON3" -c 'import json, struct' 2>/dev/null; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/refault-trace-test.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
-rt() { "$REFAULT" trace "$@"; }
+# In a build tree $REFAULT is libtool's wrapper script, which costs more than the command
+# itself; these tests run it a few hundred times, so run the real binary beside it.
+RT_BIN=$REFAULT
+rt_dir=$(dirname "$REFAULT")
+if [ -x "$rt_dir/.libs/refault" ] && [ "$(head -c 2 "$REFAULT")" = "#!" ] &&
+   LD_LIBRARY_PATH="$rt_dir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+   "$rt_dir/.libs/refault" --version > /dev/null 2>&1; then
+	RT_BIN=$rt_dir/.libs/refault
+	LD_LIBRARY_PATH="$rt_dir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+fi
+rt() { "$RT_BIN" trace "$@"; }
 
 # big.trace: 1010 events in chunks of 100 (11 chunks): a file_read every 1 ms from t=1.001 s,
 # alternately by pids 300 and 200, and an mmap by pid 300 every 100 events.
