@@ -158,6 +158,9 @@ int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *
 
 	if (memcg_slot_by_cgid(m, cgid) != RF_NONE)
 		return 0;		/* already known (e.g. named twice) */
+	/* The hierarchy's root, as recorders and gen name it: that is the model's root memcg. */
+	if (path && !strcmp(path, "/"))
+		return rf_htab_put(&m->cgid_index, cgid, 0, 0);
 	if (ps == RF_NONE)
 		ps = 0;
 	if (!path || !*path) {

@@ -546,9 +546,39 @@ static void test_side_by_side(void)
 	snap_free(&alone);
 }
 
+static int count_root_usage(const char *key, uint64_t value, void *ctx)
+{
+	(void)value;
+	*(int *)ctx += !strcmp(key, "memcg./.usage");
+	return 0;
+}
+
+/*
+ * Recorders and gen name the hierarchy's root with a mkdir of "/" (parent 0):
+ * that is the model's own root, not a child called "/".
+ */
+static void test_root_named(void)
+{
+	static const char *const kv[] = { "memory=16M", "cpus=1", NULL };
+	struct rf_model *m = mk("v4.6", kv);
+	struct rf_event ev = { .type = RF_EV_NAME_PID };
+	int keys = 0;
+
+	cg_mkdir(m, 1, 0, "/");
+	ev.u.task.pid = 100;
+	ev.u.task.tgid = 100;
+	ev.u.task.cgroup = 1;
+	feed(m, &ev);
+	read_pages(m, 0, 100, 5, 0, 10);
+	rf_model_counters(m, count_root_usage, &keys);
+	ok(keys == 1 && C(m, "memcg./.usage") == 10,
+	   "a mkdir of \"/\" names the root memcg: one memcg./ with the 10 pages read (%d keys)", keys);
+	rf_model_free(m);
+}
+
 int main(void)
 {
-	plan(38);
+	plan(39);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -561,5 +591,6 @@ int main(void)
 	test_determinism();
 	test_root_only();
 	test_side_by_side();
+	test_root_named();
 	return done_testing();
 }
