@@ -13,7 +13,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: refault trace dump TRACE [--json] [--type T[,T...]] [--class C[,C...]]\n"
-		"                         [--pid P] [--cgroup ID] [--from T] [--to T] [--limit N]\n\n"
+		"                         [--pid P] [--cgroup ID] [--from T] [--to T] [--limit N]\n"
+		"                         [--skip-damaged]\n\n"
 		"Print the events of TRACE in file order, one per line:\n"
 		"  text:  SECONDS.NANOSECONDS [CPU] PID TYPE field=value ...\n"
 		"  --json: one JSON object per line, as 'convert' reads and writes them.\n\n"
@@ -25,17 +26,20 @@ static void usage(FILE *out)
 		"                  trace clock as printed (\"12.5\", \"12500ms\"), or \"+2s\" from the\n"
 		"                  first event\n"
 		"  --to T          events at or before T\n"
-		"  --limit N       stop after N events\n\n"
-		"On damage, the events before it are printed, then the error (chunk and offset).\n"
+		"  --limit N       stop after N events\n"
+		"  --skip-damaged  report a damaged chunk and go on with the next one\n\n"
+		"On damage, the events before it are printed, then the error (chunk and offset);\n"
+		"the exit status is then 1, with --skip-damaged too.\n"
 		"Exit status: 0 success, 1 bad data or I/O error, 2 bad command line.\n");
 }
 
-enum { OPT_JSON = 256, OPT_LIMIT, OPT_FILTER };
+enum { OPT_JSON = 256, OPT_LIMIT, OPT_SKIP, OPT_FILTER };
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "skip-damaged", no_argument, NULL, OPT_SKIP },
 	{ "type", required_argument, NULL, OPT_FILTER },
 	{ "class", required_argument, NULL, OPT_FILTER },
 	{ "pid", required_argument, NULL, OPT_FILTER },
@@ -48,6 +52,7 @@ static const struct option longopts[] = {
 struct dump_opts {
 	const char *path;
 	bool json;
+	bool skip_damaged;
 	uint64_t limit;
 	struct trace_filter filter;
 };
@@ -66,6 +71,9 @@ static int parse(struct dump_opts *o, int argc, char **argv)
 			return RF_EXIT_OK;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_SKIP:
+			o->skip_damaged = true;
 			break;
 		case OPT_LIMIT:
 			if (rf_parse_u64(optarg, &o->limit))
@@ -124,6 +132,7 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 	uint64_t first_chunk, last_chunk, base, printed = 0;
 	struct rf_event ev;
 	int rc, err = 0;
+	bool damaged = false;
 
 	if (trace_filter_resolve(&o->filter, sub, r))
 		return RF_EXIT_USAGE;
@@ -134,7 +143,15 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 	}
 	rf_trace_reader_stats(r, &st);
 	base = st.chunks_read;
-	while (printed < o->limit && (rc = rf_trace_reader_next(r, &ev)) == 1) {
+	while (printed < o->limit && (rc = rf_trace_reader_next(r, &ev)) != 0) {
+		if (rc < 0 && o->skip_damaged && rc != RF_ERR_NOMEM && rc != RF_ERR_STATE) {
+			/* the reader goes on with the next chunk */
+			trace_err(sub, "%s: skipped: %s", o->path, rf_trace_reader_errmsg(r));
+			damaged = true;
+			continue;
+		}
+		if (rc < 0)
+			break;
 		if (last_chunk != UINT64_MAX) {
 			rf_trace_reader_stats(r, &st);
 			/* the event came from the chunk opened last */
@@ -163,7 +180,7 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 			  *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) : rf_strerror(rc));
 		return RF_EXIT_FAILURE;
 	}
-	return RF_EXIT_OK;
+	return damaged ? RF_EXIT_FAILURE : RF_EXIT_OK;
 }
 
 int trace_dump(int argc, char **argv)
@@ -176,7 +193,7 @@ int trace_dump(int argc, char **argv)
 	status = parse(&o, argc, argv);
 	if (status >= 0)
 		goto out;
-	r = trace_open(sub, o.path, 0);
+	r = trace_open(sub, o.path, o.skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
 	if (!r) {
 		status = RF_EXIT_FAILURE;
 		goto out;

@@ -41,6 +41,7 @@ struct recover {
 	uint64_t bad_bytes;	/* sizes of the frames that failed to decode */
 	uint64_t good_end;	/* end of the last good chunk */
 	bool had_index;		/* TRACE ends with a sound index and footer */
+	uint64_t indexed_events;	/* events the old index lists */
 };
 
 static void report(struct recover *rc, const char *fmt, const char *msg)
@@ -110,6 +111,13 @@ static int run(struct recover *rc)
 	if (!r)
 		return RF_EXIT_FAILURE;
 	rc->had_index = rf_trace_reader_has_index(r);
+	if (rc->had_index) {
+		const struct rf_chunk_info *chunks;
+		long i, n = rf_trace_reader_chunks(r, &chunks);
+
+		for (i = 0; i < n; i++)
+			rc->indexed_events += chunks[i].nr_events;
+	}
 	rf_trace_reader_close(r);
 	r = trace_open(sub, rc->in, RF_READ_NO_INDEX | RF_READ_SKIP_DAMAGED);
 	if (!r)
@@ -146,6 +154,11 @@ static int run(struct recover *rc)
 	printf("%s: %" PRIu64 " bytes after the last good chunk (offset %" PRIu64 ") %s\n", rc->in,
 	       size - rc->good_end, rc->good_end, rc->had_index ?
 	       "hold the old index and footer, rebuilt" : "not recovered");
+	if (rc->had_index)
+		printf("%s: %" PRIu64 " of the %" PRIu64 " events the old index lists were lost\n",
+		       rc->in, rc->indexed_events - (rc->good_events < rc->indexed_events ?
+						     rc->good_events : rc->indexed_events),
+		       rc->indexed_events);
 	return RF_EXIT_OK;
 }
 

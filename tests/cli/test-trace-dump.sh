@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `refault trace dump`: text and JSON lines, and every filter.
 . "$(dirname "$0")/trace-lib.sh"
-plan 14
+plan 16
 make_small && make_big
 ok $? "test traces made"
 count() { rt dump "$@" | wc -l; }
@@ -22,6 +22,15 @@ is "$(count "$TMP/big.trace" --from 1.5005 --to 1.7)" 202 "--from/--to across ch
 is "$(rt dump "$TMP/big.trace" --from 1.5005 --limit 1 | awk '{print $1}')" 1.501000000 \
 	"--from seeks to the first event at or after the time"
 is "$(count "$TMP/big.trace" --limit 7)" 7 "--limit"
+cp "$TMP/big.trace" "$TMP/flip.trace"
+off=$(chunk_field "$TMP/big.trace" 3 offset)
+printf '\377' | dd of="$TMP/flip.trace" bs=1 seek=$((off + 50)) conv=notrunc 2>/dev/null
+n=$(rt dump "$TMP/flip.trace" 2> "$TMP/err" | wc -l)
+[ "$n" -eq 300 ] && grep -q "chunk 3 at offset $off" "$TMP/err"
+ok $? "damage: the 300 events before it are printed, then chunk and offset named"
+rt dump "$TMP/flip.trace" --skip-damaged > "$TMP/out" 2>/dev/null; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l < "$TMP/out")" -eq 910 ]
+ok $? "--skip-damaged: the 910 events of the other chunks, and exit 1"
 if have_python; then
 	rt dump --json "$TMP/small.trace" | "$PYTHON3" -c 'import json, sys
 evs = [json.loads(l) for l in sys.stdin]

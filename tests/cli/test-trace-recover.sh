@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `refault trace recover` keeps every complete chunk of a truncated or damaged trace.
 . "$(dirname "$0")/trace-lib.sh"
-plan 9
+plan 10
 make_big
 events() { rt info "$1" 2>/dev/null | sed -n 's/^events: *//p'; }
 
@@ -27,6 +27,8 @@ printf '\377' | dd of="$TMP/flip.trace" bs=1 seek=$((off + 50)) conv=notrunc 2>/
 rt recover "$TMP/flip.trace" -o "$TMP/flip.rec" > /dev/null 2> "$TMP/err"
 is "$(events "$TMP/flip.rec")" 910 "a damaged chunk in the middle: the 10 others are kept (910 events)"
 grep -q "chunk 3 at offset $off" "$TMP/err"; ok $? "the skipped chunk is named with its offset"
+rt recover "$TMP/flip.trace" -o "$TMP/flip.rec" 2>/dev/null | grep -q "100 of the 1010 events the old index lists were lost"
+ok $? "with the old index, the report counts the events lost"
 
 head -c 100 "$TMP/big.trace" > "$TMP/tiny.trace"
 rt recover "$TMP/tiny.trace" -o "$TMP/tiny.rec" > /dev/null 2>&1
