@@ -88,6 +88,22 @@ static void print_value(FILE *out, const char *name, json_object *v)
 	}
 }
 
+/* cgroup_limit reads better with the knob's name and "max" for no limit. */
+static bool print_limit_field(FILE *out, const struct rf_event *ev, const char *name)
+{
+	if (ev->type != RF_EV_CGROUP_LIMIT)
+		return false;
+	if (!strcmp(name, "kind") && rf_limit_kind_name(ev->u.cgroup.kind)) {
+		fputs(rf_limit_kind_name(ev->u.cgroup.kind), out);
+		return true;
+	}
+	if (!strcmp(name, "value") && ev->u.cgroup.value == RF_UNLIMITED) {
+		fputs("max", out);
+		return true;
+	}
+	return false;
+}
+
 static bool common_key(const char *k)
 {
 	return !strcmp(k, "t") || !strcmp(k, "cpu") || !strcmp(k, "pid") || !strcmp(k, "type");
@@ -110,7 +126,8 @@ int trace_print_event(FILE *out, const struct rf_event *ev)
 		if (common_key(name))
 			continue;
 		fprintf(out, " %s=", name);
-		print_value(out, name, json_object_iter_peek_value(&it));
+		if (!print_limit_field(out, ev, name))
+			print_value(out, name, json_object_iter_peek_value(&it));
 	}
 	fputc('\n', out);
 	json_object_put(o);
