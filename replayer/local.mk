@@ -14,7 +14,8 @@ librefault_model_la_SOURCES = \
 	replayer/model/vmscan.c \
 	replayer/model/vmstat.c \
 	replayer/model/model.c
-refaultinclude_HEADERS += include/refault/model.h
+# Not installed: the model libraries are internal for now; only librefault-trace is public.
+noinst_HEADERS += include/refault/model.h
 
 MODEL_TEST_LDADD = librefault-model.la
 model_tests = \

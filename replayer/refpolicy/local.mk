@@ -12,7 +12,8 @@ librefault_refpolicy_la_SOURCES = \
 	replayer/refpolicy/opt.c \
 	replayer/refpolicy/pagekey.c \
 	replayer/refpolicy/refpolicy.c
-refaultinclude_HEADERS += include/refault/refpolicy.h
+# Not installed: the model libraries are internal for now; only librefault-trace is public.
+noinst_HEADERS += include/refault/refpolicy.h
 
 refpolicy_tests = \
 	tests/refpolicy/test-refpolicy-classic \
