@@ -36,11 +36,14 @@ struct record_cmd {
 	uint64_t memcg_limit;
 	char **argv;			/* -- COMMAND ARGS */
 	int argc;
+	char **all_argv;		/* the whole command line, for the header */
+	int all_argc;
 	bool quiet;
 	/* run state */
 	struct rf_recorder *rec;
 	struct rf_trace_writer *w;
 	struct rf_trace_header hdr;
+	struct rf_writer_options wopts;
 	int out_fd;
 	int sig_fd;
 	pid_t child;
@@ -228,6 +231,15 @@ static void describe(struct record_cmd *c, char *scope, size_t len)
 	}
 }
 
+static void join_argv(const struct record_cmd *c, char *buf, size_t len)
+{
+	size_t off = snprintf(buf, len, "refault");
+	int i;
+
+	for (i = 0; i < c->all_argc && off < len; i++)
+		off += snprintf(buf + off, len - off, " %s", c->all_argv[i]);
+}
+
 /* The header needs the sources, known once the recorder is started: open on first event. */
 static int open_writer(struct record_cmd *c)
 {
@@ -240,7 +252,8 @@ static int open_writer(struct record_cmd *c)
 	snprintf(h->clock, sizeof(h->clock), "mono");
 	snprintf(h->sources, sizeof(h->sources), "%s", rf_recorder_sources(c->rec));
 	describe(c, h->scope, sizeof(h->scope));
-	err = rf_trace_writer_fdopen(&c->w, c->out_fd, h, NULL);
+	join_argv(c, h->command, sizeof(h->command));
+	err = rf_trace_writer_fdopen(&c->w, c->out_fd, h, &c->wopts);
 	if (err)
 		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_strerror(err));
 	return err;
@@ -509,6 +522,10 @@ int cmd_record(int argc, char **argv)
 	sigset_t mask, old;
 	int ret;
 
+	/* the recorder shares the CPUs with what it records: cheapest zstd level (as small here) */
+	c.wopts.level = 1;
+	c.all_argc = argc;
+	c.all_argv = argv;
 	ret = parse_args(&c, argc, argv);
 	if (ret)
 		return ret < 0 ? RF_EXIT_OK : ret;

@@ -514,11 +514,13 @@ static int on_exec(struct rf_norm *n, const struct rf_tp *tp, const struct rf_ra
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_EXEC };
 	char file[4096], comm[16];
 	const char *base;
+	size_t len;
 
 	rf_tp_str(tp, 0, raw->data, raw->size, file, sizeof(file));
 	base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-	strncpy(comm, base, sizeof(comm) - 1);	/* the kernel's comm: 15 characters */
-	comm[sizeof(comm) - 1] = '\0';
+	len = strnlen(base, sizeof(comm) - 1);	/* the kernel's comm: 15 characters */
+	memcpy(comm, base, len);
+	comm[len] = '\0';
 	t->mm = rf_mm_new(n, t->tgid, NULL);
 	ev.u.task.pid = t->pid;
 	ev.u.task.tgid = t->tgid;

@@ -30,6 +30,7 @@ perf_events=$(echo "$events" | tr ',' '\n' | while read -r e; do
 	perf list "$e" 2> /dev/null | grep -q "$e" && printf -- "-e %s " "$e"; done)
 
 now_ns() { date +%s%N; }
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$1/stat"; }
 
 timed_workload() {	# prints the workload's wall time in ms
 	t0=$(now_ns)
@@ -44,8 +45,10 @@ run_refault() {
 	"$REFAULT" record -a -o "$dir/r.trace" 2> "$dir/r.err" &
 	pid=$!
 	while [ ! -s "$dir/r.trace" ]; do sleep 0.05; done	# started: header written
-	sleep 0.2
+	sleep 0.5
+	c0=$(cpu_ms $pid)
 	timed_workload >> "$dir/refault.ms"
+	echo $(($(cpu_ms $pid) - c0)) >> "$dir/refault.cpu"
 	kill -INT $pid
 	wait $pid
 	# "... -> N events (...), L lost; ... (B bytes/event)"
@@ -61,7 +64,9 @@ run_perf() {
 	pid=$!
 	while [ ! -s "$dir/p.data" ]; do sleep 0.05; done
 	sleep 0.5
+	c0=$(cpu_ms $pid)
 	timed_workload >> "$dir/perf.ms"
+	echo $(($(cpu_ms $pid) - c0)) >> "$dir/perf.cpu"
 	kill -INT $pid
 	wait $pid
 	samples=$(perf report -i "$dir/p.data" --stats 2> /dev/null |
@@ -91,6 +96,8 @@ awk -v b="$bare" -v r="$ref" -v p="$prf" 'BEGIN {
 	printf "  median wall: bare %d ms, refault record -a %d ms (%+.1f%%), perf record -a %d ms (%+.1f%%)\n",
 		b, r, 100 * (r - b) / b, p, 100 * (p - b) / b
 	if (p > b) printf "  refault overhead / perf overhead = %.2f (target <= 0.25)\n", (r - b) / (p - b) }'
+echo "  recorder CPU time while the workload ran (ms): refault $(tr '\n' ' ' < "$dir/refault.cpu")| perf $(tr '\n' ' ' < "$dir/perf.cpu")"
+echo "  median recorder CPU: refault $(median "$dir/refault.cpu") ms, perf $(median "$dir/perf.cpu") ms"
 echo "  refault: median $(col_median "$dir/refault.stats" 1) events, $(col_median "$dir/refault.raw" 1) tracepoint records, $(col_median "$dir/refault.stats" 3) bytes/event, lost per run: $(awk '{ printf "%s ", $2 }' "$dir/refault.stats")"
 awk '{ printf "%.2f\n", $2 / $1 }' "$dir/refault.raw" > "$dir/rb"
 echo "  refault: $(median "$dir/rb") bytes per tracepoint record"
