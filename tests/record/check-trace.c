@@ -252,6 +252,17 @@ static int dump(const char *path)
 			printf(" dev=%u ino=%" PRIu64 " index=%" PRIu64 " nr=%" PRIu64 " order=%u",
 			       ev.u.file.dev, ev.u.file.ino, ev.u.file.index, ev.u.file.nr,
 			       ev.u.file.order);
+		if (ev.type >= RF_EV_FORK && ev.type <= RF_EV_EXIT)
+			printf(" pid=%d tgid=%d mm=%#" PRIx64 " cgroup=%" PRIu64, ev.u.task.pid,
+			       ev.u.task.tgid, ev.u.task.mm, ev.u.task.cgroup);
+		if (ev.type == RF_EV_NAME_PID)
+			printf(" pid=%d tgid=%d mm=%#" PRIx64 " cgroup=%" PRIu64 " comm=%s", ev.u.task.pid,
+			       ev.u.task.tgid, ev.u.task.mm, ev.u.task.cgroup,
+			       ev.u.task.comm ? ev.u.task.comm : "-");
+		if (ev.type >= RF_EV_CGROUP_MKDIR && ev.type <= RF_EV_CGROUP_LIMIT)
+			printf(" id=%" PRIu64 " parent=%" PRIu64 " value=%" PRIu64 " pid=%d path=%s",
+			       ev.u.cgroup.id, ev.u.cgroup.parent, ev.u.cgroup.value, ev.u.cgroup.pid,
+			       ev.type == RF_EV_CGROUP_MKDIR ? ev.u.cgroup.path : "-");
 		printf("\n");
 	}
 	if (ret < 0)
