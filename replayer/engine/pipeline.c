@@ -14,9 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <urcu/wfcqueue.h>
 
@@ -403,7 +401,7 @@ int rf_replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader
 		       struct rf_replay_result *res, uint64_t total_chunks, char *err, size_t errlen)
 {
 	struct pipeline pl;
-	unsigned int i, started = 0;
+	unsigned int i;
 	int rc;
 
 	rc = pipeline_init(&pl, opts, res);
@@ -413,13 +411,11 @@ int rf_replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader
 		/* Threads that did start: let them see the end. */
 		fail(&pl, rc, "%s", rf_strerror(rc));
 	} else {
-		started = pl.nr_workers;
 		read_frames(&pl, r, total_chunks);
 	}
 	for (i = 0; i < pl.nr_workers; i++)
 		if (pl.workers && pl.workers[i].thread)
 			pthread_join(pl.workers[i].thread, NULL);
-	(void)started;
 	rc = pl.error;
 	if (rc)
 		snprintf(err, errlen, "%s", pl.errmsg);
