@@ -9,6 +9,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/lruvec.c \
 	replayer/model/pagevec.c \
 	replayer/model/memcg.c \
+	replayer/model/memcg-stats.c \
 	replayer/model/swap.c \
 	replayer/model/workingset.c \
 	replayer/model/vmscan.c \

@@ -339,6 +339,11 @@ int rf_model_config_set(struct rf_model_config *c, const char *key, const char *
 			return cfg_error(err, errlen, "watermarks=%s: want v4.5 or scaled", value);
 		c->p.no_wmark_scale = b;
 		c->set |= 1u << CFG_WMARKS;
+	} else if (!strcmp(key, "memcg_stats")) {
+		if (!parse_bool(value, "flushed", "exact", &b))
+			return cfg_error(err, errlen, "memcg_stats=%s: want flushed or exact", value);
+		c->p.stats_flushed = b;
+		c->set |= 1u << CFG_MEMCG_STATS;
 	} else if (!strcmp(key, "kswapd_cpu")) {
 		if (!parse_uint(value, 4095, &v))
 			return cfg_error(err, errlen, "kswapd_cpu=%s: want a CPU number", value);
@@ -414,6 +419,8 @@ int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_
 						       "present8" }[c->p.shadow_limit % 3],
 		ISSET(CFG_SHADOW_LIMIT), ctx));
 	CALL(cb("watermarks", c->p.no_wmark_scale ? "v4.5" : "scaled", ISSET(CFG_WMARKS), ctx));
+	CALL(cb("memcg_stats", c->p.stats_flushed ? "flushed" : "exact", ISSET(CFG_MEMCG_STATS),
+		ctx));
 	if (c->kswapd_cpu < 0)
 		CALL(cb("kswapd_cpu", "none", false, ctx));
 	else

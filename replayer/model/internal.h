@@ -108,6 +108,8 @@ struct rf_profile {
 	bool lruvec_lock;		/* v5.11+: one lock per lruvec, not per node/zone */
 	bool no_wmark_scale;		/* v4.5: low = min * 5/4, high = min * 3/2 */
 	bool thp_swap;			/* v4.13+: an anon THP is swapped whole if slots allow */
+	bool stats_flushed;		/* v6.x rstat: reclaim reads memcg stats as of the last flush */
+	bool ws_stamp_first;		/* v6.x: the shadow holds the age before the eviction's own */
 	enum file_low_rule file_low;
 	enum scan_balance_rule balance;
 	enum shadow_limit_rule shadow_limit;
@@ -297,6 +299,9 @@ struct rf_lruvec {
 	uint64_t anon_cost, file_cost;
 	uint64_t inactive_age;			/* nonresident_age from v5.9 */
 	uint64_t refaults[2];			/* snapshot_refaults() */
+	/* lruvec_page_state() as of the last rstat flush (stats_flushed) */
+	uint64_t flushed_size[NR_LRU_LISTS];
+	uint64_t flushed_activate[2];		/* WORKINGSET_ACTIVATE_ANON/FILE, hierarchical */
 };
 
 /* ----------------------------------------------------------------- memcg */
@@ -321,7 +326,7 @@ struct rf_memcg {
 	struct rf_lruvec lruvec;
 	uint32_t iter_pos[DEF_PRIORITY + 1];	/* mem_cgroup_reclaim_iter cursor (slot+1) */
 	uint64_t ev[NR_VM_EVENTS];
-	uint64_t ws_activate_total[2];	/* WORKINGSET_ACTIVATE local, for snapshots */
+	uint64_t ws_activate_hier[2];	/* WORKINGSET_ACTIVATE_ANON/FILE of the subtree, now */
 	uint64_t nr_pages;		/* charged base pages (memory.usage without children) */
 	uint64_t nr_swap;		/* swap entries recorded for it */
 };
@@ -366,6 +371,7 @@ enum cfg_key_bit {
 	CFG_MEMORY, CFG_SWAP, CFG_CPUS, CFG_SWAPPINESS, CFG_PAGEVEC, CFG_PAGEVEC_SIZE,
 	CFG_SWAP_ACCOUNT, CFG_SWAP_ACCOUNT_KEY, CFG_DRAIN, CFG_MIN_FREE_KBYTES,
 	CFG_WSF, CFG_PAGE_SIZE, CFG_KSWAPD_CPU, CFG_COST, CFG_SHADOW_LIMIT, CFG_WMARKS,
+	CFG_MEMCG_STATS,
 	NR_CFG_KEYS
 };
 
@@ -449,6 +455,7 @@ struct rf_model {
 	bool kswapd_wanted;
 	bool in_reclaim;		/* no nested reclaim from allocations */
 	bool oom;			/* an allocation failed; no reclaim until a page is freed */
+	uint64_t next_stats_flush;	/* trace time of the periodic rstat flush; 0 = not started */
 
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];
@@ -546,6 +553,11 @@ bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow);
 void workingset_activation(struct rf_model *m, struct rf_page *p);
 void workingset_age_nonresident(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void workingset_update_node(struct rf_model *m, uint32_t node);
+void workingset_count_activate(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr);
+uint64_t memcg_stat_lru(struct rf_model *m, uint32_t memcg, int lru);
+uint64_t memcg_stat_activate(struct rf_model *m, uint32_t memcg, bool file);
+void mem_cgroup_flush_stats(struct rf_model *m, uint32_t memcg);
+void memcg_stats_tick(struct rf_model *m, uint64_t now);
 uint64_t shrink_shadow_nodes(struct rf_model *m, uint64_t nr_scanned, uint64_t nr_eligible,
 			    int priority);
 uint64_t eviction_mask(const struct rf_model *m, uint64_t tag);

@@ -914,6 +914,7 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 		return RF_ERR_STATE;
 	m->nr_events++;
 	m->cur_cpu = ev->cpu % m->cfg.cpus;
+	memcg_stats_tick(m, ev->time);
 	memcg = task_memcg(m, ev->pid);
 	switch (ev->type) {
 	case RF_EV_FILE_READ:
@@ -951,6 +952,16 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 	case RF_EV_CGROUP_ATTACH:
 	case RF_EV_CGROUP_LIMIT:
 		on_cgroup(m, ev);
+		break;
+	case RF_EV_COUNTERS:
+		/* a memory.stat read flushes the memcg's stats (memcg-stats.c) */
+		if (ev->u.counters.source == RF_COUNTERS_MEMCG_STAT) {
+			uint32_t c = memcg_slot_by_cgid(m, ev->u.counters.cgroup);
+
+			if (c != RF_NONE)
+				mem_cgroup_flush_stats(m, c);
+		}
+		m->nr_ignored++;
 		break;
 	default:
 		m->nr_ignored++;	/* observations, names, meta: nothing to model */

@@ -122,18 +122,17 @@ static bool inactive_list_is_low(struct rf_model *m, uint32_t memcg, bool file)
 	if (file && m->p->file_low == FILE_LOW_HALF)
 		return active > inactive;
 	if (file && m->p->file_low == FILE_LOW_SQRT_REFAULT &&
-	    m->memcgs[memcg]->ws_activate_total[1] != lv->refaults[1])
+	    m->memcgs[memcg]->ev[EV_WORKINGSET_ACTIVATE_FILE] != lv->refaults[1])
 		return active > 0;
 	return sqrt_ratio_low(m, inactive, active);
 }
 
-/* inactive_is_low(), v5.10.7: hierarchical sizes of the reclaim root */
+/* inactive_is_low(), v5.10.7: hierarchical sizes of the reclaim root (v6.x: as flushed) */
 static bool inactive_is_low_hier(struct rf_model *m, uint32_t memcg, bool file)
 {
-	struct rf_lruvec *lv = mem_cgroup_lruvec(m, memcg);
-
-	return sqrt_ratio_low(m, lv->hier_size[file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON],
-			      lv->hier_size[file ? LRU_ACTIVE_FILE : LRU_ACTIVE_ANON]);
+	return sqrt_ratio_low(m, memcg_stat_lru(m, memcg, file ? LRU_INACTIVE_FILE :
+						LRU_INACTIVE_ANON),
+			      memcg_stat_lru(m, memcg, file ? LRU_ACTIVE_FILE : LRU_ACTIVE_ANON));
 }
 
 /*
@@ -637,28 +636,22 @@ static void shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_contro
 		shrink_active_list(m, SWAP_CLUSTER_MAX, memcg, sc, LRU_ACTIVE_ANON);
 }
 
-static uint64_t subtree_ws_activate(struct rf_model *m, uint32_t root, int file)
-{
-	uint64_t sum = 0;
-	uint32_t c;
-
-	for (c = root; c != RF_NONE; c = memcg_next_preorder(m, root, c))
-		sum += m->memcgs[c]->ws_activate_total[file];
-	return sum;
-}
-
-/* snapshot_refaults(), v5.4/v5.10: remember the activations seen so far */
+/*
+ * snapshot_refaults(), v5.4/v5.10/v6.18: remember the refault activations
+ * seen so far: v5.9+ the reclaim root's hierarchical WORKINGSET_ACTIVATE_*
+ * (as of the last stats flush in v6.x), v5.4 each lruvec's local count.
+ */
 static void snapshot_refaults(struct rf_model *m, uint32_t root)
 {
 	struct rf_lruvec *lv = mem_cgroup_lruvec(m, root);
 
 	if (m->p->file_low == FILE_LOW_AT_ROOT) {
-		lv->refaults[0] = subtree_ws_activate(m, root, 0);
-		lv->refaults[1] = subtree_ws_activate(m, root, 1);
+		lv->refaults[0] = memcg_stat_activate(m, root, false);
+		lv->refaults[1] = memcg_stat_activate(m, root, true);
 		return;
 	}
 	for (uint32_t c = root; c != RF_NONE; c = memcg_next_preorder(m, root, c))
-		m->memcgs[c]->lruvec.refaults[1] = m->memcgs[c]->ws_activate_total[1];
+		m->memcgs[c]->lruvec.refaults[1] = m->memcgs[c]->ev[EV_WORKINGSET_ACTIVATE_FILE];
 }
 
 /* shrink_node(), v5.10.7: deactivation and cost decisions at the reclaim root */
@@ -670,13 +663,13 @@ static void prepare_scan_count(struct rf_model *m, struct scan_control *sc)
 	sc->anon_cost = lv->anon_cost;
 	sc->file_cost = lv->file_cost;
 	sc->may_deactivate = 0;
-	if (subtree_ws_activate(m, root, 0) != lv->refaults[0] ||
+	if (memcg_stat_activate(m, root, false) != lv->refaults[0] ||
 	    inactive_is_low_hier(m, root, false))
 		sc->may_deactivate |= DEACTIVATE_ANON;
-	if (subtree_ws_activate(m, root, 1) != lv->refaults[1] ||
+	if (memcg_stat_activate(m, root, true) != lv->refaults[1] ||
 	    inactive_is_low_hier(m, root, true))
 		sc->may_deactivate |= DEACTIVATE_FILE;
-	sc->cache_trim_mode = (lv->hier_size[LRU_INACTIVE_FILE] >> sc->priority) &&
+	sc->cache_trim_mode = (memcg_stat_lru(m, root, LRU_INACTIVE_FILE) >> sc->priority) &&
 		!(sc->may_deactivate & DEACTIVATE_FILE);
 	sc->file_is_tiny = false;
 	if (global_reclaim(sc)) {

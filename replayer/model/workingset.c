@@ -95,6 +95,7 @@ static void lruvec_lookup_cost(struct rf_model *m)
  *   23047a96:  E = ++lruvec(page memcg)->inactive_age, id  [23047a96]
  *   v5.9+:     age the reclaim root by nr, E = its age, id of the root,
  *              PG_workingset in the shadow                 [v5.10.7]
+ *   v6.x:      E = the root's age, then age it by nr       [v6.18]
  */
 uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t target)
 {
@@ -121,8 +122,11 @@ uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t tar
 	default:
 		if (target == RF_NONE)
 			target = 0;
+		if (m->p->ws_stamp_first)
+			eviction = m->memcgs[target]->lruvec.inactive_age;
 		workingset_age_nonresident(m, target, page_nr(p));
-		eviction = m->memcgs[target]->lruvec.inactive_age;
+		if (!m->p->ws_stamp_first)
+			eviction = m->memcgs[target]->lruvec.inactive_age;
 		id = m->memcgs[target]->id;
 		break;
 	}
@@ -171,6 +175,18 @@ static void count_ws(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev, ui
 	count_memcg_event(m, memcg, ev, nr);
 }
 
+/*
+ * WORKINGSET_ACTIVATE_ANON/FILE of @memcg and, for the hierarchical
+ * lruvec_page_state() that prepare_scan_control() compares with the
+ * snapshot, of every ancestor.
+ */
+void workingset_count_activate(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr)
+{
+	count_ws(m, memcg, file ? EV_WORKINGSET_ACTIVATE_FILE : EV_WORKINGSET_ACTIVATE_ANON, nr);
+	for (; memcg != RF_NONE; memcg = m->memcgs[memcg]->parent)
+		m->memcgs[memcg]->ws_activate_hier[file] += nr;
+}
+
 /* v4.5, 23047a96, v4.9: true when the refaulting page is to be activated */
 static bool refault_v4(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 {
@@ -197,7 +213,7 @@ static bool refault_v4(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	count_ws(m, m->p->ws_memcg_stats ? evm : p->memcg, EV_WORKINGSET_REFAULT_FILE, 1);
 	if (dist > active_file)
 		return false;
-	count_ws(m, m->p->ws_memcg_stats ? evm : p->memcg, EV_WORKINGSET_ACTIVATE_FILE, 1);
+	workingset_count_activate(m, m->p->ws_memcg_stats ? evm : p->memcg, true, 1);
 	p->flags |= PG_active;
 	workingset_activation(m, p);
 	if (m->p->ws_restore && ws) {
@@ -223,19 +239,20 @@ static bool refault_v5(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	evl = &m->memcgs[evm]->lruvec;
 	dist = (evl->inactive_age - eviction) & eviction_mask(m, shadow & SLOT_TAG_MASK);
 	count_ws(m, p->memcg, file ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
-	size = evl->hier_size[LRU_ACTIVE_FILE];
+	/* the sizes as of the last stats flush where the profile has one (memcg-stats.c) */
+	size = memcg_stat_lru(m, evm, LRU_ACTIVE_FILE);
 	if (!file)
-		size += evl->hier_size[LRU_INACTIVE_FILE];
+		size += memcg_stat_lru(m, evm, LRU_INACTIVE_FILE);
 	if (mem_cgroup_get_nr_swap_pages(m, p->memcg) > 0) {
-		size += evl->hier_size[LRU_ACTIVE_ANON];
+		size += memcg_stat_lru(m, evm, LRU_ACTIVE_ANON);
 		if (file)
-			size += evl->hier_size[LRU_INACTIVE_ANON];
+			size += memcg_stat_lru(m, evm, LRU_INACTIVE_ANON);
 	}
 	if (dist > size)
 		return false;
 	p->flags |= PG_active;
 	workingset_age_nonresident(m, p->memcg, nr);
-	count_ws(m, p->memcg, file ? EV_WORKINGSET_ACTIVATE_FILE : EV_WORKINGSET_ACTIVATE_ANON, nr);
+	workingset_count_activate(m, p->memcg, file, nr);
 	if (ws) {
 		p->flags |= PG_workingset;
 		lru_note_cost(m, p->memcg, file, nr, 0);

@@ -87,35 +87,76 @@ static void test_refault_distance(void)
 }
 
 /*
- * v6.18 (v5.10.7 rule): eviction ages nonresident_age by nr before reading
- * it and activations age it too, so E = 5 and now = 5 + k; the threshold is
- * the active file list (no swap, so anon does not count).
+ * v6.18: eviction reads nonresident_age before aging it by nr (v5.10.7 aged
+ * first) and activations age it too, so E = 4 and now = 5 + k: distance k + 1.
+ * The threshold is the active file list (no swap, so anon does not count),
+ * read exactly here (memcg_stats=exact; the flushed reading is tested below).
  */
-static void refault_v618(int k, uint64_t *a)
+static const char *const exact_v618[] = { "memory=256M", "cpus=2", "pagevec_size=1",
+					  "memcg_stats=exact", NULL };
+
+enum stats_flush { NO_FLUSH, MEMORY_STAT_READ, PERIODIC_FLUSH };
+
+/* an event with the trace clock at @t: a memory.stat read of the root, or /proc/vmstat */
+static void counters_at(struct rf_model *m, uint64_t t, bool memcg_stat)
 {
-	struct rf_model *m = mk("v6.18", quiet_v46);
+	struct rf_event ev = { .time = t, .type = RF_EV_COUNTERS };
+
+	ev.u.counters.source = memcg_stat ? RF_COUNTERS_MEMCG_STAT : RF_COUNTERS_VMSTAT;
+	ev.u.counters.cgroup = 1;
+	feed(m, &ev);
+}
+
+static uint64_t refault_v618_at(const char *const *kv, int k, enum stats_flush flush)
+{
+	struct rf_model *m = mk("v6.18", kv);
+	uint64_t a;
 	int i;
 
+	cg_mkdir(m, 1, 0, "/");
+	counters_at(m, 1000, false);		/* the periodic flush counts from here */
 	for (i = 0; i < 4; i++) {
 		read_pages(m, 0, 0, 2, i, 1);
 		read_pages(m, 0, 0, 2, i, 1);
 	}
+	if (flush == MEMORY_STAT_READ)
+		counters_at(m, 2000, true);
+	if (flush == PERIODIC_FLUSH)
+		counters_at(m, 1000 + 2000000000ull, false);
 	mmap_file(m, 0, 1, 0x100000, 16, 3);
 	for (i = 0; i <= k; i++)
 		file_fault(m, 0, 0, 1, 3, i);
 	madvise(m, 0, 0, 1, 0x100000, 16, MADV_PAGEOUT);
 	read_pages(m, 0, 0, 3, 0, 1);
-	*a = C(m, "vmstat.workingset_activate_file");
+	a = C(m, "vmstat.workingset_activate_file");
 	rf_model_free(m);
+	return a;
+}
+
+static void refault_v618(int k, uint64_t *a)
+{
+	*a = refault_v618_at(exact_v618, k, NO_FLUSH);
 }
 
 static void test_refault_v618(void)
 {
 	uint64_t a4, a5;
 
-	refault_v618(4, &a4);
-	refault_v618(5, &a5);
+	refault_v618(3, &a4);
+	refault_v618(4, &a5);
 	ok(a4 == 1 && a5 == 0, "v6.18: activated at distance 4, not at 5 (active_file 4)");
+	/*
+	 * 6.x rstat: workingset_test_recent() reads the active list as of the
+	 * last stats flush.  With no flush since the 4 activations it sees 0;
+	 * a memory.stat read (the recorder's snapshot) or the periodic flush
+	 * 2 s of trace time later brings it to 4.
+	 */
+	ok(refault_v618_at(quiet_v46, 3, NO_FLUSH) == 0,
+	   "v6.18 flushed stats: no flush since the activations, distance 4 not activated");
+	ok(refault_v618_at(quiet_v46, 3, MEMORY_STAT_READ) == 1,
+	   "... a memory.stat read flushes: activated");
+	ok(refault_v618_at(quiet_v46, 3, PERIODIC_FLUSH) == 1,
+	   "... the periodic flush 2 s later: activated");
 }
 
 /*
@@ -275,6 +316,56 @@ static void test_pageout(void)
  * of /p's subtree, which finds the pages on /p/c's lruvec.  The sibling /q
  * is not touched, and global counters see no reclaim.
  */
+/*
+ * v6.18 prepare_scan_control(): limit reclaim may deactivate the file list
+ * when WORKINGSET_ACTIVATE_FILE (hierarchical, as flushed) moved since the
+ * last snapshot_refaults(), not only when the inactive list is low.  /a (64
+ * pages) holds 16 active pages; a stream of 200 pages keeps the inactive list
+ * well above them, so without refaults nothing is deactivated.  Re-reading
+ * the 8 stream pages evicted last refaults them, the last evicted with a
+ * distance short enough to be activated; once a memory.stat read has flushed
+ * that, the next stream's reclaims deactivate.  A memory.stat read after the
+ * first stream flushes the list sizes the refault test and the ratio read.
+ * Returns pgrefill of /a.
+ */
+static uint64_t deactivate_after_refaults(bool refaults, bool flush)
+{
+	struct rf_model *m = mk("v6.18", quiet_v46);
+	struct rf_event ev = { .type = RF_EV_COUNTERS };
+	uint64_t r;
+
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 64 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	read_pages(m, 0, 100, 2, 0, 16);
+	read_pages(m, 0, 100, 2, 0, 16);
+	ev.u.counters.source = RF_COUNTERS_MEMCG_STAT;
+	ev.u.counters.cgroup = 10;
+	read_pages(m, 0, 100, 3, 0, 200);
+	feed(m, &ev);
+	if (refaults)
+		read_pages(m, 0, 100, 3, 144, 8);
+	if (flush)
+		feed(m, &ev);
+	read_pages(m, 0, 100, 4, 0, 200);
+	diag("refaults %d flush %d: activate %llu pgrefill %llu", refaults, flush,
+	     (unsigned long long)C(m, "memcg./a.workingset_activate_file"),
+	     (unsigned long long)C(m, "memcg./a.pgrefill"));
+	r = C(m, "memcg./a.pgrefill");
+	rf_model_free(m);
+	return r;
+}
+
+static void test_deactivate_after_refaults(void)
+{
+	ok(deactivate_after_refaults(false, true) == 0,
+	   "v6.18: no refault activations, inactive list not low: nothing deactivated");
+	ok(deactivate_after_refaults(true, true) > 0,
+	   "v6.18: refault activations seen by a stats flush: limit reclaim deactivates");
+	ok(deactivate_after_refaults(true, false) == 0,
+	   "v6.18: the same activations not yet flushed: nothing deactivated");
+}
+
 static void test_hierarchical_limit(void)
 {
 	struct rf_model *m = mk("v4.6", (const char *const[]){ "memory=256M", NULL });
@@ -578,7 +669,7 @@ static void test_root_named(void)
 
 int main(void)
 {
-	plan(39);
+	plan(45);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -586,6 +677,7 @@ int main(void)
 	test_two_cgroups();
 	test_stranded();
 	test_pageout();
+	test_deactivate_after_refaults();
 	test_hierarchical_limit();
 	test_global_reclaim();
 	test_determinism();

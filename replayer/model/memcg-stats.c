@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Memory cgroup statistics as reclaim reads them (mm/memcontrol.c, v6.18).
+ *
+ * Since the rstat conversion (v5.13, per-memcg flushing in v6.8), memcg
+ * statistics are per-CPU deltas that reach the hierarchical totals only when
+ * flushed, and lruvec_page_state() returns the flushed value.  So the rules
+ * that read memcg statistics decide on numbers as old as the last flush:
+ * workingset_test_recent() (the workingset size), and prepare_scan_control()
+ * and snapshot_refaults() (WORKINGSET_ACTIVATE_*, the inactive:active ratio,
+ * cache_trim_mode).  Flushes happen
+ *   - every FLUSH_TIME (2 s) for the whole tree, flush_memcg_stats_dwork();
+ *   - when memory.stat of a memcg is read, mem_cgroup_flush_stats(memcg), for
+ *     its subtree, once more than MEMCG_CHARGE_BATCH * CPUs updates pend;
+ *   - in workingset_test_recent() and prepare_scan_control() only when the
+ *     periodic flush is a full cycle late (never, in the model).
+ * A recorded trace carries its memory.stat reads (RF_EV_COUNTERS), so the
+ * model flushes where the kernel did.  The periodic flush runs on the trace
+ * clock from the first event (the kernel's phase is unknown).
+ * SIMPLIFIED: a memory.stat read always flushes; under reclaim far more than
+ * 128 updates pend between two reads.
+ * With stats_flushed off (profiles before v6.x, or memcg_stats=exact) the
+ * rules read the exact current values.
+ */
+#include "internal.h"
+
+#define FLUSH_TIME_NS	2000000000ull	/* FLUSH_TIME = 2 * HZ */
+
+/* lruvec_page_state(NR_LRU_BASE + lru) of @memcg's lruvec: hierarchical */
+uint64_t memcg_stat_lru(struct rf_model *m, uint32_t memcg, int lru)
+{
+	const struct rf_lruvec *lv = &m->memcgs[memcg]->lruvec;
+
+	return m->p->stats_flushed ? lv->flushed_size[lru] : lv->hier_size[lru];
+}
+
+/* lruvec_page_state(WORKINGSET_ACTIVATE_ANON + file): hierarchical */
+uint64_t memcg_stat_activate(struct rf_model *m, uint32_t memcg, bool file)
+{
+	const struct rf_memcg *mc = m->memcgs[memcg];
+
+	return m->p->stats_flushed ? mc->lruvec.flushed_activate[file] :
+		mc->ws_activate_hier[file];
+}
+
+/* mem_cgroup_flush_stats(): fold the current values into @root's subtree */
+void mem_cgroup_flush_stats(struct rf_model *m, uint32_t root)
+{
+	uint32_t c;
+	int lru;
+
+	if (!m->p->stats_flushed)
+		return;
+	for (c = root; c != RF_NONE; c = memcg_next_preorder(m, root, c)) {
+		struct rf_memcg *mc = m->memcgs[c];
+
+		for (lru = 0; lru < NR_LRU_LISTS; lru++)
+			mc->lruvec.flushed_size[lru] = mc->lruvec.hier_size[lru];
+		mc->lruvec.flushed_activate[0] = mc->ws_activate_hier[0];
+		mc->lruvec.flushed_activate[1] = mc->ws_activate_hier[1];
+	}
+}
+
+/* flush_memcg_stats_dwork(): the whole tree every FLUSH_TIME of trace time */
+void memcg_stats_tick(struct rf_model *m, uint64_t now)
+{
+	if (!m->p->stats_flushed)
+		return;
+	if (!m->next_stats_flush) {
+		m->next_stats_flush = now + FLUSH_TIME_NS;
+		return;
+	}
+	if (now < m->next_stats_flush)
+		return;
+	mem_cgroup_flush_stats(m, 0);
+	m->next_stats_flush = now + FLUSH_TIME_NS;
+}
