@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A u64 -> u64 open-addressing hash map for the recorder's hot tables
- * (pfn -> order, pid -> task, folio keys).  Linear probing, tombstones,
- * grows at 50% load so probes stay short on the per-event path.
+ * (pfn -> order, pid -> task, folio keys).  Linear probing, grows at 50%
+ * load so probes stay short on the per-event path.  Deletion shifts the
+ * following entries back instead of leaving tombstones: the page-cache tables
+ * see a delete for every add, and tombstones made every miss walk long runs.
  */
 #include "config.h"
 
@@ -11,7 +13,7 @@
 
 #include "recorder/internal.h"
 
-enum { SLOT_FREE = 0, SLOT_USED = 1, SLOT_DEAD = 2 };
+enum { SLOT_FREE = 0, SLOT_USED = 1 };
 
 static size_t slot_of(uint64_t key, size_t cap)
 {
@@ -30,8 +32,6 @@ static int grow(struct rf_hmap *h)
 	struct rf_hmap n = { 0 };
 	size_t i;
 
-	if (h->cap && h->used * 4 < h->cap)
-		ncap = h->cap;	/* mostly tombstones: rehash in place size */
 	n.keys = malloc(ncap * sizeof(*n.keys));
 	n.vals = malloc(ncap * sizeof(*n.vals));
 	n.state = calloc(ncap, 1);
@@ -50,9 +50,9 @@ static int grow(struct rf_hmap *h)
 
 int rf_hmap_put(struct rf_hmap *h, uint64_t key, uint64_t val)
 {
-	size_t i, dead = SIZE_MAX;
+	size_t i;
 
-	if ((h->used + h->tombs + 1) * 2 > h->cap) {
+	if ((h->used + 1) * 2 > h->cap) {
 		int err = grow(h);
 
 		if (err)
@@ -63,14 +63,8 @@ int rf_hmap_put(struct rf_hmap *h, uint64_t key, uint64_t val)
 			h->vals[i] = val;
 			return 0;
 		}
-		if (h->state[i] == SLOT_DEAD && dead == SIZE_MAX)
-			dead = i;
 		if (h->state[i] == SLOT_FREE)
 			break;
-	}
-	if (dead != SIZE_MAX) {
-		i = dead;
-		h->tombs--;
 	}
 	h->state[i] = SLOT_USED;
 	h->keys[i] = key;
@@ -86,7 +80,7 @@ static size_t find(const struct rf_hmap *h, uint64_t key)
 	if (!h->cap)
 		return SIZE_MAX;
 	for (i = slot_of(key, h->cap); h->state[i] != SLOT_FREE; i = (i + 1) & (h->cap - 1))
-		if (h->state[i] == SLOT_USED && h->keys[i] == key)
+		if (h->keys[i] == key)
 			return i;
 	return SIZE_MAX;
 }
@@ -104,13 +98,22 @@ bool rf_hmap_get(const struct rf_hmap *h, uint64_t key, uint64_t *val)
 
 bool rf_hmap_del(struct rf_hmap *h, uint64_t key)
 {
-	size_t i = find(h, key);
+	size_t mask = h->cap - 1, i = find(h, key), j;
 
 	if (i == SIZE_MAX)
 		return false;
-	h->state[i] = SLOT_DEAD;
+	/* close the gap: move back each later entry of the run that may live at @i */
+	for (j = (i + 1) & mask; h->state[j] != SLOT_FREE; j = (j + 1) & mask) {
+		size_t home = slot_of(h->keys[j], h->cap);
+
+		if (((j - home) & mask) < ((j - i) & mask))
+			continue;	/* its home lies after the gap: it stays */
+		h->keys[i] = h->keys[j];
+		h->vals[i] = h->vals[j];
+		i = j;
+	}
+	h->state[i] = SLOT_FREE;
 	h->used--;
-	h->tombs++;
 	return true;
 }
 
@@ -131,5 +134,5 @@ void rf_hmap_free(struct rf_hmap *h)
 	h->keys = NULL;
 	h->vals = NULL;
 	h->state = NULL;
-	h->cap = h->used = h->tombs = 0;
+	h->cap = h->used = 0;
 }

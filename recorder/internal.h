@@ -20,10 +20,9 @@ struct tep_format_field;
 struct rf_hmap {
 	uint64_t *keys;
 	uint64_t *vals;
-	uint8_t *state;		/* 0 free, 1 used, 2 deleted */
+	uint8_t *state;		/* 0 free, 1 used */
 	size_t cap;
 	size_t used;
-	size_t tombs;
 };
 
 int rf_hmap_put(struct rf_hmap *h, uint64_t key, uint64_t val);
@@ -57,11 +56,18 @@ struct rf_tp_desc {
 	const char *fields[RF_TP_MAX_FIELDS];
 };
 
+/* Where a number field sits in a raw record: from the format file, at start-up. */
+struct rf_tp_num {
+	uint16_t offset;
+	uint8_t size;		/* 1, 2, 4 or 8; 0: let libtraceevent read it */
+};
+
 /* One enabled tracepoint: its format, resolved once at start-up. */
 struct rf_tp {
 	const struct rf_tp_desc *desc;
 	struct tep_event *event;
 	struct tep_format_field *field[RF_TP_MAX_FIELDS];
+	struct rf_tp_num num[RF_TP_MAX_FIELDS];
 	bool enabled;
 };
 
@@ -70,6 +76,8 @@ struct rf_tp_set {
 	struct rf_tp tp[TP_MAX];
 	struct tep_format_field *common_type;
 	struct tep_format_field *common_pid;
+	struct rf_tp_num type_num;
+	struct rf_tp_num pid_num;
 	uint16_t *by_id;		/* event id -> enum rf_tp_id + 1, 0 = not ours */
 	int max_id;
 };
@@ -83,7 +91,34 @@ int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want
 void rf_tp_set_free(struct rf_tp_set *set);
 /* The tracepoint of a raw record, or NULL; @pid gets common_pid. */
 const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int32_t *pid);
-uint64_t rf_tp_u64(const struct rf_tp *tp, int field, const void *data);
+/* A number field, zero-extended (as tep_read_number_field() would read it). */
+uint64_t rf_tp_u64_slow(const struct rf_tp *tp, int field, const void *data);
+
+/*
+ * Every record goes through this several times: read fields of the host's byte order
+ * straight from the offsets the format file gave, without a call into libtraceevent.
+ */
+static inline uint64_t rf_tp_num_read(struct rf_tp_num n, const void *data)
+{
+	const unsigned char *p = (const unsigned char *)data + n.offset;
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (n.size) {
+	case 1: return *p;
+	case 2: __builtin_memcpy(&v2, p, 2); return v2;
+	case 4: __builtin_memcpy(&v4, p, 4); return v4;
+	default: __builtin_memcpy(&v8, p, 8); return v8;
+	}
+}
+
+static inline uint64_t rf_tp_u64(const struct rf_tp *tp, int field, const void *data)
+{
+	if (tp->num[field].size)
+		return rf_tp_num_read(tp->num[field], data);
+	return rf_tp_u64_slow(tp, field, data);
+}
 /* Copy a string field (fixed array or __data_loc) into @buf, NUL-terminated. */
 const char *rf_tp_str(const struct rf_tp *tp, int field, const void *data, int size,
 		      char *buf, size_t len);
@@ -149,6 +184,7 @@ struct rf_vmas {
 	size_t nr;
 	size_t cap;
 	uint64_t loaded_at;	/* trace time /proc/PID/maps was last read, 0 never */
+	bool gone;		/* /proc/PID/maps could not be read: the process is gone */
 };
 
 int rf_vmas_load(struct rf_vmas *t, pid_t tgid);

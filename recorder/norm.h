@@ -69,7 +69,7 @@ struct rf_norm {
 	struct rf_hmap tgid_mm;		/* tgid -> current mm id */
 	struct rf_hmap pfn_order;	/* pfn -> order, for folios of order > 0 */
 	struct rf_hmap folios;		/* key(key(dev, ino), first index) -> order, order > 0 */
-	struct rf_hmap named_files;	/* key(dev, ino) -> 1 once NAME_FILE went out */
+	struct rf_hmap named_files;	/* key(dev, ino) -> 0 once NAME_FILE went out, else failures */
 	struct rf_hmap cg_by_path;	/* hash(path) -> index in cgs */
 	struct rf_hmap scope;		/* -G: cgroup ids inside the scope */
 	struct rf_cgroup_rec *cgs;

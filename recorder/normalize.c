@@ -207,16 +207,21 @@ static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr
 	const struct rf_vma *f;
 	struct rf_vma *v = (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
 
-	if (v || (mm->vmas.loaded_at && !file))
+	if (v || (mm->vmas.loaded_at && !file) || mm->vmas.gone)
 		return v;
 	if (!mm->vmas.loaded_at) {
-		if (rf_vmas_load(&mm->vmas, mm->tgid))
-			return NULL;
+		/* once only: a process that exited before we looked fails every time */
 		mm->vmas.loaded_at = now ? now : 1;
+		if (rf_vmas_load(&mm->vmas, mm->tgid)) {
+			mm->vmas.gone = true;
+			return NULL;
+		}
 		return (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
 	}
-	if (rf_vmas_load(&fresh, mm->tgid))
+	if (rf_vmas_load(&fresh, mm->tgid)) {
+		mm->vmas.gone = true;
 		return NULL;
+	}
 	f = rf_vmas_find(&fresh, addr);
 	if (f)
 		rf_vmas_insert(&mm->vmas, f);
@@ -389,6 +394,8 @@ static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, st
 	const struct rf_vma *m;
 	char path[96];
 
+	if (mm->vmas.gone)
+		return;		/* the process exited before we could look */
 	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)mm->tgid,
 		 (unsigned long long)v->start, (unsigned long long)v->end);
 	if (stat_file(path, v))
@@ -396,8 +403,10 @@ static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, st
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)t->pid, (int)t->mmap_fd);
 	if (stat_file(path, v))
 		goto name;
-	if (rf_vmas_load(&fresh, mm->tgid))
+	if (rf_vmas_load(&fresh, mm->tgid)) {
+		mm->vmas.gone = true;
 		return;
+	}
 	m = rf_vmas_find(&fresh, v->start);
 	if (m && m->ino && m->start <= v->start && m->pgoff <= v->pgoff) {
 		v->dev = m->dev;

@@ -17,6 +17,9 @@
 
 #include "recorder/norm.h"
 
+/* Attempts to name a file from a reader's fd before giving up on it. */
+#define NAME_FILE_TRIES	4
+
 uint64_t rf_key2(uint64_t a, uint64_t b)
 {
 	uint64_t h = a * 0x9e3779b97f4a7c15ULL;
@@ -211,19 +214,24 @@ void rf_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
 			  uint32_t dev, uint64_t ino)
 {
 	struct rf_event ev = { .time = time, .pid = pid, .type = RF_EV_NAME_FILE };
+	uint64_t key = rf_key2(dev, ino), failed = 0;
 	char link[64], path[4096];
 	struct stat st;
 	ssize_t len;
 
-	if (fd < 0 || rf_hmap_get(&n->named_files, rf_key2(dev, ino), NULL))
+	/* named already (0), or looked up in vain too often: a short-lived reader's fds are gone */
+	if (fd < 0 || (rf_hmap_get(&n->named_files, key, &failed) &&
+		       (!failed || failed >= NAME_FILE_TRIES)))
 		return;
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
-	len = readlink(link, path, sizeof(path) - 1);
 	/* the fd may have been closed or reused since: name it only if it is that file */
-	if (len <= 0 || stat(link, &st) || st.st_ino != ino || rf_kdev(st.st_dev) != dev)
+	if (stat(link, &st) || st.st_ino != ino || rf_kdev(st.st_dev) != dev ||
+	    (len = readlink(link, path, sizeof(path) - 1)) <= 0) {
+		rf_hmap_put(&n->named_files, key, failed + 1);
 		return;
+	}
 	path[len] = '\0';
-	rf_hmap_put(&n->named_files, rf_key2(dev, ino), 1);
+	rf_hmap_put(&n->named_files, key, 0);
 	ev.u.name_file.dev = dev;
 	ev.u.name_file.ino = ino;
 	ev.u.name_file.size = st.st_size;

@@ -133,8 +133,30 @@ int rf_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len)
 	return err;
 }
 
+/* The fast path reads only plain numbers in the host's byte order; libtraceevent does the rest. */
+static struct rf_tp_num num_of(const struct tep_format_field *f, bool native)
+{
+	struct rf_tp_num n = { 0 };
+	bool plain = !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING)) ||
+		     (f->flags & TEP_FIELD_IS_DYNAMIC);
+
+	if (native && plain && f->offset <= UINT16_MAX &&
+	    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+		n.offset = f->offset;
+		n.size = f->size;
+	}
+	return n;
+}
+
+static bool native_order(struct tep_handle *tep)
+{
+	return tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+}
+
 static int resolve_one(struct rf_tp *tp, struct tep_event *ev, char *msg, size_t len)
 {
+	bool native = native_order(ev->tep);
+
 	int f;
 
 	tp->event = ev;
@@ -145,6 +167,7 @@ static int resolve_one(struct rf_tp *tp, struct tep_event *ev, char *msg, size_t
 				 tp->desc->system, tp->desc->name, tp->desc->fields[f]);
 			return RF_ERR_UNSUPPORTED;
 		}
+		tp->num[f] = num_of(tp->field[f], native);
 	}
 	tp->enabled = true;
 	return 0;
@@ -198,6 +221,8 @@ int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want
 		snprintf(msg, len, "event format lacks common_type/common_pid");
 		return RF_ERR_UNSUPPORTED;
 	}
+	set->type_num = num_of(set->common_type, native_order(tep));
+	set->pid_num = num_of(set->common_pid, native_order(tep));
 	return build_id_map(set);
 }
 
@@ -212,9 +237,13 @@ const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int3
 	unsigned long long type, p;
 	unsigned int slot;
 
-	if (tep_read_number_field(set->common_type, data, &type) ||
-	    tep_read_number_field(set->common_pid, data, &p))
+	if (set->type_num.size && set->pid_num.size) {
+		type = rf_tp_num_read(set->type_num, data);
+		p = rf_tp_num_read(set->pid_num, data);
+	} else if (tep_read_number_field(set->common_type, data, &type) ||
+		   tep_read_number_field(set->common_pid, data, &p)) {
 		return NULL;
+	}
 	*pid = (int32_t)p;
 	if (type > (unsigned long long)set->max_id)
 		return NULL;
@@ -222,7 +251,7 @@ const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int3
 	return slot ? &set->tp[slot - 1] : NULL;
 }
 
-uint64_t rf_tp_u64(const struct rf_tp *tp, int field, const void *data)
+uint64_t rf_tp_u64_slow(const struct rf_tp *tp, int field, const void *data)
 {
 	unsigned long long v = 0;
 

@@ -8,8 +8,12 @@
 # The workload's own wall time is measured (recorder start-up and drain excluded).
 # Prints the median of each, the overhead, events, bytes per event, and lost events.
 #
+# With REFAULT_BEFORE=OTHER/refault, that build runs too, in the same rounds, and the two
+# recorders are compared (wall overhead, CPU and bytes per event, before -> after).
+#
 # usage: top_builddir=BUILD REFAULT=BUILD/refault sh tests/bench/bench-record.sh
 # env:   ROUNDS (5)  READ_MB (256)  MMAP_MB (64)  ANON_MB (256)  BENCH_DIR (a dir on disk)
+#        REFAULT_BEFORE (unset)
 set -u
 ROUNDS=${ROUNDS:-5}
 READ_MB=${READ_MB:-256}
@@ -41,21 +45,22 @@ timed_workload() {	# prints the workload's wall time in ms
 
 run_bare() { timed_workload >> "$dir/bare.ms"; }
 
-run_refault() {
-	"$REFAULT" record -a -o "$dir/r.trace" 2> "$dir/r.err" &
+run_refault() {	# $1: the refault binary, $2: the label of its results
+	rm -f "$dir/r.trace"
+	"$1" record -a -o "$dir/r.trace" 2> "$dir/r.err" &
 	pid=$!
 	while [ ! -s "$dir/r.trace" ]; do sleep 0.05; done	# started: header written
 	sleep 0.5
 	c0=$(cpu_ms $pid)
-	timed_workload >> "$dir/refault.ms"
-	echo $(($(cpu_ms $pid) - c0)) >> "$dir/refault.cpu"
+	timed_workload >> "$dir/$2.ms"
+	echo $(($(cpu_ms $pid) - c0)) >> "$dir/$2.cpu"
 	kill -INT $pid
 	wait $pid
 	# "... -> N events (...), L lost; ... (B bytes/event)"
 	sed -n 's/.*tracepoint records -> \([0-9]*\) events.*, \([0-9]*\) lost;.*(\([0-9.]*\) bytes\/event).*/\1 \2 \3/p' \
-		"$dir/r.err" >> "$dir/refault.stats"
+		"$dir/r.err" >> "$dir/$2.stats"
 	rec=$(sed -n 's/.*: \([0-9]*\) tracepoint records.*/\1/p' "$dir/r.err")
-	echo "$rec $(stat -c %s "$dir/r.trace")" >> "$dir/refault.raw"
+	echo "$rec $(stat -c %s "$dir/r.trace")" >> "$dir/$2.raw"
 }
 
 run_perf() {
@@ -82,7 +87,8 @@ col_median() { awk -v c="$2" '{ print $c }' "$1" > "$dir/col"; median "$dir/col"
 i=0
 while [ $i -lt "$ROUNDS" ]; do
 	run_bare
-	run_refault
+	[ -z "${REFAULT_BEFORE:-}" ] || run_refault "$REFAULT_BEFORE" before
+	run_refault "$REFAULT" refault
 	run_perf
 	i=$((i + 1))
 done
@@ -103,3 +109,16 @@ awk '{ printf "%.2f\n", $2 / $1 }' "$dir/refault.raw" > "$dir/rb"
 echo "  refault: $(median "$dir/rb") bytes per tracepoint record"
 awk '{ printf "%.2f\n", $3 / ($1 ? $1 : 1) }' "$dir/perf.stats" > "$dir/pb"
 echo "  perf:    median $(col_median "$dir/perf.stats" 1) samples, $(median "$dir/pb") bytes/sample, lost per run: $(awk '{ printf "%s ", $2 }' "$dir/perf.stats")"
+
+[ -n "${REFAULT_BEFORE:-}" ] || exit 0
+bef=$(median "$dir/before.ms")
+awk '{ printf "%.2f\n", $2 / $1 }' "$dir/before.raw" > "$dir/bb"
+echo "  before ($REFAULT_BEFORE): times (ms) $(tr '\n' ' ' < "$dir/before.ms")| CPU (ms) $(tr '\n' ' ' < "$dir/before.cpu")"
+echo "  before: median $(col_median "$dir/before.stats" 1) events, $(col_median "$dir/before.stats" 3) bytes/event, $(median "$dir/bb") bytes per tracepoint record, lost per run: $(awk '{ printf "%s ", $2 }' "$dir/before.stats")"
+awk -v b="$bare" -v o="$bef" -v n="$ref" -v p="$prf" -v oc="$(median "$dir/before.cpu")" \
+    -v nc="$(median "$dir/refault.cpu")" -v ob="$(col_median "$dir/before.stats" 3)" \
+    -v nb="$(col_median "$dir/refault.stats" 3)" 'BEGIN {
+	printf "  before -> after: wall overhead %+.1f%% -> %+.1f%%", 100 * (o - b) / b, 100 * (n - b) / b
+	if (p > b) printf " (of perf'\''s: %.2f -> %.2f)", (o - b) / (p - b), (n - b) / (p - b)
+	printf "; recorder CPU %d -> %d ms (x%.2f); bytes/event %.2f -> %.2f (x%.2f)\n",
+		oc, nc, oc ? nc / oc : 0, ob, nb, ob ? nb / ob : 0 }'
