@@ -188,6 +188,8 @@ struct rf_vmas {
 };
 
 int rf_vmas_load(struct rf_vmas *t, pid_t tgid);
+/* As rf_vmas_load(), but stop after the vma holding @addr (or the first above it). */
+int rf_vmas_load_upto(struct rf_vmas *t, pid_t tgid, uint64_t addr);
 int rf_vmas_insert(struct rf_vmas *t, const struct rf_vma *vma);
 void rf_vmas_remove(struct rf_vmas *t, uint64_t start, uint64_t end);
 const struct rf_vma *rf_vmas_find(const struct rf_vmas *t, uint64_t addr);

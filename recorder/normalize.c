@@ -218,7 +218,7 @@ static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr
 		}
 		return (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
 	}
-	if (rf_vmas_load(&fresh, mm->tgid)) {
+	if (rf_vmas_load_upto(&fresh, mm->tgid, addr)) {
 		mm->vmas.gone = true;
 		return NULL;
 	}
@@ -403,7 +403,7 @@ static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, st
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)t->pid, (int)t->mmap_fd);
 	if (stat_file(path, v))
 		goto name;
-	if (rf_vmas_load(&fresh, mm->tgid)) {
+	if (rf_vmas_load_upto(&fresh, mm->tgid, v->start)) {
 		mm->vmas.gone = true;
 		return;
 	}

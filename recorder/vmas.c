@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,48 +121,119 @@ int rf_vmas_insert(struct rf_vmas *t, const struct rf_vma *vma)
 	return 0;
 }
 
+/* Hex or decimal digits at *@p, advancing it; false if there were none. */
+static bool parse_num(const char **p, unsigned int base, unsigned long long *out)
+{
+	const char *s = *p;
+	unsigned long long v = 0;
+
+	for (;; s++) {
+		unsigned int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else
+			break;
+		v = v * base + d;
+	}
+	if (s == *p)
+		return false;
+	*p = s;
+	*out = v;
+	return true;
+}
+
+static bool expect(const char **p, char c)
+{
+	if (**p != c)
+		return false;
+	(*p)++;
+	return true;
+}
+
+/*
+ * "start-end perms offset maj:min inode path": by hand, as sscanf cost more
+ * than the rest of the recorder's work on a machine that starts many processes.
+ */
 static int parse_line(const char *line, struct rf_vma *v)
 {
-	unsigned long long start, end, off, ino;
-	unsigned int maj, mnr;
-	char perms[8];
+	unsigned long long start, end, off, maj, mnr, ino;
+	const char *p = line;
+	char shared;
 
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu", &start, &end, perms, &off, &maj, &mnr,
-		   &ino) != 7)
+	if (!parse_num(&p, 16, &start) || !expect(&p, '-') || !parse_num(&p, 16, &end) ||
+	    !expect(&p, ' ') || !p[0] || !p[1] || !p[2] || !p[3])
+		return RF_ERR_CORRUPT;
+	shared = p[3];
+	p += 4;
+	if (!expect(&p, ' ') || !parse_num(&p, 16, &off) || !expect(&p, ' ') ||
+	    !parse_num(&p, 16, &maj) || !expect(&p, ':') || !parse_num(&p, 16, &mnr) ||
+	    !expect(&p, ' ') || !parse_num(&p, 10, &ino))
 		return RF_ERR_CORRUPT;
 	v->start = start;
 	v->end = end;
 	v->ino = ino;
-	v->dev = ino ? (maj << 20 | mnr) : 0;
+	v->dev = ino ? (uint32_t)(maj << 20 | mnr) : 0;
 	v->pgoff = off / (uint64_t)getpagesize();
-	v->flags = perms[3] == 's' ? RF_VMA_SHARED : 0;
+	v->flags = shared == 's' ? RF_VMA_SHARED : 0;
 	return 0;
+}
+
+/*
+ * Read the lines of /proc/PID/maps in order, up to the first vma ending above
+ * @stop (UINT64_MAX: all of them): the kernel formats only what is read.
+ */
+static int read_maps(struct rf_vmas *t, pid_t tgid, uint64_t stop)
+{
+	char path[64], buf[8192];
+	size_t have = 0;
+	int fd, err = 0;
+	bool done = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tgid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	t->nr = 0;
+	while (!err && !done) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		char *line = buf, *nl;
+
+		if (n <= 0)
+			break;
+		have += n;
+		buf[have] = '\0';
+		while (!err && !done && (nl = strchr(line, '\n'))) {
+			struct rf_vma v;
+
+			*nl = '\0';
+			if (!parse_line(line, &v)) {
+				err = reserve(t, 1);
+				if (!err)
+					t->v[t->nr++] = v;	/* maps is sorted and disjoint */
+				done = v.end > stop;
+			}
+			line = nl + 1;
+		}
+		have -= line - buf;
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			have = 0;	/* a line longer than the buffer: a path we do not need */
+	}
+	close(fd);
+	return err;
 }
 
 int rf_vmas_load(struct rf_vmas *t, pid_t tgid)
 {
-	char path[64], *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-	int err = 0;
+	return read_maps(t, tgid, UINT64_MAX);
+}
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tgid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	t->nr = 0;
-	while (!err && getline(&line, &cap, f) > 0) {
-		struct rf_vma v;
-
-		if (parse_line(line, &v))
-			continue;
-		err = reserve(t, 1);
-		if (!err)
-			t->v[t->nr++] = v;	/* maps is sorted and disjoint */
-	}
-	free(line);
-	fclose(f);
-	return err;
+int rf_vmas_load_upto(struct rf_vmas *t, pid_t tgid, uint64_t addr)
+{
+	return read_maps(t, tgid, addr);
 }
 
 void rf_vmas_free(struct rf_vmas *t)
