@@ -127,12 +127,17 @@ static bool inactive_list_is_low(struct rf_model *m, uint32_t memcg, bool file)
 	return sqrt_ratio_low(m, inactive, active);
 }
 
-/* inactive_is_low(), v5.10.7: hierarchical sizes of the reclaim root (v6.x: as flushed) */
+/*
+ * inactive_is_low(), v5.10.7: hierarchical sizes of the reclaim root.  Read
+ * exactly even where the profile reads refault statistics as flushed
+ * (memcg-stats.c): see there why.
+ */
 static bool inactive_is_low_hier(struct rf_model *m, uint32_t memcg, bool file)
 {
-	return sqrt_ratio_low(m, memcg_stat_lru(m, memcg, file ? LRU_INACTIVE_FILE :
-						LRU_INACTIVE_ANON),
-			      memcg_stat_lru(m, memcg, file ? LRU_ACTIVE_FILE : LRU_ACTIVE_ANON));
+	struct rf_lruvec *lv = mem_cgroup_lruvec(m, memcg);
+
+	return sqrt_ratio_low(m, lv->hier_size[file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON],
+			      lv->hier_size[file ? LRU_ACTIVE_FILE : LRU_ACTIVE_ANON]);
 }
 
 /*
@@ -669,7 +674,7 @@ static void prepare_scan_count(struct rf_model *m, struct scan_control *sc)
 	if (memcg_stat_activate(m, root, true) != lv->refaults[1] ||
 	    inactive_is_low_hier(m, root, true))
 		sc->may_deactivate |= DEACTIVATE_FILE;
-	sc->cache_trim_mode = (memcg_stat_lru(m, root, LRU_INACTIVE_FILE) >> sc->priority) &&
+	sc->cache_trim_mode = (lv->hier_size[LRU_INACTIVE_FILE] >> sc->priority) &&
 		!(sc->may_deactivate & DEACTIVATE_FILE);
 	sc->file_is_tiny = false;
 	if (global_reclaim(sc)) {

@@ -319,10 +319,10 @@ static void test_pageout(void)
 /*
  * v6.18 prepare_scan_control(): limit reclaim may deactivate the file list
  * when WORKINGSET_ACTIVATE_FILE (hierarchical, as flushed) moved since the
- * last snapshot_refaults(), not only when the inactive list is low.  /a (64
- * pages) holds 16 active pages; a stream of 200 pages keeps the inactive list
+ * last snapshot_refaults(), not only when the inactive list is low.  /a (128
+ * pages) holds 16 active pages; a stream of 400 pages keeps the inactive list
  * well above them, so without refaults nothing is deactivated.  Re-reading
- * the 8 stream pages evicted last refaults them, the last evicted with a
+ * 8 of the stream pages evicted last refaults them, the last evicted with a
  * distance short enough to be activated; once a memory.stat read has flushed
  * that, the next stream's reclaims deactivate.  A memory.stat read after the
  * first stream flushes the list sizes the refault test and the ratio read.
@@ -335,19 +335,19 @@ static uint64_t deactivate_after_refaults(bool refaults, bool flush)
 	uint64_t r;
 
 	cg_mkdir(m, 10, 1, "/a");
-	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 64 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 128 * PAGE);
 	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
 	read_pages(m, 0, 100, 2, 0, 16);
 	read_pages(m, 0, 100, 2, 0, 16);
 	ev.u.counters.source = RF_COUNTERS_MEMCG_STAT;
 	ev.u.counters.cgroup = 10;
-	read_pages(m, 0, 100, 3, 0, 200);
+	read_pages(m, 0, 100, 3, 0, 400);
 	feed(m, &ev);
 	if (refaults)
-		read_pages(m, 0, 100, 3, 144, 8);
+		read_pages(m, 0, 100, 3, 288, 8);
 	if (flush)
 		feed(m, &ev);
-	read_pages(m, 0, 100, 4, 0, 200);
+	read_pages(m, 0, 100, 4, 0, 400);
 	diag("refaults %d flush %d: activate %llu pgrefill %llu", refaults, flush,
 	     (unsigned long long)C(m, "memcg./a.workingset_activate_file"),
 	     (unsigned long long)C(m, "memcg./a.pgrefill"));
