@@ -456,6 +456,7 @@ struct rf_model {
 	bool in_reclaim;		/* no nested reclaim from allocations */
 	bool oom;			/* an allocation failed; no reclaim until a page is freed */
 	uint64_t next_stats_flush;	/* trace time of the periodic rstat flush; 0 = not started */
+	bool stats_ever_flushed;	/* until then memcg stats read exact (memcg-stats.c) */
 
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];

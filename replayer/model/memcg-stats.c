@@ -27,6 +27,9 @@
  * anon 11101 pages where the kernel scanned 414 (anon-noswap recorded with
  * swap on, docs/fidelity.md); something in the kernel keeps those fresher
  * than the flushes modelled here, not identified yet.
+ * Until the first flush the values read are the exact ones (the kernel's
+ * were flushed at some point before the trace began), so a trace with
+ * neither a clock nor memory.stat reads gets exact statistics throughout.
  * With stats_flushed off (profiles before v6.x, or memcg_stats=exact) the
  * rules read the exact current values.
  */
@@ -39,7 +42,7 @@ uint64_t memcg_stat_lru(struct rf_model *m, uint32_t memcg, int lru)
 {
 	const struct rf_lruvec *lv = &m->memcgs[memcg]->lruvec;
 
-	return m->p->stats_flushed ? lv->flushed_size[lru] : lv->hier_size[lru];
+	return m->stats_ever_flushed ? lv->flushed_size[lru] : lv->hier_size[lru];
 }
 
 /* lruvec_page_state(WORKINGSET_ACTIVATE_ANON + file): hierarchical */
@@ -47,7 +50,7 @@ uint64_t memcg_stat_activate(struct rf_model *m, uint32_t memcg, bool file)
 {
 	const struct rf_memcg *mc = m->memcgs[memcg];
 
-	return m->p->stats_flushed ? mc->lruvec.flushed_activate[file] :
+	return m->stats_ever_flushed ? mc->lruvec.flushed_activate[file] :
 		mc->ws_activate_hier[file];
 }
 
@@ -59,6 +62,11 @@ void mem_cgroup_flush_stats(struct rf_model *m, uint32_t root)
 
 	if (!m->p->stats_flushed)
 		return;
+	if (!m->stats_ever_flushed) {
+		/* from now on everything reads flushed values: bring the whole tree */
+		m->stats_ever_flushed = true;
+		root = 0;
+	}
 	for (c = root; c != RF_NONE; c = memcg_next_preorder(m, root, c)) {
 		struct rf_memcg *mc = m->memcgs[c];
 
