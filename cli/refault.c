@@ -34,7 +34,9 @@ static void print_usage(FILE *out)
 		     "commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'refault <command> --help' describes a command.\n");
+	fprintf(out, "\n'refault <command> --help' describes a command.\n"
+		     "Exit status: 0 success, 1 failure (bad data, I/O), 2 bad command line; a verb may add\n"
+		     "its own (compare and validate: 3 when a gate or tolerance trips).\n");
 }
 
 int main(int argc, char **argv)
@@ -44,7 +46,7 @@ int main(int argc, char **argv)
 	rf_cli_install_crash_handler();
 	if (argc < 2) {
 		print_usage(stderr);
-		return 129;
+		return RF_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		print_usage(stdout);
@@ -58,5 +60,5 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return rf_cli_finish(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "refault: '%s' is not a refault command. See 'refault --help'.\n", argv[1]);
-	return 129;
+	return RF_EXIT_USAGE;
 }
