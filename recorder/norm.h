@@ -40,10 +40,20 @@ struct rf_task {
 	bool kswapd;
 };
 
+/* The pages an address space's last fault-around window mapped (normalize.c, fault_around()). */
+struct rf_around {
+	uint64_t ino;
+	uint64_t first;		/* the window's first page; bit i of mapped is page first + i */
+	uint64_t mapped;
+	uint64_t seq;		/* n->pc_seq then: a folio added later is a new one */
+	uint32_t dev;
+};
+
 struct rf_mm {
 	uint64_t id;
 	int32_t tgid;
 	struct rf_vmas vmas;
+	struct rf_around around;
 };
 
 struct rf_cgroup_rec {
@@ -68,7 +78,7 @@ struct rf_norm {
 	struct rf_hmap mms;		/* mm id -> struct rf_mm * */
 	struct rf_hmap tgid_mm;		/* tgid -> current mm id */
 	struct rf_hmap pfn_order;	/* pfn -> order, for folios of order > 0 */
-	struct rf_hmap folios;		/* key(key(dev, ino), first index) -> order, order > 0 */
+	struct rf_hmap folios;		/* key(key(dev, ino), first index) -> order, while cached */
 	struct rf_hmap named_files;	/* key(dev, ino) -> 0 once NAME_FILE went out, else failures */
 	struct rf_hmap cg_by_path;	/* hash(path) -> index in cgs */
 	struct rf_hmap scope;		/* -G: cgroup ids inside the scope */
@@ -80,6 +90,7 @@ struct rf_norm {
 	uint32_t nr_pending;
 	uint64_t pending_oldest;		/* no pending fault is older */
 	uint64_t last_time;		/* of the last event emitted */
+	uint64_t pc_seq;		/* page-cache adds seen */
 	uint32_t nr_cpus;
 	uint32_t mm_seq;
 	uint32_t page_shift;

@@ -28,6 +28,7 @@
 #define CLONE_THREAD_FLAG 0x10000ULL
 #define RECLAIM_WB_FILE	0x2u		/* vmscan reclaim_flags, from the event's print fmt */
 #define PENDING_NS	(100ull * 1000)	/* a fault's filemap event comes within this */
+#define FOLIO_ORDER_BITS 8		/* n->folios values: add sequence << 8 | order */
 
 struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 
@@ -167,8 +168,7 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 	if (add) {
 		if (order)
 			rf_hmap_put(&n->pfn_order, pfn, order);
-		if (order)
-			rf_hmap_put(&n->folios, folio_key, order);
+		rf_hmap_put(&n->folios, folio_key, ++n->pc_seq << FOLIO_ORDER_BITS | order);
 		if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
 		    (t->rd.dev == dev && t->rd.ino == ino))) {
 			t->rd.add_index[t->rd.nr_adds] = idx;
@@ -179,8 +179,7 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 		ev.u.file.cgroup = t->cgroup;
 	} else {
 		rf_hmap_del(&n->pfn_order, pfn);
-		if (order)
-			rf_hmap_del(&n->folios, folio_key);
+		rf_hmap_del(&n->folios, folio_key);
 	}
 	ev.u.file.dev = dev;
 	ev.u.file.ino = ino;
@@ -229,17 +228,34 @@ static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr
 	return (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
 }
 
+/*
+ * The folio (added while recording) that holds page @idx of a file: true, its
+ * order and when it was added (n->pc_seq) if there is one.  Folios are
+ * naturally aligned, so it starts at @idx rounded down to its size.
+ */
+static bool cached_folio(const struct rf_norm *n, uint32_t dev, uint64_t ino, uint64_t idx,
+			 uint32_t *order, uint64_t *seq)
+{
+	uint64_t file = rf_key2(dev, ino), v;
+	uint32_t o;
+
+	for (o = 0; o <= pmd_order(n); o++)
+		if (rf_hmap_get(&n->folios, rf_key2(file, idx & ~((1ull << o) - 1)), &v) &&
+		    (v & ((1u << FOLIO_ORDER_BITS) - 1)) == o) {
+			*order = o;
+			*seq = v >> FOLIO_ORDER_BITS;
+			return true;
+		}
+	return false;
+}
+
 /* The large folio (added while recording) that holds page @idx of a file: its order, 0 if none. */
 static uint32_t folio_order(const struct rf_norm *n, uint32_t dev, uint64_t ino, uint64_t idx)
 {
-	uint64_t file = rf_key2(dev, ino), order;
-	uint32_t o;
+	uint32_t order = 0;
+	uint64_t seq;
 
-	for (o = 1; o <= pmd_order(n); o++)
-		if (rf_hmap_get(&n->folios, rf_key2(file, idx & ~((1ull << o) - 1)), &order) &&
-		    order == o)
-			return o;
-	return 0;
+	return cached_folio(n, dev, ino, idx, &order, &seq) ? order : 0;
 }
 
 /*
@@ -282,12 +298,15 @@ static void correct_vma(struct rf_norm *n, struct rf_vma *v, uint64_t addr, cons
 		v->pgoff = idx - ((addr - v->start) >> n->page_shift);
 }
 
-/* Emit the fault held on @cpu, with the file named by @tp/@raw if it is its filemap event. */
+/*
+ * Emit the fault held on @cpu, with the file named by @tp/@raw if it is its
+ * filemap event; the event emitted in @out if it is not NULL.
+ */
 static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
-		       const struct rf_raw *raw)
+		       const struct rf_raw *raw, struct rf_event *out)
 {
 	struct rf_pending_fault *pf = &n->pending[cpu];
-	struct rf_event ev = { .cpu = cpu, .pid = pf->pid };
+	struct rf_event dummy, *evp = out ? out : &dummy, ev = { .cpu = cpu, .pid = pf->pid };
 	struct rf_task *t = rf_task_get(n, pf->time, pf->pid);
 	struct rf_mm *mm = t ? rf_mm_get(n, t->mm, t->tgid) : NULL;
 	struct rf_vma *v = mm ? resolve(n, mm, pf->addr, pf->time, tp != NULL) : NULL;
@@ -308,13 +327,127 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 		ev.u.file.mm = t->mm;
 		ev.u.file.flags = pf->flags;
 		fault_folio(n, v, pf->addr, &ev);
+		*evp = ev;
 		return rf_norm_emit(n, &ev);
 	}
 	ev.type = RF_EV_ANON_FAULT;
 	ev.u.anon.mm = t->mm;
 	ev.u.anon.addr = pf->addr & ~((1ull << n->page_shift) - 1);
 	ev.u.anon.flags = pf->flags;
+	*evp = ev;
 	return rf_norm_emit(n, &ev);
+}
+
+/*
+ * Should fault-around have mapped page @idx?  filemap_map_pages() maps only
+ * folios in the page cache (and up to date, and not marked for readahead).
+ * We take the folios we saw enter the cache and not leave it.  Pages cached
+ * before the recording (a program's libraries) are left out: the model starts
+ * empty and would charge them to the recorded cgroup, which the kernel did not.
+ */
+static bool around_mapped(const struct rf_norm *n, uint32_t dev, uint64_t ino, uint64_t idx,
+			  uint32_t *order, uint64_t *seq)
+{
+	*order = 0;
+	*seq = 0;
+	return cached_folio(n, dev, ino, idx, order, seq);
+}
+
+/*
+ * The last fault-around window of @mm.  A fault on a page fault-around left
+ * out (under read I/O, or marked for async readahead) maps the same window
+ * again, and the kernel re-emits all of it; but the pages mapped the first
+ * time stay mapped (filemap_map_pages() skips present PTEs) and are no new
+ * reference -- unless reclaim took them in between, which a new add says.
+ */
+static struct rf_around *around_of(struct rf_norm *n, uint64_t mm_id, uint32_t dev, uint64_t ino,
+				   uint64_t first)
+{
+	struct rf_around *a;
+	uint64_t v;
+
+	if (!rf_hmap_get(&n->mms, mm_id, &v))
+		return NULL;
+	a = &((struct rf_mm *)(uintptr_t)v)->around;
+	if (a->dev != dev || a->ino != ino || a->first != first) {
+		a->dev = dev;
+		a->ino = ino;
+		a->first = first;
+		a->mapped = 0;
+	}
+	return a;
+}
+
+/* Did @a's window map page @idx already, and is it the same folio still? */
+static bool around_seen(const struct rf_around *a, uint64_t idx, uint64_t seq)
+{
+	uint64_t bit = idx - a->first;
+
+	return bit < 64 && (a->mapped >> bit & 1) && seq && seq <= a->seq;
+}
+
+static void around_mark(struct rf_around *a, uint64_t lo, uint64_t end)
+{
+	for (; lo < end; lo++)
+		if (lo >= a->first && lo - a->first < 64)
+			a->mapped |= 1ull << (lo - a->first);
+}
+
+/*
+ * The pages fault-around mapped along with the fault @fault: 6.18's
+ * do_fault_around() -> filemap_map_pages() maps the cached folios of up to
+ * fault_around_bytes (64 KiB) around the faulting page, and the program then
+ * touches them without faulting, so the mapping is the only reference we
+ * see.  mm_filemap_map_pages gives the range asked for, [index, last_index],
+ * not what was found: we take the folios we know are cached.  One reference
+ * per folio, not counting the faulting one again.
+ */
+static int fault_around(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+			const struct rf_event *fault)
+{
+	struct rf_event ev = *fault;
+	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
+	uint64_t last = rf_tp_u64(tp, 3, raw->data);
+	uint32_t dev = rf_tp_u64(tp, 1, raw->data), order;
+	uint64_t f_lo = fault->u.file.index, f_hi = f_lo + (1ull << fault->u.file.order), seq;
+	struct rf_around *a;
+	int err = 0;
+
+	if (fault->type != RF_EV_FILE_FAULT || fault->u.file.ino != ino ||
+	    fault->u.file.dev != dev || last < idx || out_file(n, dev, ino))
+		return 0;
+	/* fault-around never leaves the page table the fault is in */
+	if (last - idx >= 1ull << pmd_order(n))
+		last = idx + (1ull << pmd_order(n)) - 1;
+	ev.time = raw->ts;
+	ev.cpu = raw->cpu;
+	ev.u.file.flags &= ~RF_REF_PMD;
+	a = around_of(n, fault->u.file.mm, dev, ino, idx);
+	while (idx <= last && !err) {
+		uint64_t base, end;
+
+		if (!around_mapped(n, dev, ino, idx, &order, &seq)) {
+			idx++;
+			continue;
+		}
+		base = idx & ~((1ull << order) - 1);
+		end = base + (1ull << order);
+		idx = end;
+		if (base < f_hi && end > f_lo)
+			continue;	/* the faulting folio: the fault is its reference */
+		if (a && around_seen(a, base, seq))
+			continue;
+		ev.u.file.index = base;
+		ev.u.file.order = order;
+		err = rf_norm_emit(n, &ev);
+		if (a)
+			around_mark(a, base, end);
+	}
+	if (a) {
+		around_mark(a, f_lo, f_hi);
+		a->seq = n->pc_seq;
+	}
+	return err;
 }
 
 static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
@@ -345,7 +478,7 @@ static int flush_faults(struct rf_norm *n, uint64_t before, int32_t pid)
 		if (!pf->on)
 			continue;
 		if (pf->time < before || pf->pid == pid)
-			err = flush_fault(n, cpu, NULL, NULL);
+			err = flush_fault(n, cpu, NULL, NULL, NULL);
 		else if (pf->time < n->pending_oldest)
 			n->pending_oldest = pf->time;
 	}
@@ -828,8 +961,11 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 	if (raw->cpu < n->nr_cpus && n->pending[raw->cpu].on) {
 		bool names = (id == TP_FILEMAP_FAULT || id == TP_MAP_PAGES) &&
 			     pid == n->pending[raw->cpu].pid;
-		int err = flush_fault(n, raw->cpu, names ? tp : NULL, raw);
+		struct rf_event fault;
+		int err = flush_fault(n, raw->cpu, names ? tp : NULL, raw, &fault);
 
+		if (!err && names && id == TP_MAP_PAGES)
+			err = fault_around(n, tp, raw, &fault);
 		if (err || names)
 			return err;
 	}

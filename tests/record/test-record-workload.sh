@@ -11,7 +11,7 @@ trap 'rm -rf "$dir"' EXIT
 head -c 32M /dev/urandom > "$dir/rd.dat"
 head -c 8M /dev/urandom > "$dir/mm.dat"
 limit=25165824
-checks=17
+checks=18
 
 echo "1..$((checks + 5))"
 "$REFAULT" record -q -o "$dir/w.trace" --memcg-limit 24M -- \
