@@ -200,6 +200,8 @@ enum rf_vm_event {
 #define PG_orphan	0x0080u	/* freed while a per-CPU batch held it: free at drain */
 #define PG_dirty	0x0100u
 #define PG_uncharged	0x0200u	/* swapped out: memory already uncharged */
+#define PG_swapcache	0x0400u	/* written to swap, still resident: holds its slot (swap.c) */
+#define PG_writeback	0x0800u	/* swap write started in this reclaim pass (vmscan.c) */
 
 enum page_where {
 	WHERE_FREE = 0,
@@ -512,6 +514,7 @@ void mem_cgroup_uncharge(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void mem_cgroup_swapout(struct rf_model *m, uint32_t memcg, uint64_t nr);
 bool mem_cgroup_try_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void mem_cgroup_uncharge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
+void mem_cgroup_cancel_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void memcg_maybe_release_id(struct rf_model *m, uint32_t memcg);
 uint32_t mem_cgroup_iter(struct rf_model *m, uint32_t root, uint32_t prev, int priority,
 			 bool *gen_done);
@@ -529,6 +532,7 @@ static inline void count_memcg_event(struct rf_model *m, uint32_t memcg, enum rf
 bool swap_account_on(struct rf_model *m);
 bool add_to_swap(struct rf_model *m, struct rf_page *p);
 void swap_entry_free(struct rf_model *m, uint64_t entry, uint64_t nr);
+void swap_cache_drop(struct rf_model *m, struct rf_page *p);
 int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry,
 		 uint32_t memcg, uint8_t flags);
 

@@ -522,6 +522,18 @@ bool mem_cgroup_try_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr)
 	return true;
 }
 
+/*
+ * A slot freed while its page is still resident (swap cache): only what
+ * mem_cgroup_try_charge_swap() charged goes back; memsw still holds the
+ * page, which mem_cgroup_swapout() never moved to the slot.
+ */
+void mem_cgroup_cancel_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr)
+{
+	m->memcgs[memcg]->nr_swap -= nr;
+	if (swap_account_on(m))
+		page_counter_charge(m, memcg, offsetof(struct rf_memcg, swap), -(int64_t)nr);
+}
+
 /* mem_cgroup_uncharge_swap(), v4.6.2: the slot is freed */
 void mem_cgroup_uncharge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr)
 {

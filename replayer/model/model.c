@@ -79,6 +79,7 @@ void free_page_final(struct rf_model *m, uint32_t idx)
 		if (xa_lookup_page(m, p->mapping, p->index) == idx)
 			xa_erase_page(m, idx, 0);
 	}
+	swap_cache_drop(m, p);		/* freed by its owner while in the swap cache */
 	if (!(p->flags & PG_uncharged))
 		mem_cgroup_uncharge(m, p->memcg, nr);
 	if (page_is_file(p))

@@ -4,9 +4,12 @@
  * mm/swap_state.c: add_to_swap(), mm/memory.c: do_swap_page(),
  * mm/memcontrol.c: mem_cgroup_try_charge_swap() and friends, v4.6.2.
  *
- * Decisions (docs/model.md "swap"): writeback is synchronous, so a page
- * chosen for swap-out is written and freed in the same reclaim pass (zram
- * behaviour); there is no swap cache residency: a swap-in reads the page
+ * Decisions (docs/model.md "swap"): swap writeback is asynchronous (disk
+ * or file swap): a page written in one reclaim pass stays in the swap cache
+ * (PG_swapcache, still resident, holding its slot) and a later pass frees it
+ * (vmscan.c); if reclaim keeps it instead, or its owner frees it, the slot
+ * is dropped (swap_cache_drop()).  Otherwise there is no swap cache
+ * residency: a swap-in reads the page
  * (pgmajfault, pswpin) and frees the slot at once, as the zram
  * SWP_SYNCHRONOUS_IO path does and as a write fault's reuse_swap_page()
  * does on disk swap.  The swap entry lives in the anonymous mapping's slot
@@ -36,6 +39,24 @@ bool add_to_swap(struct rf_model *m, struct rf_page *p)
 		return false;
 	m->swap_used += nr;
 	return true;
+}
+
+/*
+ * folio_free_swap() (v6.18; try_to_free_swap(), v4.6.2) on a resident page
+ * of the swap cache: its slot and the swap charge add_to_swap() took go.
+ * SIMPLIFIED: the kernel drops the slot of a kept or activated swap cache
+ * page only when swap is half full (mem_cgroup_swap_full()) or on a write
+ * fault; the model always does, so a page reclaim met again is rewritten.
+ */
+void swap_cache_drop(struct rf_model *m, struct rf_page *p)
+{
+	uint64_t nr = page_nr(p);
+
+	if (!(p->flags & PG_swapcache))
+		return;
+	p->flags &= ~PG_swapcache;
+	m->swap_used -= nr;
+	mem_cgroup_cancel_charge_swap(m, p->memcg, nr);
 }
 
 /* swap_free() -> mem_cgroup_uncharge_swap(): @nr slots of one swap entry */

@@ -13,9 +13,10 @@
  *   balance_pgdat         kswapd, order 0, one zone
  *
  * Decisions (docs/model.md "reclaim"): one node with one zone; order-0
- * reclaim; writeback is synchronous (a page chosen for swap-out is written
- * and freed in the same pass; dirty file pages are taken as cleaned by the
- * flusher before reclaim reaches them); try_to_unmap() always succeeds;
+ * reclaim; swap writeback is asynchronous and completes right after the
+ * pass that started it (end_swap_writeback()), so a page written to swap is
+ * freed by a later pass; dirty file pages are taken as cleaned by the
+ * flusher before reclaim reaches them; try_to_unmap() always succeeds;
  * page_referenced() sees one young bit per page; kswapd runs to completion
  * at the moment it is woken, on its own CPU (whose batches are empty).
  */
@@ -273,7 +274,7 @@ static void remove_mapping_and_free(struct rf_model *m, uint32_t idx, const stru
 		xa_erase_page(m, idx, shadow);
 		m->nr_swap_shadow += nr;
 		mem_cgroup_swapout(m, p->memcg, nr);
-		p->flags |= PG_uncharged;
+		p->flags = (p->flags | PG_uncharged) & ~PG_swapcache;	/* the slot is the entry */
 	}
 	p->mapcount = 0;
 	free_page_final(m, idx);
@@ -312,7 +313,7 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 			goto activate;
 		if (ref == PAGEREF_KEEP)
 			goto keep;
-		if (!page_is_file(p)) {
+		if (!page_is_file(p) && !(p->flags & PG_swapcache)) {
 			/* add_to_swap(): v4.x always splits a THP, v4.13+ when slots are short */
 			if (p->order && sc->may_swap && p->where == WHERE_ISOLATED &&
 			    (!m->p->thp_swap || m->swap_total - m->swap_used < nr)) {
@@ -323,10 +324,17 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 			}
 			if (!sc->may_swap || !add_to_swap(m, p))
 				goto activate;
-			/* pageout() -> swap_writepage(), synchronous */
+			/*
+			 * pageout() -> swap_writepage() starts the write (pswpout)
+			 * and the page stays under writeback: "goto keep" (v4.6.2
+			 * shrink_page_list(), v6.18 shrink_folio_list()).  A later
+			 * pass finds it written and clean and frees it.
+			 */
 			m->ev[EV_PSWPOUT] += nr;
 			count_memcg_event(m, p->memcg, EV_PSWPOUT, nr);
 			st->nr_pageout += nr;
+			p->flags = (p->flags | PG_swapcache | PG_writeback) & ~(PG_dirty | PG_young);
+			goto keep;
 		}
 		remove_mapping_and_free(m, idx, sc);
 		st->nr_reclaimed += nr;
@@ -336,6 +344,8 @@ activate:
 		st->nr_activate += m->p->pgactivate_nr_pages ? nr : 1;
 		count_memcg_event(m, p->memcg, EV_PGACTIVATE, m->p->pgactivate_nr_pages ? nr : 1);
 keep:
+		if (!(p->flags & PG_writeback))
+			swap_cache_drop(m, p);	/* kept after all: the slot goes */
 		list[kept++] = idx;
 	}
 	m->ev[EV_PGACTIVATE] += st->nr_activate;
@@ -362,6 +372,31 @@ static void putback_inactive_pages(struct rf_model *m, uint32_t *list, uint32_t 
 			page_lruvec(m, p)->recent_rotated[is_file_lru(lru)] += page_nr(p);
 		if (m->p->ws_domain == WS_RECLAIM_ROOT)
 			workingset_age_nonresident(m, p->memcg, page_nr(p));
+	}
+}
+
+/*
+ * The swap writes this pass started complete now, after putback:
+ * end_page_writeback() -> rotate_reclaimable_page() (v4.6.2;
+ * folio_end_writeback() -> folio_rotate_reclaimable(), v6.18) moves each page
+ * still on an inactive list to its tail (pgrotated), where the next pass
+ * meets it first.  SIMPLIFIED: the kernel's I/O completes some time later.
+ */
+static void end_swap_writeback(struct rf_model *m, const uint32_t *list, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rf_page *p = P(m, list[i]);
+
+		if (!(p->flags & PG_writeback))
+			continue;
+		p->flags &= ~PG_writeback;
+		if (p->where != WHERE_LRU || (p->flags & PG_active))
+			continue;
+		del_page_from_lru_list(m, list[i]);
+		add_page_to_lru_list_tail(m, list[i], page_lru(p));
+		m->ev[EV_PGROTATED] += page_nr(p);
 	}
 }
 
@@ -392,6 +427,7 @@ static uint64_t shrink_inactive_list(struct rf_model *m, uint64_t nr_to_scan, ui
 	count_both(m, memcg, file ? EV_PGSTEAL_FILE : EV_PGSTEAL_ANON, st.nr_reclaimed, true);
 	cost_add(m, COST_LRU_LOCK, 1);
 	putback_inactive_pages(m, list, kept);
+	end_swap_writeback(m, list, kept);
 	lru_note_cost(m, memcg, file, st.nr_pageout, 0);
 	return st.nr_reclaimed;
 }
@@ -901,6 +937,7 @@ uint64_t reclaim_pages(struct rf_model *m, uint32_t *list, uint32_t n)
 	kept = shrink_page_list(m, list, n, &sc, &st);
 	for (i = 0; i < kept; i++)
 		lru_cache_add(m, list[i]);
+	end_swap_writeback(m, list, kept);	/* in a batch, not on the LRU: no rotation */
 	leave_reclaim(m, saved);
 	return st.nr_reclaimed;
 }

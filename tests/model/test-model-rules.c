@@ -281,8 +281,12 @@ static void test_stranded(void)
 /*
  * MADV_PAGEOUT (reclaim_pages(), v6.1): 8 anon pages.  Without swap
  * add_to_swap() fails: every page is activated (pgactivate 8) and stays.
- * With swap: 8 pages written (pswpout 8), freed; touching them again is 8
- * major faults and swap-ins, and 8 anon refaults (v6.18 anon workingset).
+ * With swap the write is asynchronous (disk swap): the first pass writes the
+ * 8 pages (pswpout 8) and keeps them, resident in the swap cache with their
+ * slots (shrink_folio_list(): pageout(), then "goto keep" under writeback);
+ * a second MADV_PAGEOUT finds them written and clean and frees them, with no
+ * second write.  Touching them then is 8 major faults and swap-ins, and 8
+ * anon refaults (v6.18 anon workingset).
  */
 static void test_pageout(void)
 {
@@ -300,8 +304,13 @@ static void test_pageout(void)
 	for (i = 0; i < 8; i++)
 		anon_fault(m, 0, 100, 1, 0x100000 + i * PAGE, 0);
 	madvise(m, 0, 100, 1, 0x100000, 8, MADV_PAGEOUT);
+	ok(C(m, "vmstat.pswpout") == 8 && C(m, "vmstat.nr_anon_pages") == 8 &&
+	   C(m, "model.swap_used") == 8 && C(m, "model.nr_swap_entries") == 0,
+	   "swap, first pass: 8 pages written, kept in the swap cache with their slots");
+	madvise(m, 0, 100, 1, 0x100000, 8, MADV_PAGEOUT);
 	ok(C(m, "vmstat.pswpout") == 8 && C(m, "vmstat.nr_anon_pages") == 0 &&
-	   C(m, "model.nr_swap_entries") == 8, "swap: 8 pages written out and freed");
+	   C(m, "model.swap_used") == 8 && C(m, "model.nr_swap_entries") == 8,
+	   "second pass: the 8 written pages freed, not written again");
 	for (i = 0; i < 8; i++)
 		anon_fault(m, 0, 100, 1, 0x100000 + i * PAGE, 0);
 	ok(C(m, "vmstat.pswpin") == 8 && C(m, "vmstat.pgmajfault") == 8 &&
@@ -355,6 +364,41 @@ static uint64_t deactivate_after_refaults(bool refaults, bool flush)
 	r = C(m, "memcg./a.pgrefill");
 	rf_model_free(m);
 	return r;
+}
+
+/*
+ * Swap-out takes two passes (shrink_folio_list(), v6.18): anon pages faulted
+ * once each and never touched again, in a 64-page limit.  A page's first
+ * scan sees its young PTE (two-look rule: PG_referenced, kept); the second
+ * writes it (pswpout) and keeps it under writeback, rotated to the tail when
+ * the write completes; the third frees it (pgsteal).  So each page reclaimed
+ * was scanned exactly three times and written once, and the pages still
+ * resident at the end add 1 or 2 scans each and, if written, a swap cache
+ * slot: pgscan_anon = 3 pgsteal_anon + at most 2 x 64, pswpout = pgsteal_anon
+ * + the slots of the swap cache.  (Freed in the writing pass it would be 2.)
+ */
+static void test_swapout_two_passes(void)
+{
+	struct rf_model *m = mk("v6.18", (const char *const[]){ "memory=256M", "swap=64M", NULL });
+	uint64_t steal, scan, cached;
+	int i;
+
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 64 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	for (i = 0; i < 1000; i++)
+		anon_fault(m, 0, 100, 1, 0x100000 + i * PAGE, 0);
+	steal = C(m, "vmstat.pgsteal_anon");
+	scan = C(m, "vmstat.pgscan_anon");
+	cached = C(m, "model.swap_used") - C(m, "model.nr_swap_entries");
+	diag("pgscan_anon %llu pgsteal_anon %llu pswpout %llu swap cache %llu",
+	     (unsigned long long)scan, (unsigned long long)steal,
+	     (unsigned long long)C(m, "vmstat.pswpout"), (unsigned long long)cached);
+	ok(steal >= 1000 - 64 - 31 && scan >= 3 * steal && scan <= 3 * steal + 2 * 64,
+	   "each page reclaimed was scanned three times: look, write, free");
+	ok(C(m, "vmstat.pswpout") == steal + cached && cached > 0 && cached <= 64,
+	   "each page written once; written pages not yet freed stay in the swap cache");
+	rf_model_free(m);
 }
 
 static void test_deactivate_after_refaults(void)
@@ -670,7 +714,7 @@ static void test_root_named(void)
 
 int main(void)
 {
-	plan(45);
+	plan(48);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -678,6 +722,7 @@ int main(void)
 	test_two_cgroups();
 	test_stranded();
 	test_pageout();
+	test_swapout_two_passes();
 	test_deactivate_after_refaults();
 	test_hierarchical_limit();
 	test_global_reclaim();
