@@ -381,6 +381,22 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Append @b to the growing array *@bases; -1 when out of memory (the array is kept). */
+static int push_base(uint64_t **bases, size_t *nb, size_t *cap, uint64_t b)
+{
+	if (*nb == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		uint64_t *n = realloc(*bases, ncap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		*bases = n;
+		*cap = ncap;
+	}
+	(*bases)[(*nb)++] = b;
+	return 0;
+}
+
 /*
  * Call @fn for every non-empty slot of @mapping in [@first, @last].  @fn may
  * change the slot it is given (and only that one).  Walks the mapping's node
@@ -403,19 +419,11 @@ void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uin
 			b = m->nodes[n].base;
 			if (b < (first >> XA_CHUNK_SHIFT) || b > (last >> XA_CHUNK_SHIFT))
 				continue;
-			if (nb == cap) {
-				uint64_t *nbases;
-
-				cap = cap ? cap * 2 : 64;
-				nbases = realloc(bases, cap * sizeof(*bases));
-				if (!nbases) {
-					m->error = RF_ERR_NOMEM;
-					free(bases);
-					return;
-				}
-				bases = nbases;
+			if (push_base(&bases, &nb, &cap, b)) {
+				m->error = RF_ERR_NOMEM;
+				free(bases);
+				return;
 			}
-			bases[nb++] = b;
 		}
 		/* ascending index order, so results do not depend on the node list */
 		if (nb > 1)
@@ -424,19 +432,11 @@ void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uin
 		for (b = first >> XA_CHUNK_SHIFT; b <= last >> XA_CHUNK_SHIFT; b++) {
 			if (node_find(m, mapping, b) == RF_NIL)
 				continue;
-			if (nb == cap) {
-				uint64_t *nbases;
-
-				cap = cap ? cap * 2 : 64;
-				nbases = realloc(bases, cap * sizeof(*bases));
-				if (!nbases) {
-					m->error = RF_ERR_NOMEM;
-					free(bases);
-					return;
-				}
-				bases = nbases;
+			if (push_base(&bases, &nb, &cap, b)) {
+				m->error = RF_ERR_NOMEM;
+				free(bases);
+				return;
 			}
-			bases[nb++] = b;
 		}
 	}
 	for (k = 0; k < nb; k++) {
