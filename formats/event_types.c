@@ -15,6 +15,7 @@ static const struct type_desc types[RF_EV_TYPE_MAX] = {
 	[RF_EV_FILE_FAULT] = { "file_fault", RF_CLASS_REFERENCE },
 	[RF_EV_ANON_FAULT] = { "anon_fault", RF_CLASS_REFERENCE },
 	[RF_EV_ACCESS] = { "access", RF_CLASS_REFERENCE },
+	[RF_EV_FILE_READAHEAD] = { "file_readahead", RF_CLASS_REFERENCE },
 	[RF_EV_MMAP] = { "mmap", RF_CLASS_STATE },
 	[RF_EV_MUNMAP] = { "munmap", RF_CLASS_STATE },
 	[RF_EV_MADVISE] = { "madvise", RF_CLASS_STATE },

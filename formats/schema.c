@@ -26,6 +26,11 @@ static const struct rf_field file_fault[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("order", file.order), U("flags", file.flags), U("mm", file.mm),
 };
+/* New in 1.1, so no delta register: a 1.0 reader skips the type without following it. */
+static const struct rf_field file_readahead[] = {
+	U("dev", file.dev), U("ino", file.ino), U("index", file.index), U("nr", file.nr),
+	U("order", file.order),
+};
 static const struct rf_field anon_fault[] = {
 	U("mm", anon.mm), FLD("addr", RF_FK_DELTA_ADDR, anon.addr), U("order", anon.order),
 	U("flags", anon.flags),
@@ -125,6 +130,7 @@ static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_FILE_FAULT, file_fault),
 	SCHEMA(RF_EV_ANON_FAULT, anon_fault),
 	SCHEMA(RF_EV_ACCESS, access),
+	SCHEMA(RF_EV_FILE_READAHEAD, file_readahead),
 	SCHEMA(RF_EV_MMAP, mmap_f),
 	SCHEMA(RF_EV_MUNMAP, munmap_f),
 	SCHEMA(RF_EV_MADVISE, madvise_f),

@@ -34,7 +34,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	1
-#define RF_TRACE_VERSION_MINOR	0
+#define RF_TRACE_VERSION_MINOR	1
 
 /* A cgroup limit or a size that is not set ("max"). */
 #define RF_UNLIMITED		UINT64_MAX
@@ -51,6 +51,7 @@ enum rf_event_type {
 	RF_EV_FILE_FAULT = 3,	/* .file: dev, ino, index, order, flags, mm */
 	RF_EV_ANON_FAULT = 4,	/* .anon: mm, addr, order, flags */
 	RF_EV_ACCESS = 5,	/* .access: key, order, flags (synthetic streams) */
+	RF_EV_FILE_READAHEAD = 6,	/* .file: dev, ino, index, nr, order (since 1.1) */
 	/* state */
 	RF_EV_MMAP = 16,	/* .vma: mm, addr, len, prot, flags, dev, ino, pgoff */
 	RF_EV_MUNMAP = 17,	/* .vma: mm, addr, len */
@@ -158,7 +159,7 @@ struct rf_event {
 		struct {
 			uint64_t ino;
 			uint64_t index;		/* first page index */
-			uint64_t nr;		/* pages in the range (read, write, fadvise) */
+			uint64_t nr;		/* pages in the range (read, write, readahead, fadvise) */
 			uint64_t mm;		/* file fault: address space */
 			uint64_t pfn;		/* page-cache observations */
 			uint64_t cgroup;	/* page-cache add: charged cgroup id */
