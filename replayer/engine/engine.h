@@ -63,7 +63,8 @@ void rf_replay_result_free(struct rf_replay_result *res);
 
 /* observed.c: the kernel's own numbers, from the observations in the trace */
 struct rf_observed;
-struct rf_observed *rf_observed_new(void);
+/* @page_size: of the recording host, to give memory.stat sizes in pages as the model does. */
+struct rf_observed *rf_observed_new(uint32_t page_size);
 int rf_observed_feed(struct rf_observed *o, const struct rf_event *ev);
 /* Adds "<key>": value pairs to @obj in a fixed order. */
 void rf_observed_to_json(const struct rf_observed *o, json_object *obj);

@@ -5,7 +5,9 @@
  *
  * - counter snapshots (/proc/vmstat, memory.stat): last minus first for
  *   cumulative counters ("vmstat.pgscan_kswapd"), the last value for gauges
- *   ("vmstat.nr_active_file"), per cgroup as "memcg.<path>.<name>";
+ *   ("vmstat.nr_active_file"), per cgroup as "memcg.<path>.<name>"; the
+ *   sizes memory.stat gives in bytes are given in pages, the model's unit
+ *   (limits, "hierarchical_*", stay in bytes, as the model's settings are);
  * - page-cache and LRU tracepoints, in base pages: "obs.pagecache_add",
  *   "obs.pagecache_del", "obs.lru_activate", "obs.lru_add.<list>";
  * - reclaim summaries: "obs.reclaim.<kind>.nr_scanned" and friends;
@@ -29,15 +31,20 @@ struct cgroup_name {
 };
 
 struct rf_observed {
+	uint32_t page_size;
 	struct obs_value *vals;		/* in first-seen order: deterministic */
 	size_t nr, cap;
 	struct cgroup_name *cgroups;
 	size_t nr_cg, cap_cg;
 };
 
-struct rf_observed *rf_observed_new(void)
+struct rf_observed *rf_observed_new(uint32_t page_size)
 {
-	return calloc(1, sizeof(struct rf_observed));
+	struct rf_observed *o = calloc(1, sizeof(*o));
+
+	if (o)
+		o->page_size = page_size ? page_size : 4096;
+	return o;
 }
 
 void rf_observed_free(struct rf_observed *o)
@@ -141,6 +148,32 @@ static int note_cgroup(struct rf_observed *o, uint64_t id, const char *path)
 	return 0;
 }
 
+/*
+ * memory.stat sizes in bytes (v1 mem_cgroup_v1_stat_show(): the memcg1_stats
+ * and LRU sizes times PAGE_SIZE, with their total_ forms; v2 memory_stat_format():
+ * every entry but the event counts and nr_ counts).  Event counts (pgfault,
+ * workingset_*, ...) and /proc/vmstat are counts already.
+ */
+static bool in_bytes(const char *name)
+{
+	static const char *const sizes[] = {
+		"cache", "rss", "rss_huge", "shmem", "mapped_file", "dirty", "writeback", "swap",
+		"swapcached", "inactive_anon", "active_anon", "inactive_file", "active_file",
+		"unevictable", "anon", "file", "kernel", "kernel_stack", "pagetables",
+		"sec_pagetables", "percpu", "sock", "vmalloc", "zswap", "zswapped", "file_mapped",
+		"file_dirty", "file_writeback", "anon_thp", "file_thp", "shmem_thp", "slab",
+		"slab_reclaimable", "slab_unreclaimable",
+	};
+	size_t i;
+
+	if (!strncmp(name, "total_", 6))
+		name += 6;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (!strcmp(name, sizes[i]))
+			return true;
+	return false;
+}
+
 static int snapshot(struct rf_observed *o, const struct rf_event *ev)
 {
 	const char *path = NULL;
@@ -158,7 +191,10 @@ static int snapshot(struct rf_observed *o, const struct rf_event *ev)
 	}
 	for (i = 0; i < ev->u.counters.nr; i++) {
 		const struct rf_counter *c = &ev->u.counters.entries[i];
+		uint64_t value = c->value;
 
+		if (path && in_bytes(c->name))
+			value /= o->page_size;
 		if (path)
 			snprintf(key, sizeof(key), "memcg.%s.%s", path, c->name);
 		else
@@ -167,10 +203,10 @@ static int snapshot(struct rf_observed *o, const struct rf_event *ev)
 		if (!ov)
 			return RF_ERR_NOMEM;
 		if (fresh) {
-			ov->first = c->value;
-			ov->gauge = is_gauge(c->name);
+			ov->first = value;
+			ov->gauge = is_gauge(c->name) || (path && in_bytes(c->name));
 		}
-		ov->last = c->value;
+		ov->last = value;
 	}
 	return 0;
 }

@@ -74,7 +74,7 @@ static int build_models(struct rf_replay_result *res, const struct rf_replay_opt
 		if (!mr->series)
 			return RF_ERR_NOMEM;
 	}
-	res->observed = rf_observed_new();
+	res->observed = rf_observed_new(res->header.host.page_size);
 	return res->observed ? 0 : RF_ERR_NOMEM;
 }
 

@@ -44,6 +44,9 @@ static void usage(FILE *out)
 "Each side is one of:\n"
 "  results.json            a refault results file with one configuration\n"
 "  results.json:NAME       the configuration called NAME in it\n"
+"  results.json:NAME@kernel  the recording kernel's own numbers that NAME's replay\n"
+"                          gathered from the trace (\"observed\"), to put the model\n"
+"                          against; only the quantities both columns have are shown\n"
 "  a1.json,a2.json,...     a group of repeated runs: samples of one column\n"
 "  stats.json, matrix.json LKP files (\"proc-vmstat.X\" is read as \"vmstat.X\")\n"
 "\n"
@@ -226,6 +229,14 @@ static void note_missing(const struct rf_cmp_report *rep)
 {
 	size_t i, j;
 
+	for (i = 0; i < rep->nsides; i++)
+		if (rep->sides[i].kernel) {
+			rf_err(VERB, "note: %s's vmstat.* rows are the whole host's /proc/vmstat, the "
+			       "model's only the traced processes: read the memcg rows of the "
+			       "recorded cgroup (refault validate compares quantity by quantity)",
+			       rep->sides[i].label);
+			break;
+		}
 	if (!rep->missing)
 		return;
 	for (i = 0; i < rep->nrows; i++)

@@ -56,6 +56,7 @@ struct rf_cmp_side {
 	char *spec;			/* as given on the command line */
 	size_t runs;
 	bool lkp;			/* imported from LKP stats.json / matrix.json */
+	bool kernel;			/* "NAME@kernel": the kernel's numbers the trace observed */
 	char **fingerprints;		/* per run, results files only */
 	char *trace_path;		/* of the first run */
 	uint64_t events_skipped;	/* summed over runs: non-zero means partial results */
@@ -81,6 +82,7 @@ struct rf_cmp_run {
 	size_t nm, cap;
 	size_t cols;			/* samples per metric: 1, or an LKP matrix's runs */
 	bool lkp;
+	bool kernel;			/* "observed" rather than "stats" */
 	char *config;			/* the configuration's name (results files) */
 	char *fingerprint;
 	char *trace_path;

@@ -83,12 +83,13 @@ static void print_cost(FILE *out, const struct rf_cmp_report *rep)
 	fprintf(out, "\n");
 }
 
-static bool any_model_side(const struct rf_cmp_report *rep)
+/* Decisions and cost are the model's: only when every column is a replay. */
+static bool all_model_sides(const struct rf_cmp_report *rep)
 {
 	size_t i;
 
 	for (i = 0; i < rep->nsides; i++)
-		if (rep->sides[i].lkp)
+		if (rep->sides[i].lkp || rep->sides[i].kernel)
 			return false;
 	return true;
 }
@@ -97,7 +98,7 @@ int rf_cmp_print_decisions(FILE *out, const struct rf_cmp_report *rep)
 {
 	size_t i;
 
-	if (!any_model_side(rep))
+	if (!all_model_sides(rep))
 		return 0;
 	/* each variant against the base, and a later variant against the one before it */
 	for (i = 1; i < rep->nsides; i++) {

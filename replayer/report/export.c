@@ -31,7 +31,7 @@ static struct json_object *side_json(const struct rf_cmp_side *s)
 	json_object_object_add(o, "label", json_object_new_string(s->label));
 	json_object_object_add(o, "spec", json_object_new_string(s->spec));
 	json_object_object_add(o, "runs", json_object_new_int64((int64_t)s->runs));
-	json_object_object_add(o, "source", json_object_new_string(s->lkp ? "lkp" : "refault"));
+	json_object_object_add(o, "source", json_object_new_string(s->lkp ? "lkp" : s->kernel ? "kernel" : "refault"));
 	if (s->fingerprints && s->runs)
 		json_object_object_add(o, "fingerprint", json_object_new_string(s->fingerprints[0]));
 	if (s->trace_path)

@@ -173,11 +173,44 @@ static bool is_results(struct json_object *root)
 	return f && !strcmp(json_object_get_string(f), "refault-results");
 }
 
+/*
+ * "NAME@kernel" (or "@kernel" for a file with one configuration) selects the
+ * kernel's own numbers that configuration's replay gathered from the trace
+ * ("observed") instead of the model's: a column to put the model against.
+ */
+#define KERNEL_SUFFIX "@kernel"
+
+static bool kernel_side(const char *config)
+{
+	size_t n = config ? strlen(config) : 0, k = strlen(KERNEL_SUFFIX);
+
+	return n >= k && !strcmp(config + n - k, KERNEL_SUFFIX);
+}
+
+static int set_config_name(struct rf_cmp_run *r, struct json_object *c, bool kernel)
+{
+	struct json_object *name = get(c, "name", json_type_string);
+	const char *base = name ? json_object_get_string(name) : NULL;
+
+	if (!base && !kernel)
+		return 0;
+	if (!base)
+		base = "";
+	r->config = malloc(strlen(base) + sizeof(KERNEL_SUFFIX));
+	if (!r->config)
+		return RF_ERR_NOMEM;
+	strcpy(r->config, base);
+	if (kernel)
+		strcat(r->config, KERNEL_SUFFIX);
+	return 0;
+}
+
 int rf_cmp_load_results(struct rf_cmp_run *r, struct json_object *root, const char *path,
 			const char *config, char *err, size_t errlen)
 {
 	struct json_object *configs, *c, *stats, *ts, *ver;
-	char where[512];
+	bool kernel = kernel_side(config);
+	char where[512], *name = NULL;
 	int ret;
 
 	if (!is_results(root))
@@ -193,26 +226,34 @@ int rf_cmp_load_results(struct rf_cmp_run *r, struct json_object *root, const ch
 		rf_cmp_seterr(err, errlen, "%s: no \"configs\" in the results file", path);
 		return RF_ERR_CORRUPT;
 	}
-	c = pick_config(configs, path, config, err, errlen);
+	if (kernel) {
+		name = strndup(config, strlen(config) - strlen(KERNEL_SUFFIX));
+		if (!name)
+			return RF_ERR_NOMEM;
+	}
+	c = pick_config(configs, path, kernel ? (*name ? name : NULL) : config, err, errlen);
+	free(name);
 	if (!c)
 		return RF_ERR_INVAL;
 	snprintf(where, sizeof(where), "%s%s%s", path, config ? ":" : "", config ? config : "");
-	stats = get(c, "stats", json_type_object);
+	stats = get(c, kernel ? "observed" : "stats", json_type_object);
 	if (!stats) {
-		rf_cmp_seterr(err, errlen, "%s: configuration has no \"stats\" object", where);
+		rf_cmp_seterr(err, errlen, kernel ? "%s: the replay gathered no kernel numbers "
+			      "(\"observed\"): the trace has no observations" :
+			      "%s: configuration has no \"stats\" object", where);
 		return RF_ERR_CORRUPT;
 	}
 	r->cols = 1;
+	r->kernel = kernel;
 	ret = load_trace(r, root);
-	if (!ret && get(c, "name", json_type_string)) {
-		r->config = strdup(json_object_get_string(get(c, "name", json_type_string)));
-		ret = r->config ? 0 : RF_ERR_NOMEM;
-	}
+	if (!ret)
+		ret = set_config_name(r, c, kernel);
 	if (!ret)
 		ret = load_stats(r, stats, where, err, errlen);
-	if (!ret)
+	/* the kernel's numbers have no replay run and no model time series */
+	if (!ret && !kernel)
 		ret = load_run_stats(r, get(root, "run", json_type_object));
-	ts = get(c, "timeseries", json_type_object);
+	ts = kernel ? NULL : get(c, "timeseries", json_type_object);
 	if (!ret && ts)
 		ret = load_timeseries(&r->tl, ts, where, err, errlen);
 	if (!ret)

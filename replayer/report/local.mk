@@ -20,8 +20,8 @@ tests_compare_test_compare_rules_LDADD = librefault-report.la librefault-trace.l
 TESTS += tests/compare/test-compare-rules \
 	tests/compare/test-compare-table.sh tests/compare/test-compare-gates.sh \
 	tests/compare/test-compare-export.sh tests/compare/test-compare-errors.sh \
-	tests/compare/test-compare-html.sh
+	tests/compare/test-compare-html.sh tests/compare/test-compare-kernel.sh
 EXTRA_DIST += tests/compare/lib.sh tests/compare/mkresults.py tests/compare/expected \
 	tests/compare/test-compare-table.sh tests/compare/test-compare-gates.sh \
 	tests/compare/test-compare-export.sh tests/compare/test-compare-errors.sh \
-	tests/compare/test-compare-html.sh
+	tests/compare/test-compare-html.sh tests/compare/test-compare-kernel.sh

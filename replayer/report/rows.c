@@ -140,6 +140,43 @@ static int row_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+static bool any_kernel_side(const struct rf_cmp_side *sides, size_t nsides)
+{
+	size_t i;
+
+	for (i = 0; i < nsides; i++)
+		if (sides[i].kernel)
+			return true;
+	return false;
+}
+
+/*
+ * Against the kernel's numbers, a metric one side lacks is not a 0 (LKP's
+ * rule for runs of one kind): the kernel has no cost.* and the model no
+ * memory.stat limits.  Keep the quantities both have.
+ */
+static void keep_common_rows(struct rf_cmp_report *rep)
+{
+	size_t i, j, kept = 0;
+
+	for (i = 0; i < rep->nrows; i++) {
+		struct rf_cmp_row *r = &rep->rows[i];
+		bool common = true;
+
+		for (j = 0; j < rep->nsides; j++)
+			common = common && r->cell[j].present;
+		if (!common) {
+			rep->nshown -= r->shown;
+			free(r->cell);
+			free(r->zeros);
+			continue;
+		}
+		rep->rows[kept++] = *r;
+	}
+	rep->nrows = kept;
+	rep->missing = 0;
+}
+
 int rf_cmp_report_build(struct rf_cmp_report *rep, struct rf_cmp_side *sides, size_t nsides,
 			bool all, char *err, size_t errlen)
 {
@@ -174,6 +211,8 @@ int rf_cmp_report_build(struct rf_cmp_report *rep, struct rf_cmp_side *sides, si
 		rf_cmp_seterr(err, errlen, "%s", rf_strerror(ret));
 		return ret;
 	}
+	if (any_kernel_side(sides, nsides))
+		keep_common_rows(rep);
 	rank_groups(rep);
 	qsort(rep->rows, rep->nrows, sizeof(*rep->rows), row_cmp);
 	return 0;

@@ -249,10 +249,16 @@ static int load_group(struct rf_cmp_side *side, const char *spec, char **config,
 				      "files", spec);
 			ret = RF_ERR_INVAL;
 		}
+		if (!ret && side->runs && run.kernel != side->kernel) {
+			rf_cmp_seterr(err, errlen, "%s: a group cannot mix the kernel's numbers "
+				      "(@kernel) and the model's", spec);
+			ret = RF_ERR_INVAL;
+		}
 		if (!ret && side->runs && !run.lkp)
 			ret = same_names(side, &run, member, err, errlen);
 		if (!ret && !side->runs) {
 			side->lkp = run.lkp;
+			side->kernel = run.kernel;
 			side->tl = run.tl;
 			memset(&run.tl, 0, sizeof(run.tl));
 			side->trace_path = run.trace_path;
