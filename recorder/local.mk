@@ -5,7 +5,7 @@ librefault_record_la_SOURCES = \
 	recorder/record.h recorder/internal.h recorder/norm.h \
 	recorder/hmap.c recorder/tp.c recorder/source.c recorder/vmas.c \
 	recorder/counters.c recorder/cgroups.c recorder/tasks.c \
-	recorder/normalize.c recorder/recorder.c
+	recorder/normalize.c recorder/readahead.c recorder/recorder.c
 librefault_record_la_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS)
 
 refault_SOURCES += recorder/builtin-record.c

@@ -23,12 +23,42 @@ struct rf_read {
 	bool have_g;
 };
 
+/*
+ * Folios a task's read or fault brought into the page cache and that no
+ * file_readahead has said yet: contiguous folios of one order of one file
+ * (readahead.c).  nr == 0: none.
+ */
+struct rf_ra_run {
+	uint64_t ino;
+	uint64_t index;
+	uint64_t nr;		/* pages */
+	uint64_t time;		/* of the first add */
+	uint32_t dev;
+	uint32_t cpu;
+	uint8_t order;
+};
+
+/*
+ * A file fault of the task from the event that named it until the task does
+ * something a fault does not (readahead.c).  Its reference is held back until
+ * then, so the file_readahead of the folios the fault brought in goes first.
+ */
+struct rf_fault_ctx {
+	struct rf_event ev;	/* the file_fault */
+	uint64_t addr;		/* the faulting address */
+	uint64_t last;		/* time of the task's last event inside the fault */
+	bool on;		/* the fault is not over */
+	bool held;		/* ev is not emitted yet */
+};
+
 struct rf_task {
 	int32_t pid;
 	int32_t tgid;
 	uint64_t mm;		/* id of its address space */
 	uint64_t cgroup;
 	struct rf_read rd;
+	struct rf_ra_run ra;
+	struct rf_fault_ctx fault;
 	/* last get_pages outside a traced read, to drop the kernel's retries */
 	uint64_t solo_ino, solo_index, solo_last;
 	uint32_t solo_dev;
@@ -77,7 +107,7 @@ struct rf_norm {
 	struct rf_hmap tasks;		/* pid -> struct rf_task * */
 	struct rf_hmap mms;		/* mm id -> struct rf_mm * */
 	struct rf_hmap tgid_mm;		/* tgid -> current mm id */
-	struct rf_hmap pfn_order;	/* pfn -> order, for folios of order > 0 */
+	struct rf_hmap pfn_info;	/* pfn -> charged cgroup << 8 | order, while in the page cache */
 	struct rf_hmap folios;		/* key(key(dev, ino), first index) -> order, while cached */
 	struct rf_hmap named_files;	/* key(dev, ino) -> 0 once NAME_FILE went out, else failures */
 	struct rf_hmap cg_by_path;	/* hash(path) -> index in cgs */
@@ -89,6 +119,10 @@ struct rf_norm {
 	struct rf_pending_fault *pending;	/* per CPU */
 	uint32_t nr_pending;
 	uint64_t pending_oldest;		/* no pending fault is older */
+	int32_t *held;			/* pids of tasks in a file fault (readahead.c) */
+	uint32_t nr_held;
+	uint32_t cap_held;
+	uint64_t held_oldest;		/* no task in a fault was active earlier */
 	uint64_t last_time;		/* of the last event emitted */
 	uint64_t pc_seq;		/* page-cache adds seen */
 	uint32_t nr_cpus;
@@ -113,5 +147,23 @@ void rf_norm_free_tasks(struct rf_norm *n);
 /* NAME_FILE for (dev, ino) from /proc/PID/fd/FD, once per file. */
 void rf_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
 			  uint32_t dev, uint64_t ino);
+
+/* normalize.c */
+/* Re-derive a held file fault's folio (index, order, PMD) now that its adds are known. */
+void rf_fault_refolio(struct rf_norm *n, const struct rf_task *t, struct rf_event *ev,
+		      uint64_t addr);
+
+/* readahead.c: file_readahead, and file faults held until their readahead is out */
+int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, uint32_t dev,
+	      uint64_t ino, uint64_t index, uint8_t order);
+int rf_ra_flush(struct rf_norm *n, struct rf_task *t);
+int rf_fault_hold(struct rf_norm *n, struct rf_task *t, const struct rf_event *ev, uint64_t addr);
+/* The fault's readahead, then its reference; @end: the fault is over too. */
+int rf_fault_release(struct rf_norm *n, struct rf_task *t, bool end);
+/* Release faults whose task has been silent since @before. */
+int rf_fault_release_stale(struct rf_norm *n, uint64_t before);
+/* End of recording: every held fault and every pending run goes out. */
+int rf_ra_flush_all(struct rf_norm *n);
+void rf_ra_free(struct rf_norm *n);
 
 #endif /* REFAULT_RECORDER_NORM_H */

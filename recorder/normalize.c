@@ -29,6 +29,8 @@
 #define RECLAIM_WB_FILE	0x2u		/* vmscan reclaim_flags, from the event's print fmt */
 #define PENDING_NS	(100ull * 1000)	/* a fault's filemap event comes within this */
 #define FOLIO_ORDER_BITS 8		/* n->folios values: add sequence << 8 | order */
+#define PFN_ORDER_BITS	8		/* n->pfn_info values: cgroup << 8 | order */
+#define HOLD_NS		(1000ull * 1000)	/* a task silent this long is out of its fault */
 
 struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 
@@ -126,9 +128,11 @@ static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rf_task 
 	uint64_t lo = UINT64_MAX, hi = 0, pages;
 	uint32_t i;
 
+	int err = rf_ra_flush(n, t);	/* what the read brought in, before what it touched */
+
 	rd->active = false;
-	if (ret <= 0 || (!rd->have_g && !rd->nr_adds))
-		return 0;
+	if (err || ret <= 0 || (!rd->have_g && !rd->nr_adds))
+		return err;
 	if (rd->have_g) {
 		lo = rd->gmin;
 		hi = rd->gend;
@@ -166,8 +170,9 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 	if (out_file(n, dev, ino))
 		return 0;
 	if (add) {
-		if (order)
-			rf_hmap_put(&n->pfn_order, pfn, order);
+		int err;
+
+		rf_hmap_put(&n->pfn_info, pfn, t->cgroup << PFN_ORDER_BITS | order);
 		rf_hmap_put(&n->folios, folio_key, ++n->pc_seq << FOLIO_ORDER_BITS | order);
 		if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
 		    (t->rd.dev == dev && t->rd.ino == ino))) {
@@ -177,8 +182,12 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 			t->rd.ino = ino;
 		}
 		ev.u.file.cgroup = t->cgroup;
+		/* brought in for a read or a fault: readahead of the reference to come */
+		err = t->rd.active || t->fault.on ? rf_ra_add(n, t, raw, dev, ino, idx, order) : 0;
+		if (err)
+			return err;
 	} else {
-		rf_hmap_del(&n->pfn_order, pfn);
+		rf_hmap_del(&n->pfn_info, pfn);
 		rf_hmap_del(&n->folios, folio_key);
 	}
 	ev.u.file.dev = dev;
@@ -278,6 +287,18 @@ static void fault_folio(struct rf_norm *n, const struct rf_vma *v, uint64_t addr
 		ev->u.file.flags |= RF_REF_PMD;
 }
 
+void rf_fault_refolio(struct rf_norm *n, const struct rf_task *t, struct rf_event *ev,
+		      uint64_t addr)
+{
+	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
+	const struct rf_vma *v = mm ? rf_vmas_find(&mm->vmas, addr) : NULL;
+
+	if (!v || v->ino != ev->u.file.ino || v->dev != ev->u.file.dev)
+		return;
+	ev->u.file.flags &= ~RF_REF_PMD;
+	fault_folio(n, v, addr, ev);
+}
+
 /*
  * The filemap event right after a fault names the file for sure; the mapping
  * table may have it wrong (an mmap whose fd was closed and reused before we
@@ -328,7 +349,8 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 		ev.u.file.flags = pf->flags;
 		fault_folio(n, v, pf->addr, &ev);
 		*evp = ev;
-		return rf_norm_emit(n, &ev);
+		/* out once the task leaves the fault, after what the fault reads ahead */
+		return rf_fault_hold(n, t, &ev, pf->addr);
 	}
 	ev.type = RF_EV_ANON_FAULT;
 	ev.u.anon.mm = t->mm;
@@ -487,7 +509,7 @@ static int flush_faults(struct rf_norm *n, uint64_t before, int32_t pid)
 
 int rf_norm_flush(struct rf_norm *n)
 {
-	return flush_faults(n, UINT64_MAX, 0);
+	return flush_faults(n, UINT64_MAX, 0) ?: rf_ra_flush_all(n);
 }
 
 /* ------------------------------------------------------------- vmas */
@@ -677,6 +699,7 @@ static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_t
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_EXIT };
 	int err = n->nr_pending ? flush_faults(n, 0, t->pid) : 0;
 
+	err = err ?: rf_fault_release(n, t, true);
 	ev.u.task.pid = t->pid;
 	ev.u.task.tgid = t->tgid;
 	ev.u.task.mm = t->mm;
@@ -837,14 +860,21 @@ static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = add ? RF_EV_LRU_ADD : RF_EV_LRU_ACTIVATE };
-	uint64_t order = 0;
+	uint64_t info = 0;
+	bool cached;
 
 	ev.u.lru.pfn = rf_tp_u64(tp, 0, raw->data);
-	rf_hmap_get(&n->pfn_order, ev.u.lru.pfn, &order);
-	ev.u.lru.order = order;
+	cached = rf_hmap_get(&n->pfn_info, ev.u.lru.pfn, &info);
+	ev.u.lru.order = info & ((1u << PFN_ORDER_BITS) - 1);
 	if (add) {
 		ev.u.lru.lru = rf_tp_u64(tp, 1, raw->data);
-		ev.u.lru.cgroup = t->cgroup;
+		/*
+		 * A page-cache page is charged to the cgroup its add was, while the
+		 * per-CPU batch may be drained by any task.  Anonymous faults carry
+		 * no pfn to join on: the draining task, most often the one that
+		 * faulted (the batch is per CPU, drained by its next add).
+		 */
+		ev.u.lru.cgroup = cached ? info >> PFN_ORDER_BITS : t->cgroup;
 	}
 	return rf_norm_emit(n, &ev);
 }
@@ -905,6 +935,43 @@ static int on_lost(struct rf_norm *n, const struct rf_raw *raw)
 static bool is_reference(enum rf_tp_id id)
 {
 	return id < TP_NEWTASK;
+}
+
+/* What a task does inside a file fault: add (and reclaim for) folios, retry it. */
+static bool inside_fault(enum rf_tp_id id)
+{
+	switch (id) {
+	case TP_PC_ADD: case TP_PC_DEL: case TP_FILEMAP_FAULT: case TP_MAP_PAGES:
+	case TP_LRU_ADD: case TP_LRU_ACTIVATE:
+	case TP_SHRINK_INACTIVE: case TP_SHRINK_ACTIVE: case TP_RECLAIM_PAGES:
+	case TP_DIRECT_BEGIN: case TP_DIRECT_END: case TP_MEMCG_BEGIN: case TP_MEMCG_END:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A fault that read ahead (or waited for a folio under read I/O) dropped the
+ * mmap lock and returned VM_FAULT_RETRY; the retry maps the page by
+ * fault-around, with no page_fault_user before it.  The fault's readahead and
+ * reference go out, then the folios the retry maps around it.
+ */
+static int fault_retry(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		       int32_t pid)
+{
+	struct rf_task *t;
+	uint64_t v;
+	int err;
+
+	if (!rf_hmap_get(&n->tasks, pid, &v))
+		return 0;
+	t = (struct rf_task *)(uintptr_t)v;
+	if (!t->fault.on)
+		return 0;
+	t->fault.last = raw->ts;
+	err = rf_fault_release(n, t, false);
+	return err ?: fault_around(n, tp, raw, &t->fault.ev);
 }
 
 static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
@@ -969,11 +1036,19 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 		if (err || names)
 			return err;
 	}
-	if (id == TP_FILEMAP_FAULT || id == TP_MAP_PAGES)
+	if (id == TP_MAP_PAGES)
+		return fault_retry(n, tp, raw, pid);
+	if (id == TP_FILEMAP_FAULT)
 		return 0;	/* the page_fault_user before it is the reference */
 	/* a CPU that went idle after a fault must not hold it back for long */
 	if (n->nr_pending && raw->ts > n->pending_oldest + PENDING_NS) {
 		int err = flush_faults(n, raw->ts - PENDING_NS, 0);
+
+		if (err)
+			return err;
+	}
+	if (n->nr_held && raw->ts > n->held_oldest + HOLD_NS) {
+		int err = rf_fault_release_stale(n, raw->ts - HOLD_NS);
 
 		if (err)
 			return err;
@@ -987,6 +1062,16 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 	t = rf_task_get(n, raw->ts, pid);
 	if (!t)
 		return RF_ERR_NOMEM;
+	if (t->fault.on) {
+		int err = 0;
+
+		if (inside_fault(id))
+			t->fault.last = raw->ts;
+		else
+			err = rf_fault_release(n, t, true);	/* the task left the fault */
+		if (err)
+			return err;
+	}
 	if (is_reference(id) && id != TP_PC_DEL && !in_scope(n, t))
 		return 0;
 	return dispatch(n, id, tp, raw, t);
@@ -1039,7 +1124,8 @@ void rf_norm_free(struct rf_norm *n)
 	if (!n)
 		return;
 	rf_norm_free_tasks(n);
-	rf_hmap_free(&n->pfn_order);
+	rf_hmap_free(&n->pfn_info);
+	rf_ra_free(n);
 	rf_hmap_free(&n->folios);
 	rf_hmap_free(&n->named_files);
 	rf_hmap_free(&n->cg_by_path);

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * file_readahead: the folios the kernel brought into the page cache for a
+ * task's read() or file page fault -- readahead, sync and async, the missing
+ * folio included -- before the task touched them.  The model inserts what
+ * these name and then lets the read or fault touch what it uses, so each one
+ * must be in the trace before the reference that touches its pages.
+ *
+ * Reads: the adds fall between sys_enter_read and sys_exit_read; the run goes
+ * out right before the file_read the exit emits.  Faults: the adds follow the
+ * filemap event that names the fault (filemap_fault: sync read-around, or
+ * async readahead on the marked folio), and a fault that read ahead returns
+ * VM_FAULT_RETRY and maps its page by fault-around on the retry, with no new
+ * page_fault_user.  So the file_fault is held from the event that names it
+ * until the task does something a fault does not (another fault, a syscall,
+ * exit), or has been silent for HOLD_NS; the run goes out first.  Adds
+ * anywhere else (write(), fadvise(WILLNEED), readahead(2), splice) are not
+ * readahead of a reference and are left out.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include <refault/errors.h>
+
+#include "recorder/norm.h"
+
+int rf_ra_flush(struct rf_norm *n, struct rf_task *t)
+{
+	struct rf_ra_run *r = &t->ra;
+	struct rf_event ev = { .time = r->time, .cpu = r->cpu, .pid = t->pid,
+			       .type = RF_EV_FILE_READAHEAD };
+
+	if (!r->nr)
+		return 0;
+	ev.u.file.dev = r->dev;
+	ev.u.file.ino = r->ino;
+	ev.u.file.index = r->index;
+	ev.u.file.nr = r->nr;
+	ev.u.file.order = r->order;
+	r->nr = 0;
+	return rf_norm_emit(n, &ev);
+}
+
+/* One more folio added by @t's read or fault: it extends the run or starts one. */
+int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, uint32_t dev,
+	      uint64_t ino, uint64_t index, uint8_t order)
+{
+	struct rf_ra_run *r = &t->ra;
+	int err;
+
+	if (t->fault.on)
+		t->fault.last = raw->ts;
+	if (r->nr && r->dev == dev && r->ino == ino && r->order == order &&
+	    r->index + r->nr == index) {
+		r->nr += 1ull << order;
+		return 0;
+	}
+	err = rf_ra_flush(n, t);
+	r->dev = dev;
+	r->ino = ino;
+	r->index = index;
+	r->nr = 1ull << order;
+	r->order = order;
+	r->time = raw->ts;
+	r->cpu = raw->cpu;
+	return err;
+}
+
+static int held_add(struct rf_norm *n, int32_t pid, uint64_t now)
+{
+	if (n->nr_held == n->cap_held) {
+		uint32_t cap = n->cap_held ? n->cap_held * 2 : 16;
+		int32_t *p = realloc(n->held, cap * sizeof(*p));
+
+		if (!p)
+			return RF_ERR_NOMEM;
+		n->held = p;
+		n->cap_held = cap;
+	}
+	if (!n->nr_held || now < n->held_oldest)
+		n->held_oldest = now;
+	n->held[n->nr_held++] = pid;
+	return 0;
+}
+
+static void held_remove(struct rf_norm *n, int32_t pid)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nr_held; i++)
+		if (n->held[i] == pid) {
+			n->held[i] = n->held[--n->nr_held];
+			return;
+		}
+}
+
+int rf_fault_hold(struct rf_norm *n, struct rf_task *t, const struct rf_event *ev, uint64_t addr)
+{
+	/* a fault the task took before this one ended, though we did not see it end */
+	int err = t->fault.on ? rf_fault_release(n, t, true) : 0;
+
+	if (err)
+		return err;
+	t->fault.ev = *ev;
+	t->fault.addr = addr;
+	t->fault.last = ev->time;
+	t->fault.on = true;
+	t->fault.held = true;
+	return held_add(n, t->pid, ev->time);
+}
+
+int rf_fault_release(struct rf_norm *n, struct rf_task *t, bool end)
+{
+	struct rf_fault_ctx *f = &t->fault;
+	int err = rf_ra_flush(n, t);
+
+	if (f->held) {
+		f->held = false;
+		held_remove(n, t->pid);
+		rf_fault_refolio(n, t, &f->ev, f->addr);
+		err = err ?: rf_norm_emit(n, &f->ev);
+	}
+	if (end)
+		f->on = false;
+	return err;
+}
+
+int rf_fault_release_stale(struct rf_norm *n, uint64_t before)
+{
+	uint64_t oldest = UINT64_MAX;
+	uint32_t i = 0;
+	int err = 0;
+
+	while (i < n->nr_held && !err) {
+		uint64_t v;
+		struct rf_task *t = rf_hmap_get(&n->tasks, n->held[i], &v) ?
+				    (struct rf_task *)(uintptr_t)v : NULL;
+
+		if (!t || !t->fault.held) {
+			n->held[i] = n->held[--n->nr_held];	/* the task went away */
+		} else if (t->fault.last < before) {
+			err = rf_fault_release(n, t, false);	/* moves the last entry to i */
+		} else {
+			oldest = t->fault.last < oldest ? t->fault.last : oldest;
+			i++;
+		}
+	}
+	n->held_oldest = oldest;
+	return err;
+}
+
+struct flush_all {
+	struct rf_norm *n;
+	int err;
+};
+
+static void flush_task(void *ctx, uint64_t k, uint64_t v)
+{
+	struct flush_all *fa = ctx;
+	struct rf_task *t = (struct rf_task *)(uintptr_t)v;
+	int err = rf_fault_release(fa->n, t, true);
+
+	fa->err = fa->err ?: err;
+}
+
+int rf_ra_flush_all(struct rf_norm *n)
+{
+	struct flush_all fa = { .n = n };
+
+	rf_hmap_each(&n->tasks, flush_task, &fa);
+	return fa.err;
+}
+
+void rf_ra_free(struct rf_norm *n)
+{
+	free(n->held);
+	n->held = NULL;
+	n->nr_held = n->cap_held = 0;
+}
