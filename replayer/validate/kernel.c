@@ -9,7 +9,10 @@
  *   adding task's); its deletion goes to the same cgroup, by (dev, ino,
  *   index); a deletion of a page the trace never saw added is counted apart
  *   (cache older than the recording, or another process's file);
- * - an LRU activation goes to the cgroup of its pfn's insertion;
+ * - an LRU insertion of a page-cache pfn goes to the cgroup of its add (the
+ *   memcg it is charged to: the recorder's own lru_add cgroup was, before
+ *   format 1.1 recorders, the task that drained the per-CPU batch); an LRU
+ *   activation goes to the cgroup of its pfn's insertion;
  * - a reclaim summary goes to the reclaiming task's cgroup, which for limit
  *   reclaim is in the subtree of the cgroup over its limit: compare reclaim
  *   per subtree, not per child.
@@ -32,11 +35,13 @@ struct vkernel {
 	struct vmap by_path;
 	struct vmap page_cg;		/* hash(dev, ino, index) -> cgroup index */
 	struct vmap pfn_cg;		/* pfn -> cgroup index */
+	struct vmap pc_pfn;		/* page-cache pfn -> cgroup index of its add, while cached */
 	struct vmap cached;		/* every page the trace saw enter and not leave */
 	struct vmap precached;		/* pages referenced that the trace never saw enter */
 	uint64_t unknown_del;
 	uint64_t lost;
 	unsigned int max_order;		/* largest page-cache folio seen */
+	bool readahead;			/* the trace has file_readahead references */
 	uint64_t reclaim_ev[5];
 	uint64_t host0[NR_VQ], host[NR_VQ];
 	bool host_seen;
@@ -158,6 +163,7 @@ void vkernel_free(struct vkernel *k)
 	vmap_free(&k->by_path);
 	vmap_free(&k->page_cg);
 	vmap_free(&k->pfn_cg);
+	vmap_free(&k->pc_pfn);
 	vmap_free(&k->cached);
 	vmap_free(&k->precached);
 	free(k);
@@ -192,6 +198,11 @@ static size_t cg_index(const struct vkernel *k, uint64_t id)
 uint64_t vkernel_unknown_deletes(const struct vkernel *k)
 {
 	return k->unknown_del;
+}
+
+bool vkernel_has_readahead(const struct vkernel *k)
+{
+	return k->readahead;
 }
 
 unsigned int vkernel_max_folio_order(const struct vkernel *k)
@@ -421,12 +432,15 @@ int vkernel_feed(struct vkernel *k, const struct rf_event *ev, uint32_t page_siz
 		if (ev->u.file.order > k->max_order && ev->u.file.order < 32)
 			k->max_order = ev->u.file.order;
 		if (track_cached(k, ev, true) || vmap_put(&k->page_cg, page_key(ev), idx) ||
-		    (ev->u.file.pfn && vmap_put(&k->pfn_cg, ev->u.file.pfn, idx)))
+		    (ev->u.file.pfn && (vmap_put(&k->pfn_cg, ev->u.file.pfn, idx) ||
+					vmap_put(&k->pc_pfn, ev->u.file.pfn, idx))))
 			return RF_ERR_NOMEM;
 		return 0;
 	case RF_EV_PAGECACHE_DEL:
 		pages = 1ull << ev->u.file.order;
 		track_cached(k, ev, false);
+		if (ev->u.file.pfn)
+			vmap_del(&k->pc_pfn, ev->u.file.pfn, NULL);
 		if (vmap_del(&k->page_cg, page_key(ev), &idx))
 			k->cnt[idx][Q_DEL] += pages;
 		else
@@ -435,8 +449,12 @@ int vkernel_feed(struct vkernel *k, const struct rf_event *ev, uint32_t page_siz
 	case RF_EV_FILE_READ:
 	case RF_EV_FILE_FAULT:
 		return track_precached(k, ev);
+	case RF_EV_FILE_READAHEAD:
+		k->readahead = true;
+		return 0;
 	case RF_EV_LRU_ADD:
-		idx = cg_index(k, ev->u.lru.cgroup);
+		if (!vmap_get(&k->pc_pfn, ev->u.lru.pfn, &idx))
+			idx = cg_index(k, ev->u.lru.cgroup);
 		return vmap_put(&k->pfn_cg, ev->u.lru.pfn, idx);
 	case RF_EV_LRU_ACTIVATE:
 		if (!vmap_get(&k->pfn_cg, ev->u.lru.pfn, &idx))

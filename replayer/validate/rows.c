@@ -217,7 +217,12 @@ static void add_notes(struct rf_validation *v)
 		     "libraries, files read earlier): hits for the kernel, misses for the model, "
 		     "which starts empty; they are added to the slack",
 		     (unsigned long long)v->precached);
-	if (v->folio_slack)
+	if (v->folio_slack && vkernel_has_readahead(k))
+		NOTE("the kernel cached files in folios of up to %llu pages, which file_readahead "
+		     "gives the model; a limit cuts the file lists at a folio, not a page, and "
+		     "the two may cut at different folios: one such folio of slack",
+		     (unsigned long long)v->folio_slack);
+	else if (v->folio_slack)
 		NOTE("the kernel cached files in folios of up to %llu pages; the model reads base "
 		     "pages (read references carry no folio order): the file list sizes get one "
 		     "such folio of slack", (unsigned long long)v->folio_slack);
@@ -262,9 +267,10 @@ int vrows_build(struct rf_validation *v)
 	v->slack += v->precached;
 	v->stat_slack = 64ull * (v->header.host.cpus ? v->header.host.cpus : 1);
 	/*
-	 * The trace's read references carry no folio order, so the model reads
-	 * into base pages while the kernel inserted and evicts whole large
-	 * folios: where a limit cuts the file lists, they may differ by a folio.
+	 * The kernel inserts and evicts whole large folios.  Without
+	 * file_readahead (1.0 traces) the model reads into base pages; with it,
+	 * the model inserts the same folios but may evict another one first:
+	 * where a limit cuts the file lists, they may differ by a folio.
 	 */
 	v->folio_slack = vkernel_max_folio_order(k) ? 1ull << vkernel_max_folio_order(k) : 0;
 	end = &v->caps[v->nr_caps - 1];

@@ -108,6 +108,8 @@ uint64_t vkernel_lost_events(const struct vkernel *k);
 uint64_t vkernel_precached(const struct vkernel *k);
 /* The largest page-cache folio order the trace shows (0: base pages only). */
 unsigned int vkernel_max_folio_order(const struct vkernel *k);
+/* The trace carries file_readahead: the model is told the kernel's folios. */
+bool vkernel_has_readahead(const struct vkernel *k);
 uint64_t vkernel_reclaim_events(const struct vkernel *k, uint32_t kind);
 /* Did the trace's first memory.stat snapshot of cgroup @idx show pages already charged? */
 uint64_t vkernel_initial_pages(const struct vkernel *k, size_t idx);
