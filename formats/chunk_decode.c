@@ -79,6 +79,9 @@ int rf_chunk_cursor_start(struct rf_chunk_cursor *c, const void *buf, size_t len
 	uint64_t v;
 
 	memset(c, 0, sizeof(*c));
+	/* a chunk without "enc" and "tu" is a 1.x chunk: pfn plain, one addr register, dt in ns */
+	c->ds.enc = RF_CHUNK_ENC_1;
+	c->ds.tu = 1;
 	c->start = buf;
 	c->arena = arena;
 	c->errmsg = errmsg;
@@ -101,6 +104,17 @@ int rf_chunk_cursor_start(struct rf_chunk_cursor *c, const void *buf, size_t len
 			if (!mp_read_u64(&m, &v))
 				return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk event count");
 			c->nr_declared = v;
+		} else if (klen == 3 && !memcmp(key, "enc", 3)) {
+			if (!mp_read_u64(&m, &v) || v < RF_CHUNK_ENC_1)
+				return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk encoding");
+			if (v > RF_CHUNK_ENC_LATEST)
+				return cursor_fail(c, &m, RF_ERR_VERSION,
+						   "chunk encoding newer than this reader knows");
+			c->ds.enc = (unsigned int)v;
+		} else if (klen == 2 && !memcmp(key, "tu", 2)) {
+			if (!mp_read_u64(&m, &v) || !v || v > RF_MAX_TIME_RESOLUTION)
+				return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk time unit");
+			c->ds.tu = v;
 		} else if (!mp_skip(&m)) {
 			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad chunk header value");
 		}
@@ -216,9 +230,15 @@ static inline __attribute__((always_inline)) int read_field(struct rf_chunk_curs
 	case RF_FK_DELTA_INDEX:
 	case RF_FK_DELTA_ADDR:
 	case RF_FK_DELTA_KEY:
+	case RF_FK_DELTA_PFN:
+		reg = rf_delta_reg(&c->ds, f->kind, ev);
+		if (!reg) {	/* written plain by this chunk's encoding */
+			if (!mp_read_u64(m, &u) || !rf_field_set_u(ev, f, u))
+				return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
+			return 0;
+		}
 		if (!mp_read_i64(m, &s))
 			return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
-		reg = rf_delta_reg(&c->ds, f->kind);
 		*reg += (uint64_t)s;
 		rf_field_set_u(ev, f, *reg);
 		return 0;
@@ -239,7 +259,7 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 							     struct rf_event *ev, unsigned int type)
 {
 	struct mp_cur m = *mc;
-	uint64_t a, b, e, f, g;
+	uint64_t a, b, e, f, g, *reg;
 	int64_t d;
 
 	switch (type) {
@@ -269,14 +289,15 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 		ev->u.file.flags = (uint8_t)f;
 		ev->u.file.mm = g;
 		break;
-	case RF_EV_ANON_FAULT:		/* mm addr(delta) order flags */
+	case RF_EV_ANON_FAULT:		/* mm addr(delta, register of mm's slot) order flags */
 		if (!mp_read_u64(&m, &a) || !mp_read_i64(&m, &d) || !mp_read_u64(&m, &e) ||
 		    e > UINT8_MAX || !mp_read_u64(&m, &f) || f > UINT8_MAX)
 			return false;
 		memset(&ev->u, 0, sizeof(ev->u));
 		ev->u.anon.mm = a;
-		ds->addr += (uint64_t)d;
-		ev->u.anon.addr = ds->addr;
+		reg = &ds->addr[rf_addr_slot(ds, ev)];
+		*reg += (uint64_t)d;
+		ev->u.anon.addr = *reg;
 		ev->u.anon.order = (uint8_t)e;
 		ev->u.anon.flags = (uint8_t)f;
 		break;
@@ -318,7 +339,7 @@ int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
 		if (!mp_read_u64(&m, &type) || !mp_read_i64(&m, &dt) || !mp_read_u64(&m, &cpu) ||
 		    !mp_read_i64(&m, &pid) || cpu > UINT32_MAX || pid < INT32_MIN || pid > INT32_MAX)
 			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad event prefix");
-		c->ds.time += (uint64_t)dt;
+		c->ds.time += (uint64_t)dt * c->ds.tu;
 		n -= RF_EVENT_COMMON_FIELDS;
 		sch = rf_schema_of((unsigned int)type);
 		if (sch)

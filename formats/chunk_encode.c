@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Encoding of one event: a msgpack array [type, dt, cpu, pid, fields...].
- * dt and the page-index, address and key fields are differences to the
+ * dt and the page-index, address, key and pfn fields are differences to the
  * previous value in the same chunk, so a sequential stream encodes as the
  * same few small integers over and over, which zstd then all but erases.
+ * dt counts time units (the chunk's "tu"): at a 1 us resolution the gap
+ * between two events is mostly a one-byte integer.  The writer always
+ * writes the latest chunk encoding (ds->enc); the decoder reads every one.
  */
 #include <string.h>
 
@@ -89,8 +92,13 @@ static void pack_field(msgpack_packer *pk, struct rf_delta_state *ds, const stru
 	case RF_FK_DELTA_INDEX:
 	case RF_FK_DELTA_ADDR:
 	case RF_FK_DELTA_KEY:
-		reg = rf_delta_reg(ds, f->kind);
+	case RF_FK_DELTA_PFN:
+		reg = rf_delta_reg(ds, f->kind, ev);
 		v = rf_field_get_u(ev, f);
+		if (!reg) {
+			msgpack_pack_uint64(pk, v);
+			break;
+		}
 		msgpack_pack_int64(pk, (int64_t)(v - *reg));
 		*reg = v;
 		break;
@@ -116,6 +124,7 @@ static void pack_field(msgpack_packer *pk, struct rf_delta_state *ds, const stru
 	}
 }
 
+/* @ev->time must be a multiple of ds->tu (the writer rounds it down). */
 int rf_encode_event(struct msgpack_packer *pk, struct rf_delta_state *ds, const struct rf_event *ev)
 {
 	const struct rf_schema *sch = rf_schema_of(ev->type);
@@ -125,7 +134,8 @@ int rf_encode_event(struct msgpack_packer *pk, struct rf_delta_state *ds, const 
 		return RF_ERR_UNKNOWN_TYPE;
 	msgpack_pack_array(pk, RF_EVENT_COMMON_FIELDS + sch->nr_fields);
 	msgpack_pack_uint16(pk, ev->type);
-	msgpack_pack_int64(pk, (int64_t)(ev->time - ds->time));
+	/* both times are multiples of tu, so the signed difference divides exactly */
+	msgpack_pack_int64(pk, (int64_t)(ev->time - ds->time) / (int64_t)ds->tu);
 	ds->time = ev->time;
 	msgpack_pack_uint32(pk, ev->cpu);
 	msgpack_pack_int32(pk, ev->pid);

@@ -267,6 +267,7 @@ json_object *rf_header_to_json(const struct rf_trace_header *h)
 	json_object_object_add(o, "producer_version", json_object_new_string(h->producer_version));
 	json_object_object_add(o, "created", json_object_new_uint64(h->created));
 	json_object_object_add(o, "clock", json_object_new_string(h->clock));
+	json_object_object_add(o, "time_resolution", json_object_new_uint64(h->time_resolution));
 	host = json_object_new_object();
 	json_object_object_add(host, "hostname", json_object_new_string(h->host.hostname));
 	json_object_object_add(host, "kernel_release", json_object_new_string(h->host.kernel_release));
@@ -321,13 +322,18 @@ int rf_header_from_json(json_object *o, struct rf_trace_header *h, char *errmsg,
 		return rf_fail(errmsg, errlen, RF_ERR_INVAL, "header is not a JSON object");
 	if (json_object_object_get_ex(o, "version", &v) && json_object_is_type(v, json_type_array) &&
 	    json_object_array_length(v) >= 1 &&
-	    json_object_get_int64(json_object_array_get_idx(v, 0)) != RF_TRACE_VERSION_MAJOR)
+	    (json_object_get_int64(json_object_array_get_idx(v, 0)) > RF_TRACE_VERSION_MAJOR ||
+	     json_object_get_int64(json_object_array_get_idx(v, 0)) < RF_TRACE_VERSION_OLDEST_MAJOR))
 		return rf_fail(errmsg, errlen, RF_ERR_VERSION, "header names format major version %lld",
 			       (long long)json_object_get_int64(json_object_array_get_idx(v, 0)));
 	get_str(o, "producer", h->producer, sizeof(h->producer));
 	get_str(o, "producer_version", h->producer_version, sizeof(h->producer_version));
 	get_u64(o, "created", &h->created);
 	get_str(o, "clock", h->clock, sizeof(h->clock));
+	get_u64(o, "time_resolution", &h->time_resolution);
+	if (h->time_resolution > RF_MAX_TIME_RESOLUTION)
+		return rf_fail(errmsg, errlen, RF_ERR_INVAL, "header: time_resolution over %llu ns",
+			       RF_MAX_TIME_RESOLUTION);
 	if (json_object_object_get_ex(o, "host", &host)) {
 		get_str(host, "hostname", h->host.hostname, sizeof(h->host.hostname));
 		get_str(host, "kernel_release", h->host.kernel_release, sizeof(h->host.kernel_release));

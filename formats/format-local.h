@@ -33,12 +33,30 @@
 /* Per-event field count written before the type-specific fields: type, dt, cpu, pid. */
 #define RF_EVENT_COMMON_FIELDS	4u
 
-/* Delta registers: reset at the start of every chunk, so chunks decode alone. */
+/*
+ * Chunk encodings (the chunk header's "enc"): 1 is format 1.x's, 2 adds the
+ * pfn register, one address register per mm slot and dt in time units.
+ */
+#define RF_CHUNK_ENC_1		1u
+#define RF_CHUNK_ENC_2		2u
+#define RF_CHUNK_ENC_LATEST	RF_CHUNK_ENC_2
+/* Encoding 2: anon_fault addresses are delta-coded per slot mm % RF_ADDR_SLOTS. */
+#define RF_ADDR_SLOTS		16u
+
+/*
+ * Delta registers: reset at the start of every chunk, so chunks decode alone.
+ * @enc and @tu come from the chunk header: they say how the chunk was
+ * written, so a trace may hold chunks of either encoding (a 2.x slice or
+ * recovery copies 1.x chunks verbatim) and each decodes by its own rules.
+ */
 struct rf_delta_state {
-	uint64_t time;
+	uint64_t time;		/* ns */
+	uint64_t tu;		/* dt unit, ns (1 in encoding 1) */
 	uint64_t index;
-	uint64_t addr;
+	uint64_t addr[RF_ADDR_SLOTS];	/* encoding 1 uses addr[0] for every mm */
 	uint64_t key;
+	uint64_t pfn;		/* encoding 2 only */
+	unsigned int enc;
 };
 
 /* A bump allocator for strings and arrays that live as long as one chunk. */
@@ -62,6 +80,7 @@ enum rf_field_kind {
 	RF_FK_DELTA_INDEX,	/* u64, written as the difference to the chunk's last page index */
 	RF_FK_DELTA_ADDR,	/* u64, difference to the last anonymous address */
 	RF_FK_DELTA_KEY,	/* u64, difference to the last access key */
+	RF_FK_DELTA_PFN,	/* u64, difference to the last pfn (encoding 2); plain in encoding 1 */
 	RF_FK_STR,		/* const char *, nil for NULL */
 	RF_FK_FRAMES,		/* const uint64_t * + uint32_t count at .aux */
 	RF_FK_COUNTERS,		/* const struct rf_counter * + uint32_t count at .aux */
@@ -120,9 +139,22 @@ static inline bool rf_field_set_i(struct rf_event *ev, const struct rf_field *f,
 	return v >= INT32_MIN && v <= INT32_MAX;
 }
 
-static inline uint64_t *rf_delta_reg(struct rf_delta_state *ds, unsigned int kind)
+/* Slot of an anon_fault's address register: its mm (read before addr) in encoding 2. */
+static inline unsigned int rf_addr_slot(const struct rf_delta_state *ds, const struct rf_event *ev)
 {
-	return kind == RF_FK_DELTA_INDEX ? &ds->index : kind == RF_FK_DELTA_ADDR ? &ds->addr : &ds->key;
+	return ds->enc >= RF_CHUNK_ENC_2 ? (unsigned int)(ev->u.anon.mm % RF_ADDR_SLOTS) : 0;
+}
+
+/* The register of a delta field; NULL when the chunk's encoding writes it plain (pfn in 1). */
+static inline uint64_t *rf_delta_reg(struct rf_delta_state *ds, unsigned int kind,
+				     const struct rf_event *ev)
+{
+	switch (kind) {
+	case RF_FK_DELTA_INDEX: return &ds->index;
+	case RF_FK_DELTA_ADDR: return &ds->addr[rf_addr_slot(ds, ev)];
+	case RF_FK_DELTA_KEY: return &ds->key;
+	default: return ds->enc >= RF_CHUNK_ENC_2 ? &ds->pfn : NULL;
+	}
 }
 
 #define RF_FIELD_PTR(ev, f, type) (*(type *)((char *)(ev) + (f)->offset))

@@ -2,7 +2,8 @@
 /*
  * The header frame: one msgpack map (docs/trace-format.md, "Header").
  * Decoding ignores keys it does not know, so newer minor versions can add
- * some; a different major version is refused with a clear message.
+ * some; a major version this library does not read (newer, or older than
+ * RF_TRACE_VERSION_OLDEST_MAJOR) is refused with a clear message.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ void rf_trace_header_init(struct rf_trace_header *h, const char *producer)
 	rf_strlcpy(h->producer, producer, sizeof(h->producer));
 	rf_strlcpy(h->producer_version, PACKAGE_VERSION, sizeof(h->producer_version));
 	rf_strlcpy(h->clock, "mono", sizeof(h->clock));
+	h->time_resolution = 1;
 	h->host.page_size = 4096;
 }
 
@@ -50,7 +52,7 @@ int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_map(&pk, 8);
+	msgpack_pack_map(&pk, 9);
 	pack_kv_str(&pk, "format", RF_TRACE_FORMAT_NAME);
 	pack_cstr(&pk, "version");
 	msgpack_pack_array(&pk, 2);
@@ -60,6 +62,7 @@ int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_str(&pk, "producer_version", h->producer_version);
 	pack_kv_u64(&pk, "created", h->created);
 	pack_kv_str(&pk, "clock", h->clock);
+	pack_kv_u64(&pk, "time_resolution", h->time_resolution ? h->time_resolution : 1);
 	pack_cstr(&pk, "host");
 	msgpack_pack_map(&pk, 9);
 	pack_kv_str(&pk, "hostname", h->host.hostname);
@@ -106,7 +109,7 @@ struct field_map {
 
 static const struct field_map top_fields[] = {
 	HS("producer", producer), HS("producer_version", producer_version), HU("created", created),
-	HS("clock", clock),
+	HS("clock", clock), HU("time_resolution", time_resolution),
 };
 static const struct field_map host_fields[] = {
 	HS("hostname", host.hostname), HS("kernel_release", host.kernel_release),
@@ -209,10 +212,11 @@ static int check_identity(const msgpack_object *root, struct rf_trace_header *h,
 		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header has no valid format version");
 	h->version_major = (uint32_t)ver->via.array.ptr[0].via.u64;
 	h->version_minor = (uint32_t)ver->via.array.ptr[1].via.u64;
-	if (h->version_major != RF_TRACE_VERSION_MAJOR)
+	if (h->version_major > RF_TRACE_VERSION_MAJOR || h->version_major < RF_TRACE_VERSION_OLDEST_MAJOR)
 		return rf_fail(errmsg, errlen, RF_ERR_VERSION,
-			       "trace format version %u.%u; this refault reads %u.x only",
-			       h->version_major, h->version_minor, RF_TRACE_VERSION_MAJOR);
+			       "trace format version %u.%u; this refault reads %u.x to %u.x",
+			       h->version_major, h->version_minor, RF_TRACE_VERSION_OLDEST_MAJOR,
+			       RF_TRACE_VERSION_MAJOR);
 	return 0;
 }
 
@@ -253,5 +257,11 @@ int rf_header_decode(const void *buf, size_t len, struct rf_trace_header *h, cha
 		err = decode_map(h, sub, rec_fields, sizeof(rec_fields) / sizeof(rec_fields[0]),
 				 errmsg, errlen);
 	msgpack_unpacked_destroy(&up);
+	/* 1.x traces have no resolution: their times are exact */
+	if (!err && !h->time_resolution)
+		h->time_resolution = 1;
+	if (!err && h->time_resolution > RF_MAX_TIME_RESOLUTION)
+		err = rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: time_resolution %llu ns is over %llu",
+			      (unsigned long long)h->time_resolution, RF_MAX_TIME_RESOLUTION);
 	return err;
 }

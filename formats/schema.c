@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Event schema v1: for each type, the fields that follow the common
+ * Event schema: for each type, the fields that follow the common
  * [type, dt, cpu, pid] prefix, in the order they are written.  A newer minor
  * version may append fields to a type (old readers skip them) or add types
- * (old readers skip the events); it never reorders or removes one.
+ * (old readers skip the events); it never reorders or removes one.  How a
+ * delta field is coded depends on the chunk's encoding (format-local.h):
+ * pfn is plain in 1.x chunks and delta-coded in 2.x ones.
  * docs/trace-format.md documents this table field by field.
  */
 #include <stddef.h>
@@ -15,6 +17,7 @@
 #define U(n, m) FLD(n, RF_FK_UINT, m)
 #define I(n, m) FLD(n, RF_FK_INT, m)
 #define S(n, m) FLD(n, RF_FK_STR, m)
+#define PFN(m) FLD("pfn", RF_FK_DELTA_PFN, m)
 #define ARR(n, k, m, cnt) { n, k, MEMBER_SIZE(m), offsetof(struct rf_event, u.m), \
 			    offsetof(struct rf_event, u.cnt) }
 
@@ -31,6 +34,7 @@ static const struct rf_field file_readahead[] = {
 	U("dev", file.dev), U("ino", file.ino), U("index", file.index), U("nr", file.nr),
 	U("order", file.order),
 };
+/* mm comes before addr: in encoding 2 it picks addr's register. */
 static const struct rf_field anon_fault[] = {
 	U("mm", anon.mm), FLD("addr", RF_FK_DELTA_ADDR, anon.addr), U("order", anon.order),
 	U("flags", anon.flags),
@@ -89,17 +93,17 @@ static const struct rf_field name_stack[] = {
 };
 static const struct rf_field pc_add[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
-	U("order", file.order), U("pfn", file.pfn), U("cgroup", file.cgroup),
+	U("order", file.order), PFN(file.pfn), U("cgroup", file.cgroup),
 };
 static const struct rf_field pc_del[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
-	U("order", file.order), U("pfn", file.pfn),
+	U("order", file.order), PFN(file.pfn),
 };
 static const struct rf_field lru_add[] = {
-	U("pfn", lru.pfn), U("order", lru.order), U("lru", lru.lru), U("cgroup", lru.cgroup),
+	PFN(lru.pfn), U("order", lru.order), U("lru", lru.lru), U("cgroup", lru.cgroup),
 };
 static const struct rf_field lru_activate[] = {
-	U("pfn", lru.pfn), U("order", lru.order),
+	PFN(lru.pfn), U("order", lru.order),
 };
 static const struct rf_field reclaim[] = {
 	U("cgroup", reclaim.cgroup), U("kind", reclaim.kind), U("nid", reclaim.nid),

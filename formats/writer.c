@@ -3,7 +3,8 @@
  * Trace writer.  Events are encoded into the current chunk's buffer; a full
  * chunk becomes one zstd frame (with content checksum) written with one
  * write() loop, so a writer killed at any point leaves whole chunks behind
- * it.  close() appends the index and the footer.
+ * it.  close() appends the index and the footer.  It writes the latest chunk
+ * encoding only; event times are rounded down to the header's resolution.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,7 @@ struct rf_trace_writer {
 	msgpack_sbuffer body;		/* encoded events of the current chunk */
 	msgpack_packer pk;
 	struct rf_delta_state ds;
+	uint64_t resolution;		/* ns: event times are rounded down to a multiple */
 	struct rf_chunk_info cur;	/* the chunk being filled */
 	struct rf_index index;
 	uint64_t offset;		/* bytes written so far */
@@ -97,19 +99,26 @@ static int write_frame(struct rf_trace_writer *w, const void *a, size_t alen, co
 static void chunk_reset(struct rf_trace_writer *w)
 {
 	memset(&w->ds, 0, sizeof(w->ds));
+	w->ds.enc = RF_CHUNK_ENC_LATEST;
+	w->ds.tu = w->resolution;
 	memset(&w->cur, 0, sizeof(w->cur));
 	w->cur.seq = w->index.nr;
 	w->cur.t_first = UINT64_MAX;
 	w->body.size = 0;
 }
 
-static int write_header(struct rf_trace_writer *w, const struct rf_trace_header *h)
+static int write_header(struct rf_trace_writer *w, const struct rf_trace_header *in)
 {
+	struct rf_trace_header h = *in;
 	void *buf;
 	size_t len;
 	int err;
 
-	err = rf_header_encode(h, &buf, &len);
+	/* a header copied from an older trace (convert, slice) names the encoding written now */
+	h.version_major = RF_TRACE_VERSION_MAJOR;
+	h.version_minor = RF_TRACE_VERSION_MINOR;
+	h.time_resolution = w->resolution;
+	err = rf_header_encode(&h, &buf, &len);
 	if (err)
 		return err;
 	err = write_frame(w, buf, len, NULL, 0);
@@ -131,6 +140,11 @@ static int writer_init(struct rf_trace_writer *w, const struct rf_trace_header *
 	/* Leave room for one more event past the threshold within the reader's limit. */
 	if (w->opts.chunk_bytes > RF_MAX_CHUNK_BYTES / 2)
 		w->opts.chunk_bytes = RF_MAX_CHUNK_BYTES / 2;
+	w->resolution = h->time_resolution ? h->time_resolution : 1;
+	if (w->resolution > RF_MAX_TIME_RESOLUTION)
+		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
+			       "time resolution %llu ns is over %llu", (unsigned long long)w->resolution,
+			       RF_MAX_TIME_RESOLUTION);
 	w->cctx = ZSTD_createCCtx();
 	if (!w->cctx)
 		return RF_ERR_NOMEM;
@@ -200,13 +214,17 @@ static int chunk_header(struct rf_trace_writer *w, char *buf, size_t cap, size_t
 
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-	msgpack_pack_map(&pk, 3);
+	msgpack_pack_map(&pk, 5);
 	msgpack_pack_str_with_body(&pk, "chunk", 5);
 	msgpack_pack_uint64(&pk, w->cur.seq);
 	msgpack_pack_str_with_body(&pk, "t", 1);
 	msgpack_pack_uint64(&pk, 0);
 	msgpack_pack_str_with_body(&pk, "n", 1);
 	msgpack_pack_uint64(&pk, w->cur.nr_events);
+	msgpack_pack_str_with_body(&pk, "enc", 3);
+	msgpack_pack_uint64(&pk, w->ds.enc);
+	msgpack_pack_str_with_body(&pk, "tu", 2);
+	msgpack_pack_uint64(&pk, w->ds.tu);
 	if (!sb.data || sb.size > cap) {
 		msgpack_sbuffer_destroy(&sb);
 		return RF_ERR_NOMEM;
@@ -243,8 +261,10 @@ int rf_trace_writer_flush(struct rf_trace_writer *w)
 	return 0;
 }
 
-int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *ev)
+int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 {
+	struct rf_event rounded;
+	const struct rf_event *ev = in;
 	int err;
 
 	if (w->failed)
@@ -254,6 +274,11 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *ev)
 		return rf_fail(w->errmsg, sizeof(w->errmsg), err == RF_ERR_UNKNOWN_TYPE ? RF_ERR_INVAL : err,
 			       "event %llu (type %u): %s", (unsigned long long)w->events, ev->type,
 			       rf_strerror(err));
+	if (in->time % w->resolution) {
+		rounded = *in;
+		rounded.time -= in->time % w->resolution;
+		ev = &rounded;
+	}
 	/* Deltas start from 0 in every chunk: the chunk header's base time is 0. */
 	rf_encode_event(&w->pk, &w->ds, ev);
 	if (!w->body.data)

@@ -33,8 +33,10 @@ extern "C" {
 #endif
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
-#define RF_TRACE_VERSION_MAJOR	1
-#define RF_TRACE_VERSION_MINOR	1
+#define RF_TRACE_VERSION_MAJOR	2
+#define RF_TRACE_VERSION_MINOR	0
+/* Oldest major version this library still reads (1.x traces read as before). */
+#define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
 /* A cgroup limit or a size that is not set ("max"). */
 #define RF_UNLIMITED		UINT64_MAX
@@ -262,6 +264,7 @@ struct rf_event {
 #define RF_MAX_FRAMES		512u		/* frames in one stack */
 #define RF_MAX_CHUNK_BYTES	(4u << 20)	/* decompressed chunk */
 #define RF_MAX_HEADER_BYTES	(1u << 20)	/* decompressed header */
+#define RF_MAX_TIME_RESOLUTION	1000000000ull	/* ns: event times to the second at the coarsest */
 
 struct rf_trace_host {
 	char hostname[256];
@@ -282,6 +285,12 @@ struct rf_trace_header {
 	char producer_version[32];
 	uint64_t created;		/* seconds since the epoch */
 	char clock[16];			/* "mono" (recorder), "synthetic" (gen) */
+	/*
+	 * Event times are multiples of this many ns (since 2.0): the writer rounds
+	 * each time down to it.  1 (the default of rf_trace_header_init()) keeps
+	 * times exact; 1.x traces read as 1.
+	 */
+	uint64_t time_resolution;
 	struct rf_trace_host host;
 	bool synthetic;
 	char sources[512];		/* comma-separated event sources */
@@ -345,8 +354,9 @@ int rf_trace_writer_fdopen(struct rf_trace_writer **out, int fd,
 /**
  * rf_trace_writer_append() - add one event
  *
- * Returns RF_ERR_INVAL for a malformed event (unknown type, string over
- * RF_MAX_STRING, ...) and leaves the trace as it was.
+ * The event's time is written rounded down to a multiple of the header's
+ * time_resolution.  Returns RF_ERR_INVAL for a malformed event (unknown type,
+ * string over RF_MAX_STRING, ...) and leaves the trace as it was.
  */
 int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *ev);
 

@@ -3,8 +3,11 @@
 # Overhead of refault record against perf record with the same tracepoints (issue 5).
 #
 # The same workload (tests/record/workload-readtwice: cold+warm read of a file, read + mmap
-# touch of a second one, anonymous memset + MADV_PAGEOUT) runs bare, under `refault record -a`
-# and under `perf record -a -k mono -e <the same tracepoints>`, interleaved, ROUNDS times.
+# touch of a second one, anonymous memset + MADV_PAGEOUT) runs bare, under `refault record -a`,
+# under `perf record -a -k mono -e <the same tracepoints>`, and under the "floor": the same
+# tracepoints enabled in a private tracefs instance (same per-CPU buffer size, trace_clock mono)
+# that nobody reads, which is the in-kernel cost every tracefs recorder pays.  Interleaved,
+# ROUNDS times.
 # The workload's own wall time is measured (recorder start-up and drain excluded).
 # Prints the median of each, the overhead, events, bytes per event, and lost events.
 #
@@ -13,18 +16,22 @@
 #
 # usage: top_builddir=BUILD REFAULT=BUILD/refault sh tests/bench/bench-record.sh
 # env:   ROUNDS (5)  READ_MB (256)  MMAP_MB (64)  ANON_MB (256)  BENCH_DIR (a dir on disk)
-#        REFAULT_BEFORE (unset)
+#        REFAULT_BEFORE (unset)  BUFFER_KB (8192: refault record's default --buffer-size)
 set -u
 ROUNDS=${ROUNDS:-5}
 READ_MB=${READ_MB:-256}
 MMAP_MB=${MMAP_MB:-64}
 ANON_MB=${ANON_MB:-256}
+BUFFER_KB=${BUFFER_KB:-8192}
 work="${top_builddir:-.}/tests/record/workload-readtwice"
 [ "$(id -u)" -eq 0 ] || { echo "bench-record: needs root"; exit 0; }
 [ -x "$work" ] || { echo "bench-record: build $work first (make check_PROGRAMS)"; exit 1; }
 command -v perf > /dev/null || { echo "bench-record: no perf"; exit 0; }
 dir=$(mktemp -d "${BENCH_DIR:-${top_builddir:-.}}/bench-record.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+tracefs=/sys/kernel/tracing
+[ -d $tracefs/instances ] || tracefs=/sys/kernel/debug/tracing
+floor_inst=$tracefs/instances/bench-record-floor-$$
+trap 'rmdir "$floor_inst" 2> /dev/null; rm -rf "$dir"' EXIT
 head -c ${READ_MB}M /dev/urandom > "$dir/rd.dat"
 head -c ${MMAP_MB}M /dev/urandom > "$dir/mm.dat"
 
@@ -63,6 +70,23 @@ run_refault() {	# $1: the refault binary, $2: the label of its results
 	echo "$rec $(stat -c %s "$dir/r.trace")" >> "$dir/$2.raw"
 }
 
+run_floor() {	# the tracepoints on, no reader: what the kernel pays to record them
+	mkdir "$floor_inst" || { echo "bench-record: cannot create $floor_inst" >&2; exit 1; }
+	echo 0 > "$floor_inst/tracing_on"
+	echo mono > "$floor_inst/trace_clock"
+	echo "$BUFFER_KB" > "$floor_inst/buffer_size_kb"
+	echo "$events" | tr ',' '\n' | while read -r e; do
+		f="$floor_inst/events/$(echo "$e" | tr ':' '/')/enable"
+		[ -e "$f" ] && echo 1 > "$f"
+	done
+	echo 1 > "$floor_inst/tracing_on"
+	timed_workload >> "$dir/floor.ms"
+	echo 0 > "$floor_inst/tracing_on"
+	awk '/^overrun:|^entries:/ { s += $2 } END { print s + 0 }' "$floor_inst"/per_cpu/cpu*/stats \
+		>> "$dir/floor.recs"
+	rmdir "$floor_inst"
+}
+
 run_perf() {
 	# shellcheck disable=SC2086
 	perf record -q -a -k mono $perf_events -o "$dir/p.data" 2> "$dir/p.err" &
@@ -87,6 +111,7 @@ col_median() { awk -v c="$2" '{ print $c }' "$1" > "$dir/col"; median "$dir/col"
 i=0
 while [ $i -lt "$ROUNDS" ]; do
 	run_bare
+	run_floor
 	[ -z "${REFAULT_BEFORE:-}" ] || run_refault "$REFAULT_BEFORE" before
 	run_refault "$REFAULT" refault
 	run_perf
@@ -96,12 +121,20 @@ done
 bare=$(median "$dir/bare.ms")
 ref=$(median "$dir/refault.ms")
 prf=$(median "$dir/perf.ms")
+flr=$(median "$dir/floor.ms")
 echo "bench-record: workload read ${READ_MB}M x2, mmap ${MMAP_MB}M, anon ${ANON_MB}M; $ROUNDS interleaved rounds; $(nproc) CPUs"
-echo "  times (ms):  bare $(tr '\n' ' ' < "$dir/bare.ms")| refault $(tr '\n' ' ' < "$dir/refault.ms")| perf $(tr '\n' ' ' < "$dir/perf.ms")"
+echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "  times (ms):  bare $(tr '\n' ' ' < "$dir/bare.ms")| floor $(tr '\n' ' ' < "$dir/floor.ms")| refault $(tr '\n' ' ' < "$dir/refault.ms")| perf $(tr '\n' ' ' < "$dir/perf.ms")"
 awk -v b="$bare" -v r="$ref" -v p="$prf" 'BEGIN {
 	printf "  median wall: bare %d ms, refault record -a %d ms (%+.1f%%), perf record -a %d ms (%+.1f%%)\n",
 		b, r, 100 * (r - b) / b, p, 100 * (p - b) / b
 	if (p > b) printf "  refault overhead / perf overhead = %.2f (target <= 0.25)\n", (r - b) / (p - b) }'
+awk -v b="$bare" -v f="$flr" -v r="$ref" -v p="$prf" 'BEGIN {
+	printf "  floor (tracepoints on, no reader): %d ms (%+.1f%% over bare); above the floor: refault %+d ms, perf %+d ms\n",
+		f, 100 * (f - b) / b, r - f, p - f
+	if (p > b) printf "  the floor alone is %.2f of perf'\''s overhead: refault can reach at best that ratio\n", (f - b) / (p - b)
+	if (p > f) printf "  refault / perf, above the floor = %.2f\n", (r - f) / (p - f) }'
+echo "  floor: median $(median "$dir/floor.recs") records in the buffers (entries + overruns)"
 echo "  recorder CPU time while the workload ran (ms): refault $(tr '\n' ' ' < "$dir/refault.cpu")| perf $(tr '\n' ' ' < "$dir/perf.cpu")"
 echo "  median recorder CPU: refault $(median "$dir/refault.cpu") ms, perf $(median "$dir/perf.cpu") ms"
 echo "  refault: median $(col_median "$dir/refault.stats" 1) events, $(col_median "$dir/refault.raw" 1) tracepoint records, $(col_median "$dir/refault.stats" 3) bytes/event, lost per run: $(awk '{ printf "%s ", $2 }' "$dir/refault.stats")"

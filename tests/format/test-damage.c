@@ -640,15 +640,146 @@ static void test_major_version(void)
 	struct buf b = { 0 };
 	int err;
 
-	put_header(&b, 2, 0, 0);
+	put_header(&b, 3, 0, 0);
 	save(b.p, b.len);
 	err = rf_trace_reader_open(&r, path, 0);
 	is_int(err, RF_ERR_VERSION, "an unknown major version is refused with RF_ERR_VERSION");
-	ok(r && strstr(rf_trace_reader_errmsg(r), "version 2.0") &&
-	   strstr(rf_trace_reader_errmsg(r), "reads 1.x"),
+	ok(r && strstr(rf_trace_reader_errmsg(r), "version 3.0") &&
+	   strstr(rf_trace_reader_errmsg(r), "reads 1.x to 2.x"),
 	   "the message says which version it is and which this reads: \"%s\"",
 	   r ? rf_trace_reader_errmsg(r) : "");
 	rf_trace_reader_close(r);
+	free(b.p);
+}
+
+/*
+ * A chunk map with the 2.x keys: @enc (0: left out, as in 1.x) and @tu (0: left out).
+ * The events that follow: lru_add pfn 1000, lru_add pfn 5, then anon faults
+ * of mm 17, 33 (same register slot as 17 in encoding 2) and 18, each 4096
+ * on from its register, then a pagecache_del of pfn 7; dt 3 each.
+ */
+static void put_enc_chunk(struct buf *b, unsigned int enc, uint64_t tu)
+{
+	static const uint64_t mms[] = { 17, 33, 18 };
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	unsigned int i;
+
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, 3 + !!enc + !!tu);
+	pack_str(&pk, "chunk");
+	msgpack_pack_uint64(&pk, 0);
+	pack_str(&pk, "t");
+	msgpack_pack_uint64(&pk, 0);
+	pack_str(&pk, "n");
+	msgpack_pack_uint64(&pk, 6);
+	if (enc) {
+		pack_str(&pk, "enc");
+		msgpack_pack_uint64(&pk, enc);
+	}
+	if (tu) {
+		pack_str(&pk, "tu");
+		msgpack_pack_uint64(&pk, tu);
+	}
+	/* the same values mean absolute pfns in 1.x and differences in 2.x: 1000, 5 or 1000, 1005 */
+	for (i = 0; i < 2; i++) {
+		ev_prefix(&pk, 4, RF_EV_LRU_ADD, 3);
+		msgpack_pack_uint64(&pk, i ? 5 : 1000);
+		msgpack_pack_uint64(&pk, 0);
+		msgpack_pack_uint64(&pk, 2);
+		msgpack_pack_uint64(&pk, 9);
+	}
+	for (i = 0; i < 3; i++) {
+		ev_prefix(&pk, 4, RF_EV_ANON_FAULT, 3);
+		msgpack_pack_uint64(&pk, mms[i]);
+		msgpack_pack_int64(&pk, 4096);
+		msgpack_pack_uint64(&pk, 0);
+		msgpack_pack_uint64(&pk, 1);
+	}
+	ev_prefix(&pk, 5, RF_EV_PAGECACHE_DEL, 3);
+	msgpack_pack_uint64(&pk, 8);
+	msgpack_pack_uint64(&pk, 12);
+	msgpack_pack_int64(&pk, 40);
+	msgpack_pack_uint64(&pk, 0);
+	msgpack_pack_uint64(&pk, 7);
+	put_zstd(b, sb.data, sb.size, true);
+	msgpack_sbuffer_destroy(&sb);
+}
+
+/* Read the chunk of put_enc_chunk() from @path: 0 and the decoded values, or the error. */
+static int read_enc_chunk(uint64_t *pfn, uint64_t *addr, uint64_t *t_last, char *why, size_t len)
+{
+	struct rf_trace_reader *r;
+	struct rf_event ev;
+	int rc, n = 0;
+
+	if (rf_trace_reader_open(&r, path, 0)) {
+		snprintf(why, len, "open: %s", r ? rf_trace_reader_errmsg(r) : "?");
+		rf_trace_reader_close(r);
+		return -1;
+	}
+	while ((rc = rf_trace_reader_next(r, &ev)) == 1) {
+		if (ev.type == RF_EV_LRU_ADD)
+			pfn[n] = ev.u.lru.pfn;
+		else if (ev.type == RF_EV_ANON_FAULT)
+			addr[n - 2] = ev.u.anon.addr;
+		else
+			pfn[2] = ev.u.file.pfn;
+		*t_last = ev.time;
+		n++;
+	}
+	snprintf(why, len, "%s", rf_trace_reader_errmsg(r));
+	rf_trace_reader_close(r);
+	return rc;
+}
+
+/* The decoder follows each chunk's own encoding: a 1.x chunk by 1.x rules, a 2.x one by 2.x. */
+static void test_chunk_encodings(void)
+{
+	uint64_t pfn[3] = { 0 }, addr[3] = { 0 }, t = 0;
+	struct buf b = { 0 };
+	char why[256];
+	int rc;
+
+	put_header(&b, 1, 1, 0);
+	put_enc_chunk(&b, 0, 0);
+	save(b.p, b.len);
+	rc = read_enc_chunk(pfn, addr, &t, why, sizeof(why));
+	ok(!rc && pfn[0] == 1000 && pfn[1] == 5 && pfn[2] == 7 && t == 18,
+	   "a 1.x chunk: pfns are plain, dt in ns (pfn %llu %llu %llu, t %llu; %s)",
+	   (unsigned long long)pfn[0], (unsigned long long)pfn[1], (unsigned long long)pfn[2],
+	   (unsigned long long)t, why);
+	ok(!rc && addr[0] == 4096 && addr[1] == 8192 && addr[2] == 12288,
+	   "a 1.x chunk: one address register for every mm");
+
+	b.len = 0;
+	put_header(&b, 2, 0, 0);
+	put_enc_chunk(&b, 2, 1000);
+	save(b.p, b.len);
+	rc = read_enc_chunk(pfn, addr, &t, why, sizeof(why));
+	ok(!rc && pfn[0] == 1000 && pfn[1] == 1005 && pfn[2] == 1012 && t == 18000,
+	   "a 2.x chunk: pfns are differences, dt counts time units (pfn %llu %llu %llu, t %llu; %s)",
+	   (unsigned long long)pfn[0], (unsigned long long)pfn[1], (unsigned long long)pfn[2],
+	   (unsigned long long)t, why);
+	ok(!rc && addr[0] == 4096 && addr[1] == 8192 && addr[2] == 4096,
+	   "a 2.x chunk: one address register per mm slot (mm %% 16)");
+
+	b.len = 0;
+	put_header(&b, 2, 0, 0);
+	put_enc_chunk(&b, 3, 1000);
+	save(b.p, b.len);
+	rc = read_enc_chunk(pfn, addr, &t, why, sizeof(why));
+	ok(rc == RF_ERR_VERSION && strstr(why, "chunk 0") && strstr(why, "encoding newer"),
+	   "a chunk of an encoding from the future is refused: \"%s\"", why);
+
+	b.len = 0;
+	put_header(&b, 2, 0, 0);
+	put_enc_chunk(&b, 2, RF_MAX_TIME_RESOLUTION + 1);
+	save(b.p, b.len);
+	rc = read_enc_chunk(pfn, addr, &t, why, sizeof(why));
+	ok(rc == RF_ERR_CORRUPT && strstr(why, "time unit"), "a chunk time unit over a second is refused: \"%s\"",
+	   why);
 	free(b.p);
 }
 
@@ -880,7 +1011,7 @@ int main(void)
 	if (fd < 0)
 		return 1;
 	close(fd);
-	plan(34);
+	plan(40);
 	write_reference(&lo, true);
 	diag("reference: %zu bytes, header %llu, %u chunks, index at %llu, footer at %llu", lo.file.len,
 	     (unsigned long long)lo.header_end, NR_CHUNKS, (unsigned long long)lo.index_off,
@@ -897,6 +1028,7 @@ int main(void)
 	test_bit_flips(&lo);
 	test_newer_minor();
 	test_major_version();
+	test_chunk_encodings();
 	test_huge_claims();
 	test_hostile_index();
 	test_hostile_events();

@@ -2,7 +2,8 @@
 /*
  * Every event type survives write -> read unchanged, across chunk
  * boundaries (deltas restart per chunk), through the sequential reader,
- * the raw-frame + batch path, and JSON.
+ * the raw-frame + batch path, and JSON.  With a time resolution, times come
+ * back rounded down to it and everything else unchanged.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,8 @@ static void make_event(unsigned int i, struct rf_event *ev)
 	case RF_EV_PAGECACHE_ADD: ev->u.file.nr = ev->u.file.flags = ev->u.file.advice = 0; ev->u.file.mm = 0; break;
 	case RF_EV_PAGECACHE_DEL: ev->u.file.nr = ev->u.file.flags = ev->u.file.advice = 0; ev->u.file.mm = ev->u.file.cgroup = 0; break;
 	case RF_EV_ANON_FAULT:
-		ev->u.anon.mm = 77; ev->u.anon.addr = 0x7f0000000000ull + i * 4096ull;
+		/* mm 77 and 93 share an address register slot (mod 16), 85 and 101 another */
+		ev->u.anon.mm = 77 + (i % 4) * 8; ev->u.anon.addr = 0x7f0000000000ull + i * 4096ull;
 		ev->u.anon.order = i % 2 ? 9 : 0; ev->u.anon.flags = RF_REF_WRITE; break;
 	case RF_EV_ACCESS:
 		ev->u.access.key = i % 3 ? i : 1ull << 63; ev->u.access.order = 0; ev->u.access.flags = RF_REF_ANON; break;
@@ -140,6 +142,52 @@ static bool event_eq(const struct rf_event *a, const struct rf_event *b)
 	return x.time == y.time && x.cpu == y.cpu && x.pid == y.pid && !memcmp(&x.u, &y.u, sizeof(x.u));
 }
 
+/* Written with a 1000 ns resolution: times rounded down, all else exact; the header says so. */
+static void test_time_resolution(const char *path)
+{
+	struct rf_writer_options opts = { .chunk_events = 333 };
+	const struct rf_chunk_info *chunks;
+	unsigned int i, mismatches = 0, bad_index = 0;
+	struct rf_trace_header h;
+	struct rf_trace_writer *w;
+	struct rf_trace_reader *r;
+	struct rf_event ev, want;
+	long n;
+	int rc;
+
+	rf_trace_header_init(&h, "test-roundtrip");
+	h.time_resolution = RF_MAX_TIME_RESOLUTION + 1;
+	is_int(rf_trace_writer_open(&w, path, &h, &opts), RF_ERR_INVAL,
+	       "a time resolution over a second is refused");
+	h.time_resolution = 1000;
+	if (!ok(!rf_trace_writer_open(&w, path, &h, &opts), "writer opens with a 1000 ns resolution"))
+		return;
+	for (i = 0; i < NR_EVENTS; i++) {
+		make_event(i, &ev);
+		ev.time += i % 1000;	/* every remainder */
+		rf_trace_writer_append(w, &ev);
+	}
+	rf_trace_writer_close(w);
+	if (!ok(!rf_trace_reader_open(&r, path, 0), "it reads back"))
+		return;
+	is_int(rf_trace_reader_header(r)->time_resolution, 1000, "the header says 1000 ns");
+	for (i = 0; (rc = rf_trace_reader_next(r, &ev)) == 1; i++) {
+		make_event(i, &want);
+		want.time += i % 1000;
+		want.time -= want.time % 1000;
+		if (!event_eq(&ev, &want) && mismatches++ < 3)
+			diag("event %u (type %u): time %llu, want %llu", i, want.type,
+			     (unsigned long long)ev.time, (unsigned long long)want.time);
+	}
+	ok(rc == 0 && i == NR_EVENTS && !mismatches,
+	   "every event reads back with its time rounded down to 1000 ns, the rest exact");
+	n = rf_trace_reader_chunks(r, &chunks);
+	for (i = 0; n > 0 && i < (unsigned int)n; i++)
+		bad_index += chunks[i].t_first % 1000 || chunks[i].t_last % 1000;
+	ok(n > 0 && !bad_index, "the index's chunk times are the rounded ones");
+	rf_trace_reader_close(r);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/refault-roundtrip-XXXXXX";
@@ -158,7 +206,7 @@ int main(void)
 	int fd, rc;
 	long nchunks;
 
-	plan(14);
+	plan(21);
 	fd = mkstemp(path);
 	close(fd);
 	rf_trace_header_init(hp, "test-roundtrip");
@@ -183,6 +231,9 @@ int main(void)
 	}
 	ok(rf_trace_reader_has_index(r), "index found");
 	is_str(rf_trace_reader_header(r)->params, "case=all-types", "header round-trips");
+	ok(rf_trace_reader_header(r)->version_major == RF_TRACE_VERSION_MAJOR &&
+	   rf_trace_reader_header(r)->time_resolution == 1,
+	   "written as format %u.x with exact times by default", RF_TRACE_VERSION_MAJOR);
 	for (i = 0; (rc = rf_trace_reader_next(r, &ev)) == 1; i++) {
 		make_event(i, &want);
 		if (!event_eq(&ev, &want) && mismatches++ < 3)
@@ -228,6 +279,7 @@ int main(void)
 	rf_chunk_decoder_free(d);
 	rf_json_scratch_free(scratch);
 	rf_trace_reader_close(r);
+	test_time_resolution(path);
 	if (!getenv("KEEP")) unlink(path);
 	return done_testing();
 }
