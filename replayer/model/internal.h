@@ -110,6 +110,8 @@ struct rf_profile {
 	bool thp_swap;			/* v4.13+: an anon THP is swapped whole if slots allow */
 	bool stats_flushed;		/* v6.x rstat: reclaim reads memcg stats as of the last flush */
 	bool ws_stamp_first;		/* v6.x: the shadow holds the age before the eviction's own */
+	bool large_file_folios;		/* v6.x: readahead in large folios (page_cache_ra_order()) */
+	bool read_same_folio;		/* v6.x filemap_read(): pos_same_folio(), not prev_index */
 	enum file_low_rule file_low;
 	enum scan_balance_rule balance;
 	enum shadow_limit_rule shadow_limit;
@@ -244,6 +246,32 @@ static inline bool page_is_file(const struct rf_page *p)
 #define SLOT_TAIL	2ull	/* page slab index << 2 of the head of a large folio */
 #define SLOT_SWAP	3ull	/* anon page on swap, with its shadow bits */
 
+/*
+ * A file shadow carries the order of the folio that left it: it stands for
+ * the folio's whole range, as the multi-index entry page_cache_delete()
+ * stores (v6.18, xas_set_order()).  The model keeps it in the slot of the
+ * range's first index only; the other slots of the range stay empty.
+ */
+#define SHADOW_ORDER_SHIFT	19
+#define SHADOW_ORDER_MASK	0xfull
+#define SHADOW_MAX_ORDER	9	/* PMD order: the largest folio the model makes */
+
+static inline bool slot_is_shadow(uint64_t e)
+{
+	return e && (e & SLOT_TAG_MASK) == SLOT_SHADOW;
+}
+
+static inline unsigned int shadow_order(uint64_t e)
+{
+	return (unsigned int)((e >> SHADOW_ORDER_SHIFT) & SHADOW_ORDER_MASK);
+}
+
+static inline uint64_t shadow_with_order(uint64_t e, unsigned int order)
+{
+	return (e & ~(SHADOW_ORDER_MASK << SHADOW_ORDER_SHIFT)) |
+		((uint64_t)order << SHADOW_ORDER_SHIFT);
+}
+
 struct rf_xnode {
 	uint64_t slots[XA_CHUNK_SIZE];
 	uint64_t base;			/* index >> XA_CHUNK_SHIFT */
@@ -268,8 +296,9 @@ struct rf_mapping {
 	uint32_t dev;
 	uint8_t kind;
 	uint32_t first_node;
+	uint32_t nr_large_shadows;	/* shadow entries of order > 0 (lookups skip them if 0) */
 	uint64_t nrpages;	/* base pages */
-	uint64_t nrshadows;
+	uint64_t nrshadows;	/* shadow entries (one per evicted folio, whatever its order) */
 };
 
 /* Open addressing, linear probing, 128-bit keys; value RF_NONE = absent. */
@@ -404,6 +433,21 @@ struct rf_pid {
 	uint64_t mm;
 };
 
+/*
+ * What a struct file's f_ra.prev_pos tells filemap_read(): where the
+ * previous read ended.  The trace has no open-file identity, so (pid,
+ * mapping) stands for the file; a fixed table, one entry per hash slot, a
+ * colliding file taking the slot over (its next read is then judged as the
+ * first read of a freshly opened file).
+ */
+#define READ_STATE_SLOTS	4096u
+
+struct rf_read_state {
+	uint32_t mapping_plus1;		/* 0: slot unused */
+	int32_t pid;
+	uint64_t last;			/* page index the previous read ended in */
+};
+
 struct rf_model {
 	struct rf_model_config cfg;
 	const struct rf_profile *p;	/* = &cfg.p */
@@ -439,6 +483,8 @@ struct rf_model {
 	struct rf_htab mm_index;	/* mm -> index in mms[] */
 	struct rf_mm *mms;
 	uint32_t nr_mms, cap_mms;
+
+	struct rf_read_state *read_state;	/* READ_STATE_SLOTS, allocated at the first read */
 
 	/* per-CPU batches */
 	struct rf_cpu *cpus;
@@ -486,6 +532,8 @@ uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index);
 int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry);
 void xa_store_page(struct rf_model *m, uint32_t page);
 void xa_erase_page(struct rf_model *m, uint32_t page, uint64_t shadow);
+uint64_t xa_take_shadow(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order);
+void xa_drop_covering_shadow(struct rf_model *m, uint32_t mapping, uint64_t index);
 typedef void (*xa_visit_fn)(struct rf_model *m, uint64_t index, uint64_t entry, void *ctx);
 void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uint64_t last,
 		       xa_visit_fn fn, void *ctx);

@@ -205,9 +205,12 @@ static uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, u
 }
 
 /*
- * add_to_page_cache_lru(), v4.6.2 mm/filemap.c: charge, insert, and
- * activate a refault the workingset code says is hot (v4.9+: not for
- * __GFP_WRITE inserts).  grab_cache_page_write_begin() pre-sets
+ * add_to_page_cache_lru(), v4.6.2 mm/filemap.c (v6.18 filemap_add_folio()):
+ * charge, insert, and activate a refault the workingset code says is hot
+ * (v4.9+: not for __GFP_WRITE inserts).  The shadow is the one the kernel's
+ * insertion finds anywhere in the folio's range (xa_take_shadow()), looked
+ * up after the charge, which may have reclaimed.  A large folio refaults
+ * once, for all its pages.  grab_cache_page_write_begin() pre-sets
  * PG_referenced on pages it creates.
  */
 static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint64_t index,
@@ -224,9 +227,7 @@ static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint
 	idx = new_page(m, mapping, index, order, memcg, write ? PG_referenced | PG_dirty : 0);
 	if (idx == RF_NIL)
 		return RF_NIL;
-	shadow = xa_load(m, mapping, index);
-	if ((shadow & SLOT_TAG_MASK) != SLOT_SHADOW)
-		shadow = 0;
+	shadow = xa_take_shadow(m, mapping, index, order);
 	xa_store_page(m, idx);
 	if (shadow && !(write && m->p->ws_no_write_refault))
 		workingset_refault(m, P(m, idx), shadow);
@@ -336,12 +337,59 @@ static uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino)
 }
 
 /*
- * do_generic_file_read(), v4.6.2 (filemap_read() later): a miss inserts the
- * page, then every page (folio) of the read is marked accessed once.
- * generic_perform_write(): a hit is marked accessed (FGP_ACCESSED).
+ * The slot standing for the struct file (@pid, @mapping) reads through
+ * (struct rf_read_state); NULL when out of memory.
+ */
+static struct rf_read_state *read_state(struct rf_model *m, int32_t pid, uint32_t mapping)
+{
+	uint64_t h;
+
+	if (!m->read_state) {
+		m->read_state = calloc(READ_STATE_SLOTS, sizeof(*m->read_state));
+		if (!m->read_state) {
+			m->error = RF_ERR_NOMEM;
+			return NULL;
+		}
+	}
+	h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ull ^ (uint64_t)mapping * 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 31;
+	return &m->read_state[h & (READ_STATE_SLOTS - 1)];
+}
+
+/*
+ * Whether a read of (@pid, @mapping) starting at page @index, in folio
+ * @idx, goes on with the access the previous read of the file made, so its
+ * first folio is not marked again.  v6.18 filemap_read(): the first folio
+ * is marked unless pos_same_folio(pos, prev_pos - 1), i.e. the previous
+ * read ended in it.  v4.6.2 do_generic_file_read(): a page is marked unless
+ * the read starts where the previous one stopped (prev_index, prev_offset);
+ * a read to the end of page P leaves prev_pos at P's start, so with the
+ * trace's whole-page reads: unless it starts in the page the previous read
+ * ended in.  A fresh file (f_ra.prev_pos = -1) continues nothing.
+ */
+static bool read_continues(struct rf_model *m, const struct rf_read_state *rs, int32_t pid,
+			   uint32_t mapping, uint64_t index, uint32_t idx)
+{
+	const struct rf_page *p = P(m, idx);
+
+	if (rs->mapping_plus1 != mapping + 1 || rs->pid != pid)
+		return false;
+	if (!m->p->read_same_folio)
+		return rs->last == index;
+	return rs->last >= p->index && rs->last - p->index < page_nr(p);
+}
+
+/*
+ * do_generic_file_read(), v4.6.2 (filemap_read(), v6.18): a miss inserts
+ * the page (folio), then every folio of the read is marked accessed once,
+ * the first one only if the read does not continue the previous read of
+ * the same file (@rs, read_continues()).  generic_perform_write(): a hit is
+ * marked accessed (FGP_ACCESSED); writes (@rs NULL) and synthetic accesses
+ * do not track reads.
  */
 static void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr,
-		    unsigned int order, uint32_t memcg, bool write)
+		    unsigned int order, uint32_t memcg, bool write, struct rf_read_state *rs,
+		    int32_t pid)
 {
 	uint32_t last = RF_NIL;
 	uint64_t i;
@@ -361,8 +409,50 @@ static void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64
 		if (idx == last)
 			continue;
 		last = idx;
+		if (!i && rs && read_continues(m, rs, pid, mapping, index, idx))
+			continue;
 		if (!(write && created))
 			mark_page_accessed(m, idx);
+	}
+	if (rs) {
+		rs->mapping_plus1 = mapping + 1;
+		rs->pid = pid;
+		rs->last = index + nr - 1;
+	}
+}
+
+/*
+ * A file_readahead reference: page_cache_ra_order() (v6.18 mm/readahead.c)
+ * brings the range in folios of the order given, smaller where the index is
+ * not aligned to it or the folio would pass the range's end.  Each goes
+ * through filemap_add_folio(): the memcg charge (which may reclaim),
+ * workingset_refault() against the shadow it replaces, folio_add_lru()
+ * through the per-CPU batch; none is marked accessed (the read or fault that
+ * follows touches what it uses).  A folio whose range is already (partly)
+ * cached is skipped: filemap_add_folio() fails with -EEXIST there, and
+ * page_cache_ra_unbounded() skips a present page.  Profiles without large
+ * file folios read ahead base pages (__do_page_cache_readahead(), v4.6.2).
+ */
+static void file_readahead(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr,
+			   unsigned int order, uint32_t memcg)
+{
+	uint64_t i = index, end;
+
+	if (nr > UINT64_MAX - index)
+		nr = UINT64_MAX - index;
+	end = index + nr;
+	if (!m->p->large_file_folios)
+		order = 0;
+	while (i < end && !m->error) {
+		unsigned int o = order;
+		uint64_t len;
+
+		while (o && ((i & ((1ull << o) - 1)) || end - i < (1ull << o)))
+			o--;
+		len = 1ull << o;
+		if (range_free(m, mapping, i, len))
+			add_to_page_cache_lru(m, mapping, i, o, memcg, false);
+		i += len;
 	}
 }
 
@@ -857,6 +947,7 @@ static void on_cgroup(struct rf_model *m, const struct rf_event *ev)
 static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 {
 	uint32_t mapping;
+	uint64_t nr;
 
 	if (ev->type == RF_EV_TRUNCATE || ev->type == RF_EV_FADVISE) {
 		mapping = mapping_find(m, MAPPING_FILE, ev->u.file.dev, ev->u.file.ino);
@@ -869,6 +960,8 @@ static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memc
 			return;
 		}
 		lru_add_drain(m);	/* __pagevec_release() */
+		if (!(ev->u.file.flags & RF_TRUNC_UNLINK))
+			xa_drop_covering_shadow(m, mapping, ev->u.file.index);
 		xa_for_each_range(m, mapping,
 				  (ev->u.file.flags & RF_TRUNC_UNLINK) ? 0 : ev->u.file.index,
 				  UINT64_MAX >> 1, truncate_slot, &mapping);
@@ -877,11 +970,22 @@ static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memc
 	mapping = file_mapping(m, ev->u.file.dev, ev->u.file.ino);
 	if (mapping == RF_NONE)
 		return;
-	if (ev->type == RF_EV_FILE_FAULT)
+	nr = ev->u.file.nr ? clamp_range(ev->u.file.nr) : 1;
+	if (ev->type == RF_EV_FILE_FAULT) {
 		file_fault(m, ev, memcg);
-	else
-		file_rw(m, mapping, ev->u.file.index, ev->u.file.nr ? clamp_range(ev->u.file.nr) : 1,
-			clamp_order(ev->u.file.order), memcg, ev->type == RF_EV_FILE_WRITE);
+	} else if (ev->type == RF_EV_FILE_READAHEAD) {
+		file_readahead(m, mapping, ev->u.file.index, nr, clamp_order(ev->u.file.order),
+			       memcg);
+	} else if (ev->type == RF_EV_FILE_WRITE) {
+		file_rw(m, mapping, ev->u.file.index, nr, clamp_order(ev->u.file.order), memcg, true,
+			NULL, ev->pid);
+	} else {
+		struct rf_read_state *rs = read_state(m, ev->pid, mapping);
+
+		if (rs)
+			file_rw(m, mapping, ev->u.file.index, nr, clamp_order(ev->u.file.order),
+				memcg, false, rs, ev->pid);
+	}
 }
 
 static void on_access(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
@@ -902,7 +1006,7 @@ static void on_access(struct rf_model *m, const struct rf_event *ev, uint32_t me
 			   ev->u.access.flags, memcg, false);
 	else
 		file_rw(m, mapping, ev->u.access.key, 1, clamp_order(ev->u.access.order), memcg,
-			ev->u.access.flags & RF_REF_WRITE);
+			ev->u.access.flags & RF_REF_WRITE, NULL, ev->pid);
 }
 
 int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
@@ -921,6 +1025,7 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 	case RF_EV_FILE_READ:
 	case RF_EV_FILE_WRITE:
 	case RF_EV_FILE_FAULT:
+	case RF_EV_FILE_READAHEAD:
 	case RF_EV_FADVISE:
 	case RF_EV_TRUNCATE:
 		on_file(m, ev, memcg);
@@ -1117,6 +1222,7 @@ void rf_model_free(struct rf_model *m)
 	free(m->nodes);
 	free(m->pages);
 	free(m->cpus);
+	free(m->read_state);
 	rf_htab_destroy(&m->node_index);
 	rf_htab_destroy(&m->mapping_index);
 	rf_htab_destroy(&m->cgid_index);

@@ -320,15 +320,17 @@ int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entr
 	slot = &n->slots[index & (XA_CHUNK_SIZE - 1)];
 	old = *slot;
 	slot_count(n, old, -1);
-	if (old && (old & SLOT_TAG_MASK) == SLOT_SHADOW) {
+	if (slot_is_shadow(old)) {
 		mp->nrshadows--;
 		m->nr_shadow--;
+		mp->nr_large_shadows -= shadow_order(old) > 0;
 	}
 	*slot = entry;
 	slot_count(n, entry, +1);
-	if (entry && (entry & SLOT_TAG_MASK) == SLOT_SHADOW) {
+	if (slot_is_shadow(entry)) {
 		mp->nrshadows++;
 		m->nr_shadow++;
+		mp->nr_large_shadows += shadow_order(entry) > 0;
 	}
 	if (!n->nr_pages && !n->nr_values)
 		node_delete(m, idx);
@@ -354,7 +356,11 @@ void xa_store_page(struct rf_model *m, uint32_t idx)
 
 /*
  * Take page @idx out of its tree, leaving @shadow (0 for none) in the head
- * slot.  Anonymous pages going to swap leave a swap entry in every slot they
+ * slot.  A file shadow covers the folio's whole range: page_cache_delete(),
+ * v6.18, stores one multi-index entry (xas_set_order() + xas_store()); here
+ * the head slot holds it with the folio's order and the other slots are
+ * emptied (xa_take_shadow() finds it from any index of the range).
+ * Anonymous pages going to swap leave a swap entry in every slot they
  * covered (a THP is split into base-page swap entries, as v4.x does).
  */
 void xa_erase_page(struct rf_model *m, uint32_t idx, uint64_t shadow)
@@ -362,6 +368,9 @@ void xa_erase_page(struct rf_model *m, uint32_t idx, uint64_t shadow)
 	struct rf_page *p = P(m, idx);
 	uint64_t i, nr = page_nr(p);
 	bool swap = shadow && (shadow & SLOT_TAG_MASK) == SLOT_SWAP;
+
+	if (slot_is_shadow(shadow))
+		shadow = shadow_with_order(shadow, p->order);
 
 	for (i = 0; i < nr; i++) {
 		uint64_t cur = xa_load(m, p->mapping, p->index + i);
@@ -372,6 +381,95 @@ void xa_erase_page(struct rf_model *m, uint32_t idx, uint64_t shadow)
 			m->error = RF_ERR_NOMEM;
 	}
 	m->mappings[p->mapping].nrpages -= nr;
+}
+
+/* ------------------------------------------------------ multi-index shadows */
+
+static uint64_t order_mask(unsigned int order)
+{
+	return (1ull << order) - 1;
+}
+
+/*
+ * The shadow entry covering the whole aligned range of 2^@order pages at
+ * @index, or 0; its first index in *@head.  Entries never overlap, so it is
+ * the first non-empty slot among the range's aligned heads at orders
+ * @order..SHADOW_MAX_ORDER, if that slot holds a shadow at least that large.
+ */
+static uint64_t shadow_covering(struct rf_model *m, uint32_t mapping, uint64_t index,
+				unsigned int order, uint64_t *head)
+{
+	unsigned int k, top = m->mappings[mapping].nr_large_shadows ? SHADOW_MAX_ORDER : order;
+
+	for (k = order; k <= top; k++) {
+		uint64_t h = index & ~order_mask(k), e = xa_load(m, mapping, h);
+
+		if (!e)
+			continue;
+		if (slot_is_shadow(e) && shadow_order(e) >= k) {
+			*head = h;
+			return e;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * Split the shadow @e of order k at @head around the folio of 2^@order
+ * pages at @index, as __filemap_add_folio() does with xas_try_split() (v6.18,
+ * since "mm/filemap: use xas_try_split() in __filemap_add_folio()"): the
+ * rest of the range keeps the value, in one entry of each order
+ * @order..k-1 (the buddies on the way from the folio up to the entry).
+ */
+static void shadow_split(struct rf_model *m, uint32_t mapping, uint64_t e, uint64_t index,
+			 unsigned int order)
+{
+	unsigned int o, k = shadow_order(e);
+
+	for (o = order; o < k; o++) {
+		uint64_t buddy = (index & ~order_mask(o)) ^ (1ull << o);
+
+		if (xa_store(m, mapping, buddy, shadow_with_order(e, o)))
+			m->error = RF_ERR_NOMEM;
+	}
+}
+
+/*
+ * The shadow a folio of 2^@order pages inserted at @index (aligned, no page
+ * in the range) takes over, or 0: __filemap_add_folio(), v6.18.  Its
+ * xas_for_each_conflict() leaves the last entry met in the range: an entry
+ * covering the whole range is the only one met (and is split when larger
+ * than the folio); else the entry at the highest index inside the range.
+ * The entries inside the range are the caller's to overwrite with the folio
+ * (xa_store_page()).
+ */
+uint64_t xa_take_shadow(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order)
+{
+	uint64_t head = 0, e = shadow_covering(m, mapping, index, order, &head), i;
+
+	if (e) {
+		if (shadow_order(e) > order)
+			shadow_split(m, mapping, e, index, order);
+		return e;
+	}
+	if (!order || !m->mappings[mapping].nrshadows)
+		return 0;
+	for (i = order_mask(order) + 1; i-- > 0;) {
+		e = xa_load(m, mapping, index + i);
+		if (e)
+			return slot_is_shadow(e) ? e : 0;
+	}
+	return 0;
+}
+
+/* Drop the shadow covering @index whose range starts before it (truncate from @index). */
+void xa_drop_covering_shadow(struct rf_model *m, uint32_t mapping, uint64_t index)
+{
+	uint64_t head = 0, e = shadow_covering(m, mapping, index, 0, &head);
+
+	if (e && head < index)
+		xa_store(m, mapping, head, 0);
 }
 
 static int cmp_u64(const void *a, const void *b)

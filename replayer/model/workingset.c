@@ -16,14 +16,15 @@
  *                    recorded at the reclaim root, anon shadows too.
  *
  * Shadow layout in the model (docs/model.md): tag:2 | workingset:1 |
- * memcg id:16 | eviction:45.  There is one node and one zone, so the kernel's
+ * memcg id:16 | folio order:4 | eviction:41 (the order is the page cache's:
+ * pagecache.c, xa_erase_page()).  There is one node and one zone, so the kernel's
  * nid/zid fields are absent; bucket_order is 0 (it is for 64-bit machines
  * below 2^34 pages).  v4.5 shadows carry memcg id 0.
  */
 #include "internal.h"
 
 #define SHADOW_ID_SHIFT		3
-#define SHADOW_EVICTION_SHIFT	19
+#define SHADOW_EVICTION_SHIFT	(SHADOW_ORDER_SHIFT + 4)
 #define SWAP_OWNER_SHIFT	19
 #define SWAP_EVICTION_SHIFT	35
 

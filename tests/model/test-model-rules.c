@@ -33,7 +33,7 @@ static void test_two_touch(void)
 	/* the second touch on another CPU, while CPU 0's batch holds the page, is lost */
 	m = mk("v4.6", (const char *const[]){ "memory=256M", "cpus=2", NULL });
 	read_pages(m, 0, 0, 1, 0, 1);
-	read_pages(m, 1, 0, 1, 0, 1);
+	read_pages(m, 1, 1, 1, 0, 1);		/* another reader, on CPU 1 */
 	madvise(m, 0, 0, 77, 0, 1, 4);		/* MADV_DONTNEED drains CPU 0 */
 	is_int(C(m, "vmstat.nr_active_file") * 10 + C(m, "vmstat.nr_inactive_file"), 1,
 	       "second touch from another CPU while batched: lost (inactive, not active)");
@@ -41,7 +41,7 @@ static void test_two_touch(void)
 
 	m = mk("v4.6", (const char *const[]){ "memory=256M", "cpus=2", NULL });
 	read_pages(m, 0, 0, 1, 0, 1);
-	read_pages(m, 0, 0, 1, 0, 1);
+	read_pages(m, 0, 1, 1, 0, 1);		/* another reader (the same one would not count) */
 	madvise(m, 0, 0, 77, 0, 1, 4);
 	is_int(C(m, "vmstat.nr_active_file"), 1,
 	       "second touch on the same CPU: activated inside the lru_add batch");
@@ -62,7 +62,7 @@ static void refault_after(const char *profile, int k, uint64_t *refault, uint64_
 
 	for (i = 0; i < 4; i++) {
 		read_pages(m, 0, 0, 2, i, 1);
-		read_pages(m, 0, 0, 2, i, 1);
+		read_pages(m, 0, 1, 2, i, 1);	/* another reader: a second access */
 	}
 	mmap_file(m, 0, 1, 0x100000, 16, 3);
 	for (i = 0; i <= k; i++)
@@ -117,7 +117,7 @@ static uint64_t refault_v618_at(const char *const *kv, int k, enum stats_flush f
 	counters_at(m, 1000, true);	/* a first flush (empty lists); the periodic one counts from here */
 	for (i = 0; i < 4; i++) {
 		read_pages(m, 0, 0, 2, i, 1);
-		read_pages(m, 0, 0, 2, i, 1);
+		read_pages(m, 0, 1, 2, i, 1);	/* another reader: a second access */
 	}
 	if (flush == MEMORY_STAT_READ)
 		counters_at(m, 2000, true);
