@@ -22,7 +22,8 @@ MODEL_TEST_LDADD = librefault-model.la
 model_tests = \
 	tests/model/test-model-rules \
 	tests/model/test-model-config \
-	tests/model/test-model-robust
+	tests/model/test-model-robust \
+	tests/model/test-model-folios
 check_PROGRAMS += $(model_tests)
 TESTS += $(model_tests)
 tests_model_test_model_rules_SOURCES = tests/model/test-model-rules.c tests/model/model-helpers.h
@@ -31,6 +32,8 @@ tests_model_test_model_config_SOURCES = tests/model/test-model-config.c
 tests_model_test_model_config_LDADD = $(MODEL_TEST_LDADD)
 tests_model_test_model_robust_SOURCES = tests/model/test-model-robust.c tests/model/model-helpers.h
 tests_model_test_model_robust_LDADD = $(MODEL_TEST_LDADD)
+tests_model_test_model_folios_SOURCES = tests/model/test-model-folios.c tests/model/model-helpers.h
+tests_model_test_model_folios_LDADD = $(MODEL_TEST_LDADD)
 # --- end of the model part ---
 include replayer/engine/local.mk
 include replayer/refpolicy/local.mk

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Large file folios, readahead and repeated reads (issue 8): one hand-made
+ * event sequence per kernel rule, the expected numbers derived in the
+ * comments.  Every run has 256M of memory (no global reclaim), swap off, and
+ * batches of one page (a page reaches its list at once).
+ */
+#include "model-helpers.h"
+
+#define MADV_PAGEOUT	21
+#define MM		1ull
+#define MAP_ADDR	0x40000000ull	/* 2 MiB aligned: file page i at MAP_ADDR + i pages */
+
+static const char *const quiet[] = { "memory=256M", "cpus=2", "pagevec_size=1",
+				     "memcg_stats=exact", NULL };
+
+static void fault_order(struct rf_model *m, int pid, uint64_t ino, uint64_t index, int order)
+{
+	struct rf_event ev = { .pid = pid, .type = RF_EV_FILE_FAULT };
+
+	ev.u.file.dev = 8;
+	ev.u.file.ino = ino;
+	ev.u.file.index = index;
+	ev.u.file.order = order;
+	ev.u.file.mm = MM;
+	feed(m, &ev);
+}
+
+static void readahead(struct rf_model *m, int pid, uint64_t ino, uint64_t index, uint64_t nr,
+		      int order)
+{
+	struct rf_event ev = { .pid = pid, .type = RF_EV_FILE_READAHEAD };
+
+	ev.u.file.dev = 8;
+	ev.u.file.ino = ino;
+	ev.u.file.index = index;
+	ev.u.file.nr = nr;
+	ev.u.file.order = order;
+	feed(m, &ev);
+}
+
+/* MADV_PAGEOUT of file pages [@index, @index + @nr) mapped at MAP_ADDR (reclaim_pages()) */
+static void pageout(struct rf_model *m, uint64_t index, uint64_t nr)
+{
+	madvise(m, 0, 0, MM, MAP_ADDR + index * PAGE, nr, MADV_PAGEOUT);
+}
+
+static void drain(struct rf_model *m)
+{
+	madvise(m, 0, 0, 77, 0, 1, 4);		/* MADV_DONTNEED of nothing: lru_add_drain() */
+}
+
+/*
+ * page_cache_delete(), v6.18: the shadow of an evicted 2 MiB folio is one
+ * multi-index entry over its 512 indices.  __filemap_add_folio() finds it
+ * from any index: a base page read at 300 refaults (1 page); the insertion
+ * splits the entry (xas_try_split()) so the rest keeps the value, in one
+ * entry per order 0..8, and a read at 5 refaults again; a 16-page folio read
+ * ahead at 32 refaults once for its 16 pages.  18 pages in all.
+ */
+static void test_big_into_small(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+
+	mmap_file(m, 0, MM, MAP_ADDR, 512, 3);
+	fault_order(m, 0, 3, 0, 9);
+	pageout(m, 0, 512);
+	is_int(C(m, "vmstat.nr_file_pages"), 0, "the 2 MiB folio is reclaimed whole");
+	is_int(C(m, "model.nr_shadow"), 1, "... and leaves one shadow entry, not 512");
+	read_pages(m, 0, 1, 3, 300, 1);
+	is_int(C(m, "vmstat.workingset_refault_file"), 1,
+	       "a base page at index 300 of the evicted folio is a refault");
+	is_int(C(m, "model.nr_shadow"), 9,
+	       "... the shadow split around it: 9 entries (orders 0..8) keep the value");
+	read_pages(m, 0, 1, 3, 5, 1);
+	is_int(C(m, "vmstat.workingset_refault_file"), 2, "index 5 still finds the shadow");
+	readahead(m, 1, 3, 32, 16, 4);
+	is_int(C(m, "vmstat.workingset_refault_file"), 18,
+	       "a 16-page folio at 32 refaults once, for its 16 pages");
+	rf_model_free(m);
+}
+
+/*
+ * __filemap_add_folio(), v6.18, small into big: a 16-page folio inserted
+ * over base-page shadows takes the one xas_for_each_conflict() meets last,
+ * the highest index, and refaults once for 16 pages.  Four pages of another
+ * file read by two readers each make active_file 4 (the workingset size
+ * with no swap).  Page @first of file 4 is evicted, then 8 pages of file 5
+ * (8 pages of age), then page @second: with the v6.18 stamp-then-age rule the
+ * later eviction is at distance 1 when the folio comes, the earlier one at
+ * 10.  Distance 1 <= 4 activates, 10 does not: the folio is activated iff
+ * the later eviction is at the higher index.
+ */
+static uint64_t small_into_big(uint64_t first, uint64_t second, uint64_t *refault,
+			       uint64_t *shadows)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	uint64_t a, i;
+
+	for (i = 0; i < 4; i++) {
+		read_pages(m, 0, 1, 2, i, 1);
+		read_pages(m, 0, 2, 2, i, 1);
+	}
+	mmap_file(m, 0, MM, MAP_ADDR, 16, 4);
+	mmap_file(m, 0, MM, MAP_ADDR + 64 * PAGE, 8, 5);
+	fault_order(m, 0, 4, first, 0);
+	pageout(m, first, 1);
+	for (i = 0; i < 8; i++)
+		fault_order(m, 0, 5, i, 0);
+	pageout(m, 64, 8);
+	fault_order(m, 0, 4, second, 0);
+	pageout(m, second, 1);
+	a = C(m, "vmstat.workingset_activate_file");
+	readahead(m, 1, 4, 0, 16, 4);
+	*refault = C(m, "vmstat.workingset_refault_file");
+	*shadows = C(m, "model.nr_shadow");
+	a = C(m, "vmstat.workingset_activate_file") - a;
+	rf_model_free(m);
+	return a;
+}
+
+static void test_small_into_big(void)
+{
+	uint64_t r, s, a;
+
+	a = small_into_big(2, 9, &r, &s);
+	is_int(r, 16, "a 16-page folio over base-page shadows: one refault of 16 pages");
+	is_int(s, 8, "... its shadows gone (the 8 of file 5 remain)");
+	is_int(a, 16, "shadow at the highest index (distance 1) decides: activated");
+	a = small_into_big(9, 2, &r, &s);
+	is_int(a, 0, "highest index evicted earlier (distance 10 > 4): not activated");
+}
+
+/*
+ * Readahead inserts through filemap_add_folio() and folio_add_lru() without
+ * marking (page_cache_ra_order(), v6.18); filemap_read() marks.  A folio read
+ * ahead and read once is referenced, not active; read by a second reader it
+ * is activated; read ahead and reclaimed before any read it was never
+ * touched: no activation, a steal.
+ */
+static void test_readahead_unreferenced(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+
+	readahead(m, 1, 7, 0, 16, 4);
+	is_int(C(m, "vmstat.nr_inactive_file"), 16, "readahead: one 16-page folio, inactive");
+	read_pages(m, 0, 1, 7, 0, 16);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 0,
+	       "read once after readahead: not active (readahead did not reference it)");
+	read_pages(m, 0, 2, 7, 0, 16);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 16, "a second reader activates the folio");
+	rf_model_free(m);
+
+	/* /a holds 64 pages; 128 more pages read after the readahead push it out first */
+	m = mk("v6.18", quiet);
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 64 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	readahead(m, 100, 7, 0, 16, 4);
+	read_pages(m, 0, 100, 8, 0, 128);
+	ok(C(m, "memcg./a.pgsteal_file") >= 80 && C(m, "memcg./a.pgactivate") == 0,
+	   "readahead folio reclaimed unread: stolen, never activated (pgsteal %llu)",
+	   (unsigned long long)C(m, "memcg./a.pgsteal_file"));
+	readahead(m, 100, 7, 0, 16, 4);
+	is_int(C(m, "memcg./a.workingset_refault_file"), 16,
+	       "... it was evicted whole: reading it ahead again refaults 16 pages");
+	rf_model_free(m);
+}
+
+/*
+ * filemap_read(), v6.18: the first folio of a read is marked only if the
+ * previous read of the file ended in another folio (pos_same_folio()); the
+ * others always.  Two separate reads of a folio (another read in between)
+ * activate it; the 32 consecutive 64 KiB reads of one 2 MiB folio are one
+ * access (a second reader then activates it: it was referenced).
+ */
+static void test_read_same_folio(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	int i;
+
+	readahead(m, 1, 7, 0, 16, 4);
+	read_pages(m, 0, 1, 7, 0, 16);
+	read_pages(m, 0, 1, 7, 64, 16);
+	read_pages(m, 0, 1, 7, 0, 16);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 16, "two separate reads of a folio: activated");
+	rf_model_free(m);
+
+	m = mk("v6.18", quiet);
+	readahead(m, 1, 7, 0, 512, 9);
+	for (i = 0; i < 32; i++)
+		read_pages(m, 0, 1, 7, i * 16, 16);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 0,
+	       "32 consecutive 64 KiB reads of one 2 MiB folio: one access, not active");
+	read_pages(m, 0, 2, 7, 0, 16);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 512, "... a second reader activates all of it");
+	rf_model_free(m);
+
+	/* the same reads of a file cached in base pages: each page touched once */
+	m = mk("v6.18", quiet);
+	for (i = 0; i < 32; i++)
+		read_pages(m, 0, 1, 7, i * 16, 16);
+	read_pages(m, 0, 1, 7, 511, 1);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 0,
+	       "base pages: re-reading the page the last read ended in is no second access");
+	rf_model_free(m);
+}
+
+/*
+ * v4.6.2: no large file folios; __do_page_cache_readahead() reads ahead base
+ * pages (the event's order is not taken), and do_generic_file_read() skips
+ * the mark of the page where the previous read stopped.  After a 2 MiB
+ * readahead, two readers of page 5 activate that page only.
+ */
+static void test_v46_base_pages(void)
+{
+	struct rf_model *m = mk("v4.6", quiet);
+
+	readahead(m, 1, 7, 0, 512, 9);
+	drain(m);
+	is_int(C(m, "vmstat.nr_inactive_file"), 512, "v4.6: readahead of 512 pages");
+	read_pages(m, 0, 1, 7, 5, 1);
+	read_pages(m, 0, 1, 7, 5, 1);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 0, "v4.6: one reader re-reading page 5: one access");
+	read_pages(m, 0, 2, 7, 5, 1);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 1,
+	       "v4.6: a second reader activates page 5 alone (base pages)");
+	rf_model_free(m);
+}
+
+/*
+ * A folio slot already (partly) cached is skipped (filemap_add_folio() ->
+ * -EEXIST; page_cache_ra_unbounded() skips present pages): page 3 read, then
+ * readahead of [0, 16) in one folio adds nothing, and in base pages adds 15.
+ * Readahead of what is cached changes no counter.
+ */
+static void test_readahead_cached(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	uint64_t act;
+
+	read_pages(m, 0, 1, 7, 3, 1);
+	readahead(m, 1, 7, 0, 16, 4);
+	is_int(C(m, "vmstat.nr_file_pages"), 1, "folio slot partly cached: readahead skips it");
+	readahead(m, 1, 7, 0, 16, 0);
+	is_int(C(m, "vmstat.nr_file_pages"), 16, "base-page readahead fills the 15 others");
+	act = C(m, "vmstat.pgactivate");
+	readahead(m, 1, 7, 0, 16, 0);
+	readahead(m, 1, 7, 0, 16, 4);
+	drain(m);
+	ok(C(m, "vmstat.nr_file_pages") == 16 && C(m, "vmstat.pgactivate") == act &&
+	   C(m, "vmstat.nr_active_file") == 0,
+	   "readahead of cached pages is a no-op (no insert, no access)");
+	rf_model_free(m);
+}
+
+/*
+ * filemap_add_folio() charges the memcg first (mem_cgroup_charge() ->
+ * try_charge(), which reclaims the limit): 64 pages read ahead into /b
+ * limited to 32 reclaim /b, whose usage stays within the limit.
+ */
+static void test_readahead_charges(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+
+	cg_mkdir(m, 11, 1, "/b");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 11, 0, RF_LIMIT_MEMORY, 32 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 11, 200, 0, 0);
+	readahead(m, 200, 9, 0, 64, 0);
+	ok(C(m, "memcg./b.usage") <= 32 && C(m, "memcg./b.pgsteal_file") >= 32 &&
+	   C(m, "memcg./b.pgscan_file") >= C(m, "memcg./b.pgsteal_file"),
+	   "readahead into a 32-page limit: charged, limit reclaim (usage %llu, steal %llu)",
+	   (unsigned long long)C(m, "memcg./b.usage"),
+	   (unsigned long long)C(m, "memcg./b.pgsteal_file"));
+	ok(C(m, "memcg./b.failcnt") > 0,
+	   "... the charges hit the limit (failcnt %llu)",
+	   (unsigned long long)C(m, "memcg./b.failcnt"));
+	rf_model_free(m);
+}
+
+struct counters {
+	char text[1 << 16];
+	size_t len;
+};
+
+static int collect(const char *key, uint64_t value, void *ctx)
+{
+	struct counters *c = ctx;
+	int n = snprintf(c->text + c->len, sizeof(c->text) - c->len, "%s=%llu\n", key,
+			 (unsigned long long)value);
+
+	if (n > 0 && (size_t)n < sizeof(c->text) - c->len)
+		c->len += (size_t)n;
+	return 0;
+}
+
+/* large folios, their shadows, readahead and repeated reads under a limit */
+static void mixed_run(struct counters *out)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	int i;
+
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 1024 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 101, 0, 0);
+	for (i = 0; i < 96; i++) {
+		int pid = 100 + (i % 2);
+		uint64_t ino = 20 + (uint64_t)(i % 3);
+		uint64_t at = (uint64_t)(i * 37 % 8) * 512;
+
+		readahead(m, pid, ino, at, 512, i % 4 ? 9 : 4);
+		read_pages(m, i % 2, pid, ino, at + (uint64_t)(i % 5) * 16, 64);
+	}
+	out->len = 0;
+	rf_model_counters(m, collect, out);
+	rf_model_free(m);
+}
+
+static void test_determinism(void)
+{
+	static struct counters a, b;
+
+	mixed_run(&a);
+	mixed_run(&b);
+	ok(a.len > 0 && a.len == b.len && !memcmp(a.text, b.text, a.len),
+	   "same events, same counters (%zu bytes of counters)", a.len);
+}
+
+int main(void)
+{
+	plan(28);
+	test_big_into_small();
+	test_small_into_big();
+	test_readahead_unreferenced();
+	test_read_same_folio();
+	test_v46_base_pages();
+	test_readahead_cached();
+	test_readahead_charges();
+	test_determinism();
+	return done_testing();
+}
