@@ -74,6 +74,13 @@ int rf_event_page_refs(const struct rf_event *ev, unsigned int page_shift, rf_pa
 		space = ev->u.access.flags & RF_REF_ANON ? SPACE_ACCESS_ANON : SPACE_ACCESS_FILE;
 		return cb(mix(space ^ folio_start(ev->u.access.key, ev->u.access.order)),
 			  ev->u.access.order, ctx);
+	case RF_EV_FILE_READAHEAD:
+		/*
+		 * The kernel's prefetch, not a use: the model inserts these folios
+		 * unreferenced, and the read or fault that follows names the pages
+		 * used.  A demand-paging policy (and OPT's bound) sees only those.
+		 */
+		return 0;
 	default:
 		return 0;
 	}

@@ -68,6 +68,7 @@ static void file_events(void)
 	struct rf_event big = file_ev(RF_EV_FILE_READ, 8 << 20 | 1, 42, 1, 6, 2);
 	struct rf_event top = file_ev(RF_EV_FILE_WRITE, 1, 1, UINT64_MAX - 1, 5, 0);
 	struct rf_event none = file_ev(RF_EV_FILE_READ, 1, 1, 7, 0, 0);
+	struct rf_event ra = file_ev(RF_EV_FILE_READAHEAD, 8 << 20 | 1, 42, 0, 512, 9);
 	struct refs a = refs_of(&rd), b = refs_of(&rd), f = refs_of(&fault), o = refs_of(&other);
 	struct refs g = refs_of(&big);
 
@@ -79,6 +80,7 @@ static void file_events(void)
 	   "order-2 read of pages 1..6: two folios (0-3, 4-7) of order 2");
 	is_int(refs_of(&top).n, 2, "a range running past the top of the index space stops there");
 	is_int(refs_of(&none).n, 1, "nr 0 counts as one page");
+	is_int(refs_of(&ra).n, 0, "file_readahead is a prefetch: no page references");
 }
 
 static void anon_and_access(void)
@@ -148,7 +150,7 @@ static void feeding(void)
 
 int main(void)
 {
-	plan(7 + 4 + 2);
+	plan(8 + 4 + 2);
 	file_events();
 	anon_and_access();
 	feeding();
