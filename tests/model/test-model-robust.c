@@ -15,7 +15,8 @@ static uint64_t rnd(uint64_t *s)
 static void random_event(uint64_t *s, struct rf_event *ev)
 {
 	static const uint16_t types[] = {
-		RF_EV_FILE_READ, RF_EV_FILE_WRITE, RF_EV_FILE_FAULT, RF_EV_ANON_FAULT,
+		RF_EV_FILE_READ, RF_EV_FILE_WRITE, RF_EV_FILE_FAULT, RF_EV_FILE_READAHEAD,
+		RF_EV_ANON_FAULT,
 		RF_EV_ACCESS, RF_EV_MMAP, RF_EV_MUNMAP, RF_EV_MADVISE, RF_EV_FADVISE,
 		RF_EV_TRUNCATE, RF_EV_FORK, RF_EV_EXEC, RF_EV_EXIT, RF_EV_CGROUP_MKDIR,
 		RF_EV_CGROUP_RMDIR, RF_EV_CGROUP_ATTACH, RF_EV_CGROUP_LIMIT, RF_EV_NAME_PID,
@@ -30,7 +31,7 @@ static void random_event(uint64_t *s, struct rf_event *ev)
 	ev->pid = rnd(s) % 6;
 	switch (ev->type) {
 	case RF_EV_FILE_READ: case RF_EV_FILE_WRITE: case RF_EV_FILE_FAULT:
-	case RF_EV_FADVISE: case RF_EV_TRUNCATE:
+	case RF_EV_FILE_READAHEAD: case RF_EV_FADVISE: case RF_EV_TRUNCATE:
 		ev->u.file.dev = 8;
 		ev->u.file.ino = rnd(s) % 4;
 		ev->u.file.index = (rnd(s) & 1) ? rnd(s) % 3000 : rnd(s) << 20;
@@ -38,6 +39,10 @@ static void random_event(uint64_t *s, struct rf_event *ev)
 		if (ev->type == RF_EV_FADVISE && rnd(s) % 4 == 0)
 			ev->u.file.nr = UINT64_MAX;	/* "to the end" */
 		ev->u.file.order = (rnd(s) % 8 == 0) ? rnd(s) % 256 : 0;
+		if (ev->type == RF_EV_FILE_READAHEAD && rnd(s) % 2) {
+			ev->u.file.order = rnd(s) % 11;	/* large folios, their shadows */
+			ev->u.file.nr = rnd(s) % 1100;
+		}
 		ev->u.file.flags = rnd(s);
 		ev->u.file.advice = rnd(s) % 6;
 		ev->u.file.mm = rnd(s) % 4;
