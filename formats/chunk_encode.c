@@ -7,10 +7,14 @@
  * dt counts time units (the chunk's "tu"): at a 1 us resolution the gap
  * between two events is mostly a one-byte integer.  The writer always
  * writes the latest chunk encoding (ds->enc); the decoder reads every one.
+ *
+ * The msgpack is written straight into the chunk buffer, the shortest form
+ * of every integer (what msgpack-c writes too), with the room for an event
+ * reserved once: msgpack-c's packer makes a callback per value, which cost
+ * the recorder several times what zstd does.
  */
+#include <stdlib.h>
 #include <string.h>
-
-#include <msgpack.h>
 
 #include "formats/format-local.h"
 
@@ -61,85 +65,204 @@ int rf_event_validate(const struct rf_event *ev)
 	return 0;
 }
 
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-	size_t len;
+/* ------------------------------------------------------------- packing */
 
-	if (!s) {
-		msgpack_pack_nil(pk);
-		return;
-	}
-	len = strlen(s);
-	msgpack_pack_str(pk, len);
-	msgpack_pack_str_body(pk, s, len);
+/* Most bytes one integer, or one container or string header, takes. */
+#define MAX_INT_BYTES	9u
+
+bool rf_pack_reserve(struct rf_pack *pk, size_t n)
+{
+	size_t cap;
+	uint8_t *np;
+
+	if (pk->cap - pk->len >= n)
+		return true;
+	cap = pk->cap ? pk->cap : 4096;
+	while (cap - pk->len < n)
+		cap *= 2;
+	np = realloc(pk->p, cap);
+	if (!np)
+		return false;
+	pk->p = np;
+	pk->cap = cap;
+	return true;
 }
 
-static void pack_field(msgpack_packer *pk, struct rf_delta_state *ds, const struct rf_event *ev,
-		       const struct rf_field *f)
+void rf_pack_free(struct rf_pack *pk)
 {
-	const struct rf_counter *ctr;
-	const uint64_t *frames;
+	free(pk->p);
+	memset(pk, 0, sizeof(*pk));
+}
+
+static inline uint8_t *put_be(uint8_t *q, uint8_t tag, uint64_t v, unsigned int bytes)
+{
+	*q++ = tag;
+	while (bytes--)
+		*q++ = (uint8_t)(v >> (8 * bytes));
+	return q;
+}
+
+static inline uint8_t *put_uint(uint8_t *q, uint64_t v)
+{
+	if (v < 0x80) {
+		*q = (uint8_t)v;
+		return q + 1;
+	}
+	if (v <= UINT8_MAX)
+		return put_be(q, 0xcc, v, 1);
+	if (v <= UINT16_MAX)
+		return put_be(q, 0xcd, v, 2);
+	if (v <= UINT32_MAX)
+		return put_be(q, 0xce, v, 4);
+	return put_be(q, 0xcf, v, 8);
+}
+
+static inline uint8_t *put_int(uint8_t *q, int64_t v)
+{
+	if (v >= 0)
+		return put_uint(q, (uint64_t)v);
+	if (v >= -32) {
+		*q = (uint8_t)v;	/* negative fixint */
+		return q + 1;
+	}
+	if (v >= INT8_MIN)
+		return put_be(q, 0xd0, (uint64_t)v, 1);
+	if (v >= INT16_MIN)
+		return put_be(q, 0xd1, (uint64_t)v, 2);
+	if (v >= INT32_MIN)
+		return put_be(q, 0xd2, (uint64_t)v, 4);
+	return put_be(q, 0xd3, (uint64_t)v, 8);
+}
+
+/* Header of an array (0x90, 0xdc, 0xdd) or a map (0x80, 0xde, 0xdf) of @n. */
+static inline uint8_t *put_container(uint8_t *q, uint8_t fix, uint8_t tag16, uint32_t n)
+{
+	if (n < 16) {
+		*q = (uint8_t)(fix | n);
+		return q + 1;
+	}
+	if (n <= UINT16_MAX)
+		return put_be(q, tag16, n, 2);
+	return put_be(q, tag16 + 1, n, 4);
+}
+
+/* A string or nil; reserves its own room. */
+static bool pack_str(struct rf_pack *pk, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	uint8_t *q;
+
+	if (!rf_pack_reserve(pk, MAX_INT_BYTES + len))
+		return false;
+	q = pk->p + pk->len;
+	if (!s)
+		*q++ = 0xc0;
+	else if (len < 32)
+		*q++ = (uint8_t)(0xa0 | len);
+	else if (len <= UINT8_MAX)
+		q = put_be(q, 0xd9, len, 1);
+	else if (len <= UINT16_MAX)
+		q = put_be(q, 0xda, len, 2);
+	else
+		q = put_be(q, 0xdb, len, 4);
+	memcpy(q, s, len);
+	pk->len = (size_t)(q + len - pk->p);
+	return true;
+}
+
+/* Stack frames and counter maps: rare, and sized by their element count. */
+static __attribute__((noinline)) bool pack_list(struct rf_pack *pk, const struct rf_event *ev,
+						 const struct rf_field *f)
+{
+	uint32_t n = RF_FIELD_CCOUNT(ev, f), k;
+	uint8_t *q;
+
+	if (f->kind == RF_FK_FRAMES) {
+		const uint64_t *frames = RF_FIELD_CPTR(ev, f, uint64_t *);
+
+		if (!rf_pack_reserve(pk, MAX_INT_BYTES * (1 + (size_t)n)))
+			return false;
+		q = put_container(pk->p + pk->len, 0x90, 0xdc, n);
+		for (k = 0; k < n; k++)
+			q = put_uint(q, frames[k]);
+		pk->len = (size_t)(q - pk->p);
+		return true;
+	}
+	{
+		const struct rf_counter *ctr = RF_FIELD_CPTR(ev, f, struct rf_counter *);
+
+		if (!rf_pack_reserve(pk, MAX_INT_BYTES))
+			return false;
+		pk->len = (size_t)(put_container(pk->p + pk->len, 0x80, 0xde, n) - pk->p);
+		for (k = 0; k < n; k++) {
+			if (!pack_str(pk, ctr[k].name) || !rf_pack_reserve(pk, MAX_INT_BYTES))
+				return false;
+			pk->len = (size_t)(put_uint(pk->p + pk->len, ctr[k].value) - pk->p);
+		}
+		return true;
+	}
+}
+
+/* One integer field at @q (room reserved); NULL for a field that packs itself. */
+static inline uint8_t *put_field(uint8_t *q, struct rf_delta_state *ds, const struct rf_event *ev,
+				 const struct rf_field *f)
+{
 	uint64_t v, *reg;
-	uint32_t n, k;
 
 	switch (f->kind) {
 	case RF_FK_UINT:
-		msgpack_pack_uint64(pk, rf_field_get_u(ev, f));
-		break;
+		return put_uint(q, rf_field_get_u(ev, f));
 	case RF_FK_INT:
-		msgpack_pack_int32(pk, rf_field_get_i(ev, f));
-		break;
+		return put_int(q, rf_field_get_i(ev, f));
 	case RF_FK_DELTA_INDEX:
 	case RF_FK_DELTA_ADDR:
 	case RF_FK_DELTA_KEY:
 	case RF_FK_DELTA_PFN:
 		reg = rf_delta_reg(ds, f->kind, ev);
 		v = rf_field_get_u(ev, f);
-		if (!reg) {
-			msgpack_pack_uint64(pk, v);
-			break;
-		}
-		msgpack_pack_int64(pk, (int64_t)(v - *reg));
+		if (!reg)
+			return put_uint(q, v);
+		q = put_int(q, (int64_t)(v - *reg));
 		*reg = v;
-		break;
-	case RF_FK_STR:
-		pack_str(pk, RF_FIELD_CPTR(ev, f, char *));
-		break;
-	case RF_FK_FRAMES:
-		n = RF_FIELD_CCOUNT(ev, f);
-		frames = RF_FIELD_CPTR(ev, f, uint64_t *);
-		msgpack_pack_array(pk, n);
-		for (k = 0; k < n; k++)
-			msgpack_pack_uint64(pk, frames[k]);
-		break;
-	case RF_FK_COUNTERS:
-		n = RF_FIELD_CCOUNT(ev, f);
-		ctr = RF_FIELD_CPTR(ev, f, struct rf_counter *);
-		msgpack_pack_map(pk, n);
-		for (k = 0; k < n; k++) {
-			pack_str(pk, ctr[k].name);
-			msgpack_pack_uint64(pk, ctr[k].value);
-		}
-		break;
+		return q;
 	}
+	return NULL;
 }
 
 /* @ev->time must be a multiple of ds->tu (the writer rounds it down). */
-int rf_encode_event(struct msgpack_packer *pk, struct rf_delta_state *ds, const struct rf_event *ev)
+int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct rf_event *ev)
 {
 	const struct rf_schema *sch = rf_schema_of(ev->type);
 	unsigned int i;
+	uint8_t *q, *next;
 
 	if (!sch)
 		return RF_ERR_UNKNOWN_TYPE;
-	msgpack_pack_array(pk, RF_EVENT_COMMON_FIELDS + sch->nr_fields);
-	msgpack_pack_uint16(pk, ev->type);
+	/* the array header, the prefix and every integer field */
+	if (!rf_pack_reserve(pk, MAX_INT_BYTES * (1 + RF_EVENT_COMMON_FIELDS + sch->nr_fields)))
+		return RF_ERR_NOMEM;
+	q = put_container(pk->p + pk->len, 0x90, 0xdc, RF_EVENT_COMMON_FIELDS + sch->nr_fields);
+	q = put_uint(q, ev->type);
 	/* both times are multiples of tu, so the signed difference divides exactly */
-	msgpack_pack_int64(pk, (int64_t)(ev->time - ds->time) / (int64_t)ds->tu);
+	q = put_int(q, (int64_t)(ev->time - ds->time) / (int64_t)ds->tu);
 	ds->time = ev->time;
-	msgpack_pack_uint32(pk, ev->cpu);
-	msgpack_pack_int32(pk, ev->pid);
-	for (i = 0; i < sch->nr_fields; i++)
-		pack_field(pk, ds, ev, &sch->fields[i]);
+	q = put_uint(q, ev->cpu);
+	q = put_int(q, ev->pid);
+	for (i = 0; i < sch->nr_fields; i++) {
+		const struct rf_field *f = &sch->fields[i];
+
+		next = put_field(q, ds, ev, f);
+		if (next) {
+			q = next;
+			continue;
+		}
+		/* a string, frames or counters: packs itself, then room for the rest again */
+		pk->len = (size_t)(q - pk->p);
+		if (!(f->kind == RF_FK_STR ? pack_str(pk, RF_FIELD_CPTR(ev, f, char *)) : pack_list(pk, ev, f)) ||
+		    !rf_pack_reserve(pk, MAX_INT_BYTES * sch->nr_fields))
+			return RF_ERR_NOMEM;
+		q = pk->p + pk->len;
+	}
+	pk->len = (size_t)(q - pk->p);
 	return 0;
 }

@@ -162,10 +162,16 @@ static inline uint64_t *rf_delta_reg(struct rf_delta_state *ds, unsigned int kin
 #define RF_FIELD_COUNT(ev, f) (*(uint32_t *)((char *)(ev) + (f)->aux))
 #define RF_FIELD_CCOUNT(ev, f) (*(const uint32_t *)((const char *)(ev) + (f)->aux))
 
-/* chunk_encode.c: events -> msgpack, with the chunk's delta state */
-struct msgpack_packer;
-RF_HIDDEN int rf_encode_event(struct msgpack_packer *pk, struct rf_delta_state *ds,
-			      const struct rf_event *ev);
+/* chunk_encode.c: events -> msgpack in a growing buffer, with the chunk's delta state */
+struct rf_pack {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+};
+RF_HIDDEN bool rf_pack_reserve(struct rf_pack *pk, size_t n);
+RF_HIDDEN void rf_pack_free(struct rf_pack *pk);
+/* 0, or RF_ERR_NOMEM with @pk holding a partial event (the writer then fails). */
+RF_HIDDEN int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct rf_event *ev);
 RF_HIDDEN int rf_event_validate(const struct rf_event *ev);
 
 /* chunk_decode.c: a cursor over one decompressed chunk */

@@ -27,8 +27,7 @@ struct rf_trace_writer {
 	bool failed;
 	struct rf_writer_options opts;
 	ZSTD_CCtx *cctx;
-	msgpack_sbuffer body;		/* encoded events of the current chunk */
-	msgpack_packer pk;
+	struct rf_pack body;		/* encoded events of the current chunk */
 	struct rf_delta_state ds;
 	uint64_t resolution;		/* ns: event times are rounded down to a multiple */
 	struct rf_chunk_info cur;	/* the chunk being filled */
@@ -104,7 +103,7 @@ static void chunk_reset(struct rf_trace_writer *w)
 	memset(&w->cur, 0, sizeof(w->cur));
 	w->cur.seq = w->index.nr;
 	w->cur.t_first = UINT64_MAX;
-	w->body.size = 0;
+	w->body.len = 0;
 }
 
 static int write_header(struct rf_trace_writer *w, const struct rf_trace_header *in)
@@ -152,8 +151,13 @@ static int writer_init(struct rf_trace_writer *w, const struct rf_trace_header *
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1)))
 		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL, "bad zstd level %d", w->opts.level);
-	msgpack_sbuffer_init(&w->body);
-	msgpack_packer_init(&w->pk, &w->body, msgpack_sbuffer_write);
+	/* a chunk's worth of room at once: no reallocation while recording */
+	if (!rf_pack_reserve(&w->body, w->opts.chunk_bytes + 4096))
+		return RF_ERR_NOMEM;
+	w->frame_cap = ZSTD_compressBound(w->opts.chunk_bytes + 4096 + 64);
+	w->frame = malloc(w->frame_cap);
+	if (!w->frame)
+		return RF_ERR_NOMEM;
 	chunk_reset(w);
 	return write_header(w, h);
 }
@@ -163,7 +167,7 @@ static void writer_free(struct rf_trace_writer *w)
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
 	ZSTD_freeCCtx(w->cctx);
-	msgpack_sbuffer_destroy(&w->body);
+	rf_pack_free(&w->body);
 	rf_index_free(&w->index);
 	free(w->frame);
 	free(w);
@@ -249,11 +253,11 @@ int rf_trace_writer_flush(struct rf_trace_writer *w)
 	if (err)
 		return err;
 	w->cur.offset = w->offset;
-	err = write_frame(w, hdr, hlen, w->body.data, w->body.size);
+	err = write_frame(w, hdr, hlen, w->body.p, w->body.len);
 	if (err)
 		return err;
 	w->cur.size = w->offset - w->cur.offset;
-	w->encoded_bytes += hlen + w->body.size;
+	w->encoded_bytes += hlen + w->body.len;
 	err = rf_index_add(&w->index, &w->cur);
 	if (err)
 		return err;
@@ -280,9 +284,12 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 		ev = &rounded;
 	}
 	/* Deltas start from 0 in every chunk: the chunk header's base time is 0. */
-	rf_encode_event(&w->pk, &w->ds, ev);
-	if (!w->body.data)
-		return RF_ERR_NOMEM;
+	err = rf_encode_event(&w->body, &w->ds, ev);
+	if (err) {
+		w->failed = true;	/* the chunk holds part of an event */
+		return rf_fail(w->errmsg, sizeof(w->errmsg), err, "event %llu: out of memory",
+			       (unsigned long long)w->events);
+	}
 	w->cur.nr_events++;
 	w->cur.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
 	if (ev->time < w->cur.t_first)
@@ -291,7 +298,7 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 		w->cur.t_last = ev->time;
 	w->index.type_counts[ev->type]++;
 	w->events++;
-	if (w->cur.nr_events >= w->opts.chunk_events || w->body.size >= w->opts.chunk_bytes)
+	if (w->cur.nr_events >= w->opts.chunk_events || w->body.len >= w->opts.chunk_bytes)
 		return rf_trace_writer_flush(w);
 	return 0;
 }
@@ -349,7 +356,7 @@ void rf_trace_writer_stats(const struct rf_trace_writer *w, struct rf_writer_sta
 	st->events = w->events;
 	st->chunks = w->index.nr;
 	st->bytes = w->offset;
-	st->encoded_bytes = w->encoded_bytes + w->body.size;
+	st->encoded_bytes = w->encoded_bytes + w->body.len;
 }
 
 const char *rf_trace_writer_errmsg(const struct rf_trace_writer *w)
