@@ -32,6 +32,7 @@ struct cpu_stream {
 	size_t cap;
 	void **spare;		/* free sub-buffers for reuse */
 	size_t nspare;
+	void *unread;		/* the sub-buffer of the last read that found nothing */
 	bool loaded;		/* kbuf walks pages[head] */
 	bool lost_pending;	/* a lost marker comes before the current record */
 	void *rec;		/* current record, NULL when the queue is drained */
@@ -111,6 +112,12 @@ static void heap_pop(struct rf_source *s)
 
 static void *page_get(struct rf_source *s, struct cpu_stream *c)
 {
+	void *page = c->unread;
+
+	if (page) {
+		c->unread = NULL;
+		return page;
+	}
 	if (c->nspare)
 		return c->spare[--c->nspare];
 	return malloc(s->subbuf_size);
@@ -203,10 +210,8 @@ static int read_cpu(struct rf_source *s, struct cpu_stream *c, unsigned int max_
 			return RF_ERR_NOMEM;
 		ret = tracefs_cpu_read(c->tcpu, page, true);
 		if (ret <= 0) {
-			if (c->count + c->nspare < c->cap)
-				c->spare[c->nspare++] = page;
-			else
-				free(page);
+			/* kept for the next poll: every poll ends on an empty read, so no malloc/free churn */
+			c->unread = page;
 			if (ret < 0 && errno != EAGAIN && errno != EINTR)
 				return -errno;
 			break;
@@ -473,6 +478,7 @@ static void free_stream(struct cpu_stream *c)
 		free(c->pages[(c->head + i) % c->cap]);
 	for (i = 0; i < c->nspare; i++)
 		free(c->spare[i]);
+	free(c->unread);
 	free(c->pages);
 	free(c->spare);
 }
