@@ -123,6 +123,8 @@ struct rf_norm {
 	uint32_t nr_held;
 	uint32_t cap_held;
 	uint64_t held_oldest;		/* no task in a fault was active earlier */
+	int32_t ra_pid;			/* the task with a run of adds not yet out, if ra_open */
+	bool ra_open;
 	uint64_t last_time;		/* of the last event emitted */
 	uint64_t pc_seq;		/* page-cache adds seen */
 	uint32_t nr_cpus;
@@ -157,6 +159,8 @@ void rf_fault_refolio(struct rf_norm *n, const struct rf_task *t, struct rf_even
 int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, uint32_t dev,
 	      uint64_t ino, uint64_t index, uint8_t order);
 int rf_ra_flush(struct rf_norm *n, struct rf_task *t);
+/* A record of another task than @pid's: the open run goes out, at about the time of its adds. */
+int rf_ra_interleaved(struct rf_norm *n, int32_t pid);
 int rf_fault_hold(struct rf_norm *n, struct rf_task *t, const struct rf_event *ev, uint64_t addr);
 /* The fault's readahead, then its reference; @end: the fault is over too. */
 int rf_fault_release(struct rf_norm *n, struct rf_task *t, bool end);

@@ -1025,6 +1025,12 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 		return 0;
 	n->records++;
 	id = tp - n->cfg.tps->tp;
+	if (n->ra_open && pid != n->ra_pid) {
+		int err = rf_ra_interleaved(n, pid);
+
+		if (err)
+			return err;
+	}
 	if (raw->cpu < n->nr_cpus && n->pending[raw->cpu].on) {
 		bool names = (id == TP_FILEMAP_FAULT || id == TP_MAP_PAGES) &&
 			     pid == n->pending[raw->cpu].pid;

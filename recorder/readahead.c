@@ -13,7 +13,10 @@
  * VM_FAULT_RETRY and maps its page by fault-around on the retry, with no new
  * page_fault_user.  So the file_fault is held from the event that names it
  * until the task does something a fault does not (another fault, a syscall,
- * exit), or has been silent for HOLD_NS; the run goes out first.  Adds
+ * exit), or has been silent for HOLD_NS; the run goes out first.  A run
+ * also goes out as soon as another task's record comes between its adds, so
+ * that concurrent readers' insertions stay in the order the kernel made them
+ * (a read's exit may come milliseconds of I/O after its adds).  Adds
  * anywhere else (write(), fadvise(WILLNEED), readahead(2), splice) are not
  * readahead of a reference and are left out.
  */
@@ -31,6 +34,8 @@ int rf_ra_flush(struct rf_norm *n, struct rf_task *t)
 	struct rf_event ev = { .time = r->time, .cpu = r->cpu, .pid = t->pid,
 			       .type = RF_EV_FILE_READAHEAD };
 
+	if (n->ra_open && n->ra_pid == t->pid)
+		n->ra_open = false;
 	if (!r->nr)
 		return 0;
 	ev.u.file.dev = r->dev;
@@ -40,6 +45,18 @@ int rf_ra_flush(struct rf_norm *n, struct rf_task *t)
 	ev.u.file.order = r->order;
 	r->nr = 0;
 	return rf_norm_emit(n, &ev);
+}
+
+int rf_ra_interleaved(struct rf_norm *n, int32_t pid)
+{
+	uint64_t v;
+
+	if (pid == n->ra_pid)
+		return 0;
+	n->ra_open = false;
+	if (!rf_hmap_get(&n->tasks, n->ra_pid, &v))
+		return 0;
+	return rf_ra_flush(n, (struct rf_task *)(uintptr_t)v);
 }
 
 /* One more folio added by @t's read or fault: it extends the run or starts one. */
@@ -64,6 +81,8 @@ int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, ui
 	r->order = order;
 	r->time = raw->ts;
 	r->cpu = raw->cpu;
+	n->ra_pid = t->pid;
+	n->ra_open = true;
 	return err;
 }
 
