@@ -30,7 +30,8 @@
 #define PENDING_NS	(100ull * 1000)	/* a fault's filemap event comes within this */
 #define FOLIO_ORDER_BITS 8		/* n->folios values: add sequence << 8 | order */
 #define PFN_ORDER_BITS	8		/* n->pfn_info values: cgroup << 8 | order */
-#define HOLD_NS		(1000ull * 1000)	/* a task silent this long is out of its fault */
+/* a task silent this long is taken to be out of its fault (memcg reclaim inside one: ms) */
+#define HOLD_NS		(10ull * 1000 * 1000)
 
 struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 
@@ -1053,12 +1054,6 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 		if (err)
 			return err;
 	}
-	if (n->nr_held && raw->ts > n->held_oldest + HOLD_NS) {
-		int err = rf_fault_release_stale(n, raw->ts - HOLD_NS);
-
-		if (err)
-			return err;
-	}
 	switch (id) {	/* events about cgroups, not about the task that caused them */
 	case TP_CG_MKDIR: return on_cg_mkdir(n, tp, raw);
 	case TP_CG_RMDIR: return on_cg_rmdir(n, tp, raw);
@@ -1075,6 +1070,13 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 			t->fault.last = raw->ts;
 		else
 			err = rf_fault_release(n, t, true);	/* the task left the fault */
+		if (err)
+			return err;
+	}
+	/* after the update above: a record inside a fault keeps it held, however late */
+	if (n->nr_held && raw->ts > n->held_oldest + HOLD_NS) {
+		int err = rf_fault_release_stale(n, raw->ts - HOLD_NS);
+
 		if (err)
 			return err;
 	}
