@@ -165,7 +165,8 @@ static bool pack_str(struct rf_pack *pk, const char *s)
 		q = put_be(q, 0xda, len, 2);
 	else
 		q = put_be(q, 0xdb, len, 4);
-	memcpy(q, s, len);
+	if (len)
+		memcpy(q, s, len);
 	pk->len = (size_t)(q + len - pk->p);
 	return true;
 }
