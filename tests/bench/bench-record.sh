@@ -41,16 +41,37 @@ perf_events=$(echo "$events" | tr ',' '\n' | while read -r e; do
 	perf list "$e" 2> /dev/null | grep -q "$e" && printf -- "-e %s " "$e"; done)
 
 now_ns() { date +%s%N; }
+py=
+for cand in "${PYTHON3:-}" python3 /usr/bin/python3; do
+	[ -n "$cand" ] && command -v "$cand" > /dev/null 2>&1 && { py=$cand; break; }
+done
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$1/stat"; }
 
-timed_workload() {	# prints the workload's wall time in ms
+# The workload's wall time in ms on stdout; its CPU time (user + system, in which the kernel's
+# tracing cost shows) appended to $dir/$1.wcpu.  On a shared machine the wall time moves with
+# the neighbours; CPU time much less.
+timed_workload() {
+	if [ -n "$py" ]; then
+		"$py" -c 'import os, sys, time
+t0 = time.monotonic_ns()
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+_, st, ru = os.wait4(pid, 0)
+sys.stdout.write("%d %d\n" % ((time.monotonic_ns() - t0) // 1000000, (ru.ru_utime + ru.ru_stime) * 1000))
+sys.exit(0 if os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0 else 1)' \
+			"$work" "$dir/rd.dat" "$dir/mm.dat" "$ANON_MB" 1 > "$dir/one" || echo "workload failed" >&2
+		cut -d' ' -f2 "$dir/one" >> "$dir/$1.wcpu"
+		cut -d' ' -f1 "$dir/one"
+		return
+	fi
 	t0=$(now_ns)
 	"$work" "$dir/rd.dat" "$dir/mm.dat" "$ANON_MB" 1 || echo "workload failed" >&2
 	t1=$(now_ns)
 	echo $(((t1 - t0) / 1000000))
 }
 
-run_bare() { timed_workload >> "$dir/bare.ms"; }
+run_bare() { timed_workload bare >> "$dir/bare.ms"; }
 
 run_refault() {	# $1: the refault binary, $2: the label of its results
 	rm -f "$dir/r.trace"
@@ -59,7 +80,7 @@ run_refault() {	# $1: the refault binary, $2: the label of its results
 	while [ ! -s "$dir/r.trace" ]; do sleep 0.05; done	# started: header written
 	sleep 0.5
 	c0=$(cpu_ms $pid)
-	timed_workload >> "$dir/$2.ms"
+	timed_workload "$2" >> "$dir/$2.ms"
 	echo $(($(cpu_ms $pid) - c0)) >> "$dir/$2.cpu"
 	kill -INT $pid
 	wait $pid
@@ -80,7 +101,7 @@ run_floor() {	# the tracepoints on, no reader: what the kernel pays to record th
 		[ -e "$f" ] && echo 1 > "$f"
 	done
 	echo 1 > "$floor_inst/tracing_on"
-	timed_workload >> "$dir/floor.ms"
+	timed_workload floor >> "$dir/floor.ms"
 	echo 0 > "$floor_inst/tracing_on"
 	awk '/^overrun:|^entries:/ { s += $2 } END { print s + 0 }' "$floor_inst"/per_cpu/cpu*/stats \
 		>> "$dir/floor.recs"
@@ -94,7 +115,7 @@ run_perf() {
 	while [ ! -s "$dir/p.data" ]; do sleep 0.05; done
 	sleep 0.5
 	c0=$(cpu_ms $pid)
-	timed_workload >> "$dir/perf.ms"
+	timed_workload perf >> "$dir/perf.ms"
 	echo $(($(cpu_ms $pid) - c0)) >> "$dir/perf.cpu"
 	kill -INT $pid
 	wait $pid
@@ -135,6 +156,18 @@ awk -v b="$bare" -v f="$flr" -v r="$ref" -v p="$prf" 'BEGIN {
 	if (p > b) printf "  the floor alone is %.2f of perf'\''s overhead: refault can reach at best that ratio\n", (f - b) / (p - b)
 	if (p > f) printf "  refault / perf, above the floor = %.2f\n", (r - f) / (p - f) }'
 echo "  floor: median $(median "$dir/floor.recs") records in the buffers (entries + overruns)"
+if [ -s "$dir/bare.wcpu" ]; then
+	# CPU cost of recording = the workload's extra CPU time (tracepoints, wake-ups, cache) + the recorder's
+	echo "  workload CPU (ms): bare $(tr '\n' ' ' < "$dir/bare.wcpu")| floor $(tr '\n' ' ' < "$dir/floor.wcpu")| refault $(tr '\n' ' ' < "$dir/refault.wcpu")| perf $(tr '\n' ' ' < "$dir/perf.wcpu")"
+	awk -v b="$(median "$dir/bare.wcpu")" -v f="$(median "$dir/floor.wcpu")" \
+	    -v r="$(median "$dir/refault.wcpu")" -v p="$(median "$dir/perf.wcpu")" \
+	    -v rc="$(median "$dir/refault.cpu")" -v pc="$(median "$dir/perf.cpu")" 'BEGIN {
+		printf "  median workload CPU: bare %d ms, floor %+d, refault %+d, perf %+d\n", b, f - b, r - b, p - b
+		printf "  CPU cost (workload extra + recorder): floor %d ms, refault %d ms, perf %d ms\n",
+			f - b, r - b + rc, p - b + pc
+		if (p - b + pc > 0) printf "  CPU cost refault / perf = %.2f; the floor alone is %.2f of perf'\''s\n",
+			(r - b + rc) / (p - b + pc), (f - b) / (p - b + pc) }'
+fi
 echo "  recorder CPU time while the workload ran (ms): refault $(tr '\n' ' ' < "$dir/refault.cpu")| perf $(tr '\n' ' ' < "$dir/perf.cpu")"
 echo "  median recorder CPU: refault $(median "$dir/refault.cpu") ms, perf $(median "$dir/perf.cpu") ms"
 echo "  refault: median $(col_median "$dir/refault.stats" 1) events, $(col_median "$dir/refault.raw" 1) tracepoint records, $(col_median "$dir/refault.stats" 3) bytes/event, lost per run: $(awk '{ printf "%s ", $2 }' "$dir/refault.stats")"
@@ -155,3 +188,10 @@ awk -v b="$bare" -v o="$bef" -v n="$ref" -v p="$prf" -v oc="$(median "$dir/befor
 	if (p > b) printf " (of perf'\''s: %.2f -> %.2f)", (o - b) / (p - b), (n - b) / (p - b)
 	printf "; recorder CPU %d -> %d ms (x%.2f); bytes/event %.2f -> %.2f (x%.2f)\n",
 		oc, nc, oc ? nc / oc : 0, ob, nb, ob ? nb / ob : 0 }'
+[ -s "$dir/before.wcpu" ] || exit 0
+awk -v b="$(median "$dir/bare.wcpu")" -v o="$(median "$dir/before.wcpu")" -v n="$(median "$dir/refault.wcpu")" \
+    -v oc="$(median "$dir/before.cpu")" -v nc="$(median "$dir/refault.cpu")" \
+    -v p="$(median "$dir/perf.wcpu")" -v pc="$(median "$dir/perf.cpu")" 'BEGIN {
+	printf "  before -> after: CPU cost (workload extra + recorder) %d -> %d ms", o - b + oc, n - b + nc
+	if (p - b + pc > 0) printf " (of perf'\''s: %.2f -> %.2f)", (o - b + oc) / (p - b + pc), (n - b + nc) / (p - b + pc)
+	printf "\n" }'
