@@ -6,6 +6,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/config.c \
 	replayer/model/profiles.c \
 	replayer/model/pagecache.c \
+	replayer/model/readpos.c \
 	replayer/model/lruvec.c \
 	replayer/model/pagevec.c \
 	replayer/model/memcg.c \

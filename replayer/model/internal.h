@@ -435,17 +435,22 @@ struct rf_pid {
 
 /*
  * What a struct file's f_ra.prev_pos tells filemap_read(): where the
- * previous read ended.  The trace has no open-file identity, so (pid,
- * mapping) stands for the file; a fixed table, one entry per hash slot, a
- * colliding file taking the slot over (its next read is then judged as the
- * first read of a freshly opened file).
+ * previous read of the open file ended (readpos.c).  The trace has neither
+ * open-file identity nor descriptors, so (pid, mapping) stands for the task's
+ * files of that mapping, with the end of its last READ_STREAMS reads (a task
+ * may read one file through several descriptors: a stream and random
+ * reads).  A fixed table, one entry per hash slot; a colliding (pid, mapping)
+ * takes the slot over.
  */
-#define READ_STATE_SLOTS	4096u
+#define READ_STATE_SLOTS	2048u
+#define READ_STREAMS		8u
 
 struct rf_read_state {
 	uint32_t mapping_plus1;		/* 0: slot unused */
 	int32_t pid;
-	uint64_t last;			/* page index the previous read ended in */
+	uint64_t last[READ_STREAMS];	/* page index each stream's previous read ended in */
+	uint8_t nr;			/* streams in use, most recent first */
+	uint8_t continued;		/* bit per position: a read went on from it */
 };
 
 struct rf_model {
@@ -592,6 +597,12 @@ void lru_add_drain(struct rf_model *m);
 void lru_add_drain_all(struct rf_model *m);
 void mark_page_accessed(struct rf_model *m, uint32_t page);
 void pvec_note_stranded(struct rf_model *m);
+
+/* previous reads of a file (readpos.c) */
+struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping);
+int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_t index,
+		     uint32_t folio, bool *skip);
+void read_state_done(struct rf_read_state *rs, int stream, uint64_t last);
 
 /* page life (model.c) */
 int alloc_pages(struct rf_model *m, uint64_t nr);

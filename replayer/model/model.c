@@ -337,61 +337,24 @@ static uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino)
 }
 
 /*
- * The slot standing for the struct file (@pid, @mapping) reads through
- * (struct rf_read_state); NULL when out of memory.
- */
-static struct rf_read_state *read_state(struct rf_model *m, int32_t pid, uint32_t mapping)
-{
-	uint64_t h;
-
-	if (!m->read_state) {
-		m->read_state = calloc(READ_STATE_SLOTS, sizeof(*m->read_state));
-		if (!m->read_state) {
-			m->error = RF_ERR_NOMEM;
-			return NULL;
-		}
-	}
-	h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ull ^ (uint64_t)mapping * 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 31;
-	return &m->read_state[h & (READ_STATE_SLOTS - 1)];
-}
-
-/*
- * Whether a read of (@pid, @mapping) starting at page @index, in folio
- * @idx, goes on with the access the previous read of the file made, so its
- * first folio is not marked again.  v6.18 filemap_read(): the first folio
- * is marked unless pos_same_folio(pos, prev_pos - 1), i.e. the previous
- * read ended in it.  v4.6.2 do_generic_file_read(): a page is marked unless
- * the read starts where the previous one stopped (prev_index, prev_offset);
- * a read to the end of page P leaves prev_pos at P's start, so with the
- * trace's whole-page reads: unless it starts in the page the previous read
- * ended in.  A fresh file (f_ra.prev_pos = -1) continues nothing.
- */
-static bool read_continues(struct rf_model *m, const struct rf_read_state *rs, int32_t pid,
-			   uint32_t mapping, uint64_t index, uint32_t idx)
-{
-	const struct rf_page *p = P(m, idx);
-
-	if (rs->mapping_plus1 != mapping + 1 || rs->pid != pid)
-		return false;
-	if (!m->p->read_same_folio)
-		return rs->last == index;
-	return rs->last >= p->index && rs->last - p->index < page_nr(p);
-}
-
-/*
  * do_generic_file_read(), v4.6.2 (filemap_read(), v6.18): a miss inserts
  * the page (folio), then every folio of the read is marked accessed once,
- * the first one only if the read does not continue the previous read of
- * the same file (@rs, read_continues()).  generic_perform_write(): a hit is
+ * the first one only if the read does not continue the previous read of the
+ * file.  v6.18 marks the first folio unless pos_same_folio(pos, prev_pos -
+ * 1): the previous read ended in it.  v4.6.2 marks a page unless the read
+ * starts where the previous one stopped (prev_index, prev_offset); a read to
+ * the end of page P leaves prev_pos at P's start, so with the trace's
+ * whole-page reads: unless it starts in the page the previous read ended in.
+ * A fresh file (f_ra.prev_pos = -1) continues nothing.  Where the previous
+ * reads ended is in @rs (readpos.c).  generic_perform_write(): a hit is
  * marked accessed (FGP_ACCESSED); writes (@rs NULL) and synthetic accesses
- * do not track reads.
+ * do not read through a file.
  */
 static void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr,
-		    unsigned int order, uint32_t memcg, bool write, struct rf_read_state *rs,
-		    int32_t pid)
+		    unsigned int order, uint32_t memcg, bool write, struct rf_read_state *rs)
 {
 	uint32_t last = RF_NIL;
+	int stream = -1;
 	uint64_t i;
 
 	for (i = 0; i < nr && !m->error; i++) {
@@ -409,16 +372,18 @@ static void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64
 		if (idx == last)
 			continue;
 		last = idx;
-		if (!i && rs && read_continues(m, rs, pid, mapping, index, idx))
-			continue;
+		if (!i && rs) {
+			bool skip;
+
+			stream = read_state_match(m, rs, index, idx, &skip);
+			if (skip)
+				continue;
+		}
 		if (!(write && created))
 			mark_page_accessed(m, idx);
 	}
-	if (rs) {
-		rs->mapping_plus1 = mapping + 1;
-		rs->pid = pid;
-		rs->last = index + nr - 1;
-	}
+	if (rs)
+		read_state_done(rs, stream, index + nr - 1);
 }
 
 /*
@@ -978,13 +943,13 @@ static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memc
 			       memcg);
 	} else if (ev->type == RF_EV_FILE_WRITE) {
 		file_rw(m, mapping, ev->u.file.index, nr, clamp_order(ev->u.file.order), memcg, true,
-			NULL, ev->pid);
+			NULL);
 	} else {
-		struct rf_read_state *rs = read_state(m, ev->pid, mapping);
+		struct rf_read_state *rs = read_state_get(m, ev->pid, mapping);
 
 		if (rs)
 			file_rw(m, mapping, ev->u.file.index, nr, clamp_order(ev->u.file.order),
-				memcg, false, rs, ev->pid);
+				memcg, false, rs);
 	}
 }
 
@@ -1006,7 +971,7 @@ static void on_access(struct rf_model *m, const struct rf_event *ev, uint32_t me
 			   ev->u.access.flags, memcg, false);
 	else
 		file_rw(m, mapping, ev->u.access.key, 1, clamp_order(ev->u.access.order), memcg,
-			ev->u.access.flags & RF_REF_WRITE, NULL, ev->pid);
+			ev->u.access.flags & RF_REF_WRITE, NULL);
 }
 
 int rf_model_feed(struct rf_model *m, const struct rf_event *ev)

@@ -201,6 +201,35 @@ static void test_read_same_folio(void)
 	is_int(C(m, "vmstat.nr_active_file"), 512, "... a second reader activates all of it");
 	rf_model_free(m);
 
+	/*
+	 * A stream and random reads of one file by one task (two descriptors:
+	 * vworkload hot): each 64 KiB stream read goes on from the previous
+	 * stream read, random reads of other pages in between, so the 2 MiB
+	 * folio still gets one access.
+	 */
+	m = mk("v6.18", quiet);
+	readahead(m, 1, 7, 0, 512, 9);
+	for (i = 0; i < 32; i++) {
+		int k;
+
+		read_pages(m, 0, 1, 7, i * 16, 16);
+		for (k = 0; k < 4; k++)
+			read_pages(m, 0, 1, 7, 4096 + (uint64_t)((i * 4 + k) * 37 % 512), 1);
+	}
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 0,
+	       "stream reads with random reads between them: the folio is one access");
+	rf_model_free(m);
+
+	/* one descriptor, page A, page B, page A again: A is read twice */
+	m = mk("v6.18", quiet);
+	read_pages(m, 0, 1, 7, 10, 1);
+	read_pages(m, 0, 1, 7, 20, 1);
+	read_pages(m, 0, 1, 7, 10, 1);
+	drain(m);
+	is_int(C(m, "vmstat.nr_active_file"), 1, "A, B, A by one reader: A activated");
+	rf_model_free(m);
+
 	/* the same reads of a file cached in base pages: each page touched once */
 	m = mk("v6.18", quiet);
 	for (i = 0; i < 32; i++)
@@ -337,7 +366,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	plan(28);
+	plan(30);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
