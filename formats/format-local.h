@@ -171,7 +171,8 @@ struct rf_pack {
 RF_HIDDEN bool rf_pack_reserve(struct rf_pack *pk, size_t n);
 RF_HIDDEN void rf_pack_free(struct rf_pack *pk);
 /* 0, or RF_ERR_NOMEM with @pk holding a partial event (the writer then fails). */
-RF_HIDDEN int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct rf_event *ev);
+RF_HIDDEN int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds,
+			      const struct rf_event *ev);
 RF_HIDDEN int rf_event_validate(const struct rf_event *ev);
 
 /* chunk_decode.c: a cursor over one decompressed chunk */
