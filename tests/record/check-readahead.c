@@ -2,11 +2,12 @@
 /*
  * Checks the file_readahead events of a recording of workload-readahead
  * (TAP): a cold sequential read() of READ_FILE, a warm re-read of it, then a
- * cold mmap'ed read of MMAP_FILE.  The kernel's own pagecache_add
- * observations in the same trace say which folios it brought in and of what
- * order; the references say when the program touched them.
+ * cold mmap'ed read of MMAP_FILE, then WRITE_FILE written anew.  The kernel's
+ * own pagecache_add observations in the same trace say which folios it
+ * brought in and of what order; the references say when the program touched
+ * them.
  *
- *   check-readahead TRACE READ_FILE MMAP_FILE
+ *   check-readahead TRACE READ_FILE MMAP_FILE WRITE_FILE
  */
 #include "config.h"
 
@@ -42,9 +43,9 @@ struct rfile {
 
 struct facts {
 	struct rfile rd, mm;
-	uint32_t trace_dev;
-	uint64_t trace_ino;
-	uint64_t ra_of_trace;
+	uint32_t trace_dev, wr_dev;
+	uint64_t trace_ino, wr_ino;
+	uint64_t ra_of_trace, ra_of_written, adds_of_written;
 	uint64_t faults;
 	struct rf_hmap pfn_cg;	/* pfn -> cgroup of its page-cache add, while cached */
 	uint64_t lru_joined, lru_wrong_cg;
@@ -134,6 +135,7 @@ static void see(struct facts *x, const struct rf_event *ev)
 	switch (ev->type) {
 	case RF_EV_FILE_READAHEAD:
 		x->ra_of_trace += ev->u.file.dev == x->trace_dev && ev->u.file.ino == x->trace_ino;
+		x->ra_of_written += ev->u.file.dev == x->wr_dev && ev->u.file.ino == x->wr_ino;
 		if (f)
 			read_ahead(f, ev);
 		break;
@@ -150,6 +152,7 @@ static void see(struct facts *x, const struct rf_event *ev)
 	case RF_EV_PAGECACHE_ADD:
 		if (f)
 			added(f, ev);
+		x->adds_of_written += ev->u.file.dev == x->wr_dev && ev->u.file.ino == x->wr_ino;
 		rf_hmap_put(&x->pfn_cg, ev->u.file.pfn, ev->u.file.cgroup);
 		break;
 	case RF_EV_PAGECACHE_DEL:
@@ -196,14 +199,15 @@ int main(int argc, char **argv)
 	struct rf_event ev;
 	int ret;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: check-readahead TRACE READ_FILE MMAP_FILE\n");
+	if (argc != 5) {
+		fprintf(stderr, "usage: check-readahead TRACE READ_FILE MMAP_FILE WRITE_FILE\n");
 		return 2;
 	}
 	rfile_init(&x.rd, argv[2]);
 	rfile_init(&x.mm, argv[3]);
 	stat_id(argv[1], &x.trace_dev, &x.trace_ino, NULL);
-	plan(10);
+	stat_id(argv[4], &x.wr_dev, &x.wr_ino, NULL);
+	plan(11);
 	ret = rf_trace_reader_open(&r, argv[1], 0);
 	if (!ret)
 		while ((ret = rf_trace_reader_next(r, &ev)) > 0)
@@ -236,6 +240,9 @@ int main(int argc, char **argv)
 	   " of %" PRIu64 " late, %" PRIu64 " faults)", x.mm.late, x.mm.first_touches, x.faults);
 	ok(x.ra_of_trace == 0, "no file_readahead of the trace file itself (%" PRIu64 ")",
 	   x.ra_of_trace);
+	ok(x.adds_of_written > 0 && x.ra_of_written == 0,
+	   "write(): page-cache adds (%" PRIu64 ") but no file_readahead (%" PRIu64 ")",
+	   x.adds_of_written, x.ra_of_written);
 	ok(x.lru_joined > 0 && x.lru_wrong_cg == 0,
 	   "lru_add of page-cache pages carries the cgroup of their add (%" PRIu64 " of %" PRIu64
 	   " differ)", x.lru_wrong_cg, x.lru_joined);

@@ -2,10 +2,11 @@
 /*
  * The workload test-record-readahead.sh records: read READ_FILE cold with
  * read(), 64 KiB at a time, then again warm; then touch every page of
- * MMAP_FILE, cold, through a shared mapping.  "Cold": the clean pages are
+ * MMAP_FILE, cold, through a shared mapping; then write WRITE_FILE anew with
+ * write() (page-cache adds that are no readahead).  "Cold": the clean pages are
  * dropped first, so the kernel reads every page in, by readahead.
  *
- * usage: workload-readahead READ_FILE MMAP_FILE
+ * usage: workload-readahead READ_FILE MMAP_FILE WRITE_FILE
  */
 #include "config.h"
 
@@ -72,13 +73,27 @@ static void touch_mapping(const char *path)
 		printf("\n");	/* keep the loads */
 }
 
+static void write_new(const char *path)
+{
+	static char buf[64 << 10];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600), i;
+
+	if (fd < 0)
+		die(path);
+	for (i = 0; i < 64; i++)	/* 4 MiB */
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			die("write");
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s READ_FILE MMAP_FILE\n", argv[0]);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s READ_FILE MMAP_FILE WRITE_FILE\n", argv[0]);
 		return 2;
 	}
 	read_twice(argv[1]);
 	touch_mapping(argv[2]);
+	write_new(argv[3]);
 	return 0;
 }
