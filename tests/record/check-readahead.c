@@ -217,8 +217,8 @@ int main(int argc, char **argv)
 
 	orders(&x.rd, &adds, &ra, &differ);
 	ok(adds == x.rd.pages && read_twice(&x.rd) == x.rd.pages,
-	   "cold read: the kernel added every page (%" PRIu64 "/%" PRIu64 "), the program read each twice",
-	   adds, x.rd.pages);
+	   "cold read: the kernel added every page (%" PRIu64 "/%" PRIu64
+	   "), the program read each twice", adds, x.rd.pages);
 	ok(ra == x.rd.pages && x.rd.ra_twice == 0,
 	   "cold read: every page is in one file_readahead (%" PRIu64 "/%" PRIu64 " in %" PRIu64
 	   " events, %" PRIu64 " twice)", ra, x.rd.pages, x.rd.ra_events, x.rd.ra_twice);
@@ -227,8 +227,8 @@ int main(int argc, char **argv)
 	ok(x.rd.late == 0 && x.rd.first_touches == x.rd.pages,
 	   "cold read: each page is read ahead before the file_read that first touches it (%" PRIu64
 	   " of %" PRIu64 " late)", x.rd.late, x.rd.first_touches);
-	ok(x.rd.rereading && x.rd.warm_ra == 0, "warm re-read: no file_readahead (%" PRIu64 " pages)",
-	   x.rd.warm_ra);
+	ok(x.rd.rereading && x.rd.warm_ra == 0,
+	   "warm re-read: no file_readahead (%" PRIu64 " pages)", x.rd.warm_ra);
 
 	orders(&x.mm, &adds, &ra, &differ);
 	ok(adds == x.mm.pages && ra == x.mm.pages && differ == 0,
