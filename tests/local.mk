@@ -18,8 +18,9 @@ TESTS += tests/format/test-damage
 # The format is plain zstd + msgpack: an independent decoder (python3-msgpack) reads it.
 check_PROGRAMS += tests/format/write-sample
 tests_format_write_sample_LDADD = librefault-trace.la
-TESTS += tests/format/test-msgpack-python.sh
-EXTRA_DIST += tests/format/test-msgpack-python.sh
+TESTS += tests/format/test-msgpack-python.sh tests/format/test-compat-1.0.sh
+EXTRA_DIST += tests/format/test-msgpack-python.sh tests/format/test-compat-1.0.sh \
+	tests/format/compat-1.0-noswap-pageout.rft
 
 # Fuzzing the reader.  `make fuzz` builds the libFuzzer binary with clang straight from the
 # library's sources; fuzz-regress replays the corpus (every past finding) in `make check`.
