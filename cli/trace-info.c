@@ -114,7 +114,10 @@ static void print_header_text(const struct rf_trace_header *h)
 	       h->version_minor);
 	printf("producer:     %s %s\n", h->producer, h->producer_version);
 	printf("created:      %s\n", when);
-	printf("clock:        %s%s\n", h->clock, h->synthetic ? " (synthetic)" : "");
+	printf("clock:        %s%s", h->clock, h->synthetic ? " (synthetic)" : "");
+	if (h->time_resolution > 1)
+		printf(", times rounded down to %llu ns", (unsigned long long)h->time_resolution);
+	printf("\n");
 	printf("host:         %s, Linux %s %s, %u CPUs, %u NUMA nodes, page size %u\n",
 	       h->host.hostname, h->host.kernel_release, h->host.arch, h->host.cpus,
 	       h->host.numa_nodes, h->host.page_size);
