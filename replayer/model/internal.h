@@ -295,6 +295,7 @@ struct rf_mapping {
 	uint64_t ino;		/* or mm */
 	uint32_t dev;
 	uint8_t kind;
+	bool large_folios;	/* it has held a folio of order > 0 (readpos.c tracks streams) */
 	uint32_t first_node;
 	uint32_t nr_large_shadows;	/* shadow entries of order > 0 (lookups skip them if 0) */
 	uint64_t nrpages;	/* base pages */
@@ -443,7 +444,7 @@ struct rf_pid {
  * takes the slot over.
  */
 #define READ_STATE_SLOTS	2048u
-#define READ_STREAMS		8u
+#define READ_STREAMS		8u	/* the bits of rf_read_state.continued */
 
 struct rf_read_state {
 	uint32_t mapping_plus1;		/* 0: slot unused */
@@ -490,6 +491,7 @@ struct rf_model {
 	uint32_t nr_mms, cap_mms;
 
 	struct rf_read_state *read_state;	/* READ_STATE_SLOTS, allocated at the first read */
+	struct rf_read_state *last_read_state;	/* the entry the last read used */
 
 	/* per-CPU batches */
 	struct rf_cpu *cpus;
@@ -602,7 +604,7 @@ void pvec_note_stranded(struct rf_model *m);
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping);
 int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_t index,
 		     uint32_t folio, bool *skip);
-void read_state_done(struct rf_read_state *rs, int stream, uint64_t last);
+void read_state_done(struct rf_read_state *rs, int stream, uint64_t last, bool streams);
 
 /* page life (model.c) */
 int alloc_pages(struct rf_model *m, uint64_t nr);

@@ -383,7 +383,8 @@ static void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64
 			mark_page_accessed(m, idx);
 	}
 	if (rs)
-		read_state_done(rs, stream, index + nr - 1);
+		read_state_done(rs, stream, index + nr - 1,
+				m->p->read_same_folio && m->mappings[mapping].large_folios);
 }
 
 /*

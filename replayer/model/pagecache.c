@@ -352,6 +352,8 @@ void xa_store_page(struct rf_model *m, uint32_t idx)
 			m->error = RF_ERR_NOMEM;
 	}
 	m->mappings[p->mapping].nrpages += nr;
+	if (p->order)
+		m->mappings[p->mapping].large_folios = true;
 }
 
 /*

@@ -28,9 +28,11 @@
 /* The entry of (@pid, @mapping), reset if another pair held its slot; NULL without memory. */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping)
 {
-	struct rf_read_state *rs;
+	struct rf_read_state *rs = m->last_read_state;
 	uint64_t h;
 
+	if (rs && rs->mapping_plus1 == mapping + 1 && rs->pid == pid)
+		return rs;
 	if (!m->read_state) {
 		m->read_state = calloc(READ_STATE_SLOTS, sizeof(*m->read_state));
 		if (!m->read_state) {
@@ -46,6 +48,7 @@ struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t m
 		rs->mapping_plus1 = mapping + 1;
 		rs->pid = pid;
 	}
+	m->last_read_state = rs;
 	return rs;
 }
 
@@ -74,11 +77,17 @@ int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_
 	unsigned int i;
 
 	*skip = false;
-	if (rs->nr && same_unit(m, p, index, rs->last[0])) {
+	if (!rs->nr)
+		return -1;
+	if (same_unit(m, p, index, rs->last[0])) {
 		*skip = true;
 		return 0;
 	}
-	for (i = 0; i < rs->nr; i++) {
+	if (index == rs->last[0] + 1)
+		return 0;	/* the next page: not in the same unit (checked above) */
+	if (!m->p->read_same_folio || page_nr(p) == 1)
+		return -1;	/* a successor is never in the same page: only the most recent counts */
+	for (i = 1; i < rs->nr; i++) {
 		if (index == rs->last[i] + 1) {
 			*skip = same_unit(m, p, index, rs->last[i]);
 			return (int)i;
@@ -90,31 +99,45 @@ int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_
 static void move_to_front(struct rf_read_state *rs, unsigned int i)
 {
 	uint64_t last = rs->last[i];
-	uint8_t cont = (rs->continued >> i) & 1, low = (uint8_t)((1u << i) - 1);
+	unsigned int cont = (rs->continued >> i) & 1, low = (1u << i) - 1, j;
 
-	memmove(&rs->last[1], &rs->last[0], i * sizeof(rs->last[0]));
+	for (j = i; j > 0; j--)
+		rs->last[j] = rs->last[j - 1];
 	rs->last[0] = last;
-	rs->continued = (uint8_t)((rs->continued & ~(low | (1u << i))) | ((rs->continued & low) << 1) |
-				  cont);
+	rs->continued = (uint8_t)((rs->continued & ~(low | (1u << i))) |
+				  ((rs->continued & low) << 1) | cont);
 }
 
-/* The read ended in page @last; it went on from position @stream (-1: a new one). */
-void read_state_done(struct rf_read_state *rs, int stream, uint64_t last)
+/*
+ * The read ended in page @last; it went on from position @stream (-1: a
+ * new one).  Without @streams (base pages only so far, or a profile without
+ * the folio rule) only the most recent read can matter: it replaces it.
+ */
+void read_state_done(struct rf_read_state *rs, int stream, uint64_t last, bool streams)
 {
 	unsigned int i;
 
-	if (stream >= 0) {
+	if (stream == 0 || !streams) {	/* the most recent read goes on: the common case */
+		if (!rs->nr)
+			rs->nr = 1;
+		if (stream)
+			rs->continued &= (uint8_t)~1u;
+		else
+			rs->continued |= 1;
+		rs->last[0] = last;
+		return;
+	}
+	if (stream > 0) {
 		i = (unsigned int)stream;
 		rs->continued |= (uint8_t)(1u << i);
 	} else if (rs->nr < READ_STREAMS) {
 		i = rs->nr++;
 		rs->continued &= (uint8_t)~(1u << i);
 	} else {
-		for (i = READ_STREAMS; i-- > 0;)
-			if (!((rs->continued >> i) & 1))
-				break;
-		if (i >= READ_STREAMS)
-			i = READ_STREAMS - 1;
+		unsigned int never = (uint8_t)~rs->continued;	/* READ_STREAMS is 8: every bit */
+
+		/* the least recent position nothing went on from, else the least recent */
+		i = never ? 31u - (unsigned int)__builtin_clz(never) : READ_STREAMS - 1;
 		rs->continued &= (uint8_t)~(1u << i);
 	}
 	rs->last[i] = last;
