@@ -605,6 +605,8 @@ struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t m
 int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_t index,
 		     uint32_t folio, bool *skip);
 void read_state_done(struct rf_read_state *rs, int stream, uint64_t last, bool streams);
+/* The task exited: its pid may come back as another task, which has read nothing. */
+void read_state_forget(struct rf_model *m, int32_t pid);
 
 /* page life (model.c) */
 int alloc_pages(struct rf_model *m, uint64_t nr);

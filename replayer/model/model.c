@@ -216,13 +216,14 @@ static uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, u
 static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint64_t index,
 				      unsigned int order, uint32_t memcg, bool write)
 {
-	uint64_t nr = 1ull << order, shadow;
+	uint64_t nr = 1ull << order, shadow, aligned = index & ~(nr - 1);
 	uint32_t idx;
 
 	if (order) {
-		index &= ~(nr - 1);
-		if (!range_free(m, mapping, index, nr))
+		/* partly cached: the page asked for alone, not the slot the folio would start at */
+		if (!range_free(m, mapping, aligned, nr))
 			return add_to_page_cache_lru(m, mapping, index, 0, memcg, write);
+		index = aligned;
 	}
 	idx = new_page(m, mapping, index, order, memcg, write ? PG_referenced | PG_dirty : 0);
 	if (idx == RF_NIL)
@@ -765,7 +766,7 @@ static void truncate_slot(struct rf_model *m, uint64_t index, uint64_t e, void *
 {
 	uint32_t mapping = *(uint32_t *)vctx;
 
-	if ((e & SLOT_TAG_MASK) == SLOT_SHADOW) {
+	if (slot_is_shadow(e)) {
 		xa_store(m, mapping, index, 0);
 		return;
 	}
@@ -861,6 +862,7 @@ static void on_task(struct rf_model *m, const struct rf_event *ev)
 		}
 		if (mm)
 			mm_put(m, mm);
+		read_state_forget(m, ev->pid);
 		break;
 	}
 	case RF_EV_NAME_PID: {

@@ -143,3 +143,15 @@ void read_state_done(struct rf_read_state *rs, int stream, uint64_t last, bool s
 	rs->last[i] = last;
 	move_to_front(rs, i);
 }
+
+void read_state_forget(struct rf_model *m, int32_t pid)
+{
+	unsigned int i;
+
+	if (!m->read_state)
+		return;
+	for (i = 0; i < READ_STATE_SLOTS; i++)
+		if (m->read_state[i].mapping_plus1 && m->read_state[i].pid == pid)
+			memset(&m->read_state[i], 0, sizeof(m->read_state[i]));
+	m->last_read_state = NULL;
+}

@@ -346,7 +346,7 @@ static void shadow_node_reclaim(struct rf_model *m, uint32_t idx)
 	for (i = 0; i < XA_CHUNK_SIZE; i++)
 		slots[i] = n->slots[i];
 	for (i = 0; i < XA_CHUNK_SIZE; i++)
-		if (slots[i] && (slots[i] & SLOT_TAG_MASK) == SLOT_SHADOW)
+		if (slots[i] && slot_is_shadow(slots[i]))
 			xa_store(m, mapping, base + i, 0);
 	m->ev[EV_WORKINGSET_NODERECLAIM]++;
 }

@@ -354,6 +354,27 @@ static void mixed_run(struct counters *out)
 	rf_model_free(m);
 }
 
+/*
+ * filemap_fault() -> __filemap_get_folio(FGP_CREAT), v6.18: where a folio of
+ * the order asked for does not fit (page 4 already cached), the page the
+ * fault wants is added alone, at its own index, not at the folio's start.
+ * A fault at 5 (order 2: pages 4..7) with page 4 cached: page 5 comes in, a
+ * major fault; the same fault again finds it: no second major fault, and
+ * page 4 is still the one page read before.
+ */
+static void test_partly_cached_fault(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+
+	mmap_file(m, 0, MM, MAP_ADDR, 8, 6);
+	read_pages(m, 0, 1, 6, 4, 1);
+	fault_order(m, 0, 6, 5, 2);
+	fault_order(m, 0, 6, 5, 2);
+	is_int(C(m, "vmstat.nr_file_pages"), 2, "a partly cached folio range: page 5 added alone");
+	is_int(C(m, "vmstat.pgmajfault"), 1, "... at index 5: the second fault there is minor");
+	rf_model_free(m);
+}
+
 static void test_determinism(void)
 {
 	static struct counters a, b;
@@ -366,7 +387,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	plan(30);
+	plan(32);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -374,6 +395,7 @@ int main(void)
 	test_v46_base_pages();
 	test_readahead_cached();
 	test_readahead_charges();
+	test_partly_cached_fault();
 	test_determinism();
 	return done_testing();
 }
