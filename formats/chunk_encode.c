@@ -244,8 +244,13 @@ int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct 
 		return RF_ERR_NOMEM;
 	q = put_container(pk->p + pk->len, 0x90, 0xdc, RF_EVENT_COMMON_FIELDS + sch->nr_fields);
 	q = put_uint(q, ev->type);
-	/* both times are multiples of tu, so the signed difference divides exactly */
-	q = put_int(q, (int64_t)(ev->time - ds->time) / (int64_t)ds->tu);
+	/*
+	 * Both times are multiples of tu: the difference of the quotients, taken
+	 * modulo 2^64 as the reader adds it back, is exact even where the times
+	 * are 2^63 or more apart (a tu that is not a power of two would not divide
+	 * the wrapped difference).
+	 */
+	q = put_int(q, (int64_t)(ev->time / ds->tu - ds->time / ds->tu));
 	ds->time = ev->time;
 	q = put_uint(q, ev->cpu);
 	q = put_int(q, ev->pid);
