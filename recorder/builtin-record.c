@@ -82,7 +82,7 @@ static void usage(FILE *out)
 		"      --snapshot-interval T  counters and limits every T (e.g. 1s; default start and end)\n"
 		"      --time-resolution NS  write event times rounded down to NS nanoseconds (default 1000:\n"
 		"                          the microseconds perf script and ftrace print; 1 keeps every\n"
-		"                          nanosecond at ~25 %% more bytes; event order is kept either way)\n"
+		"                          nanosecond at ~1.5x the bytes; event order is kept either way)\n"
 		"      --tracefs DIR       tracefs mount (default: found by libtracefs)\n"
 		"      --list-events       print the groups and events and exit\n"
 		"  -q, --quiet             no summary\n"

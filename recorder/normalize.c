@@ -656,8 +656,17 @@ static int on_newtask(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 	int32_t child = rf_tp_u64(tp, 0, raw->data);
 	uint64_t flags = rf_tp_u64(tp, 2, raw->data);
 	int32_t tgid = flags & CLONE_THREAD_FLAG ? parent->tgid : child;
-	struct rf_task *c = rf_task_forked(n, child, tgid);
+	struct rf_task *c;
+	uint64_t v;
+	int err;
 
+	/* pid reuse after a missed exit: the old task's held fault and readahead go out first */
+	if (rf_hmap_get(&n->tasks, child, &v)) {
+		err = rf_fault_release(n, (struct rf_task *)(uintptr_t)v, true);
+		if (err)
+			return err;
+	}
+	c = rf_task_forked(n, child, tgid);
 	if (!c)
 		return RF_ERR_NOMEM;
 	c->cgroup = parent->cgroup;
