@@ -186,8 +186,12 @@ static int page_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 		ps->have_t0 = true;
 	}
 	ps->ev = ev;
-	ps->references++;
 	rc = page_requests(ev, ps->page_shift, emit, ps);
+	if (rc == 1) {		/* a reference that requests no page (file_readahead) */
+		ps->others++;
+		return 0;
+	}
+	ps->references++;
 	if (rc == RF_ERR_RANGE)
 		trace_err(sub, "%s event at %" PRIu64 " ns covers more than %u pages: refusing to "
 			  "expand it", rf_event_type_name(ev->type), ev->time, PAGES_PER_EVENT_MAX);

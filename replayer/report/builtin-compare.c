@@ -45,6 +45,7 @@ static void usage(FILE *out)
 "  results.json            a refault results file with one configuration\n"
 "  results.json:NAME       the configuration called NAME in it\n"
 "  results.json:NAME@kernel  the recording kernel's own numbers that NAME's replay\n"
+"                          (results.json:@kernel: of its only configuration)\n"
 "                          gathered from the trace (\"observed\"), to put the model\n"
 "                          against; only the quantities both columns have are shown\n"
 "  a1.json,a2.json,...     a group of repeated runs: samples of one column\n"

@@ -22,7 +22,9 @@ check "the 1.0 trace verifies (index, checksums, every chunk)" test $? -eq 0
 "$REFAULT" gen noswap-pageout --mem 64M --cpus 4 -o "$tmp/new.rft" 2>/dev/null
 "$REFAULT" trace info "$tmp/new.rft" >"$tmp/info2" 2>&1
 check "today's writer writes format 2" grep -q '^format: *refault-trace 2\.' "$tmp/info2"
-"$REFAULT" trace dump --json "$old" >"$tmp/old.jsonl" 2>&1
-"$REFAULT" trace dump --json "$tmp/new.rft" >"$tmp/new.jsonl" 2>&1
+"$REFAULT" trace dump --json "$old" >"$tmp/old.jsonl" 2>"$tmp/old.err" &&
+	"$REFAULT" trace dump --json "$tmp/new.rft" >"$tmp/new.jsonl" 2>"$tmp/new.err"
+dumped=$?
 check "the 1.0 trace decodes to the same $(wc -l <"$tmp/old.jsonl") events as its 2.0 rewrite" \
-	cmp -s "$tmp/old.jsonl" "$tmp/new.jsonl"
+	sh -c "test $dumped -eq 0 && test \$(wc -l <'$tmp/old.jsonl') -eq 16400 &&
+	       cmp -s '$tmp/old.jsonl' '$tmp/new.jsonl'"
