@@ -395,10 +395,12 @@ static void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64
  * through filemap_add_folio(): the memcg charge (which may reclaim),
  * workingset_refault() against the shadow it replaces, folio_add_lru()
  * through the per-CPU batch; none is marked accessed (the read or fault that
- * follows touches what it uses).  A folio whose range is already (partly)
- * cached is skipped: filemap_add_folio() fails with -EEXIST there, and
- * page_cache_ra_unbounded() skips a present page.  Profiles without large
- * file folios read ahead base pages (__do_page_cache_readahead(), v4.6.2).
+ * follows touches what it uses).  Where a folio's range is already (partly)
+ * cached, filemap_add_folio() fails with -EEXIST: page_cache_ra_order()
+ * stops there and leaves the rest of the window to do_page_cache_ra(), which
+ * reads base pages and skips each present one (page_cache_ra_unbounded()).
+ * Profiles without large file folios read ahead base pages
+ * (__do_page_cache_readahead(), v4.6.2).
  */
 static void file_readahead(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr,
 			   unsigned int order, uint32_t memcg)
@@ -417,8 +419,12 @@ static void file_readahead(struct rf_model *m, uint32_t mapping, uint64_t index,
 		while (o && ((i & ((1ull << o) - 1)) || end - i < (1ull << o)))
 			o--;
 		len = 1ull << o;
-		if (range_free(m, mapping, i, len))
+		if (range_free(m, mapping, i, len)) {
 			add_to_page_cache_lru(m, mapping, i, o, memcg, false);
+		} else if (o) {
+			order = 0;	/* -EEXIST: base pages from here on, this slot included */
+			continue;
+		}
 		i += len;
 	}
 }

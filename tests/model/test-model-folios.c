@@ -266,9 +266,12 @@ static void test_v46_base_pages(void)
 }
 
 /*
- * A folio slot already (partly) cached is skipped (filemap_add_folio() ->
- * -EEXIST; page_cache_ra_unbounded() skips present pages): page 3 read, then
- * readahead of [0, 16) in one folio adds nothing, and in base pages adds 15.
+ * A folio slot already (partly) cached: filemap_add_folio() -> -EEXIST, and
+ * page_cache_ra_order() leaves the rest of the window to do_page_cache_ra(),
+ * base pages that skip present ones (page_cache_ra_unbounded()).  Page 3
+ * read, then readahead of [0, 16) in one 16-page folio: the 15 others come in
+ * as base pages.  Readahead [16, 48) in 16-page folios with page 40 cached:
+ * the folio at 16 comes in whole, then 32..47 as base pages around page 40.
  * Readahead of what is cached changes no counter.
  */
 static void test_readahead_cached(void)
@@ -278,14 +281,17 @@ static void test_readahead_cached(void)
 
 	read_pages(m, 0, 1, 7, 3, 1);
 	readahead(m, 1, 7, 0, 16, 4);
-	is_int(C(m, "vmstat.nr_file_pages"), 1, "folio slot partly cached: readahead skips it");
-	readahead(m, 1, 7, 0, 16, 0);
-	is_int(C(m, "vmstat.nr_file_pages"), 16, "base-page readahead fills the 15 others");
+	is_int(C(m, "vmstat.nr_file_pages"), 16,
+	       "folio slot partly cached: the 15 other pages come in as base pages");
+	read_pages(m, 0, 1, 7, 40, 1);
+	readahead(m, 1, 7, 16, 32, 4);
+	is_int(C(m, "vmstat.nr_file_pages") - 17, 31,
+	       "after the first -EEXIST the rest of the window is base pages (16 + 15)");
 	act = C(m, "vmstat.pgactivate");
 	readahead(m, 1, 7, 0, 16, 0);
 	readahead(m, 1, 7, 0, 16, 4);
 	drain(m);
-	ok(C(m, "vmstat.nr_file_pages") == 16 && C(m, "vmstat.pgactivate") == act &&
+	ok(C(m, "vmstat.nr_file_pages") == 48 && C(m, "vmstat.pgactivate") == act &&
 	   C(m, "vmstat.nr_active_file") == 0,
 	   "readahead of cached pages is a no-op (no insert, no access)");
 	rf_model_free(m);
