@@ -213,18 +213,12 @@ static uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, u
  * once, for all its pages.  grab_cache_page_write_begin() pre-sets
  * PG_referenced on pages it creates.
  */
-static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint64_t index,
-				      unsigned int order, uint32_t memcg, bool write)
+static uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index,
+			     unsigned int order, uint32_t memcg, bool write)
 {
-	uint64_t nr = 1ull << order, shadow, aligned = index & ~(nr - 1);
+	uint64_t shadow;
 	uint32_t idx;
 
-	if (order) {
-		/* partly cached: the page asked for alone, not the slot the folio would start at */
-		if (!range_free(m, mapping, aligned, nr))
-			return add_to_page_cache_lru(m, mapping, index, 0, memcg, write);
-		index = aligned;
-	}
 	idx = new_page(m, mapping, index, order, memcg, write ? PG_referenced | PG_dirty : 0);
 	if (idx == RF_NIL)
 		return RF_NIL;
@@ -234,6 +228,17 @@ static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint
 		workingset_refault(m, P(m, idx), shadow);
 	lru_cache_add(m, idx);
 	return idx;
+}
+
+/* The folio of @order around @index, or the page at @index alone where that range is partly cached. */
+static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint64_t index,
+				      unsigned int order, uint32_t memcg, bool write)
+{
+	uint64_t nr = 1ull << order, aligned = index & ~(nr - 1);
+
+	if (order && range_free(m, mapping, aligned, nr))
+		return insert_folio(m, mapping, aligned, order, memcg, write);
+	return insert_folio(m, mapping, index, 0, memcg, write);
 }
 
 /* ------------------------------------------------------------- processes */
@@ -420,7 +425,7 @@ static void file_readahead(struct rf_model *m, uint32_t mapping, uint64_t index,
 			o--;
 		len = 1ull << o;
 		if (range_free(m, mapping, i, len)) {
-			add_to_page_cache_lru(m, mapping, i, o, memcg, false);
+			insert_folio(m, mapping, i, o, memcg, false);
 		} else if (o) {
 			order = 0;	/* -EEXIST: base pages from here on, this slot included */
 			continue;
