@@ -141,6 +141,8 @@ uint64_t rf_key2(uint64_t a, uint64_t b);
 uint64_t rf_hash_str(const char *s);
 
 struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid);
+/* The task the recorder knows as @pid, or NULL: no discovery from /proc. */
+struct rf_task *rf_task_find(const struct rf_norm *n, int32_t pid);
 void rf_task_drop(struct rf_norm *n, int32_t pid);
 struct rf_mm *rf_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid);
 /* A new address space for @tgid (fork, exec); copies @from's mappings if given. */

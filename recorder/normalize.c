@@ -656,16 +656,13 @@ static int on_newtask(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 	int32_t child = rf_tp_u64(tp, 0, raw->data);
 	uint64_t flags = rf_tp_u64(tp, 2, raw->data);
 	int32_t tgid = flags & CLONE_THREAD_FLAG ? parent->tgid : child;
-	struct rf_task *c;
-	uint64_t v;
+	struct rf_task *c = rf_task_find(n, child);
 	int err;
 
 	/* pid reuse after a missed exit: the old task's held fault and readahead go out first */
-	if (rf_hmap_get(&n->tasks, child, &v)) {
-		err = rf_fault_release(n, (struct rf_task *)(uintptr_t)v, true);
-		if (err)
-			return err;
-	}
+	err = c ? rf_fault_release(n, c, true) : 0;
+	if (err)
+		return err;
 	c = rf_task_forked(n, child, tgid);
 	if (!c)
 		return RF_ERR_NOMEM;
@@ -970,14 +967,10 @@ static bool inside_fault(enum rf_tp_id id)
 static int fault_retry(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 		       int32_t pid)
 {
-	struct rf_task *t;
-	uint64_t v;
+	struct rf_task *t = rf_task_find(n, pid);
 	int err;
 
-	if (!rf_hmap_get(&n->tasks, pid, &v))
-		return 0;
-	t = (struct rf_task *)(uintptr_t)v;
-	if (!t->fault.on)
+	if (!t || !t->fault.on)
 		return 0;
 	t->fault.last = raw->ts;
 	err = rf_fault_release(n, t, false);

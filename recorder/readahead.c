@@ -49,14 +49,13 @@ int rf_ra_flush(struct rf_norm *n, struct rf_task *t)
 
 int rf_ra_interleaved(struct rf_norm *n, int32_t pid)
 {
-	uint64_t v;
+	struct rf_task *t;
 
 	if (pid == n->ra_pid)
 		return 0;
 	n->ra_open = false;
-	if (!rf_hmap_get(&n->tasks, n->ra_pid, &v))
-		return 0;
-	return rf_ra_flush(n, (struct rf_task *)(uintptr_t)v);
+	t = rf_task_find(n, n->ra_pid);
+	return t ? rf_ra_flush(n, t) : 0;
 }
 
 /* One more folio added by @t's read or fault: it extends the run or starts one. */
@@ -152,9 +151,7 @@ int rf_fault_release_stale(struct rf_norm *n, uint64_t before)
 	int err = 0;
 
 	while (i < n->nr_held && !err) {
-		uint64_t v;
-		struct rf_task *t = rf_hmap_get(&n->tasks, n->held[i], &v) ?
-				    (struct rf_task *)(uintptr_t)v : NULL;
+		struct rf_task *t = rf_task_find(n, n->held[i]);
 
 		if (!t || !t->fault.held) {
 			n->held[i] = n->held[--n->nr_held];	/* the task went away */

@@ -120,13 +120,18 @@ static struct rf_task *task_discover(struct rf_norm *n, uint64_t time, int32_t p
 	return t;
 }
 
-struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid)
+struct rf_task *rf_task_find(const struct rf_norm *n, int32_t pid)
 {
 	uint64_t v;
 
-	if (rf_hmap_get(&n->tasks, pid, &v))
-		return (struct rf_task *)(uintptr_t)v;
-	return task_discover(n, time, pid);
+	return rf_hmap_get(&n->tasks, pid, &v) ? (struct rf_task *)(uintptr_t)v : NULL;
+}
+
+struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid)
+{
+	struct rf_task *t = rf_task_find(n, pid);
+
+	return t ? t : task_discover(n, time, pid);
 }
 
 /* A task created while recording (task_newtask): no NAME_PID, FORK says it all. */
