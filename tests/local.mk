@@ -52,3 +52,9 @@ tests_bench_bench_format_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 tests_bench_bench_format_LDADD = librefault-trace.la $(ZSTD_LIBS)
 CLEANFILES += $(EXTRA_PROGRAMS)
 include tests/cli/local.mk
+
+# tests/validate/fidelity.sh's table generator (kernel and model mean, %stddev, verdict per
+# quantity over N recordings) on two canned `refault validate --json` outputs; needs no root.
+TESTS += tests/validate/test-fidelity-table.sh
+EXTRA_DIST += tests/validate/test-fidelity-table.sh tests/validate/fidelity-table.py \
+	tests/validate/fidelity-data/demo.1.json tests/validate/fidelity-data/demo.2.json
