@@ -15,7 +15,7 @@
 
 static const char usage[] =
 	"usage: refault validate TRACE [--profile P] [--set KEY=VALUE]... [--tolerance 5%]\n"
-	"                        [--slack PAGES] [--json] [--no-series]\n"
+	"                        [--slack PAGES] [--cold-cache] [--json] [--no-series]\n"
 	"\n"
 	"Replays a trace recorded with 'refault record' through the model configured as the\n"
 	"recording kernel (profile from the header's kernel release, memory and CPUs from the\n"
@@ -28,6 +28,9 @@ static const char usage[] =
 	"  -s, --set KEY=VALUE override a model switch (repeatable), as for refault replay\n"
 	"  -t, --tolerance X   relative tolerance, \"5%\" or \"0.05\" (default 5%)\n"
 	"      --slack PAGES   absolute slack added to the tolerance (default 0)\n"
+	"      --cold-cache    start the model with an empty page cache (default: with the\n"
+	"                      pages the trace reads but never saw enter, cached before it,\n"
+	"                      charged to the root memcg); their number becomes slack\n"
 	"      --json          the same as JSON, with every row's series\n"
 	"      --no-series     leave the time series out of the table\n"
 	"\n"
@@ -62,6 +65,7 @@ int cmd_validate(int argc, char **argv)
 		{ "slack", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "no-series", no_argument, NULL, 'N' },
+		{ "cold-cache", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -102,6 +106,9 @@ int cmd_validate(int argc, char **argv)
 			break;
 		case 'N':
 			series = false;
+			break;
+		case 'C':
+			o.cold_cache = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);

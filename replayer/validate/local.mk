@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += librefault-validate.la
 librefault_validate_la_SOURCES = \
 	replayer/validate/validate.h replayer/validate/vmap.c replayer/validate/kernel.c \
 	replayer/validate/modelside.c replayer/validate/run.c replayer/validate/rows.c \
-	replayer/validate/output.c
+	replayer/validate/output.c replayer/validate/warm.c
 librefault_validate_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 librefault_validate_la_LIBADD = $(JSONC_LIBS) -lm
 

@@ -10,6 +10,11 @@
  * memcg "resident" is the file LRU size, which leaves out the pages a
  * per-CPU batch holds (at most pagevec_size per CPU); globally it is
  * nr_file_pages, exact.
+ *
+ * The pages cached before the trace (warm.c) are in the model before its
+ * first event: a baseline of the counters taken then comes off every
+ * cumulative counter, and the pages a memcg had charged then off its
+ * insertions, so they count as no insertion of the trace.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +69,27 @@ struct walk {
 	long last_idx;
 	uint64_t *usage;	/* vmodel_usage() */
 	size_t nr_usage;
+	const struct vmap *base;	/* vmodel_baseline(), or NULL */
+	uint64_t *resident0;	/* [nr_cg]: pages charged at the baseline, not inserted since */
+	uint64_t file_pages0;
 };
+
+static uint64_t base_of(const struct walk *w, const char *key)
+{
+	uint64_t b = 0;
+
+	if (w->base && w->base->nr)
+		vmap_get(w->base, vhash_str(key), &b);
+	return b;
+}
+
+/* A cumulative counter less its value at the baseline. */
+static uint64_t since_base(const struct walk *w, const char *key, enum vq q, uint64_t v)
+{
+	uint64_t b = vq_is_gauge(q) ? 0 : base_of(w, key);
+
+	return v > b ? v - b : 0;
+}
 
 /* "memcg.<path>.<name>" -> the cgroup index of <path> (0 if the trace does not name it) */
 static long memcg_index(struct walk *w, const char *key, const char **name)
@@ -96,11 +121,13 @@ static int capture_cb(const char *key, uint64_t v, void *ctx)
 	int q;
 
 	if (!strncmp(key, "vmstat.", 7)) {
-		if (!strcmp(key + 7, "nr_file_pages"))
+		if (!strcmp(key + 7, "nr_file_pages")) {
 			w->nr_file_pages = v;
+			w->file_pages0 = base_of(w, key);
+		}
 		q = lookup_q(vmstat_names, NR(vmstat_names), key + 7);
 		if (q >= 0)
-			w->c->m_global[q] = v;
+			w->c->m_global[q] = since_base(w, key, q, v);
 		return 0;
 	}
 	if (strncmp(key, "memcg.", 6))
@@ -108,34 +135,64 @@ static int capture_cb(const char *key, uint64_t v, void *ctx)
 	i = memcg_index(w, key, &name);
 	if (i < 0 || (size_t)i >= w->c->nr_cg)
 		return 0;
+	/* before the trace nothing was anonymous: the usage then is the file pages loaded */
+	if (!strcmp(name, "usage")) {
+		w->resident0[i] += base_of(w, key);
+		return 0;
+	}
 	q = lookup_q(memcg_names, NR(memcg_names), name);
-	if (q >= 0)
-		w->c->m[i * NR_VQ + q] += v;	/* two model memcgs may share a path ("/") */
+	if (q >= 0)	/* two model memcgs may share a path ("/") */
+		w->c->m[i * NR_VQ + q] += since_base(w, key, q, v);
 	return 0;
 }
 
-int vmodel_capture(const struct rf_model *m, const struct vkernel *k, struct vcapture *c,
-		   const uint64_t *freed_local, uint64_t freed_global)
+static uint64_t minus(uint64_t a, uint64_t b)
 {
-	struct walk w = { .k = k, .c = c, .last_idx = -1 };
+	return a > b ? a - b : 0;
+}
+
+int vmodel_capture(const struct rf_model *m, const struct vkernel *k, struct vcapture *c,
+		   const uint64_t *freed_local, uint64_t freed_global, const struct vmap *base)
+{
+	struct walk w = { .k = k, .c = c, .last_idx = -1, .base = base };
 	size_t i;
 	int r, q;
 
 	memset(c->m_global, 0, sizeof(c->m_global));
+	w.resident0 = calloc(c->nr_cg ? c->nr_cg : 1, sizeof(*w.resident0));
+	if (!w.resident0)
+		return RF_ERR_NOMEM;
 	r = rf_model_counters(m, capture_cb, &w);
-	if (r < 0)
-		return r;
-	for (i = 0; i < c->nr_cg; i++) {
+	for (i = 0; r >= 0 && i < c->nr_cg; i++) {
 		uint64_t *x = &c->m[i * NR_VQ];
 
 		x[Q_DEL] = x[Q_STEAL_FILE] + freed_local[i];
-		x[Q_ADD] = x[Q_DEL] + x[Q_ACTIVE_FILE] + x[Q_INACTIVE_FILE];
+		x[Q_ADD] = minus(x[Q_DEL] + x[Q_ACTIVE_FILE] + x[Q_INACTIVE_FILE], w.resident0[i]);
 	}
+	free(w.resident0);
+	if (r < 0)
+		return r;
 	c->m_global[Q_DEL] = c->m_global[Q_STEAL_FILE] + freed_global;
-	c->m_global[Q_ADD] = c->m_global[Q_DEL] + w.nr_file_pages;
+	c->m_global[Q_ADD] = minus(c->m_global[Q_DEL] + w.nr_file_pages, w.file_pages0);
 	for (q = 0; q < NR_VQ; q++)
 		c->host_m[q] = c->m_global[q];
 	return 0;
+}
+
+static int baseline_cb(const char *key, uint64_t v, void *ctx)
+{
+	struct vmap *base = ctx;
+
+	if (!v || (strncmp(key, "vmstat.", 7) && strncmp(key, "memcg.", 6)))
+		return 0;
+	return vmap_put(base, vhash_str(key), v);
+}
+
+int vmodel_baseline(const struct rf_model *m, struct vmap *base)
+{
+	int r = rf_model_counters(m, baseline_cb, base);
+
+	return r < 0 ? r : 0;
 }
 
 static int usage_cb(const char *key, uint64_t v, void *ctx)

@@ -39,10 +39,21 @@ static void header(const struct rf_validation *v, FILE *out)
 		h->kernel_release, h->cpus, (unsigned long long)(h->mem_bytes >> 20),
 		(unsigned long long)(h->swap_bytes >> 20), h->thp_mode[0] ? h->thp_mode : "?");
 	fprintf(out, "profile:   %s (%s)\n", v->profile, v->profile_why);
-	fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the trace), "
-		"+ %llu for memory.stat rows (flush threshold), + %llu for file lists (a folio)\n",
-		v->tolerance * 100, (unsigned long long)v->slack, (unsigned long long)v->precached,
-		(unsigned long long)v->stat_slack, (unsigned long long)v->folio_slack);
+	if (v->cold_cache)
+		fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the "
+			"trace), ", v->tolerance * 100, (unsigned long long)v->slack,
+			(unsigned long long)v->precached);
+	else
+		fprintf(out, "tolerance: %.1f%% + %llu pages, ", v->tolerance * 100,
+			(unsigned long long)v->slack);
+	fprintf(out, "+ %llu for memory.stat rows (flush threshold), + %llu for file lists "
+		"(a folio)\n", (unsigned long long)v->stat_slack,
+		(unsigned long long)v->folio_slack);
+	if (v->cold_cache)
+		fprintf(out, "cache:     cold: the model starts empty (--cold-cache)\n");
+	else
+		fprintf(out, "cache:     %llu pages cached before the trace pre-loaded into the "
+			"model's root memcg\n", (unsigned long long)v->preloaded);
 	fprintf(out, "phases:    %zu capture(s) at counter snapshots, %zu marker(s); %llu events\n",
 		v->nr_caps, v->nr_markers, (unsigned long long)v->events);
 }
@@ -241,6 +252,8 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 	json_object_object_add(o, "tolerance", json_object_new_double(v->tolerance));
 	json_object_object_add(o, "slack_pages", json_object_new_uint64(v->slack));
 	json_object_object_add(o, "precached_pages", json_object_new_uint64(v->precached));
+	json_object_object_add(o, "preloaded_pages", json_object_new_uint64(v->preloaded));
+	json_object_object_add(o, "cold_cache", json_object_new_boolean(v->cold_cache));
 	json_object_object_add(o, "stat_slack_pages", json_object_new_uint64(v->stat_slack));
 	json_object_object_add(o, "folio_slack_pages", json_object_new_uint64(v->folio_slack));
 	json_object_object_add(o, "events", json_object_new_uint64(v->events));

@@ -112,7 +112,8 @@ static bool is_reclaim_q(enum vq q)
 	return q == Q_PGACTIVATE || q == Q_PGREFILL || (q >= Q_SCAN_FILE && q <= Q_STEAL_ANON);
 }
 
-static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg)
+/* @readahead: the trace names what the kernel read ahead (file_readahead) */
+static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg, bool readahead)
 {
 	if (s->kind == SC_HOST)
 		return "/proc/vmstat counts every process on the host: not gated";
@@ -121,7 +122,7 @@ static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg)
 	if (is_reclaim_q(q) && !memstat_cg)
 		return "v1 vmscan events carry no memcg: reclaim is pinned on the reclaiming "
 		       "task's cgroup; compare it on the cgroup that holds the limit: not gated";
-	if (q == Q_ADD)
+	if (q == Q_ADD && !readahead)
 		return "kernel readahead inserts pages no reference names (the model reads none "
 		       "ahead)";
 	return NULL;
@@ -165,7 +166,7 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 
 	for (q = 0; q < NR_VQ && !e; q++) {
 		uint64_t k, m;
-		const char *note = row_note(s, q, memstat);
+		const char *note = row_note(s, q, memstat, vkernel_has_readahead(v->kernel));
 		bool gated = s->kind == SC_CGROUP && !(is_reclaim_q(q) && !memstat);
 
 		if (!value(end, s, q, KERNEL, &k) || !value(end, s, q, MODEL, &m))
@@ -212,11 +213,18 @@ static void add_notes(struct rf_validation *v)
 
 #define NOTE(...) do { if (v->nr_notes < sizeof(v->notes) / sizeof(v->notes[0])) \
 		snprintf(v->notes[v->nr_notes++], sizeof(v->notes[0]), __VA_ARGS__); } while (0)
-	if (v->precached)
+	if (v->precached && v->cold_cache)
 		NOTE("%llu pages the trace reads were cached before it began (the program, its "
 		     "libraries, files read earlier): hits for the kernel, misses for the model, "
-		     "which starts empty; they are added to the slack",
+		     "which starts empty (--cold-cache); they are added to the slack",
 		     (unsigned long long)v->precached);
+	else if (v->preloaded || v->precached)
+		NOTE("%llu pages the trace reads were cached before it began (the program, its "
+		     "libraries, files read earlier): the model starts with them, unreferenced, "
+		     "charged to the root memcg, outside the recorded one (the kernel charged "
+		     "them to whichever memcg read them first, and v1 never moves a charge); "
+		     "they count in no row (the kernel side counted %llu such pages)",
+		     (unsigned long long)v->preloaded, (unsigned long long)v->precached);
 	if (v->folio_slack && vkernel_has_readahead(k))
 		NOTE("the kernel cached files in folios of up to %llu pages, which file_readahead "
 		     "gives the model; a limit cuts the file lists at a folio, not a page, and "
@@ -262,9 +270,13 @@ int vrows_build(struct rf_validation *v)
 
 	if (!v->nr_caps)
 		return 0;
-	/* what the trace cannot know: pages cached before it, which the model must miss */
+	/*
+	 * Pages cached before the trace: the model was given them (warm.c), or,
+	 * with cold_cache, starts without them and must miss them: slack.
+	 */
 	v->precached = vkernel_precached(k);
-	v->slack += v->precached;
+	if (v->cold_cache)
+		v->slack += v->precached;
 	v->stat_slack = 64ull * (v->header.host.cpus ? v->header.host.cpus : 1);
 	/*
 	 * The kernel inserts and evicts whole large folios.  Without

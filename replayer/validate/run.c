@@ -6,6 +6,9 @@
  * writes a snapshot as soon as it reads the counters, while events from
  * just before it are still in its merge window: a capture is taken when
  * the first event later than the snapshot arrives, not at the snapshot.
+ *
+ * Before the first event the model is given the pages the trace finds
+ * cached (warm.c), and what it counted for them is taken off every capture.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@ struct vrun {
 	uint64_t last_time;
 	const char *marker;
 	bool observed;			/* the trace has observations at all */
+	struct vmap base;		/* model counters before the first event */
 };
 
 /* ------------------------------------------------------------ profile */
@@ -142,7 +146,7 @@ static int capture(struct vrun *r, uint64_t t)
 		r->nr_freed = c->nr_cg;
 	}
 	if (!e)
-		e = vmodel_capture(r->m, r->k, c, r->freed, r->freed_global);
+		e = vmodel_capture(r->m, r->k, c, r->freed, r->freed_global, &r->base);
 	r->pending = false;
 	return e;
 }
@@ -278,6 +282,25 @@ static int replay(struct vrun *r, struct rf_trace_reader *rd, char *err, size_t 
 	return e;
 }
 
+/* The pages cached before the trace, resident in the model before its first event. */
+static int preload(struct vrun *r, const char *path, char *err, size_t errlen)
+{
+	struct vwarm *w;
+	int e = vwarm_scan(&w, path, err, errlen);
+
+	if (e)
+		return e;
+	e = vwarm_load(w, r->m, vwarm_start(w));
+	if (!e)
+		e = vmodel_baseline(r->m, &r->base);
+	if (e && !err[0])
+		snprintf(err, errlen, "loading the pages cached before the trace: %s",
+			 rf_strerror(e));
+	r->v->preloaded = vwarm_pages(w);
+	vwarm_free(w);
+	return e;
+}
+
 int rf_validate_run(struct rf_validation **out, const char *path,
 		    const struct rf_validate_opts *o, char *err, size_t errlen)
 {
@@ -292,6 +315,7 @@ int rf_validate_run(struct rf_validation **out, const char *path,
 		return RF_ERR_NOMEM;
 	r.v->tolerance = o->tolerance;
 	r.v->slack = o->slack;
+	r.v->cold_cache = o->cold_cache;
 	r.v->main_cg = -1;
 	e = rf_trace_reader_open(&rd, path, 0);
 	if (e) {
@@ -308,7 +332,10 @@ int rf_validate_run(struct rf_validation **out, const char *path,
 	if (e)
 		goto out;
 	r.v->kernel = r.k;
-	e = replay(&r, rd, err, errlen);
+	if (!o->cold_cache)
+		e = preload(&r, path, err, errlen);
+	if (!e)
+		e = replay(&r, rd, err, errlen);
 	if (!e && !r.observed) {
 		snprintf(err, errlen, "%s has no kernel observations (%s): nothing to validate "
 			 "against; record it with refault record", path,
@@ -323,6 +350,7 @@ out:
 	rf_model_free(r.m);
 	free(r.freed);
 	free(r.before);
+	vmap_free(&r.base);
 	if (e) {
 		if (!r.v->kernel)
 			vkernel_free(r.k);

@@ -5,6 +5,7 @@
  * counter snapshots in the trace) beside the model's, per cgroup, per phase.
  *
  * kernel.c   the kernel side: observations -> per-cgroup counts
+ * warm.c     the pages cached before the trace, loaded into the model first
  * modelside.c the model side: model counters -> the same quantities
  * run.c      the replay loop and the captures at every counter snapshot
  * rows.c     captures -> rows (scope, quantity, kernel, model, error, phase)
@@ -116,15 +117,37 @@ uint64_t vkernel_initial_pages(const struct vkernel *k, size_t idx);
 
 /* ------------------------------------------------------------- the model */
 
-/* Fill the model side of @c; @k names the cgroups. Adds/deletes need @freed (see run.c). */
+/*
+ * Fill the model side of @c; @k names the cgroups. Adds/deletes need @freed (see run.c).
+ * @base (may be NULL): counters of vmodel_baseline(), taken off the cumulative ones.
+ */
 int vmodel_capture(const struct rf_model *m, const struct vkernel *k, struct vcapture *c,
-		   const uint64_t *freed_local, uint64_t freed_global);
+		   const uint64_t *freed_local, uint64_t freed_global, const struct vmap *base);
+
+/*
+ * The model's counters now (by vhash_str() of their keys; zeros left out), to take off
+ * every later capture: what the model did before the trace's first event is no part of it.
+ */
+int vmodel_baseline(const struct rf_model *m, struct vmap *base);
 
 /* Charged pages per cgroup (model "usage"), for frees at fadvise/truncate. */
 int vmodel_usage(const struct rf_model *m, const struct vkernel *k, uint64_t *usage,
 		 size_t nr, uint64_t *file_pages);
 
 void vcapture_release(struct vcapture *c);
+
+/* --------------------------------------------- the cache before the trace */
+
+struct vwarm;
+
+/* Read @path once: the pages its references find cached that it never saw enter. */
+int vwarm_scan(struct vwarm **out, const char *path, char *err, size_t errlen);
+/* Give them to @m at time @t, resident and charged to the root memcg (pid 0). */
+int vwarm_load(struct vwarm *w, struct rf_model *m, uint64_t t);
+uint64_t vwarm_pages(const struct vwarm *w);
+/* The time of the trace's first event. */
+uint64_t vwarm_start(const struct vwarm *w);
+void vwarm_free(struct vwarm *w);
 
 /* --------------------------------------------------------------- a run */
 
@@ -134,6 +157,7 @@ struct rf_validate_opts {
 	size_t nr_sets;
 	double tolerance;		/* 0.05 = 5 % */
 	uint64_t slack;			/* absolute slack in pages (small counts) */
+	bool cold_cache;		/* the model starts empty; pages cached before are slack */
 };
 
 struct vrow {
@@ -154,8 +178,10 @@ struct rf_validation {
 	char profile[64];
 	char profile_why[256];
 	double tolerance;
-	uint64_t slack;			/* --slack + the pages cached before the trace */
-	uint64_t precached;
+	uint64_t slack;			/* --slack (+ the pages cached before, with cold_cache) */
+	uint64_t precached;		/* pages read that the trace never saw enter (kernel.c) */
+	uint64_t preloaded;		/* pages the model was given before the trace (warm.c) */
+	bool cold_cache;
 	uint64_t stat_slack;		/* memory.stat's flush threshold: 64 pages per CPU */
 	uint64_t folio_slack;		/* file lists: one folio of the largest order seen */
 	struct vcapture *caps;		/* caps[0]: start; the last: end of trace */
@@ -168,7 +194,7 @@ struct rf_validation {
 	size_t nr_markers;
 	uint64_t t0;			/* first event time */
 	uint64_t events;
-	char notes[8][256];		/* confounders found in the trace */
+	char notes[8][512];		/* confounders found in the trace */
 	size_t nr_notes;
 	int main_cg;			/* the cgroup with memory.stat (the recorded one); -1 */
 	uint64_t madv_pageout;		/* MADV_PAGEOUT calls in the trace */

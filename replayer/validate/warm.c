@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The page cache before the trace began.  The kernel had the program, its
+ * libraries and other files cached when the recording started; the trace
+ * then shows them as references to pages it never saw enter the cache.
+ * A model that starts empty misses them and, worse, charges them to the
+ * recorded cgroup, where limit reclaim evicts and reads them again: the
+ * kernel had charged them to whichever memcg read them first (v1 never
+ * moves a charge on access), outside the freshly created recorded one.
+ *
+ * A first pass over the trace finds them, and before the first event the
+ * model is given them as resident pages of its root memcg, unreferenced,
+ * by file_readahead events of no task (pid 0 charges the root).
+ *
+ * Which mention of a page decides it, in file order (the order the model
+ * replays): an observed add or delete means the trace saw the page's fate
+ * (a delete it never saw added was cached before but left: replay without
+ * it); a file_readahead names pages the kernel just added (the recorder
+ * builds it from the adds; a cached page in the window is skipped by
+ * page_cache_ra_unbounded() and is no add), and a file_write may create a
+ * page without reading it: neither says the page was cached.  A file_read
+ * or a file_fault (the faulting folio, or a folio fault-around mapped)
+ * touches a page that is in the cache at that moment: if it is the
+ * page's first mention, the page was cached before the trace.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <refault/errors.h>
+
+#include "replayer/validate/validate.h"
+
+/* A read larger than this (4 GiB of 4 KiB pages) is clipped: it bounds one event's work. */
+#define MAX_EVENT_PAGES		(1ull << 20)
+
+struct warm_folio {
+	uint64_t ino;
+	uint64_t index;			/* first page */
+	uint32_t dev;
+	uint8_t order;
+};
+
+struct vwarm {
+	struct vmap seen;		/* every page mentioned so far, by page_key() */
+	struct warm_folio *folios;	/* cached before the trace, in order of first mention */
+	size_t nr, cap;
+	uint64_t pages;
+	uint64_t t_first;		/* the first event's time */
+	bool any_event;
+};
+
+static uint64_t page_key(const struct rf_event *ev, uint64_t index)
+{
+	return vhash2(vhash2(ev->u.file.dev, ev->u.file.ino), index);
+}
+
+static int push_folio(struct vwarm *w, const struct rf_event *ev, uint64_t index,
+		      unsigned int order)
+{
+	if (w->nr == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 256;
+		struct warm_folio *n = realloc(w->folios, cap * sizeof(*n));
+
+		if (!n)
+			return RF_ERR_NOMEM;
+		w->folios = n;
+		w->cap = cap;
+	}
+	w->folios[w->nr++] = (struct warm_folio){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
+						  .index = index, .order = (uint8_t)order };
+	w->pages += 1ull << order;
+	return 0;
+}
+
+/* Pages @index .. @index + @nr - 1 are mentioned: whatever comes later, they are decided. */
+static int mention(struct vwarm *w, const struct rf_event *ev, uint64_t index, uint64_t nr)
+{
+	uint64_t i;
+
+	for (i = 0; i < nr && i < MAX_EVENT_PAGES; i++)
+		if (vmap_put(&w->seen, page_key(ev, index + i), 1))
+			return RF_ERR_NOMEM;
+	return 0;
+}
+
+/* Pages of @index .. @index + @nr - 1 not mentioned before. */
+static uint64_t count_new(const struct vwarm *w, const struct rf_event *ev, uint64_t index,
+			  uint64_t nr)
+{
+	uint64_t i, fresh = 0;
+
+	for (i = 0; i < nr && i < MAX_EVENT_PAGES; i++)
+		fresh += !vmap_get(&w->seen, page_key(ev, index + i), NULL);
+	return fresh;
+}
+
+/*
+ * A reference that reads pages in the cache: each page mentioned for the
+ * first time was cached before the trace.  A fault names a whole folio
+ * (its first page and order): kept as that folio when all of it is new,
+ * else as its new base pages.
+ */
+static int on_read(struct vwarm *w, const struct rf_event *ev, uint64_t index, uint64_t nr,
+		   unsigned int order)
+{
+	uint64_t i;
+	int e = 0;
+
+	if (order && count_new(w, ev, index, nr) == nr) {
+		e = push_folio(w, ev, index, order);
+		return e ? e : mention(w, ev, index, nr);
+	}
+	for (i = 0; i < nr && i < MAX_EVENT_PAGES && !e; i++) {
+		if (vmap_get(&w->seen, page_key(ev, index + i), NULL))
+			continue;
+		e = vmap_put(&w->seen, page_key(ev, index + i), 1);
+		if (!e)
+			e = push_folio(w, ev, index + i, 0);
+	}
+	return e;
+}
+
+static int warm_step(struct vwarm *w, const struct rf_event *ev)
+{
+	uint64_t nr = ev->u.file.nr ? ev->u.file.nr : 1;
+	unsigned int order = ev->u.file.order < 32 ? ev->u.file.order : 0;
+
+	if (!w->any_event) {
+		w->t_first = ev->time;
+		w->any_event = true;
+	}
+	switch (ev->type) {
+	case RF_EV_PAGECACHE_ADD:
+	case RF_EV_PAGECACHE_DEL:
+		return mention(w, ev, ev->u.file.index, 1ull << order);
+	case RF_EV_FILE_READAHEAD:
+	case RF_EV_FILE_WRITE:
+		return mention(w, ev, ev->u.file.index, nr);
+	case RF_EV_FILE_READ:
+		return on_read(w, ev, ev->u.file.index, nr, 0);
+	case RF_EV_FILE_FAULT:
+		return on_read(w, ev, ev->u.file.index, 1ull << order, order);
+	default:
+		return 0;
+	}
+}
+
+void vwarm_free(struct vwarm *w)
+{
+	if (!w)
+		return;
+	vmap_free(&w->seen);
+	free(w->folios);
+	free(w);
+}
+
+int vwarm_scan(struct vwarm **out, const char *path, char *err, size_t errlen)
+{
+	struct rf_trace_reader *rd = NULL;
+	struct vwarm *w = calloc(1, sizeof(*w));
+	struct rf_event ev;
+	int e, got;
+
+	*out = NULL;
+	if (!w)
+		return RF_ERR_NOMEM;
+	e = rf_trace_reader_open(&rd, path, 0);
+	while (!e && (got = rf_trace_reader_next(rd, &ev)) != 0) {
+		if (got < 0) {
+			snprintf(err, errlen, "%s", rf_trace_reader_errmsg(rd));
+			e = got;
+		} else {
+			e = warm_step(w, &ev);
+		}
+	}
+	rf_trace_reader_close(rd);
+	/* the seen pages were needed for the scan only */
+	vmap_free(&w->seen);
+	memset(&w->seen, 0, sizeof(w->seen));
+	if (e) {
+		if (!err[0])
+			snprintf(err, errlen, "looking for pages cached before the trace: %s",
+				 rf_strerror(e));
+		vwarm_free(w);
+		return e;
+	}
+	*out = w;
+	return 0;
+}
+
+uint64_t vwarm_pages(const struct vwarm *w)
+{
+	return w ? w->pages : 0;
+}
+
+uint64_t vwarm_start(const struct vwarm *w)
+{
+	return w ? w->t_first : 0;
+}
+
+static int cmp_folio(const void *a, const void *b)
+{
+	const struct warm_folio *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return 0;
+}
+
+static int feed(struct rf_model *m, struct rf_event *ev)
+{
+	return rf_model_feed(m, ev);
+}
+
+/*
+ * The model drains a CPU's LRU batch (lru_add_drain()) before a truncate:
+ * one beyond the end of any file frees nothing and leaves the loaded pages
+ * on the LRU, where pages cached long before the trace are, not in the
+ * batch the workload's first insertions would share.
+ */
+static int drain(struct rf_model *m, const struct warm_folio *f, uint64_t t)
+{
+	struct rf_event ev = { .time = t, .type = RF_EV_TRUNCATE };
+
+	ev.u.file.dev = f->dev;
+	ev.u.file.ino = f->ino;
+	ev.u.file.index = UINT64_MAX >> 1;
+	return feed(m, &ev);
+}
+
+/*
+ * Give @m the pages, at time @t, in runs of one order per file: as
+ * file_readahead of pid 0 (no task: the root memcg; inserted unreferenced,
+ * on the inactive list, as readahead leaves them).
+ */
+int vwarm_load(struct vwarm *w, struct rf_model *m, uint64_t t)
+{
+	size_t i = 0, j;
+	int e = 0;
+
+	if (!w || !w->nr)
+		return 0;
+	qsort(w->folios, w->nr, sizeof(*w->folios), cmp_folio);
+	while (i < w->nr && !e) {
+		const struct warm_folio *f = &w->folios[i];
+		struct rf_event ev = { .time = t, .type = RF_EV_FILE_READAHEAD };
+		uint64_t next = f->index + (1ull << f->order);
+
+		for (j = i + 1; j < w->nr && w->folios[j].dev == f->dev &&
+		     w->folios[j].ino == f->ino && w->folios[j].order == f->order &&
+		     w->folios[j].index == next; j++)
+			next += 1ull << f->order;
+		ev.u.file.dev = f->dev;
+		ev.u.file.ino = f->ino;
+		ev.u.file.index = f->index;
+		ev.u.file.nr = next - f->index;
+		ev.u.file.order = f->order;
+		e = feed(m, &ev);
+		i = j;
+	}
+	return e ? e : drain(m, &w->folios[0], t);
+}
