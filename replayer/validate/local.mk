@@ -25,3 +25,9 @@ tests_validate_test_validate_kernel_SOURCES = tests/validate/test-validate-kerne
 tests_validate_test_validate_kernel_LDADD = librefault-validate.la librefault-model.la \
 	librefault-trace.la $(JSONC_LIBS) -lm
 TESTS += tests/validate/test-validate-kernel
+# Pages cached before the trace: pre-loaded outside the recorded cgroup (warm.c).
+check_PROGRAMS += tests/validate/test-validate-warm
+tests_validate_test_validate_warm_SOURCES = tests/validate/test-validate-warm.c
+tests_validate_test_validate_warm_LDADD = librefault-validate.la librefault-model.la \
+	librefault-trace.la $(JSONC_LIBS) -lm
+TESTS += tests/validate/test-validate-warm
