@@ -132,6 +132,7 @@ struct rf_raw {
 	int size;
 	uint64_t lost;		/* for a marker: count (0 = unknown how many) */
 	uint64_t lost_begin;	/* for a marker: last time seen before the gap */
+	bool drain;		/* from the drain instance: a task the scope does not follow */
 };
 
 struct rf_source_cfg {
@@ -148,6 +149,14 @@ struct rf_source;
 int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len);
 struct tep_handle *rf_source_tep(struct rf_source *src);
 int rf_source_enable(struct rf_source *src, const char *system, const char *event);
+/*
+ * Following a pid, a second instance records, for the tasks not followed, the
+ * events of per-CPU batches any task may drain (LRU insertions and activations).
+ */
+bool rf_source_has_drain(const struct rf_source *src);
+/* Enable @system:@event in the drain instance with @filter (NULL: none); 0 if there is none. */
+int rf_source_enable_drain(struct rf_source *src, const char *system, const char *event,
+			   const char *filter);
 /* Open the per-CPU readers and turn tracing on. */
 int rf_source_start(struct rf_source *src, char *msg, size_t len);
 int rf_source_trace_off(struct rf_source *src);

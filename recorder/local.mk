@@ -14,7 +14,7 @@ REFAULT_VERB_EXTRA_LIBS += $(TRACEFS_LIBS) $(TRACEEVENT_LIBS)
 
 # Tests: real recordings when root and tracefs are there, skipped (with the reason) otherwise.
 check_PROGRAMS += tests/record/workload-readtwice tests/record/check-trace tests/record/test-hmap \
-	tests/record/workload-readahead tests/record/check-readahead
+	tests/record/workload-readahead tests/record/check-readahead tests/record/workload-drain
 tests_record_test_hmap_SOURCES = tests/record/test-hmap.c
 tests_record_test_hmap_LDADD = librefault-record.la
 tests_record_workload_readtwice_SOURCES = tests/record/workload-readtwice.c
@@ -22,9 +22,11 @@ tests_record_check_trace_SOURCES = tests/record/check-trace.c
 tests_record_check_trace_LDADD = librefault-trace.la
 tests_record_workload_readahead_SOURCES = tests/record/workload-readahead.c
 tests_record_check_readahead_SOURCES = tests/record/check-readahead.c
+tests_record_workload_drain_SOURCES = tests/record/workload-drain.c
 tests_record_check_readahead_LDADD = librefault-trace.la librefault-record.la
 TESTS += tests/record/test-hmap tests/record/test-record-workload.sh tests/record/test-record-errors.sh \
-	tests/record/test-record-kill.sh tests/record/test-record-readahead.sh
+	tests/record/test-record-kill.sh tests/record/test-record-readahead.sh \
+	tests/record/test-record-drain.sh
 EXTRA_DIST += tests/record/lib.sh tests/record/test-record-workload.sh \
 	tests/record/test-record-errors.sh tests/record/test-record-kill.sh \
-	tests/record/test-record-readahead.sh
+	tests/record/test-record-readahead.sh tests/record/test-record-drain.sh

@@ -862,28 +862,42 @@ static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct 
 
 /* -------------------------------------------------------------- lru */
 
+/*
+ * @t: the task whose context drained the per-CPU batch, NULL for one the
+ * scope does not follow (the drain instance: a kworker's lru_add_drain_all(),
+ * another process on that CPU).  A page-cache folio is charged to the cgroup
+ * of its add, whoever drains, so its events are kept from any task, with the
+ * drainer's pid; anonymous faults carry no pfn to join on: the event is the
+ * draining task's, kept when that task is in scope (most often the one that
+ * faulted: the batch is per CPU, drained by its next add).
+ */
 static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		  struct rf_task *t, bool add)
+		  int32_t pid, const struct rf_task *t, bool add)
 {
-	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = pid,
 			       .type = add ? RF_EV_LRU_ADD : RF_EV_LRU_ACTIVATE };
 	uint64_t info = 0;
 	bool cached;
 
 	ev.u.lru.pfn = rf_tp_u64(tp, 0, raw->data);
 	cached = rf_hmap_get(&n->pfn_info, ev.u.lru.pfn, &info);
+	if (!cached && (!t || !in_scope(n, t)))
+		return 0;
 	ev.u.lru.order = info & ((1u << PFN_ORDER_BITS) - 1);
 	if (add) {
 		ev.u.lru.lru = rf_tp_u64(tp, 1, raw->data);
-		/*
-		 * A page-cache page is charged to the cgroup its add was, while the
-		 * per-CPU batch may be drained by any task.  Anonymous faults carry
-		 * no pfn to join on: the draining task, most often the one that
-		 * faulted (the batch is per CPU, drained by its next add).
-		 */
 		ev.u.lru.cgroup = cached ? info >> PFN_ORDER_BITS : t->cgroup;
 	}
 	return rf_norm_emit(n, &ev);
+}
+
+/* A record of the drain instance: another task's context, only LRU events. */
+static int on_drain(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
+		    const struct rf_raw *raw, int32_t pid)
+{
+	if (id != TP_LRU_ADD && id != TP_LRU_ACTIVATE)
+		return 0;
+	return on_lru(n, tp, raw, pid, NULL, id == TP_LRU_ADD);
 }
 
 /* ---------------------------------------------------------- reclaim */
@@ -1000,8 +1014,8 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 	case TP_NEWTASK: return on_newtask(n, tp, raw, t);
 	case TP_EXEC: return on_exec(n, tp, raw, t);
 	case TP_EXIT: return on_task_exit(n, raw, t);
-	case TP_LRU_ADD: return on_lru(n, tp, raw, t, true);
-	case TP_LRU_ACTIVATE: return on_lru(n, tp, raw, t, false);
+	case TP_LRU_ADD: return on_lru(n, tp, raw, t->pid, t, true);
+	case TP_LRU_ACTIVATE: return on_lru(n, tp, raw, t->pid, t, false);
 	case TP_SHRINK_INACTIVE:
 	case TP_SHRINK_ACTIVE:
 	case TP_RECLAIM_PAGES: return on_shrink(n, tp, raw, t, id);
@@ -1028,6 +1042,9 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 		return 0;
 	n->records++;
 	id = tp - n->cfg.tps->tp;
+	/* no task of the scope: it holds no fault, breaks no readahead run, is not named */
+	if (raw->drain)
+		return on_drain(n, id, tp, raw, pid);
 	if (n->ra_open && pid != n->ra_pid) {
 		int err = rf_ra_interleaved(n, pid);
 

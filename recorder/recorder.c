@@ -114,6 +114,17 @@ static void wanted_systems(const struct rf_recorder *rec, const char **sys, size
 	sys[n] = NULL;
 }
 
+/*
+ * The drain instance keeps, of other tasks' LRU events, what could be a folio
+ * the followed tasks added to the page cache (normalize.c keeps those): file
+ * and unevictable lists only, as an insertion carries its list and an
+ * activation does not.
+ */
+static const char *drain_filter(int tp)
+{
+	return tp == TP_LRU_ADD ? "lru >= 2" : NULL;
+}
+
 static int enable_events(struct rf_recorder *rec)
 {
 	size_t off = 0;
@@ -132,6 +143,9 @@ static int enable_events(struct rf_recorder *rec)
 			return RF_ERR_UNSUPPORTED;
 		}
 		err = rf_source_enable(rec->src, d->system, d->name);
+		if (!err && (i == TP_LRU_ADD || i == TP_LRU_ACTIVATE))
+			err = rf_source_enable_drain(rec->src, d->system, d->name,
+						     drain_filter(i));
 		if (err) {
 			snprintf(rec->errmsg, sizeof(rec->errmsg), "cannot enable %s:%s: %s",
 				 d->system, d->name, rf_strerror(err));

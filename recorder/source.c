@@ -5,6 +5,13 @@
  * CPU's stream is in time order; a binary heap keyed by (time, cpu) merges
  * them.  Records are handed out in place (the kbuffer points into the
  * sub-buffer copy), so nothing is copied per record.
+ *
+ * Following a pid (set_event_pid), the kernel drops every event of other
+ * tasks, and so the LRU events of per-CPU batches that another task drains
+ * (a kworker's lru_add_drain_all(), the next task on that CPU).  A second
+ * instance, "<name>-drain", records those events for exactly the tasks the
+ * first one leaves out (set_event_notrace_pid of the same pid, with
+ * event-fork); its CPUs join the same merge.
  */
 #include "config.h"
 
@@ -41,15 +48,20 @@ struct cpu_stream {
 	uint64_t lost_count;
 	uint64_t lost_begin;
 	int cpu;
+	bool drain;		/* of the drain instance */
 };
+
+enum { MAIN_INST, DRAIN_INST, NR_INST };
 
 struct rf_source {
 	struct tracefs_instance *inst;
+	struct tracefs_instance *drain;	/* NULL unless a pid is followed */
 	struct tep_handle *tep;
-	struct cpu_stream *cpus;
-	int *heap;		/* indices into cpus[], ordered by (ts, cpu) */
+	struct cpu_stream *cpus;	/* [instance * ncpus + cpu] */
+	int *heap;		/* indices into cpus[], ordered by (ts, cpu, instance) */
 	int nheap;
 	int ncpus;
+	int nstreams;
 	int subbuf_size;
 	uint64_t pages_read;
 	uint64_t bytes_read;
@@ -61,7 +73,9 @@ static bool before(const struct rf_source *s, int a, int b)
 {
 	const struct cpu_stream *x = &s->cpus[a], *y = &s->cpus[b];
 
-	return x->ts < y->ts || (x->ts == y->ts && x->cpu < y->cpu);
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	return x->cpu != y->cpu ? x->cpu < y->cpu : a < b;
 }
 
 static void heap_swap(struct rf_source *s, int i, int j)
@@ -233,7 +247,7 @@ int rf_source_read(struct rf_source *s, unsigned int max_pages)
 {
 	int i, err;
 
-	for (i = 0; i < s->ncpus; i++) {
+	for (i = 0; i < s->nstreams; i++) {
 		if (!s->cpus[i].tcpu)
 			continue;
 		err = read_cpu(s, &s->cpus[i], max_pages);
@@ -248,7 +262,7 @@ int rf_source_read(struct rf_source *s, unsigned int max_pages)
 static int emit_top(struct rf_source *s, struct cpu_stream *c,
 		    int (*fn)(void *ctx, const struct rf_raw *raw), void *ctx)
 {
-	struct rf_raw raw = { .ts = c->ts, .cpu = c->cpu };
+	struct rf_raw raw = { .ts = c->ts, .cpu = c->cpu, .drain = c->drain };
 
 	if (c->lost_pending) {
 		raw.lost = c->lost_count;
@@ -286,12 +300,12 @@ int rf_source_emit(struct rf_source *s, uint64_t horizon,
 
 /* ------------------------------------------------------------- instance */
 
-static int write_file(struct rf_source *s, const char *file, const char *val,
+static int write_file(struct tracefs_instance *inst, const char *file, const char *val,
 		      char *msg, size_t len)
 {
-	if (tracefs_instance_file_write(s->inst, file, val) < 0) {
+	if (tracefs_instance_file_write(inst, file, val) < 0) {
 		snprintf(msg, len, "cannot write '%s' to %s of tracefs instance %s: %s", val,
-			 file, tracefs_instance_get_name(s->inst), strerror(errno));
+			 file, tracefs_instance_get_name(inst), strerror(errno));
 		return -errno ?: RF_ERR_IO;
 	}
 	return 0;
@@ -326,28 +340,54 @@ static int check_tracefs(const struct rf_source_cfg *cfg, char *msg, size_t len)
 	return 0;
 }
 
-static int configure(struct rf_source *s, const struct rf_source_cfg *cfg, char *msg, size_t len)
+static int configure(struct tracefs_instance *inst, const struct rf_source_cfg *cfg, bool drain,
+		     char *msg, size_t len)
 {
 	char val[64];
 	int err;
 
-	err = write_file(s, "tracing_on", "0", msg, len);
+	err = write_file(inst, "tracing_on", "0", msg, len);
 	if (!err)
-		err = write_file(s, "trace_clock", "mono", msg, len);
+		err = write_file(inst, "trace_clock", "mono", msg, len);
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)(cfg->buffer_bytes >> 10));
 	if (!err)
-		err = write_file(s, "buffer_size_kb", val, msg, len);
-	snprintf(val, sizeof(val), "%d", (int)cfg->notrace_pid);
+		err = write_file(inst, "buffer_size_kb", val, msg, len);
+	/*
+	 * The drain instance leaves out the followed tasks (the main one has
+	 * them), not the recorder: a batch the recorder drains is the kernel's
+	 * decision all the same.
+	 */
+	snprintf(val, sizeof(val), "%d", (int)(drain ? cfg->follow_pid : cfg->notrace_pid));
 	if (!err)
-		err = write_file(s, "set_event_notrace_pid", val, msg, len);
-	if (!err && cfg->follow_pid) {
+		err = write_file(inst, "set_event_notrace_pid", val, msg, len);
+	if (!err && cfg->follow_pid && !drain) {
 		snprintf(val, sizeof(val), "%d", (int)cfg->follow_pid);
-		err = write_file(s, "set_event_pid", val, msg, len);
-		/* children of the followed task join it; the recorder's do not */
-		if (!err)
-			err = write_file(s, "options/event-fork", "1", msg, len);
+		err = write_file(inst, "set_event_pid", val, msg, len);
 	}
+	/* children of the followed task join it (and leave the drain instance); the recorder's do not */
+	if (!err && cfg->follow_pid)
+		err = write_file(inst, "options/event-fork", "1", msg, len);
 	return err;
+}
+
+static struct tracefs_instance *make_instance(const char *name, char *msg, size_t len)
+{
+	struct tracefs_instance *inst = tracefs_instance_create(name);
+
+	if (!inst)
+		snprintf(msg, len, "cannot create tracefs instance %s: %s", name, strerror(errno));
+	return inst;
+}
+
+static int open_drain(struct rf_source *s, const struct rf_source_cfg *cfg, char *msg, size_t len)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s-drain", cfg->name);
+	s->drain = make_instance(name, msg, len);
+	if (!s->drain)
+		return -EACCES;
+	return configure(s->drain, cfg, true, msg, len);
 }
 
 int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len)
@@ -361,15 +401,15 @@ int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return RF_ERR_NOMEM;
-	s->inst = tracefs_instance_create(cfg->name);
+	s->inst = make_instance(cfg->name, msg, len);
 	if (!s->inst) {
-		snprintf(msg, len, "cannot create tracefs instance %s: %s", cfg->name,
-			 strerror(errno));
 		free(s);
 		return -EACCES;
 	}
 	*out = s;
-	err = configure(s, cfg, msg, len);
+	err = configure(s->inst, cfg, false, msg, len);
+	if (!err && cfg->follow_pid)
+		err = open_drain(s, cfg, msg, len);
 	if (err)
 		return err;
 	s->tep = tracefs_local_events_system(cfg->tracefs_dir, cfg->systems);
@@ -390,20 +430,40 @@ int rf_source_enable(struct rf_source *s, const char *system, const char *event)
 	return tracefs_event_enable(s->inst, system, event) < 0 ? -errno ?: RF_ERR_IO : 0;
 }
 
+bool rf_source_has_drain(const struct rf_source *s)
+{
+	return s->drain;
+}
+
+int rf_source_enable_drain(struct rf_source *s, const char *system, const char *event,
+			   const char *filter)
+{
+	char file[256];
+
+	if (!s->drain)
+		return 0;
+	snprintf(file, sizeof(file), "events/%s/%s/filter", system, event);
+	if (filter && tracefs_instance_file_write(s->drain, file, filter) < 0)
+		return -errno ?: RF_ERR_IO;
+	return tracefs_event_enable(s->drain, system, event) < 0 ? -errno ?: RF_ERR_IO : 0;
+}
+
 static int open_cpus(struct rf_source *s, char *msg, size_t len)
 {
 	int i;
 
 	s->ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	s->cpus = calloc(s->ncpus, sizeof(*s->cpus));
-	s->heap = calloc(s->ncpus, sizeof(*s->heap));
+	s->nstreams = s->ncpus * (s->drain ? NR_INST : 1);
+	s->cpus = calloc(s->nstreams, sizeof(*s->cpus));
+	s->heap = calloc(s->nstreams, sizeof(*s->heap));
 	if (!s->cpus || !s->heap)
 		return RF_ERR_NOMEM;
-	for (i = 0; i < s->ncpus; i++) {
+	for (i = 0; i < s->nstreams; i++) {
 		struct cpu_stream *c = &s->cpus[i];
 
-		c->cpu = i;
-		c->tcpu = tracefs_cpu_open(s->inst, i, true);
+		c->cpu = i % s->ncpus;
+		c->drain = i / s->ncpus == DRAIN_INST;
+		c->tcpu = tracefs_cpu_open(c->drain ? s->drain : s->inst, c->cpu, true);
 		if (!c->tcpu)
 			continue;	/* offline CPU */
 		c->kbuf = tep_kbuffer(s->tep);
@@ -423,13 +483,17 @@ int rf_source_start(struct rf_source *s, char *msg, size_t len)
 {
 	int err = open_cpus(s, msg, len);
 
+	if (!err && s->drain)
+		err = write_file(s->drain, "tracing_on", "1", msg, len);
 	if (err)
 		return err;
-	return write_file(s, "tracing_on", "1", msg, len);
+	return write_file(s->inst, "tracing_on", "1", msg, len);
 }
 
 int rf_source_trace_off(struct rf_source *s)
 {
+	if (s->drain && tracefs_trace_off(s->drain) < 0)
+		return RF_ERR_IO;
 	return tracefs_trace_off(s->inst) < 0 ? RF_ERR_IO : 0;
 }
 
@@ -440,19 +504,24 @@ static uint64_t stat_value(const char *stats, const char *key)
 	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
 }
 
-uint64_t rf_source_kernel_lost(struct rf_source *s, int cpu)
+static uint64_t instance_lost(struct tracefs_instance *inst, int cpu)
 {
 	char file[64];
 	char *stats;
 	uint64_t n;
 
 	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-	stats = tracefs_instance_file_read(s->inst, file, NULL);
+	stats = tracefs_instance_file_read(inst, file, NULL);
 	if (!stats)
 		return 0;
 	n = stat_value(stats, "overrun:") + stat_value(stats, "dropped events:");
 	free(stats);
 	return n;
+}
+
+uint64_t rf_source_kernel_lost(struct rf_source *s, int cpu)
+{
+	return instance_lost(s->inst, cpu) + (s->drain ? instance_lost(s->drain, cpu) : 0);
 }
 
 int rf_source_nr_cpus(const struct rf_source *s)
@@ -483,21 +552,27 @@ static void free_stream(struct cpu_stream *c)
 	free(c->spare);
 }
 
+static void close_instance(struct tracefs_instance *inst)
+{
+	if (!inst)
+		return;
+	tracefs_trace_off(inst);
+	tracefs_instance_destroy(inst);
+	tracefs_instance_free(inst);
+}
+
 void rf_source_close(struct rf_source *s)
 {
 	int i;
 
 	if (!s)
 		return;
-	for (i = 0; s->cpus && i < s->ncpus; i++)
+	for (i = 0; s->cpus && i < s->nstreams; i++)
 		free_stream(&s->cpus[i]);
 	free(s->cpus);
 	free(s->heap);
-	if (s->inst) {
-		tracefs_trace_off(s->inst);
-		tracefs_instance_destroy(s->inst);
-		tracefs_instance_free(s->inst);
-	}
+	close_instance(s->drain);
+	close_instance(s->inst);
 	if (s->tep)
 		tep_free(s->tep);
 	free(s);
