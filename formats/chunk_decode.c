@@ -359,16 +359,17 @@ int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
 		c->nr_read++;
 		return 1;
 	}
-	if (n < sch->nr_fields)
+	if (n < sch->nr_required)
 		return cursor_fail(c, &m, RF_ERR_CORRUPT, "event has fewer fields than its type needs");
+	/* fields appended by a later minor version than the trace's read as 0 */
 	memset(&ev->u, 0, sizeof(ev->u));
-	for (i = 0; i < sch->nr_fields; i++) {
+	for (i = 0; i < sch->nr_fields && i < n; i++) {
 		err = read_field(c, &m, ev, &sch->fields[i]);
 		if (err)
 			return err;
 	}
 	/* Fields appended by a newer minor version. */
-	for (n -= sch->nr_fields; n; n--)
+	for (n -= i; n; n--)
 		if (!mp_skip(&m))
 			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad trailing field");
 	c->p = m.p;

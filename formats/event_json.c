@@ -224,7 +224,8 @@ int rf_event_from_json(json_object *obj, struct rf_event *ev, struct rf_json_scr
 		const struct rf_field *f = &sch->fields[k];
 
 		if (!json_object_object_get_ex(obj, f->name, &v)) {
-			if (f->kind == RF_FK_STR)
+			/* a string may be nil; a field a later minor version appended reads 0 */
+			if (f->kind == RF_FK_STR || k >= sch->nr_required)
 				continue;
 			return rf_fail(errmsg, errlen, RF_ERR_INVAL, "%s event lacks \"%s\"",
 				       rf_event_type_name(type), f->name);

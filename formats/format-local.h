@@ -97,6 +97,8 @@ struct rf_field {
 struct rf_schema {
 	const struct rf_field *fields;
 	unsigned int nr_fields;
+	/* the fields of the type's first version; those after it were appended by a minor */
+	unsigned int nr_required;
 };
 
 /* NULL for a type this version does not know. */

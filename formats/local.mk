@@ -12,3 +12,7 @@ librefault_trace_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^rf_'
 refaultinclude_HEADERS += include/refault/trace-json.h
 
 include formats/gen/local.mk
+
+# A 2.0 trace (bundled) reads under 2.1: reclaim's appended field reads as "not said".
+TESTS += tests/format/test-compat-2.0.sh
+EXTRA_DIST += tests/format/test-compat-2.0.sh

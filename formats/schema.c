@@ -110,6 +110,7 @@ static const struct rf_field reclaim[] = {
 	I("priority", reclaim.priority), U("file", reclaim.file),
 	U("nr_scanned", reclaim.nr_scanned), U("nr_reclaimed", reclaim.nr_reclaimed),
 	U("nr_activated", reclaim.nr_activated), U("nr_deactivated", reclaim.nr_deactivated),
+	U("list", reclaim.list),	/* since 2.1 */
 };
 static const struct rf_field counters[] = {
 	U("source", counters.source), U("cgroup", counters.cgroup),
@@ -126,7 +127,9 @@ static const struct rf_field end[] = {
 	U("nr_events", end.nr_events), U("nr_lost", end.nr_lost),
 };
 
-#define SCHEMA(t, f) [t] = { f, sizeof(f) / sizeof(f[0]) }
+#define SCHEMA(t, f) [t] = { f, sizeof(f) / sizeof(f[0]), sizeof(f) / sizeof(f[0]) }
+/* A type whose fields after the first @req came with a later minor version: absent reads 0. */
+#define SCHEMA_SINCE(t, f, req) [t] = { f, sizeof(f) / sizeof(f[0]), req }
 
 static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_FILE_READ, file_range),
@@ -154,7 +157,7 @@ static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_PAGECACHE_DEL, pc_del),
 	SCHEMA(RF_EV_LRU_ADD, lru_add),
 	SCHEMA(RF_EV_LRU_ACTIVATE, lru_activate),
-	SCHEMA(RF_EV_RECLAIM, reclaim),
+	SCHEMA_SINCE(RF_EV_RECLAIM, reclaim, 9),
 	SCHEMA(RF_EV_COUNTERS, counters),
 	SCHEMA(RF_EV_LOST, lost),
 	SCHEMA(RF_EV_MARKER, marker),

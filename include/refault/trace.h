@@ -34,7 +34,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	2
-#define RF_TRACE_VERSION_MINOR	0
+#define RF_TRACE_VERSION_MINOR	1
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -133,6 +133,14 @@ enum rf_reclaim_kind {
 	RF_RECLAIM_DIRECT = 1,
 	RF_RECLAIM_MEMCG = 2,	/* limit reclaim */
 	RF_RECLAIM_PAGEOUT = 3,	/* reclaim_pages(): MADV_PAGEOUT, proactive */
+};
+
+/* .list of RF_EV_RECLAIM (since 2.1): the LRU list the scan took its folios from */
+enum rf_reclaim_list {
+	RF_RECLAIM_LIST_UNKNOWN = 0,	/* a trace older than 2.1: not said */
+	RF_RECLAIM_LIST_INACTIVE = 1,	/* mm_vmscan_lru_shrink_inactive */
+	RF_RECLAIM_LIST_ACTIVE = 2,	/* mm_vmscan_lru_shrink_active */
+	RF_RECLAIM_LIST_ANY = 3,	/* mm_vmscan_reclaim_pages: the folios given, either list */
 };
 
 /* .source of RF_EV_COUNTERS */
@@ -235,6 +243,7 @@ struct rf_event {
 			uint32_t nid;
 			int32_t priority;
 			uint8_t file;		/* 1 = file LRU, 0 = anon LRU */
+			uint8_t list;		/* enum rf_reclaim_list (since 2.1) */
 		} reclaim;
 		struct {
 			uint64_t cgroup;	/* memcg sources */

@@ -379,14 +379,17 @@ static int track_precached(struct vkernel *k, const struct rf_event *ev)
 }
 
 /*
- * shrink_active_list and shrink_inactive_list both become RF_EV_RECLAIM;
- * the recorder fills nr_deactivated only for the active list, and
- * nr_reclaimed only for the inactive one.  An active scan that moved
- * nothing (all rotated) looks like an inactive scan that activated every
- * page it took and freed none: read as active (see docs/fidelity.md).
+ * shrink_active_list and shrink_inactive_list both become RF_EV_RECLAIM,
+ * which says which since format 2.1 (.list).  Before, a guess: the recorder
+ * fills nr_deactivated only for the active list, and nr_reclaimed only for
+ * the inactive one.  An active scan that moved nothing (all rotated) looks
+ * like an inactive scan that activated every page it took and freed none:
+ * read as active (see docs/fidelity.md).
  */
 static bool active_scan(const struct rf_event *ev)
 {
+	if (ev->u.reclaim.list != RF_RECLAIM_LIST_UNKNOWN)
+		return ev->u.reclaim.list == RF_RECLAIM_LIST_ACTIVE;
 	return ev->u.reclaim.nr_deactivated ||
 	       (!ev->u.reclaim.nr_reclaimed && ev->u.reclaim.nr_scanned &&
 		ev->u.reclaim.nr_activated == ev->u.reclaim.nr_scanned);

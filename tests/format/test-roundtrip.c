@@ -94,7 +94,8 @@ static void make_event(unsigned int i, struct rf_event *ev)
 	case RF_EV_LRU_ACTIVATE: ev->u.lru.pfn = 0xabcdef; ev->u.lru.order = 0; break;
 	case RF_EV_RECLAIM: ev->u.reclaim.cgroup = 42; ev->u.reclaim.kind = RF_RECLAIM_MEMCG; ev->u.reclaim.nid = 0;
 		ev->u.reclaim.priority = 12; ev->u.reclaim.file = 1; ev->u.reclaim.nr_scanned = 32;
-		ev->u.reclaim.nr_reclaimed = 31; ev->u.reclaim.nr_activated = 1; ev->u.reclaim.nr_deactivated = 2; break;
+		ev->u.reclaim.nr_reclaimed = 31; ev->u.reclaim.nr_activated = 1; ev->u.reclaim.nr_deactivated = 2;
+		ev->u.reclaim.list = RF_RECLAIM_LIST_INACTIVE; break;
 	case RF_EV_COUNTERS: ev->u.counters.source = RF_COUNTERS_MEMCG_STAT; ev->u.counters.cgroup = 42;
 		ev->u.counters.entries = counters; ev->u.counters.nr = 2; break;
 	case RF_EV_LOST: ev->u.lost.cpu = 1; ev->u.lost.count = 17; ev->u.lost.t_begin = 5; ev->u.lost.t_end = 9; break;

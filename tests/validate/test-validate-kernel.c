@@ -68,9 +68,11 @@ static void memstat(uint64_t refault_total, uint64_t inactive_pages, uint64_t ac
 }
 
 static void reclaim(uint64_t scanned, uint64_t reclaimed, uint64_t activated,
-		    uint64_t deactivated)
+		    uint64_t deactivated, uint8_t list)
 {
 	struct rf_event ev = { .type = RF_EV_RECLAIM, .pid = 100 };
+
+	ev.u.reclaim.list = list;
 
 	ev.u.reclaim.kind = RF_RECLAIM_MEMCG;
 	ev.u.reclaim.cgroup = 11;
@@ -121,8 +123,13 @@ static int write_trace(const char *path)
 	/* the folio leaves; so does a page of a file the trace never saw enter */
 	file_ev(RF_EV_PAGECACHE_DEL, 5, 0, 0, 2, 1000, 0);
 	file_ev(RF_EV_PAGECACHE_DEL, 6, 0, 0, 0, 3000, 0);
-	reclaim(10, 4, 1, 0);	/* inactive list: scan 10, steal 4, activate 1 */
-	reclaim(8, 0, 5, 3);	/* active list: refill 8 */
+	/* as format 2.0 wrote them, the list not said */
+	reclaim(10, 4, 1, 0, RF_RECLAIM_LIST_UNKNOWN);	/* inactive list: scan 10, steal 4, activate 1 */
+	reclaim(8, 0, 5, 3, RF_RECLAIM_LIST_UNKNOWN);	/* active list: refill 8 */
+	/* 2.1: an inactive scan that activated all it took, which the guess takes for active */
+	reclaim(6, 0, 6, 0, RF_RECLAIM_LIST_INACTIVE);
+	/* 2.1: an active scan that deactivated nothing */
+	reclaim(2, 0, 2, 0, RF_RECLAIM_LIST_ACTIVE);
 	/* three pages read that never entered: cached before the trace */
 	file_ev(RF_EV_FILE_READ, 7, 0, 3, 0, 0, 0);
 	memstat(7, 3, 1);
@@ -169,9 +176,12 @@ static void rules(void)
 	is_int(kernel_of(v, "/a/b", "pagecache_add"), 5, "... and in /a/b, where they were charged");
 	is_int(kernel_of(v, "/a", "pagecache_del"), 4,
 	       "the folio's deletion goes where it entered; the stranger's does not");
-	is_int(kernel_of(v, "/a", "pgactivate"), 2, "activations: one by pfn, one by reclaim");
-	is_int(kernel_of(v, "/a", "pgrefill"), 8, "a record with deactivations is an active scan");
-	is_int(kernel_of(v, "/a", "pgscan_file"), 10, "the other is an inactive scan");
+	is_int(kernel_of(v, "/a", "pgactivate"), 8,
+	       "activations: one by pfn, one and six by inactive scans");
+	is_int(kernel_of(v, "/a", "pgrefill"), 10,
+	       "a 2.0 record with deactivations is an active scan, and a 2.1 one that says so");
+	is_int(kernel_of(v, "/a", "pgscan_file"), 16,
+	       "inactive scans: the 2.0 record by its reclaimed pages, the 2.1 one by its list");
 	is_int(kernel_of(v, "/a", "pgsteal_file"), 4, "... with its reclaimed pages");
 	is_int(kernel_of(v, "/a", "workingset_refault_file"), 7,
 	       "memory.stat: total_workingset_refault_file wins over the local name");

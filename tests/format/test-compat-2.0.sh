@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Format 2.1 appended `list` to `reclaim` (which LRU list a scan was of).  A 2.0 trace, whose
+# reclaim events have nine fields (the bundled validate-hot recording), still reads, each of them
+# with list 0 ("not said"), and so does 2.0 JSON without the field; what today's writer writes
+# says 2.1 and carries the list through msgpack and JSON.
+: "${REFAULT:?}" "${top_srcdir:?}"
+old="$top_srcdir/traces/validate-hot.rft"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/refault-compat2.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+echo "1..6"
+n=0
+check() {
+	n=$((n + 1))
+	name=$1
+	shift
+	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
+}
+"$REFAULT" trace info "$old" >"$tmp/info" 2>&1
+check "the bundled trace is format 2.0" grep -q '^format: *refault-trace 2\.0$' "$tmp/info"
+"$REFAULT" trace dump --json --type reclaim "$old" >"$tmp/old.jsonl" 2>"$tmp/old.err"
+dumped=$?
+check "its $(wc -l <"$tmp/old.jsonl") reclaim events decode, each with list 0" \
+	sh -c "test $dumped -eq 0 && test \$(wc -l <'$tmp/old.jsonl') -eq 383 &&
+	       test \$(grep -c '\"list\":0}\$' '$tmp/old.jsonl') -eq 383"
+"$REFAULT" validate "$old" >"$tmp/validate" 2>&1
+st=$?
+check "validate reads it (exit 0 or 3, got $st)" test $st -eq 0 -o $st -eq 3
+# 2.0 JSON (no "list") and 2.1 JSON (list 2) through today's writer and back
+"$REFAULT" trace convert "$old" "$tmp/all.jsonl" 2>"$tmp/conv.err"
+{
+	head -n 1 "$tmp/all.jsonl"
+	sed -n 1p "$tmp/old.jsonl" | sed 's/,"list":0}$/}/'
+	sed -n 2p "$tmp/old.jsonl" | sed 's/"list":0}$/"list":2}/'
+} >"$tmp/mixed.jsonl"
+"$REFAULT" trace convert "$tmp/mixed.jsonl" "$tmp/new.rft" 2>"$tmp/new.err"
+check "JSON without \"list\" converts" test $? -eq 0
+"$REFAULT" trace info "$tmp/new.rft" >"$tmp/info2" 2>&1
+check "today's writer writes format 2.1" grep -q '^format: *refault-trace 2\.1$' "$tmp/info2"
+"$REFAULT" trace dump --json "$tmp/new.rft" 2>/dev/null | grep -o '"list":[0-9]*' >"$tmp/lists"
+check "the lists read back: 0 where the JSON had none, 2 where it said so" \
+	sh -c "test \"\$(tr '\n' ' ' <'$tmp/lists')\" = '\"list\":0 \"list\":2 '"
