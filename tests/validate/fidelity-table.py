@@ -285,11 +285,11 @@ def releases(d, cases):
 
 def section(args):
     nruns = max([0] + [len(load_runs(args.dir, c)) for c in args.cases])
-    head = ('Kernel %s, %s, %d recording%s of each workload%s: `%s`.'
+    head = ('Kernel %s, %s, %d recording%s of each workload%s, by'
             % (releases(args.dir, args.cases), args.date or 'date unknown', nruns,
                's' if nruns != 1 else '',
-               ', refault at ' + args.tree if args.tree else '',
-               args.command or 'tests/validate/fidelity.sh'))
+               ', refault at ' + args.tree if args.tree else ''))
+    command = '`%s`.' % (args.command or 'tests/validate/fidelity.sh')
     intro = ('Each run is one recording, validated on its own: the model replays that run\'s trace '
            'and is compared with the kernel of that run. Per quantity of the recorded cgroup '
            '(and of the cgroups below it, `cgroup/quantity`): the kernel\'s mean over the runs '
@@ -297,7 +297,7 @@ def section(args):
            '%stddev (LKP\'s layout: population stddev, shown above 2 %), the worst run\'s error '
            '(model - kernel) / kernel (`0->N` where that kernel counted 0), the verdict, and '
            'each side\'s range over the runs. Verdicts, the first that holds:')
-    out = [BEGIN, ''] + wrap(head) + [''] + wrap(intro) + ['']
+    out = [BEGIN, ''] + wrap(head) + [command, ''] + wrap(intro) + ['']
     for rule in RULES:
         out += wrap('- **%s**: %s' % rule, '  ')
     out.append('')

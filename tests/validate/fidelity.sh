@@ -14,7 +14,8 @@
 # DOC=FILE writes there instead of the source tree's docs/fidelity.md (a copy of it is
 # made first when FILE does not exist).  REFAULT and VWORKLOAD default to ./refault and
 # ./tests/validate/vworkload; WORKDIR (default: a directory under the build tree, on disk)
-# gets the traces and validate's JSON, kept with KEEP=1.
+# gets the traces and validate's JSON, kept with KEEP=1.  The header names the commit the
+# source tree is at ("+ changes" when its C sources differ from it), or REV when set.
 top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 REFAULT=${REFAULT:-$PWD/refault}
 VWORKLOAD=${VWORKLOAD:-$PWD/tests/validate/vworkload}
@@ -40,24 +41,31 @@ if [ -n "$DOC" ] && [ ! -e "$DOC" ]; then
 fi
 vmake_files "$dir" || exit 1
 
+# jstr FILE: the text of FILE as the inside of a JSON string (lines joined; quotes, backslashes
+# and control characters dropped)
+jstr() {
+	[ -r "$1" ] && tr '\000-\037' ' ' < "$1" | tr -d '"\\'
+}
+
 # measure CASE RUN: record and validate one run into $dir/CASE.RUN.json ({"error": ...}
-# when it could not be recorded).  The trace goes once validated, unless KEEP is set.
+# when it could not be recorded or validated).  The trace goes once validated, unless KEEP.
 measure() {
-	c=$1 r=$2
-	if vrecord "$c" "$dir" "$VWORKLOAD"; then
-		"$REFAULT" validate "$dir/$c.rft" --json > "$dir/$c.$r.json" 2> "$dir/$c.$r.verr"
-		st=$?
-		if [ $st -ne 0 ] && [ $st -ne 3 ]; then
-			printf '{"error": "refault validate exit %d: %s"}\n' $st \
-				"$(tr -d '"\\\n' < "$dir/$c.$r.verr")" > "$dir/$c.$r.json"
-		fi
+	# no locals in sh: names of their own (vrecord sets name, dir, wl)
+	mcase=$1 mout=$dir/$1.$2
+	rm -f "$dir/$mcase.err"
+	if vrecord "$mcase" "$dir" "$VWORKLOAD"; then
+		"$REFAULT" validate "$dir/$mcase.rft" --json > "$mout.json" 2> "$mout.verr"
+		mst=$?
+		[ $mst -eq 0 ] || [ $mst -eq 3 ] || printf '{"error": "refault validate exit %d: %s"}\n' \
+			$mst "$(jstr "$mout.verr")" > "$mout.json"
 	else
-		printf '{"error": "%s"}\n' "$(tr -d '"\\\n' < "$dir/$c.err")" > "$dir/$c.$r.json"
+		mwhy=$(jstr "$dir/$mcase.err")
+		printf '{"error": "%s"}\n' "${mwhy:-refault record -- vworkload failed}" > "$mout.json"
 	fi
 	if [ -n "$KEEP" ]; then
-		mv "$dir/$c.rft" "$dir/$c.$r.rft" 2>/dev/null
+		mv "$dir/$mcase.rft" "$mout.rft" 2>/dev/null
 	else
-		rm -f "$dir/$c.rft"
+		rm -f "$dir/$mcase.rft"
 	fi
 }
 
@@ -81,9 +89,10 @@ cmd="cd BUILDDIR && sudo"
 cmd="$cmd \$SRCDIR/tests/validate/fidelity.sh"
 # The commit the model and recorder were built from; "+ changes" when their sources differ
 # from it (plain diff: it takes no index lock, others may be committing).
-tree=$(git -C "$top_srcdir" rev-parse --short HEAD 2>/dev/null)
-[ -z "$tree" ] || git -C "$top_srcdir" diff --quiet HEAD -- cli formats replayer recorder include \
-	2>/dev/null || tree="$tree + changes"
+# REV overrides it (binaries built from an exported tree).
+tree=${REV:-$(git -C "$top_srcdir" rev-parse --short HEAD 2>/dev/null)}
+[ -n "$REV" ] || [ -z "$tree" ] || git -C "$top_srcdir" diff --quiet HEAD -- cli formats \
+	replayer recorder include 2>/dev/null || tree="$tree + changes"
 # shellcheck disable=SC2086
 "$PYTHON3" "$top_srcdir/tests/validate/fidelity-table.py" --doc "$doc" \
 	--tolerances "$top_srcdir/tests/validate/tolerances" --command "$cmd" \

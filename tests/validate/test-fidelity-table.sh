@@ -40,7 +40,7 @@ echo "1..15"
 "$PYTHON3" "$gen" --tolerances "$tmp/tolerances" --date 2026-01-02 --command 'sudo RUNS=2 x' \
 	"$tmp" demo broken > "$tmp/out" 2> "$tmp/err"
 tap $? "the generator exits 0"
-tap "$(has '^Kernel 6\.18\.44-test, 2026-01-02, 2 recordings of each workload: `sudo RUNS=2 x`')" \
+tap "$(has_text 'Kernel 6\.18\.44-test, 2026-01-02, 2 recordings of each workload, by `sudo RUNS=2 x`')" \
 	"the header names the kernel, the date, the runs and the command"
 # row NAME: the table line of quantity NAME, its blanks squeezed
 row() { awk -v n="$1" '$NF == n { $1 = $1; print }' "$tmp/out"; }
