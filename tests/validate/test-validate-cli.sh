@@ -13,7 +13,7 @@ tap() {
 }
 status() { "$@" > "$tmp/out" 2> "$tmp/err"; echo $?; }
 
-echo "1..13"
+echo "1..18"
 tap $([ "$(status "$REFAULT" validate)" -eq 2 ]; echo $?) "no trace: usage error, exit 2"
 tap $([ "$(status "$REFAULT" validate "$t/validate-read2-large.rft" --tolerance x)" -eq 2 ]; \
 	echo $?) "a bad --tolerance: exit 2"
@@ -52,5 +52,35 @@ cmp -s "$tmp/a.json" "$tmp/b.json"
 tap $? "two runs give byte-identical JSON"
 st=$(status "$REFAULT" validate "$t/validate-read2-large.rft" --profile v4.5)
 tap $([ "$st" -eq 0 ] || [ "$st" -eq 3 ]; echo $?) "--profile overrides the choice (exit $st)"
-cat "$tmp/check" | sed 's/^/# /'
+
+# Pages the trace reads but never saw enter were cached before it (the program, its libraries):
+# the model starts with them, outside the recorded cgroup, and counts them nowhere.
+"$REFAULT" validate "$t/validate-read2-large.rft" --no-series > "$tmp/warm.txt"
+grep -q "^cache: *[1-9][0-9]* pages cached before the trace pre-loaded" "$tmp/warm.txt"
+tap $? "the text output says how many pages were pre-loaded"
+"$REFAULT" validate "$t/validate-read2-large.rft" --json --cold-cache > "$tmp/cold.json"
+"$PYTHON3" - "$tmp/a.json" "$tmp/cold.json" > "$tmp/warm" <<'PY'
+import json, sys
+warm, cold = (json.load(open(p)) for p in sys.argv[1:3])
+def add(v, scope):
+    rows = [r for r in v['rows'] if r['quantity'] == 'pagecache_add']
+    if scope == 'main':
+        return [r for r in rows if r['scope'] not in ('(trace)', '(host)')][0]
+    return [r for r in rows if r['scope'] == scope][0]
+m, t, c = add(warm, 'main'), add(warm, '(trace)'), add(cold, 'main')
+print('preloaded', warm['preloaded_pages'], warm['precached_pages'], warm['slack_pages'])
+print('recorded', m['kernel'], m['model'])
+print('trace', t['kernel'], t['model'])
+print('cold', c['model'] - m['model'] == warm['preloaded_pages'] > 0,
+      cold['slack_pages'] == cold['precached_pages'], cold['preloaded_pages'])
+PY
+awk '/^preloaded/ { exit !($2 > 0 && $2 == $3 && $4 == 0) }' "$tmp/warm"
+tap $? "as many pre-loaded as the kernel side counts cached before the trace, and no slack"
+grep -q "^recorded 131072 131072$" "$tmp/warm"
+tap $? "the recorded cgroup's insertions agree to the page: none of them pre-loaded"
+grep -q "^trace 131072 131072$" "$tmp/warm"
+tap $? "... and the whole trace's: the pre-loaded pages are no insertion"
+grep -q "^cold True True 0$" "$tmp/warm"
+tap $? "--cold-cache: the model misses exactly those pages, and they become slack"
+cat "$tmp/check" "$tmp/warm" | sed 's/^/# /'
 exit $failed
