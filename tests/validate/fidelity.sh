@@ -69,6 +69,10 @@ measure() {
 	fi
 }
 
+# a reused WORKDIR may hold the runs of an earlier, longer series: they are not this one's
+for c in $VCASES; do
+	rm -f "$dir/$c".[0-9]*.json
+done
 start=$(date +%s)
 r=1
 while [ $r -le "$RUNS" ]; do
