@@ -265,6 +265,12 @@ int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev);
 /* A cgroup seen at start: remember its id and path, emit MKDIR and its limits. */
 int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t id,
 		   uint64_t parent);
+/*
+ * Call @fn for every live cgroup below the one of id @id (not itself), parents
+ * before children, with its path below the hierarchy root; none for an unknown @id.
+ */
+int rf_norm_cgroups_below(const struct rf_norm *n, uint64_t id,
+			  int (*fn)(void *ctx, const char *rel, uint64_t id), void *ctx);
 /* Emit LIMIT events for the limits of every known cgroup that changed since last time. */
 int rf_norm_poll_limits(struct rf_norm *n, uint64_t time);
 /* Emit faults still waiting for a filemap event (at the end). */

@@ -26,7 +26,8 @@ tests_record_workload_drain_SOURCES = tests/record/workload-drain.c
 tests_record_check_readahead_LDADD = librefault-trace.la librefault-record.la
 TESTS += tests/record/test-hmap tests/record/test-record-workload.sh tests/record/test-record-errors.sh \
 	tests/record/test-record-kill.sh tests/record/test-record-readahead.sh \
-	tests/record/test-record-drain.sh
+	tests/record/test-record-drain.sh tests/record/test-record-memstat.sh
 EXTRA_DIST += tests/record/lib.sh tests/record/test-record-workload.sh \
 	tests/record/test-record-errors.sh tests/record/test-record-kill.sh \
-	tests/record/test-record-readahead.sh tests/record/test-record-drain.sh
+	tests/record/test-record-readahead.sh tests/record/test-record-drain.sh \
+	tests/record/test-record-memstat.sh

@@ -804,6 +804,29 @@ int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t i
 	return err ?: cg_limits(n, time, cg);
 }
 
+int rf_norm_cgroups_below(const struct rf_norm *n, uint64_t id,
+			  int (*fn)(void *ctx, const char *rel, uint64_t id), void *ctx)
+{
+	const char *top = NULL;
+	size_t i, len;
+	int err = 0;
+
+	for (i = 0; i < n->nr_cgs && !top; i++)
+		if (n->cgs[i].id == id)
+			top = n->cgs[i].rel;
+	if (!top)
+		return 0;
+	len = strlen(top);
+	/* in mkdir order: a parent is known before its children */
+	for (i = 0; i < n->nr_cgs && !err; i++) {
+		const struct rf_cgroup_rec *cg = &n->cgs[i];
+
+		if (cg->id && cg->id != id && !strncmp(cg->rel, top, len) && cg->rel[len] == '/')
+			err = fn(ctx, cg->rel, cg->id);
+	}
+	return err;
+}
+
 static bool our_hierarchy(const struct rf_norm *n, int64_t root)
 {
 	return n->cfg.root && root == n->cfg.root->hierarchy_id;

@@ -229,18 +229,36 @@ static int snapshot_one(struct rf_recorder *rec, const char *path, uint32_t sour
 	return err;
 }
 
+static int snapshot_memcg(void *ctx, const char *rel, uint64_t id)
+{
+	struct rf_recorder *rec = ctx;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s%s/memory.stat", rec->root.mount, rel);
+	return snapshot_one(rec, path, RF_COUNTERS_MEMCG_STAT, id);
+}
+
+/*
+ * /proc/vmstat, memory.stat of the recorded cgroup and of every cgroup below
+ * it, parents first (a parent's read flushes its subtree's counters), so that
+ * refaults and list sizes compare per child too.  Below the hierarchy root
+ * only: with -a every cgroup of the host would be below it.
+ */
 static int snapshot(struct rf_recorder *rec)
 {
 	const char *rel = rec->opts.cgroup && strcmp(rec->opts.cgroup, "/") ? rec->opts.cgroup : "";
-	char path[4096];
+	uint64_t id;
 	int err;
 
 	rec->last_snapshot = now_mono();
 	err = snapshot_one(rec, "/proc/vmstat", RF_COUNTERS_VMSTAT, 0);
 	if (err || !rec->have_root)
 		return err;
-	snprintf(path, sizeof(path), "%s%s/memory.stat", rec->root.mount, rel);
-	return snapshot_one(rec, path, RF_COUNTERS_MEMCG_STAT, rf_memcg_id(&rec->root, rel));
+	id = rf_memcg_id(&rec->root, rel);
+	err = snapshot_memcg(rec, rel, id);
+	if (err || !rel[0])
+		return err;
+	return rf_norm_cgroups_below(rec->norm, id, snapshot_memcg, rec);
 }
 
 static int initial_state(struct rf_recorder *rec)

@@ -16,6 +16,12 @@
  * - a reclaim summary goes to the reclaiming task's cgroup, which for limit
  *   reclaim is in the subtree of the cgroup over its limit: compare reclaim
  *   per subtree, not per child.
+ *
+ * memory.stat comes for the recorded cgroup and, since the recorder of
+ * format 2.1, for every cgroup below it; counters are taken as the change
+ * since a cgroup's first snapshot, or since its creation for a cgroup the
+ * trace saw created (a new memcg's counters start at 0, and its first
+ * snapshot may come a snapshot interval later).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +37,8 @@ struct vkernel {
 	uint64_t (*stat)[NR_VQ];	/* latest memory.stat, hierarchical */
 	uint64_t (*stat0)[NR_VQ];	/* first memory.stat */
 	uint64_t *initial;		/* pages charged at the first memory.stat */
+	bool *born;			/* created after the trace's first counters snapshot */
+	bool counters_seen;
 	struct vmap by_id;
 	struct vmap by_path;
 	struct vmap page_cg;		/* hash(dev, ino, index) -> cgroup index */
@@ -105,6 +113,7 @@ static long add_cgroup(struct vkernel *k, uint64_t id, uint64_t parent, const ch
 		GROW(stat);
 		GROW(stat0);
 		GROW(initial);
+		GROW(born);
 #undef GROW
 		k->cap_cg = cap;
 	}
@@ -114,6 +123,7 @@ static long add_cgroup(struct vkernel *k, uint64_t id, uint64_t parent, const ch
 	memset(k->stat[n], 0, sizeof(k->stat[n]));
 	memset(k->stat0[n], 0, sizeof(k->stat0[n]));
 	k->initial[n] = 0;
+	k->born[n] = k->counters_seen;
 	cg->id = id;
 	cg->parent = parent;
 	cg->parent_idx = vmap_get(&k->by_id, parent, &pidx) && parent != id ? (int)pidx : -1;
@@ -159,6 +169,7 @@ void vkernel_free(struct vkernel *k)
 	free(k->stat);
 	free(k->stat0);
 	free(k->initial);
+	free(k->born);
 	vmap_free(&k->by_id);
 	vmap_free(&k->by_path);
 	vmap_free(&k->page_cg);
@@ -308,6 +319,7 @@ static void on_counters(struct vkernel *k, const struct rf_event *ev, uint32_t p
 	uint32_t seen;
 	size_t i;
 
+	k->counters_seen = true;
 	if (ev->u.counters.source == RF_COUNTERS_VMSTAT) {
 		read_names(ev, vmstat_names, sizeof(vmstat_names) / sizeof(vmstat_names[0]),
 			   page_size, vals, &seen);
@@ -324,7 +336,7 @@ static void on_counters(struct vkernel *k, const struct rf_event *ev, uint32_t p
 		return;
 	read_names(ev, memstat_names, sizeof(memstat_names) / sizeof(memstat_names[0]),
 		   page_size, vals, &seen);
-	if (!k->cgs[i].memstat) {
+	if (!k->cgs[i].memstat && !k->born[i]) {
 		memcpy(k->stat0[i], vals, sizeof(vals));
 		k->initial[i] = charged_pages(ev, page_size);
 	}

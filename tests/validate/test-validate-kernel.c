@@ -49,7 +49,8 @@ static void file_ev(uint16_t type, uint64_t ino, uint64_t index, uint64_t nr, ui
 	put(ev);
 }
 
-static void memstat(uint64_t refault_total, uint64_t inactive_pages, uint64_t active_pages)
+static void memstat(uint64_t cgroup, uint64_t refault_total, uint64_t inactive_pages,
+		    uint64_t active_pages)
 {
 	/* the local names come first in memory.stat: they must not win over total_* */
 	struct rf_counter c[] = {
@@ -60,7 +61,7 @@ static void memstat(uint64_t refault_total, uint64_t inactive_pages, uint64_t ac
 	};
 	struct rf_event ev = { .type = RF_EV_COUNTERS };
 
-	ev.u.counters.cgroup = 10;
+	ev.u.counters.cgroup = cgroup;
 	ev.u.counters.source = RF_COUNTERS_MEMCG_STAT;
 	ev.u.counters.entries = c;
 	ev.u.counters.nr = sizeof(c) / sizeof(c[0]);
@@ -99,7 +100,9 @@ static int write_trace(const char *path)
 	mkdir_ev(1, 0, "/");
 	mkdir_ev(10, 1, "/a");
 	mkdir_ev(11, 10, "/a/b");
-	memstat(0, 0, 0);
+	memstat(10, 0, 0, 0);
+	/* created while recording: its counters start at 0, not at its first snapshot */
+	mkdir_ev(12, 10, "/a/c");
 	ev.type = RF_EV_CGROUP_ATTACH;
 	ev.u.cgroup.id = 11;
 	ev.u.cgroup.pid = 100;
@@ -132,7 +135,8 @@ static int write_trace(const char *path)
 	reclaim(2, 0, 2, 0, RF_RECLAIM_LIST_ACTIVE);
 	/* three pages read that never entered: cached before the trace */
 	file_ev(RF_EV_FILE_READ, 7, 0, 3, 0, 0, 0);
-	memstat(7, 3, 1);
+	memstat(10, 7, 3, 1);
+	memstat(12, 5, 1, 0);
 	return rf_trace_writer_close(w);
 }
 
@@ -188,6 +192,9 @@ static void rules(void)
 	is_int(kernel_of(v, "/a", "inactive_file"), 3, "list sizes from bytes to pages");
 	is_int(kernel_of(v, "/a/b", "workingset_refault_file"), -1,
 	       "no memory.stat of /a/b: no refault row for it");
+	is_int(kernel_of(v, "/a/c", "workingset_refault_file"), 5,
+	       "memory.stat of a child created while recording: refaults since its creation");
+	is_int(kernel_of(v, "/a/c", "inactive_file"), 1, "... and its list sizes");
 	r = row(v, "/a/b", "pgscan_file");
 	ok(r && !r->gated, "reclaim below the snapshotted cgroup is shown, not gated");
 	r = row(v, "/a", "pgscan_file");
@@ -198,7 +205,7 @@ static void rules(void)
 	for (i = 0; i < v->nr_notes; i++)
 		unknown_note |= !!strstr(v->notes[i], "1 pages left the page cache");
 	ok(unknown_note, "the deletion the trace never saw enter is noted");
-	is_int(v->nr_caps, 2, "a capture per memory.stat snapshot");
+	is_int(v->nr_caps, 2, "a capture per memory.stat snapshot (the child's with its parent's)");
 	rf_validation_free(v);
 	unlink(path);
 }
@@ -236,7 +243,7 @@ static void map_churn(void)
 
 int main(void)
 {
-	plan(28);
+	plan(30);
 	rules();
 	profiles();
 	map_churn();
