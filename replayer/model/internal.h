@@ -562,7 +562,7 @@ uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id);
 int memcg_root_init(struct rf_model *m);
 int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *path);
 void memcg_rmdir(struct rf_model *m, uint64_t cgid);
-void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t bytes, bool from_cfg);
+void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t bytes);
 void memcg_free_all(struct rf_model *m);
 int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void mem_cgroup_uncharge(struct rf_model *m, uint32_t memcg, uint64_t nr);

@@ -54,6 +54,7 @@ static int alloc_id(struct rf_model *m, uint32_t slot)
 }
 
 static void apply_config_limits(struct rf_model *m, struct rf_memcg *mc);
+static void set_limit(struct rf_model *m, struct rf_memcg *mc, uint32_t kind, uint64_t bytes);
 
 static struct rf_memcg *memcg_alloc(struct rf_model *m, uint64_t cgid, const char *path,
 				    uint32_t parent)
@@ -144,8 +145,7 @@ static void apply_config_limits(struct rf_model *m, struct rf_memcg *mc)
 
 		if (strcmp(l->path, mc->path))
 			continue;
-		mc->lim_set &= ~(1ull << l->kind);
-		memcg_set_limit(m, mc->cgid, l->kind, l->bytes, true);
+		set_limit(m, mc, l->kind, l->bytes);
 		mc->lim_set |= 1ull << l->kind;
 	}
 }
@@ -242,8 +242,8 @@ void memcg_rmdir(struct rf_model *m, uint64_t cgid)
 	memcg_maybe_release_id(m, slot);
 }
 
-void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t bytes,
-		     bool from_cfg)
+/* A limit of the trace's (CGROUP_LIMIT) for memcg @cgid, unless the configuration set it. */
+void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t bytes)
 {
 	uint32_t slot = memcg_slot_by_cgid(m, cgid);
 	struct rf_memcg *mc;
@@ -251,8 +251,13 @@ void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t 
 	if (slot == RF_NONE || slot == 0)
 		return;		/* the root memcg has no limits */
 	mc = m->memcgs[slot];
-	if (!from_cfg && kind < 64 && (mc->lim_set & (1ull << kind)))
+	if (kind < 64 && (mc->lim_set & (1ull << kind)))
 		return;
+	set_limit(m, mc, kind, bytes);
+}
+
+static void set_limit(struct rf_model *m, struct rf_memcg *mc, uint32_t kind, uint64_t bytes)
+{
 	switch (kind) {
 	case RF_LIMIT_MEMORY:
 		mc->memory.max = bytes_to_pages_limit(m, bytes);

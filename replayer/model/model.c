@@ -916,7 +916,7 @@ static void on_cgroup(struct rf_model *m, const struct rf_event *ev)
 			t->memcg = slot == RF_NONE ? 0 : slot;
 		break;
 	case RF_EV_CGROUP_LIMIT:
-		memcg_set_limit(m, ev->u.cgroup.id, ev->u.cgroup.kind, ev->u.cgroup.value, false);
+		memcg_set_limit(m, ev->u.cgroup.id, ev->u.cgroup.kind, ev->u.cgroup.value);
 		break;
 	default:
 		break;

@@ -20,6 +20,28 @@ static int count_cb(const char *key, const char *value, bool overridden, void *c
 	return 0;
 }
 
+/*
+ * limit.<path> wins over the trace's CGROUP_LIMIT for that cgroup (the
+ * override was once dropped at mkdir, and the trace's limit with it: no
+ * limit at all).  /a limited to 16 pages by the configuration, 1G by the
+ * trace: 64 pages read there leave 16 charged, 48 reclaimed.
+ */
+static void limit_override(void)
+{
+	static const char *const kv[] = { "memory=256M", "pagevec_size=1", "limit./a=64K", NULL };
+	struct rf_model *m = mk("v6.18", kv);
+
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 1ull << 30);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	read_pages(m, 0, 100, 7, 0, 64);
+	ok(C(m, "memcg./a.usage") <= 16 && C(m, "memcg./a.pgsteal_file") >= 48,
+	   "limit./a=64K holds /a to 16 pages over the trace's 1G (usage %llu, steal %llu)",
+	   (unsigned long long)C(m, "memcg./a.usage"),
+	   (unsigned long long)C(m, "memcg./a.pgsteal_file"));
+	rf_model_free(m);
+}
+
 int main(void)
 {
 	const char *const *names = rf_model_profiles();
@@ -30,7 +52,7 @@ int main(void)
 	char err[256];
 	int n[3] = { 0 }, i, found = 0;
 
-	plan(16);
+	plan(17);
 	for (i = 0; i < 5; i++)
 		for (const char *const *p = names; *p; p++)
 			found += !strcmp(*p, want[i]);
@@ -69,6 +91,8 @@ int main(void)
 	is_int(C(m, "model.wmark_min") > 0, 1, "explicit memory kept over the header's");
 	rf_model_free(m);
 	rf_model_config_free(c);
+
+	limit_override();
 
 	rf_model_config_new(&c, "v6.18");
 	rf_model_config_set(c, "memory", "4M", err, sizeof(err));
