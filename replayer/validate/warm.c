@@ -42,7 +42,7 @@ struct warm_folio {
 
 struct vwarm {
 	struct vmap seen;		/* every page mentioned so far, by page_key() */
-	struct warm_folio *folios;	/* cached before the trace, in order of first mention */
+	struct warm_folio *folios;	/* cached before the trace */
 	size_t nr, cap;
 	uint64_t pages;
 	uint64_t t_first;		/* the first event's time */
@@ -122,6 +122,7 @@ static int on_read(struct vwarm *w, const struct rf_event *ev, uint64_t index, u
 
 static int warm_step(struct vwarm *w, const struct rf_event *ev)
 {
+	/* a range of no pages is one page, as the model reads it */
 	uint64_t nr = ev->u.file.nr ? ev->u.file.nr : 1;
 	unsigned int order = ev->u.file.order < 32 ? ev->u.file.order : 0;
 
@@ -211,11 +212,6 @@ static int cmp_folio(const void *a, const void *b)
 	return 0;
 }
 
-static int feed(struct rf_model *m, struct rf_event *ev)
-{
-	return rf_model_feed(m, ev);
-}
-
 /*
  * The model drains a CPU's LRU batch (lru_add_drain()) before a truncate:
  * one beyond the end of any file frees nothing and leaves the loaded pages
@@ -229,7 +225,7 @@ static int drain(struct rf_model *m, const struct warm_folio *f, uint64_t t)
 	ev.u.file.dev = f->dev;
 	ev.u.file.ino = f->ino;
 	ev.u.file.index = UINT64_MAX >> 1;
-	return feed(m, &ev);
+	return rf_model_feed(m, &ev);
 }
 
 /*
@@ -259,7 +255,7 @@ int vwarm_load(struct vwarm *w, struct rf_model *m, uint64_t t)
 		ev.u.file.index = f->index;
 		ev.u.file.nr = next - f->index;
 		ev.u.file.order = f->order;
-		e = feed(m, &ev);
+		e = rf_model_feed(m, &ev);
 		i = j;
 	}
 	return e ? e : drain(m, &w->folios[0], t);
