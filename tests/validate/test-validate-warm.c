@@ -4,9 +4,9 @@
  * trace: a task in a 1 MiB cgroup reads a file the trace never saw enter the
  * page cache (the program's own pages, say) and a page it saw leave and
  * enter again, streams 4 MiB through the limit, and reads the first file
- * again.  The kernel charged those pages elsewhere
- * and kept them: the model must start with them, charged outside the
- * recorded cgroup, and neither insert, charge nor evict them there.
+ * again.  The kernel charged those pages elsewhere and kept them: the model
+ * must start with them, charged outside the recorded cgroup, and neither
+ * insert, charge nor evict them there.
  */
 #include <stdio.h>
 #include <stdlib.h>
