@@ -32,6 +32,8 @@
 #define MEM_CGROUP_ID_MAX	65535u
 #define MAX_PAGEVEC		64u	/* largest batch size a config may ask for */
 #define MAX_MEMCGS		65535u
+#define RA_HOLD_MAX		8u	/* file_readahead events one read or fault may follow */
+#define RA_PIN_MAX		31u	/* PAGEVEC_SIZE: the folios filemap_get_pages() holds */
 
 enum lru_list {
 	LRU_INACTIVE_ANON = 0,
@@ -204,6 +206,8 @@ enum rf_vm_event {
 #define PG_uncharged	0x0200u	/* swapped out: memory already uncharged */
 #define PG_swapcache	0x0400u	/* written to swap, still resident: holds its slot (swap.c) */
 #define PG_writeback	0x0800u	/* swap write started in this reclaim pass (vmscan.c) */
+#define PG_locked	0x1000u	/* a readahead in progress added it: reclaim cannot lock it */
+#define PG_pinned	0x2000u	/* the read or fault that started a readahead holds it */
 
 enum page_where {
 	WHERE_FREE = 0,
@@ -489,6 +493,13 @@ struct rf_model {
 	struct rf_htab mm_index;	/* mm -> index in mms[] */
 	struct rf_mm *mms;
 	uint32_t nr_mms, cap_mms;
+
+	/* file_readahead events held until the read or fault they were for (model.c) */
+	struct rf_held_ra {
+		struct rf_event ev;
+		uint32_t memcg, cpu;
+	} ra_held[RA_HOLD_MAX];
+	uint32_t nr_ra_held;
 
 	struct rf_read_state *read_state;	/* READ_STATE_SLOTS, allocated at the first read */
 	struct rf_read_state *last_read_state;	/* the entry the last read used */

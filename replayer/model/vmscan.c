@@ -306,6 +306,8 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 			sc->nr_scanned++;	/* v4.x: mapped pages count twice (slab pressure) */
 		if (p->batch_refs)
 			goto keep;		/* an activate batch holds it: freeze fails */
+		if (p->flags & PG_locked)
+			goto keep;		/* readahead in progress: folio_trylock() fails */
 		if (!sc->may_unmap && p->mapcount)
 			goto keep;
 		ref = page_check_references(m, p, sc);
@@ -336,6 +338,8 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 			p->flags = (p->flags | PG_swapcache | PG_writeback) & ~(PG_dirty | PG_young);
 			goto keep;
 		}
+		if (p->flags & PG_pinned)
+			goto keep;		/* __remove_mapping(): the reader's reference */
 		remove_mapping_and_free(m, idx, sc);
 		st->nr_reclaimed += nr;
 		continue;

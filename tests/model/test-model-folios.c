@@ -39,6 +39,18 @@ static void readahead(struct rf_model *m, int pid, uint64_t ino, uint64_t index,
 	feed(m, &ev);
 }
 
+/*
+ * The next event the model acts on: a file_readahead takes effect with the
+ * read or fault that follows it (the recorder writes it just before that
+ * one), or with whatever comes next.
+ */
+static void settle(struct rf_model *m)
+{
+	struct rf_event ev = { .type = RF_EV_COUNTERS };
+
+	feed(m, &ev);
+}
+
 /* MADV_PAGEOUT of file pages [@index, @index + @nr) mapped at MAP_ADDR (reclaim_pages()) */
 static void pageout(struct rf_model *m, uint64_t index, uint64_t nr)
 {
@@ -75,6 +87,7 @@ static void test_big_into_small(void)
 	read_pages(m, 0, 1, 3, 5, 1);
 	is_int(C(m, "vmstat.workingset_refault_file"), 2, "index 5 still finds the shadow");
 	readahead(m, 1, 3, 32, 16, 4);
+	settle(m);
 	is_int(C(m, "vmstat.workingset_refault_file"), 18,
 	       "a 16-page folio at 32 refaults once, for its 16 pages");
 	rf_model_free(m);
@@ -112,6 +125,7 @@ static uint64_t small_into_big(uint64_t first, uint64_t second, uint64_t *refaul
 	pageout(m, second, 1);
 	a = C(m, "vmstat.workingset_activate_file");
 	readahead(m, 1, 4, 0, 16, 4);
+	settle(m);
 	*refault = C(m, "vmstat.workingset_refault_file");
 	*shadows = C(m, "model.nr_shadow");
 	a = C(m, "vmstat.workingset_activate_file") - a;
@@ -143,6 +157,7 @@ static void test_readahead_unreferenced(void)
 	struct rf_model *m = mk("v6.18", quiet);
 
 	readahead(m, 1, 7, 0, 16, 4);
+	settle(m);
 	is_int(C(m, "vmstat.nr_inactive_file"), 16, "readahead: one 16-page folio, inactive");
 	read_pages(m, 0, 1, 7, 0, 16);
 	drain(m);
@@ -164,6 +179,7 @@ static void test_readahead_unreferenced(void)
 	   "readahead folio reclaimed unread: stolen, never activated (pgsteal %llu)",
 	   (unsigned long long)C(m, "memcg./a.pgsteal_file"));
 	readahead(m, 100, 7, 0, 16, 4);
+	settle(m);
 	is_int(C(m, "memcg./a.workingset_refault_file"), 16,
 	       "... it was evicted whole: reading it ahead again refaults 16 pages");
 	rf_model_free(m);
@@ -281,10 +297,12 @@ static void test_readahead_cached(void)
 
 	read_pages(m, 0, 1, 7, 3, 1);
 	readahead(m, 1, 7, 0, 16, 4);
+	settle(m);
 	is_int(C(m, "vmstat.nr_file_pages"), 16,
 	       "folio slot partly cached: the 15 other pages come in as base pages");
 	read_pages(m, 0, 1, 7, 40, 1);
 	readahead(m, 1, 7, 16, 32, 4);
+	settle(m);
 	is_int(C(m, "vmstat.nr_file_pages") - 17, 31,
 	       "after the first -EEXIST the rest of the window is base pages (16 + 15)");
 	act = C(m, "vmstat.pgactivate");
@@ -299,8 +317,9 @@ static void test_readahead_cached(void)
 
 /*
  * filemap_add_folio() charges the memcg first (mem_cgroup_charge() ->
- * try_charge(), which reclaims the limit): 64 pages read ahead into /b
- * limited to 32 reclaim /b, whose usage stays within the limit.
+ * try_charge(), which reclaims the limit): 32 pages read ahead into /b
+ * limited to 32 and holding 32 pages read before reclaim /b, whose usage
+ * stays within the limit.
  */
 static void test_readahead_charges(void)
 {
@@ -309,7 +328,9 @@ static void test_readahead_charges(void)
 	cg_mkdir(m, 11, 1, "/b");
 	cg_simple(m, RF_EV_CGROUP_LIMIT, 11, 0, RF_LIMIT_MEMORY, 32 * PAGE);
 	cg_simple(m, RF_EV_CGROUP_ATTACH, 11, 200, 0, 0);
-	readahead(m, 200, 9, 0, 64, 0);
+	read_pages(m, 0, 200, 10, 0, 32);
+	readahead(m, 200, 9, 0, 32, 0);
+	settle(m);
 	ok(C(m, "memcg./b.usage") <= 32 && C(m, "memcg./b.pgsteal_file") >= 32 &&
 	   C(m, "memcg./b.pgscan_file") >= C(m, "memcg./b.pgsteal_file"),
 	   "readahead into a 32-page limit: charged, limit reclaim (usage %llu, steal %llu)",
@@ -318,6 +339,83 @@ static void test_readahead_charges(void)
 	ok(C(m, "memcg./b.failcnt") > 0,
 	   "... the charges hit the limit (failcnt %llu)",
 	   (unsigned long long)C(m, "memcg./b.failcnt"));
+	rf_model_free(m);
+}
+
+/*
+ * A fault on a cached folio that starts an async readahead holds the folio
+ * (filemap_fault() -> filemap_get_folio(), then do_async_mmap_readahead()):
+ * reclaim run by the readahead's charges keeps it (__remove_mapping() cannot
+ * freeze the reference).  /c holds 64 pages: folios A = [0, 16) and B =
+ * [16, 32) read ahead, then 32 pages of another file.  Readahead of [32, 48)
+ * needs 16 pages; reclaim takes 32 from the tail: A, B, then 16 of the other
+ * file.  When the fault at 0 follows the readahead, A is held: B goes and A
+ * stays (the fault is minor); when something else follows, A goes too (the
+ * order-0 fault then reads one page back: one refault).
+ */
+static uint64_t held_by_fault(bool fault_follows, uint64_t *majflt)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	uint64_t left;
+
+	cg_mkdir(m, 12, 1, "/c");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 12, 0, RF_LIMIT_MEMORY, 64 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 12, 300, 0, 0);
+	mmap_file(m, 300, MM, MAP_ADDR, 64, 12);
+	readahead(m, 300, 12, 0, 16, 4);
+	readahead(m, 300, 12, 16, 16, 4);
+	read_pages(m, 0, 300, 13, 0, 32);
+	readahead(m, 300, 12, 32, 16, 4);
+	if (!fault_follows)
+		settle(m);
+	*majflt = C(m, "vmstat.pgmajfault");
+	file_fault(m, 0, 300, MM, 12, 0);
+	*majflt = C(m, "vmstat.pgmajfault") - *majflt;
+	left = C(m, "memcg./c.workingset_refault_file");
+	rf_model_free(m);
+	return left;
+}
+
+static void test_readahead_holds_reader(void)
+{
+	uint64_t maj, refault = held_by_fault(true, &maj);
+
+	ok(refault == 0 && maj == 0,
+	   "the fault that started a readahead holds its folio: kept, minor fault (%llu, %llu)",
+	   (unsigned long long)refault, (unsigned long long)maj);
+	refault = held_by_fault(false, &maj);
+	ok(refault == 1 && maj == 1,
+	   "... not held when no fault follows: evicted, the fault is major and refaults (%llu, %llu)",
+	   (unsigned long long)refault, (unsigned long long)maj);
+}
+
+/*
+ * page_cache_ra_order(), v6.18: a readahead adds its folios locked and
+ * submits their reads at the end (read_pages()); reclaim run by its own
+ * later charges cannot lock them (folio_trylock() in shrink_folio_list()).
+ * /d holds 48 pages: 24 pages of file 15 faulted (mapped, young), then 32
+ * pages read ahead in 4-page folios.  At the 7th folio reclaim keeps the 24
+ * young pages once (PG_referenced) and, the folios read ahead so far being
+ * locked, comes back to them: all 32 pages read ahead stay cached.
+ */
+static void test_readahead_locks_its_folios(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	uint64_t i;
+
+	cg_mkdir(m, 13, 1, "/d");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 13, 0, RF_LIMIT_MEMORY, 48 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 13, 400, 0, 0);
+	mmap_file(m, 400, MM, MAP_ADDR, 24, 15);
+	for (i = 0; i < 24; i++)
+		file_fault(m, 0, 400, MM, 15, i);
+	readahead(m, 400, 14, 0, 32, 2);
+	settle(m);
+	ok(C(m, "vmstat.nr_file_pages") == 32 && C(m, "memcg./d.pgsteal_file") == 24,
+	   "reclaim during a readahead skips the folios it added: all 32 cached (%llu), the 24 "
+	   "young pages reclaimed on the second look (%llu)",
+	   (unsigned long long)C(m, "vmstat.nr_file_pages"),
+	   (unsigned long long)C(m, "memcg./d.pgsteal_file"));
 	rf_model_free(m);
 }
 
@@ -393,7 +491,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	plan(32);
+	plan(35);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -401,6 +499,8 @@ int main(void)
 	test_v46_base_pages();
 	test_readahead_cached();
 	test_readahead_charges();
+	test_readahead_holds_reader();
+	test_readahead_locks_its_folios();
 	test_partly_cached_fault();
 	test_determinism();
 	return done_testing();
