@@ -646,23 +646,35 @@ static void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, uns
 
 struct zap_ctx {
 	bool seqread;
+	uint64_t first, last;	/* the file pages the zap covers */
 };
 
-/* zap_pte_range(), v4.6.2: a young file PTE outside VM_SEQ_READ -> mark_page_accessed */
+/*
+ * zap_pte_range(), v4.6.2: a young file PTE outside VM_SEQ_READ ->
+ * mark_page_accessed (v6.18 zap_present_folio_ptes(): once per folio).  The
+ * folio loses the PTEs of its pages in the range: each fault mapped one page
+ * (a PMD fault all of them, counted once), so as many mappings go as the
+ * range holds pages of it (SIMPLIFIED: exact for one mm; with several, one
+ * mm's unmap may take another's count down too).
+ */
 static void zap_file_slot(struct rf_model *m, uint64_t index, uint64_t e, void *ctx)
 {
 	struct zap_ctx *z = ctx;
+	uint64_t lo, hi;
 	uint32_t idx;
 	struct rf_page *p;
 
-	(void)index;
-	if ((e & SLOT_TAG_MASK) != SLOT_PAGE)
+	/* a folio's head slot, or its tail at the first page when the range starts inside it */
+	if ((e & SLOT_TAG_MASK) != SLOT_PAGE &&
+	    ((e & SLOT_TAG_MASK) != SLOT_TAIL || index != z->first))
 		return;
 	idx = (uint32_t)(e >> 2);
 	p = P(m, idx);
 	if (!p->mapcount)
 		return;
-	p->mapcount--;
+	lo = p->index > z->first ? p->index : z->first;
+	hi = p->index + page_nr(p) - 1 < z->last ? p->index + page_nr(p) - 1 : z->last;
+	p->mapcount = hi - lo + 1 >= p->mapcount ? 0 : p->mapcount - (uint8_t)(hi - lo + 1);
 	if ((p->flags & PG_young) && !z->seqread && !(p->flags & PG_seqread))
 		mark_page_accessed(m, idx);
 	if (!p->mapcount)
@@ -701,8 +713,9 @@ static void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint6
 		mp = mapping_find(m, MAPPING_FILE, v->dev, v->ino);
 		if (mp == RF_NONE)
 			continue;
-		xa_for_each_range(m, mp, v->pgoff + ((s - v->start) >> shift),
-				  v->pgoff + ((e - v->start - 1) >> shift), zap_file_slot, &z);
+		z.first = v->pgoff + ((s - v->start) >> shift);
+		z.last = v->pgoff + ((e - v->start - 1) >> shift);
+		xa_for_each_range(m, mp, z.first, z.last, zap_file_slot, &z);
 	}
 	xa_for_each_range(m, x->anon_mapping, start >> shift, (end - 1) >> shift, zap_anon_slot,
 			  &x->anon_mapping);

@@ -419,6 +419,44 @@ static void test_readahead_locks_its_folios(void)
 	rf_model_free(m);
 }
 
+/*
+ * zap_pte_range(): an unmap takes every PTE the range holds, whatever the
+ * folio.  A 16-page folio faulted at four of its pages (four PTEs) is
+ * unmapped by munmap(), and POSIX_FADV_DONTNEED then drops it (a mapped one
+ * would only be deactivated); so is one unmapped from its second page on.
+ */
+static uint64_t left_after_unmap(uint64_t unmap_from)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	struct rf_event ev = { .pid = 0, .type = RF_EV_MUNMAP };
+	uint64_t i, left;
+
+	mmap_file(m, 0, MM, MAP_ADDR, 16, 16);
+	fault_order(m, 0, 16, 0, 4);
+	for (i = 1; i < 4; i++)
+		fault_order(m, 0, 16, i, 4);
+	ev.u.vma.mm = MM;
+	ev.u.vma.addr = MAP_ADDR + unmap_from * PAGE;
+	ev.u.vma.len = (16 - unmap_from) * PAGE;
+	feed(m, &ev);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = RF_EV_FADVISE;
+	ev.u.file.dev = 8;
+	ev.u.file.ino = 16;
+	ev.u.file.nr = 16;
+	ev.u.file.advice = 4;		/* POSIX_FADV_DONTNEED */
+	feed(m, &ev);
+	left = C(m, "vmstat.nr_file_pages");
+	rf_model_free(m);
+	return left;
+}
+
+static void test_unmap_takes_every_pte(void)
+{
+	is_int(left_after_unmap(0), 0, "munmap of a folio faulted at 4 pages unmaps it: fadvise drops it");
+	is_int(left_after_unmap(1), 0, "... also when the unmapped range starts inside the folio");
+}
+
 struct counters {
 	char text[1 << 16];
 	size_t len;
@@ -491,7 +529,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	plan(35);
+	plan(37);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -502,6 +540,7 @@ int main(void)
 	test_readahead_holds_reader();
 	test_readahead_locks_its_folios();
 	test_partly_cached_fault();
+	test_unmap_takes_every_pte();
 	test_determinism();
 	return done_testing();
 }
