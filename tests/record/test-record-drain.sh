@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Activations another task drains: the workload leaves its pages queued for activation in CPU 0's
-# per-CPU batch and waits; tasks outside the recording's scope then run on CPU 0 and drain it
-# (exit_mmap() -> lru_add_drain()).  `refault record -- COMMAND` follows the command's pids in
+# per-CPU batch and waits; a task outside the recording's scope then drains it on CPU 0
+# (madvise(MADV_COLD) -> lru_add_drain()).  `refault record -- COMMAND` follows the command's pids in
 # the kernel, which used to drop those mm_lru_activate; the kernel counted them in pgactivate.
 # Every page read twice must be activated once in the trace, and the drains outside the scope
 # carry their own pid.
@@ -22,7 +22,8 @@ while [ ! -e "$dir/ready" ] && [ $i -lt 200 ] && kill -0 $pid 2>/dev/null; do
 	sleep 0.05
 	i=$((i + 1))
 done
-for i in 1 2 3; do taskset -c 0 true; done
+# outside the scope: not a descendant of the command
+"$top_builddir/tests/record/workload-drain" drain
 touch "$dir/go"
 wait $pid
 tap $? "refault record -- workload-drain exits 0"
