@@ -585,11 +585,14 @@ void rf_source_remove_stale(const char *tracefs_dir)
 	int i;
 
 	for (i = 0; names && names[i]; i++) {
-		pid_t pid = atoi(names[i] + strlen(prefix));
 		struct tracefs_instance *inst;
+		pid_t pid;
 
-		if (strncmp(names[i], prefix, strlen(prefix)) || pid <= 0 || !kill(pid, 0) ||
-		    errno != ESRCH)
+		/* a name shorter than the prefix ends before it: compare first */
+		if (strncmp(names[i], prefix, strlen(prefix)))
+			continue;
+		pid = atoi(names[i] + strlen(prefix));
+		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
 			continue;
 		inst = tracefs_instance_alloc(tracefs_dir, names[i]);
 		if (inst) {

@@ -118,5 +118,6 @@ int main(int argc, char **argv)
 	close(fd);
 	for (i = 0; i < 10000 && access(argv[4], F_OK); i++)
 		nanosleep(&ms, NULL);
+	free(buf);
 	return 0;
 }
