@@ -324,16 +324,29 @@ int rf_model_config_set(struct rf_model_config *c, const char *key, const char *
 		c->page_size = v;
 		c->set |= 1u << CFG_PAGE_SIZE;
 	} else if (!strcmp(key, "shadow_limit")) {
-		static const char *const rules[] = { "present16", "file16", "present8" };
+		static const char *const rules[] = { "present16", "file16", "lru8" };
 
 		for (i = 0; i < 3 && strcmp(value, rules[i]); i++)
 			;
+		if (i == 3 && !strcmp(value, "present8"))
+			i = SHADOW_LIMIT_LRU8;	/* its name before the memcg allowance */
 		if (i == 3)
 			return cfg_error(err, errlen,
 					 "shadow_limit=%s: want present16 (v4.5), file16 (v4.6-v4.9) "
-					 "or present8 (v5.x)", value);
+					 "or lru8 (v5.x+)", value);
 		c->p.shadow_limit = i;
 		c->set |= 1u << CFG_SHADOW_LIMIT;
+	} else if (!strcmp(key, "shadow_shrinker")) {
+		static const char *const modes[] = { "off", "node", "memcg" };
+
+		for (i = 0; i < 3 && strcmp(value, modes[i]); i++)
+			;
+		if (i == 3)
+			return cfg_error(err, errlen,
+					 "shadow_shrinker=%s: want memcg (v4.6+), node (v4.5) or off",
+					 value);
+		c->p.shadow_shrinker = i;
+		c->set |= 1u << CFG_SHADOW_SHRINKER;
 	} else if (!strcmp(key, "watermarks")) {
 		if (!parse_bool(value, "v4.5", "scaled", &b))
 			return cfg_error(err, errlen, "watermarks=%s: want v4.5 or scaled", value);
@@ -416,8 +429,11 @@ int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_
 	CALL(describe_u64(cb, ctx, "watermark_scale_factor", c->watermark_scale_factor,
 			  ISSET(CFG_WSF)));
 	CALL(cb("shadow_limit", (const char *const[]){ "present16", "file16",
-						       "present8" }[c->p.shadow_limit % 3],
+						       "lru8" }[c->p.shadow_limit % 3],
 		ISSET(CFG_SHADOW_LIMIT), ctx));
+	CALL(cb("shadow_shrinker", (const char *const[]){ "off", "node",
+							  "memcg" }[c->p.shadow_shrinker % 3],
+		ISSET(CFG_SHADOW_SHRINKER), ctx));
 	CALL(cb("watermarks", c->p.no_wmark_scale ? "v4.5" : "scaled", ISSET(CFG_WMARKS), ctx));
 	CALL(cb("memcg_stats", c->p.stats_flushed ? "flushed" : "exact", ISSET(CFG_MEMCG_STATS),
 		ctx));

@@ -81,10 +81,18 @@ enum scan_balance_rule {
 	BALANCE_COST_IO,	/* v6.16+: cost = nr_io * SWAP_CLUSTER_MAX + nr_rotated */
 };
 
+/* count_shadow_nodes(): how many shadow nodes a list may keep */
 enum shadow_limit_rule {
-	SHADOW_LIMIT_PRESENT16,	/* v4.5, 23047a96: node_present_pages >> 4 */
-	SHADOW_LIMIT_FILE16,	/* v4.6.2-v4.9: file LRU pages >> 4 */
-	SHADOW_LIMIT_PRESENT8,	/* v5.x+: node_present_pages >> 3 (global reclaim) */
+	SHADOW_LIMIT_PRESENT16,	/* v4.5: node_present_pages >> 4, one list for the node */
+	SHADOW_LIMIT_FILE16,	/* v4.6-v4.9 (0a6b76dd): the memcg's own file LRU pages >> 4 */
+	SHADOW_LIMIT_LRU8,	/* v5.x+: the memcg's own LRU + slab pages >> 3 (flushed, v6.x) */
+};
+
+/* where shadow nodes are listed and when the shadow shrinker runs */
+enum shadow_shrinker_mode {
+	SHADOW_SHRINKER_OFF,	/* never (not a kernel: to measure what the shrinker does) */
+	SHADOW_SHRINKER_NODE,	/* v4.5: one list for the node, after global reclaim passes */
+	SHADOW_SHRINKER_MEMCG,	/* v4.6+ (0a6b76dd): a list per memcg, after each memcg's scan */
 };
 
 struct rf_profile {
@@ -117,12 +125,14 @@ struct rf_profile {
 	enum file_low_rule file_low;
 	enum scan_balance_rule balance;
 	enum shadow_limit_rule shadow_limit;
+	enum shadow_shrinker_mode shadow_shrinker;
 	unsigned int pagevec_size;
 	bool pvec_post_8f18;		/* 8f182270: compound pages drained at once */
 	bool swap_account;
 	unsigned int swappiness_max;
 	unsigned int memcg_reclaim_retries;
 	unsigned int shadow_seeks;	/* shadow shrinker .seeks: 2 (v4.x), 0 (v5.x) */
+	bool shrink_deferred_memcg;	/* v5.13+: nr_deferred per memcg, used as nr >> priority */
 };
 
 const struct rf_profile *rf_profile_find(const char *name);
@@ -285,7 +295,8 @@ struct rf_xnode {
 	uint8_t nr_pages;		/* page + tail slots */
 	uint8_t nr_values;		/* shadow + swap slots */
 	uint8_t on_lru;
-	uint8_t pad_;
+	uint8_t nr_leaf_shadows;	/* shadows of order < XA_CHUNK_SHIFT: the kernel's leaf */
+	uint16_t memcg;			/* the memcg the node is charged to (its list_lru) */
 };
 
 enum mapping_kind {
@@ -338,6 +349,8 @@ struct rf_lruvec {
 	/* lruvec_page_state() as of the last rstat flush (stats_flushed) */
 	uint64_t flushed_size[NR_LRU_LISTS];
 	uint64_t flushed_activate[2];		/* WORKINGSET_ACTIVATE_ANON/FILE, hierarchical */
+	uint64_t flushed_local[NR_LRU_LISTS];	/* lruvec_page_state_local() as flushed */
+	uint64_t flushed_xa_nodes;		/* page-cache nodes charged, as flushed */
 };
 
 /* ----------------------------------------------------------------- memcg */
@@ -365,6 +378,11 @@ struct rf_memcg {
 	uint64_t ws_activate_hier[2];	/* WORKINGSET_ACTIVATE_ANON/FILE of the subtree, now */
 	uint64_t nr_pages;		/* charged base pages (memory.usage without children) */
 	uint64_t nr_swap;		/* swap entries recorded for it */
+	/* its part of the shadow-node list_lru (workingset.c), and what is charged to it */
+	uint32_t shadow_head, shadow_tail;
+	uint64_t nr_shadow_nodes;	/* on its list: list_lru_count_one() */
+	uint64_t shadow_deferred;	/* shrinker nr_deferred of this memcg (v5.13+) */
+	uint64_t nr_xa_nodes;		/* page-cache nodes charged to it (slab) */
 };
 
 /* ------------------------------------------------------- per-CPU batches */
@@ -407,7 +425,7 @@ enum cfg_key_bit {
 	CFG_MEMORY, CFG_SWAP, CFG_CPUS, CFG_SWAPPINESS, CFG_PAGEVEC, CFG_PAGEVEC_SIZE,
 	CFG_SWAP_ACCOUNT, CFG_SWAP_ACCOUNT_KEY, CFG_DRAIN, CFG_MIN_FREE_KBYTES,
 	CFG_WSF, CFG_PAGE_SIZE, CFG_KSWAPD_CPU, CFG_COST, CFG_SHADOW_LIMIT, CFG_WMARKS,
-	CFG_MEMCG_STATS,
+	CFG_MEMCG_STATS, CFG_SHADOW_SHRINKER,
 	NR_CFG_KEYS
 };
 
@@ -476,9 +494,8 @@ struct rf_model {
 	struct rf_mapping *mappings;
 	uint32_t nr_mappings, cap_mappings;
 	struct rf_htab mapping_index;	/* (kind<<32|dev, ino) -> mapping */
-	uint32_t shadow_lru_head, shadow_lru_tail;	/* list_lru of shadow nodes */
-	uint64_t nr_shadow_nodes;
-	uint64_t shadow_deferred;	/* shrinker->nr_deferred */
+	uint64_t nr_shadow_nodes;	/* on every memcg's shadow list (WORKINGSET_NODES) */
+	uint64_t shadow_deferred;	/* shrinker->nr_deferred[nid] */
 
 	/* memcgs */
 	struct rf_memcg **memcgs;	/* by slot; [0] = root */
@@ -637,8 +654,12 @@ uint64_t memcg_stat_lru(struct rf_model *m, uint32_t memcg, int lru);
 uint64_t memcg_stat_activate(struct rf_model *m, uint32_t memcg, bool file);
 void mem_cgroup_flush_stats(struct rf_model *m, uint32_t memcg);
 void memcg_stats_tick(struct rf_model *m, uint64_t now);
-uint64_t shrink_shadow_nodes(struct rf_model *m, uint64_t nr_scanned, uint64_t nr_eligible,
-			    int priority);
+uint64_t shrink_shadow_nodes(struct rf_model *m, uint32_t memcg, uint64_t nr_scanned,
+			     uint64_t nr_eligible, int priority);
+void shadow_nodes_reparent(struct rf_model *m, uint32_t memcg);
+uint32_t xa_node_memcg(struct rf_model *m, uint32_t node);
+uint64_t memcg_stat_lru_local(struct rf_model *m, uint32_t memcg, int lru);
+uint64_t memcg_stat_xa_nodes_local(struct rf_model *m, uint32_t memcg);
 uint64_t eviction_mask(const struct rf_model *m, uint64_t tag);
 uint64_t pack_swap_entry(const struct rf_model *m, uint16_t owner, uint16_t memcgid,
 			 uint64_t eviction, bool workingset);

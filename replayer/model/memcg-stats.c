@@ -6,7 +6,8 @@
  * statistics are per-CPU deltas that reach the hierarchical totals only when
  * flushed, and lruvec_page_state() returns the flushed value.  So the rules
  * that read memcg statistics decide on numbers as old as the last flush:
- * workingset_test_recent() (the workingset size), and prepare_scan_control()
+ * workingset_test_recent() (the workingset size), count_shadow_nodes() (the
+ * memcg's own LRU and slab pages: a cgroup's shadow-node allowance), and prepare_scan_control()
  * and snapshot_refaults() (WORKINGSET_ACTIVATE_*; also the inactive:active
  * ratio and cache_trim_mode, which the model reads exactly: see below).  Flushes happen
  *   - every FLUSH_TIME (2 s) for the whole tree, flush_memcg_stats_dwork();
@@ -45,6 +46,22 @@ uint64_t memcg_stat_lru(struct rf_model *m, uint32_t memcg, int lru)
 	return m->stats_ever_flushed ? lv->flushed_size[lru] : lv->hier_size[lru];
 }
 
+/* lruvec_page_state_local(NR_LRU_BASE + lru): @memcg's own pages (count_shadow_nodes()) */
+uint64_t memcg_stat_lru_local(struct rf_model *m, uint32_t memcg, int lru)
+{
+	const struct rf_lruvec *lv = &m->memcgs[memcg]->lruvec;
+
+	return m->stats_ever_flushed ? lv->flushed_local[lru] : lv->size[lru];
+}
+
+/* the page-cache nodes charged to @memcg, its part of NR_SLAB_RECLAIMABLE_B */
+uint64_t memcg_stat_xa_nodes_local(struct rf_model *m, uint32_t memcg)
+{
+	const struct rf_memcg *mc = m->memcgs[memcg];
+
+	return m->stats_ever_flushed ? mc->lruvec.flushed_xa_nodes : mc->nr_xa_nodes;
+}
+
 /* lruvec_page_state(WORKINGSET_ACTIVATE_ANON + file): hierarchical */
 uint64_t memcg_stat_activate(struct rf_model *m, uint32_t memcg, bool file)
 {
@@ -70,8 +87,11 @@ void mem_cgroup_flush_stats(struct rf_model *m, uint32_t root)
 	for (c = root; c != RF_NONE; c = memcg_next_preorder(m, root, c)) {
 		struct rf_memcg *mc = m->memcgs[c];
 
-		for (lru = 0; lru < NR_LRU_LISTS; lru++)
+		for (lru = 0; lru < NR_LRU_LISTS; lru++) {
 			mc->lruvec.flushed_size[lru] = mc->lruvec.hier_size[lru];
+			mc->lruvec.flushed_local[lru] = mc->lruvec.size[lru];
+		}
+		mc->lruvec.flushed_xa_nodes = mc->nr_xa_nodes;
 		mc->lruvec.flushed_activate[0] = mc->ws_activate_hier[0];
 		mc->lruvec.flushed_activate[1] = mc->ws_activate_hier[1];
 	}

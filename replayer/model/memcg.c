@@ -238,6 +238,7 @@ void memcg_rmdir(struct rf_model *m, uint64_t cgid)
 	if (slot == RF_NONE || slot == 0)
 		return;
 	m->memcgs[slot]->online = false;
+	shadow_nodes_reparent(m, slot);
 	rf_htab_del(&m->cgid_index, cgid, 0);
 	memcg_maybe_release_id(m, slot);
 }

@@ -206,7 +206,13 @@ static uint32_t node_find(struct rf_model *m, uint32_t mapping, uint64_t base)
 	return n;
 }
 
-static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base)
+static bool mapping_is_file(const struct rf_mapping *mp)
+{
+	return mp->kind == MAPPING_FILE || mp->kind == MAPPING_ACCESS_FILE;
+}
+
+/* A new node, charged to @memcg (the kernel: the task inserting, here the folio's memcg) */
+static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base, uint32_t memcg)
 {
 	struct rf_mapping *mp = &m->mappings[mapping];
 	struct rf_xnode *n;
@@ -236,6 +242,9 @@ static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base)
 	memset(n, 0, sizeof(*n));
 	n->base = base;
 	n->mapping = mapping;
+	n->memcg = (uint16_t)memcg;
+	if (mapping_is_file(mp))
+		m->memcgs[memcg]->nr_xa_nodes++;
 	n->map_prev = RF_NIL;
 	n->map_next = mp->first_node;
 	if (mp->first_node != RF_NIL)
@@ -251,6 +260,8 @@ static void node_delete(struct rf_model *m, uint32_t idx)
 
 	if (n->on_lru)
 		shadow_node_remove(m, idx);
+	if (mapping_is_file(mp))
+		m->memcgs[xa_node_memcg(m, idx)]->nr_xa_nodes--;
 	if (m->last_node == idx)
 		m->last_node = RF_NIL;
 	rf_htab_del(&m->node_index, n->mapping, n->base);
@@ -279,6 +290,8 @@ static void slot_count(struct rf_xnode *n, uint64_t e, int delta)
 		n->nr_pages += delta;
 	else
 		n->nr_values += delta;
+	if (slot_is_shadow(e) && shadow_order(e) < XA_CHUNK_SHIFT)
+		n->nr_leaf_shadows += delta;
 }
 
 uint64_t xa_load(struct rf_model *m, uint32_t mapping, uint64_t index)
@@ -312,7 +325,8 @@ int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entr
 	if (idx == RF_NIL) {
 		if (!entry)
 			return 0;
-		idx = node_create(m, mapping, base);
+		idx = node_create(m, mapping, base, slot_is_page(entry) ?
+				  P(m, (uint32_t)(entry >> 2))->memcg : 0);
 		if (idx == RF_NIL)
 			return RF_ERR_NOMEM;
 	}
@@ -334,7 +348,7 @@ int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entr
 	}
 	if (!n->nr_pages && !n->nr_values)
 		node_delete(m, idx);
-	else if (mp->kind == MAPPING_FILE || mp->kind == MAPPING_ACCESS_FILE)
+	else if (mapping_is_file(mp))
 		workingset_update_node(m, idx);
 	return 0;
 }

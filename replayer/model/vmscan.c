@@ -728,32 +728,51 @@ static void prepare_scan_count(struct rf_model *m, struct scan_control *sc)
 	}
 }
 
-/* shrink_zone(), v4.6.2 / shrink_node() v4.9 / shrink_node_memcgs() v5.10.7 */
+/* all the pages on the LRU lists of @memcg's own lruvec (v4.6 get_scan_count()'s lru_pages) */
+static uint64_t memcg_lru_pages(struct rf_model *m, uint32_t memcg)
+{
+	const struct rf_lruvec *lv = mem_cgroup_lruvec(m, memcg);
+
+	return lv->size[0] + lv->size[1] + lv->size[2] + lv->size[3];
+}
+
+/*
+ * shrink_zone(), v4.6.2 / shrink_node() v4.9 / shrink_node_memcgs() v5.10.7,
+ * v6.18.  The shadow shrinker: memcg-aware since v4.6 (0a6b76dd), it runs
+ * after each memcg's LRU scan, global and limit reclaim alike
+ * (shrink_slab(memcg) in shrink_node_memcgs(); v4.x: with the memcg's scanned
+ * and LRU pages); v4.5 has one list, shrunk after a global pass only.
+ */
 static void shrink_node(struct rf_model *m, struct scan_control *sc)
 {
 	uint32_t root = reclaim_root(sc), memcg;
 	uint64_t scanned0 = sc->nr_scanned;
-	bool done = false;
+	bool done = false, per_memcg = m->p->shadow_shrinker == SHADOW_SHRINKER_MEMCG;
 
 	if (m->p->file_low == FILE_LOW_AT_ROOT)
 		prepare_scan_count(m, sc);
 	for (memcg = mem_cgroup_iter(m, root, RF_NONE, sc->priority, &done); memcg != RF_NONE;
 	     memcg = mem_cgroup_iter(m, root, memcg, sc->priority, &done)) {
+		uint64_t scanned = sc->nr_scanned;
+
 		if (mem_cgroup_low(m, root, memcg)) {
 			if (!sc->may_thrash)
 				continue;
 			count_memcg_event(m, memcg, EV_MEMCG_LOW, 1);
 		}
 		shrink_lruvec(m, memcg, sc);
+		if (per_memcg && sc->kind != RECLAIM_PAGEOUT)
+			shrink_shadow_nodes(m, memcg, sc->nr_scanned - scanned,
+					    memcg_lru_pages(m, memcg), sc->priority);
 		if (m->p->memcg_iter_cookie && !global_reclaim(sc) &&
 		    sc->nr_reclaimed >= sc->nr_to_reclaim)
 			break;		/* mem_cgroup_iter_break(); the cursor stays here */
 	}
-	if (global_reclaim(sc)) {
+	if (!per_memcg && global_reclaim(sc)) {
 		uint64_t lru = node_lru_pages(m, 0) + node_lru_pages(m, 1) + node_lru_pages(m, 2) +
 			node_lru_pages(m, 3);
 
-		shrink_shadow_nodes(m, sc->nr_scanned - scanned0, lru, sc->priority);
+		shrink_shadow_nodes(m, 0, sc->nr_scanned - scanned0, lru, sc->priority);
 	}
 }
 

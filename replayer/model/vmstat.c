@@ -150,9 +150,10 @@ static void emit_memcg(struct emit *e, const struct rf_memcg *mc)
 	putf(e, lv->size[LRU_INACTIVE_FILE], "%sinactive_file", prefix);
 	putf(e, lv->size[LRU_ACTIVE_FILE], "%sactive_file", prefix);
 	for (i = 0; i < NR_VM_EVENTS; i++) {
-		if (i == EV_OOM || i == EV_PGFREE || i == EV_PAGEOUTRUN || i == EV_SLABS_SCANNED ||
-		    i == EV_WORKINGSET_NODERECLAIM)
+		if (i == EV_OOM || i == EV_PGFREE || i == EV_PAGEOUTRUN || i == EV_SLABS_SCANNED)
 			continue;
+		if (i == EV_WORKINGSET_NODERECLAIM && !e->m->p->ws_memcg_stats)
+			continue;	/* a memcg stat since v5.4 (__inc_lruvec_kmem_state) */
 		if (i == EV_MEMCG_MAX || i == EV_MEMCG_LOW || i == EV_MEMCG_HIGH)
 			putf(e, mc->ev[i], "%sevents.%s", prefix, event_names[i]);
 		else if (i == EV_MEMCG_OOM)

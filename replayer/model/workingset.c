@@ -277,68 +277,166 @@ bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 
 /* ---------------------------------------------------------- shadow nodes */
 
+#define XA_NODE_BYTES		576u	/* sizeof(struct xa_node), 64-bit: slab of the memcg */
+#define SHRINK_BATCH		128u
+
+/*
+ * The memcg a node is charged to, past offline ones: an offline memcg's
+ * list_lru and slab went to its parent (memcg_reparent_list_lrus(),
+ * memcg_reparent_objcgs()), so the node is accounted there from then on.
+ */
+uint32_t xa_node_memcg(struct rf_model *m, uint32_t idx)
+{
+	struct rf_xnode *n = &m->nodes[idx];
+	uint32_t c = n->memcg;
+
+	while (c && !m->memcgs[c]->online)
+		c = m->memcgs[c]->parent;
+	n->memcg = (uint16_t)c;
+	return c;
+}
+
+/* The memcg whose part of the shadow-node list_lru holds @idx (the node's one, v4.5: root) */
+static struct rf_memcg *shadow_list_of(struct rf_model *m, uint32_t idx)
+{
+	if (m->p->shadow_shrinker != SHADOW_SHRINKER_MEMCG)
+		return m->memcgs[0];
+	return m->memcgs[m->nodes[idx].memcg];
+}
+
 void shadow_node_remove(struct rf_model *m, uint32_t idx)
 {
 	struct rf_xnode *n = &m->nodes[idx];
+	struct rf_memcg *mc = shadow_list_of(m, idx);
 
 	if (n->lru_prev != RF_NIL)
 		m->nodes[n->lru_prev].lru_next = n->lru_next;
 	else
-		m->shadow_lru_head = n->lru_next;
+		mc->shadow_head = n->lru_next;
 	if (n->lru_next != RF_NIL)
 		m->nodes[n->lru_next].lru_prev = n->lru_prev;
 	else
-		m->shadow_lru_tail = n->lru_prev;
+		mc->shadow_tail = n->lru_prev;
 	n->lru_prev = n->lru_next = RF_NIL;
 	n->on_lru = 0;
+	mc->nr_shadow_nodes--;
 	m->nr_shadow_nodes--;
 }
 
 /*
- * workingset_update_node(), v5.10.7 (page_cache_tree_delete/insert, v4.6.2):
- * a node with shadows and no pages goes to the tail of the shadow list; a
- * page arriving takes it off.
+ * workingset_update_node(), v6.18 (v5.10; page_cache_tree_delete/insert,
+ * v4.6): a node with shadows and no pages goes to the tail of its memcg's
+ * shadow list (list_lru_add_obj(): the memcg the node's slab object is
+ * charged to); a page arriving takes it off.
  */
 void workingset_update_node(struct rf_model *m, uint32_t idx)
 {
 	struct rf_xnode *n = &m->nodes[idx];
-	bool shadow_only = n->nr_values && !n->nr_pages;
+	bool shadow_only = n->nr_leaf_shadows && !n->nr_pages;
+	struct rf_memcg *mc;
 
 	if (shadow_only && !n->on_lru) {
+		xa_node_memcg(m, idx);
+		mc = shadow_list_of(m, idx);
 		n->lru_next = RF_NIL;
-		n->lru_prev = m->shadow_lru_tail;
-		if (m->shadow_lru_tail != RF_NIL)
-			m->nodes[m->shadow_lru_tail].lru_next = idx;
+		n->lru_prev = mc->shadow_tail;
+		if (mc->shadow_tail != RF_NIL)
+			m->nodes[mc->shadow_tail].lru_next = idx;
 		else
-			m->shadow_lru_head = idx;
-		m->shadow_lru_tail = idx;
+			mc->shadow_head = idx;
+		mc->shadow_tail = idx;
 		n->on_lru = 1;
+		mc->nr_shadow_nodes++;
 		m->nr_shadow_nodes++;
 	} else if (!shadow_only && n->on_lru) {
 		shadow_node_remove(m, idx);
 	}
 }
 
-/* count_shadow_nodes(): how many shadow nodes may stay */
-static uint64_t shadow_nodes_max(struct rf_model *m)
+/*
+ * css offline, memcg_reparent_list_lrus() (v6.18; memcg_drain_all_list_lrus()
+ * v4.6): the memcg's shadow nodes go to the head of its parent's list, its
+ * deferred scan count (reparent_shrinker_deferred()) and slab to the parent.
+ */
+void shadow_nodes_reparent(struct rf_model *m, uint32_t memcg)
 {
-	switch (m->p->shadow_limit) {
-	case SHADOW_LIMIT_PRESENT16:
-		return m->managed >> 4;
-	case SHADOW_LIMIT_FILE16:
-		return (m->memcgs[0]->lruvec.hier_size[LRU_ACTIVE_FILE] +
-			m->memcgs[0]->lruvec.hier_size[LRU_INACTIVE_FILE]) >> 4;
-	case SHADOW_LIMIT_PRESENT8:
-	default:
-		return m->managed >> 3;
-	}
+	struct rf_memcg *mc = m->memcgs[memcg], *pm;
+	uint32_t parent = mc->parent, i;
+
+	if (!memcg)
+		return;
+	while (parent && !m->memcgs[parent]->online)
+		parent = m->memcgs[parent]->parent;
+	pm = m->memcgs[parent];
+	pm->nr_xa_nodes += mc->nr_xa_nodes;
+	mc->nr_xa_nodes = 0;
+	pm->shadow_deferred += mc->shadow_deferred;
+	mc->shadow_deferred = 0;
+	if (m->p->shadow_shrinker != SHADOW_SHRINKER_MEMCG || mc->shadow_head == RF_NIL)
+		return;
+	for (i = mc->shadow_head; i != RF_NIL; i = m->nodes[i].lru_next)
+		m->nodes[i].memcg = (uint16_t)parent;
+	m->nodes[mc->shadow_tail].lru_next = pm->shadow_head;
+	if (pm->shadow_head != RF_NIL)
+		m->nodes[pm->shadow_head].lru_prev = mc->shadow_tail;
+	else
+		pm->shadow_tail = mc->shadow_tail;
+	pm->shadow_head = mc->shadow_head;
+	pm->nr_shadow_nodes += mc->nr_shadow_nodes;
+	mc->shadow_head = mc->shadow_tail = RF_NIL;
+	mc->nr_shadow_nodes = 0;
 }
 
-/* shadow_lru_isolate(): drop every shadow of the oldest shadow node */
+/*
+ * The pages count_shadow_nodes() sizes @memcg's allowance from: v6.18 and
+ * v5.x, lruvec_page_state_local() of every LRU list plus the memcg's slab
+ * (as of the last rstat flush in v6.x: a cgroup born after the last flush
+ * reads 0); v4.6-v4.9, mem_cgroup_node_nr_lru_pages(LRU_ALL_FILE), exact.
+ * SIMPLIFIED: the memcg's slab is the page-cache nodes charged to it (the
+ * kernel adds every reclaimable and unreclaimable slab object it owns).
+ */
+static uint64_t shadow_allowance_pages(struct rf_model *m, uint32_t memcg)
+{
+	uint64_t pages = 0;
+	int lru;
+
+	if (m->p->shadow_limit == SHADOW_LIMIT_FILE16)
+		return m->memcgs[memcg]->lruvec.size[LRU_ACTIVE_FILE] +
+			m->memcgs[memcg]->lruvec.size[LRU_INACTIVE_FILE];
+	for (lru = 0; lru < NR_LRU_LISTS; lru++)
+		pages += memcg_stat_lru_local(m, memcg, lru);
+	return pages + memcg_stat_xa_nodes_local(m, memcg) * XA_NODE_BYTES / m->cfg.page_size;
+}
+
+/* count_shadow_nodes(): the shadow nodes of @memcg's list beyond its allowance */
+static uint64_t count_shadow_nodes(struct rf_model *m, uint32_t memcg)
+{
+	uint64_t nodes = m->memcgs[memcg]->nr_shadow_nodes, max;
+	bool per_memcg = m->p->shadow_shrinker == SHADOW_SHRINKER_MEMCG;
+
+	switch (m->p->shadow_limit) {
+	case SHADOW_LIMIT_PRESENT16:
+		max = m->managed >> 4;
+		break;
+	case SHADOW_LIMIT_FILE16:
+		max = per_memcg ? shadow_allowance_pages(m, memcg) >> 4 :
+			(m->memcgs[0]->lruvec.hier_size[LRU_ACTIVE_FILE] +
+			 m->memcgs[0]->lruvec.hier_size[LRU_INACTIVE_FILE]) >> 4;
+		break;
+	case SHADOW_LIMIT_LRU8:
+	default:
+		/* without memcg (one list): node_present_pages() */
+		max = per_memcg ? shadow_allowance_pages(m, memcg) >> 3 : m->managed >> 3;
+		break;
+	}
+	return nodes > max ? nodes - max : 0;
+}
+
+/* shadow_lru_isolate(): drop every shadow of a shadow node, and the node */
 static void shadow_node_reclaim(struct rf_model *m, uint32_t idx)
 {
 	struct rf_xnode *n = &m->nodes[idx];
-	uint32_t mapping = n->mapping;
+	uint32_t mapping = n->mapping, memcg = xa_node_memcg(m, idx);
 	uint64_t base = n->base << XA_CHUNK_SHIFT;
 	uint64_t slots[XA_CHUNK_SIZE];
 	unsigned int i;
@@ -349,51 +447,80 @@ static void shadow_node_reclaim(struct rf_model *m, uint32_t idx)
 		if (slots[i] && slot_is_shadow(slots[i]))
 			xa_store(m, mapping, base + i, 0);
 	m->ev[EV_WORKINGSET_NODERECLAIM]++;
+	if (m->p->ws_memcg_stats)	/* __inc_lruvec_kmem_state(): the node's memcg */
+		count_memcg_event(m, memcg, EV_WORKINGSET_NODERECLAIM, 1);
+}
+
+/* list_lru_walk_one() with shadow_lru_isolate(): up to @nr nodes from the head */
+static uint64_t shadow_list_walk(struct rf_model *m, struct rf_memcg *mc, uint64_t nr)
+{
+	uint64_t freed = 0;
+
+	for (; nr && mc->shadow_head != RF_NIL; nr--, freed++)
+		shadow_node_reclaim(m, mc->shadow_head);
+	return freed;
+}
+
+/* How far do_shrink_slab() would scan: delta for this call, the deferred part added */
+static uint64_t shrink_delta(struct rf_model *m, uint64_t freeable, uint64_t nr_scanned,
+			     uint64_t nr_eligible, int priority)
+{
+	if (!m->p->shadow_seeks)		/* zero-seek shrinker (4b85afbd, v4.19) */
+		return freeable / 2;
+	if (m->p->memcg_iter_cookie) {		/* v4.x: proportional to the LRU scan */
+		if (!nr_scanned)
+			nr_scanned = SWAP_CLUSTER_MAX;
+		return (4 * nr_scanned / m->p->shadow_seeks) * freeable / (nr_eligible + 1);
+	}
+	return (freeable >> priority) * 4 / m->p->shadow_seeks;
 }
 
 /*
- * do_shrink_slab() for the shadow shrinker (mm/vmscan.c, v4.6.2 with
- * .seeks = DEFAULT_SEEKS; v5.10.7 .seeks = 0: delta = freeable / 2), batch
- * SHRINK_BATCH = 128, unscanned work deferred to the next call.
- * SIMPLIFIED: one list_lru for the node, not per memcg; called after each
- * global shrink_zone/shrink_node pass only.
+ * do_shrink_slab() for the shadow shrinker on @memcg's list (mm/shrinker.c,
+ * v6.18; mm/vmscan.c v5.10.7, v4.6.2), batch SHRINK_BATCH:
+ *   v6.18 (v5.13+): nr_deferred per memcg, total = (nr >> priority) + delta,
+ *     at most 2 * freeable; next = nr + delta - scanned, at most 2 * freeable;
+ *   v5.10: one nr_deferred, total = nr + delta (at most freeable / 2 when
+ *     delta < freeable / 4, at most 2 * freeable), next = nr + delta - scanned;
+ *   v4.x: the same total; what was not scanned of it is deferred.
+ * A batch scans from the head of the list; it counts slabs_scanned whole.
  */
-uint64_t shrink_shadow_nodes(struct rf_model *m, uint64_t nr_scanned, uint64_t nr_eligible,
-			     int priority)
+uint64_t shrink_shadow_nodes(struct rf_model *m, uint32_t memcg, uint64_t nr_scanned,
+			     uint64_t nr_eligible, int priority)
 {
-	uint64_t max = shadow_nodes_max(m), nodes = m->nr_shadow_nodes;
-	uint64_t freeable = nodes > max ? nodes - max : 0, delta, total, freed = 0;
+	struct rf_memcg *mc = m->memcgs[memcg];
+	bool v6 = m->p->shrink_deferred_memcg;
+	uint64_t *deferred = v6 && memcg ? &mc->shadow_deferred : &m->shadow_deferred;
+	uint64_t freeable = count_shadow_nodes(m, memcg), nr, delta, total, scanned = 0;
+	uint64_t freed = 0;
 
-	if (!freeable)
+	if (!freeable || m->p->shadow_shrinker == SHADOW_SHRINKER_OFF)
 		return 0;
-	if (m->p->shadow_seeks) {
-		if (m->p->memcg_iter_cookie) {	/* v4.x: proportional to the LRU scan */
-			if (!nr_scanned)
-				nr_scanned = SWAP_CLUSTER_MAX;
-			delta = (4 * nr_scanned / m->p->shadow_seeks) * freeable /
-				(nr_eligible + 1);
-		} else {
-			delta = (freeable >> priority) * 4 / m->p->shadow_seeks;
-		}
+	nr = *deferred;
+	*deferred = 0;
+	delta = shrink_delta(m, freeable, nr_scanned, nr_eligible, priority);
+	if (v6) {
+		total = (nr >> priority) + delta;
 	} else {
-		delta = freeable / 2;
+		total = nr + delta;
+		if (delta < freeable / 4 && total > freeable / 2)
+			total = freeable / 2;
 	}
-	total = m->shadow_deferred + delta;
-	m->shadow_deferred = 0;
-	if (delta < freeable / 4 && total > freeable / 2)
-		total = freeable / 2;
-	if (total > freeable * 2)
-		total = freeable * 2;
-	while (total >= 128 || total >= freeable) {
-		uint64_t batch = total < 128 ? total : 128, i;
+	if (total > 2 * freeable)
+		total = 2 * freeable;
+	while (total >= SHRINK_BATCH || total >= freeable) {
+		uint64_t batch = total < SHRINK_BATCH ? total : SHRINK_BATCH;
 
-		for (i = 0; i < batch && m->shadow_lru_head != RF_NIL; i++, freed++)
-			shadow_node_reclaim(m, m->shadow_lru_head);
+		freed += shadow_list_walk(m, mc, batch);
 		m->ev[EV_SLABS_SCANNED] += batch;
 		total -= batch;
-		if (!batch)
-			break;
+		scanned += batch;
 	}
-	m->shadow_deferred = total;
+	if (!m->p->shadow_seeks) {		/* v5.x+: new work not done is deferred */
+		total = nr + delta > scanned ? nr + delta - scanned : 0;
+		if (v6 && total > 2 * freeable)
+			total = 2 * freeable;
+	}
+	*deferred += total;
 	return freed;
 }
