@@ -38,6 +38,13 @@ awk -v ino="$ino" -v pages=$pages '
 	END { printf "%d %d\n", n, other }' "$dir/dump" > "$dir/counts"
 read -r act other < "$dir/counts"
 echo "# $act activations of the file's $pages pages, $other drained outside the scope"
+# .ci/run's sanitizer pass: an instrumented workload does not leave its batch the same way
+why=${REFAULT_TEST_NO_KERNEL_VALIDATION:-}
+if [ -n "$why" ]; then
+	echo "ok 3 # SKIP $why"
+	echo "ok 4 # SKIP $why"
+	exit $failed
+fi
 [ "$act" -eq $pages ]
 tap $? "each of the $pages pages read twice is activated once (got $act)"
 [ "$other" -gt 0 ]
