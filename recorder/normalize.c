@@ -943,7 +943,8 @@ static int on_shrink(struct rf_norm *n, const struct rf_tp *tp, const struct rf_
 	ev.u.reclaim.cgroup = ev.u.reclaim.kind == RF_RECLAIM_MEMCG ? t->cgroup : 0;
 	ev.u.reclaim.nid = rf_tp_u64(tp, 0, d);
 	ev.u.reclaim.list = id == TP_SHRINK_ACTIVE ? RF_RECLAIM_LIST_ACTIVE :
-			    id == TP_SHRINK_INACTIVE ? RF_RECLAIM_LIST_INACTIVE : RF_RECLAIM_LIST_ANY;
+			    id == TP_SHRINK_INACTIVE ? RF_RECLAIM_LIST_INACTIVE :
+			    RF_RECLAIM_LIST_ANY;
 	if (id == TP_SHRINK_ACTIVE) {
 		ev.u.reclaim.nr_scanned = rf_tp_u64(tp, 1, d);
 		ev.u.reclaim.nr_activated = rf_tp_u64(tp, 2, d);

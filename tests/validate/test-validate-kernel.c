@@ -127,7 +127,7 @@ static int write_trace(const char *path)
 	file_ev(RF_EV_PAGECACHE_DEL, 5, 0, 0, 2, 1000, 0);
 	file_ev(RF_EV_PAGECACHE_DEL, 6, 0, 0, 0, 3000, 0);
 	/* as format 2.0 wrote them, the list not said */
-	reclaim(10, 4, 1, 0, RF_RECLAIM_LIST_UNKNOWN);	/* inactive list: scan 10, steal 4, activate 1 */
+	reclaim(10, 4, 1, 0, RF_RECLAIM_LIST_UNKNOWN);	/* inactive: scan 10, steal 4, activate 1 */
 	reclaim(8, 0, 5, 3, RF_RECLAIM_LIST_UNKNOWN);	/* active list: refill 8 */
 	/* 2.1: an inactive scan that activated all it took, which the guess takes for active */
 	reclaim(6, 0, 6, 0, RF_RECLAIM_LIST_INACTIVE);
