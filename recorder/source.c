@@ -364,7 +364,7 @@ static int configure(struct tracefs_instance *inst, const struct rf_source_cfg *
 		snprintf(val, sizeof(val), "%d", (int)cfg->follow_pid);
 		err = write_file(inst, "set_event_pid", val, msg, len);
 	}
-	/* the followed task's children join it (and so leave the drain instance); the recorder's not */
+	/* the followed task's children join it (and leave the drain instance); not the recorder's */
 	if (!err && cfg->follow_pid)
 		err = write_file(inst, "options/event-fork", "1", msg, len);
 	return err;
