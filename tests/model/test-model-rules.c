@@ -712,9 +712,126 @@ static void test_root_named(void)
 	rf_model_free(m);
 }
 
+/*
+ * Shadow nodes (mm/workingset.c, workingset_update_node()): a page-cache
+ * node (64 indices) holding shadows and no page is on its memcg's shadow
+ * list (vmstat workingset_nodes); a page coming back takes it off.  Four
+ * mapped nodes' pages paged out: 4 shadow nodes; one page of the third
+ * faulted back: 3; half of a fifth node paged out (its other half still
+ * cached): no shadow node.
+ */
+static void test_shadow_nodes(void)
+{
+	struct rf_model *m = mk("v6.18", exact_v618);
+	uint64_t i, n4, n3, n3b;
+
+	mmap_file(m, 0, 1, 0x1000000, 5 * 64, 3);
+	for (i = 0; i < 5 * 64; i++)
+		file_fault(m, 0, 0, 1, 3, i);
+	madvise(m, 0, 0, 1, 0x1000000, 4 * 64 + 32, MADV_PAGEOUT);
+	n4 = C(m, "vmstat.workingset_nodes");
+	file_fault(m, 0, 0, 1, 3, 2 * 64 + 5);
+	n3 = C(m, "vmstat.workingset_nodes");
+	madvise(m, 0, 0, 1, 0x1000000 + (4 * 64 + 32) * PAGE, 16, MADV_PAGEOUT);
+	n3b = C(m, "vmstat.workingset_nodes");
+	ok(n4 == 4 && n3 == 3 && n3b == 3, "shadow nodes: 4 after paging out 4.5 nodes' pages, 3 "
+	   "once a page comes back to one, still 3 with a node half cached (%llu, %llu, %llu)",
+	   (unsigned long long)n4, (unsigned long long)n3, (unsigned long long)n3b);
+	is_int(C(m, "vmstat.workingset_nodereclaim"), 0, "no reclaim: no shadow node reclaimed");
+	rf_model_free(m);
+}
+
+/*
+ * The shadow shrinker in limit reclaim: /s (limit 4 MiB = 1024 pages)
+ * streams a 96 MiB file (24576 pages, 384 nodes), then reads nodes 160..191
+ * (2048 pages) again.  Shadow nodes are listed oldest first, and the
+ * shrinker takes them from the head.  v6.18 count_shadow_nodes() allows /s
+ * (its own LRU + slab pages) >> 3 nodes, from stats as of the last flush:
+ * the memory.stat read before /s had a page gives 0, so every shadow-only
+ * node is freeable; do_shrink_slab() (seeks 0) scans freeable / 2 plus
+ * nr_deferred >> priority, and a batch of 128 goes each time that reaches
+ * 128: twice here, nodes 0..255, and the re-read finds no shadow.  With
+ * exact stats (1024 + 54 slab pages) >> 3 = 134 nodes stay: freeable is
+ * smaller, one batch goes (nodes 0..127) and the re-read refaults as with
+ * shadow_shrinker=off.  v4.6 (0a6b76dd, file pages >> 4 = 64 nodes stay,
+ * delta proportional to the LRU scan, deferred) shrinks in limit reclaim
+ * too; v4.5 lists shadow nodes for the node and shrinks them in global
+ * reclaim only.
+ */
+static void shrink_stream(const char *profile, const char *const *kv, uint64_t *refaults,
+			  uint64_t *nodereclaim)
+{
+	struct rf_model *m = mk(profile, kv);
+
+	cg_mkdir(m, 1, 0, "/");
+	cg_mkdir(m, 10, 1, "/s");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 1024 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	counters_at(m, 1000, true);	/* the recorder's first memory.stat read: /s empty */
+	read_pages(m, 0, 100, 7, 0, 24576);
+	read_pages(m, 0, 100, 7, 10240, 2048);	/* nodes 160..191 */
+	*refaults = C(m, "memcg./s.workingset_refault_file");
+	*nodereclaim = C(m, "vmstat.workingset_nodereclaim");
+	rf_model_free(m);
+}
+
+static void test_shadow_shrinker(void)
+{
+	static const char *const flushed[] = { "memory=256M", "cpus=2", NULL };
+	static const char *const off[] = { "memory=256M", "cpus=2", "shadow_shrinker=off", NULL };
+	static const char *const exact[] = { "memory=256M", "cpus=2", "memcg_stats=exact", NULL };
+	uint64_t r_on, n_on, r_off, n_off, r_ex, n_ex, r46, n46, r45, n45;
+
+	shrink_stream("v6.18", flushed, &r_on, &n_on);
+	shrink_stream("v6.18", off, &r_off, &n_off);
+	shrink_stream("v6.18", exact, &r_ex, &n_ex);
+	shrink_stream("v4.6", quiet_v46, &r46, &n46);
+	shrink_stream("v4.5", quiet_v46, &r45, &n45);
+	ok(n_off == 0 && r_off == 2048, "shrinker off: every re-read page refaults (%llu)",
+	   (unsigned long long)r_off);
+	ok(n_on == 256 && r_on == 0, "v6.18, a fresh cgroup's flushed allowance of 0: the oldest "
+	   "%llu shadow nodes reclaimed, re-read refaults %llu", (unsigned long long)n_on,
+	   (unsigned long long)r_on);
+	ok(n_ex == 128 && r_ex == 2048, "v6.18 with exact stats: 134 nodes allowed, %llu "
+	   "reclaimed, the re-read ones kept (%llu refaults)", (unsigned long long)n_ex,
+	   (unsigned long long)r_ex);
+	ok(n46 > 0 && r46 == 2048, "v4.6: shrunk in limit reclaim (%llu nodes), the re-read ones "
+	   "kept (%llu refaults)", (unsigned long long)n46, (unsigned long long)r46);
+	ok(n45 == 0 && r45 == 2048, "v4.5: no shadow shrinking in limit reclaim (%llu nodes, "
+	   "%llu refaults)", (unsigned long long)n45, (unsigned long long)r45);
+}
+
+/*
+ * css offline: the memcg's shadow nodes go to its parent's list
+ * (memcg_reparent_list_lrus()); they stay counted and reclaimable.
+ */
+static void test_shadow_reparent(void)
+{
+	struct rf_model *m = mk("v6.18", exact_v618);
+	uint64_t i, before, after;
+
+	cg_mkdir(m, 1, 0, "/");
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	mmap_file(m, 100, 1, 0x1000000, 128, 3);
+	for (i = 0; i < 128; i++)
+		file_fault(m, 0, 100, 1, 3, i);
+	madvise(m, 0, 100, 1, 0x1000000, 128, MADV_PAGEOUT);
+	before = C(m, "vmstat.workingset_nodes");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 1, 100, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_RMDIR, 10, 0, 0, 0);
+	after = C(m, "vmstat.workingset_nodes");
+	file_fault(m, 0, 100, 1, 3, 0);		/* a page back into a reparented node */
+	ok(before == 2 && after == 2 && C(m, "vmstat.workingset_nodes") == 1,
+	   "rmdir: the cgroup's 2 shadow nodes move to the root's list, and leave it as a page "
+	   "comes back (%llu, %llu, %llu)", (unsigned long long)before,
+	   (unsigned long long)after, (unsigned long long)C(m, "vmstat.workingset_nodes"));
+	rf_model_free(m);
+}
+
 int main(void)
 {
-	plan(48);
+	plan(56);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -730,5 +847,8 @@ int main(void)
 	test_root_only();
 	test_side_by_side();
 	test_root_named();
+	test_shadow_nodes();
+	test_shadow_shrinker();
+	test_shadow_reparent();
 	return done_testing();
 }
