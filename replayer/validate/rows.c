@@ -112,8 +112,27 @@ static bool is_reclaim_q(enum vq q)
 	return q == Q_PGACTIVATE || q == Q_PGREFILL || (q >= Q_SCAN_FILE && q <= Q_STEAL_ANON);
 }
 
+/*
+ * The recorded cgroup: one with memory.stat snapshots and no snapshotted
+ * cgroup above it (the recorder of format 2.1 snapshots every cgroup below
+ * the recorded one too).  Reclaim is gated there only: below it, limit
+ * reclaim is pinned on the reclaiming task's cgroup, not on the pages' own.
+ */
+static bool recorded_cg(const struct vkernel *k, const struct vcapture *end, size_t i)
+{
+	size_t j;
+
+	if (!end->k_statmask[i])
+		return false;
+	for (j = 1; j < end->nr_cg; j++)
+		if (j != i && end->k_statmask[j] && in_subtree(k, i, j))
+			return false;
+	return true;
+}
+
 /* @readahead: the trace names what the kernel read ahead (file_readahead) */
-static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg, bool readahead)
+static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg, bool below,
+			    bool readahead)
 {
 	if (s->kind == SC_HOST)
 		return "/proc/vmstat counts every process on the host: not gated";
@@ -122,6 +141,10 @@ static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg, b
 	if (is_reclaim_q(q) && !memstat_cg)
 		return "v1 vmscan events carry no memcg: reclaim is pinned on the reclaiming "
 		       "task's cgroup; compare it on the cgroup that holds the limit: not gated";
+	if (vq_is_gauge(q) && below)
+		return "a list size below the recorded cgroup: how a shared limit's pages split "
+		       "between children at the end depends on the order reclaim visits them "
+		       "and their reads complete, which the trace does not carry: not gated";
 	if (q == Q_ADD && !readahead)
 		return "kernel readahead inserts pages no reference names (the model reads none "
 		       "ahead)";
@@ -162,17 +185,20 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 {
 	const struct vcapture *end = &v->caps[v->nr_caps - 1];
 	bool memstat = s->kind == SC_CGROUP && end->k_statmask[s->cg];
+	bool recorded = s->kind == SC_CGROUP && recorded_cg(v->kernel, end, s->cg);
+	bool below = memstat && !recorded;	/* snapshotted below the recorded cgroup */
 	int q, e = 0;
 
 	for (q = 0; q < NR_VQ && !e; q++) {
 		uint64_t k, m;
-		const char *note = row_note(s, q, memstat, vkernel_has_readahead(v->kernel));
-		bool gated = s->kind == SC_CGROUP && !(is_reclaim_q(q) && !memstat);
+		const char *note = row_note(s, q, recorded, below, vkernel_has_readahead(v->kernel));
+		bool gated = s->kind == SC_CGROUP && !(is_reclaim_q(q) && !recorded) &&
+			     !(vq_is_gauge(q) && below);
 
 		if (!value(end, s, q, KERNEL, &k) || !value(end, s, q, MODEL, &m))
 			continue;
 		if (s->kind == SC_CGROUP && (end->k_statmask[s->cg] & 1u << q))
-			note = q == Q_ADD ? note : NULL;
+			note = q == Q_ADD || (vq_is_gauge(q) && below) ? note : NULL;
 		e = push_row(v, name, q, k, m, gated, note, s, memstat);
 	}
 	return e;
@@ -287,7 +313,8 @@ int vrows_build(struct rf_validation *v)
 	v->folio_slack = vkernel_max_folio_order(k) ? 1ull << vkernel_max_folio_order(k) : 0;
 	end = &v->caps[v->nr_caps - 1];
 	for (i = 1; i < end->nr_cg; i++)
-		if (end->k_statmask[i] && (v->main_cg < 0 || end->k[i * NR_VQ + Q_ADD] >= best)) {
+		if (recorded_cg(k, end, i) &&
+		    (v->main_cg < 0 || end->k[i * NR_VQ + Q_ADD] >= best)) {
 			v->main_cg = (int)i;
 			best = end->k[i * NR_VQ + Q_ADD];
 		}
