@@ -18,7 +18,8 @@
  * that concurrent readers' insertions stay in the order the kernel made them
  * (a read's exit may come milliseconds of I/O after its adds).  Adds
  * anywhere else (write(), fadvise(WILLNEED), readahead(2), splice) are not
- * readahead of a reference and are left out.
+ * readahead of a reference and are left out.  The event's CPU is the one its
+ * adds ran on: a run is cut where the task migrated.
  */
 #include "config.h"
 
@@ -67,8 +68,13 @@ int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, ui
 
 	if (t->fault.on)
 		t->fault.last = raw->ts;
+	/*
+	 * A task that migrated between two adds put them in two CPUs' per-CPU LRU
+	 * batches (folio_add_lru() runs on the adding CPU): the event carries one
+	 * CPU, so a run does not cross a CPU change.
+	 */
 	if (r->nr && r->dev == dev && r->ino == ino && r->order == order &&
-	    r->index + r->nr == index) {
+	    r->index + r->nr == index && r->cpu == raw->cpu) {
 		r->nr += 1ull << order;
 		return 0;
 	}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The normalizer fed raw tracepoint records by hand, no tracefs needed: the
+ * cases a real recording shows only by chance (a task migrating between two
+ * page-cache adds; a loader that closes an mmap'ed fd, reuses it and splits
+ * the mapping before the recorder looks at /proc).
+ *
+ * The records use a made-up layout: common_type (u16) at 0, common_pid (s32)
+ * at 4, field f as a u64 at 8 + 8 f; event id = enum rf_tp_id + 1.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <refault/errors.h>
+
+#include "recorder/internal.h"
+#include "recorder/record.h"
+#include "tests/lib/tap.h"
+
+#define MAX_EVENTS	64
+#define FAKE_PID	5000000		/* above any pid_max: no /proc entry to find */
+#define DEV		(8u << 20 | 1)
+#define INO		4242u
+
+struct sink_buf {
+	struct rf_event ev[MAX_EVENTS];
+	int nr;
+};
+
+struct harness {
+	struct rf_tp_set tps;
+	uint16_t by_id[TP_MAX + 1];
+	struct sink_buf out;
+	struct rf_record_sink sink;
+	struct rf_norm *n;
+};
+
+static int collect(void *ctx, const struct rf_event *ev)
+{
+	struct sink_buf *b = ctx;
+
+	if (b->nr < MAX_EVENTS)
+		b->ev[b->nr++] = *ev;
+	return 0;
+}
+
+static void harness_init(struct harness *h)
+{
+	struct rf_norm_cfg cfg = { .tps = &h->tps, .sink = &h->sink };
+	int i, f;
+
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < TP_MAX; i++) {
+		h->tps.tp[i].desc = rf_tp_desc(i);
+		h->tps.tp[i].enabled = true;
+		for (f = 0; f < RF_TP_MAX_FIELDS; f++)
+			h->tps.tp[i].num[f] = (struct rf_tp_num){ .offset = 8 + 8 * f, .size = 8 };
+		h->by_id[i + 1] = i + 1;
+	}
+	h->tps.type_num = (struct rf_tp_num){ .offset = 0, .size = 2 };
+	h->tps.pid_num = (struct rf_tp_num){ .offset = 4, .size = 4 };
+	h->tps.by_id = h->by_id;
+	h->tps.max_id = TP_MAX;
+	h->sink = (struct rf_record_sink){ .event = collect, .ctx = &h->out };
+	if (rf_norm_new(&h->n, &cfg))
+		exit(1);
+}
+
+/* One record of tracepoint @id by @pid on @cpu at @ts, with up to 6 number fields. */
+static int feed(struct harness *h, enum rf_tp_id id, int32_t pid, uint32_t cpu, uint64_t ts,
+		uint64_t f0, uint64_t f1, uint64_t f2, uint64_t f3, uint64_t f4, uint64_t f5)
+{
+	unsigned char data[8 + 8 * RF_TP_MAX_FIELDS] = { 0 };
+	uint64_t fields[6] = { f0, f1, f2, f3, f4, f5 };
+	uint16_t type = id + 1;
+	struct rf_raw raw = { .ts = ts, .cpu = cpu, .data = data, .size = sizeof(data) };
+
+	memcpy(data, &type, sizeof(type));
+	memcpy(data + 4, &pid, sizeof(pid));
+	memcpy(data + 8, fields, sizeof(fields));
+	return rf_norm_record(h->n, &raw);
+}
+
+static void harness_free(struct harness *h)
+{
+	rf_norm_free(h->n);
+}
+
+static const struct rf_event *nth_of(const struct harness *h, enum rf_event_type type, int nth)
+{
+	int i;
+
+	for (i = 0; i < h->out.nr; i++)
+		if (h->out.ev[i].type == type && !nth--)
+			return &h->out.ev[i];
+	return NULL;
+}
+
+static int count_of(const struct harness *h, enum rf_event_type type)
+{
+	int i, c = 0;
+
+	for (i = 0; i < h->out.nr; i++)
+		c += h->out.ev[i].type == type;
+	return c;
+}
+
+/* A page-cache add of folio @idx (order 0) of the test file, pfn made up from it. */
+static int add(struct harness *h, uint32_t cpu, uint64_t ts, uint64_t idx)
+{
+	return feed(h, TP_PC_ADD, FAKE_PID, cpu, ts, 0x100000 + idx, INO, idx, DEV, 0, 0);
+}
+
+/*
+ * A read() whose readahead ran on CPU 0 for two pages, then on CPU 1 (the task
+ * migrated) for three more: the folio_add_lru() of each went to its CPU's
+ * batch, and each file_readahead must say which.
+ */
+static void test_readahead_cpu(void)
+{
+	const struct rf_event *a, *b, *rd;
+	struct harness h;
+	int err = 0;
+
+	harness_init(&h);
+	err |= feed(&h, TP_ENTER_READ, FAKE_PID, 0, 1000, 1000, 5 * 4096, 0, 0, 0, 0);
+	err |= add(&h, 0, 2000, 0);
+	err |= add(&h, 0, 2100, 1);
+	err |= add(&h, 1, 9000, 2);
+	err |= add(&h, 1, 9100, 3);
+	err |= add(&h, 1, 9200, 4);
+	err |= feed(&h, TP_GET_PAGES, FAKE_PID, 1, 9300, INO, DEV, 0, 4, 0, 0);
+	err |= feed(&h, TP_EXIT_READ, FAKE_PID, 1, 9400, 5 * 4096, 0, 0, 0, 0, 0);
+	err |= rf_norm_flush(h.n);
+	is_int(err, 0, "records of a read across a migration are taken");
+	is_int(count_of(&h, RF_EV_FILE_READAHEAD), 2, "the readahead is cut where the CPU changed");
+	a = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
+	b = nth_of(&h, RF_EV_FILE_READAHEAD, 1);
+	ok(a && a->cpu == 0 && a->u.file.index == 0 && a->u.file.nr == 2,
+	   "first part: pages 0-1 on CPU 0 (got cpu %d index %d nr %d)", a ? (int)a->cpu : -1,
+	   a ? (int)a->u.file.index : -1, a ? (int)a->u.file.nr : -1);
+	ok(b && b->cpu == 1 && b->u.file.index == 2 && b->u.file.nr == 3,
+	   "second part: pages 2-4 on CPU 1 (got cpu %d index %d nr %d)", b ? (int)b->cpu : -1,
+	   b ? (int)b->u.file.index : -1, b ? (int)b->u.file.nr : -1);
+	rd = nth_of(&h, RF_EV_FILE_READ, 0);
+	ok(rd && b && rd > b && rd->u.file.index == 0 && rd->u.file.nr == 5,
+	   "the read of pages 0-4 follows both");
+	harness_free(&h);
+}
+
+/* Adds on one CPU still make one event. */
+static void test_readahead_one_cpu(void)
+{
+	const struct rf_event *a;
+	struct harness h;
+	int err = 0, i;
+
+	harness_init(&h);
+	err |= feed(&h, TP_ENTER_READ, FAKE_PID, 1, 1000, 1000, 4 * 4096, 0, 0, 0, 0);
+	for (i = 0; i < 4; i++)
+		err |= add(&h, 1, 2000 + i, i);
+	err |= feed(&h, TP_GET_PAGES, FAKE_PID, 1, 3000, INO, DEV, 0, 3, 0, 0);
+	err |= feed(&h, TP_EXIT_READ, FAKE_PID, 1, 3100, 4 * 4096, 0, 0, 0, 0, 0);
+	err |= rf_norm_flush(h.n);
+	a = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
+	ok(!err && count_of(&h, RF_EV_FILE_READAHEAD) == 1 && a && a->cpu == 1 &&
+	   a->u.file.nr == 4, "contiguous adds on one CPU: one file_readahead of 4 pages on it");
+	harness_free(&h);
+}
+
+static int temp_file(char *path, size_t len, const char *tag, uint64_t *ino, uint32_t *dev)
+{
+	char page[4096] = { 0 };
+	struct stat st;
+	int fd, i;
+
+	snprintf(path, len, "%s/rf-test-norm-%s-XXXXXX", getenv("TMPDIR") ?: "/tmp", tag);
+	fd = mkstemp(path);
+	for (i = 0; fd >= 0 && i < 4; i++)
+		if (write(fd, page, sizeof(page)) != (ssize_t)sizeof(page))
+			return -1;
+	if (fd < 0 || fstat(fd, &st))
+		return -1;
+	*ino = st.st_ino;
+	*dev = rf_kdev(st.st_dev);
+	return fd;
+}
+
+/*
+ * What the loader does before the recorder looks: open A as fd N, mmap it,
+ * close N, open B (N again), and either change part of the mapping (mprotect,
+ * MAP_FIXED over it: its map_files entry is gone) or unmap it.  The mmap of A
+ * must not be recorded as a mapping of B.
+ */
+static void test_mmap_fd_reused(void)
+{
+	char pa[256], pb[256], pc[256];
+	uint64_t ino_a, ino_b, ino_c;
+	uint32_t dev_a, dev_b, dev_c;
+	int fa = temp_file(pa, sizeof(pa), "a", &ino_a, &dev_a), fb, fc;
+	int32_t self = getpid();
+	const struct rf_event *m;
+	struct harness h;
+	char *map;
+	int err = 0;
+
+	if (fa < 0) {
+		skip(4, "cannot make a temporary file");
+		return;
+	}
+	map = mmap(NULL, 3 * 4096, PROT_READ, MAP_PRIVATE, fa, 0);
+	close(fa);
+	fb = temp_file(pb, sizeof(pb), "b", &ino_b, &dev_b);
+	if (map == MAP_FAILED || fb != fa || mprotect(map + 4096, 4096, PROT_NONE)) {
+		skip(4, "the fd was not reused or the mapping could not be split");
+		goto out;
+	}
+	harness_init(&h);
+	err |= feed(&h, TP_ENTER_MMAP, self, 0, 1000, 0, 3 * 4096, PROT_READ, MAP_PRIVATE, fa, 0);
+	err |= feed(&h, TP_EXIT_MMAP, self, 0, 1100, (uintptr_t)map, 0, 0, 0, 0, 0);
+	m = nth_of(&h, RF_EV_MMAP, 0);
+	ok(!err && m, "the mmap is recorded");
+	ok(m && m->u.vma.ino == ino_a && m->u.vma.dev == dev_a,
+	   "a split mapping whose fd was reused is A's (ino %llu), not B's (%llu): got %llu",
+	   (unsigned long long)ino_a, (unsigned long long)ino_b,
+	   m ? (unsigned long long)m->u.vma.ino : 0ull);
+
+	/* unmapped before we look, and the fd is another file: we cannot know; say so */
+	munmap(map, 3 * 4096);
+	map = MAP_FAILED;
+	fc = temp_file(pc, sizeof(pc), "c", &ino_c, &dev_c);
+	close(fb);
+	fb = -1;
+	err |= feed(&h, TP_ENTER_MMAP, self, 0, 2000, 0, 3 * 4096, PROT_READ, MAP_PRIVATE, fc, 0);
+	err |= feed(&h, TP_EXIT_MMAP, self, 0, 2100, 0x7f0000000000ull, 0, 0, 0, 0, 0);
+	m = nth_of(&h, RF_EV_MMAP, 1);
+	ok(!err && m, "the second mmap is recorded");
+	ok(m && m->u.vma.ino != ino_c,
+	   "a mapping gone before the lookup is not given the file its fd holds now (ino %llu)",
+	   m ? (unsigned long long)m->u.vma.ino : 0ull);
+	if (fc >= 0)
+		close(fc);
+	unlink(pc);
+	harness_free(&h);
+out:
+	if (map != MAP_FAILED)
+		munmap(map, 3 * 4096);
+	if (fb >= 0)
+		close(fb);
+	unlink(pa);
+	unlink(pb);
+}
+
+int main(void)
+{
+	plan(10);
+	test_readahead_cpu();
+	test_readahead_one_cpu();
+	test_mmap_fd_reused();
+	return done_testing();
+}
