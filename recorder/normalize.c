@@ -538,10 +538,15 @@ static bool stat_file(const char *path, struct rf_vma *v)
 }
 
 /*
- * The file behind a new mapping.  We look later than the call: the fd may be
- * closed and reused by then.  /proc/PID/map_files/START-END names exactly this
- * mapping while it exists; then the fd; then maps.  A wrong guess is
- * corrected by the next filemap fault event in the mapping.
+ * The file behind a new mapping.  We look later than the call (a poll
+ * interval, ~20 ms): by then the program may have closed the fd and opened
+ * another file under the same number -- the loader does so for every library,
+ * and the workload's own file then takes fd 3 -- so the fd is not asked.
+ * /proc/PID/map_files/START-END names exactly this mapping while it is whole;
+ * once mprotect() or a MAP_FIXED mapping over part of it split it (every
+ * library's segments), the vma of /proc/PID/maps that holds its start at the
+ * same file offset does.  A mapping gone by then is recorded as anonymous and
+ * corrected by the next filemap fault event in it.
  */
 static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, struct rf_vma *v,
 		      uint64_t now)
@@ -556,15 +561,12 @@ static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, st
 		 (unsigned long long)v->start, (unsigned long long)v->end);
 	if (stat_file(path, v))
 		goto name;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)t->pid, (int)t->mmap_fd);
-	if (stat_file(path, v))
-		goto name;
 	if (rf_vmas_load_upto(&fresh, mm->tgid, v->start)) {
 		mm->vmas.gone = true;
 		return;
 	}
 	m = rf_vmas_find(&fresh, v->start);
-	if (m && m->ino && m->start <= v->start && m->pgoff <= v->pgoff) {
+	if (m && m->ino && m->pgoff + ((v->start - m->start) >> n->page_shift) == v->pgoff) {
 		v->dev = m->dev;
 		v->ino = m->ino;
 	}
@@ -572,6 +574,7 @@ static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, st
 	if (!v->ino)
 		return;
 name:
+	/* names it only if the fd is still that file */
 	rf_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
 }
 
