@@ -297,7 +297,20 @@ struct rf_xnode {
 	uint8_t on_lru;
 	uint8_t nr_leaf_shadows;	/* shadows of order < XA_CHUNK_SHIFT: the kernel's leaf */
 	uint16_t memcg;			/* the memcg the node is charged to (its list_lru) */
+	uint8_t level;			/* 0: a leaf; 1: a level-1 node of a file (below) */
+	uint8_t upper_bits;		/* leaf: what it stands for in its level-1 node (LEAF_*) */
+	uint8_t nr_children;		/* level 1: leaves of small entries under it */
 };
+
+/*
+ * A file's level-1 node (4096 indices, key (mapping | XA_UPPER_KEY, index >>
+ * 12)) holds no slots in the model: it counts what the kernel's would hold,
+ * for the shadow-node list only (workingset.c).  An entry of order >= 6 is
+ * the kernel's level-1 entry: a leaf that holds one stands for level-1 slots
+ * (a folio: nr_pages, its shadow: nr_values), a leaf of smaller entries for
+ * a child node (nr_children).
+ */
+#define XA_UPPER_KEY		(1ull << 32)
 
 enum mapping_kind {
 	MAPPING_FILE = 1,	/* (dev, ino) */

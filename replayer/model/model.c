@@ -160,6 +160,9 @@ int split_huge_page(struct rf_model *m, uint32_t head)
 	} else {
 		h->order = 0;
 	}
+	/* the same entry again: its node now holds base pages (pagecache.c counts them) */
+	if (xa_load(m, h->mapping, h->index) == ((uint64_t)head << 2 | SLOT_PAGE))
+		xa_store(m, h->mapping, h->index, (uint64_t)head << 2 | SLOT_PAGE);
 	return 0;
 }
 

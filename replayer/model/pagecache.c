@@ -212,7 +212,8 @@ static bool mapping_is_file(const struct rf_mapping *mp)
 }
 
 /* A new node, charged to @memcg (the kernel: the task inserting, here the folio's memcg) */
-static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base, uint32_t memcg)
+static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base, uint32_t memcg,
+			    uint8_t level)
 {
 	struct rf_mapping *mp = &m->mappings[mapping];
 	struct rf_xnode *n;
@@ -233,7 +234,7 @@ static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base,
 		}
 		idx = m->nr_node_slots++;
 	}
-	if (rf_htab_put(&m->node_index, mapping, base, idx)) {
+	if (rf_htab_put(&m->node_index, mapping | (level ? XA_UPPER_KEY : 0), base, idx)) {
 		m->nodes[idx].map_next = m->free_node;
 		m->free_node = idx;
 		return RF_NIL;
@@ -243,9 +244,13 @@ static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base,
 	n->base = base;
 	n->mapping = mapping;
 	n->memcg = (uint16_t)memcg;
+	n->level = level;
 	if (mapping_is_file(mp))
 		m->memcgs[memcg]->nr_xa_nodes++;
 	n->map_prev = RF_NIL;
+	n->map_next = RF_NIL;
+	if (level)
+		return idx;		/* not on the mapping's list of leaves */
 	n->map_next = mp->first_node;
 	if (mp->first_node != RF_NIL)
 		m->nodes[mp->first_node].map_prev = idx;
@@ -264,13 +269,15 @@ static void node_delete(struct rf_model *m, uint32_t idx)
 		m->memcgs[xa_node_memcg(m, idx)]->nr_xa_nodes--;
 	if (m->last_node == idx)
 		m->last_node = RF_NIL;
-	rf_htab_del(&m->node_index, n->mapping, n->base);
-	if (n->map_prev != RF_NIL)
-		m->nodes[n->map_prev].map_next = n->map_next;
-	else
-		mp->first_node = n->map_next;
-	if (n->map_next != RF_NIL)
-		m->nodes[n->map_next].map_prev = n->map_prev;
+	rf_htab_del(&m->node_index, n->mapping | (n->level ? XA_UPPER_KEY : 0), n->base);
+	if (!n->level) {
+		if (n->map_prev != RF_NIL)
+			m->nodes[n->map_prev].map_next = n->map_next;
+		else
+			mp->first_node = n->map_next;
+		if (n->map_next != RF_NIL)
+			m->nodes[n->map_next].map_prev = n->map_prev;
+	}
 	n->map_next = m->free_node;
 	m->free_node = idx;
 }
@@ -310,6 +317,65 @@ uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index)
 	return slot_is_page(e) ? (uint32_t)(e >> 2) : RF_NIL;
 }
 
+/* ------------------------------------------------------- level-1 nodes */
+
+#define LEAF_SMALL		1u	/* entries of order < 6: a child node of the level-1 node */
+#define LEAF_LARGE_PAGE		2u	/* under a folio of order >= 6: level-1 slots hold it */
+#define LEAF_LARGE_SHADOW	4u	/* the shadow of such a folio: a level-1 value slot */
+
+/* What file leaf @n stands for in its level-1 node */
+static unsigned int leaf_bits(struct rf_model *m, const struct rf_xnode *n)
+{
+	unsigned int bits = 0, i;
+
+	if (n->nr_leaf_shadows)
+		bits |= LEAF_SMALL;
+	if (n->nr_values > n->nr_leaf_shadows)
+		bits |= LEAF_LARGE_SHADOW;
+	if (!n->nr_pages)
+		return bits;
+	/* a folio of order >= 6 covers whole leaves: any page slot tells */
+	for (i = 0; i < XA_CHUNK_SIZE && !slot_is_page(n->slots[i]); i++)
+		;
+	if (P(m, (uint32_t)(n->slots[i] >> 2))->order >= XA_CHUNK_SHIFT)
+		return bits | LEAF_LARGE_PAGE;
+	return bits | LEAF_SMALL;
+}
+
+static int bit_delta(unsigned int old, unsigned int new, unsigned int bit)
+{
+	return !!(new & bit) - !!(old & bit);
+}
+
+/* Leaf @leaf now stands for @bits in its level-1 node: count it there. */
+static void upper_note(struct rf_model *m, uint32_t leaf, unsigned int bits)
+{
+	struct rf_xnode *n = &m->nodes[leaf], *un;
+	unsigned int old = n->upper_bits;
+	uint32_t mapping = n->mapping, memcg = n->memcg, u;
+	uint64_t ubase = n->base >> XA_CHUNK_SHIFT;
+
+	n->upper_bits = (uint8_t)bits;
+	u = rf_htab_get(&m->node_index, mapping | XA_UPPER_KEY, ubase);
+	if (u == RF_NONE) {
+		if (!bits)
+			return;
+		u = node_create(m, mapping, ubase, memcg, 1);
+		if (u == RF_NIL) {
+			m->error = RF_ERR_NOMEM;
+			return;
+		}
+	}
+	un = &m->nodes[u];
+	un->nr_children += bit_delta(old, bits, LEAF_SMALL);
+	un->nr_pages += bit_delta(old, bits, LEAF_LARGE_PAGE);
+	un->nr_values += bit_delta(old, bits, LEAF_LARGE_SHADOW);
+	if (!un->nr_children && !un->nr_pages && !un->nr_values)
+		node_delete(m, u);
+	else
+		workingset_update_node(m, u);
+}
+
 /*
  * Store @entry (0 erases) at @index, keeping node counts, mapping counts and
  * the shadow-node list right; deletes a node that became empty.
@@ -326,7 +392,7 @@ int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entr
 		if (!entry)
 			return 0;
 		idx = node_create(m, mapping, base, slot_is_page(entry) ?
-				  P(m, (uint32_t)(entry >> 2))->memcg : 0);
+				  P(m, (uint32_t)(entry >> 2))->memcg : 0, 0);
 		if (idx == RF_NIL)
 			return RF_ERR_NOMEM;
 	}
@@ -345,6 +411,13 @@ int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entr
 		mp->nrshadows++;
 		m->nr_shadow++;
 		mp->nr_large_shadows += shadow_order(entry) > 0;
+	}
+	if (mapping_is_file(mp)) {
+		unsigned int bits = n->nr_pages || n->nr_values ? leaf_bits(m, n) : 0;
+
+		if (bits != n->upper_bits)
+			upper_note(m, idx, bits);	/* may move m->nodes */
+		n = &m->nodes[idx];
 	}
 	if (!n->nr_pages && !n->nr_values)
 		node_delete(m, idx);

@@ -332,7 +332,8 @@ void shadow_node_remove(struct rf_model *m, uint32_t idx)
 void workingset_update_node(struct rf_model *m, uint32_t idx)
 {
 	struct rf_xnode *n = &m->nodes[idx];
-	bool shadow_only = n->nr_leaf_shadows && !n->nr_pages;
+	bool shadow_only = n->level ? n->nr_values && !n->nr_pages && !n->nr_children :
+		n->nr_leaf_shadows && !n->nr_pages;
 	struct rf_memcg *mc;
 
 	if (shadow_only && !n->on_lru) {
@@ -432,7 +433,12 @@ static uint64_t count_shadow_nodes(struct rf_model *m, uint32_t memcg)
 	return nodes > max ? nodes - max : 0;
 }
 
-/* shadow_lru_isolate(): drop every shadow of a shadow node, and the node */
+/*
+ * shadow_lru_isolate(): drop every shadow of a shadow node, and the node
+ * (xa_delete_node(); its parent may become a shadow node in turn).  A
+ * level-1 node's shadows are those of order >= 6, each in the first slot of
+ * its leaf.
+ */
 static void shadow_node_reclaim(struct rf_model *m, uint32_t idx)
 {
 	struct rf_xnode *n = &m->nodes[idx];
@@ -441,11 +447,20 @@ static void shadow_node_reclaim(struct rf_model *m, uint32_t idx)
 	uint64_t slots[XA_CHUNK_SIZE];
 	unsigned int i;
 
-	for (i = 0; i < XA_CHUNK_SIZE; i++)
-		slots[i] = n->slots[i];
-	for (i = 0; i < XA_CHUNK_SIZE; i++)
-		if (slots[i] && slot_is_shadow(slots[i]))
-			xa_store(m, mapping, base + i, 0);
+	if (n->level) {
+		for (i = 0; i < XA_CHUNK_SIZE; i++) {
+			uint64_t index = (base + i) << XA_CHUNK_SHIFT, e = xa_load(m, mapping, index);
+
+			if (slot_is_shadow(e) && shadow_order(e) >= XA_CHUNK_SHIFT)
+				xa_store(m, mapping, index, 0);
+		}
+	} else {
+		for (i = 0; i < XA_CHUNK_SIZE; i++)
+			slots[i] = n->slots[i];
+		for (i = 0; i < XA_CHUNK_SIZE; i++)
+			if (slots[i] && slot_is_shadow(slots[i]))
+				xa_store(m, mapping, base + i, 0);
+	}
 	m->ev[EV_WORKINGSET_NODERECLAIM]++;
 	if (m->p->ws_memcg_stats)	/* __inc_lruvec_kmem_state(): the node's memcg */
 		count_memcg_event(m, memcg, EV_WORKINGSET_NODERECLAIM, 1);

@@ -527,9 +527,40 @@ static void test_determinism(void)
 	   "same events, same counters (%zu bytes of counters)", a.len);
 }
 
+/*
+ * Shadow nodes of large folios (workingset_update_node()): the kernel keeps
+ * an entry of order >= 6 in a level-1 node (4096 indices), not in a leaf.
+ * Eight 2 MiB folios paged out leave 8 shadows in level-1 node 0 and no
+ * leaf: one shadow node.  A base page read at 300 splits the shadow around
+ * it (orders 0..8): the entries of order < 6 and the page make a leaf, a
+ * child of the level-1 node, which is no longer shadow-only; the leaf holds a
+ * page: no shadow node.  That page paged out: the leaf holds shadows only,
+ * one shadow node, and its parent still has a child.
+ */
+static void test_level1_shadow_node(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	uint64_t i, n8, n_read;
+
+	mmap_file(m, 0, MM, MAP_ADDR, 4096, 3);
+	for (i = 0; i < 4096; i += 512)
+		fault_order(m, 0, 3, i, 9);
+	pageout(m, 0, 4096);
+	n8 = C(m, "vmstat.workingset_nodes");
+	read_pages(m, 0, 1, 3, 300, 1);
+	n_read = C(m, "vmstat.workingset_nodes");
+	fault_order(m, 0, 3, 300, 0);
+	pageout(m, 300, 1);
+	ok(n8 == 1 && n_read == 0 && C(m, "vmstat.workingset_nodes") == 1,
+	   "8 order-9 shadows: one level-1 shadow node (%llu); a page read among them: none "
+	   "(%llu); paged out again: its leaf (%llu)", (unsigned long long)n8,
+	   (unsigned long long)n_read, (unsigned long long)C(m, "vmstat.workingset_nodes"));
+	rf_model_free(m);
+}
+
 int main(void)
 {
-	plan(37);
+	plan(38);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -542,5 +573,6 @@ int main(void)
 	test_partly_cached_fault();
 	test_unmap_takes_every_pte();
 	test_determinism();
+	test_level1_shadow_node();
 	return done_testing();
 }
