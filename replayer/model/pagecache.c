@@ -319,14 +319,21 @@ uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index)
 
 /* ------------------------------------------------------- level-1 nodes */
 
-#define LEAF_SMALL		1u	/* entries of order < 6: a child node of the level-1 node */
+#define LEAF_SMALL		1u	/* shadows of order < 6: a child node of the level-1 node */
 #define LEAF_LARGE_PAGE		2u	/* under a folio of order >= 6: level-1 slots hold it */
 #define LEAF_LARGE_SHADOW	4u	/* the shadow of such a folio: a level-1 value slot */
+#define LEAF_SMALL_PAGE		8u	/* pages of order < 6: a child node too */
 
-/* What file leaf @n stands for in its level-1 node */
-static unsigned int leaf_bits(struct rf_model *m, const struct rf_xnode *n)
+/*
+ * What file leaf @n stands for in its level-1 node.  Whether its pages are
+ * one large folio's or small ones changes only when its first page comes
+ * (@recheck) or a folio is split (split_huge_page() stores the head again,
+ * also @recheck); otherwise the last answer holds, which saves a look at the
+ * page on every store.
+ */
+static unsigned int leaf_bits(struct rf_model *m, const struct rf_xnode *n, bool recheck)
 {
-	unsigned int bits = 0, i;
+	unsigned int bits = 0, known = n->upper_bits & (LEAF_LARGE_PAGE | LEAF_SMALL_PAGE), i;
 
 	if (n->nr_leaf_shadows)
 		bits |= LEAF_SMALL;
@@ -334,12 +341,14 @@ static unsigned int leaf_bits(struct rf_model *m, const struct rf_xnode *n)
 		bits |= LEAF_LARGE_SHADOW;
 	if (!n->nr_pages)
 		return bits;
+	if (known && !recheck)
+		return bits | known;
 	/* a folio of order >= 6 covers whole leaves: any page slot tells */
 	for (i = 0; i < XA_CHUNK_SIZE && !slot_is_page(n->slots[i]); i++)
 		;
 	if (P(m, (uint32_t)(n->slots[i] >> 2))->order >= XA_CHUNK_SHIFT)
 		return bits | LEAF_LARGE_PAGE;
-	return bits | LEAF_SMALL;
+	return bits | LEAF_SMALL_PAGE;
 }
 
 static int bit_delta(unsigned int old, unsigned int new, unsigned int bit)
@@ -367,7 +376,7 @@ static void upper_note(struct rf_model *m, uint32_t leaf, unsigned int bits)
 		}
 	}
 	un = &m->nodes[u];
-	un->nr_children += bit_delta(old, bits, LEAF_SMALL);
+	un->nr_children += bit_delta(old, bits, LEAF_SMALL | LEAF_SMALL_PAGE);
 	un->nr_pages += bit_delta(old, bits, LEAF_LARGE_PAGE);
 	un->nr_values += bit_delta(old, bits, LEAF_LARGE_SHADOW);
 	if (!un->nr_children && !un->nr_pages && !un->nr_values)
@@ -413,7 +422,8 @@ int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entr
 		mp->nr_large_shadows += shadow_order(entry) > 0;
 	}
 	if (mapping_is_file(mp)) {
-		unsigned int bits = n->nr_pages || n->nr_values ? leaf_bits(m, n) : 0;
+		bool recheck = slot_is_page(entry) && (n->nr_pages == 1 || old == entry);
+		unsigned int bits = n->nr_pages || n->nr_values ? leaf_bits(m, n, recheck) : 0;
 
 		if (bits != n->upper_bits)
 			upper_note(m, idx, bits);	/* may move m->nodes */
