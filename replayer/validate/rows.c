@@ -197,8 +197,9 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 
 		if (!value(end, s, q, KERNEL, &k) || !value(end, s, q, MODEL, &m))
 			continue;
+		/* a memory.stat row needs no excuse, unless it is not gated: then say why */
 		if (s->kind == SC_CGROUP && (end->k_statmask[s->cg] & 1u << q))
-			note = q == Q_ADD || (vq_is_gauge(q) && below) ? note : NULL;
+			note = q == Q_ADD || !gated ? note : NULL;
 		e = push_row(v, name, q, k, m, gated, note, s, memstat);
 	}
 	return e;

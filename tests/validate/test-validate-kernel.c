@@ -200,9 +200,9 @@ static void rules(void)
 	r = row(v, "/a", "pgscan_file");
 	ok(r && r->gated, "reclaim of the snapshotted cgroup is gated");
 	r = row(v, "/a/c", "pgscan_file");
-	ok(r && !r->gated, "reclaim of a snapshotted child: shown, not gated");
+	ok(r && !r->gated && r->note, "reclaim of a snapshotted child: shown, not gated, and why");
 	r = row(v, "/a/c", "inactive_file");
-	ok(r && !r->gated, "a snapshotted child's list sizes: shown, not gated");
+	ok(r && !r->gated && r->note, "a snapshotted child's list sizes: shown, not gated, and why");
 	is_int(v->precached, 3, "three pages read that never entered: cached before the trace");
 	is_int(v->stat_slack, 128, "memory.stat slack: 64 pages x 2 CPUs");
 	is_int(v->folio_slack, 4, "file list slack: the largest folio seen, 4 pages");
