@@ -380,3 +380,14 @@ bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint
 	free(in);
 	return ok;
 }
+
+const struct vrow *vrows_find(const struct rf_validation *v, const char *scope,
+			      const char *quantity)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_rows; i++)
+		if (!strcmp(v->rows[i].scope, scope) && !strcmp(vq_name(v->rows[i].q), quantity))
+			return &v->rows[i];
+	return NULL;
+}

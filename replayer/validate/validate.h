@@ -213,6 +213,9 @@ void rf_validation_free(struct rf_validation *v);
 
 /* rows.c: captures -> rows; sets nr_bad. */
 int vrows_build(struct rf_validation *v);
+/* The row of @quantity ("pgscan_file") for @scope ("/a/b", "(trace)"), or NULL. */
+const struct vrow *vrows_find(const struct rf_validation *v, const char *scope,
+			      const char *quantity);
 /* Both sides of row @r at capture @i; false when either has no number there. */
 bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint64_t *k,
 	     uint64_t *m);

@@ -140,19 +140,9 @@ static int write_trace(const char *path)
 	return rf_trace_writer_close(w);
 }
 
-static const struct vrow *row(const struct rf_validation *v, const char *scope, const char *q)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr_rows; i++)
-		if (!strcmp(v->rows[i].scope, scope) && !strcmp(vq_name(v->rows[i].q), q))
-			return &v->rows[i];
-	return NULL;
-}
-
 static long long kernel_of(const struct rf_validation *v, const char *scope, const char *q)
 {
-	const struct vrow *r = row(v, scope, q);
+	const struct vrow *r = vrows_find(v, scope, q);
 
 	return r ? (long long)r->kernel : -1;
 }
@@ -195,13 +185,13 @@ static void rules(void)
 	is_int(kernel_of(v, "/a/c", "workingset_refault_file"), 5,
 	       "memory.stat of a child created while recording: refaults since its creation");
 	is_int(kernel_of(v, "/a/c", "inactive_file"), 1, "... and its list sizes");
-	r = row(v, "/a/b", "pgscan_file");
+	r = vrows_find(v, "/a/b", "pgscan_file");
 	ok(r && !r->gated, "reclaim below the snapshotted cgroup is shown, not gated");
-	r = row(v, "/a", "pgscan_file");
+	r = vrows_find(v, "/a", "pgscan_file");
 	ok(r && r->gated, "reclaim of the snapshotted cgroup is gated");
-	r = row(v, "/a/c", "pgscan_file");
+	r = vrows_find(v, "/a/c", "pgscan_file");
 	ok(r && !r->gated && r->note, "reclaim of a snapshotted child: shown, not gated, and why");
-	r = row(v, "/a/c", "inactive_file");
+	r = vrows_find(v, "/a/c", "inactive_file");
 	ok(r && !r->gated && r->note, "a snapshotted child's list sizes: shown, not gated, and why");
 	is_int(v->precached, 3, "three pages read that never entered: cached before the trace");
 	is_int(v->stat_slack, 128, "memory.stat slack: 64 pages x 2 CPUs");

@@ -131,19 +131,9 @@ static int write_trace(const char *path)
 	return rf_trace_writer_close(tw.w);
 }
 
-static const struct vrow *row(const struct rf_validation *v, const char *scope, const char *q)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr_rows; i++)
-		if (!strcmp(v->rows[i].scope, scope) && !strcmp(vq_name(v->rows[i].q), q))
-			return &v->rows[i];
-	return NULL;
-}
-
 static long long model_of(const struct rf_validation *v, const char *scope, const char *q)
 {
-	const struct vrow *r = row(v, scope, q);
+	const struct vrow *r = vrows_find(v, scope, q);
 
 	return r ? (long long)r->model : -1;
 }
@@ -182,7 +172,7 @@ static void warm(const char *path)
 	       "none of them was evicted from it and read again");
 	is_int(model_of(v, "(trace)", "pagecache_add"), STREAM_PAGES + 1,
 	       "the pre-loaded pages are no insertion of the trace either");
-	r = row(v, "/rec", "pagecache_add");
+	r = vrows_find(v, "/rec", "pagecache_add");
 	ok(r && r->ok, "insertions within 5 %% with no slack");
 	rf_validation_free(v);
 }
