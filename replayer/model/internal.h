@@ -580,7 +580,8 @@ uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index);
 int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry);
 void xa_store_page(struct rf_model *m, uint32_t page);
 void xa_erase_page(struct rf_model *m, uint32_t page, uint64_t shadow);
-uint64_t xa_take_shadow(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order);
+uint64_t xa_take_shadow(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		       uint32_t memcg);
 void xa_drop_covering_shadow(struct rf_model *m, uint32_t mapping, uint64_t index);
 typedef void (*xa_visit_fn)(struct rf_model *m, uint64_t index, uint64_t entry, void *ctx);
 void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uint64_t last,
@@ -671,6 +672,7 @@ uint64_t shrink_shadow_nodes(struct rf_model *m, uint32_t memcg, uint64_t nr_sca
 			     uint64_t nr_eligible, int priority);
 void shadow_nodes_reparent(struct rf_model *m, uint32_t memcg);
 uint32_t xa_node_memcg(struct rf_model *m, uint32_t node);
+uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg);
 uint64_t memcg_stat_lru_local(struct rf_model *m, uint32_t memcg, int lru);
 uint64_t memcg_stat_xa_nodes_local(struct rf_model *m, uint32_t memcg);
 uint64_t eviction_mask(const struct rf_model *m, uint64_t tag);

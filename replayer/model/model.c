@@ -225,7 +225,7 @@ static uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t inde
 	idx = new_page(m, mapping, index, order, memcg, write ? PG_referenced | PG_dirty : 0);
 	if (idx == RF_NIL)
 		return RF_NIL;
-	shadow = xa_take_shadow(m, mapping, index, order);
+	shadow = xa_take_shadow(m, mapping, index, order, P(m, idx)->memcg);
 	xa_store_page(m, idx);
 	if (shadow && !(write && m->p->ws_no_write_refault))
 		workingset_refault(m, P(m, idx), shadow);

@@ -211,7 +211,12 @@ static bool mapping_is_file(const struct rf_mapping *mp)
 	return mp->kind == MAPPING_FILE || mp->kind == MAPPING_ACCESS_FILE;
 }
 
-/* A new node, charged to @memcg (the kernel: the task inserting, here the folio's memcg) */
+/*
+ * A new node, charged to @memcg (the kernel: the inserting task's memcg, here
+ * the inserted folio's) or, when that one is offline, to its nearest online
+ * ancestor (the objcg of an offline memcg charges its parent), which is where
+ * node_delete() uncharges it.
+ */
 static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base, uint32_t memcg,
 			    uint8_t level)
 {
@@ -243,6 +248,7 @@ static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base,
 	memset(n, 0, sizeof(*n));
 	n->base = base;
 	n->mapping = mapping;
+	memcg = memcg_online_ancestor(m, memcg);
 	n->memcg = (uint16_t)memcg;
 	n->level = level;
 	if (mapping_is_file(mp))
@@ -387,9 +393,11 @@ static void upper_note(struct rf_model *m, uint32_t leaf, unsigned int bits)
 
 /*
  * Store @entry (0 erases) at @index, keeping node counts, mapping counts and
- * the shadow-node list right; deletes a node that became empty.
+ * the shadow-node list right; deletes a node that became empty.  A node
+ * created for it is charged to @memcg.
  */
-int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry)
+static int xa_store_charged(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry,
+			    uint32_t memcg)
 {
 	uint64_t base = index >> XA_CHUNK_SHIFT;
 	uint32_t idx = node_find(m, mapping, base);
@@ -400,8 +408,7 @@ int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entr
 	if (idx == RF_NIL) {
 		if (!entry)
 			return 0;
-		idx = node_create(m, mapping, base, slot_is_page(entry) ?
-				  P(m, (uint32_t)(entry >> 2))->memcg : 0, 0);
+		idx = node_create(m, mapping, base, memcg, 0);
 		if (idx == RF_NIL)
 			return RF_ERR_NOMEM;
 	}
@@ -434,6 +441,14 @@ int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entr
 	else if (mapping_is_file(mp))
 		workingset_update_node(m, idx);
 	return 0;
+}
+
+/* Store @entry at @index; a node created for a page is charged to the page's memcg. */
+int xa_store(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry)
+{
+	uint32_t memcg = slot_is_page(entry) ? P(m, (uint32_t)(entry >> 2))->memcg : 0;
+
+	return xa_store_charged(m, mapping, index, entry, memcg);
 }
 
 /* Put page @idx (head and tails) into its mapping's tree. */
@@ -519,37 +534,40 @@ static uint64_t shadow_covering(struct rf_model *m, uint32_t mapping, uint64_t i
  * pages at @index, as __filemap_add_folio() does with xas_try_split() (v6.18,
  * since "mm/filemap: use xas_try_split() in __filemap_add_folio()"): the
  * rest of the range keeps the value, in one entry of each order
- * @order..k-1 (the buddies on the way from the folio up to the entry).
+ * @order..k-1 (the buddies on the way from the folio up to the entry).  A
+ * buddy may land in a leaf that does not exist yet: xas_try_split()
+ * allocates it in the inserting task's memcg, @memcg here (the folio's).
  */
 static void shadow_split(struct rf_model *m, uint32_t mapping, uint64_t e, uint64_t index,
-			 unsigned int order)
+			 unsigned int order, uint32_t memcg)
 {
 	unsigned int o, k = shadow_order(e);
 
 	for (o = order; o < k; o++) {
 		uint64_t buddy = (index & ~order_mask(o)) ^ (1ull << o);
 
-		if (xa_store(m, mapping, buddy, shadow_with_order(e, o)))
+		if (xa_store_charged(m, mapping, buddy, shadow_with_order(e, o), memcg))
 			m->error = RF_ERR_NOMEM;
 	}
 }
 
 /*
- * The shadow a folio of 2^@order pages inserted at @index (aligned, no page
- * in the range) takes over, or 0: __filemap_add_folio(), v6.18.  Its
+ * The shadow a folio of 2^@order pages of @memcg inserted at @index (aligned,
+ * no page in the range) takes over, or 0: __filemap_add_folio(), v6.18.  Its
  * xas_for_each_conflict() leaves the last entry met in the range: an entry
  * covering the whole range is the only one met (and is split when larger
  * than the folio); else the entry at the highest index inside the range.
  * The entries inside the range are the caller's to overwrite with the folio
  * (xa_store_page()).
  */
-uint64_t xa_take_shadow(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order)
+uint64_t xa_take_shadow(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		       uint32_t memcg)
 {
 	uint64_t head = 0, e = shadow_covering(m, mapping, index, order, &head), i;
 
 	if (e) {
 		if (shadow_order(e) > order)
-			shadow_split(m, mapping, e, index, order);
+			shadow_split(m, mapping, e, index, order, memcg);
 		return e;
 	}
 	if (!order || !m->mappings[mapping].nrshadows)

@@ -149,6 +149,10 @@ static void emit_memcg(struct emit *e, const struct rf_memcg *mc)
 	putf(e, lv->size[LRU_ACTIVE_ANON], "%sactive_anon", prefix);
 	putf(e, lv->size[LRU_INACTIVE_FILE], "%sinactive_file", prefix);
 	putf(e, lv->size[LRU_ACTIVE_FILE], "%sactive_file", prefix);
+	/* model-only: its part of the shadow-node list_lru, its page-cache nodes, its nr_deferred */
+	putf(e, mc->nr_shadow_nodes, "model.%sshadow_nodes", prefix);
+	putf(e, mc->nr_xa_nodes, "model.%sxa_nodes", prefix);
+	putf(e, mc->shadow_deferred, "model.%sshadow_deferred", prefix);
 	for (i = 0; i < NR_VM_EVENTS; i++) {
 		if (i == EV_OOM || i == EV_PGFREE || i == EV_PAGEOUTRUN || i == EV_SLABS_SCANNED)
 			continue;

@@ -280,6 +280,14 @@ bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 #define XA_NODE_BYTES		576u	/* sizeof(struct xa_node), 64-bit: slab of the memcg */
 #define SHRINK_BATCH		128u
 
+/* @memcg or, when it is offline, its nearest online ancestor (the root is always online) */
+uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg)
+{
+	while (memcg && !m->memcgs[memcg]->online)
+		memcg = m->memcgs[memcg]->parent;
+	return memcg;
+}
+
 /*
  * The memcg a node is charged to, past offline ones: an offline memcg's
  * list_lru and slab went to its parent (memcg_reparent_list_lrus(),
@@ -288,10 +296,8 @@ bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 uint32_t xa_node_memcg(struct rf_model *m, uint32_t idx)
 {
 	struct rf_xnode *n = &m->nodes[idx];
-	uint32_t c = n->memcg;
+	uint32_t c = memcg_online_ancestor(m, n->memcg);
 
-	while (c && !m->memcgs[c]->online)
-		c = m->memcgs[c]->parent;
 	n->memcg = (uint16_t)c;
 	return c;
 }
@@ -366,8 +372,7 @@ void shadow_nodes_reparent(struct rf_model *m, uint32_t memcg)
 
 	if (!memcg)
 		return;
-	while (parent && !m->memcgs[parent]->online)
-		parent = m->memcgs[parent]->parent;
+	parent = memcg_online_ancestor(m, parent);
 	pm = m->memcgs[parent];
 	pm->nr_xa_nodes += mc->nr_xa_nodes;
 	mc->nr_xa_nodes = 0;

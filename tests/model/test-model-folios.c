@@ -558,9 +558,59 @@ static void test_level1_shadow_node(void)
 	rf_model_free(m);
 }
 
+/*
+ * Who pays for the nodes a shadow split creates (v6.18 xas_try_split() in
+ * __filemap_add_folio()): the inserting task's memcg, here /a's reader.
+ * The root evicts a 2 MiB folio: its shadow sits in leaf 0 and level-1 node
+ * 0, both the root's.  /a reads a base page at 300: the buddies of orders
+ * 0..5 land in leaf 4 (with the page), those of orders 6 and 7 in leaves 5
+ * and 6, new leaves all three: /a's.  The page paged out, leaf 4 holds
+ * shadows only and goes to /a's shadow list, not the root's.  After /a is
+ * removed its nodes are the root's, and they leave the root's count as they
+ * are reclaimed (truncate).
+ */
+static void test_split_nodes_charged(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	uint64_t a_nodes, a_shadow, root_nodes, root_shadow, moved;
+	struct rf_event tr = { .type = RF_EV_TRUNCATE };
+
+	cg_mkdir(m, 1, 0, "/");
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	mmap_file(m, 0, MM, MAP_ADDR, 512, 3);
+	fault_order(m, 0, 3, 0, 9);
+	pageout(m, 0, 512);
+	read_pages(m, 0, 100, 3, 300, 1);
+	fault_order(m, 100, 3, 300, 0);		/* mapped, so that MADV_PAGEOUT reaches it */
+	pageout(m, 300, 1);
+	a_nodes = C(m, "model.memcg./a.xa_nodes");
+	a_shadow = C(m, "model.memcg./a.shadow_nodes");
+	root_nodes = C(m, "model.memcg./.xa_nodes");
+	root_shadow = C(m, "model.memcg./.shadow_nodes");
+	ok(a_nodes == 3 && root_nodes == 2, "a shadow split by /a's insertion: its 3 new leaves "
+	   "charged to /a (%llu), the root keeps leaf 0 and the level-1 node (%llu)",
+	   (unsigned long long)a_nodes, (unsigned long long)root_nodes);
+	ok(a_shadow == 1 && root_shadow == 0, "... the page's leaf, shadow-only, on /a's shadow "
+	   "list (%llu), not the root's (%llu)", (unsigned long long)a_shadow,
+	   (unsigned long long)root_shadow);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 1, 100, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_RMDIR, 10, 0, 0, 0);
+	moved = C(m, "model.memcg./.xa_nodes");
+	tr.u.file.dev = 8;
+	tr.u.file.ino = 3;
+	tr.u.file.index = 0;
+	feed(m, &tr);
+	ok(moved == 5 && C(m, "model.memcg./.xa_nodes") == 0 &&
+	   C(m, "model.memcg./.shadow_nodes") == 0, "rmdir /a: the root holds all 5 nodes (%llu); "
+	   "truncated, none left charged (%llu)", (unsigned long long)moved,
+	   (unsigned long long)C(m, "model.memcg./.xa_nodes"));
+	rf_model_free(m);
+}
+
 int main(void)
 {
-	plan(38);
+	plan(41);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -574,5 +624,6 @@ int main(void)
 	test_unmap_takes_every_pte();
 	test_determinism();
 	test_level1_shadow_node();
+	test_split_nodes_charged();
 	return done_testing();
 }
