@@ -508,7 +508,7 @@ struct rf_model {
 	uint32_t nr_mappings, cap_mappings;
 	struct rf_htab mapping_index;	/* (kind<<32|dev, ino) -> mapping */
 	uint64_t nr_shadow_nodes;	/* on every memcg's shadow list (WORKINGSET_NODES) */
-	uint64_t shadow_deferred;	/* shrinker->nr_deferred[nid] */
+	uint64_t shadow_deferred;	/* shrinker->nr_deferred[nid] (before v5.13) */
 
 	/* memcgs */
 	struct rf_memcg **memcgs;	/* by slot; [0] = root */

@@ -510,7 +510,13 @@ uint64_t shrink_shadow_nodes(struct rf_model *m, uint32_t memcg, uint64_t nr_sca
 {
 	struct rf_memcg *mc = m->memcgs[memcg];
 	bool v6 = m->p->shrink_deferred_memcg;
-	uint64_t *deferred = v6 && memcg ? &mc->shadow_deferred : &m->shadow_deferred;
+	/*
+	 * v6.18: every memcg, the root included (shrink_slab() passes
+	 * root_mem_cgroup as sc->memcg), keeps nr_deferred in its own
+	 * shrinker_info, which is also where reparent_shrinker_deferred() adds
+	 * an offlined child's count; before, one count for the shrinker.
+	 */
+	uint64_t *deferred = v6 ? &mc->shadow_deferred : &m->shadow_deferred;
 	uint64_t freeable = count_shadow_nodes(m, memcg), nr, delta, total, scanned = 0;
 	uint64_t freed = 0;
 

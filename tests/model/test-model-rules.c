@@ -829,9 +829,53 @@ static void test_shadow_reparent(void)
 	rf_model_free(m);
 }
 
+/*
+ * v6.18 nr_deferred at rmdir (reparent_shrinker_deferred()): /s's deferred
+ * scan count goes to its parent, the root, whose shrinker reads it from the
+ * same place (its own shrinker_info: shrink_slab() gives do_shrink_slab()
+ * root_mem_cgroup).  /s streams as in shrink_stream() and leaves a deferred
+ * count; removed, its count and its 128 remaining shadow nodes are the
+ * root's.  Then /t streams 320 MiB with no limit: global reclaim runs the
+ * root's shrinker on the reparented nodes (the root has no LRU pages of its
+ * own, its allowance is 0: freeable 128), which reads the deferred count:
+ * (224 >> priority) + delta 64 is under a batch, nothing is scanned, and
+ * nr + delta is deferred again, at most 2 * freeable = 256 (the kernel's
+ * arithmetic; reclaim never gets to a priority where the count would
+ * matter).  Before, the root kept its count elsewhere: 224 stayed unread.
+ */
+static void test_shadow_deferred_reparent(void)
+{
+	static const char *const kv[] = { "memory=256M", "cpus=2", NULL };
+	struct rf_model *m = mk("v6.18", kv);
+	uint64_t child, root_before, root_after, root_end, nodes_end;
+
+	cg_mkdir(m, 1, 0, "/");
+	cg_mkdir(m, 10, 1, "/s");
+	cg_mkdir(m, 11, 1, "/t");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 1024 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 11, 200, 0, 0);
+	counters_at(m, 1000, true);
+	read_pages(m, 0, 100, 7, 0, 24576);
+	child = C(m, "model.memcg./s.shadow_deferred");
+	root_before = C(m, "model.memcg./.shadow_deferred");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 11, 100, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_RMDIR, 10, 0, 0, 0);
+	root_after = C(m, "model.memcg./.shadow_deferred");
+	read_pages(m, 0, 200, 8, 0, 81920);
+	root_end = C(m, "model.memcg./.shadow_deferred");
+	nodes_end = C(m, "model.memcg./.shadow_nodes");
+	ok(child > 0 && root_after == root_before + child,
+	   "v6.18 rmdir: /s's deferred count (%llu) goes to the root's", (unsigned long long)child);
+	ok(root_end == 256 && nodes_end == 128, "... where the root's shrinker reads it in global "
+	   "reclaim: 224 + 64, at most 2 * 128 (%llu), no batch of 128 (%llu nodes left)",
+	   (unsigned long long)root_end, (unsigned long long)nodes_end);
+	rf_model_free(m);
+}
+
 int main(void)
 {
-	plan(56);
+	plan(58);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -850,5 +894,6 @@ int main(void)
 	test_shadow_nodes();
 	test_shadow_shrinker();
 	test_shadow_reparent();
+	test_shadow_deferred_reparent();
 	return done_testing();
 }
