@@ -151,7 +151,8 @@ struct tep_handle *rf_source_tep(struct rf_source *src);
 int rf_source_enable(struct rf_source *src, const char *system, const char *event);
 /*
  * Following a pid, a second instance records, for the tasks not followed, the
- * events of per-CPU batches any task may drain (LRU insertions and activations).
+ * events of per-CPU batches any task may drain (LRU insertions and activations)
+ * and the page-cache deletes that end a folio's pfn (kswapd's reclaim).
  */
 bool rf_source_has_drain(const struct rf_source *src);
 /* Enable @system:@event in the drain instance with @filter (NULL: none); 0 if there is none. */

@@ -917,10 +917,39 @@ static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw
 	return rf_norm_emit(n, &ev);
 }
 
-/* A record of the drain instance: another task's context, only LRU events. */
+/*
+ * Another task (kswapd, a truncate, a memcg reclaim of another group) took a
+ * folio out of the page cache.  Its pfn must leave pfn_info, or the next
+ * owner's LRU events would be kept with this folio's cgroup and order.  A
+ * folio of the scope goes out as pagecache_del with the deleting task's pid,
+ * as the main instance writes it under -G; others are none of the trace's.
+ */
+static int on_drain_del(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+			int32_t pid)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = pid,
+			       .type = RF_EV_PAGECACHE_DEL };
+	uint64_t pfn = rf_tp_u64(tp, 0, raw->data), ino = rf_tp_u64(tp, 1, raw->data);
+	uint64_t idx = rf_tp_u64(tp, 2, raw->data);
+	uint32_t dev = rf_tp_u64(tp, 3, raw->data);
+
+	if (!rf_hmap_del(&n->pfn_info, pfn))
+		return 0;	/* not a folio the scope added (the output file's are not kept) */
+	rf_hmap_del(&n->folios, rf_key2(rf_key2(dev, ino), idx));
+	ev.u.file.dev = dev;
+	ev.u.file.ino = ino;
+	ev.u.file.index = idx;
+	ev.u.file.order = rf_tp_u64(tp, 4, raw->data);
+	ev.u.file.pfn = pfn;
+	return rf_norm_emit(n, &ev);
+}
+
+/* A record of the drain instance: another task's context, LRU events and page-cache deletes. */
 static int on_drain(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 		    const struct rf_raw *raw, int32_t pid)
 {
+	if (id == TP_PC_DEL)
+		return on_drain_del(n, tp, raw, pid);
 	if (id != TP_LRU_ADD && id != TP_LRU_ACTIVATE)
 		return 0;
 	return on_lru(n, tp, raw, pid, NULL, id == TP_LRU_ADD);

@@ -118,8 +118,14 @@ static void wanted_systems(const struct rf_recorder *rec, const char **sys, size
  * The drain instance keeps, of other tasks' LRU events, what could be a folio
  * the followed tasks added to the page cache (normalize.c keeps those): file
  * and unevictable lists only, as an insertion carries its list and an
- * activation does not.
+ * activation does not.  Other tasks' page-cache deletes (kswapd's above all)
+ * tell normalize.c when such a folio's pfn is no longer one of them.
  */
+static bool in_drain(int tp)
+{
+	return tp == TP_LRU_ADD || tp == TP_LRU_ACTIVATE || tp == TP_PC_DEL;
+}
+
 static const char *drain_filter(int tp)
 {
 	return tp == TP_LRU_ADD ? "lru >= 2" : NULL;
@@ -143,7 +149,7 @@ static int enable_events(struct rf_recorder *rec)
 			return RF_ERR_UNSUPPORTED;
 		}
 		err = rf_source_enable(rec->src, d->system, d->name);
-		if (!err && (i == TP_LRU_ADD || i == TP_LRU_ACTIVATE))
+		if (!err && in_drain(i))
 			err = rf_source_enable_drain(rec->src, d->system, d->name,
 						     drain_filter(i));
 		if (err) {

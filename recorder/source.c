@@ -8,10 +8,11 @@
  *
  * Following a pid (set_event_pid), the kernel drops every event of other
  * tasks, and so the LRU events of per-CPU batches that another task drains
- * (a kworker's lru_add_drain_all(), the next task on that CPU).  A second
- * instance, "<name>-drain", records those events for exactly the tasks the
- * first one leaves out (set_event_notrace_pid of the same pid, with
- * event-fork); its CPUs join the same merge.
+ * (a kworker's lru_add_drain_all(), the next task on that CPU), and their
+ * page-cache deletes (kswapd's reclaim).  A second instance, "<name>-drain",
+ * records those events for exactly the tasks the first one leaves out
+ * (set_event_notrace_pid of the same pid, with event-fork); its CPUs join the
+ * same merge.
  */
 #include "config.h"
 

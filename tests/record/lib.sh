@@ -43,8 +43,9 @@ record_tmpdir() {
 	echo "$d"
 }
 
-leftover_instance() {	# leftover_instance PID: 0 if the recorder's instance is still there
-	[ -d "$TRACEFS/instances/refault-record-$1" ]
+leftover_instance() {	# leftover_instance PID: 0 if one of the recorder's instances is still there
+	[ -d "$TRACEFS/instances/refault-record-$1" ] ||
+		[ -d "$TRACEFS/instances/refault-record-$1-drain" ]
 }
 
 leftover_cgroup() {

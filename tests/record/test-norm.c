@@ -73,19 +73,37 @@ static void harness_init(struct harness *h)
 		exit(1);
 }
 
+/* A record of tracepoint @id by @pid at @ts, from the drain instance if @drain. */
+static int feed_from(struct harness *h, bool drain, enum rf_tp_id id, int32_t pid, uint32_t cpu,
+		     uint64_t ts, const uint64_t fields[6])
+{
+	unsigned char data[8 + 8 * RF_TP_MAX_FIELDS] = { 0 };
+	uint16_t type = id + 1;
+	struct rf_raw raw = { .ts = ts, .cpu = cpu, .data = data, .size = sizeof(data),
+			      .drain = drain };
+
+	memcpy(data, &type, sizeof(type));
+	memcpy(data + 4, &pid, sizeof(pid));
+	memcpy(data + 8, fields, 6 * sizeof(*fields));
+	return rf_norm_record(h->n, &raw);
+}
+
 /* One record of tracepoint @id by @pid on @cpu at @ts, with up to 6 number fields. */
 static int feed(struct harness *h, enum rf_tp_id id, int32_t pid, uint32_t cpu, uint64_t ts,
 		uint64_t f0, uint64_t f1, uint64_t f2, uint64_t f3, uint64_t f4, uint64_t f5)
 {
-	unsigned char data[8 + 8 * RF_TP_MAX_FIELDS] = { 0 };
-	uint64_t fields[6] = { f0, f1, f2, f3, f4, f5 };
-	uint16_t type = id + 1;
-	struct rf_raw raw = { .ts = ts, .cpu = cpu, .data = data, .size = sizeof(data) };
+	const uint64_t fields[6] = { f0, f1, f2, f3, f4, f5 };
 
-	memcpy(data, &type, sizeof(type));
-	memcpy(data + 4, &pid, sizeof(pid));
-	memcpy(data + 8, fields, sizeof(fields));
-	return rf_norm_record(h->n, &raw);
+	return feed_from(h, false, id, pid, cpu, ts, fields);
+}
+
+/* The same from the drain instance: a task the scope does not follow. */
+static int feed_drain(struct harness *h, enum rf_tp_id id, int32_t pid, uint64_t ts,
+		      uint64_t f0, uint64_t f1, uint64_t f2, uint64_t f3, uint64_t f4)
+{
+	const uint64_t fields[6] = { f0, f1, f2, f3, f4, 0 };
+
+	return feed_from(h, true, id, pid, 0, ts, fields);
 }
 
 static void harness_free(struct harness *h)
@@ -175,6 +193,47 @@ static void test_readahead_one_cpu(void)
 	harness_free(&h);
 }
 
+/*
+ * Following a pid, other tasks' records come from the drain instance: the LRU
+ * events of a folio the scope added are kept (with the drainer's pid), those
+ * of an unknown pfn are not, and once kswapd deleted the folio its pfn is
+ * nobody's: the next owner's LRU events are not the scope's.
+ */
+static void test_drain(void)
+{
+	const uint64_t pfn = 0x200000, unknown = 0x300000;
+	const int32_t drainer = FAKE_PID + 1, kswapd = FAKE_PID + 2;
+	const struct rf_event *e, *del;
+	struct harness h;
+	int err = 0;
+
+	harness_init(&h);
+	/* the followed task adds an order-2 folio */
+	err |= feed(&h, TP_PC_ADD, FAKE_PID, 0, 1000, pfn, INO, 8, DEV, 2, 0);
+	err |= feed_drain(&h, TP_LRU_ADD, drainer, 2000, pfn, 2, 0, 0, 0);
+	err |= feed_drain(&h, TP_LRU_ADD, drainer, 2100, unknown, 2, 0, 0, 0);
+	err |= feed_drain(&h, TP_PC_DEL, kswapd, 3000, unknown, INO + 1, 0, DEV, 0);
+	err |= feed_drain(&h, TP_PC_DEL, kswapd, 3100, pfn, INO, 8, DEV, 2);
+	/* the pfn reused by an unrelated task's page */
+	err |= feed_drain(&h, TP_LRU_ADD, drainer, 4000, pfn, 2, 0, 0, 0);
+	err |= feed_drain(&h, TP_LRU_ACTIVATE, drainer, 4100, pfn, 0, 0, 0, 0);
+	err |= rf_norm_flush(h.n);
+	is_int(err, 0, "drain-instance records are taken");
+	e = nth_of(&h, RF_EV_LRU_ADD, 0);
+	ok(e && e->u.lru.pfn == pfn && e->pid == drainer && e->u.lru.order == 2,
+	   "another task's lru_add of the scope's cached folio is kept, with its pid and the order");
+	e = nth_of(&h, RF_EV_LRU_ADD, 1);
+	ok(!e || e->u.lru.pfn != unknown, "another task's lru_add of an unknown pfn is dropped");
+	ok(count_of(&h, RF_EV_LRU_ADD) + count_of(&h, RF_EV_LRU_ACTIVATE) == 1,
+	   "after kswapd deleted the folio, the reused pfn's lru_add and activation are dropped");
+	del = nth_of(&h, RF_EV_PAGECACHE_DEL, 0);
+	ok(count_of(&h, RF_EV_PAGECACHE_DEL) == 1 && del && del->u.file.pfn == pfn &&
+	   del->pid == kswapd && del->u.file.ino == INO && del->u.file.index == 8 &&
+	   del->u.file.order == 2,
+	   "kswapd's delete of the scope's folio is written with its pid, an unknown pfn's is not");
+	harness_free(&h);
+}
+
 static int temp_file(char *path, size_t len, const char *tag, uint64_t *ino, uint32_t *dev)
 {
 	char page[4096] = { 0 };
@@ -260,9 +319,10 @@ out:
 
 int main(void)
 {
-	plan(10);
+	plan(15);
 	test_readahead_cpu();
 	test_readahead_one_cpu();
+	test_drain();
 	test_mmap_fd_reused();
 	return done_testing();
 }
