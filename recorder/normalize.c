@@ -538,15 +538,40 @@ static bool stat_file(const char *path, struct rf_vma *v)
 }
 
 /*
+ * The file of /proc/PID/maps (@fresh) that could still be mapping @v: every
+ * file vma overlapping it is one file, at the file offsets @v gave it (a
+ * library split by mprotect() or MAP_FIXED segments, its bss anonymous).  A
+ * mapping unmapped since, its hole refilled by other files (the loader's
+ * /etc/ld.so.cache, then locale files at offset 0), has none.
+ */
+static const struct rf_vma *maps_file(const struct rf_norm *n, const struct rf_vmas *fresh,
+				      const struct rf_vma *v)
+{
+	const struct rf_vma *m, *file = NULL;
+	uint64_t base = (v->start >> n->page_shift) - v->pgoff;	/* page of file offset 0 */
+
+	for (m = rf_vmas_find(fresh, v->start) ?: fresh->v; m < fresh->v + fresh->nr; m++) {
+		if (m->end <= v->start || !m->ino)
+			continue;
+		if (m->start >= v->end)
+			break;
+		if ((m->start >> n->page_shift) - m->pgoff != base ||
+		    (file && (m->ino != file->ino || m->dev != file->dev)))
+			return NULL;
+		file = m;
+	}
+	return file;
+}
+
+/*
  * The file behind a new mapping.  We look later than the call (a poll
  * interval, ~20 ms): by then the program may have closed the fd and opened
  * another file under the same number -- the loader does so for every library,
  * and the workload's own file then takes fd 3 -- so the fd is not asked.
  * /proc/PID/map_files/START-END names exactly this mapping while it is whole;
- * once mprotect() or a MAP_FIXED mapping over part of it split it (every
- * library's segments), the vma of /proc/PID/maps that holds its start at the
- * same file offset does.  A mapping gone by then is recorded as anonymous and
- * corrected by the next filemap fault event in it.
+ * once split, /proc/PID/maps does if its vmas there agree (maps_file()).  A
+ * mapping gone by then is recorded as anonymous and corrected by the next
+ * filemap fault event in it.
  */
 static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, struct rf_vma *v,
 		      uint64_t now)
@@ -561,12 +586,12 @@ static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, st
 		 (unsigned long long)v->start, (unsigned long long)v->end);
 	if (stat_file(path, v))
 		goto name;
-	if (rf_vmas_load_upto(&fresh, mm->tgid, v->start)) {
+	if (rf_vmas_load_upto(&fresh, mm->tgid, v->end - 1)) {
 		mm->vmas.gone = true;
 		return;
 	}
-	m = rf_vmas_find(&fresh, v->start);
-	if (m && m->ino && m->pgoff + ((v->start - m->start) >> n->page_shift) == v->pgoff) {
+	m = maps_file(n, &fresh, v);
+	if (m) {
 		v->dev = m->dev;
 		v->ino = m->ino;
 	}

@@ -317,12 +317,87 @@ out:
 	unlink(pb);
 }
 
+/* The file the normalizer gave the mmap of @len bytes at @addr of fd @fd (0: anonymous). */
+static uint64_t recorded_ino(void *addr, size_t len, int fd)
+{
+	const struct rf_event *m;
+	struct harness h;
+	uint64_t ino = UINT64_MAX;
+	int32_t self = getpid();
+	int err = 0;
+
+	harness_init(&h);
+	err |= feed(&h, TP_ENTER_MMAP, self, 0, 1000, 0, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	err |= feed(&h, TP_EXIT_MMAP, self, 0, 1100, (uintptr_t)addr, 0, 0, 0, 0, 0);
+	m = nth_of(&h, RF_EV_MMAP, 0);
+	if (!err && m)
+		ino = m->u.vma.ino;
+	harness_free(&h);
+	return ino;
+}
+
+/*
+ * The loader maps /etc/ld.so.cache (A, 3 pages), unmaps it, and locale files
+ * (B, C) are mapped into the hole at offset 0 before the recorder looks: the
+ * vma at A's start is B's at A's offset, but A's mapping is gone; it must be
+ * recorded as anonymous, not as B.  A library whose bss is an anonymous
+ * MAP_FIXED over its tail is still its file.
+ */
+static void test_mmap_hole_refilled(void)
+{
+	char pa[256], pb[256], pc[256];
+	uint64_t ino_a, ino_b, ino_c, got;
+	uint32_t dev_a, dev_b, dev_c;
+	int fa = temp_file(pa, sizeof(pa), "cache", &ino_a, &dev_a);
+	int fb = temp_file(pb, sizeof(pb), "lc1", &ino_b, &dev_b);
+	int fc = temp_file(pc, sizeof(pc), "lc2", &ino_c, &dev_c);
+	char *map = MAP_FAILED;
+
+	if (fa < 0 || fb < 0 || fc < 0) {
+		skip(2, "cannot make temporary files");
+		goto out;
+	}
+	map = mmap(NULL, 3 * 4096, PROT_READ, MAP_PRIVATE, fa, 0);
+	if (map == MAP_FAILED ||
+	    mmap(map, 4096, PROT_READ, MAP_PRIVATE | MAP_FIXED, fb, 0) == MAP_FAILED ||
+	    mmap(map + 4096, 2 * 4096, PROT_READ, MAP_PRIVATE | MAP_FIXED, fc, 0) == MAP_FAILED) {
+		skip(2, "cannot map the files");
+		goto out;
+	}
+	got = recorded_ino(map, 3 * 4096, fa);
+	ok(got == 0, "a mapping whose hole other files refilled is anonymous, not B's (ino %llu): "
+	   "got %llu", (unsigned long long)ino_b, (unsigned long long)got);
+
+	map = mmap(map, 3 * 4096, PROT_READ, MAP_PRIVATE | MAP_FIXED, fa, 0);
+	if (map == MAP_FAILED || mmap(map + 2 * 4096, 4096, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED) {
+		skip(1, "cannot map the library-like mapping");
+		goto out;
+	}
+	got = recorded_ino(map, 3 * 4096, fa);
+	ok(got == ino_a, "a mapping split by an anonymous MAP_FIXED over its tail is A's (ino %llu): "
+	   "got %llu", (unsigned long long)ino_a, (unsigned long long)got);
+out:
+	if (map != MAP_FAILED)
+		munmap(map, 3 * 4096);
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	if (fc >= 0)
+		close(fc);
+	unlink(pa);
+	unlink(pb);
+	unlink(pc);
+}
+
 int main(void)
 {
-	plan(15);
+	plan(17);
 	test_readahead_cpu();
 	test_readahead_one_cpu();
 	test_drain();
 	test_mmap_fd_reused();
+	test_mmap_hole_refilled();
 	return done_testing();
 }
