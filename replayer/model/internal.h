@@ -112,6 +112,7 @@ struct rf_profile {
 	bool memcg_iter_cookie;		/* v4.x: shared iterator cursor, early break in limit reclaim */
 	bool kswapd_check_first;	/* v4.8+: balance test before age_active_anon */
 	bool pgactivate_nr_pages;	/* v5.x: per base page instead of per page struct */
+	bool scan_nr_pages;		/* v5.3+: sc->nr_scanned += base pages, mapped ones once */
 	bool vmstat_v58_names;		/* v5.8+: pgscan_anon/file, pgsteal_anon/file */
 	bool vmstat_v59_names;		/* v5.9+: workingset_*_anon/_file */
 	bool memcg_vm_events;		/* v5.x: pgscan/pgsteal always counted per memcg */

@@ -301,15 +301,20 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 		uint64_t nr = page_nr(p);
 		enum page_references ref;
 
-		sc->nr_scanned++;
-		if (p->mapcount)
-			sc->nr_scanned++;	/* v4.x: mapped pages count twice (slab pressure) */
-		if (p->batch_refs)
-			goto keep;		/* an activate batch holds it: freeze fails */
+		/*
+		 * v4.6.2 and v6.18 alike: a folio that cannot be locked is kept
+		 * before it is counted as scanned.
+		 */
 		if (p->flags & PG_locked)
 			goto keep;		/* readahead in progress: folio_trylock() fails */
+		sc->nr_scanned += m->p->scan_nr_pages ? nr : 1;
 		if (!sc->may_unmap && p->mapcount)
 			goto keep;
+		/* before v5.3: double the slab pressure for mapped and swap-cache pages */
+		if (!m->p->scan_nr_pages && (p->mapcount || (p->flags & PG_swapcache)))
+			sc->nr_scanned++;
+		if (p->batch_refs)
+			goto keep;		/* an activate batch holds it: freeze fails */
 		ref = page_check_references(m, p, sc);
 		if (ref == PAGEREF_ACTIVATE)
 			goto activate;
