@@ -1124,38 +1124,78 @@ static void on_access(struct rf_model *m, const struct rf_event *ev, uint32_t me
 			ev->u.access.flags & RF_REF_WRITE, NULL);
 }
 
-/* Events rf_model_feed() only counts (observations, names, meta). */
-static bool model_ignores(uint16_t type)
+/*
+ * What rf_model_feed() does with each event type: the one table both the
+ * dispatch and the release of held readaheads read, so a type added to the
+ * model is seen by both.  Types not listed (observations, names, meta) are
+ * only counted, and leave a held readahead held.
+ */
+enum feed_kind {
+	FEED_IGNORE = 0,
+	FEED_FILE,
+	FEED_ANON,
+	FEED_ACCESS,
+	FEED_VMA,
+	FEED_TASK,
+	FEED_CGROUP,
+	FEED_COUNTERS,
+};
+
+static const uint8_t feed_kinds[] = {
+	[RF_EV_FILE_READ] = FEED_FILE,
+	[RF_EV_FILE_WRITE] = FEED_FILE,
+	[RF_EV_FILE_FAULT] = FEED_FILE,
+	[RF_EV_FILE_READAHEAD] = FEED_FILE,
+	[RF_EV_FADVISE] = FEED_FILE,
+	[RF_EV_TRUNCATE] = FEED_FILE,
+	[RF_EV_ANON_FAULT] = FEED_ANON,
+	[RF_EV_ACCESS] = FEED_ACCESS,
+	[RF_EV_MMAP] = FEED_VMA,
+	[RF_EV_MUNMAP] = FEED_VMA,
+	[RF_EV_MADVISE] = FEED_VMA,
+	[RF_EV_FORK] = FEED_TASK,
+	[RF_EV_EXEC] = FEED_TASK,
+	[RF_EV_EXIT] = FEED_TASK,
+	[RF_EV_NAME_PID] = FEED_TASK,
+	[RF_EV_CGROUP_MKDIR] = FEED_CGROUP,
+	[RF_EV_CGROUP_RMDIR] = FEED_CGROUP,
+	[RF_EV_CGROUP_ATTACH] = FEED_CGROUP,
+	[RF_EV_CGROUP_LIMIT] = FEED_CGROUP,
+	[RF_EV_COUNTERS] = FEED_COUNTERS,
+};
+
+static enum feed_kind feed_kind(uint16_t type)
 {
-	switch (type) {
-	case RF_EV_FILE_READ:
-	case RF_EV_FILE_WRITE:
-	case RF_EV_FILE_FAULT:
-	case RF_EV_FILE_READAHEAD:
-	case RF_EV_FADVISE:
-	case RF_EV_TRUNCATE:
-	case RF_EV_ANON_FAULT:
-	case RF_EV_ACCESS:
-	case RF_EV_MMAP:
-	case RF_EV_MUNMAP:
-	case RF_EV_MADVISE:
-	case RF_EV_FORK:
-	case RF_EV_EXEC:
-	case RF_EV_EXIT:
-	case RF_EV_NAME_PID:
-	case RF_EV_CGROUP_MKDIR:
-	case RF_EV_CGROUP_RMDIR:
-	case RF_EV_CGROUP_ATTACH:
-	case RF_EV_CGROUP_LIMIT:
-	case RF_EV_COUNTERS:
-		return false;
-	default:
-		return true;
+	return type < sizeof(feed_kinds) ? (enum feed_kind)feed_kinds[type] : FEED_IGNORE;
+}
+
+/* A memory.stat read flushes the memcg's stats (memcg-stats.c); otherwise only counted. */
+static void on_counters(struct rf_model *m, const struct rf_event *ev)
+{
+	if (ev->u.counters.source == RF_COUNTERS_MEMCG_STAT) {
+		uint32_t c = memcg_slot_by_cgid(m, ev->u.counters.cgroup);
+
+		if (c != RF_NONE)
+			mem_cgroup_flush_stats(m, c);
 	}
+	m->nr_ignored++;
+}
+
+static void on_anon_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
+{
+	struct rf_mm *x = mm_get(m, ev->u.anon.mm);
+
+	if (!x) {
+		m->error = RF_ERR_NOMEM;
+		return;
+	}
+	anon_touch(m, x->anon_mapping, ev->u.anon.addr >> page_shift(m),
+		   clamp_order(ev->u.anon.order), ev->u.anon.flags, memcg, true);
 }
 
 int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 {
+	enum feed_kind kind = feed_kind(ev->type);
 	uint32_t memcg;
 
 	if (m->error)
@@ -1163,59 +1203,34 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 	if (m->finished)
 		return RF_ERR_STATE;
 	m->nr_events++;
-	if (m->nr_ra_held && !model_ignores(ev->type))
+	if (m->nr_ra_held && kind != FEED_IGNORE)
 		ra_release(m, ev);
 	m->cur_cpu = ev->cpu % m->cfg.cpus;
 	memcg_stats_tick(m, ev->time);
 	memcg = task_memcg(m, ev->pid);
-	switch (ev->type) {
-	case RF_EV_FILE_READ:
-	case RF_EV_FILE_WRITE:
-	case RF_EV_FILE_FAULT:
-	case RF_EV_FILE_READAHEAD:
-	case RF_EV_FADVISE:
-	case RF_EV_TRUNCATE:
+	switch (kind) {
+	case FEED_FILE:
 		on_file(m, ev, memcg);
 		break;
-	case RF_EV_ANON_FAULT: {
-		struct rf_mm *x = mm_get(m, ev->u.anon.mm);
-
-		if (!x)
-			return m->error = RF_ERR_NOMEM;
-		anon_touch(m, x->anon_mapping, ev->u.anon.addr >> page_shift(m),
-			   clamp_order(ev->u.anon.order), ev->u.anon.flags, memcg, true);
+	case FEED_ANON:
+		on_anon_fault(m, ev, memcg);
 		break;
-	}
-	case RF_EV_ACCESS:
+	case FEED_ACCESS:
 		on_access(m, ev, memcg);
 		break;
-	case RF_EV_MMAP:
-	case RF_EV_MUNMAP:
-	case RF_EV_MADVISE:
+	case FEED_VMA:
 		on_vma(m, ev);
 		break;
-	case RF_EV_FORK:
-	case RF_EV_EXEC:
-	case RF_EV_EXIT:
-	case RF_EV_NAME_PID:
+	case FEED_TASK:
 		on_task(m, ev);
 		break;
-	case RF_EV_CGROUP_MKDIR:
-	case RF_EV_CGROUP_RMDIR:
-	case RF_EV_CGROUP_ATTACH:
-	case RF_EV_CGROUP_LIMIT:
+	case FEED_CGROUP:
 		on_cgroup(m, ev);
 		break;
-	case RF_EV_COUNTERS:
-		/* a memory.stat read flushes the memcg's stats (memcg-stats.c) */
-		if (ev->u.counters.source == RF_COUNTERS_MEMCG_STAT) {
-			uint32_t c = memcg_slot_by_cgid(m, ev->u.counters.cgroup);
-
-			if (c != RF_NONE)
-				mem_cgroup_flush_stats(m, c);
-		}
-		m->nr_ignored++;
+	case FEED_COUNTERS:
+		on_counters(m, ev);
 		break;
+	case FEED_IGNORE:
 	default:
 		m->nr_ignored++;	/* observations, names, meta: nothing to model */
 		break;

@@ -608,9 +608,36 @@ static void test_split_nodes_charged(void)
 	rf_model_free(m);
 }
 
+/*
+ * A held file_readahead (it takes effect with the event the model acts on
+ * next) stays held across events the model only counts (a page-cache
+ * observation, a file name), and is run by the next one it acts on, here a
+ * counters event.
+ */
+static void test_readahead_held_across_ignored(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	struct rf_event obs = { .type = RF_EV_PAGECACHE_ADD }, name = { .type = RF_EV_NAME_FILE };
+	uint64_t held, ignored;
+
+	readahead(m, 1, 9, 0, 16, 0);
+	obs.u.file.dev = 8;
+	obs.u.file.ino = 9;
+	feed(m, &obs);
+	feed(m, &name);
+	held = C(m, "vmstat.nr_file_pages");
+	ignored = C(m, "model.events_ignored");
+	settle(m);
+	ok(held == 0 && ignored == 2 && C(m, "vmstat.nr_file_pages") == 16,
+	   "a readahead stays held across 2 ignored events (%llu pages, %llu ignored), runs with "
+	   "the next modelled one (%llu pages)", (unsigned long long)held,
+	   (unsigned long long)ignored, (unsigned long long)C(m, "vmstat.nr_file_pages"));
+	rf_model_free(m);
+}
+
 int main(void)
 {
-	plan(41);
+	plan(42);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -625,5 +652,6 @@ int main(void)
 	test_determinism();
 	test_level1_shadow_node();
 	test_split_nodes_charged();
+	test_readahead_held_across_ignored();
 	return done_testing();
 }
