@@ -35,7 +35,8 @@ static const char usage[] =
 	"      --no-series     leave the time series out of the table\n"
 	"\n"
 	"Rows of the cgroups are gated; rows the trace cannot pin down are shown and not gated\n"
-	"(the whole trace, /proc/vmstat, reclaim of a cgroup below the one holding the limit).\n"
+	"(the whole trace, /proc/vmstat, reclaim and final list sizes of a cgroup below the\n"
+	"recorded one).\n"
 	"Exit status: 0 every gated quantity within tolerance, 3 one is not (the output says\n"
 	"which, by how much and in which phase it begins), 1 bad trace, 2 bad command line.\n";
 
