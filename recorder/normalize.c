@@ -157,46 +157,64 @@ static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rf_task 
 
 /* ------------------------------------------------------- page cache */
 
+/* A page-cache tracepoint's record as a pagecache_add/del event of @pid. */
+static void pc_event(struct rf_event *ev, const struct rf_tp *tp, const struct rf_raw *raw,
+		     int32_t pid, bool add)
+{
+	*ev = (struct rf_event){ .time = raw->ts, .cpu = raw->cpu, .pid = pid,
+				 .type = add ? RF_EV_PAGECACHE_ADD : RF_EV_PAGECACHE_DEL };
+	ev->u.file.pfn = rf_tp_u64(tp, 0, raw->data);
+	ev->u.file.ino = rf_tp_u64(tp, 1, raw->data);
+	ev->u.file.index = rf_tp_u64(tp, 2, raw->data);
+	ev->u.file.dev = rf_tp_u64(tp, 3, raw->data);
+	ev->u.file.order = rf_tp_u64(tp, 4, raw->data);
+}
+
+static uint64_t folio_key(const struct rf_event *ev)
+{
+	return rf_key2(rf_key2(ev->u.file.dev, ev->u.file.ino), ev->u.file.index);
+}
+
+/* The folio of a page-cache delete left the cache; false if the scope never added it. */
+static bool pc_forget(struct rf_norm *n, const struct rf_event *ev)
+{
+	rf_hmap_del(&n->folios, folio_key(ev));
+	return rf_hmap_del(&n->pfn_info, ev->u.file.pfn);
+}
+
 static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 		 struct rf_task *t, bool add)
 {
-	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
-			       .type = add ? RF_EV_PAGECACHE_ADD : RF_EV_PAGECACHE_DEL };
-	uint64_t pfn = rf_tp_u64(tp, 0, raw->data), ino = rf_tp_u64(tp, 1, raw->data);
-	uint64_t idx = rf_tp_u64(tp, 2, raw->data);
-	uint32_t dev = rf_tp_u64(tp, 3, raw->data);
-	uint8_t order = rf_tp_u64(tp, 4, raw->data);
-	uint64_t folio_key = rf_key2(rf_key2(dev, ino), idx);
+	struct rf_event ev;
+	uint64_t ino, idx;
+	uint32_t dev;
+	uint8_t order;
+	int err;
 
+	pc_event(&ev, tp, raw, t->pid, add);
+	dev = ev.u.file.dev;
+	ino = ev.u.file.ino;
+	idx = ev.u.file.index;
+	order = ev.u.file.order;
 	if (out_file(n, dev, ino))
 		return 0;
-	if (add) {
-		int err;
-
-		rf_hmap_put(&n->pfn_info, pfn, t->cgroup << PFN_ORDER_BITS | order);
-		rf_hmap_put(&n->folios, folio_key, ++n->pc_seq << FOLIO_ORDER_BITS | order);
-		if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
-		    (t->rd.dev == dev && t->rd.ino == ino))) {
-			t->rd.add_index[t->rd.nr_adds] = idx;
-			t->rd.add_nr[t->rd.nr_adds++] = 1ull << order;
-			t->rd.dev = dev;
-			t->rd.ino = ino;
-		}
-		ev.u.file.cgroup = t->cgroup;
-		/* brought in for a read or a fault: readahead of the reference to come */
-		err = t->rd.active || t->fault.on ? rf_ra_add(n, t, raw, dev, ino, idx, order) : 0;
-		if (err)
-			return err;
-	} else {
-		rf_hmap_del(&n->pfn_info, pfn);
-		rf_hmap_del(&n->folios, folio_key);
+	if (!add) {
+		pc_forget(n, &ev);
+		return rf_norm_emit(n, &ev);
 	}
-	ev.u.file.dev = dev;
-	ev.u.file.ino = ino;
-	ev.u.file.index = idx;
-	ev.u.file.order = order;
-	ev.u.file.pfn = pfn;
-	return rf_norm_emit(n, &ev);
+	rf_hmap_put(&n->pfn_info, ev.u.file.pfn, t->cgroup << PFN_ORDER_BITS | order);
+	rf_hmap_put(&n->folios, folio_key(&ev), ++n->pc_seq << FOLIO_ORDER_BITS | order);
+	if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
+	    (t->rd.dev == dev && t->rd.ino == ino))) {
+		t->rd.add_index[t->rd.nr_adds] = idx;
+		t->rd.add_nr[t->rd.nr_adds++] = 1ull << order;
+		t->rd.dev = dev;
+		t->rd.ino = ino;
+	}
+	ev.u.file.cgroup = t->cgroup;
+	/* brought in for a read or a fault: readahead of the reference to come */
+	err = t->rd.active || t->fault.on ? rf_ra_add(n, t, raw, dev, ino, idx, order) : 0;
+	return err ? err : rf_norm_emit(n, &ev);
 }
 
 /* ----------------------------------------------------------- faults */
@@ -952,21 +970,11 @@ static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw
 static int on_drain_del(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 			int32_t pid)
 {
-	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = pid,
-			       .type = RF_EV_PAGECACHE_DEL };
-	uint64_t pfn = rf_tp_u64(tp, 0, raw->data), ino = rf_tp_u64(tp, 1, raw->data);
-	uint64_t idx = rf_tp_u64(tp, 2, raw->data);
-	uint32_t dev = rf_tp_u64(tp, 3, raw->data);
+	struct rf_event ev;
 
-	if (!rf_hmap_del(&n->pfn_info, pfn))
-		return 0;	/* not a folio the scope added (the output file's are not kept) */
-	rf_hmap_del(&n->folios, rf_key2(rf_key2(dev, ino), idx));
-	ev.u.file.dev = dev;
-	ev.u.file.ino = ino;
-	ev.u.file.index = idx;
-	ev.u.file.order = rf_tp_u64(tp, 4, raw->data);
-	ev.u.file.pfn = pfn;
-	return rf_norm_emit(n, &ev);
+	pc_event(&ev, tp, raw, pid, false);
+	/* not a folio the scope added (the output file's are not kept): none of the trace's */
+	return pc_forget(n, &ev) ? rf_norm_emit(n, &ev) : 0;
 }
 
 /* A record of the drain instance: another task's context, LRU events and page-cache deletes. */
