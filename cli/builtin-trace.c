@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * `refault trace`: inspect, verify, slice, recover and convert traces.
- * This file only dispatches; each subcommand lives in cli/trace-<sub>.c.
+ * This file only dispatches; each subcommand lives in cli/trace/<sub>.c.
  */
 #include <string.h>
 
 #include "cli/builtin.h"
-#include "cli/trace-local.h"
+#include "cli/trace/trace-local.h"
 
 struct trace_sub {
 	const char *name;

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/units.h"
+
 /* Exit statuses shared by all verbs (documented in refault --help of each verb). */
 #define RF_EXIT_OK		0
 #define RF_EXIT_FAILURE		1	/* the work failed: bad input data, I/O error */
@@ -14,16 +16,6 @@
 
 /* "refault <verb>: <message>" on stderr. */
 void rf_err(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Sizes: "4096", "64K", "512M", "2G", "1T" (powers of 1024). */
-int rf_parse_size(const char *s, uint64_t *out);
-/* Durations in ns: "1500", "10ns", "5us", "20ms", "1.5s", "2m", "1h"; a bare number is seconds. */
-int rf_parse_duration(const char *s, uint64_t *out_ns);
-/* Unsigned integer, decimal or 0x hex; the whole string must be a number. */
-int rf_parse_u64(const char *s, uint64_t *out);
-
-/* Human-readable byte count into @buf ("1.5 GiB"). */
-const char *rf_format_bytes(uint64_t bytes, char *buf, size_t len);
 
 /* Install a handler that prints a libunwind backtrace on SIGSEGV/SIGBUS/SIGABRT/SIGFPE. */
 void rf_cli_install_crash_handler(void);

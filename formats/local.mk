@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# librefault-trace: the trace format library (installed, with include/refault/trace.h and refault-trace.pc).
+# formats/: librefault-trace, the trace format library (installed, with include/refault/trace.h,
+# trace-json.h and refault-trace.pc).  Only the functions marked RF_API are exported.
 lib_LTLIBRARIES += librefault-trace.la
 librefault_trace_la_SOURCES = \
 	formats/format-local.h formats/mp_read.h \
@@ -7,12 +8,6 @@ librefault_trace_la_SOURCES = \
 	formats/arena.c formats/chunk_encode.c formats/chunk_decode.c formats/index.c \
 	formats/writer.c formats/reader.c formats/event_json.c
 librefault_trace_la_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(MSGPACK_CFLAGS) $(JSONC_CFLAGS)
-librefault_trace_la_LIBADD = $(ZSTD_LIBS) $(MSGPACK_LIBS) $(JSONC_LIBS)
-librefault_trace_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^rf_'
+librefault_trace_la_LIBADD = $(RF_UTIL) $(ZSTD_LIBS) $(MSGPACK_LIBS) $(JSONC_LIBS)
+librefault_trace_la_LDFLAGS = -version-info 0:0:0
 refaultinclude_HEADERS += include/refault/trace-json.h
-
-include formats/gen/local.mk
-
-# A 2.0 trace (bundled) reads under 2.1: reclaim's appended field reads as "not said".
-TESTS += tests/format/test-compat-2.0.sh
-EXTRA_DIST += tests/format/test-compat-2.0.sh

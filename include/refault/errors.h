@@ -10,6 +10,8 @@
 #ifndef REFAULT_ERRORS_H
 #define REFAULT_ERRORS_H
 
+#include <refault/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,7 +31,7 @@ enum rf_err {
  *
  * Return: a static string; never NULL, must not be freed.
  */
-const char *rf_strerror(int err);
+RF_API const char *rf_strerror(int err);
 
 #ifdef __cplusplus
 }

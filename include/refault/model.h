@@ -16,6 +16,8 @@
 #ifndef REFAULT_MODEL_H
 #define REFAULT_MODEL_H
 
+#include <refault/api.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,19 +32,19 @@ extern "C" {
 struct rf_model_config;
 
 /* NULL-terminated list of profile names ("v4.5", "v4.6", ...), for --help. */
-const char *const *rf_model_profiles(void);
+RF_API const char *const *rf_model_profiles(void);
 
 /* One line that says what a profile models, or NULL for an unknown name. */
-const char *rf_model_profile_summary(const char *profile);
+RF_API const char *rf_model_profile_summary(const char *profile);
 
 /**
  * rf_model_config_new() - a configuration with @profile's switches
  * Return: 0, RF_ERR_CONFIG for an unknown profile, RF_ERR_NOMEM.
  */
-int rf_model_config_new(struct rf_model_config **out, const char *profile);
+RF_API int rf_model_config_new(struct rf_model_config **out, const char *profile);
 
 /* A deep copy of @c. */
-int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_config *c);
+RF_API int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_config *c);
 
 /**
  * rf_model_config_set() - override one switch
@@ -52,11 +54,11 @@ int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_conf
  * @err: filled with a message naming the key and the problem on failure
  * Return: 0 or RF_ERR_CONFIG.
  */
-int rf_model_config_set(struct rf_model_config *c, const char *key, const char *value,
+RF_API int rf_model_config_set(struct rf_model_config *c, const char *key, const char *value,
 			char *err, size_t errlen);
 
 /* Fill memory, swap, CPUs and page size from the trace, unless set explicitly. */
-void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trace_header *h);
+RF_API void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trace_header *h);
 
 /*
  * Every effective key and value, in a fixed order; @overridden is true for
@@ -65,9 +67,9 @@ void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trac
  */
 typedef int (*rf_model_describe_cb)(const char *key, const char *value, bool overridden,
 				    void *ctx);
-int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb, void *ctx);
+RF_API int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb, void *ctx);
 
-void rf_model_config_free(struct rf_model_config *c);
+RF_API void rf_model_config_free(struct rf_model_config *c);
 
 struct rf_model;
 
@@ -76,16 +78,16 @@ struct rf_model;
  * Return: 0, RF_ERR_CONFIG (message in @err: zero CPUs, memory too small...),
  *         RF_ERR_NOMEM.
  */
-int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *err, size_t errlen);
+RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *err, size_t errlen);
 
 /*
  * Apply one trace event.  Observations and unknown types are ignored.
  * Return: 0, or RF_ERR_NOMEM (the model is then unusable).
  */
-int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
+RF_API int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
 
 /* End of trace: freeze the final gauges (e.g. pages stranded at exit). */
-int rf_model_finish(struct rf_model *m);
+RF_API int rf_model_finish(struct rf_model *m);
 
 /*
  * Every counter, in a fixed order: "vmstat.<name>" (global, as the profile's
@@ -94,15 +96,15 @@ int rf_model_finish(struct rf_model *m);
  * otherwise.  A non-zero return from @cb stops the walk and is returned.
  */
 typedef int (*rf_model_counter_cb)(const char *key, uint64_t value, void *ctx);
-int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
+RF_API int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
 
 /* A cheap subset for time series: list sizes and the main cumulative counters. */
-int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
+RF_API int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
 
 /* A single counter by key (as rf_model_counters() names it); false if unknown. */
-bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value);
+RF_API bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value);
 
-void rf_model_free(struct rf_model *m);
+RF_API void rf_model_free(struct rf_model *m);
 
 #ifdef __cplusplus
 }

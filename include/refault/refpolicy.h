@@ -28,6 +28,8 @@
 #ifndef REFAULT_REFPOLICY_H
 #define REFAULT_REFPOLICY_H
 
+#include <refault/api.h>
+
 #include <stdint.h>
 
 #include <refault/errors.h>
@@ -45,10 +47,10 @@ enum rf_refpolicy_kind {
 };
 
 /* "lru", "clock", "opt"; NULL for an unknown kind. */
-const char *rf_refpolicy_name(enum rf_refpolicy_kind kind);
+RF_API const char *rf_refpolicy_name(enum rf_refpolicy_kind kind);
 
 /* The kind named @name, or RF_REFPOLICY_KIND_MAX if none. */
-enum rf_refpolicy_kind rf_refpolicy_from_name(const char *name);
+RF_API enum rf_refpolicy_kind rf_refpolicy_from_name(const char *name);
 
 struct rf_refpolicy;
 
@@ -56,7 +58,7 @@ struct rf_refpolicy;
  * rf_refpolicy_new() - an empty cache of @capacity pages under policy @kind
  * Return: 0, RF_ERR_INVAL (unknown kind, zero capacity), RF_ERR_NOMEM.
  */
-int rf_refpolicy_new(struct rf_refpolicy **out, enum rf_refpolicy_kind kind,
+RF_API int rf_refpolicy_new(struct rf_refpolicy **out, enum rf_refpolicy_kind kind,
 		     uint64_t capacity);
 
 /**
@@ -67,13 +69,13 @@ int rf_refpolicy_new(struct rf_refpolicy **out, enum rf_refpolicy_kind kind,
  * Return: 0, RF_ERR_INVAL (order over 20), RF_ERR_STATE (after finish),
  *         RF_ERR_RANGE (OPT: over 2^32 - 2 references), RF_ERR_NOMEM.
  */
-int rf_refpolicy_ref(struct rf_refpolicy *p, uint64_t key, unsigned int order);
+RF_API int rf_refpolicy_ref(struct rf_refpolicy *p, uint64_t key, unsigned int order);
 
 /*
  * End of the stream.  OPT simulates what it recorded here and frees the
  * recording; LRU and CLOCK only refuse further references.
  */
-int rf_refpolicy_finish(struct rf_refpolicy *p);
+RF_API int rf_refpolicy_finish(struct rf_refpolicy *p);
 
 struct rf_refpolicy_stats {
 	uint64_t refs;			/* references */
@@ -88,9 +90,9 @@ struct rf_refpolicy_stats {
 	uint64_t distinct;		/* distinct keys seen (OPT only; 0 for the others) */
 };
 
-void rf_refpolicy_stats(const struct rf_refpolicy *p, struct rf_refpolicy_stats *st);
+RF_API void rf_refpolicy_stats(const struct rf_refpolicy *p, struct rf_refpolicy_stats *st);
 
-void rf_refpolicy_free(struct rf_refpolicy *p);
+RF_API void rf_refpolicy_free(struct rf_refpolicy *p);
 
 /*
  * Page keys of a reference event, named the way the reclaim model names
@@ -119,11 +121,11 @@ typedef int (*rf_page_ref_cb)(uint64_t key, unsigned int order, void *ctx);
  * log2 of the page size (12 for 4 KiB).  A non-zero return from @cb stops
  * the walk and is returned; otherwise 0.
  */
-int rf_event_page_refs(const struct rf_event *ev, unsigned int page_shift, rf_page_ref_cb cb,
+RF_API int rf_event_page_refs(const struct rf_event *ev, unsigned int page_shift, rf_page_ref_cb cb,
 		       void *ctx);
 
 /* rf_refpolicy_ref() for every page reference of @ev. */
-int rf_refpolicy_feed_event(struct rf_refpolicy *p, const struct rf_event *ev,
+RF_API int rf_refpolicy_feed_event(struct rf_refpolicy *p, const struct rf_event *ev,
 			    unsigned int page_shift);
 
 #ifdef __cplusplus

@@ -8,6 +8,8 @@
 #ifndef REFAULT_TRACE_JSON_H
 #define REFAULT_TRACE_JSON_H
 
+#include <refault/api.h>
+
 #include <json-c/json.h>
 
 #include <refault/trace.h>
@@ -17,7 +19,7 @@ extern "C" {
 #endif
 
 /* A new JSON object for @ev (caller puts it), or NULL when out of memory. */
-json_object *rf_event_to_json(const struct rf_event *ev);
+RF_API json_object *rf_event_to_json(const struct rf_event *ev);
 
 /*
  * Fill @ev from @obj.  Strings, frames and counters point into @obj or into
@@ -26,13 +28,13 @@ json_object *rf_event_to_json(const struct rf_event *ev);
  * wrong on failure.
  */
 struct rf_json_scratch;
-int rf_event_from_json(json_object *obj, struct rf_event *ev, struct rf_json_scratch **scratch,
+RF_API int rf_event_from_json(json_object *obj, struct rf_event *ev, struct rf_json_scratch **scratch,
 		       char *errmsg, size_t errlen);
-void rf_json_scratch_free(struct rf_json_scratch *scratch);
+RF_API void rf_json_scratch_free(struct rf_json_scratch *scratch);
 
-json_object *rf_header_to_json(const struct rf_trace_header *h);
+RF_API json_object *rf_header_to_json(const struct rf_trace_header *h);
 /* Unknown keys are ignored; missing ones keep the values already in @h. */
-int rf_header_from_json(json_object *obj, struct rf_trace_header *h, char *errmsg, size_t errlen);
+RF_API int rf_header_from_json(json_object *obj, struct rf_trace_header *h, char *errmsg, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@
 #ifndef REFAULT_TRACE_H
 #define REFAULT_TRACE_H
 
+#include <refault/api.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -313,21 +315,21 @@ struct rf_trace_header {
  * @h: header to initialise
  * @producer: producer name, e.g. "refault gen"
  */
-void rf_trace_header_init(struct rf_trace_header *h, const char *producer);
+RF_API void rf_trace_header_init(struct rf_trace_header *h, const char *producer);
 
 /**
  * rf_trace_header_fill_host() - describe the running host in @h->host
  * (uname, page size, CPUs, memory, swap, NUMA nodes, THP mode).
  */
-void rf_trace_header_fill_host(struct rf_trace_header *h);
+RF_API void rf_trace_header_fill_host(struct rf_trace_header *h);
 
 /* Names: "file_read", "anon_fault", ...; NULL / RF_EV_NONE when unknown. */
-const char *rf_event_type_name(unsigned int type);
-unsigned int rf_event_type_from_name(const char *name);
-enum rf_event_class rf_event_class(unsigned int type);
-const char *rf_event_class_name(enum rf_event_class c);
-const char *rf_limit_kind_name(unsigned int kind);
-unsigned int rf_limit_kind_from_name(const char *name);	/* RF_LIMIT_KIND_MAX if unknown */
+RF_API const char *rf_event_type_name(unsigned int type);
+RF_API unsigned int rf_event_type_from_name(const char *name);
+RF_API enum rf_event_class rf_event_class(unsigned int type);
+RF_API const char *rf_event_class_name(enum rf_event_class c);
+RF_API const char *rf_limit_kind_name(unsigned int kind);
+RF_API unsigned int rf_limit_kind_from_name(const char *name);	/* RF_LIMIT_KIND_MAX if unknown */
 
 /* ---------------------------------------------------------------- writer */
 
@@ -351,12 +353,12 @@ struct rf_writer_options {
  * Every chunk reaches the file in one write() as soon as it is full, so a
  * writer that is killed leaves every completed chunk readable.
  */
-int rf_trace_writer_open(struct rf_trace_writer **out, const char *path,
+RF_API int rf_trace_writer_open(struct rf_trace_writer **out, const char *path,
 			 const struct rf_trace_header *h,
 			 const struct rf_writer_options *opts);
 
 /* As rf_trace_writer_open() on an open file descriptor (not closed by close). */
-int rf_trace_writer_fdopen(struct rf_trace_writer **out, int fd,
+RF_API int rf_trace_writer_fdopen(struct rf_trace_writer **out, int fd,
 			   const struct rf_trace_header *h,
 			   const struct rf_writer_options *opts);
 
@@ -367,17 +369,17 @@ int rf_trace_writer_fdopen(struct rf_trace_writer **out, int fd,
  * time_resolution.  Returns RF_ERR_INVAL for a malformed event (unknown type,
  * string over RF_MAX_STRING, ...) and leaves the trace as it was.
  */
-int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *ev);
+RF_API int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *ev);
 
 /* End the current chunk now and write it out (no-op when it is empty). */
-int rf_trace_writer_flush(struct rf_trace_writer *w);
+RF_API int rf_trace_writer_flush(struct rf_trace_writer *w);
 
 /**
  * rf_trace_writer_close() - flush, write the index and footer, free @w
  *
  * @w is freed whatever the result.  NULL is accepted.
  */
-int rf_trace_writer_close(struct rf_trace_writer *w);
+RF_API int rf_trace_writer_close(struct rf_trace_writer *w);
 
 /**
  * rf_trace_writer_copy_chunk() - append a chunk frame verbatim (recover, slice)
@@ -386,11 +388,11 @@ int rf_trace_writer_close(struct rf_trace_writer *w);
  *
  * Ends the chunk being filled first, so event order is kept.
  */
-int rf_trace_writer_copy_chunk(struct rf_trace_writer *w, const void *frame, size_t size,
+RF_API int rf_trace_writer_copy_chunk(struct rf_trace_writer *w, const void *frame, size_t size,
 			       const struct rf_event_batch *decoded);
 
 /* Free @w without writing the index (as if killed). */
-void rf_trace_writer_abandon(struct rf_trace_writer *w);
+RF_API void rf_trace_writer_abandon(struct rf_trace_writer *w);
 
 struct rf_writer_stats {
 	uint64_t events;
@@ -398,10 +400,10 @@ struct rf_writer_stats {
 	uint64_t bytes;			/* bytes written to the file so far */
 	uint64_t encoded_bytes;		/* msgpack bytes before compression */
 };
-void rf_trace_writer_stats(const struct rf_trace_writer *w, struct rf_writer_stats *st);
+RF_API void rf_trace_writer_stats(const struct rf_trace_writer *w, struct rf_writer_stats *st);
 
 /* Last error in words, with what and where; "" if none. */
-const char *rf_trace_writer_errmsg(const struct rf_trace_writer *w);
+RF_API const char *rf_trace_writer_errmsg(const struct rf_trace_writer *w);
 
 /* ---------------------------------------------------------------- reader */
 
@@ -428,13 +430,13 @@ struct rf_chunk_info {
  *       can say what was wrong; free it with rf_trace_reader_close()
  * @flags: RF_READ_*
  */
-int rf_trace_reader_open(struct rf_trace_reader **out, const char *path, unsigned int flags);
-void rf_trace_reader_close(struct rf_trace_reader *r);
+RF_API int rf_trace_reader_open(struct rf_trace_reader **out, const char *path, unsigned int flags);
+RF_API void rf_trace_reader_close(struct rf_trace_reader *r);
 
-const struct rf_trace_header *rf_trace_reader_header(const struct rf_trace_reader *r);
+RF_API const struct rf_trace_header *rf_trace_reader_header(const struct rf_trace_reader *r);
 
 /* Detail of the last error: "chunk 12 at offset 123456: checksum mismatch". */
-const char *rf_trace_reader_errmsg(const struct rf_trace_reader *r);
+RF_API const char *rf_trace_reader_errmsg(const struct rf_trace_reader *r);
 
 /**
  * rf_trace_reader_next() - the next event in file order
@@ -443,7 +445,7 @@ const char *rf_trace_reader_errmsg(const struct rf_trace_reader *r);
  * error, and with RF_READ_SKIP_DAMAGED, the next call goes on with the
  * chunk after the damaged one; without it the reader stays failed.
  */
-int rf_trace_reader_next(struct rf_trace_reader *r, struct rf_event *ev);
+RF_API int rf_trace_reader_next(struct rf_trace_reader *r, struct rf_event *ev);
 
 /**
  * rf_trace_reader_chunks() - the chunk list
@@ -453,34 +455,34 @@ int rf_trace_reader_next(struct rf_trace_reader *r, struct rf_event *ev);
  * damage: rf_trace_reader_damage() then says where.
  * Return: number of chunks, *@chunks owned by @r.
  */
-long rf_trace_reader_chunks(struct rf_trace_reader *r, const struct rf_chunk_info **chunks);
+RF_API long rf_trace_reader_chunks(struct rf_trace_reader *r, const struct rf_chunk_info **chunks);
 
 /* True when the trace ended with a valid index and footer. */
-bool rf_trace_reader_has_index(const struct rf_trace_reader *r);
+RF_API bool rf_trace_reader_has_index(const struct rf_trace_reader *r);
 
 /*
  * Why the index was not used ("" when it was, or when there is none to
  * find), e.g. "index checksum mismatch: walking the frames instead".
  */
-const char *rf_trace_reader_index_problem(const struct rf_trace_reader *r);
+RF_API const char *rf_trace_reader_index_problem(const struct rf_trace_reader *r);
 
 /*
  * After a walk of the frames (rf_trace_reader_chunks() without an index):
  * where it stopped on damage (NULL if it reached the end cleanly), and the
  * offset just past the last good chunk, which is where recovery cuts.
  */
-const char *rf_trace_reader_damage(const struct rf_trace_reader *r);
-uint64_t rf_trace_reader_good_end(const struct rf_trace_reader *r);
-uint64_t rf_trace_reader_file_size(const struct rf_trace_reader *r);
+RF_API const char *rf_trace_reader_damage(const struct rf_trace_reader *r);
+RF_API uint64_t rf_trace_reader_good_end(const struct rf_trace_reader *r);
+RF_API uint64_t rf_trace_reader_file_size(const struct rf_trace_reader *r);
 
 /**
  * rf_trace_reader_seek_time() - position before the first event at or after @t
  * (by the chunk list, then by skipping within the chunk).
  */
-int rf_trace_reader_seek_time(struct rf_trace_reader *r, uint64_t t);
+RF_API int rf_trace_reader_seek_time(struct rf_trace_reader *r, uint64_t t);
 
 /* Position at chunk @seq (an index into rf_trace_reader_chunks()). */
-int rf_trace_reader_seek_chunk(struct rf_trace_reader *r, uint64_t seq);
+RF_API int rf_trace_reader_seek_chunk(struct rf_trace_reader *r, uint64_t seq);
 
 struct rf_reader_stats {
 	uint64_t chunks_read;
@@ -490,7 +492,7 @@ struct rf_reader_stats {
 	uint64_t unknown_skipped;	/* events of unknown types skipped */
 	uint64_t bytes_read;
 };
-void rf_trace_reader_stats(const struct rf_trace_reader *r, struct rf_reader_stats *st);
+RF_API void rf_trace_reader_stats(const struct rf_trace_reader *r, struct rf_reader_stats *st);
 
 /* ------------------------------------------------- raw frames and batches */
 
@@ -509,7 +511,7 @@ struct rf_frame {
  * rf_trace_reader_next_frame() - the next chunk frame, not decoded
  * Return: 1, 0 at the end, negative on error (damage found while framing).
  */
-int rf_trace_reader_next_frame(struct rf_trace_reader *r, struct rf_frame *f);
+RF_API int rf_trace_reader_next_frame(struct rf_trace_reader *r, struct rf_frame *f);
 
 /* A decoded chunk: its events and the storage their strings point into. */
 struct rf_event_batch {
@@ -521,12 +523,12 @@ struct rf_event_batch {
 	void *priv_;			/* storage; do not touch */
 };
 
-void rf_event_batch_init(struct rf_event_batch *b);
-void rf_event_batch_release(struct rf_event_batch *b);
+RF_API void rf_event_batch_init(struct rf_event_batch *b);
+RF_API void rf_event_batch_release(struct rf_event_batch *b);
 
 struct rf_chunk_decoder;
-int rf_chunk_decoder_new(struct rf_chunk_decoder **out);
-void rf_chunk_decoder_free(struct rf_chunk_decoder *d);
+RF_API int rf_chunk_decoder_new(struct rf_chunk_decoder **out);
+RF_API void rf_chunk_decoder_free(struct rf_chunk_decoder *d);
 
 /**
  * rf_chunk_decode() - decompress, verify and decode one chunk frame into @b
@@ -534,9 +536,9 @@ void rf_chunk_decoder_free(struct rf_chunk_decoder *d);
  *
  * Reuses @b's storage.  On error, rf_chunk_decoder_errmsg() says what.
  */
-int rf_chunk_decode(struct rf_chunk_decoder *d, const void *frame, size_t size,
+RF_API int rf_chunk_decode(struct rf_chunk_decoder *d, const void *frame, size_t size,
 		    uint64_t offset, struct rf_event_batch *b);
-const char *rf_chunk_decoder_errmsg(const struct rf_chunk_decoder *d);
+RF_API const char *rf_chunk_decoder_errmsg(const struct rf_chunk_decoder *d);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "replayer/report/compare.h"
+#include "compare/compare.h"
 #include "tests/lib/tap.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/gen/gen.h"
+#include "recorder/gen/gen.h"
 #include "tests/lib/tap.h"
 
 #define MEM		(16ull << 20)	/* 4096 pages: every case runs in well under a second */

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * refault compare: regression tables in the LKP robot's layout, gates for
+ * scripts, ASCII plots and an HTML report, over refault results files and
+ * LKP stats.json / matrix.json.  docs/compare.md describes it.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/builtin.h"
+#include "cli/util.h"
+#include "compare/compare.h"
+
+#define VERB "compare"
+#define EXIT_GATE 3
+
+struct compare_opts {
+	bool all, json, csv, force, over_time;
+	const char *export_matrix;
+	const char *plot;
+	const char *html;
+	struct rf_cmp_gate *gates;
+	size_t ngates;
+	char **specs;
+	size_t nspecs;
+	bool specs_owned;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"usage: refault compare [options] BASE NEW [NEW2 ...]\n"
+"       refault compare [options] RESULTS.json      (every configuration in it, first = base)\n"
+"       refault compare --export-matrix FILE SIDE\n"
+"\n"
+"Compares replay results the way the LKP robot compares kernels: the base column, then\n"
+"%%change and %%stddev of each variant against the base, and only the rows that LKP's noise\n"
+"rules call real changes (median separation, at least 3 runs unless the counter is exact,\n"
+"ratio > 1.01, > 1.05 for non-perf stats, LKP's absolute floors for noisy stats).\n"
+"\n"
+"Each side is one of:\n"
+"  results.json            a refault results file with one configuration\n"
+"  results.json:NAME       the configuration called NAME in it\n"
+"  results.json:NAME@kernel  the recording kernel's own numbers that NAME's replay\n"
+"                          (results.json:@kernel: of its only configuration)\n"
+"                          gathered from the trace (\"observed\"), to put the model\n"
+"                          against; only the quantities both columns have are shown\n"
+"  a1.json,a2.json,...     a group of repeated runs: samples of one column\n"
+"  stats.json, matrix.json LKP files (\"proc-vmstat.X\" is read as \"vmstat.X\")\n"
+"\n"
+"options:\n"
+"  -a, --all               show every metric, changed or not\n"
+"      --json              print the rows as JSON instead of the table\n"
+"      --csv               print the rows as CSV instead of the table\n"
+"      --export-matrix FILE  write the first side's stats as an LKP matrix.json\n"
+"      --fail-if GATE      exit 3 if GATE holds for any variant; repeatable. GATE is\n"
+"                          'METRIC OP VALUE' with OP one of > >= < <=, and VALUE\n"
+"                          +5%% (change against the base, percent), +100 (change in\n"
+"                          units, signed), or 100 (the variant's value); or 'METRIC changed'\n"
+"                          (LKP's rules call it a change). METRIC may omit its group\n"
+"                          prefix (workingset_refault_file) when that is unique.\n"
+"      --plot METRIC       ASCII plot of METRIC: variants on the x axis (their samples),\n"
+"      --over time         or, with --over time, the time series over trace time\n"
+"      --html FILE         write one self-contained HTML page: table and SVG charts\n"
+"      --force             compare results of different traces anyway\n"
+"  -h, --help              this text\n"
+"\n"
+"exit status: 0 no gate tripped, 1 error (unreadable or malformed input, a missing or\n"
+"unknown metric, different traces without --force), 2 bad command line,\n"
+"3 a --fail-if gate tripped (each tripped gate is named on stderr).\n");
+}
+
+static int add_gate(struct compare_opts *o, const char *text)
+{
+	struct rf_cmp_gate *g = realloc(o->gates, (o->ngates + 1) * sizeof(*g));
+	char err[RF_CMP_ERRLEN];
+
+	if (!g)
+		return RF_EXIT_FAILURE;
+	o->gates = g;
+	if (rf_cmp_gate_parse(&g[o->ngates], text, err, sizeof(err))) {
+		rf_err(VERB, "--fail-if '%s': %s", text, err);
+		rf_cmp_gate_release(&g[o->ngates]);
+		return RF_EXIT_USAGE;
+	}
+	o->ngates++;
+	return 0;
+}
+
+static int parse_args(struct compare_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "export-matrix", required_argument, NULL, 'x' },
+		{ "fail-if", required_argument, NULL, 'f' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "over", required_argument, NULL, 'o' },
+		{ "html", required_argument, NULL, 'H' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a': o->all = true; break;
+		case 'j': o->json = true; break;
+		case 'c': o->csv = true; break;
+		case 'x': o->export_matrix = optarg; break;
+		case 'p': o->plot = optarg; break;
+		case 'H': o->html = optarg; break;
+		case 'F': o->force = true; break;
+		case 'f':
+			ret = add_gate(o, optarg);
+			if (ret)
+				return ret;
+			break;
+		case 'o':
+			if (strcmp(optarg, "time") && strcmp(optarg, "variants")) {
+				rf_err(VERB, "--over takes 'time' or 'variants', not '%s'", optarg);
+				return RF_EXIT_USAGE;
+			}
+			o->over_time = !strcmp(optarg, "time");
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			usage(stderr);
+			return RF_EXIT_USAGE;
+		}
+	}
+	if (o->json && o->csv) {
+		rf_err(VERB, "--json and --csv are exclusive");
+		return RF_EXIT_USAGE;
+	}
+	o->specs = argv + optind;
+	o->nspecs = (size_t)(argc - optind);
+	return 0;
+}
+
+/* "results.json" alone, holding several configurations: compare them all, first = base. */
+static int expand_single(struct compare_opts *o)
+{
+	char err[RF_CMP_ERRLEN], **names = NULL, **specs;
+	size_t i, n = 0;
+
+	if (o->nspecs != 1 || strchr(o->specs[0], ','))
+		return 0;
+	if (rf_cmp_results_configs(o->specs[0], &names, &n, err, sizeof(err)) || n < 2)
+		goto out;
+	specs = calloc(n, sizeof(*specs));
+	for (i = 0; specs && i < n; i++)
+		if (rf_cmp_asprintf(&specs[i], "%s:%s", o->specs[0], names[i]) < 0)
+			break;
+	if (specs && i == n) {
+		o->specs = specs;
+		o->nspecs = n;
+		o->specs_owned = true;
+	}
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return 0;
+}
+
+static int load_sides(struct compare_opts *o, struct rf_cmp_side *sides)
+{
+	char err[RF_CMP_ERRLEN];
+	size_t i;
+
+	for (i = 0; i < o->nspecs; i++) {
+		if (rf_cmp_side_load(&sides[i], o->specs[i], err, sizeof(err))) {
+			rf_err(VERB, "%s", err);
+			return RF_EXIT_FAILURE;
+		}
+		if (sides[i].events_skipped)
+			rf_err(VERB, "warning: %s: %llu events were in damaged chunks and skipped: "
+			       "partial results", sides[i].spec,
+			       (unsigned long long)sides[i].events_skipped);
+	}
+	return 0;
+}
+
+static int check_traces(const struct compare_opts *o, const struct rf_cmp_side *sides)
+{
+	char err[RF_CMP_ERRLEN];
+	size_t i;
+	int bad = 0;
+
+	for (i = 1; i < o->nspecs; i++) {
+		if (!rf_cmp_same_traces(&sides[0], &sides[i], err, sizeof(err)))
+			continue;
+		rf_err(VERB, "%s%s", o->force ? "warning: " : "", err);
+		bad = 1;
+	}
+	if (bad && !o->force) {
+		rf_err(VERB, "the columns would not be comparable; pass --force to compare anyway");
+		return RF_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+/* Two columns with the same title (the same configuration from two files): use the specs. */
+static void unique_labels(struct rf_cmp_side *sides, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (!strcmp(sides[i].label, sides[j].label)) {
+				free(sides[i].label);
+				free(sides[j].label);
+				sides[i].label = strdup(sides[i].spec);
+				sides[j].label = strdup(sides[j].spec);
+				if (!sides[i].label || !sides[j].label)
+					return;
+			}
+}
+
+static void note_missing(const struct rf_cmp_report *rep)
+{
+	size_t i, j;
+
+	for (i = 0; i < rep->nsides; i++)
+		if (rep->sides[i].kernel) {
+			rf_err(VERB, "note: %s's vmstat.* rows are the whole host's /proc/vmstat, the "
+			       "model's only the traced processes: read the memcg rows of the "
+			       "recorded cgroup (refault validate compares quantity by quantity)",
+			       rep->sides[i].label);
+			break;
+		}
+	if (!rep->missing)
+		return;
+	for (i = 0; i < rep->nrows; i++)
+		for (j = 0; j < rep->nsides; j++)
+			if (!rep->rows[i].cell[j].present) {
+				rf_err(VERB, "note: %zu metric%s missing from some column and count "
+				       "as 0 there, as in LKP (first: %s, missing in %s)",
+				       rep->missing, rep->missing == 1 ? " is" : "s are",
+				       rep->rows[i].name, rep->sides[j].label);
+				return;
+			}
+}
+
+static int run_gates(const struct compare_opts *o, const struct rf_cmp_report *rep)
+{
+	char msg[1024];
+	size_t i;
+	int tripped = 0, ret;
+
+	for (i = 0; i < o->ngates; i++) {
+		ret = rf_cmp_gate_eval(&o->gates[i], rep, msg, sizeof(msg));
+		if (ret < 0) {
+			rf_err(VERB, "--fail-if '%s': %s", o->gates[i].text, msg);
+			return RF_EXIT_FAILURE;
+		}
+		if (ret) {
+			rf_err(VERB, "gate tripped: %s", msg);
+			tripped = 1;
+		}
+	}
+	return tripped ? EXIT_GATE : RF_EXIT_OK;
+}
+
+/* Unknown gate metrics are an error before anything is printed. */
+static int check_gate_metrics(const struct compare_opts *o, const struct rf_cmp_report *rep)
+{
+	char msg[1024];
+	size_t i;
+
+	for (i = 0; i < o->ngates; i++)
+		if (rf_cmp_gate_eval(&o->gates[i], rep, msg, sizeof(msg)) < 0) {
+			rf_err(VERB, "--fail-if '%s': %s", o->gates[i].text, msg);
+			return RF_EXIT_FAILURE;
+		}
+	return 0;
+}
+
+static int write_html(const char *path, const struct rf_cmp_report *rep)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		rf_err(VERB, "%s: cannot write: %m", path);
+		return RF_EXIT_FAILURE;
+	}
+	ret = rf_cmp_write_html(f, rep);
+	if (fclose(f) || ret) {
+		rf_err(VERB, "%s: write failed", path);
+		return RF_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int plot(const struct compare_opts *o, const struct rf_cmp_report *rep)
+{
+	char err[RF_CMP_ERRLEN];
+	bool ambiguous;
+	const char *name;
+
+	if (o->over_time) {
+		if (rf_cmp_plot_time(stdout, rep->sides, rep->nsides, o->plot, err, sizeof(err))) {
+			rf_err(VERB, "--plot %s: %s", o->plot, err);
+			return RF_EXIT_FAILURE;
+		}
+		return 0;
+	}
+	name = rf_cmp_resolve(rep->sides, rep->nsides, o->plot, &ambiguous);
+	if (!name) {
+		rf_err(VERB, "--plot %s: %s metric", o->plot, ambiguous ? "ambiguous" : "unknown");
+		return RF_EXIT_FAILURE;
+	}
+	rf_cmp_plot_variants(stdout, rep, name);
+	return 0;
+}
+
+static int output(const struct compare_opts *o, const struct rf_cmp_report *rep)
+{
+	int ret;
+
+	if (o->json)
+		ret = rf_cmp_write_json(stdout, rep, o->all);
+	else if (o->csv)
+		ret = rf_cmp_write_csv(stdout, rep, o->all);
+	else {
+		ret = rf_cmp_print_decisions(stdout, rep);
+		if (!ret)
+			ret = rf_cmp_print_table(stdout, rep);
+	}
+	if (ret) {
+		rf_err(VERB, "cannot write the output: %s", rf_strerror(ret));
+		return RF_EXIT_FAILURE;
+	}
+	if (o->plot && (ret = plot(o, rep)))
+		return ret;
+	if (o->html)
+		return write_html(o->html, rep);
+	return 0;
+}
+
+static int compare(struct compare_opts *o, struct rf_cmp_side *sides)
+{
+	struct rf_cmp_report rep;
+	char err[RF_CMP_ERRLEN];
+	int ret = load_sides(o, sides);
+
+	if (!ret && o->export_matrix &&
+	    rf_cmp_write_matrix(o->export_matrix, &sides[0], err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	if (ret || o->nspecs == 1)
+		return ret;
+	ret = check_traces(o, sides);
+	if (ret)
+		return ret;
+	unique_labels(sides, o->nspecs);
+	if (rf_cmp_report_build(&rep, sides, o->nspecs, o->all, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	ret = check_gate_metrics(o, &rep);
+	if (!ret) {
+		note_missing(&rep);
+		ret = output(o, &rep);
+	}
+	if (!ret)
+		ret = run_gates(o, &rep);
+	rf_cmp_report_release(&rep);
+	return ret;
+}
+
+static void release_opts(struct compare_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngates; i++)
+		rf_cmp_gate_release(&o->gates[i]);
+	free(o->gates);
+	for (i = 0; o->specs_owned && i < o->nspecs; i++)
+		free(o->specs[i]);
+	if (o->specs_owned)
+		free(o->specs);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { 0 };
+	struct rf_cmp_side *sides = NULL;
+	size_t i;
+	int ret = parse_args(&o, argc, argv);
+
+	if (ret)
+		goto out;
+	expand_single(&o);
+	if (o.nspecs < 2 && !(o.export_matrix && o.nspecs == 1)) {
+		rf_err(VERB, "need a BASE and at least one NEW side (see refault compare --help)");
+		ret = RF_EXIT_USAGE;
+		goto out;
+	}
+	sides = calloc(o.nspecs, sizeof(*sides));
+	ret = sides ? compare(&o, sides) : RF_EXIT_FAILURE;
+	for (i = 0; sides && i < o.nspecs; i++)
+		rf_cmp_side_release(&sides[i]);
+	free(sides);
+out:
+	release_opts(&o);
+	return ret < 0 ? RF_EXIT_OK : ret;
+}

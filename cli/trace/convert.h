@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * `refault trace convert`: event sources (readers of each format) and sinks
+ * (writers of each format).  trace-convert.c has the trace and JSON-lines
+ * ones, trace-pages.c the page-request formats (oracleGeneral, csv).
+ */
+#ifndef REFAULT_CLI_TRACE_CONVERT_H
+#define REFAULT_CLI_TRACE_CONVERT_H
+
+#include "cli/trace/trace-local.h"
+
+enum conv_format { FMT_TRACE, FMT_JSONL, FMT_ORACLE, FMT_CSV };
+
+struct conv_source {
+	const char *path;
+	struct rf_trace_header hdr;
+	/* 1 with *ev, 0 at the end, negative after printing what is wrong and where */
+	int (*next)(struct conv_source *src, struct rf_event *ev);
+	void (*close)(struct conv_source *src);
+	void *priv;
+};
+
+struct conv_sink {
+	const char *path;
+	int (*put)(struct conv_sink *sink, const struct rf_event *ev);
+	/* write what ends the file and commit it under its name; -1 after a message */
+	int (*finish)(struct conv_sink *sink);
+	/* remove the partial output */
+	void (*abort)(struct conv_sink *sink);
+	/* one line on stderr of what was written, or NULL */
+	void (*summary)(struct conv_sink *sink);
+	void *priv;
+};
+
+/* Each returns 0, or -1 after a message. */
+int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path);
+int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *path,
+		   const struct rf_trace_header *h);
+
+/* The page requests a reference event makes (see docs/refault-trace.md, "convert"). */
+struct page_req {
+	uint64_t obj_id;
+	bool write;
+};
+
+/*
+ * Expand @ev into page requests: calls @fn for each page, in address order.
+ * Returns 0, 1 for an event that is not a reference (nothing done), or
+ * RF_ERR_RANGE when it covers more than PAGES_PER_EVENT_MAX pages.
+ */
+#define PAGES_PER_EVENT_MAX (1u << 24)
+int page_requests(const struct rf_event *ev, unsigned int page_shift,
+		  int (*fn)(void *arg, const struct page_req *req), void *arg);
+
+#endif /* REFAULT_CLI_TRACE_CONVERT_H */

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Event selection for dump and slice.
+ *
+ * --pid matches the thread that caused an event, the threads of that
+ * process (tgid learnt from fork and name_pid events), and events that name
+ * the pid (fork child, name_pid, cgroup_attach).  --cgroup matches events
+ * charged to the cgroup or to one of its descendants (parents learnt from
+ * cgroup_mkdir): observations that carry a cgroup id, and events of tasks
+ * whose cgroup is known from cgroup_attach, name_pid or an ancestor's fork.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/trace/trace-local.h"
+
+#define MAX_CGROUP_DEPTH 64
+
+void trace_filter_init(struct trace_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->to = UINT64_MAX;
+	u64_map_init(&f->tgid_of);
+	u64_map_init(&f->cgroup_of);
+	u64_map_init(&f->parent_of);
+}
+
+void trace_filter_free(struct trace_filter *f)
+{
+	u64_map_free(&f->tgid_of);
+	u64_map_free(&f->cgroup_of);
+	u64_map_free(&f->parent_of);
+}
+
+int trace_parse_time(const char *s, uint64_t *ns, bool *relative)
+{
+	*relative = s[0] == '+';
+	return rf_parse_duration(s + *relative, ns);
+}
+
+static int parse_types(struct trace_filter *f, const char *sub, const char *arg)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	unsigned int t;
+	int rc = 1;
+
+	if (!copy) {
+		trace_err(sub, "out of memory");
+		return -1;
+	}
+	f->by_type = true;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		t = rf_event_type_from_name(tok);
+		if (t == RF_EV_NONE) {
+			trace_err(sub, "--type: unknown event type '%s' (names as in 'dump' "
+				  "output, e.g. file_read,anon_fault)", tok);
+			rc = -1;
+			break;
+		}
+		f->types[t] = true;
+	}
+	free(copy);
+	return rc;
+}
+
+static int parse_classes(struct trace_filter *f, const char *sub, const char *arg)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int c, rc = 1;
+
+	if (!copy) {
+		trace_err(sub, "out of memory");
+		return -1;
+	}
+	f->by_class = true;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (c = RF_CLASS_REFERENCE; c <= RF_CLASS_META; c++)
+			if (!strcmp(tok, rf_event_class_name((enum rf_event_class)c)))
+				break;
+		if (c > RF_CLASS_META) {
+			trace_err(sub, "--class: unknown class '%s' (reference, state, "
+				  "observation, meta)", tok);
+			rc = -1;
+			break;
+		}
+		f->classes[c] = true;
+	}
+	free(copy);
+	return rc;
+}
+
+int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt, const char *arg)
+{
+	uint64_t v;
+	bool rel;
+
+	if (!strcmp(opt, "type"))
+		return parse_types(f, sub, arg);
+	if (!strcmp(opt, "class"))
+		return parse_classes(f, sub, arg);
+	if (!strcmp(opt, "pid")) {
+		if (rf_parse_u64(arg, &v) || v > INT32_MAX) {
+			trace_err(sub, "--pid: '%s' is not a pid", arg);
+			return -1;
+		}
+		f->by_pid = true;
+		f->pid = (int32_t)v;
+		return 1;
+	}
+	if (!strcmp(opt, "cgroup")) {
+		if (rf_parse_u64(arg, &v)) {
+			trace_err(sub, "--cgroup: '%s' is not a cgroup id (a number, as in "
+				  "cgroup_mkdir events)", arg);
+			return -1;
+		}
+		f->by_cgroup = true;
+		f->cgroup = v;
+		return 1;
+	}
+	if (!strcmp(opt, "from") || !strcmp(opt, "to")) {
+		if (trace_parse_time(arg, &v, &rel)) {
+			trace_err(sub, "--%s: '%s' is not a time (seconds on the trace clock as "
+				  "dump prints them, \"12.5\", \"12500ms\", or \"+2s\" from the first "
+				  "event)", opt, arg);
+			return -1;
+		}
+		if (opt[0] == 'f')
+			f->from_arg = arg;
+		else
+			f->to_arg = arg;
+		return 1;
+	}
+	return 0;
+}
+
+static int resolve_one(const char *arg, uint64_t start, uint64_t *out)
+{
+	uint64_t v;
+	bool rel;
+
+	trace_parse_time(arg, &v, &rel);
+	if (rel)
+		v = v > UINT64_MAX - start ? UINT64_MAX : start + v;
+	*out = v;
+	return 0;
+}
+
+int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trace_reader *r)
+{
+	const struct rf_chunk_info *chunks;
+	uint64_t start = UINT64_MAX;
+	long n, i;
+
+	if ((f->from_arg && f->from_arg[0] == '+') || (f->to_arg && f->to_arg[0] == '+')) {
+		n = rf_trace_reader_chunks(r, &chunks);
+		if (n < 0) {
+			trace_err(sub, "cannot list chunks: %s", rf_trace_reader_errmsg(r));
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			start = chunks[i].t_first < start ? chunks[i].t_first : start;
+		if (start == UINT64_MAX)
+			start = 0;
+	}
+	if (f->from_arg)
+		resolve_one(f->from_arg, start, &f->from);
+	if (f->to_arg)
+		resolve_one(f->to_arg, start, &f->to);
+	if (f->from > f->to) {
+		trace_err(sub, "--from is after --to: nothing to select");
+		return -1;
+	}
+	return 0;
+}
+
+int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev)
+{
+	uint64_t cg;
+	int err = 0;
+
+	if (!f->by_pid && !f->by_cgroup)
+		return 0;
+	switch (ev->type) {
+	case RF_EV_FORK:
+		err = u64_map_put(&f->tgid_of, (uint32_t)ev->u.task.pid,
+				  (uint32_t)(ev->u.task.tgid ? ev->u.task.tgid : ev->u.task.pid));
+		if (!err && u64_map_get(&f->cgroup_of, (uint32_t)ev->pid, &cg))
+			err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.task.pid, cg);
+		break;
+	case RF_EV_NAME_PID:
+		if (ev->u.task.tgid)
+			err = u64_map_put(&f->tgid_of, (uint32_t)ev->u.task.pid,
+					  (uint32_t)ev->u.task.tgid);
+		if (!err && ev->u.task.cgroup)
+			err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.task.pid,
+					  ev->u.task.cgroup);
+		break;
+	case RF_EV_CGROUP_ATTACH:
+		err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.cgroup.pid, ev->u.cgroup.id);
+		break;
+	case RF_EV_CGROUP_MKDIR:
+		err = u64_map_put(&f->parent_of, ev->u.cgroup.id, ev->u.cgroup.parent);
+		break;
+	}
+	return err;
+}
+
+bool trace_filter_in_time(const struct trace_filter *f, const struct rf_event *ev)
+{
+	return ev->time >= f->from && ev->time <= f->to;
+}
+
+/* The pid an event names besides the thread that caused it, or -1. */
+static int64_t named_pid(const struct rf_event *ev)
+{
+	switch (ev->type) {
+	case RF_EV_FORK:
+	case RF_EV_NAME_PID:
+		return ev->u.task.pid;
+	case RF_EV_CGROUP_ATTACH:
+		return ev->u.cgroup.pid;
+	default:
+		return -1;
+	}
+}
+
+static bool pid_matches(const struct trace_filter *f, int64_t pid)
+{
+	uint64_t tgid;
+
+	if (pid < 0)
+		return false;
+	if (pid == f->pid)
+		return true;
+	return u64_map_get(&f->tgid_of, (uint32_t)pid, &tgid) && tgid == (uint64_t)f->pid;
+}
+
+/* The memory cgroup an event belongs to; false when unknown. */
+static bool event_cgroup(const struct trace_filter *f, const struct rf_event *ev, uint64_t *cg)
+{
+	uint64_t tgid;
+
+	switch (ev->type) {
+	case RF_EV_PAGECACHE_ADD:
+		*cg = ev->u.file.cgroup;
+		return true;
+	case RF_EV_LRU_ADD:
+		*cg = ev->u.lru.cgroup;
+		return true;
+	case RF_EV_RECLAIM:
+		*cg = ev->u.reclaim.cgroup;
+		return true;
+	case RF_EV_COUNTERS:
+		*cg = ev->u.counters.cgroup;
+		return ev->u.counters.source != RF_COUNTERS_VMSTAT;
+	case RF_EV_CGROUP_MKDIR:
+	case RF_EV_CGROUP_RMDIR:
+	case RF_EV_CGROUP_ATTACH:
+	case RF_EV_CGROUP_LIMIT:
+		*cg = ev->u.cgroup.id;
+		return true;
+	case RF_EV_NAME_PID:
+		*cg = ev->u.task.cgroup;
+		return true;
+	}
+	if (ev->pid <= 0)
+		return false;
+	if (u64_map_get(&f->cgroup_of, (uint32_t)ev->pid, cg))
+		return true;
+	return u64_map_get(&f->tgid_of, (uint32_t)ev->pid, &tgid) &&
+	       u64_map_get(&f->cgroup_of, tgid, cg);
+}
+
+static bool cgroup_matches(const struct trace_filter *f, uint64_t cg)
+{
+	int depth;
+
+	for (depth = 0; depth < MAX_CGROUP_DEPTH; depth++) {
+		if (cg == f->cgroup)
+			return true;
+		if (!u64_map_get(&f->parent_of, cg, &cg) || !cg)
+			return false;
+	}
+	return false;
+}
+
+bool trace_filter_match_who(const struct trace_filter *f, const struct rf_event *ev)
+{
+	if (f->by_type && !f->types[ev->type < RF_EV_TYPE_MAX ? ev->type : 0])
+		return false;
+	if (f->by_class && !f->classes[rf_event_class(ev->type)])
+		return false;
+	return trace_filter_match_task(f, ev);
+}
+
+bool trace_filter_match_task(const struct trace_filter *f, const struct rf_event *ev)
+{
+	uint64_t cg;
+
+	if (f->by_pid && !pid_matches(f, ev->pid) && !pid_matches(f, named_pid(ev)))
+		return false;
+	if (f->by_cgroup && !(event_cgroup(f, ev, &cg) && cgroup_matches(f, cg)))
+		return false;
+	return true;
+}
+
+bool trace_filter_match(const struct trace_filter *f, const struct rf_event *ev)
+{
+	return trace_filter_in_time(f, ev) && trace_filter_match_who(f, ev);
+}
+
+bool trace_filter_per_event(const struct trace_filter *f)
+{
+	return f->by_type || f->by_class || f->by_pid || f->by_cgroup;
+}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * `refault trace info`: what a trace holds.
+ *
+ * Every chunk is decoded: the lost-event total is a sum over LOST events and
+ * the per-class counts need the event types, and the library exposes the
+ * index's chunk list but not its per-type table.  Decoding runs at tens of
+ * millions of events per second, so this costs seconds on large traces.
+ * Damaged chunks are skipped (and reported); the counts cover the rest.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <refault/trace-json.h>
+
+#include "cli/trace/trace-local.h"
+
+#define MAX_DAMAGE_REPORTS 16
+
+static const char sub[] = "info";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: refault trace info TRACE [--json] [--chunks]\n\n"
+		"Print the header of TRACE (producer, version, host, clock, what was recorded),\n"
+		"its duration, events per type and per class, chunks, file bytes and bytes per\n"
+		"event, the lost-event total (sum of the counts of 'lost' events) and whether the\n"
+		"index is present.  Every chunk is decoded; damaged chunks are reported (chunk and\n"
+		"offset) and left out of the counts.\n\n"
+		"  --json     one JSON object instead of text\n"
+		"  --chunks   also list the chunks: offset, size, sequence number, first and last\n"
+		"             time, events, references (from the index, or found by walking)\n\n"
+		"Exit status: 0 the trace was read whole, 1 damage or I/O error, 2 bad command line.\n");
+}
+
+struct info {
+	uint64_t per_type[RF_EV_TYPE_MAX];
+	uint64_t per_class[RF_CLASS_META + 1];
+	uint64_t events;
+	uint64_t lost;
+	uint64_t t_first;
+	uint64_t t_last;
+	bool has_end;
+	uint64_t end_events;
+	uint64_t end_lost;
+	uint64_t damaged;
+	char damage[MAX_DAMAGE_REPORTS][512];
+	long chunks;
+	const struct rf_chunk_info *chunk_list;
+	bool list_chunks;
+};
+
+static void count(struct info *in, const struct rf_event *ev)
+{
+	in->per_type[ev->type < RF_EV_TYPE_MAX ? ev->type : 0]++;
+	in->per_class[rf_event_class(ev->type)]++;
+	in->events++;
+	in->t_first = ev->time < in->t_first ? ev->time : in->t_first;
+	in->t_last = ev->time > in->t_last ? ev->time : in->t_last;
+	if (ev->type == RF_EV_LOST)
+		in->lost += ev->u.lost.count;
+	if (ev->type == RF_EV_END) {
+		in->has_end = true;
+		in->end_events = ev->u.end.nr_events;
+		in->end_lost = ev->u.end.nr_lost;
+	}
+}
+
+static int scan(struct info *in, struct rf_trace_reader *r, const char *path)
+{
+	const struct rf_chunk_info *chunks;
+	struct rf_event ev;
+	int rc;
+
+	in->t_first = UINT64_MAX;
+	while ((rc = rf_trace_reader_next(r, &ev)) != 0) {
+		if (rc == 1) {
+			count(in, &ev);
+			continue;
+		}
+		if (rc == RF_ERR_NOMEM || rc == RF_ERR_STATE)
+			break;
+		/* with RF_READ_SKIP_DAMAGED the reader goes on after the damaged chunk */
+		if (in->damaged < MAX_DAMAGE_REPORTS)
+			snprintf(in->damage[in->damaged], sizeof(in->damage[0]), "%s",
+				 rf_trace_reader_errmsg(r));
+		in->damaged++;
+		trace_err(sub, "%s: %s", path, rf_trace_reader_errmsg(r));
+	}
+	if (rc < 0) {
+		trace_err(sub, "%s: %s", path, rf_strerror(rc));
+		return rc;
+	}
+	in->chunks = rf_trace_reader_chunks(r, &chunks);
+	in->chunk_list = in->chunks > 0 ? chunks : NULL;
+	if (in->t_first == UINT64_MAX)
+		in->t_first = in->t_last = 0;
+	return 0;
+}
+
+static void print_header_text(const struct rf_trace_header *h)
+{
+	char when[64] = "?", mem[32], swap[32];
+	time_t t = (time_t)h->created;
+	struct tm tm;
+
+	if (h->created && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	printf("format:       %s %u.%u\n", RF_TRACE_FORMAT_NAME, h->version_major,
+	       h->version_minor);
+	printf("producer:     %s %s\n", h->producer, h->producer_version);
+	printf("created:      %s\n", when);
+	printf("clock:        %s%s", h->clock, h->synthetic ? " (synthetic)" : "");
+	if (h->time_resolution > 1)
+		printf(", times rounded down to %llu ns", (unsigned long long)h->time_resolution);
+	printf("\n");
+	printf("host:         %s, Linux %s %s, %u CPUs, %u NUMA nodes, page size %u\n",
+	       h->host.hostname, h->host.kernel_release, h->host.arch, h->host.cpus,
+	       h->host.numa_nodes, h->host.page_size);
+	printf("memory:       %s, swap %s, THP %s\n",
+	       rf_format_bytes(h->host.mem_bytes, mem, sizeof(mem)),
+	       rf_format_bytes(h->host.swap_bytes, swap, sizeof(swap)),
+	       *h->host.thp_mode ? h->host.thp_mode : "unknown");
+	printf("sources:      %s\n", h->sources);
+	printf("scope:        %s\n", h->scope);
+	printf("command:      %s\n", h->command);
+	if (*h->params)
+		printf("params:       %s\n", h->params);
+}
+
+static void print_chunks_text(const struct info *in)
+{
+	long i;
+
+	printf("chunk list:\n  %6s %12s %8s %6s %20s %20s %8s %8s\n", "chunk", "offset", "size",
+	       "seq", "t_first", "t_last", "events", "refs");
+	for (i = 0; i < in->chunks && in->chunk_list; i++) {
+		const struct rf_chunk_info *c = &in->chunk_list[i];
+
+		printf("  %6ld %12" PRIu64 " %8" PRIu64 " %6" PRIu64 " %20" PRIu64 " %20" PRIu64
+		       " %8" PRIu64 " %8" PRIu64 "\n", i, c->offset, c->size, c->seq, c->t_first,
+		       c->t_last, c->nr_events, c->nr_refs);
+	}
+}
+
+static json_object *chunks_json(const struct info *in)
+{
+	json_object *a = json_object_new_array(), *c;
+	long i;
+
+	for (i = 0; a && i < in->chunks && in->chunk_list; i++) {
+		const struct rf_chunk_info *ci = &in->chunk_list[i];
+
+		c = json_object_new_object();
+		json_object_object_add(c, "offset", json_object_new_uint64(ci->offset));
+		json_object_object_add(c, "size", json_object_new_uint64(ci->size));
+		json_object_object_add(c, "seq", json_object_new_uint64(ci->seq));
+		json_object_object_add(c, "t_first", json_object_new_uint64(ci->t_first));
+		json_object_object_add(c, "t_last", json_object_new_uint64(ci->t_last));
+		json_object_object_add(c, "nr_events", json_object_new_uint64(ci->nr_events));
+		json_object_object_add(c, "nr_refs", json_object_new_uint64(ci->nr_refs));
+		json_object_array_add(a, c);
+	}
+	return a;
+}
+
+static void print_text(const struct info *in, struct rf_trace_reader *r)
+{
+	uint64_t size = rf_trace_reader_file_size(r);
+	unsigned int t;
+	int c;
+	char buf[32];
+
+	print_header_text(rf_trace_reader_header(r));
+	printf("time:         %" PRIu64 ".%09" PRIu64 " .. %" PRIu64 ".%09" PRIu64 " s\n",
+	       in->t_first / 1000000000u, in->t_first % 1000000000u, in->t_last / 1000000000u,
+	       in->t_last % 1000000000u);
+	printf("duration:     %.9f s\n", (double)(in->t_last - in->t_first) / 1e9);
+	printf("events:       %" PRIu64 "\n", in->events);
+	printf("chunks:       %ld\n", in->chunks < 0 ? 0 : in->chunks);
+	printf("file size:    %" PRIu64 " bytes (%s)\n", size,
+	       rf_format_bytes(size, buf, sizeof(buf)));
+	printf("bytes/event:  %.3f\n", in->events ? (double)size / (double)in->events : 0.0);
+	printf("lost events:  %" PRIu64 "\n", in->lost);
+	if (in->has_end)
+		printf("end record:   %" PRIu64 " events, %" PRIu64 " lost\n", in->end_events,
+		       in->end_lost);
+	printf("index:        %s%s%s\n", rf_trace_reader_has_index(r) ? "present" : "absent",
+	       *rf_trace_reader_index_problem(r) ? ": " : "", rf_trace_reader_index_problem(r));
+	if (in->damaged)
+		printf("damaged:      %" PRIu64 " chunks skipped\n", in->damaged);
+	printf("per class:\n");
+	for (c = RF_CLASS_REFERENCE; c <= RF_CLASS_META; c++)
+		printf("  %-20s %" PRIu64 "\n", rf_event_class_name((enum rf_event_class)c),
+		       in->per_class[c]);
+	printf("per type:\n");
+	for (t = 1; t < RF_EV_TYPE_MAX; t++)
+		if (in->per_type[t])
+			printf("  %-20s %" PRIu64 "\n", rf_event_type_name(t), in->per_type[t]);
+	if (in->list_chunks)
+		print_chunks_text(in);
+}
+
+static json_object *info_json(const struct info *in, struct rf_trace_reader *r)
+{
+	json_object *o = json_object_new_object(), *types, *classes, *index, *dmg;
+	uint64_t size = rf_trace_reader_file_size(r);
+	unsigned int t, k;
+	int c;
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "header", rf_header_to_json(rf_trace_reader_header(r)));
+	json_object_object_add(o, "t_first", json_object_new_uint64(in->t_first));
+	json_object_object_add(o, "t_last", json_object_new_uint64(in->t_last));
+	json_object_object_add(o, "duration_ns", json_object_new_uint64(in->t_last - in->t_first));
+	json_object_object_add(o, "events", json_object_new_uint64(in->events));
+	json_object_object_add(o, "chunks", json_object_new_int64(in->chunks < 0 ? 0 : in->chunks));
+	json_object_object_add(o, "file_bytes", json_object_new_uint64(size));
+	json_object_object_add(o, "bytes_per_event", json_object_new_double(
+		in->events ? (double)size / (double)in->events : 0));
+	json_object_object_add(o, "lost_events", json_object_new_uint64(in->lost));
+	if (in->has_end) {
+		json_object *end = json_object_new_object();
+
+		json_object_object_add(end, "nr_events", json_object_new_uint64(in->end_events));
+		json_object_object_add(end, "nr_lost", json_object_new_uint64(in->end_lost));
+		json_object_object_add(o, "end", end);
+	}
+	index = json_object_new_object();
+	json_object_object_add(index, "present",
+			       json_object_new_boolean(rf_trace_reader_has_index(r)));
+	json_object_object_add(index, "problem",
+			       json_object_new_string(rf_trace_reader_index_problem(r)));
+	json_object_object_add(o, "index", index);
+	classes = json_object_new_object();
+	for (c = RF_CLASS_REFERENCE; c <= RF_CLASS_META; c++)
+		json_object_object_add(classes, rf_event_class_name((enum rf_event_class)c),
+				       json_object_new_uint64(in->per_class[c]));
+	json_object_object_add(o, "per_class", classes);
+	types = json_object_new_object();
+	for (t = 1; t < RF_EV_TYPE_MAX; t++)
+		if (in->per_type[t])
+			json_object_object_add(types, rf_event_type_name(t),
+					       json_object_new_uint64(in->per_type[t]));
+	json_object_object_add(o, "per_type", types);
+	json_object_object_add(o, "damaged_chunks", json_object_new_uint64(in->damaged));
+	dmg = json_object_new_array();
+	for (k = 0; k < in->damaged && k < MAX_DAMAGE_REPORTS; k++)
+		json_object_array_add(dmg, json_object_new_string(in->damage[k]));
+	json_object_object_add(o, "damage", dmg);
+	if (in->list_chunks)
+		json_object_object_add(o, "chunk_list", chunks_json(in));
+	return o;
+}
+
+int trace_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "chunks", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct info *in;
+	struct rf_trace_reader *r;
+	bool first = true, json = false, list_chunks = false;
+	json_object *o;
+	int c, idx, status;
+
+	while ((c = trace_getopt(sub, argc, argv, ":hj", longopts, &idx, &first)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return RF_EXIT_OK;
+		}
+		if (c != 'j' && c != 'c')
+			return RF_EXIT_USAGE;
+		*(c == 'j' ? &json : &list_chunks) = true;
+	}
+	if (optind != argc - 1)
+		return trace_usage_error(sub, optind >= argc ? "no TRACE given" : "one TRACE only");
+	r = trace_open(sub, argv[optind], RF_READ_SKIP_DAMAGED);
+	if (!r)
+		return RF_EXIT_FAILURE;
+	in = calloc(1, sizeof(*in));	/* the damage reports make it big for the stack */
+	if (in)
+		in->list_chunks = list_chunks;
+	if (!in || scan(in, r, argv[optind])) {
+		if (!in)
+			trace_err(sub, "out of memory");
+		free(in);
+		rf_trace_reader_close(r);
+		return RF_EXIT_FAILURE;
+	}
+	if (json) {
+		o = info_json(in, r);
+		if (o)
+			printf("%s\n", json_object_to_json_string_ext(
+				o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		print_text(in, r);
+	}
+	status = in->damaged ? RF_EXIT_FAILURE : RF_EXIT_OK;
+	free(in);
+	rf_trace_reader_close(r);
+	return status;
+}

@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Page-request streams for cache simulators: libCacheSim's oracleGeneral
+ * binary format and a plain csv, in both directions.
+ *
+ * Trace -> requests: every base page a reference event touches is one
+ * request of one page.  Its obj_id is the access key for 'access' events
+ * (key + i for the i-th page of a folio), and a hash of the page's identity
+ * for the others: file pages (dev, ino, index), anonymous pages (mm, virtual
+ * page number).  docs/refault-trace.md gives the hash, so other tools can
+ * compute the same ids.
+ *
+ * oracleGeneral's next_access_vtime needs the future: records are written
+ * with -1 first, then a pass from the end of the file backwards fills it in
+ * with a map of obj_id -> request number of its next access (memory: one
+ * entry per distinct page).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/trace/convert.h"
+
+#define ORACLE_RECORD	24
+#define REVERSE_BLOCK	65536u		/* records per block of the backward pass */
+#define CSV_HEADER	"time,obj_id,size,op"
+
+static const char sub[] = "convert";
+
+/* ------------------------------------------------------------ page identity */
+
+/* splitmix64's finaliser: a bijection with good avalanche. */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+static uint64_t page_id(uint64_t tag, uint64_t a, uint64_t b, uint64_t page)
+{
+	return mix64(mix64(mix64(tag ^ a) ^ b) ^ page);
+}
+
+#define TAG_FILE 0x66696c6500000000ull	/* "file" */
+#define TAG_ANON 0x616e6f6e00000000ull	/* "anon" */
+
+int page_requests(const struct rf_event *ev, unsigned int page_shift,
+		  int (*fn)(void *arg, const struct page_req *req), void *arg)
+{
+	uint64_t first, count, tag = 0, a = 0, b = 0, i;
+	struct page_req req = { 0 };
+	unsigned int order = 0;
+	bool flat = false;
+	int err;
+
+	switch (ev->type) {
+	case RF_EV_FILE_READ:
+	case RF_EV_FILE_WRITE:
+		first = ev->u.file.index;
+		count = ev->u.file.nr;
+		tag = TAG_FILE, a = ev->u.file.dev, b = ev->u.file.ino;
+		req.write = ev->type == RF_EV_FILE_WRITE;
+		break;
+	case RF_EV_FILE_FAULT:
+		order = ev->u.file.order;
+		first = ev->u.file.index;
+		tag = TAG_FILE, a = ev->u.file.dev, b = ev->u.file.ino;
+		req.write = ev->u.file.flags & RF_REF_WRITE;
+		break;
+	case RF_EV_ANON_FAULT:
+		order = ev->u.anon.order;
+		first = ev->u.anon.addr >> page_shift;
+		tag = TAG_ANON, a = ev->u.anon.mm;
+		req.write = ev->u.anon.flags & RF_REF_WRITE;
+		break;
+	case RF_EV_ACCESS:
+		order = ev->u.access.order;
+		first = ev->u.access.key;
+		flat = true;
+		req.write = ev->u.access.flags & RF_REF_WRITE;
+		break;
+	default:
+		return 1;
+	}
+	if (ev->type != RF_EV_FILE_READ && ev->type != RF_EV_FILE_WRITE) {
+		if (order > 24)
+			return RF_ERR_RANGE;
+		count = 1ull << order;
+		/* a folio covers the naturally aligned range around the page */
+		if (!flat)
+			first &= ~(count - 1);
+	}
+	if (count > PAGES_PER_EVENT_MAX)
+		return RF_ERR_RANGE;
+	for (i = 0; i < count; i++) {
+		req.obj_id = flat ? first + i : page_id(tag, a, b, first + i);
+		err = fn(arg, &req);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ the sinks */
+
+struct page_sink {
+	enum conv_format fmt;
+	struct out_file of;
+	FILE *fp;
+	unsigned int page_shift;
+	uint32_t page_size;
+	bool have_t0;
+	uint64_t t0;		/* oracle clock_time 0: the first reference */
+	const struct rf_event *ev;	/* being expanded */
+	uint64_t requests;
+	uint64_t references;
+	uint64_t others;
+};
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int emit(void *arg, const struct page_req *req)
+{
+	struct page_sink *ps = arg;
+	uint8_t rec[ORACLE_RECORD];
+	uint64_t secs;
+
+	ps->requests++;
+	if (ps->fmt == FMT_CSV) {
+		fprintf(ps->fp, "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%s\n", ps->ev->time,
+			req->obj_id, ps->page_size, req->write ? "write" : "read");
+		return 0;
+	}
+	secs = ps->ev->time > ps->t0 ? (ps->ev->time - ps->t0) / 1000000000u : 0;
+	put_le32(rec, secs > UINT32_MAX ? UINT32_MAX : (uint32_t)secs);
+	put_le64(rec + 4, req->obj_id);
+	put_le32(rec + 12, ps->page_size);
+	put_le64(rec + 16, (uint64_t)-1);	/* filled in by the backward pass */
+	return fwrite(rec, sizeof(rec), 1, ps->fp) == 1 ? 0 : -errno;
+}
+
+static int page_sink_put(struct conv_sink *sink, const struct rf_event *ev)
+{
+	struct page_sink *ps = sink->priv;
+	int rc;
+
+	if (rf_event_class(ev->type) != RF_CLASS_REFERENCE) {
+		ps->others++;
+		return 0;
+	}
+	if (!ps->have_t0) {
+		ps->t0 = ev->time;
+		ps->have_t0 = true;
+	}
+	ps->ev = ev;
+	rc = page_requests(ev, ps->page_shift, emit, ps);
+	if (rc == 1) {		/* a reference that requests no page (file_readahead) */
+		ps->others++;
+		return 0;
+	}
+	ps->references++;
+	if (rc == RF_ERR_RANGE)
+		trace_err(sub, "%s event at %" PRIu64 " ns covers more than %u pages: refusing to "
+			  "expand it", rf_event_type_name(ev->type), ev->time, PAGES_PER_EVENT_MAX);
+	else if (rc < 0)
+		trace_err(sub, "%s: %s", sink->path, rf_strerror(rc));
+	return rc < 0 ? rc : 0;
+}
+
+/* Fill in next_access_vtime, walking the records from the last to the first. */
+static int oracle_backward_pass(struct page_sink *ps, const char *path)
+{
+	uint8_t *buf = malloc((size_t)REVERSE_BLOCK * ORACLE_RECORD);
+	uint64_t end = ps->requests, start, i, next;
+	struct u64_map next_of;
+	int fd = ps->of.fd, err = 0;
+	size_t len;
+
+	if (!buf)
+		return RF_ERR_NOMEM;
+	u64_map_init(&next_of);
+	while (!err && end > 0) {
+		start = end > REVERSE_BLOCK ? end - REVERSE_BLOCK : 0;
+		len = (size_t)(end - start) * ORACLE_RECORD;
+		if (pread(fd, buf, len, (off_t)(start * ORACLE_RECORD)) != (ssize_t)len) {
+			err = errno ? -errno : RF_ERR_IO;
+			break;
+		}
+		for (i = end; i-- > start && !err;) {
+			uint8_t *rec = buf + (i - start) * ORACLE_RECORD;
+			uint64_t obj = get_le64(rec + 4);
+
+			if (!u64_map_get(&next_of, obj, &next))
+				next = (uint64_t)-1;
+			put_le64(rec + 16, next);
+			/* libCacheSim numbers requests from 1 */
+			err = u64_map_put(&next_of, obj, i + 1);
+		}
+		if (!err && pwrite(fd, buf, len, (off_t)(start * ORACLE_RECORD)) != (ssize_t)len)
+			err = errno ? -errno : RF_ERR_IO;
+		end = start;
+	}
+	if (err)
+		trace_err(sub, "%s: computing next_access_vtime: %s", path, rf_strerror(err));
+	u64_map_free(&next_of);
+	free(buf);
+	return err;
+}
+
+static int page_sink_finish(struct conv_sink *sink)
+{
+	struct page_sink *ps = sink->priv;
+
+	if (fflush(ps->fp)) {
+		trace_err(sub, "%s: %s", sink->path, strerror(errno));
+		out_file_discard(&ps->of);
+		return -1;
+	}
+	if (ps->fmt == FMT_ORACLE && oracle_backward_pass(ps, sink->path)) {
+		out_file_discard(&ps->of);
+		return -1;
+	}
+	return out_file_commit(&ps->of, sub);
+}
+
+static void page_sink_abort(struct conv_sink *sink)
+{
+	struct page_sink *ps = sink->priv;
+
+	out_file_discard(&ps->of);
+}
+
+static void page_sink_summary(struct conv_sink *sink)
+{
+	struct page_sink *ps = sink->priv;
+
+	fprintf(stderr, "%s: %" PRIu64 " page requests from %" PRIu64 " reference events; %"
+		PRIu64 " other events left out\n", sink->path, ps->requests, ps->references,
+		ps->others);
+}
+
+int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *path,
+		   const struct rf_trace_header *h)
+{
+	struct page_sink *ps = calloc(1, sizeof(*ps));
+	uint32_t page = h->host.page_size ? h->host.page_size : 4096;
+
+	if (!ps) {
+		trace_err(sub, "out of memory");
+		return -1;
+	}
+	if (page & (page - 1)) {
+		trace_err(sub, "the header's page size %u is not a power of two", page);
+		free(ps);
+		return -1;
+	}
+	ps->fmt = fmt;
+	ps->page_size = page;
+	while ((1u << ps->page_shift) < page)
+		ps->page_shift++;
+	if (out_file_open(&ps->of, path, sub)) {
+		free(ps);
+		return -1;
+	}
+	ps->fp = out_file_stdio(&ps->of, sub);
+	if (!ps->fp) {
+		out_file_discard(&ps->of);
+		free(ps);
+		return -1;
+	}
+	if (fmt == FMT_CSV)
+		fprintf(ps->fp, CSV_HEADER "\n");
+	sink->put = page_sink_put;
+	sink->finish = page_sink_finish;
+	sink->abort = page_sink_abort;
+	sink->summary = page_sink_summary;
+	sink->priv = ps;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the sources */
+
+struct page_src {
+	enum conv_format fmt;
+	FILE *fp;
+	uint32_t page_size;
+	uint64_t nr;		/* records or lines read */
+	char *line;
+	size_t cap;
+	int col_time, col_obj, col_size, col_op;
+};
+
+/* The order of a folio of @size bytes, or 0 when it is not a power-of-two number of pages. */
+static uint8_t order_of_size(uint64_t size, uint32_t page)
+{
+	uint8_t order = 0;
+
+	if (size <= page || size % page)
+		return 0;
+	size /= page;
+	if (size & (size - 1))
+		return 0;
+	while (size > 1) {
+		size >>= 1;
+		order++;
+	}
+	return order;
+}
+
+static void access_event(struct rf_event *ev, uint64_t time, uint64_t obj, uint64_t size,
+			 bool write, uint32_t page)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = RF_EV_ACCESS;
+	ev->time = time;
+	ev->u.access.key = obj;
+	ev->u.access.order = order_of_size(size, page);
+	ev->u.access.flags = write ? RF_REF_WRITE : 0;
+}
+
+static int oracle_next(struct conv_source *src, struct page_src *ps, struct rf_event *ev)
+{
+	uint8_t rec[ORACLE_RECORD];
+	size_t n;
+
+	for (;;) {
+		n = fread(rec, 1, sizeof(rec), ps->fp);
+		if (n == 0 && !ferror(ps->fp))
+			return 0;
+		if (n != sizeof(rec)) {
+			trace_err(sub, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s",
+				  src->path, ps->nr, ps->nr * ORACLE_RECORD,
+				  ferror(ps->fp) ? strerror(errno) :
+				  "truncated (the file size is not a multiple of 24 bytes)");
+			return RF_ERR_TRUNCATED;
+		}
+		ps->nr++;
+		/* libCacheSim skips records of size 0 too */
+		if (!get_le32(rec + 12))
+			continue;
+		access_event(ev, (uint64_t)get_le32(rec) * 1000000000u, get_le64(rec + 4),
+			     get_le32(rec + 12), false, ps->page_size);
+		return 1;
+	}
+}
+
+/* Split @line at commas into at most @max fields. */
+static int split_csv(char *line, char **fields, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		fields[n++] = line;
+		line = strchr(line, ',');
+		if (!line)
+			break;
+		*line++ = '\0';
+	}
+	return n;
+}
+
+static int csv_line(struct page_src *ps)
+{
+	ssize_t n = getline(&ps->line, &ps->cap, ps->fp);
+
+	if (n < 0)
+		return 0;
+	ps->nr++;
+	while (n > 0 && (ps->line[n - 1] == '\n' || ps->line[n - 1] == '\r'))
+		ps->line[--n] = '\0';
+	return 1;
+}
+
+static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_event *ev)
+{
+	char *f[16];
+	uint64_t t, obj, size = ps->page_size;
+	bool write = false;
+	int n;
+
+	do {
+		if (!csv_line(ps))
+			return ferror(ps->fp) ? RF_ERR_IO : 0;
+	} while (!ps->line[0]);
+	n = split_csv(ps->line, f, 16);
+	if (n <= ps->col_time || n <= ps->col_obj || rf_parse_u64(f[ps->col_time], &t) ||
+	    rf_parse_u64(f[ps->col_obj], &obj) ||
+	    (ps->col_size >= 0 && (n <= ps->col_size || rf_parse_u64(f[ps->col_size], &size)))) {
+		trace_err(sub, "%s: line %" PRIu64 ": expected numbers in the time, obj_id "
+			  "and size columns", src->path, ps->nr);
+		return RF_ERR_INVAL;
+	}
+	if (ps->col_op >= 0 && n > ps->col_op) {
+		if (!strcmp(f[ps->col_op], "write") || !strcmp(f[ps->col_op], "set"))
+			write = true;
+		else if (strcmp(f[ps->col_op], "read") && strcmp(f[ps->col_op], "get") &&
+			 f[ps->col_op][0]) {
+			trace_err(sub, "%s: line %" PRIu64 ": op '%s' is not read or write",
+				  src->path, ps->nr, f[ps->col_op]);
+			return RF_ERR_INVAL;
+		}
+	}
+	access_event(ev, t, obj, size, write, ps->page_size);
+	return 1;
+}
+
+static int csv_columns(struct conv_source *src, struct page_src *ps)
+{
+	char *f[16];
+	int n, i;
+
+	if (!csv_line(ps)) {
+		trace_err(sub, "%s: empty: expected the header line '" CSV_HEADER "'", src->path);
+		return -1;
+	}
+	ps->col_time = ps->col_obj = ps->col_size = ps->col_op = -1;
+	n = split_csv(ps->line, f, 16);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(f[i], "time"))
+			ps->col_time = i;
+		else if (!strcmp(f[i], "obj_id"))
+			ps->col_obj = i;
+		else if (!strcmp(f[i], "size"))
+			ps->col_size = i;
+		else if (!strcmp(f[i], "op"))
+			ps->col_op = i;
+	}
+	if (ps->col_time < 0 || ps->col_obj < 0) {
+		trace_err(sub, "%s: line 1: expected a header line with 'time' and 'obj_id' "
+			  "columns (as in '" CSV_HEADER "')", src->path);
+		return -1;
+	}
+	return 0;
+}
+
+static int page_src_next(struct conv_source *src, struct rf_event *ev)
+{
+	struct page_src *ps = src->priv;
+
+	return ps->fmt == FMT_ORACLE ? oracle_next(src, ps, ev) : csv_next(src, ps, ev);
+}
+
+static void page_src_close(struct conv_source *src)
+{
+	struct page_src *ps = src->priv;
+
+	if (ps->fp && ps->fp != stdin)
+		fclose(ps->fp);
+	free(ps->line);
+	free(ps);
+}
+
+int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path)
+{
+	struct page_src *ps = calloc(1, sizeof(*ps));
+
+	if (!ps) {
+		trace_err(sub, "out of memory");
+		return -1;
+	}
+	src->priv = ps;
+	src->next = page_src_next;
+	src->close = page_src_close;
+	ps->fmt = fmt;
+	ps->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!ps->fp) {
+		trace_err(sub, "%s: %s", path, strerror(errno));
+		page_src_close(src);
+		return -1;
+	}
+	rf_trace_header_init(&src->hdr, "refault trace convert");
+	snprintf(src->hdr.clock, sizeof(src->hdr.clock), "synthetic");
+	src->hdr.synthetic = true;
+	snprintf(src->hdr.params, sizeof(src->hdr.params), "converted-from=%s",
+		 fmt == FMT_ORACLE ? "oracleGeneral" : "csv");
+	ps->page_size = src->hdr.host.page_size;
+	if (fmt == FMT_CSV && csv_columns(src, ps)) {
+		page_src_close(src);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Events as text lines and JSON lines.  The text form walks the event's JSON
+ * object so that it names every field exactly as the JSON form and
+ * docs/trace-format.md do, and cannot fall behind the schema.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <refault/trace-json.h>
+
+#include "cli/trace/trace-local.h"
+
+/* Fields that read better in hex: addresses, page frames, address spaces. */
+static bool hex_field(const char *name)
+{
+	static const char *const names[] = { "addr", "mm", "pfn", "flags", "prot", "len" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+static void print_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void print_value(FILE *out, const char *name, json_object *v)
+{
+	struct json_object_iterator it, end;
+	size_t i, n;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		fputs("-", out);
+		break;
+	case json_type_string:
+		print_string(out, json_object_get_string(v));
+		break;
+	case json_type_array:
+		n = json_object_array_length(v);
+		fputc('[', out);
+		for (i = 0; i < n; i++)
+			fprintf(out, "%s0x%" PRIx64, i ? "," : "",
+				json_object_get_uint64(json_object_array_get_idx(v, i)));
+		fputc(']', out);
+		break;
+	case json_type_object:
+		it = json_object_iter_begin(v);
+		end = json_object_iter_end(v);
+		fputc('{', out);
+		for (i = 0; !json_object_iter_equal(&it, &end); json_object_iter_next(&it), i++)
+			fprintf(out, "%s%s=%" PRIu64, i ? "," : "", json_object_iter_peek_name(&it),
+				json_object_get_uint64(json_object_iter_peek_value(&it)));
+		fputc('}', out);
+		break;
+	case json_type_int:
+		if (!strcmp(name, "dev")) {
+			uint64_t dev = json_object_get_uint64(v);
+
+			/* kernel s_dev: major << 20 | minor */
+			fprintf(out, "%" PRIu64 ":%" PRIu64, dev >> 20, dev & 0xfffff);
+		} else if (json_object_get_int64(v) < 0) {
+			fprintf(out, "%" PRId64, json_object_get_int64(v));
+		} else if (hex_field(name)) {
+			fprintf(out, "0x%" PRIx64, json_object_get_uint64(v));
+		} else {
+			fprintf(out, "%" PRIu64, json_object_get_uint64(v));
+		}
+		break;
+	default:
+		fputs(json_object_to_json_string_ext(v, TRACE_JSON_FLAGS), out);
+		break;
+	}
+}
+
+/* cgroup_limit reads better with the knob's name and "max" for no limit. */
+static bool print_limit_field(FILE *out, const struct rf_event *ev, const char *name)
+{
+	if (ev->type != RF_EV_CGROUP_LIMIT)
+		return false;
+	if (!strcmp(name, "kind") && rf_limit_kind_name(ev->u.cgroup.kind)) {
+		fputs(rf_limit_kind_name(ev->u.cgroup.kind), out);
+		return true;
+	}
+	if (!strcmp(name, "value") && ev->u.cgroup.value == RF_UNLIMITED) {
+		fputs("max", out);
+		return true;
+	}
+	return false;
+}
+
+static bool common_key(const char *k)
+{
+	return !strcmp(k, "t") || !strcmp(k, "cpu") || !strcmp(k, "pid") || !strcmp(k, "type");
+}
+
+int trace_print_event(FILE *out, const struct rf_event *ev)
+{
+	struct json_object_iterator it, end;
+	json_object *o = rf_event_to_json(ev);
+	const char *name;
+
+	if (!o)
+		return RF_ERR_NOMEM;
+	fprintf(out, "%6" PRIu64 ".%09" PRIu64 " [%03u] %6d %-14s", ev->time / 1000000000u,
+		ev->time % 1000000000u, ev->cpu, ev->pid, rf_event_type_name(ev->type));
+	it = json_object_iter_begin(o);
+	end = json_object_iter_end(o);
+	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		name = json_object_iter_peek_name(&it);
+		if (common_key(name))
+			continue;
+		fprintf(out, " %s=", name);
+		if (!print_limit_field(out, ev, name))
+			print_value(out, name, json_object_iter_peek_value(&it));
+	}
+	fputc('\n', out);
+	json_object_put(o);
+	return 0;
+}
+
+int trace_print_event_json(FILE *out, const struct rf_event *ev)
+{
+	json_object *o = rf_event_to_json(ev);
+
+	if (!o)
+		return RF_ERR_NOMEM;
+	fputs(json_object_to_json_string_ext(o, TRACE_JSON_FLAGS), out);
+	fputc('\n', out);
+	json_object_put(o);
+	return 0;
+}

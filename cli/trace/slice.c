@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * `refault trace slice`: the selected events of a trace, as a new trace that
+ * replays on its own.
+ *
+ * Before the time range, the events that name things or set up state are
+ * kept (see keeps_state()), so that the slice knows its files, cgroups,
+ * processes and mappings.  Chunks that lie wholly inside the range are
+ * copied verbatim when no per-event filter applies; others are decoded and
+ * their selected events re-encoded.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/trace/trace-local.h"
+
+static const char sub[] = "slice";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: refault trace slice TRACE -o OUT [--from T] [--to T] [--pid P] [--cgroup ID]\n"
+		"                           [--type T[,T...]] [--class C[,C...]]\n\n"
+		"Write the events of TRACE selected as in 'refault trace dump' to a new trace OUT.\n"
+		"State that precedes the range is kept so that OUT replays on its own: name_file,\n"
+		"name_pid, name_stack, cgroup_mkdir/rmdir/attach/limit (all of them), and fork,\n"
+		"exec, exit, mmap, munmap, madvise (of the selected pid/cgroup, if one is given).\n"
+		"Inside the range only the selected events are kept.\n\n"
+		"  -o, --output OUT  the new trace (required)\n"
+		"  --from T, --to T  time range: seconds on the trace clock as dump prints them,\n"
+		"                    or \"+2s\" from the first event\n"
+		"  --pid P, --cgroup ID, --type T,..., --class C,...  as in dump\n\n"
+		"Exit status: 0 success, 1 bad data or I/O error (OUT then holds the events before\n"
+		"the damage), 2 bad command line.\n");
+}
+
+enum { OPT_FILTER = 256 };
+
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "type", required_argument, NULL, OPT_FILTER },
+	{ "class", required_argument, NULL, OPT_FILTER },
+	{ "pid", required_argument, NULL, OPT_FILTER },
+	{ "cgroup", required_argument, NULL, OPT_FILTER },
+	{ "from", required_argument, NULL, OPT_FILTER },
+	{ "to", required_argument, NULL, OPT_FILTER },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct slice {
+	const char *in;
+	const char *out;
+	struct trace_filter filter;
+	uint64_t kept;
+	uint64_t state_kept;
+	uint64_t copied_chunks;
+};
+
+/* Naming and set-up events that precede the range and the slice needs. */
+static bool keeps_state(const struct trace_filter *f, const struct rf_event *ev)
+{
+	switch (ev->type) {
+	case RF_EV_NAME_FILE:
+	case RF_EV_NAME_STACK:
+	case RF_EV_CGROUP_MKDIR:
+	case RF_EV_CGROUP_RMDIR:
+	case RF_EV_CGROUP_ATTACH:
+	case RF_EV_CGROUP_LIMIT:
+		return true;
+	case RF_EV_NAME_PID:
+	case RF_EV_FORK:
+	case RF_EV_EXEC:
+	case RF_EV_EXIT:
+	case RF_EV_MMAP:
+	case RF_EV_MUNMAP:
+	case RF_EV_MADVISE:
+		return trace_filter_match_task(f, ev);
+	default:
+		return false;
+	}
+}
+
+static bool chunk_inside(const struct slice *s, const struct rf_event_batch *b)
+{
+	uint64_t t_first = UINT64_MAX, t_last = 0;
+	size_t i;
+
+	if (trace_filter_per_event(&s->filter))
+		return false;
+	for (i = 0; i < b->nr; i++) {
+		t_first = b->events[i].time < t_first ? b->events[i].time : t_first;
+		t_last = b->events[i].time > t_last ? b->events[i].time : t_last;
+	}
+	return b->nr && t_first >= s->filter.from && t_last <= s->filter.to;
+}
+
+static int slice_batch(struct slice *s, struct rf_trace_writer *w, const struct rf_frame *f,
+		       const struct rf_event_batch *b)
+{
+	size_t i;
+	int err;
+
+	if (chunk_inside(s, b)) {
+		s->copied_chunks++;
+		s->kept += b->nr;
+		return rf_trace_writer_copy_chunk(w, f->data, f->size, b);
+	}
+	for (i = 0; i < b->nr; i++) {
+		const struct rf_event *ev = &b->events[i];
+		bool keep;
+
+		err = trace_filter_learn(&s->filter, ev);
+		if (err)
+			return err;
+		keep = trace_filter_match(&s->filter, ev);
+		if (!keep && ev->time < s->filter.from && keeps_state(&s->filter, ev)) {
+			keep = true;
+			s->state_kept++;
+		}
+		if (!keep)
+			continue;
+		err = rf_trace_writer_append(w, ev);
+		if (err)
+			return err;
+		s->kept++;
+	}
+	return 0;
+}
+
+/* A chunk that starts after --to can hold nothing for the slice. */
+static bool after_range(const struct slice *s, const struct rf_chunk_info *chunks, long n,
+			const struct rf_frame *f)
+{
+	return f->ordinal < (uint64_t)n && chunks[f->ordinal].offset == f->offset &&
+	       chunks[f->ordinal].t_first > s->filter.to;
+}
+
+static int copy(struct slice *s, struct rf_trace_reader *r, struct rf_trace_writer *w)
+{
+	const struct rf_chunk_info *chunks = NULL;
+	struct rf_chunk_decoder *d;
+	struct rf_event_batch b;
+	struct rf_frame f;
+	long n = 0;
+	int err;
+
+	if (s->filter.to_arg)
+		n = rf_trace_reader_chunks(r, &chunks);
+	err = rf_chunk_decoder_new(&d);
+	if (err)
+		return err;
+	rf_event_batch_init(&b);
+	while ((err = rf_trace_reader_next_frame(r, &f)) == 1) {
+		if (n > 0 && after_range(s, chunks, n, &f))
+			continue;
+		err = rf_chunk_decode(d, f.data, f.size, f.offset, &b);
+		if (err) {
+			trace_err(sub, "%s: chunk %" PRIu64 " at offset %" PRIu64 ": %s", s->in,
+				  f.ordinal, f.offset, rf_chunk_decoder_errmsg(d));
+			break;
+		}
+		err = slice_batch(s, w, &f, &b);
+		if (err) {
+			trace_err(sub, "%s: %s", s->out, *rf_trace_writer_errmsg(w) ?
+				  rf_trace_writer_errmsg(w) : rf_strerror(err));
+			break;
+		}
+	}
+	if (err < 0 && err != RF_ERR_NOMEM && !*rf_chunk_decoder_errmsg(d) &&
+	    *rf_trace_reader_errmsg(r))
+		trace_err(sub, "%s: %s", s->in, rf_trace_reader_errmsg(r));
+	rf_event_batch_release(&b);
+	rf_chunk_decoder_free(d);
+	return err;
+}
+
+static int run(struct slice *s)
+{
+	struct rf_trace_reader *r = trace_open(sub, s->in, 0);
+	struct rf_trace_writer *w = NULL;
+	struct out_file of;
+	int err;
+
+	if (!r)
+		return RF_EXIT_FAILURE;
+	if (trace_filter_resolve(&s->filter, sub, r)) {
+		rf_trace_reader_close(r);
+		return RF_EXIT_USAGE;
+	}
+	if (out_file_open(&of, s->out, sub)) {
+		rf_trace_reader_close(r);
+		return RF_EXIT_FAILURE;
+	}
+	err = rf_trace_writer_fdopen(&w, of.fd, rf_trace_reader_header(r), NULL);
+	if (err)
+		trace_err(sub, "%s: %s", s->out, w ? rf_trace_writer_errmsg(w) : rf_strerror(err));
+	else
+		err = copy(s, r, w);
+	rf_trace_reader_close(r);
+	/* after damage in the input, OUT still gets the events before it */
+	if (w && rf_trace_writer_close(w) && !err) {
+		trace_err(sub, "%s: cannot write the index", s->out);
+		err = RF_ERR_IO;
+	}
+	if (!w || err == RF_ERR_IO) {
+		out_file_discard(&of);
+		return RF_EXIT_FAILURE;
+	}
+	if (out_file_commit(&of, sub))
+		return RF_EXIT_FAILURE;
+	fprintf(stderr, "%s: %" PRIu64 " events kept (%" PRIu64 " of them state before the "
+		"range, %" PRIu64 " chunks copied verbatim)\n", s->out, s->kept, s->state_kept,
+		s->copied_chunks);
+	return err ? RF_EXIT_FAILURE : RF_EXIT_OK;
+}
+
+int trace_slice(int argc, char **argv)
+{
+	struct slice s = { 0 };
+	bool first = true;
+	int c, idx, status = -1;
+
+	trace_filter_init(&s.filter);
+	while (status < 0 &&
+	       (c = trace_getopt(sub, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			status = RF_EXIT_OK;
+		} else if (c == 'o') {
+			s.out = optarg;
+		} else if (c != OPT_FILTER ||
+			   trace_filter_option(&s.filter, sub, longopts[idx].name, optarg) < 0) {
+			status = RF_EXIT_USAGE;
+		}
+	}
+	if (status < 0 && optind != argc - 1)
+		status = trace_usage_error(sub, optind >= argc ? "no TRACE given" :
+					   "one TRACE only");
+	if (status < 0 && !s.out)
+		status = trace_usage_error(sub, "-o OUT is required");
+	if (status < 0) {
+		s.in = argv[optind];
+		if (same_file(s.in, s.out))
+			status = trace_usage_error(sub, "OUT must not be TRACE");
+		else
+			status = run(&s);
+	}
+	trace_filter_free(&s.filter);
+	return status;
+}

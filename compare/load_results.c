@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Read one configuration of a refault results file (docs/results-format.md) into a run. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "compare/compare.h"
+
+static bool json_number(struct json_object *o, double *out)
+{
+	if (!json_object_is_type(o, json_type_int) && !json_object_is_type(o, json_type_double))
+		return false;
+	*out = json_object_get_double(o);
+	return true;
+}
+
+static struct json_object *get(struct json_object *o, const char *key, enum json_type type)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+/* "configs" holds one entry, or pick the one called @config. */
+static struct json_object *pick_config(struct json_object *configs, const char *path,
+				       const char *config, char *err, size_t errlen)
+{
+	size_t i, n = json_object_array_length(configs);
+	struct json_object *c, *name;
+	char names[256] = "";
+
+	if (!config && n == 1)
+		return json_object_array_get_idx(configs, 0);
+	for (i = 0; i < n; i++) {
+		c = json_object_array_get_idx(configs, i);
+		name = get(c, "name", json_type_string);
+		if (!name)
+			continue;
+		if (config && !strcmp(json_object_get_string(name), config))
+			return c;
+		if (strlen(names) + strlen(json_object_get_string(name)) + 3 < sizeof(names))
+			strcat(strcat(names, i ? ", " : ""), json_object_get_string(name));
+	}
+	if (config)
+		rf_cmp_seterr(err, errlen, "%s has no configuration '%s' (it has: %s)", path, config,
+			      names);
+	else
+		rf_cmp_seterr(err, errlen, "%s holds %zu configurations (%s): name one as %s:NAME",
+			      path, n, names, path);
+	return NULL;
+}
+
+static int load_stats(struct rf_cmp_run *r, struct json_object *stats, const char *where,
+		      char *err, size_t errlen)
+{
+	double v;
+	int ret;
+
+	json_object_object_foreach(stats, key, val) {
+		if (!json_number(val, &v)) {
+			rf_cmp_seterr(err, errlen, "%s: stats.\"%s\" is not a number", where, key);
+			return RF_ERR_CORRUPT;
+		}
+		ret = rf_cmp_run_add(r, key, &v, 1, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Run-to-run measurements: they vary, so they are samples, never exact. */
+static int load_run_stats(struct rf_cmp_run *r, struct json_object *run)
+{
+	static const char *const keys[] = { "wall_seconds", "events_per_second", "peak_rss_bytes" };
+	char name[64];
+	size_t i;
+	double v;
+	int ret;
+
+	for (i = 0; run && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct json_object *o;
+
+		if (!json_object_object_get_ex(run, keys[i], &o) || !json_number(o, &v))
+			continue;
+		snprintf(name, sizeof(name), "run.%s", keys[i]);
+		ret = rf_cmp_run_add(r, name, &v, 1, false);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int load_array(struct json_object *a, double **out, size_t *n)
+{
+	size_t i, len = json_object_array_length(a);
+
+	*out = calloc(len ? len : 1, sizeof(**out));
+	if (!*out)
+		return RF_ERR_NOMEM;
+	for (i = 0; i < len; i++)
+		if (!json_number(json_object_array_get_idx(a, i), &(*out)[i]))
+			return RF_ERR_CORRUPT;
+	*n = len;
+	return 0;
+}
+
+static int load_timeseries(struct rf_cmp_timeline *tl, struct json_object *ts, const char *where,
+			   char *err, size_t errlen)
+{
+	struct json_object *t = get(ts, "t", json_type_array);
+	struct json_object *series = get(ts, "series", json_type_object);
+	struct json_object *iv = get(ts, "interval_ns", json_type_int);
+	size_t i, n;
+	int ret;
+
+	if (!t || !series)
+		return 0;
+	ret = load_array(t, &tl->t_s, &tl->n);
+	if (ret)
+		goto bad;
+	for (i = 0; i < tl->n; i++)
+		tl->t_s[i] /= 1e9;
+	tl->interval_s = iv ? json_object_get_double(iv) / 1e9 : 0;
+	tl->series = calloc(json_object_object_length(series) + 1, sizeof(*tl->series));
+	if (!tl->series)
+		return RF_ERR_NOMEM;
+	json_object_object_foreach(series, key, val) {
+		struct rf_cmp_series *s = &tl->series[tl->nseries];
+
+		if (!json_object_is_type(val, json_type_array)) {
+			ret = RF_ERR_CORRUPT;
+			goto bad;
+		}
+		s->name = strdup(key);
+		tl->nseries++;
+		ret = s->name ? load_array(val, &s->v, &n) : RF_ERR_NOMEM;
+		if (ret)
+			goto bad;
+		s->n = n < tl->n ? n : tl->n;
+	}
+	return 0;
+bad:
+	if (ret == RF_ERR_CORRUPT)
+		rf_cmp_seterr(err, errlen, "%s: timeseries holds a value that is not a number",
+			      where);
+	return ret;
+}
+
+static int load_trace(struct rf_cmp_run *r, struct json_object *root)
+{
+	struct json_object *trace = get(root, "trace", json_type_object);
+	struct json_object *fp = get(trace, "fingerprint", json_type_string);
+	struct json_object *path = get(trace, "path", json_type_string);
+	struct json_object *skipped = get(trace, "events_skipped", json_type_int);
+
+	r->fingerprint = fp ? strdup(json_object_get_string(fp)) : NULL;
+	r->trace_path = path ? strdup(json_object_get_string(path)) : NULL;
+	r->events_skipped = skipped ? (uint64_t)json_object_get_int64(skipped) : 0;
+	if ((fp && !r->fingerprint) || (path && !r->trace_path))
+		return RF_ERR_NOMEM;
+	return 0;
+}
+
+static bool is_results(struct json_object *root)
+{
+	struct json_object *f = get(root, "format", json_type_string);
+
+	return f && !strcmp(json_object_get_string(f), "refault-results");
+}
+
+/*
+ * "NAME@kernel" (or "@kernel" for a file with one configuration) selects the
+ * kernel's own numbers that configuration's replay gathered from the trace
+ * ("observed") instead of the model's: a column to put the model against.
+ */
+#define KERNEL_SUFFIX "@kernel"
+
+static bool kernel_side(const char *config)
+{
+	size_t n = config ? strlen(config) : 0, k = strlen(KERNEL_SUFFIX);
+
+	return n >= k && !strcmp(config + n - k, KERNEL_SUFFIX);
+}
+
+static int set_config_name(struct rf_cmp_run *r, struct json_object *c, bool kernel)
+{
+	struct json_object *name = get(c, "name", json_type_string);
+	const char *base = name ? json_object_get_string(name) : NULL;
+
+	if (!base && !kernel)
+		return 0;
+	if (!base)
+		base = "";
+	r->config = malloc(strlen(base) + sizeof(KERNEL_SUFFIX));
+	if (!r->config)
+		return RF_ERR_NOMEM;
+	strcpy(r->config, base);
+	if (kernel)
+		strcat(r->config, KERNEL_SUFFIX);
+	return 0;
+}
+
+int rf_cmp_load_results(struct rf_cmp_run *r, struct json_object *root, const char *path,
+			const char *config, char *err, size_t errlen)
+{
+	struct json_object *configs, *c, *stats, *ts, *ver;
+	bool kernel = kernel_side(config);
+	char where[512], *name = NULL;
+	int ret;
+
+	if (!is_results(root))
+		return RF_ERR_NOT_TRACE;
+	ver = get(root, "version", json_type_array);
+	if (!ver || json_object_get_int(json_object_array_get_idx(ver, 0)) != 1) {
+		rf_cmp_seterr(err, errlen, "%s: unsupported results format version (want 1.x)",
+			      path);
+		return RF_ERR_VERSION;
+	}
+	configs = get(root, "configs", json_type_array);
+	if (!configs || !json_object_array_length(configs)) {
+		rf_cmp_seterr(err, errlen, "%s: no \"configs\" in the results file", path);
+		return RF_ERR_CORRUPT;
+	}
+	if (kernel) {
+		name = strndup(config, strlen(config) - strlen(KERNEL_SUFFIX));
+		if (!name)
+			return RF_ERR_NOMEM;
+	}
+	c = pick_config(configs, path, kernel ? (*name ? name : NULL) : config, err, errlen);
+	free(name);
+	if (!c)
+		return RF_ERR_INVAL;
+	snprintf(where, sizeof(where), "%s%s%s", path, config ? ":" : "", config ? config : "");
+	stats = get(c, kernel ? "observed" : "stats", json_type_object);
+	if (!stats) {
+		rf_cmp_seterr(err, errlen, kernel ? "%s: the replay gathered no kernel numbers "
+			      "(\"observed\"): the trace has no observations" :
+			      "%s: configuration has no \"stats\" object", where);
+		return RF_ERR_CORRUPT;
+	}
+	r->cols = 1;
+	r->kernel = kernel;
+	ret = load_trace(r, root);
+	if (!ret)
+		ret = set_config_name(r, c, kernel);
+	if (!ret)
+		ret = load_stats(r, stats, where, err, errlen);
+	/* the kernel's numbers have no replay run and no model time series */
+	if (!ret && !kernel)
+		ret = load_run_stats(r, get(root, "run", json_type_object));
+	ts = kernel ? NULL : get(c, "timeseries", json_type_object);
+	if (!ret && ts)
+		ret = load_timeseries(&r->tl, ts, where, err, errlen);
+	if (!ret)
+		rf_cmp_run_sort(r);
+	return ret;
+}

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# compare/: librefault-compare (`refault compare`), LKP tables, gates, plots and HTML over results
+# files (docs/compare.md).  It reads results, never a trace.
+noinst_LTLIBRARIES += librefault-compare.la
+librefault_compare_la_SOURCES = \
+	compare/compare.h compare/util.c compare/run.c \
+	compare/load_results.c compare/load_lkp.c compare/side.c \
+	compare/names.c compare/stats.c compare/rows.c \
+	compare/table.c compare/decisions.c compare/export.c \
+	compare/gate.c compare/plot.c compare/html.c
+librefault_compare_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+COMPARE_LIBS = librefault-compare.la librefault-trace.la $(RF_UTIL) $(JSONC_LIBS) -lm

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What a metric is, by its name, following lkp-tests: etc/perf-metrics-prefixes,
+ * etc/perf-metrics-threshold.yaml, the failure/pass stat lists and
+ * reasonable_perf_change?().  The rules look at the LKP spelling of a name,
+ * so our "vmstat.workingset_refault_file" is judged as LKP's
+ * "proc-vmstat.workingset_refault_file".
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compare/compare.h"
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool ends(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+const char *rf_cmp_lkp_name(const char *name, char *buf, size_t len)
+{
+	if (starts(name, "vmstat.") && !strchr(name + 7, '.')) {
+		snprintf(buf, len, "proc-%s", name);
+		return buf;
+	}
+	return name;
+}
+
+const char *rf_cmp_from_lkp_name(const char *name, char *buf, size_t len)
+{
+	if (starts(name, "proc-vmstat.") && !strchr(name + 12, '.')) {
+		snprintf(buf, len, "%s", name + 5);
+		return buf;
+	}
+	return name;
+}
+
+/* etc/failure and etc/pass, reduced to the patterns that name whole families. */
+bool rf_cmp_is_function_stat(const char *name)
+{
+	static const char *const prefixes[] = { "dmesg.", "kmsg.", "last_state.", "stderr." };
+	static const char *const suffixes[] = { ".fail", ".pass", ".error", ".warn" };
+	size_t i;
+
+	if (strstr(name, ".time.") || strstr(name, ".timestamp:") || strstr(name, ".bootstage:"))
+		return false;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (starts(name, prefixes[i]))
+			return true;
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (ends(name, suffixes[i]))
+			return true;
+	return false;
+}
+
+bool rf_cmp_is_test_group(const char *group)
+{
+	static const char *const tests[] = {
+		"cost", "vm-scalability", "will-it-scale", "stress-ng", "fio-basic", "unixbench",
+		"hackbench", "netperf", "ebizzy", "fileio", "aim7", "aim9", "reaim", "pft",
+		"pbzip2", "fsmark", "filebench", "phoronix-test-suite", "kernbench", "pmbench",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!strcmp(group, tests[i]))
+			return true;
+	return false;
+}
+
+static size_t group_len(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+/* etc/perf-metrics-prefixes, plus every benchmark's own stats, plus refault's own groups. */
+bool rf_cmp_is_perf_metric(const char *name)
+{
+	static const char *const prefixes[] = {
+		"boot-time.", "boot-slabinfo.", "energy.", "iostat.", "perf-stat.", "pmeter.",
+		"proc-vmstat.", "vmstat.cpu.", "vmstat.io.", "vmstat.swap.", "vmstat.system.",
+		"interrupts.CAL:Function_call_interrupts", "turbostat.PkgWatt",
+		"turbostat.RAMWatt", "turbostat.%Busy", "turbostat.Bzy_MHz",
+		/* refault's own: the model is the benchmark */
+		"cost.", "memcg.", "gauge.", "replay.", "run.",
+	};
+	char buf[512], group[128];
+	const char *lkp = rf_cmp_lkp_name(name, buf, sizeof(buf));
+	size_t i, g = group_len(lkp);
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (starts(lkp, prefixes[i]))
+			return true;
+	if (g >= sizeof(group))
+		return false;
+	memcpy(group, lkp, g);
+	group[g] = 0;
+	return rf_cmp_is_test_group(group);
+}
+
+bool rf_cmp_is_absolute_change(const char *name)
+{
+	return starts(name, "perf-profile") || ends(name, "%");
+}
+
+/* etc/perf-metrics-threshold.yaml: the entries the LKP reference names, first match wins. */
+static bool threshold_for(const char *lkp, double *v, bool *integer)
+{
+	const char *vm = strstr(lkp, "vmstat");
+
+	*integer = true;
+	if (vm && strstr(vm, "nr_")) {
+		*v = 100;		/* .*vmstat.*nr_.* */
+		return true;
+	}
+	if (!strcmp(lkp, "proc-vmstat.allocstall") || starts(lkp, "interrupts.")) {
+		*v = 100;
+		return true;
+	}
+	if (starts(lkp, "perf-profile.")) {
+		*v = 1;
+		return true;
+	}
+	return false;
+}
+
+/* lib/stats.rb reasonable_perf_change?(name, delta, max). */
+bool rf_cmp_reasonable_change(const char *name, double delta, double max)
+{
+	char buf[512];
+	const char *lkp = rf_cmp_lkp_name(name, buf, sizeof(buf));
+	double v;
+	bool integer;
+
+	if (threshold_for(lkp, &v, &integer))
+		return !(max < v) && !(integer && delta < v / 2);
+	if (starts(lkp, "iostat"))
+		return max > 1;
+	if (starts(lkp, "pagetypeinfo") || starts(lkp, "buddyinfo") || starts(lkp, "slabinfo"))
+		return delta > 100;
+	if (starts(lkp, "proc-vmstat") || strstr(lkp, "meminfo"))
+		return max > 1000;
+	if (starts(lkp, "lock_stat"))
+		return delta > 10000;
+	if (starts(lkp, "interrupts") || starts(lkp, "softirqs"))
+		return max > 10000;
+	return true;
+}
+
+bool rf_cmp_is_decision_stat(const char *name)
+{
+	return !starts(name, "cost.") && !starts(name, "replay.") && !starts(name, "run.");
+}
+
+static bool has_metric(const struct rf_cmp_side *sides, size_t nsides, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nsides; i++)
+		if (rf_cmp_side_find(&sides[i], name))
+			return true;
+	return false;
+}
+
+const char *rf_cmp_resolve(const struct rf_cmp_side *sides, size_t nsides, const char *name,
+			   bool *ambiguous)
+{
+	const char *found = NULL;
+	size_t i, j;
+
+	*ambiguous = false;
+	for (i = 0; i < nsides; i++) {
+		const struct rf_cmp_metric *m = rf_cmp_side_find(&sides[i], name);
+
+		if (m)
+			return m->name;
+	}
+	for (i = 0; i < nsides; i++) {
+		for (j = 0; j < sides[i].nm; j++) {
+			const char *full = sides[i].m[j].name;
+			const char *rest = strchr(full, '.');
+
+			if (!rest || strcmp(rest + 1, name))
+				continue;
+			if (found && strcmp(found, full)) {
+				*ambiguous = true;
+				return NULL;
+			}
+			found = full;
+		}
+	}
+	return found && has_metric(sides, nsides, found) ? found : NULL;
+}

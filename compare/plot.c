@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ASCII plots in the spirit of the LKP robot's bisect plots (gnuplot's dumb
+ * terminal, 80x20): the title on top, y ticks on the left, one marker per
+ * sample; the base is '+', the variants 'O', '*', 'x', ...
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/compare.h"
+
+#define WIDTH		80
+#define HEIGHT		16		/* rows inside the frame */
+#define LEFT		11		/* y tick labels and the frame's left edge */
+#define PLOT_W		(WIDTH - LEFT - 2)
+
+static const char markers[] = "+O*x#@%&";
+
+struct canvas {
+	char cell[HEIGHT][PLOT_W];
+	double ymin, ymax;
+	double xmin, xmax;
+};
+
+static char marker(size_t side)
+{
+	return markers[side % (sizeof(markers) - 1)];
+}
+
+static void canvas_init(struct canvas *c, double ymin, double ymax, double xmin, double xmax)
+{
+	memset(c->cell, ' ', sizeof(c->cell));
+	if (ymin == ymax) {
+		double pad = ymin ? fabs(ymin) * 0.05 : 1;
+
+		ymin -= pad;
+		ymax += pad;
+	}
+	c->ymin = ymin;
+	c->ymax = ymax;
+	c->xmin = xmin;
+	c->xmax = xmax > xmin ? xmax : xmin + 1;
+}
+
+static int row_of(const struct canvas *c, double y)
+{
+	int r = (int)lround((c->ymax - y) / (c->ymax - c->ymin) * (HEIGHT - 1));
+
+	return r < 0 ? 0 : r >= HEIGHT ? HEIGHT - 1 : r;
+}
+
+static int col_of(const struct canvas *c, double x)
+{
+	int k = (int)lround((x - c->xmin) / (c->xmax - c->xmin) * (PLOT_W - 1));
+
+	return k < 0 ? 0 : k >= PLOT_W ? PLOT_W - 1 : k;
+}
+
+static void put(struct canvas *c, double x, double y, char ch)
+{
+	c->cell[row_of(c, y)][col_of(c, x)] = ch;
+}
+
+/* A dotted line between two points, under the markers (gnuplot's linespoints). */
+static void line(struct canvas *c, double x0, double y0, double x1, double y1)
+{
+	int k, k0 = col_of(c, x0), k1 = col_of(c, x1);
+
+	for (k = k0 + 1; k < k1; k++) {
+		double y = y0 + (y1 - y0) * (k - k0) / (double)(k1 - k0);
+		char *cell = &c->cell[row_of(c, y)][k];
+
+		if (*cell == ' ')
+			*cell = '.';
+	}
+}
+
+static void print_frame_row(FILE *out, const struct canvas *c, int r, bool border)
+{
+	bool tick = r % 4 == 0 || r == HEIGHT - 1;
+	double y = c->ymax - (c->ymax - c->ymin) * r / (HEIGHT - 1);
+
+	if (tick)
+		fprintf(out, "%*.4g ", LEFT - 2, y);
+	else
+		fprintf(out, "%*s", LEFT - 1, "");
+	if (border) {
+		fprintf(out, "+");
+		for (int k = 0; k < PLOT_W; k++)
+			fputc('-', out);
+		fprintf(out, "+\n");
+		return;
+	}
+	fprintf(out, "%c%.*s|\n", tick ? '+' : '|', PLOT_W, c->cell[r]);
+}
+
+static void print_canvas(FILE *out, const struct canvas *c, const char *title)
+{
+	int r, pad = (WIDTH - (int)strlen(title)) / 2;
+
+	fprintf(out, "%*s%s\n\n", pad > 0 ? pad : 0, "", title);
+	fprintf(out, "%*s+", LEFT - 1, "");
+	for (r = 0; r < PLOT_W; r++)
+		fputc('-', out);
+	fprintf(out, "+\n");
+	for (r = 0; r < HEIGHT; r++)
+		print_frame_row(out, c, r, false);
+	fprintf(out, "%*s+", LEFT - 1, "");
+	for (r = 0; r < PLOT_W; r++)
+		fputc('-', out);
+	fprintf(out, "+\n");
+}
+
+static void legend(FILE *out, const struct rf_cmp_side *sides, size_t n, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "[%c] %s%s%s%s\n", marker(i), sides[i].label, *what ? " " : "", what,
+			i ? "" : " (base)");
+}
+
+/* The title as LKP sanitizes it: characters outside [a-zA-Z0-9_.:+=-] become '_'. */
+static void sanitize(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i + 1 < len; i++)
+		dst[i] = strchr("_.:+=-", src[i]) || (src[i] >= 'a' && src[i] <= 'z') ||
+			 (src[i] >= 'A' && src[i] <= 'Z') || (src[i] >= '0' && src[i] <= '9') ?
+			 src[i] : '_';
+	dst[i] = 0;
+}
+
+int rf_cmp_plot_variants(FILE *out, const struct rf_cmp_report *rep, const char *metric)
+{
+	const struct rf_cmp_row *row = rf_cmp_report_row(rep, metric);
+	double ymin = INFINITY, ymax = -INFINITY;
+	struct canvas c;
+	char title[256];
+	size_t i, j;
+
+	if (!row)
+		return RF_ERR_INVAL;
+	for (i = 0; i < rep->nsides; i++)
+		for (j = 0; j < row->cell[i].n; j++) {
+			ymin = fmin(ymin, row->cell[i].samples[j]);
+			ymax = fmax(ymax, row->cell[i].samples[j]);
+		}
+	canvas_init(&c, ymin, ymax, 0, (double)rep->nsides);
+	/* Each column gets an equal slice of the x axis; its samples spread across it. */
+	for (i = 0; i < rep->nsides; i++) {
+		const struct rf_cmp_cell *cell = &row->cell[i];
+
+		for (j = 0; j < cell->n; j++) {
+			double x = (double)i + ((double)j + 0.5) / (double)cell->n;
+
+			if (j && !i)
+				line(&c, (double)i + (j - 0.5) / (double)cell->n,
+				     cell->samples[j - 1], x, cell->samples[j]);
+			put(&c, x, cell->samples[j], marker(i));
+		}
+	}
+	sanitize(title, sizeof(title), metric);
+	print_canvas(out, &c, title);
+	legend(out, rep->sides, rep->nsides, "sample");
+	fprintf(out, "\n");
+	return ferror(out) ? RF_ERR_IO : 0;
+}
+
+/* A series by its name, or with "vmstat." added. */
+static const struct rf_cmp_series *find_series(const struct rf_cmp_side *s, const char *name)
+{
+	const struct rf_cmp_series *ser = rf_cmp_side_series(s, name);
+	char buf[256];
+
+	if (!ser) {
+		snprintf(buf, sizeof(buf), "vmstat.%s", name);
+		ser = rf_cmp_side_series(s, buf);
+	}
+	return ser;
+}
+
+static void list_series(const struct rf_cmp_side *s, char *err, size_t len, const char *name)
+{
+	size_t i, used;
+
+	used = (size_t)snprintf(err, len, "no time series '%s' in %s (it has:", name, s->spec);
+	for (i = 0; i < s->tl.nseries && used < len; i++)
+		used += (size_t)snprintf(err + used, len - used, " %s", s->tl.series[i].name);
+	if (used < len)
+		snprintf(err + used, len - used, "%s)", s->tl.nseries ? "" : " none");
+}
+
+int rf_cmp_plot_time(FILE *out, const struct rf_cmp_side *sides, size_t nsides,
+		     const char *series, char *err, size_t errlen)
+{
+	double ymin = INFINITY, ymax = -INFINITY, xmax = 0;
+	const struct rf_cmp_series *ser = NULL;
+	struct canvas c;
+	char title[256];
+	size_t i, j;
+
+	for (i = 0; i < nsides; i++) {
+		ser = find_series(&sides[i], series);
+		if (!ser) {
+			list_series(&sides[i], err, errlen, series);
+			return RF_ERR_INVAL;
+		}
+		for (j = 0; j < ser->n; j++) {
+			ymin = fmin(ymin, ser->v[j]);
+			ymax = fmax(ymax, ser->v[j]);
+			xmax = fmax(xmax, sides[i].tl.t_s[j]);
+		}
+	}
+	if (ymin > ymax)
+		ymin = ymax = 0;
+	canvas_init(&c, ymin, ymax, 0, xmax);
+	for (i = nsides; i-- > 0;) {	/* the base last, on top */
+		ser = find_series(&sides[i], series);
+		for (j = 0; j + 1 < ser->n; j++)
+			line(&c, sides[i].tl.t_s[j], ser->v[j], sides[i].tl.t_s[j + 1], ser->v[j + 1]);
+		for (j = 0; j < ser->n; j++)
+			put(&c, sides[i].tl.t_s[j], ser->v[j], marker(i));
+	}
+	sanitize(title, sizeof(title), ser ? ser->name : series);
+	print_canvas(out, &c, title);
+	fprintf(out, "%*s0%*s%.4gs (trace time)\n", LEFT, "", PLOT_W - 18, "", xmax);
+	legend(out, sides, nsides, "");
+	fprintf(out, "\n");
+	return ferror(out) ? RF_ERR_IO : 0;
+}

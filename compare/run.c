@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One loaded file: metrics (a sample array each) sorted by name, plus its time series. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/compare.h"
+
+int rf_cmp_run_add(struct rf_cmp_run *r, const char *name, const double *v, size_t n, bool exact)
+{
+	struct rf_cmp_metric *m;
+
+	if (r->nm == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+
+		m = realloc(r->m, cap * sizeof(*m));
+		if (!m)
+			return RF_ERR_NOMEM;
+		r->m = m;
+		r->cap = cap;
+	}
+	m = &r->m[r->nm];
+	m->name = strdup(name);
+	m->v = malloc((n ? n : 1) * sizeof(*m->v));
+	if (!m->name || !m->v) {
+		free(m->name);
+		free(m->v);
+		return RF_ERR_NOMEM;
+	}
+	memcpy(m->v, v, n * sizeof(*v));
+	m->n = n;
+	m->exact = exact;
+	r->nm++;
+	return 0;
+}
+
+static int metric_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct rf_cmp_metric *)a)->name,
+		      ((const struct rf_cmp_metric *)b)->name);
+}
+
+void rf_cmp_run_sort(struct rf_cmp_run *r)
+{
+	if (r->nm)
+		qsort(r->m, r->nm, sizeof(*r->m), metric_cmp);
+}
+
+void rf_cmp_timeline_release(struct rf_cmp_timeline *tl)
+{
+	size_t i;
+
+	for (i = 0; i < tl->nseries; i++) {
+		free(tl->series[i].name);
+		free(tl->series[i].v);
+	}
+	free(tl->series);
+	free(tl->t_s);
+	memset(tl, 0, sizeof(*tl));
+}
+
+void rf_cmp_run_release(struct rf_cmp_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nm; i++) {
+		free(r->m[i].name);
+		free(r->m[i].v);
+	}
+	free(r->m);
+	free(r->config);
+	free(r->fingerprint);
+	free(r->trace_path);
+	rf_cmp_timeline_release(&r->tl);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A side of the comparison: "file.json", "file.json:config", or a group of
+ * repeated runs "a1.json,a2.json,a3.json".  Runs of a group are merged into
+ * one sample array per metric, as LKP merges stats.json files into a
+ * matrix.json.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "compare/compare.h"
+
+static int metric_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct rf_cmp_metric *)a)->name,
+		      ((const struct rf_cmp_metric *)b)->name);
+}
+
+const struct rf_cmp_metric *rf_cmp_side_find(const struct rf_cmp_side *side, const char *name)
+{
+	struct rf_cmp_metric key = { .name = (char *)name };
+
+	if (!side->nm)
+		return NULL;
+	return bsearch(&key, side->m, side->nm, sizeof(key), metric_cmp);
+}
+
+const struct rf_cmp_series *rf_cmp_side_series(const struct rf_cmp_side *side, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < side->tl.nseries; i++)
+		if (!strcmp(side->tl.series[i].name, name))
+			return &side->tl.series[i];
+	return NULL;
+}
+
+/* "path:config" unless a file called exactly @member exists. */
+static int split_member(const char *member, char **path, char **config)
+{
+	const char *colon = strrchr(member, ':');
+
+	*config = NULL;
+	if (!colon || !access(member, F_OK) || colon[1] == '/') {
+		*path = strdup(member);
+		return *path ? 0 : RF_ERR_NOMEM;
+	}
+	*path = strndup(member, (size_t)(colon - member));
+	*config = strdup(colon + 1);
+	return *path && *config ? 0 : RF_ERR_NOMEM;
+}
+
+static int load_member(struct rf_cmp_run *run, const char *member, char *err, size_t errlen)
+{
+	struct json_object *root;
+	char *path, *config;
+	int ret = split_member(member, &path, &config);
+
+	if (ret)
+		return ret;
+	if (access(path, R_OK)) {
+		rf_cmp_seterr(err, errlen, "%s: cannot read the file", path);
+		ret = RF_ERR_IO;
+		goto out;
+	}
+	root = json_object_from_file(path);
+	if (!root) {
+		rf_cmp_seterr(err, errlen, "%s: malformed JSON: %s", path,
+			      json_util_get_last_err() ? json_util_get_last_err() : "parse error");
+		ret = RF_ERR_CORRUPT;
+		goto out;
+	}
+	ret = rf_cmp_load_results(run, root, path, config, err, errlen);
+	if (ret == RF_ERR_NOT_TRACE && config) {
+		rf_cmp_seterr(err, errlen, "%s: not a refault results file, so it has no "
+			      "configuration '%s'", path, config);
+		ret = RF_ERR_INVAL;
+	} else if (ret == RF_ERR_NOT_TRACE) {
+		ret = rf_cmp_load_lkp(run, root, path, err, errlen);
+	}
+	json_object_put(root);
+out:
+	free(path);
+	free(config);
+	return ret;
+}
+
+/* Append @src's samples to @m; @cols samples of zero when @src is NULL (LKP's missing = 0). */
+static int append_samples(struct rf_cmp_metric *m, const struct rf_cmp_metric *src, size_t cols)
+{
+	size_t n = m->n + cols;
+	double *v = realloc(m->v, (n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		return RF_ERR_NOMEM;
+	memset(v + m->n, 0, cols * sizeof(*v));
+	if (src)
+		memcpy(v + m->n, src->v, (src->n < cols ? src->n : cols) * sizeof(*v));
+	m->v = v;
+	m->n = n;
+	if (src)
+		m->exact = m->exact && src->exact;
+	return 0;
+}
+
+/* A metric new to the side: its earlier runs count as 0, as in LKP's add_stats_to_matrix. */
+static int new_metric(struct rf_cmp_metric *m, const struct rf_cmp_metric *src, size_t runs)
+{
+	*m = (struct rf_cmp_metric){ .name = strdup(src->name), .exact = src->exact };
+	if (!m->name)
+		return RF_ERR_NOMEM;
+	return append_samples(m, NULL, runs);
+}
+
+static int same_names(const struct rf_cmp_side *side, const struct rf_cmp_run *run,
+		      const char *member, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < run->nm; i++)
+		if (!rf_cmp_side_find(side, run->m[i].name))
+			goto mismatch;
+	if (side->nm == run->nm)
+		return 0;
+	for (i = 0; i < side->nm; i++) {
+		struct rf_cmp_metric key = { .name = side->m[i].name };
+
+		if (!bsearch(&key, run->m, run->nm, sizeof(key), metric_cmp)) {
+			rf_cmp_seterr(err, errlen, "%s: missing metric %s that the other runs "
+				      "of the group have", member, side->m[i].name);
+			return RF_ERR_INVAL;
+		}
+	}
+	return 0;
+mismatch:
+	rf_cmp_seterr(err, errlen, "%s: metric %s is not in the other runs of the group",
+		      member, run->m[i].name);
+	return RF_ERR_INVAL;
+}
+
+/* Merge a sorted run into the sorted side: one more column of samples per metric. */
+static int merge_run(struct rf_cmp_side *side, struct rf_cmp_run *run)
+{
+	struct rf_cmp_metric *out = calloc(side->nm + run->nm + 1, sizeof(*out));
+	size_t i = 0, j = 0, n = 0;
+	int ret = 0, c;
+
+	if (!out)
+		return RF_ERR_NOMEM;
+	while (!ret && (i < side->nm || j < run->nm)) {
+		if (i == side->nm)
+			c = 1;
+		else if (j == run->nm)
+			c = -1;
+		else
+			c = strcmp(side->m[i].name, run->m[j].name);
+		if (c <= 0) {
+			out[n] = side->m[i++];
+			ret = append_samples(&out[n], c ? NULL : &run->m[j], run->cols);
+			j += !c;
+		} else {
+			ret = new_metric(&out[n], &run->m[j], side->runs);
+			if (!ret)
+				ret = append_samples(&out[n], &run->m[j++], run->cols);
+		}
+		n++;
+	}
+	free(side->m);
+	side->m = out;
+	side->nm = n;
+	side->runs += run->cols;
+	return ret;
+}
+
+static int add_fingerprint(struct rf_cmp_side *side, const char *fp)
+{
+	char **fps = realloc(side->fingerprints, (side->runs + 1) * sizeof(*fps));
+
+	if (!fps)
+		return RF_ERR_NOMEM;
+	side->fingerprints = fps;
+	fps[side->runs] = strdup(fp ? fp : "");
+	return fps[side->runs] ? 0 : RF_ERR_NOMEM;
+}
+
+/*
+ * A model counter is exact only if every run replayed the same trace and
+ * gave the same value: repeated recordings are samples, like LKP's runs.
+ */
+static void settle_exactness(struct rf_cmp_side *side)
+{
+	bool one_trace = !side->lkp;
+	size_t i, j;
+
+	for (i = 1; one_trace && i < side->runs; i++)
+		one_trace = !strcmp(side->fingerprints[i], side->fingerprints[0]);
+	for (i = 0; i < side->nm; i++) {
+		struct rf_cmp_metric *m = &side->m[i];
+
+		m->exact = m->exact && one_trace;
+		for (j = 1; m->exact && j < m->n; j++)
+			m->exact = m->v[j] == m->v[0];
+	}
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* The column title: the configuration's name, else the file (or its folder for LKP files). */
+static char *make_label(const char *spec, const char *config, bool lkp)
+{
+	char *label, *slash;
+
+	if (config)
+		return strdup(config);
+	label = strndup(spec, strcspn(spec, ","));
+	if (!label)
+		return NULL;
+	if (lkp && (ends_with(label, "/matrix.json") || ends_with(label, "/stats.json")))
+		*strrchr(label, '/') = 0;
+	slash = strrchr(label, '/');
+	if (slash)
+		memmove(label, slash + 1, strlen(slash));
+	return label;
+}
+
+static int load_group(struct rf_cmp_side *side, const char *spec, char **config, char *err,
+		      size_t errlen)
+{
+	char *copy = strdup(spec), *save = NULL, *member;
+	int ret = copy ? 0 : RF_ERR_NOMEM;
+
+	for (member = copy ? strtok_r(copy, ",", &save) : NULL; member && !ret;
+	     member = strtok_r(NULL, ",", &save)) {
+		struct rf_cmp_run run = { 0 };
+
+		ret = load_member(&run, member, err, errlen);
+		if (!ret && side->runs && run.lkp != side->lkp) {
+			rf_cmp_seterr(err, errlen, "%s: a group cannot mix refault results and LKP "
+				      "files", spec);
+			ret = RF_ERR_INVAL;
+		}
+		if (!ret && side->runs && run.kernel != side->kernel) {
+			rf_cmp_seterr(err, errlen, "%s: a group cannot mix the kernel's numbers "
+				      "(@kernel) and the model's", spec);
+			ret = RF_ERR_INVAL;
+		}
+		if (!ret && side->runs && !run.lkp)
+			ret = same_names(side, &run, member, err, errlen);
+		if (!ret && !side->runs) {
+			side->lkp = run.lkp;
+			side->kernel = run.kernel;
+			side->tl = run.tl;
+			memset(&run.tl, 0, sizeof(run.tl));
+			side->trace_path = run.trace_path;
+			run.trace_path = NULL;
+			*config = run.config;
+			run.config = NULL;
+		} else if (!ret && *config && (!run.config || strcmp(run.config, *config))) {
+			free(*config);
+			*config = NULL;		/* a group of different configurations */
+		}
+		if (!ret && !run.lkp)
+			ret = add_fingerprint(side, run.fingerprint);
+		side->events_skipped += run.events_skipped;
+		if (!ret)
+			ret = merge_run(side, &run);
+		rf_cmp_run_release(&run);
+	}
+	free(copy);
+	return ret;
+}
+
+int rf_cmp_side_load(struct rf_cmp_side *side, const char *spec, char *err, size_t errlen)
+{
+	char *config = NULL;
+	int ret;
+
+	memset(side, 0, sizeof(*side));
+	side->spec = strdup(spec);
+	if (!side->spec)
+		return RF_ERR_NOMEM;
+	if (!*spec || spec[strspn(spec, ",")] == 0) {
+		rf_cmp_seterr(err, errlen, "empty side '%s'", spec);
+		return RF_ERR_INVAL;
+	}
+	ret = load_group(side, spec, &config, err, errlen);
+	if (!ret) {
+		settle_exactness(side);
+		side->label = make_label(spec, config, side->lkp);
+		ret = side->label ? 0 : RF_ERR_NOMEM;
+	}
+	free(config);
+	return ret;
+}
+
+void rf_cmp_side_release(struct rf_cmp_side *side)
+{
+	size_t i;
+
+	for (i = 0; i < side->nm; i++) {
+		free(side->m[i].name);
+		free(side->m[i].v);
+	}
+	for (i = 0; side->fingerprints && i < side->runs; i++)
+		free(side->fingerprints[i]);
+	free(side->fingerprints);
+	free(side->m);
+	free(side->label);
+	free(side->spec);
+	free(side->trace_path);
+	rf_cmp_timeline_release(&side->tl);
+	memset(side, 0, sizeof(*side));
+}
+
+static int fp_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted, de-duplicated fingerprints of a side, joined: its set of traces. */
+static char *trace_set(const struct rf_cmp_side *s)
+{
+	char **v = calloc(s->runs + 1, sizeof(*v));
+	size_t i, len = 1;
+	char *out;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < s->runs; i++) {
+		v[i] = s->fingerprints[i];
+		len += strlen(v[i]) + 1;
+	}
+	qsort(v, s->runs, sizeof(*v), fp_cmp);
+	out = calloc(len, 1);
+	for (i = 0; out && i < s->runs; i++)
+		if (!i || strcmp(v[i], v[i - 1]))
+			strcat(strcat(out, i ? " " : ""), v[i]);
+	free(v);
+	return out;
+}
+
+int rf_cmp_same_traces(const struct rf_cmp_side *a, const struct rf_cmp_side *b,
+		       char *err, size_t errlen)
+{
+	char *sa, *sb;
+	int ret = 0;
+
+	if (a->lkp || b->lkp)
+		return 0;		/* LKP data carries no trace identity */
+	sa = trace_set(a);
+	sb = trace_set(b);
+	if (!sa || !sb) {
+		ret = RF_ERR_NOMEM;
+	} else if (strcmp(sa, sb)) {
+		rf_cmp_seterr(err, errlen, "%s and %s replay different traces (%s: fingerprint "
+			      "%.16s%s; %s: fingerprint %.16s%s)", a->spec, b->spec,
+			      a->trace_path ? a->trace_path : "?", sa, strlen(sa) > 16 ? "..." : "",
+			      b->trace_path ? b->trace_path : "?", sb, strlen(sb) > 16 ? "..." : "");
+		ret = RF_ERR_INVAL;
+	}
+	free(sa);
+	free(sb);
+	return ret;
+}
+
+int rf_cmp_results_configs(const char *path, char ***names, size_t *n, char *err, size_t errlen)
+{
+	struct json_object *root = json_object_from_file(path), *configs, *c, *name;
+	size_t i, len;
+
+	*names = NULL;
+	*n = 0;
+	if (!root) {
+		rf_cmp_seterr(err, errlen, "%s: malformed JSON or unreadable: %s", path,
+			      json_util_get_last_err() ? json_util_get_last_err() : "?");
+		return RF_ERR_CORRUPT;
+	}
+	if (!json_object_object_get_ex(root, "configs", &configs) ||
+	    !json_object_is_type(configs, json_type_array)) {
+		json_object_put(root);
+		return 0;	/* not a results file: nothing to expand */
+	}
+	len = json_object_array_length(configs);
+	*names = calloc(len + 1, sizeof(**names));
+	for (i = 0; *names && i < len; i++) {
+		c = json_object_array_get_idx(configs, i);
+		if (json_object_object_get_ex(c, "name", &name))
+			(*names)[(*n)++] = strdup(json_object_get_string(name));
+	}
+	json_object_put(root);
+	return *names ? 0 : RF_ERR_NOMEM;
+}

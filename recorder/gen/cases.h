@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The cases: each builds a plan (plan.h) from plan->host and
+ * plan->tasks_wanted.  cases.c holds the table, sizing and validation.
+ */
+#ifndef REFAULT_GEN_CASES_H
+#define REFAULT_GEN_CASES_H
+
+#include "recorder/gen/plan.h"
+
+/* Where lkp's vm-scalability keeps its sparse files (a loop-mounted xfs inside tmpfs). */
+#define GEN_SPARSE_ROOT		"/tmp/vm-scalability-tmp/vm-scalability"
+
+/* vm-scalability page-cache cases (case-lru-file.c) */
+int gen_case_lru_file_readtwice(struct gen_plan *plan);
+int gen_case_lru_file_readonce(struct gen_plan *plan);
+int gen_case_lru_memcg(struct gen_plan *plan);
+int gen_case_cgroup_thrash(struct gen_plan *plan);
+/* vm-scalability mapped-file cases (case-mmap.c) */
+int gen_case_lru_file_mmap_read(struct gen_plan *plan);
+int gen_case_lru_file_mmap_read_rand(struct gen_plan *plan);
+/* vm-scalability anonymous cases (case-anon.c) */
+int gen_case_anon_w_seq(struct gen_plan *plan);
+int gen_case_anon_w_rand(struct gen_plan *plan);
+int gen_case_swap_w_seq(struct gen_plan *plan);
+int gen_case_swap_w_rand(struct gen_plan *plan);
+/* the seeds' own benchmarks (case-seeds.c) */
+int gen_case_noswap_pageout(struct gen_plan *plan);
+int gen_case_pvec_thp_mix(struct gen_plan *plan);
+
+/* Sizing helpers (cases.c). */
+/* @pages * --scale, rounded down. */
+uint64_t gen_scaled(const struct gen_plan *plan, uint64_t pages);
+/* @total / tasks; an error (plan->err names @what) when a task would get no page. */
+int gen_per_task(struct gen_plan *plan, uint64_t total, uint32_t tasks, const char *what,
+		 uint64_t *out);
+
+/* Build the plan of case @name (cases.c); @p must stay valid while @plan is used. */
+int gen_plan_build(struct gen_plan *plan, const char *name, const struct rf_gen_params *p,
+		   char *err, size_t errlen);
+void gen_plan_header(const struct gen_plan *plan, const char *name, struct rf_trace_header *h);
+
+#endif /* REFAULT_GEN_CASES_H */

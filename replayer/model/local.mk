@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# replayer/model/: librefault-model, the Linux reclaim model (docs/model.md).
+noinst_LTLIBRARIES += librefault-model.la
+librefault_model_la_SOURCES = \
+	replayer/model/internal.h \
+	replayer/model/config.c \
+	replayer/model/profiles.c \
+	replayer/model/pagecache.c \
+	replayer/model/readpos.c \
+	replayer/model/lruvec.c \
+	replayer/model/pagevec.c \
+	replayer/model/memcg.c \
+	replayer/model/memcg-stats.c \
+	replayer/model/swap.c \
+	replayer/model/workingset.c \
+	replayer/model/vmscan.c \
+	replayer/model/vmstat.c \
+	replayer/model/model.c
+noinst_HEADERS += include/refault/model.h
+MODEL_LIBS = librefault-model.la librefault-trace.la $(RF_UTIL)

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Building the list of configurations to replay.
+ *
+ *   --profile v4.5,v4.6          one configuration per profile
+ *   --set memory=1G              applied to every configuration (repeatable)
+ *   --matrix FILE                one line per configuration group:
+ *                                    PROFILE[|PROFILE...] [KEY=VALUE[|VALUE...]] ...
+ *                                alternatives separated by '|' expand into the
+ *                                cartesian product, in the order written;
+ *                                '#' starts a comment
+ *
+ * A configuration is named after its profile and the settings it overrides
+ * ("v4.6,memory=1G"), so names are stable, readable and unique.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/replay/replay.h"
+
+#define MAX_WORDS	64
+#define MAX_EXPANSION	4096
+
+static int add_config(struct rf_config_list *l, const char *profile, char *const *kv, size_t nr_kv,
+		      char *const *sets, size_t nr_sets, char *err, size_t errlen)
+{
+	struct rf_replay_config *c;
+	size_t i, namelen;
+	char *eq;
+	int rc;
+
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct rf_replay_config *n = realloc(l->items, cap * sizeof(*n));
+
+		if (!n)
+			return RF_ERR_NOMEM;
+		l->items = n;
+		l->cap = cap;
+	}
+	c = &l->items[l->nr];
+	memset(c, 0, sizeof(*c));
+	rc = rf_model_config_new(&c->cfg, profile);
+	if (rc) {
+		snprintf(err, errlen, "unknown profile '%s' (see 'refault replay --list-profiles')", profile);
+		return RF_ERR_CONFIG;
+	}
+	namelen = strlen(profile) + 1;
+	for (i = 0; i < nr_sets + nr_kv; i++) {
+		const char *s = i < nr_sets ? sets[i] : kv[i - nr_sets];
+		char key[256];
+
+		eq = strchr(s, '=');
+		if (!eq || eq == s || (size_t)(eq - s) >= sizeof(key)) {
+			rf_model_config_free(c->cfg);
+			snprintf(err, errlen, "'%s' is not KEY=VALUE", s);
+			return RF_ERR_CONFIG;
+		}
+		memcpy(key, s, (size_t)(eq - s));
+		key[eq - s] = '\0';
+		rc = rf_model_config_set(c->cfg, key, eq + 1, err, errlen);
+		if (rc) {
+			rf_model_config_free(c->cfg);
+			return rc;
+		}
+		namelen += strlen(s) + 1;
+	}
+	c->name = malloc(namelen);
+	c->profile = strdup(profile);
+	if (!c->name || !c->profile) {
+		free(c->name);
+		free(c->profile);
+		rf_model_config_free(c->cfg);
+		return RF_ERR_NOMEM;
+	}
+	strcpy(c->name, profile);
+	for (i = 0; i < nr_sets + nr_kv; i++) {
+		strcat(c->name, ",");
+		strcat(c->name, i < nr_sets ? sets[i] : kv[i - nr_sets]);
+	}
+	for (i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i].name, c->name)) {
+			snprintf(err, errlen, "configuration '%s' is listed twice", c->name);
+			free(c->name);
+			free(c->profile);
+			rf_model_config_free(c->cfg);
+			return RF_ERR_CONFIG;
+		}
+	l->nr++;
+	return 0;
+}
+
+int rf_config_list_add_profiles(struct rf_config_list *l, const char *profiles, char *const *sets,
+				size_t nr_sets, char *err, size_t errlen)
+{
+	char *copy = strdup(profiles), *save = NULL, *p;
+	int rc = 0;
+
+	if (!copy)
+		return RF_ERR_NOMEM;
+	for (p = strtok_r(copy, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save))
+		rc = add_config(l, p, NULL, 0, sets, nr_sets, err, errlen);
+	free(copy);
+	return rc;
+}
+
+/*
+ * Expand word @i of @words (alternatives separated by '|') and recurse; at
+ * the end, words[0] is the profile and the rest are KEY=VALUE settings.
+ */
+static int expand(struct rf_config_list *l, char **words, size_t nr, size_t i, char **chosen,
+		  char *const *sets, size_t nr_sets, size_t *budget, char *err, size_t errlen)
+{
+	char *copy, *save = NULL, *alt, *bar;
+	int rc = 0;
+
+	if (i == nr)
+		return add_config(l, chosen[0], chosen + 1, nr - 1, sets, nr_sets, err, errlen);
+	if (!*budget) {
+		snprintf(err, errlen, "matrix expands to more than %d configurations", MAX_EXPANSION);
+		return RF_ERR_CONFIG;
+	}
+	copy = strdup(words[i]);
+	if (!copy)
+		return RF_ERR_NOMEM;
+	/* KEY=a|b: the key prefixes every alternative */
+	bar = strchr(copy, '=');
+	for (alt = strtok_r(bar ? bar + 1 : copy, "|", &save); alt && !rc; alt = strtok_r(NULL, "|", &save)) {
+		char buf[512];
+
+		if (bar)
+			snprintf(buf, sizeof(buf), "%.*s=%s", (int)(bar - copy), copy, alt);
+		else
+			snprintf(buf, sizeof(buf), "%s", alt);
+		chosen[i] = buf;
+		if (i + 1 == nr)
+			(*budget)--;
+		rc = expand(l, words, nr, i + 1, chosen, sets, nr_sets, budget, err, errlen);
+	}
+	free(copy);
+	return rc;
+}
+
+int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *const *sets,
+			      size_t nr_sets, char *err, size_t errlen)
+{
+	char line[4096], *words[MAX_WORDS], *chosen[MAX_WORDS], *save, *w, *hash;
+	size_t nr, budget = MAX_EXPANSION;
+	unsigned int lineno = 0;
+	FILE *f = fopen(path, "re");
+	int rc = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (!rc && fgets(line, sizeof(line), f)) {
+		lineno++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		nr = 0;
+		save = NULL;
+		for (w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
+			if (nr == MAX_WORDS) {
+				snprintf(err, errlen, "%s:%u: too many words", path, lineno);
+				rc = RF_ERR_CONFIG;
+				break;
+			}
+			words[nr++] = w;
+		}
+		if (rc || !nr)
+			continue;
+		rc = expand(l, words, nr, 0, chosen, sets, nr_sets, &budget, err, errlen);
+		if (rc) {
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "%s:%u: %s", path, lineno, err);
+			snprintf(err, errlen, "%s", msg);
+		}
+	}
+	fclose(f);
+	if (!rc && !l->nr) {
+		snprintf(err, errlen, "%s: no configuration in the matrix", path);
+		rc = RF_ERR_CONFIG;
+	}
+	return rc;
+}
+
+void rf_config_list_apply_header(struct rf_config_list *l, const struct rf_trace_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		rf_model_config_from_header(l->items[i].cfg, h);
+}
+
+void rf_config_list_free(struct rf_config_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->items[i].name);
+		free(l->items[i].profile);
+		rf_model_config_free(l->items[i].cfg);
+	}
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}

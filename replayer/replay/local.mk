@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# replayer/replay/: librefault-replay (`refault replay`), the engine: one trace, K configurations,
+# N threads (docs/replay.md).
+noinst_LTLIBRARIES += librefault-replay.la
+librefault_replay_la_SOURCES = \
+	replayer/replay/replay.h replayer/replay/replay-local.h \
+	replayer/replay/config_list.c replayer/replay/observed.c replayer/replay/series.c \
+	replayer/replay/pipeline.c replayer/replay/replay.c replayer/replay/results.c
+librefault_replay_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(JSONC_CFLAGS)
+REPLAY_LIBS = librefault-replay.la $(MODEL_LIBS) $(URCU_LIBS) $(JSONC_LIBS)

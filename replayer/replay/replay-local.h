@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internals of the replay engine shared by pipeline.c, replay.c and results.c. */
+#ifndef REFAULT_RESULT_LOCAL_H
+#define REFAULT_RESULT_LOCAL_H
+
+#include "replayer/replay/replay.h"
+
+/* One configuration's model and what the engine counted around it. */
+struct rf_model_run {
+	const struct rf_replay_config *conf;
+	struct rf_model *model;
+	struct rf_series *series;
+	uint64_t events;
+	uint64_t by_type[RF_EV_TYPE_MAX];
+	uint64_t out_of_order;		/* events earlier than the one before */
+	uint64_t last_time;
+};
+
+struct rf_replay_result {
+	char *trace_path;
+	uint64_t trace_bytes;
+	struct rf_trace_header header;
+	uint64_t fingerprint;		/* FNV-1a over every chunk's zstd checksum */
+	struct rf_model_run *runs;
+	size_t nr;
+	struct rf_observed *observed;
+	const struct rf_chunk_info *index;	/* owned by the reader; NULL without an index */
+	size_t nr_index;
+	uint64_t chunks_damaged;
+	uint64_t events_skipped;
+	char first_damage[512];
+	unsigned int threads;
+	double wall_seconds;
+	uint64_t peak_rss_bytes;
+};
+
+int rf_replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader *r,
+		       struct rf_replay_result *res, uint64_t total_chunks, char *err, size_t errlen);
+void rf_replay_fingerprint_frame(struct rf_replay_result *res, const void *frame, size_t size);
+uint64_t rf_replay_index_events_at(const struct rf_replay_result *res, uint64_t offset);
+
+#endif /* REFAULT_RESULT_LOCAL_H */

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Results as JSON (docs/results-format.md) and as a short summary for a person. */
+#include <stdio.h>
+#include <string.h>
+
+#include <refault/trace-json.h>
+
+#include "replayer/replay/replay-local.h"
+
+static int add_counter(const char *key, uint64_t value, void *ctx)
+{
+	json_object_object_add(ctx, key, json_object_new_uint64(value));
+	return 0;
+}
+
+struct describe_ctx {
+	json_object *settings;
+	json_object *overridden;
+};
+
+static int add_setting(const char *key, const char *value, bool overridden, void *ctx)
+{
+	struct describe_ctx *d = ctx;
+
+	json_object_object_add(d->settings, key, json_object_new_string(value));
+	if (overridden)
+		json_object_object_add(d->overridden, key, json_object_new_string(value));
+	return 0;
+}
+
+static json_object *run_stats(const struct rf_model_run *mr)
+{
+	json_object *stats = json_object_new_object();
+	char key[96];
+	unsigned int t;
+
+	rf_model_counters(mr->model, add_counter, stats);
+	json_object_object_add(stats, "replay.events", json_object_new_uint64(mr->events));
+	json_object_object_add(stats, "replay.out_of_order_events", json_object_new_uint64(mr->out_of_order));
+	for (t = 0; t < RF_EV_TYPE_MAX; t++) {
+		if (!mr->by_type[t] || !rf_event_type_name(t))
+			continue;
+		snprintf(key, sizeof(key), "replay.events.%s", rf_event_type_name(t));
+		json_object_object_add(stats, key, json_object_new_uint64(mr->by_type[t]));
+	}
+	return stats;
+}
+
+static json_object *config_json(const struct rf_replay_result *res, const struct rf_model_run *mr)
+{
+	struct describe_ctx d = { json_object_new_object(), json_object_new_object() };
+	json_object *c = json_object_new_object(), *obs = json_object_new_object();
+
+	json_object_object_add(c, "name", json_object_new_string(mr->conf->name));
+	json_object_object_add(c, "profile", json_object_new_string(mr->conf->profile));
+	rf_model_config_describe(mr->conf->cfg, add_setting, &d);
+	json_object_object_add(c, "settings", d.settings);
+	json_object_object_add(c, "overridden", d.overridden);
+	json_object_object_add(c, "stats", run_stats(mr));
+	rf_observed_to_json(res->observed, obs);
+	json_object_object_add(c, "observed", obs);
+	json_object_object_add(c, "timeseries", rf_series_to_json(mr->series));
+	return c;
+}
+
+json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with_run)
+{
+	json_object *o = json_object_new_object(), *trace = json_object_new_object(), *configs, *ver, *run;
+	char fp[17];
+	size_t i;
+
+	json_object_object_add(o, "format", json_object_new_string("refault-results"));
+	ver = json_object_new_array();
+	json_object_array_add(ver, json_object_new_int(1));
+	json_object_array_add(ver, json_object_new_int(0));
+	json_object_object_add(o, "version", ver);
+	json_object_object_add(trace, "path", json_object_new_string(res->trace_path));
+	json_object_object_add(trace, "bytes", json_object_new_uint64(res->trace_bytes));
+	snprintf(fp, sizeof(fp), "%016llx", (unsigned long long)res->fingerprint);
+	json_object_object_add(trace, "fingerprint", json_object_new_string(fp));
+	json_object_object_add(trace, "header", rf_header_to_json(&res->header));
+	json_object_object_add(trace, "events", json_object_new_uint64(res->nr ? res->runs[0].events : 0));
+	json_object_object_add(trace, "events_skipped", json_object_new_uint64(res->events_skipped));
+	json_object_object_add(trace, "chunks_damaged", json_object_new_uint64(res->chunks_damaged));
+	if (res->chunks_damaged)
+		json_object_object_add(trace, "first_damage", json_object_new_string(res->first_damage));
+	json_object_object_add(o, "trace", trace);
+	configs = json_object_new_array();
+	for (i = 0; i < res->nr; i++)
+		json_object_array_add(configs, config_json(res, &res->runs[i]));
+	json_object_object_add(o, "configs", configs);
+	if (with_run) {
+		double eps = res->wall_seconds > 0 && res->nr ?
+			(double)res->runs[0].events / res->wall_seconds : 0;
+
+		run = json_object_new_object();
+		json_object_object_add(run, "threads", json_object_new_int((int)res->threads));
+		json_object_object_add(run, "wall_seconds", json_object_new_double(res->wall_seconds));
+		json_object_object_add(run, "events_per_second", json_object_new_double(eps));
+		json_object_object_add(run, "peak_rss_bytes", json_object_new_uint64(res->peak_rss_bytes));
+		json_object_object_add(o, "run", run);
+	}
+	return o;
+}
+
+/* The first of @keys the model has: counter names follow each profile's kernel version. */
+static bool counter(const struct rf_model_run *mr, const char *const *keys, uint64_t *v)
+{
+	for (; *keys; keys++)
+		if (rf_model_counter(mr->model, *keys, v))
+			return true;
+	return false;
+}
+
+void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
+{
+	static const struct {
+		const char *title;
+		const char *keys[4];
+	} cols[] = {
+		{ "refault", { "vmstat.workingset_refault_file", "vmstat.workingset_refault" } },
+		{ "ws_activate", { "vmstat.workingset_activate_file", "vmstat.workingset_activate" } },
+		{ "pgactivate", { "vmstat.pgactivate" } },
+		{ "pgscan_kswapd", { "vmstat.pgscan_kswapd", "vmstat.pgscan_kswapd_normal" } },
+		{ "pgscan_direct", { "vmstat.pgscan_direct", "vmstat.pgscan_direct_normal" } },
+		{ "pgsteal", { "vmstat.pgsteal_kswapd", "vmstat.pgsteal_kswapd_normal" } },
+		{ "est_kernel_ms", { "cost.estimated_ns" } },
+	};
+	size_t i, c, width = 6;
+	uint64_t v;
+
+	fprintf(out, "refault replay: %s, %llu events, %zu configuration%s, %.2f s\n", res->trace_path,
+		(unsigned long long)(res->nr ? res->runs[0].events : 0), res->nr, res->nr == 1 ? "" : "s",
+		res->wall_seconds);
+	if (res->chunks_damaged)
+		fprintf(out, "WARNING: %llu damaged chunk(s) skipped (%llu events known lost): %s\n",
+			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,
+			res->first_damage);
+	for (i = 0; i < res->nr; i++)
+		width = strlen(res->runs[i].conf->name) > width ? strlen(res->runs[i].conf->name) : width;
+	fprintf(out, "%-*s", (int)width, "config");
+	for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+		fprintf(out, " %13s", cols[c].title);
+	fputc('\n', out);
+	for (i = 0; i < res->nr; i++) {
+		fprintf(out, "%-*s", (int)width, res->runs[i].conf->name);
+		for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+			if (!counter(&res->runs[i], cols[c].keys, &v))
+				fprintf(out, " %13s", "-");
+			else if (!strcmp(cols[c].title, "est_kernel_ms"))
+				fprintf(out, " %13.1f", (double)v / 1e6);
+			else
+				fprintf(out, " %13llu", (unsigned long long)v);
+		}
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Time series: every interval of trace time, the model's sample keys (list
+ * sizes and main cumulative counters, rf_model_sample()).  A sample at time
+ * k*interval shows the state before the first event at or after that time;
+ * a last sample shows the state at the end of the trace.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replayer/replay/replay.h"
+
+struct column {
+	char *key;
+	uint64_t *v;
+};
+
+struct rf_series {
+	uint64_t interval;
+	uint64_t t0;
+	bool started;
+	uint64_t next;			/* time of the next sample, relative to t0 */
+	uint64_t *t;
+	size_t nr, cap;			/* samples */
+	struct column *cols;
+	size_t nr_cols;
+	size_t col_cursor;		/* while taking a sample */
+	int err;
+};
+
+struct rf_series *rf_series_new(uint64_t interval_ns)
+{
+	struct rf_series *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->interval = interval_ns ? interval_ns : 1000000000ull;
+	return s;
+}
+
+void rf_series_free(struct rf_series *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_cols; i++) {
+		free(s->cols[i].key);
+		free(s->cols[i].v);
+	}
+	free(s->cols);
+	free(s->t);
+	free(s);
+}
+
+static int sample_cb(const char *key, uint64_t value, void *ctx)
+{
+	struct rf_series *s = ctx;
+	size_t i = s->col_cursor++;
+
+	/* The model names its sample keys in a fixed order: the first sample sets the columns. */
+	if (s->nr == 1) {
+		struct column *n = realloc(s->cols, (s->nr_cols + 1) * sizeof(*n));
+
+		if (!n)
+			return RF_ERR_NOMEM;
+		s->cols = n;
+		n[s->nr_cols].key = strdup(key);
+		n[s->nr_cols].v = malloc(s->cap * sizeof(uint64_t));
+		if (!n[s->nr_cols].key || !n[s->nr_cols].v) {
+			free(n[s->nr_cols].key);
+			free(n[s->nr_cols].v);
+			return RF_ERR_NOMEM;
+		}
+		s->nr_cols++;
+	}
+	if (i >= s->nr_cols || strcmp(s->cols[i].key, key))
+		return RF_ERR_STATE;
+	s->cols[i].v[s->nr - 1] = value;
+	return 0;
+}
+
+static int take(struct rf_series *s, const struct rf_model *m, uint64_t t_rel)
+{
+	size_t i;
+	int rc;
+
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		uint64_t *n = realloc(s->t, cap * sizeof(*n));
+
+		if (!n)
+			return RF_ERR_NOMEM;
+		s->t = n;
+		s->cap = cap;
+		for (i = 0; i < s->nr_cols; i++) {
+			n = realloc(s->cols[i].v, cap * sizeof(*n));
+			if (!n)
+				return RF_ERR_NOMEM;
+			s->cols[i].v = n;
+		}
+	}
+	s->t[s->nr++] = t_rel;
+	s->col_cursor = 0;
+	rc = rf_model_sample(m, sample_cb, s);
+	if (!rc && s->col_cursor != s->nr_cols)
+		rc = RF_ERR_STATE;
+	return rc;
+}
+
+int rf_series_advance(struct rf_series *s, const struct rf_model *m, uint64_t t)
+{
+	uint64_t rel;
+	int rc;
+
+	if (!s->started) {
+		s->started = true;
+		s->t0 = t;
+		s->next = 0;
+	}
+	rel = t >= s->t0 ? t - s->t0 : 0;
+	while (rel >= s->next) {
+		rc = take(s, m, s->next);
+		if (rc)
+			return rc;
+		/* Long idle gaps: jump, so a sparse trace cannot create millions of samples. */
+		if (rel / s->interval > s->next / s->interval + 4096)
+			s->next = rel / s->interval * s->interval;
+		else
+			s->next += s->interval;
+	}
+	return 0;
+}
+
+int rf_series_finish(struct rf_series *s, const struct rf_model *m, uint64_t t_end)
+{
+	if (!s->started)
+		return 0;
+	return take(s, m, t_end >= s->t0 ? t_end - s->t0 : 0);
+}
+
+json_object *rf_series_to_json(const struct rf_series *s)
+{
+	json_object *o = json_object_new_object(), *t = json_object_new_array(), *series;
+	size_t i, k;
+
+	json_object_object_add(o, "interval_ns", json_object_new_uint64(s->interval));
+	for (i = 0; i < s->nr; i++)
+		json_object_array_add(t, json_object_new_uint64(s->t[i]));
+	json_object_object_add(o, "t", t);
+	series = json_object_new_object();
+	for (k = 0; k < s->nr_cols; k++) {
+		json_object *a = json_object_new_array_ext((int)s->nr);
+
+		for (i = 0; i < s->nr; i++)
+			json_object_array_add(a, json_object_new_uint64(s->cols[k].v[i]));
+		json_object_object_add(series, s->cols[k].key, a);
+	}
+	json_object_object_add(o, "series", series);
+	return o;
+}

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# tests/bench/: `make bench` (docs/performance.md).  Programs are EXTRA_PROGRAMS (built on demand)
+# listed in BENCH_BINS; scripts in BENCH_SH run with REFAULT set.
+# The format's speed and size against a naive fixed-width encoding + zstd -3.
+EXTRA_PROGRAMS += tests/bench/bench-format
+BENCH_BINS += tests/bench/bench-format
+tests_bench_bench_format_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+tests_bench_bench_format_LDADD = librefault-trace.la $(RF_UTIL) $(ZSTD_LIBS)
+# The Linux model's speed and memory against plain LRU.
+EXTRA_PROGRAMS += tests/bench/bench-model
+BENCH_BINS += tests/bench/bench-model
+tests_bench_bench_model_LDADD = $(REFPOLICY_LIBS) $(MODEL_LIBS) -lm
+BENCH_SH += tests/bench/bench-replay.sh
+EXTRA_DIST += tests/bench/bench-replay.sh tests/bench/bench-record.sh
+CLEANFILES += $(EXTRA_PROGRAMS)

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# tests/format/: the trace format library.
+TRACE_TEST_LIBS = librefault-trace.la $(RF_UTIL)
+check_PROGRAMS += tests/format/test-roundtrip
+tests_format_test_roundtrip_LDADD = $(TRACE_TEST_LIBS) $(JSONC_LIBS)
+tests_format_test_roundtrip_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+TESTS += tests/format/test-roundtrip
+
+# Bad input: truncation, bit flips, hostile frames crafted with libzstd + msgpack-c.
+check_PROGRAMS += tests/format/test-damage
+tests_format_test_damage_SOURCES = tests/format/test-damage.c tests/format/sample.h
+tests_format_test_damage_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(MSGPACK_CFLAGS)
+tests_format_test_damage_LDADD = $(TRACE_TEST_LIBS) $(ZSTD_LIBS) $(MSGPACK_LIBS)
+TESTS += tests/format/test-damage
+
+# The format is plain zstd + msgpack: an independent decoder (python3-msgpack) reads it.
+# Old traces: a 1.0 file read event for event, a 2.0 one (bundled) under 2.1.
+check_PROGRAMS += tests/format/write-sample
+tests_format_write_sample_LDADD = $(TRACE_TEST_LIBS)
+TESTS += tests/format/test-msgpack-python.sh tests/format/test-compat-1.0.sh \
+	tests/format/test-compat-2.0.sh
+EXTRA_DIST += tests/format/sample.h tests/format/test-msgpack-python.sh \
+	tests/format/test-compat-1.0.sh tests/format/test-compat-2.0.sh \
+	tests/format/compat-1.0-noswap-pageout.rft

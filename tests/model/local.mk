@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# tests/model/: the reclaim model through its public API (refault/model.h).
+model_tests = \
+	tests/model/test-model-rules \
+	tests/model/test-model-config \
+	tests/model/test-model-robust \
+	tests/model/test-model-folios
+check_PROGRAMS += $(model_tests)
+TESTS += $(model_tests)
+EXTRA_DIST += tests/model/model-helpers.h
+tests_model_test_model_rules_SOURCES = tests/model/test-model-rules.c tests/model/model-helpers.h
+tests_model_test_model_rules_LDADD = $(MODEL_LIBS)
+tests_model_test_model_config_SOURCES = tests/model/test-model-config.c
+tests_model_test_model_config_LDADD = $(MODEL_LIBS)
+tests_model_test_model_robust_SOURCES = tests/model/test-model-robust.c tests/model/model-helpers.h
+tests_model_test_model_robust_LDADD = $(MODEL_LIBS)
+tests_model_test_model_folios_SOURCES = tests/model/test-model-folios.c tests/model/model-helpers.h
+tests_model_test_model_folios_LDADD = $(MODEL_LIBS)
