@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/builtin.h"
 #include "cli/util.h"
+#include <refault/errors.h>
+
 #include "replayer/validate/validate.h"
 
 #define VERB "validate"
@@ -16,6 +19,7 @@
 static const char usage[] =
 	"usage: refault validate TRACE [--profile P] [--set KEY=VALUE]... [--tolerance 5%]\n"
 	"                        [--slack PAGES] [--cold-cache] [--json] [--no-series]\n"
+	"                        [--threads N] [--quiet]\n"
 	"\n"
 	"Replays a trace recorded with 'refault record' through the model configured as the\n"
 	"recording kernel (profile from the header's kernel release, memory and CPUs from the\n"
@@ -33,6 +37,8 @@ static const char usage[] =
 	"                      charged to the root memcg); their number becomes slack\n"
 	"      --json          the same as JSON, with every row's series\n"
 	"      --no-series     leave the time series out of the table\n"
+	"  -j, --threads N     replay engine threads decoding the trace (default: online CPUs)\n"
+	"  -q, --quiet         no progress line\n"
 	"\n"
 	"Rows of the cgroups are gated; rows the trace cannot pin down are shown and not gated\n"
 	"(the whole trace, /proc/vmstat, reclaim and final list sizes of a cgroup below the\n"
@@ -67,18 +73,24 @@ int cmd_validate(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "no-series", no_argument, NULL, 'N' },
 		{ "cold-cache", no_argument, NULL, 'C' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rf_validate_opts o = { .tolerance = 0.05 };
-	const char *sets[MAX_SETS];
+	char *sets[MAX_SETS];
+	bool quiet = false;
+	uint64_t n;
 	struct rf_validation *v;
 	bool json = false, series = true;
 	char err[1024];
 	int c, e;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:s:t:h", longopts, NULL)) != -1) {
+	n = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+	o.threads = n < 1 ? 1 : n > 64 ? 64 : (unsigned int)n;
+	while ((c = getopt_long(argc, argv, "p:s:t:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o.profile = optarg;
@@ -111,6 +123,16 @@ int cmd_validate(int argc, char **argv)
 		case 'C':
 			o.cold_cache = true;
 			break;
+		case 'j':
+			if (rf_parse_u64(optarg, &n) || n < 1 || n > 256) {
+				rf_err(VERB, "--threads wants a number from 1 to 256, not '%s'", optarg);
+				return RF_EXIT_USAGE;
+			}
+			o.threads = (unsigned int)n;
+			break;
+		case 'q':
+			quiet = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return RF_EXIT_OK;
@@ -126,6 +148,7 @@ int cmd_validate(int argc, char **argv)
 		return RF_EXIT_USAGE;
 	}
 	o.sets = sets;
+	o.progress = !quiet && isatty(STDERR_FILENO);
 	e = rf_validate_run(&v, argv[optind], &o, err, sizeof(err));
 	if (e) {
 		rf_err(VERB, "%s", err);
@@ -135,7 +158,7 @@ int cmd_validate(int argc, char **argv)
 		rf_validation_print_json(v, stdout);
 	else
 		rf_validation_print(v, stdout, series);
-	e = v->nr_bad ? EXIT_DIVERGES : RF_EXIT_OK;
+	e = rf_validation_nr_bad(v) ? EXIT_DIVERGES : RF_EXIT_OK;
 	rf_validation_free(v);
 	return e;
 }

@@ -4,7 +4,7 @@
 noinst_LTLIBRARIES += librefault-replay.la
 librefault_replay_la_SOURCES = \
 	replayer/replay/replay.h replayer/replay/replay-local.h \
-	replayer/replay/config_list.c replayer/replay/observed.c replayer/replay/series.c \
+	replayer/replay/config_list.c replayer/replay/series.c replayer/replay/warm.c \
 	replayer/replay/pipeline.c replayer/replay/replay.c replayer/replay/results.c
 librefault_replay_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(JSONC_CFLAGS)
-REPLAY_LIBS = librefault-replay.la $(MODEL_LIBS) $(URCU_LIBS) $(JSONC_LIBS)
+REPLAY_LIBS = librefault-replay.la librefault-observe.la $(MODEL_LIBS) $(URCU_LIBS) $(JSONC_LIBS) -lpthread

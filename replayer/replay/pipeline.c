@@ -106,6 +106,37 @@ static bool help_decode(struct worker *w)
 
 /* ------------------------------------------------------------- models */
 
+/*
+ * One event into configuration @k's model, with its probe around it.  The
+ * kernel's observations are the same for every model: the first
+ * configuration's thread gathers them, once.
+ */
+static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_event *ev)
+{
+	struct rf_model_run *mr = &res->runs[k];
+	const struct rf_replay_probe *p = mr->conf->probe;
+	void *pctx = mr->conf->probe_ctx;
+	int rc;
+
+	rc = rf_series_advance(mr->series, mr->model, ev->time);
+	if (!rc && p && p->before)
+		rc = p->before(pctx, mr->model, k ? NULL : res->observe, ev);
+	if (!rc && k == 0)
+		rc = rf_observe_feed(res->observe, ev);
+	if (!rc)
+		rc = rf_model_feed(mr->model, ev);
+	if (!rc && p && p->after)
+		rc = p->after(pctx, mr->model, ev);
+	if (rc)
+		return rc;
+	if (ev->time < mr->last_time)
+		mr->out_of_order++;
+	mr->last_time = ev->time;
+	mr->by_type[ev->type]++;
+	mr->events++;
+	return 0;
+}
+
 static int feed_batch(struct worker *w, const struct slot *s)
 {
 	struct pipeline *pl = w->pl;
@@ -114,27 +145,10 @@ static int feed_batch(struct worker *w, const struct slot *s)
 	int rc;
 
 	for (k = w->id; k < res->nr; k += pl->nr_workers) {
-		struct rf_model_run *mr = &res->runs[k];
-
 		for (i = 0; i < s->batch.nr; i++) {
-			const struct rf_event *ev = &s->batch.events[i];
-
-			rc = rf_series_advance(mr->series, mr->model, ev->time);
-			if (!rc)
-				rc = rf_model_feed(mr->model, ev);
+			rc = feed_event(res, k, &s->batch.events[i]);
 			if (rc)
 				return rc;
-			if (ev->time < mr->last_time)
-				mr->out_of_order++;
-			mr->last_time = ev->time;
-			mr->by_type[ev->type]++;
-			mr->events++;
-			/* The kernel's observations are the same for every model: gather them once. */
-			if (k == 0) {
-				rc = rf_observed_feed(res->observed, ev);
-				if (rc)
-					return rc;
-			}
 		}
 	}
 	return 0;

@@ -23,7 +23,8 @@ struct rf_replay_result {
 	uint64_t fingerprint;		/* FNV-1a over every chunk's zstd checksum */
 	struct rf_model_run *runs;
 	size_t nr;
-	struct rf_observed *observed;
+	struct rf_observe *observe;	/* the kernel's account; NULL once taken */
+	uint64_t preloaded;		/* pages the warm pass gave each model */
 	const struct rf_chunk_info *index;	/* owned by the reader; NULL without an index */
 	size_t nr_index;
 	uint64_t chunks_damaged;

@@ -6,18 +6,15 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "lib/hash.h"
 #include "replayer/replay/replay-local.h"
 
 void rf_replay_fingerprint_frame(struct rf_replay_result *res, const void *frame, size_t size)
 {
 	/* A chunk frame ends with its 4-byte content checksum: hash those, not the megabytes. */
 	const uint8_t *p = (const uint8_t *)frame + (size >= 4 ? size - 4 : 0);
-	size_t i;
 
-	for (i = 0; i < 4 && i < size; i++) {
-		res->fingerprint ^= p[i];
-		res->fingerprint *= 0x100000001b3ull;
-	}
+	res->fingerprint = rf_fnv1a(res->fingerprint, p, size < 4 ? size : 4);
 }
 
 uint64_t rf_replay_index_events_at(const struct rf_replay_result *res, uint64_t offset)
@@ -74,8 +71,44 @@ static int build_models(struct rf_replay_result *res, const struct rf_replay_opt
 		if (!mr->series)
 			return RF_ERR_NOMEM;
 	}
-	res->observed = rf_observed_new(res->header.host.page_size);
-	return res->observed ? 0 : RF_ERR_NOMEM;
+	return rf_observe_new(&res->observe, res->header.host.page_size);
+}
+
+/* The warm stage: every model starts with the pages cached before the trace. */
+static int preload(struct rf_replay_result *res, const struct rf_replay_opts *opts, char *err,
+		   size_t errlen)
+{
+	struct rf_warm *w;
+	size_t i;
+	int rc = rf_warm_scan(&w, opts->trace_path, opts->skip_damaged, err, errlen);
+
+	for (i = 0; !rc && i < res->nr; i++)
+		rc = rf_warm_load(w, res->runs[i].model, rf_warm_start(w));
+	if (rc && !err[0])
+		snprintf(err, errlen, "loading the pages cached before the trace: %s",
+			 rf_strerror(rc));
+	res->preloaded = rf_warm_pages(w);
+	rf_warm_free(w);
+	return rc;
+}
+
+static int start_probes(struct rf_replay_result *res, char *err, size_t errlen)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < res->nr; i++) {
+		const struct rf_replay_config *c = res->runs[i].conf;
+
+		if (!c->probe || !c->probe->start)
+			continue;
+		rc = c->probe->start(c->probe_ctx, res->runs[i].model);
+		if (rc) {
+			snprintf(err, errlen, "configuration %s: %s", c->name, rf_strerror(rc));
+			return rc;
+		}
+	}
+	return 0;
 }
 
 static double now(void)
@@ -93,10 +126,14 @@ static int finish_models(struct rf_replay_result *res)
 
 	for (i = 0; i < res->nr; i++) {
 		struct rf_model_run *mr = &res->runs[i];
+		const struct rf_replay_probe *p = mr->conf->probe;
 
 		rc = rf_series_finish(mr->series, mr->model, mr->last_time);
 		if (!rc)
 			rc = rf_model_finish(mr->model);
+		if (!rc && p && p->finish)
+			rc = p->finish(mr->conf->probe_ctx, mr->model, i ? NULL : res->observe,
+				       mr->last_time);
 		if (rc)
 			return rc;
 	}
@@ -118,7 +155,7 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 	res = calloc(1, sizeof(*res));
 	if (!res)
 		return RF_ERR_NOMEM;
-	res->fingerprint = 0xcbf29ce484222325ull;
+	res->fingerprint = RF_FNV1A_INIT;
 	res->threads = opts->threads;
 	res->trace_path = strdup(opts->trace_path);
 	rc = rf_trace_reader_open(&r, opts->trace_path, opts->skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
@@ -138,6 +175,10 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 	}
 	rf_config_list_apply_header(configs, &res->header);
 	rc = build_models(res, opts, configs, err, errlen);
+	if (!rc && opts->warm_cache)
+		rc = preload(res, opts, err, errlen);
+	if (!rc)
+		rc = start_probes(res, err, errlen);
 	if (!rc)
 		rc = rf_replay_pipeline(opts, r, res, res->nr_index, err, errlen);
 	if (!rc) {
@@ -172,7 +213,30 @@ void rf_replay_result_free(struct rf_replay_result *res)
 		rf_series_free(res->runs[i].series);
 	}
 	free(res->runs);
-	rf_observed_free(res->observed);
+	rf_observe_free(res->observe);
 	free(res->trace_path);
 	free(res);
+}
+
+const struct rf_trace_header *rf_replay_result_header(const struct rf_replay_result *res)
+{
+	return &res->header;
+}
+
+uint64_t rf_replay_result_events(const struct rf_replay_result *res)
+{
+	return res->nr ? res->runs[0].events : 0;
+}
+
+uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res)
+{
+	return res->preloaded;
+}
+
+struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res)
+{
+	struct rf_observe *o = res->observe;
+
+	res->observe = NULL;
+	return o;
 }

@@ -9,6 +9,13 @@
  * it, which bounds memory and makes a slow model hold the reader back.
  * Results depend only on the trace and the configurations: each model sees
  * the same events in the same order whatever the thread count.
+ *
+ * Stages, in order: an optional first pass over the trace finds the pages
+ * it reads that were cached before it began (warm.c) and gives them to
+ * every model; then the pipeline feeds the events; at the end every model
+ * is finished.  The kernel's own account (librefault-observe) is fed the
+ * same events once, on the thread of the first configuration.  A probe
+ * (validate's captures) watches one configuration's model as it is fed.
  */
 #ifndef REFAULT_ENGINE_H
 #define REFAULT_ENGINE_H
@@ -22,11 +29,33 @@
 #include <refault/model.h>
 #include <refault/trace.h>
 
+#include "replayer/observe/observe.h"
+
+/*
+ * A probe watches one configuration's model while the engine feeds it, on
+ * that model's thread, in trace order.  @obs is the engine's account of the
+ * kernel up to (not including) @ev for the first configuration, NULL for the
+ * others.  Any callback may be NULL; a non-zero return stops the replay
+ * with that error.
+ */
+struct rf_replay_probe {
+	/* after the warm pre-load (if any), before the first event */
+	int (*start)(void *ctx, struct rf_model *m);
+	int (*before)(void *ctx, const struct rf_model *m, const struct rf_observe *obs,
+		      const struct rf_event *ev);
+	int (*after)(void *ctx, const struct rf_model *m, const struct rf_event *ev);
+	/* after rf_model_finish(); @t_end: the last event's time */
+	int (*finish)(void *ctx, const struct rf_model *m, const struct rf_observe *obs,
+		      uint64_t t_end);
+};
+
 /* One configuration to replay: a name and the model configuration. */
 struct rf_replay_config {
 	char *name;			/* "v4.6" or "v4.6,memory=1G" */
 	char *profile;
 	struct rf_model_config *cfg;
+	const struct rf_replay_probe *probe;	/* NULL: none */
+	void *probe_ctx;
 };
 
 struct rf_config_list {
@@ -49,6 +78,7 @@ struct rf_replay_opts {
 	uint64_t interval_ns;		/* 0: automatic */
 	bool skip_damaged;
 	bool progress;			/* a progress line on stderr */
+	bool warm_cache;		/* pre-load the pages cached before the trace (warm.c) */
 };
 
 /* What a replay produced, before it becomes JSON. */
@@ -59,16 +89,29 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with_run);
 /* A few lines per configuration for a person. */
 void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out);
+/* The header of the trace replayed. */
+const struct rf_trace_header *rf_replay_result_header(const struct rf_replay_result *res);
+/* Events of the trace the models were fed. */
+uint64_t rf_replay_result_events(const struct rf_replay_result *res);
+/* Pages the warm pass gave every model before the trace (0 without --warm-cache). */
+uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res);
+/* The kernel's account, taken out of @res (the caller frees it with rf_observe_free()). */
+struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res);
 void rf_replay_result_free(struct rf_replay_result *res);
 
-/* observed.c: the kernel's own numbers, from the observations in the trace */
-struct rf_observed;
-/* @page_size: of the recording host, to give memory.stat sizes in pages as the model does. */
-struct rf_observed *rf_observed_new(uint32_t page_size);
-int rf_observed_feed(struct rf_observed *o, const struct rf_event *ev);
-/* Adds "<key>": value pairs to @obj in a fixed order. */
-void rf_observed_to_json(const struct rf_observed *o, json_object *obj);
-void rf_observed_free(struct rf_observed *o);
+/*
+ * warm.c: the pages a trace reads that were cached before it began.
+ * rf_warm_scan() reads @path once (past damaged chunks with @skip_damaged); rf_warm_load() gives them to @m at time
+ * @t, resident, unreferenced and charged to the root memcg.
+ */
+struct rf_warm;
+int rf_warm_scan(struct rf_warm **out, const char *path, bool skip_damaged, char *err,
+		 size_t errlen);
+int rf_warm_load(const struct rf_warm *w, struct rf_model *m, uint64_t t);
+uint64_t rf_warm_pages(const struct rf_warm *w);
+/* The time of the trace's first event. */
+uint64_t rf_warm_start(const struct rf_warm *w);
+void rf_warm_free(struct rf_warm *w);
 
 /* series.c: a time series of model samples */
 struct rf_series;

@@ -57,7 +57,8 @@ static json_object *config_json(const struct rf_replay_result *res, const struct
 	json_object_object_add(c, "settings", d.settings);
 	json_object_object_add(c, "overridden", d.overridden);
 	json_object_object_add(c, "stats", run_stats(mr));
-	rf_observed_to_json(res->observed, obs);
+	if (res->observe)
+		rf_observe_to_json(res->observe, obs);
 	json_object_object_add(c, "observed", obs);
 	json_object_object_add(c, "timeseries", rf_series_to_json(mr->series));
 	return c;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The model side: the model's counters ("memcg.<path>.<name>", "vmstat.*")
- * read into the quantities of enum vq, per cgroup of the trace.
+ * read into the quantities of enum rf_obs_q, per cgroup of the trace.
  *
  * The model counts no page-cache insertions or deletions, so they are
  * derived: deletions = pages reclaimed from the file lists (pgsteal_file)
@@ -21,34 +21,34 @@
 
 #include <refault/errors.h>
 
-#include "replayer/validate/validate.h"
+#include "lib/compiler.h"
+#include "replayer/validate/validate-local.h"
 
 struct name_q {
 	const char *name;
-	enum vq q;
+	enum rf_obs_q q;
 };
 
 static const struct name_q memcg_names[] = {
-	{ "inactive_file", Q_INACTIVE_FILE }, { "active_file", Q_ACTIVE_FILE },
-	{ "inactive_anon", Q_INACTIVE_ANON }, { "active_anon", Q_ACTIVE_ANON },
-	{ "workingset_refault_file", Q_REFAULT_FILE },
-	{ "workingset_refault_anon", Q_REFAULT_ANON },
-	{ "pgactivate", Q_PGACTIVATE }, { "pgrefill", Q_PGREFILL },
-	{ "pgscan_file", Q_SCAN_FILE }, { "pgscan_anon", Q_SCAN_ANON },
-	{ "pgsteal_file", Q_STEAL_FILE }, { "pgsteal_anon", Q_STEAL_ANON },
+	{ "inactive_file", RF_OBS_INACTIVE_FILE }, { "active_file", RF_OBS_ACTIVE_FILE },
+	{ "inactive_anon", RF_OBS_INACTIVE_ANON }, { "active_anon", RF_OBS_ACTIVE_ANON },
+	{ "workingset_refault_file", RF_OBS_REFAULT_FILE },
+	{ "workingset_refault_anon", RF_OBS_REFAULT_ANON },
+	{ "pgactivate", RF_OBS_PGACTIVATE }, { "pgrefill", RF_OBS_PGREFILL },
+	{ "pgscan_file", RF_OBS_SCAN_FILE }, { "pgscan_anon", RF_OBS_SCAN_ANON },
+	{ "pgsteal_file", RF_OBS_STEAL_FILE }, { "pgsteal_anon", RF_OBS_STEAL_ANON },
 };
 
 static const struct name_q vmstat_names[] = {
-	{ "nr_inactive_file", Q_INACTIVE_FILE }, { "nr_active_file", Q_ACTIVE_FILE },
-	{ "nr_inactive_anon", Q_INACTIVE_ANON }, { "nr_active_anon", Q_ACTIVE_ANON },
-	{ "workingset_refault_file", Q_REFAULT_FILE },
-	{ "workingset_refault_anon", Q_REFAULT_ANON },
-	{ "pgactivate", Q_PGACTIVATE }, { "pgrefill", Q_PGREFILL },
-	{ "pgscan_file", Q_SCAN_FILE }, { "pgscan_anon", Q_SCAN_ANON },
-	{ "pgsteal_file", Q_STEAL_FILE }, { "pgsteal_anon", Q_STEAL_ANON },
+	{ "nr_inactive_file", RF_OBS_INACTIVE_FILE }, { "nr_active_file", RF_OBS_ACTIVE_FILE },
+	{ "nr_inactive_anon", RF_OBS_INACTIVE_ANON }, { "nr_active_anon", RF_OBS_ACTIVE_ANON },
+	{ "workingset_refault_file", RF_OBS_REFAULT_FILE },
+	{ "workingset_refault_anon", RF_OBS_REFAULT_ANON },
+	{ "pgactivate", RF_OBS_PGACTIVATE }, { "pgrefill", RF_OBS_PGREFILL },
+	{ "pgscan_file", RF_OBS_SCAN_FILE }, { "pgscan_anon", RF_OBS_SCAN_ANON },
+	{ "pgsteal_file", RF_OBS_STEAL_FILE }, { "pgsteal_anon", RF_OBS_STEAL_ANON },
 };
 
-#define NR(a) (sizeof(a) / sizeof((a)[0]))
 
 static int lookup_q(const struct name_q *tab, size_t n, const char *name)
 {
@@ -61,7 +61,7 @@ static int lookup_q(const struct name_q *tab, size_t n, const char *name)
 }
 
 struct walk {
-	const struct vkernel *k;
+	const struct rf_observe *k;
 	struct vcapture *c;
 	uint64_t nr_file_pages;
 	/* the last memcg path seen and its cgroup index: keys come grouped by memcg */
@@ -69,24 +69,22 @@ struct walk {
 	long last_idx;
 	uint64_t *usage;	/* vmodel_usage() */
 	size_t nr_usage;
-	const struct vmap *base;	/* vmodel_baseline(), or NULL */
+	const struct counter_map *base;	/* vmodel_baseline(), or NULL */
 	uint64_t *resident0;	/* [nr_cg]: pages charged at the baseline, not inserted since */
 	uint64_t file_pages0;
 };
 
 static uint64_t base_of(const struct walk *w, const char *key)
 {
-	uint64_t b = 0;
+	const uint64_t *b = w->base ? counter_map_get(w->base, rf_hash_str(key)) : NULL;
 
-	if (w->base && w->base->nr)
-		vmap_get(w->base, vhash_str(key), &b);
-	return b;
+	return b ? *b : 0;
 }
 
 /* A cumulative counter less its value at the baseline. */
-static uint64_t since_base(const struct walk *w, const char *key, enum vq q, uint64_t v)
+static uint64_t since_base(const struct walk *w, const char *key, enum rf_obs_q q, uint64_t v)
 {
-	uint64_t b = vq_is_gauge(q) ? 0 : base_of(w, key);
+	uint64_t b = rf_obs_q_is_gauge(q) ? 0 : base_of(w, key);
 
 	return v > b ? v - b : 0;
 }
@@ -108,7 +106,7 @@ static long memcg_index(struct walk *w, const char *key, const char **name)
 		return w->last_idx;
 	memcpy(w->last_path, path, len);
 	w->last_path[len] = '\0';
-	i = vkernel_cgroup_by_path(w->k, w->last_path);
+	i = rf_observe_cgroup_by_path(w->k, w->last_path);
 	w->last_idx = i < 0 ? 0 : i;
 	return w->last_idx;
 }
@@ -125,7 +123,7 @@ static int capture_cb(const char *key, uint64_t v, void *ctx)
 			w->nr_file_pages = v;
 			w->file_pages0 = base_of(w, key);
 		}
-		q = lookup_q(vmstat_names, NR(vmstat_names), key + 7);
+		q = lookup_q(vmstat_names, ARRAY_SIZE(vmstat_names), key + 7);
 		if (q >= 0)
 			w->c->m_global[q] = since_base(w, key, q, v);
 		return 0;
@@ -140,9 +138,9 @@ static int capture_cb(const char *key, uint64_t v, void *ctx)
 		w->resident0[i] += base_of(w, key);
 		return 0;
 	}
-	q = lookup_q(memcg_names, NR(memcg_names), name);
+	q = lookup_q(memcg_names, ARRAY_SIZE(memcg_names), name);
 	if (q >= 0)	/* two model memcgs may share a path ("/") */
-		w->c->m[i * NR_VQ + q] += since_base(w, key, q, v);
+		w->c->m[i * RF_OBS_NR + q] += since_base(w, key, q, v);
 	return 0;
 }
 
@@ -151,8 +149,9 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-int vmodel_capture(const struct rf_model *m, const struct vkernel *k, struct vcapture *c,
-		   const uint64_t *freed_local, uint64_t freed_global, const struct vmap *base)
+int vmodel_capture(const struct rf_model *m, const struct rf_observe *k, struct vcapture *c,
+		   const uint64_t *freed_local, uint64_t freed_global,
+		   const struct counter_map *base)
 {
 	struct walk w = { .k = k, .c = c, .last_idx = -1, .base = base };
 	size_t i;
@@ -164,31 +163,31 @@ int vmodel_capture(const struct rf_model *m, const struct vkernel *k, struct vca
 		return RF_ERR_NOMEM;
 	r = rf_model_counters(m, capture_cb, &w);
 	for (i = 0; r >= 0 && i < c->nr_cg; i++) {
-		uint64_t *x = &c->m[i * NR_VQ];
+		uint64_t *x = &c->m[i * RF_OBS_NR];
 
-		x[Q_DEL] = x[Q_STEAL_FILE] + freed_local[i];
-		x[Q_ADD] = minus(x[Q_DEL] + x[Q_ACTIVE_FILE] + x[Q_INACTIVE_FILE], w.resident0[i]);
+		x[RF_OBS_DEL] = x[RF_OBS_STEAL_FILE] + freed_local[i];
+		x[RF_OBS_ADD] = minus(x[RF_OBS_DEL] + x[RF_OBS_ACTIVE_FILE] + x[RF_OBS_INACTIVE_FILE], w.resident0[i]);
 	}
 	free(w.resident0);
 	if (r < 0)
 		return r;
-	c->m_global[Q_DEL] = c->m_global[Q_STEAL_FILE] + freed_global;
-	c->m_global[Q_ADD] = minus(c->m_global[Q_DEL] + w.nr_file_pages, w.file_pages0);
-	for (q = 0; q < NR_VQ; q++)
+	c->m_global[RF_OBS_DEL] = c->m_global[RF_OBS_STEAL_FILE] + freed_global;
+	c->m_global[RF_OBS_ADD] = minus(c->m_global[RF_OBS_DEL] + w.nr_file_pages, w.file_pages0);
+	for (q = 0; q < RF_OBS_NR; q++)
 		c->host_m[q] = c->m_global[q];
 	return 0;
 }
 
 static int baseline_cb(const char *key, uint64_t v, void *ctx)
 {
-	struct vmap *base = ctx;
+	struct counter_map *base = ctx;
 
 	if (!v || (strncmp(key, "vmstat.", 7) && strncmp(key, "memcg.", 6)))
 		return 0;
-	return vmap_put(base, vhash_str(key), v);
+	return counter_map_put(base, rf_hash_str(key), v);
 }
 
-int vmodel_baseline(const struct rf_model *m, struct vmap *base)
+int vmodel_baseline(const struct rf_model *m, struct counter_map *base)
 {
 	int r = rf_model_counters(m, baseline_cb, base);
 
@@ -213,7 +212,7 @@ static int usage_cb(const char *key, uint64_t v, void *ctx)
 	return 0;
 }
 
-int vmodel_usage(const struct rf_model *m, const struct vkernel *k, uint64_t *usage,
+int vmodel_usage(const struct rf_model *m, const struct rf_observe *k, uint64_t *usage,
 		 size_t nr, uint64_t *file_pages)
 {
 	struct walk w = { .k = k, .last_idx = -1, .usage = usage, .nr_usage = nr };

@@ -8,7 +8,7 @@
 
 #include <refault/errors.h>
 
-#include "replayer/validate/validate.h"
+#include "replayer/validate/validate-local.h"
 
 static double secs(const struct rf_validation *v, uint64_t t)
 {
@@ -98,7 +98,7 @@ static void table(const struct rf_validation *v, FILE *out)
 
 		if (r->note)
 			snprintf(nb, sizeof(nb), "[%zu]", note_number(v, r->note));
-		fprintf(out, "  %-24s %12llu %12llu %9s  %-4s %-4s %s\n", vq_name(r->q),
+		fprintf(out, "  %-24s %12llu %12llu %9s  %-4s %-4s %s\n", rf_obs_q_name(r->q),
 			(unsigned long long)r->kernel, (unsigned long long)r->model,
 			fmt_err(r, e, sizeof(e)), !r->gated ? (r->ok ? "(ok)" : "(no)") :
 			r->ok ? "yes" : "NO", nb, r->source);
@@ -121,7 +121,7 @@ static void divergences(const struct rf_validation *v, FILE *out)
 
 		if (!r->gated || r->ok)
 			continue;
-		fprintf(out, "  %s %s: kernel %llu, model %llu (%s)", r->scope, vq_name(r->q),
+		fprintf(out, "  %s %s: kernel %llu, model %llu (%s)", r->scope, rf_obs_q_name(r->q),
 			(unsigned long long)r->kernel, (unsigned long long)r->model,
 			fmt_err(r, e, sizeof(e)));
 		if (r->phase >= 0) {
@@ -155,8 +155,8 @@ static void notes(const struct rf_validation *v, FILE *out)
 /* The main cgroup's gauges and refaults at every capture. */
 static void series(const struct rf_validation *v, FILE *out)
 {
-	static const enum vq qs[] = { Q_REFAULT_FILE, Q_STEAL_FILE, Q_ACTIVE_FILE, Q_INACTIVE_FILE,
-				      Q_ACTIVE_ANON, Q_INACTIVE_ANON };
+	static const enum rf_obs_q qs[] = { RF_OBS_REFAULT_FILE, RF_OBS_STEAL_FILE, RF_OBS_ACTIVE_FILE, RF_OBS_INACTIVE_FILE,
+				      RF_OBS_ACTIVE_ANON, RF_OBS_INACTIVE_ANON };
 	const struct vrow *rows[6] = { 0 };
 	size_t i, c, j;
 
@@ -165,13 +165,13 @@ static void series(const struct rf_validation *v, FILE *out)
 	for (i = 0; i < v->nr_rows; i++)
 		for (j = 0; j < 6; j++)
 			if (v->rows[i].q == qs[j] &&
-			    !strcmp(v->rows[i].scope, vkernel_cgroup(v->kernel, v->main_cg)->path))
+			    !strcmp(v->rows[i].scope, rf_observe_cgroup(v->kernel, v->main_cg)->path))
 				rows[j] = &v->rows[i];
-	fprintf(out, "\ntime series of %s (kernel/model):\n%9s", vkernel_cgroup(v->kernel,
+	fprintf(out, "\ntime series of %s (kernel/model):\n%9s", rf_observe_cgroup(v->kernel,
 								       v->main_cg)->path, "t");
 	for (j = 0; j < 6; j++)
 		if (rows[j])
-			fprintf(out, " %23s", vq_name(qs[j]));
+			fprintf(out, " %23s", rf_obs_q_name(qs[j]));
 	fputc('\n', out);
 	for (c = 0; c < v->nr_caps; c++) {
 		fprintf(out, "%8.3fs", secs(v, v->caps[c].time));
@@ -210,7 +210,7 @@ static json_object *row_json(const struct rf_validation *v, const struct vrow *r
 	size_t c;
 
 	json_object_object_add(o, "scope", json_object_new_string(r->scope));
-	json_object_object_add(o, "quantity", json_object_new_string(vq_name(r->q)));
+	json_object_object_add(o, "quantity", json_object_new_string(rf_obs_q_name(r->q)));
 	json_object_object_add(o, "kernel", json_object_new_uint64(r->kernel));
 	json_object_object_add(o, "model", json_object_new_uint64(r->model));
 	json_object_object_add(o, "error_pct", isinf(r->err_pct) ? NULL :

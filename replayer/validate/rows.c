@@ -14,7 +14,7 @@
 
 #include <refault/errors.h>
 
-#include "replayer/validate/validate.h"
+#include "replayer/validate/validate-local.h"
 
 enum side { KERNEL, MODEL };
 
@@ -26,29 +26,29 @@ struct scope {
 	const uint8_t *in;		/* [nr_cg]: in the subtree of cg */
 };
 
-static bool in_subtree(const struct vkernel *k, size_t j, size_t root)
+static bool in_subtree(const struct rf_observe *k, size_t j, size_t root)
 {
 	int p = (int)j;
 
 	while (p >= 0) {
 		if ((size_t)p == root)
 			return true;
-		if (vkernel_cgroup(k, p)->parent_idx == p)
+		if (rf_observe_cgroup(k, p)->parent_idx == p)
 			break;
-		p = vkernel_cgroup(k, p)->parent_idx;
+		p = rf_observe_cgroup(k, p)->parent_idx;
 	}
 	return false;
 }
 
 /* The kernel's number for @q in @s at @c: false when the trace has none. */
-static bool value(const struct vcapture *c, const struct scope *s, enum vq q, enum side side,
+static bool value(const struct vcapture *c, const struct scope *s, enum rf_obs_q q, enum side side,
 		  uint64_t *out)
 {
 	uint64_t sum = 0;
 	size_t j;
 
 	if (s->kind == SC_HOST) {
-		if (!c->host_have || vq_is_gauge(q) || q == Q_ADD || q == Q_DEL)
+		if (!c->host_have || rf_obs_q_is_gauge(q) || q == RF_OBS_ADD || q == RF_OBS_DEL)
 			return false;
 		*out = side == KERNEL ? c->host_k[q] : c->host_m[q];
 		return true;
@@ -59,14 +59,14 @@ static bool value(const struct vcapture *c, const struct scope *s, enum vq q, en
 	}
 	if (side == KERNEL && s->kind == SC_CGROUP && s->cg < c->nr_cg &&
 	    (c->k_statmask[s->cg] & 1u << q)) {
-		*out = c->k_stat[s->cg * NR_VQ + q];
+		*out = c->k_stat[s->cg * RF_OBS_NR + q];
 		return true;
 	}
-	if (side == KERNEL && (vq_is_gauge(q) || q == Q_REFAULT_FILE || q == Q_REFAULT_ANON))
+	if (side == KERNEL && (rf_obs_q_is_gauge(q) || q == RF_OBS_REFAULT_FILE || q == RF_OBS_REFAULT_ANON))
 		return false;	/* only memory.stat has them */
 	for (j = 0; j < c->nr_cg; j++)
 		if (s->kind == SC_TRACE || s->in[j])
-			sum += side == KERNEL ? c->k[j * NR_VQ + q] : c->m[j * NR_VQ + q];
+			sum += side == KERNEL ? c->k[j * RF_OBS_NR + q] : c->m[j * RF_OBS_NR + q];
 	*out = sum;
 	return true;
 }
@@ -84,16 +84,16 @@ static bool within(uint64_t k, uint64_t m, double tol, uint64_t slack)
  * memcg_vmstats_needs_flush(), since aa48e47e3906): a value read from it
  * may lag by that much, which a row from memory.stat gets as extra slack.
  */
-static uint64_t row_slack(const struct rf_validation *v, const struct scope *s, enum vq q,
+static uint64_t row_slack(const struct rf_validation *v, const struct scope *s, enum rf_obs_q q,
 			  const struct vcapture *c)
 {
 	bool stat = s->kind == SC_CGROUP && s->cg < c->nr_cg && (c->k_statmask[s->cg] & 1u << q);
 
 	return v->slack + (stat ? v->stat_slack : 0) +
-	       (q == Q_ACTIVE_FILE || q == Q_INACTIVE_FILE ? v->folio_slack : 0);
+	       (q == RF_OBS_ACTIVE_FILE || q == RF_OBS_INACTIVE_FILE ? v->folio_slack : 0);
 }
 
-static int first_bad_phase(const struct rf_validation *v, const struct scope *s, enum vq q)
+static int first_bad_phase(const struct rf_validation *v, const struct scope *s, enum rf_obs_q q)
 {
 	size_t i;
 
@@ -107,9 +107,9 @@ static int first_bad_phase(const struct rf_validation *v, const struct scope *s,
 	return -1;
 }
 
-static bool is_reclaim_q(enum vq q)
+static bool is_reclaim_q(enum rf_obs_q q)
 {
-	return q == Q_PGACTIVATE || q == Q_PGREFILL || (q >= Q_SCAN_FILE && q <= Q_STEAL_ANON);
+	return q == RF_OBS_PGACTIVATE || q == RF_OBS_PGREFILL || (q >= RF_OBS_SCAN_FILE && q <= RF_OBS_STEAL_ANON);
 }
 
 /*
@@ -118,7 +118,7 @@ static bool is_reclaim_q(enum vq q)
  * the recorded one too).  Reclaim is gated there only: below it, limit
  * reclaim is pinned on the reclaiming task's cgroup, not on the pages' own.
  */
-static bool recorded_cg(const struct vkernel *k, const struct vcapture *end, size_t i)
+static bool recorded_cg(const struct rf_observe *k, const struct vcapture *end, size_t i)
 {
 	size_t j;
 
@@ -131,7 +131,7 @@ static bool recorded_cg(const struct vkernel *k, const struct vcapture *end, siz
 }
 
 /* @readahead: the trace names what the kernel read ahead (file_readahead) */
-static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg, bool below,
+static const char *row_note(const struct scope *s, enum rf_obs_q q, bool memstat_cg, bool below,
 			    bool readahead)
 {
 	if (s->kind == SC_HOST)
@@ -141,17 +141,17 @@ static const char *row_note(const struct scope *s, enum vq q, bool memstat_cg, b
 	if (is_reclaim_q(q) && !memstat_cg)
 		return "v1 vmscan events carry no memcg: reclaim is pinned on the reclaiming "
 		       "task's cgroup; compare it on the cgroup that holds the limit: not gated";
-	if (vq_is_gauge(q) && below)
+	if (rf_obs_q_is_gauge(q) && below)
 		return "a list size below the recorded cgroup: how a shared limit's pages split "
 		       "between children at the end depends on the order reclaim visits them "
 		       "and their reads complete, which the trace does not carry: not gated";
-	if (q == Q_ADD && !readahead)
+	if (q == RF_OBS_ADD && !readahead)
 		return "kernel readahead inserts pages no reference names (the model reads none "
 		       "ahead)";
 	return NULL;
 }
 
-static int push_row(struct rf_validation *v, const char *scope, enum vq q, uint64_t k,
+static int push_row(struct rf_validation *v, const char *scope, enum rf_obs_q q, uint64_t k,
 		    uint64_t m, bool gated, const char *note, const struct scope *s, bool memstat)
 {
 	struct vrow *r, *n = realloc(v->rows, (v->nr_rows + 1) * sizeof(*n));
@@ -174,7 +174,7 @@ static int push_row(struct rf_validation *v, const char *scope, enum vq q, uint6
 	r->err_pct = k ? ((double)m - (double)k) * 100.0 / (double)k : (m ? INFINITY : 0.0);
 	r->phase = r->ok ? -1 : first_bad_phase(v, s, q);
 	r->source = s->kind == SC_HOST ? "/proc/vmstat" :
-		vq_kernel_source(q, s->kind == SC_CGROUP && memstat);
+		rf_obs_q_source(q, s->kind == SC_CGROUP && memstat);
 	r->note = note;
 	if (gated && !r->ok)
 		v->nr_bad++;
@@ -189,17 +189,17 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 	bool below = memstat && !recorded;	/* snapshotted below the recorded cgroup */
 	int q, e = 0;
 
-	for (q = 0; q < NR_VQ && !e; q++) {
+	for (q = 0; q < RF_OBS_NR && !e; q++) {
 		uint64_t k, m;
-		const char *note = row_note(s, q, recorded, below, vkernel_has_readahead(v->kernel));
+		const char *note = row_note(s, q, recorded, below, rf_observe_has_readahead(v->kernel));
 		bool gated = s->kind == SC_CGROUP && !(is_reclaim_q(q) && !recorded) &&
-			     !(vq_is_gauge(q) && below);
+			     !(rf_obs_q_is_gauge(q) && below);
 
 		if (!value(end, s, q, KERNEL, &k) || !value(end, s, q, MODEL, &m))
 			continue;
 		/* a memory.stat row needs no excuse, unless it is not gated: then say why */
 		if (s->kind == SC_CGROUP && (end->k_statmask[s->cg] & 1u << q))
-			note = q == Q_ADD || !gated ? note : NULL;
+			note = q == RF_OBS_ADD || !gated ? note : NULL;
 		e = push_row(v, name, q, k, m, gated, note, s, memstat);
 	}
 	return e;
@@ -207,9 +207,9 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 
 static bool local_activity(const struct vcapture *end, size_t i)
 {
-	return end->k[i * NR_VQ + Q_ADD] || end->m[i * NR_VQ + Q_ADD] ||
-	       end->m[i * NR_VQ + Q_SCAN_ANON] || end->m[i * NR_VQ + Q_INACTIVE_ANON] ||
-	       end->m[i * NR_VQ + Q_ACTIVE_ANON];
+	return end->k[i * RF_OBS_NR + RF_OBS_ADD] || end->m[i * RF_OBS_NR + RF_OBS_ADD] ||
+	       end->m[i * RF_OBS_NR + RF_OBS_SCAN_ANON] || end->m[i * RF_OBS_NR + RF_OBS_INACTIVE_ANON] ||
+	       end->m[i * RF_OBS_NR + RF_OBS_ACTIVE_ANON];
 }
 
 /*
@@ -217,7 +217,7 @@ static bool local_activity(const struct vcapture *end, size_t i)
  * the ones below them where something happened; without any snapshot, the
  * cgroups where something happened.  Ancestors only repeat their subtree.
  */
-static bool shown(const struct vkernel *k, const struct vcapture *end, size_t i, bool any_stat)
+static bool shown(const struct rf_observe *k, const struct vcapture *end, size_t i, bool any_stat)
 {
 	size_t j;
 
@@ -235,7 +235,7 @@ static bool shown(const struct vkernel *k, const struct vcapture *end, size_t i,
 
 static void add_notes(struct rf_validation *v)
 {
-	const struct vkernel *k = v->kernel;
+	const struct rf_observe *k = v->kernel;
 	uint64_t x;
 
 #define NOTE(...) do { if (v->nr_notes < sizeof(v->notes) / sizeof(v->notes[0])) \
@@ -252,7 +252,7 @@ static void add_notes(struct rf_validation *v)
 		     "them to whichever memcg read them first, and v1 never moves a charge); "
 		     "they count in no row (the kernel side counted %llu such pages)",
 		     (unsigned long long)v->preloaded, (unsigned long long)v->precached);
-	if (v->folio_slack && vkernel_has_readahead(k))
+	if (v->folio_slack && rf_observe_has_readahead(k))
 		NOTE("the kernel cached files in folios of up to %llu pages, which file_readahead "
 		     "gives the model; a limit cuts the file lists at a folio, not a page, and "
 		     "the two may cut at different folios: one such folio of slack",
@@ -261,25 +261,25 @@ static void add_notes(struct rf_validation *v)
 		NOTE("the kernel cached files in folios of up to %llu pages; the model reads base "
 		     "pages (read references carry no folio order): the file list sizes get one "
 		     "such folio of slack", (unsigned long long)v->folio_slack);
-	x = vkernel_unknown_deletes(k);
+	x = rf_observe_unknown_deletes(k);
 	if (x)
 		NOTE("%llu pages left the page cache that the trace never saw enter (cache older "
 		     "than the recording, other processes' files): not in any row",
 		     (unsigned long long)x);
-	if (v->main_cg >= 0 && (x = vkernel_initial_pages(k, v->main_cg)))
+	if (v->main_cg >= 0 && (x = rf_observe_initial_pages(k, v->main_cg)))
 		NOTE("%s already had %llu pages charged at the first snapshot; the model starts "
-		     "it empty", vkernel_cgroup(k, v->main_cg)->path, (unsigned long long)x);
-	x = vkernel_reclaim_events(k, RF_RECLAIM_PAGEOUT);
+		     "it empty", rf_observe_cgroup(k, v->main_cg)->path, (unsigned long long)x);
+	x = rf_observe_reclaim_events(k, RF_RECLAIM_PAGEOUT);
 	if (x && !v->madv_pageout)
 		NOTE("%llu reclaim_pages() passes with no MADV_PAGEOUT in the trace: proactive "
 		     "reclaim (DAMON pageout, memory.reclaim) the model cannot know of",
 		     (unsigned long long)x);
-	x = vkernel_reclaim_events(k, RF_RECLAIM_KSWAPD) +
-	    vkernel_reclaim_events(k, RF_RECLAIM_DIRECT);
+	x = rf_observe_reclaim_events(k, RF_RECLAIM_KSWAPD) +
+	    rf_observe_reclaim_events(k, RF_RECLAIM_DIRECT);
 	if (x)
 		NOTE("%llu global (kswapd/direct) reclaim passes: the host ran short of memory and "
 		     "other processes' pages competed", (unsigned long long)x);
-	x = vkernel_lost_events(k);
+	x = rf_observe_lost_events(k);
 	if (x)
 		NOTE("%llu events were lost while recording: the model missed references",
 		     (unsigned long long)x);
@@ -288,9 +288,9 @@ static void add_notes(struct rf_validation *v)
 
 int vrows_build(struct rf_validation *v)
 {
-	const struct vkernel *k = v->kernel;
+	const struct rf_observe *k = v->kernel;
 	const struct vcapture *end;
-	size_t n = vkernel_nr_cgroups(k), i, j;
+	size_t n = rf_observe_nr_cgroups(k), i, j;
 	uint64_t best = 0;
 	uint8_t *in = NULL;
 	int e = 0;
@@ -301,7 +301,7 @@ int vrows_build(struct rf_validation *v)
 	 * Pages cached before the trace: the model was given them (warm.c), or,
 	 * with cold_cache, starts without them and must miss them: slack.
 	 */
-	v->precached = vkernel_precached(k);
+	v->precached = rf_observe_precached(k);
 	if (v->cold_cache)
 		v->slack += v->precached;
 	v->stat_slack = 64ull * (v->header.host.cpus ? v->header.host.cpus : 1);
@@ -311,13 +311,13 @@ int vrows_build(struct rf_validation *v)
 	 * the model inserts the same folios but may evict another one first:
 	 * where a limit cuts the file lists, they may differ by a folio.
 	 */
-	v->folio_slack = vkernel_max_folio_order(k) ? 1ull << vkernel_max_folio_order(k) : 0;
+	v->folio_slack = rf_observe_max_folio_order(k) ? 1ull << rf_observe_max_folio_order(k) : 0;
 	end = &v->caps[v->nr_caps - 1];
 	for (i = 1; i < end->nr_cg; i++)
 		if (recorded_cg(k, end, i) &&
-		    (v->main_cg < 0 || end->k[i * NR_VQ + Q_ADD] >= best)) {
+		    (v->main_cg < 0 || end->k[i * RF_OBS_NR + RF_OBS_ADD] >= best)) {
 			v->main_cg = (int)i;
-			best = end->k[i * NR_VQ + Q_ADD];
+			best = end->k[i * RF_OBS_NR + RF_OBS_ADD];
 		}
 	in = calloc(n ? n : 1, 1);
 	if (!in)
@@ -330,10 +330,10 @@ int vrows_build(struct rf_validation *v)
 			continue;
 		for (j = 0; j < n; j++)
 			in[j] = in_subtree(k, j, i);
-		value(end, &s, Q_ADD, KERNEL, &kadd);
-		value(end, &s, Q_ADD, MODEL, &madd);
+		value(end, &s, RF_OBS_ADD, KERNEL, &kadd);
+		value(end, &s, RF_OBS_ADD, MODEL, &madd);
 		if (end->k_statmask[i] || kadd || madd || local_activity(end, i))
-			e = scope_rows(v, &s, vkernel_cgroup(k, i)->path);
+			e = scope_rows(v, &s, rf_observe_cgroup(k, i)->path);
 	}
 	if (!e) {
 		struct scope s = { .kind = SC_TRACE, .in = in };
@@ -354,8 +354,8 @@ int vrows_build(struct rf_validation *v)
 bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint64_t *k,
 	     uint64_t *m)
 {
-	const struct vkernel *kk = v->kernel;
-	size_t n = vkernel_nr_cgroups(kk), j;
+	const struct rf_observe *kk = v->kernel;
+	size_t n = rf_observe_nr_cgroups(kk), j;
 	struct scope s = { .kind = SC_CGROUP };
 	uint8_t *in;
 	long cg;
@@ -366,7 +366,7 @@ bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint
 		return value(&v->caps[i], &s, r->q, KERNEL, k) &&
 		       value(&v->caps[i], &s, r->q, MODEL, m);
 	}
-	cg = vkernel_cgroup_by_path(kk, r->scope);
+	cg = rf_observe_cgroup_by_path(kk, r->scope);
 	in = calloc(n ? n : 1, 1);
 	if (cg < 0 || !in) {
 		free(in);
@@ -387,7 +387,7 @@ const struct vrow *vrows_find(const struct rf_validation *v, const char *scope,
 	size_t i;
 
 	for (i = 0; i < v->nr_rows; i++)
-		if (!strcmp(v->rows[i].scope, scope) && !strcmp(vq_name(v->rows[i].q), quantity))
+		if (!strcmp(v->rows[i].scope, scope) && !strcmp(rf_obs_q_name(v->rows[i].q), quantity))
 			return &v->rows[i];
 	return NULL;
 }

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The replay: one model, fed the trace in file order, and the kernel side
- * fed the same events.  At every counter snapshot in the trace both sides
- * are captured, so each quantity can be compared per phase.  The recorder
- * writes a snapshot as soon as it reads the counters, while events from
- * just before it are still in its merge window: a capture is taken when
- * the first event later than the snapshot arrives, not at the snapshot.
+ * The run: the trace through the replay engine, one configuration (the
+ * recording kernel's profile), and a probe on its model.  At every counter
+ * snapshot in the trace both sides are captured, so each quantity can be
+ * compared per phase.  The recorder writes a snapshot as soon as it reads
+ * the counters, while events from just before it are still in its merge
+ * window: a capture is taken when the first event later than the snapshot
+ * arrives, not at the snapshot.
  *
- * Before the first event the model is given the pages the trace finds
- * cached (warm.c), and what it counted for them is taken off every capture.
+ * The kernel side is the engine's own account (librefault-observe), which
+ * the probe sees as it stands before each event.  Before the first event
+ * the engine's warm stage gives the model the pages the trace finds cached;
+ * what the model counted for them is taken off every capture.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,26 +19,29 @@
 
 #include <refault/errors.h>
 
-#include "replayer/validate/validate.h"
+#include "lib/compiler.h"
+#include "lib/grow.h"
+#include "replayer/replay/replay.h"
+#include "replayer/validate/validate-local.h"
 
 #define MADV_PAGEOUT_ADVICE	21	/* linux/mman.h */
 
 struct vrun {
 	struct rf_validation *v;
-	struct rf_model *m;
-	struct vkernel *k;
-	uint32_t page_size;
+	const struct rf_observe *k;	/* the engine's account of the kernel */
 	uint64_t *freed;		/* per cgroup: file pages freed by fadvise/truncate */
-	size_t nr_freed;
+	size_t nr_freed, cap_freed;
 	uint64_t freed_global;
 	uint64_t *before;		/* model usage per cgroup before such an event */
+	size_t cap_before;
 	uint64_t file_before;
 	bool pending;			/* a snapshot waits for its capture */
 	uint64_t pending_t;
 	uint64_t last_time;
 	const char *marker;
-	bool observed;			/* the trace has observations at all */
-	struct vmap base;		/* model counters before the first event */
+	size_t cap_caps, cap_markers;
+	bool baseline;			/* take the model's counters at the start off every capture */
+	struct counter_map base;	/* model counters before the first event */
 };
 
 /* ------------------------------------------------------------ profile */
@@ -50,7 +56,7 @@ static const struct {
 
 const char *rf_validate_pick_profile(const char *release, char *why, size_t whylen)
 {
-	size_t n = sizeof(releases) / sizeof(releases[0]), i, pick = 0;
+	size_t n = ARRAY_SIZE(releases), i, pick = 0;
 	unsigned int major, minor;
 
 	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2) {
@@ -76,77 +82,39 @@ const char *rf_validate_pick_profile(const char *release, char *why, size_t whyl
 	return releases[pick].profile;
 }
 
-static int make_model(struct vrun *r, const struct rf_validate_opts *o, char *err,
-		      size_t errlen)
-{
-	struct rf_validation *v = r->v;
-	struct rf_model_config *c;
-	size_t i;
-	int e;
-
-	if (o->profile) {
-		snprintf(v->profile, sizeof(v->profile), "%s", o->profile);
-		snprintf(v->profile_why, sizeof(v->profile_why), "given with --profile");
-	} else {
-		snprintf(v->profile, sizeof(v->profile), "%s",
-			 rf_validate_pick_profile(v->header.host.kernel_release, v->profile_why,
-						  sizeof(v->profile_why)));
-	}
-	e = rf_model_config_new(&c, v->profile);
-	if (e) {
-		snprintf(err, errlen, "unknown profile '%s'", v->profile);
-		return e;
-	}
-	for (i = 0; i < o->nr_sets && !e; i++) {
-		char key[256];
-		const char *eq = strchr(o->sets[i], '=');
-
-		if (!eq || (size_t)(eq - o->sets[i]) >= sizeof(key)) {
-			snprintf(err, errlen, "--set '%s': want KEY=VALUE", o->sets[i]);
-			e = RF_ERR_CONFIG;
-			break;
-		}
-		memcpy(key, o->sets[i], eq - o->sets[i]);
-		key[eq - o->sets[i]] = '\0';
-		e = rf_model_config_set(c, key, eq + 1, err, errlen);
-	}
-	if (!e) {
-		rf_model_config_from_header(c, &v->header);
-		e = rf_model_new(&r->m, c, err, errlen);
-	}
-	rf_model_config_free(c);
-	return e;
-}
-
 /* ------------------------------------------------------------ captures */
 
-static int capture(struct vrun *r, uint64_t t)
+/* The freed counts cover every cgroup the kernel side knows of. */
+static int grow_freed(struct vrun *r, size_t n)
+{
+	if (r->nr_freed >= n)
+		return 0;
+	if (RF_GROW(r->freed, r->cap_freed, n))
+		return RF_ERR_NOMEM;
+	memset(r->freed + r->nr_freed, 0, (n - r->nr_freed) * sizeof(*r->freed));
+	r->nr_freed = n;
+	return 0;
+}
+
+static int capture(struct vrun *r, const struct rf_model *m, uint64_t t)
 {
 	struct rf_validation *v = r->v;
-	struct vcapture *c, *n;
+	struct vcapture *c;
 	int e;
 
-	n = realloc(v->caps, (v->nr_caps + 1) * sizeof(*n));
-	if (!n)
+	if (RF_GROW(v->caps, r->cap_caps, v->nr_caps + 1))
 		return RF_ERR_NOMEM;
-	v->caps = n;
 	c = &v->caps[v->nr_caps];
 	memset(c, 0, sizeof(*c));
 	v->nr_caps++;
 	c->time = t;
 	c->marker = r->marker;
 	e = vkernel_capture(r->k, c);
-	if (!e && r->nr_freed < c->nr_cg) {
-		uint64_t *f = realloc(r->freed, c->nr_cg * sizeof(*f));
-
-		if (!f)
-			return RF_ERR_NOMEM;
-		memset(f + r->nr_freed, 0, (c->nr_cg - r->nr_freed) * sizeof(*f));
-		r->freed = f;
-		r->nr_freed = c->nr_cg;
-	}
 	if (!e)
-		e = vmodel_capture(r->m, r->k, c, r->freed, r->freed_global, &r->base);
+		e = grow_freed(r, c->nr_cg);
+	if (!e)
+		e = vmodel_capture(m, r->k, c, r->freed, r->freed_global,
+				   r->baseline ? &r->base : NULL);
 	r->pending = false;
 	return e;
 }
@@ -159,42 +127,31 @@ static int capture(struct vrun *r, uint64_t t)
  * (the model's usage is hierarchical, like page_counter) by taking the
  * children's drops off.
  */
-static int frees_before(struct vrun *r)
+static int frees_before(struct vrun *r, const struct rf_model *m)
 {
-	size_t n = vkernel_nr_cgroups(r->k);
-	uint64_t *b = realloc(r->before, n * sizeof(*b));
+	size_t n = rf_observe_nr_cgroups(r->k);
 
-	if (!b)
+	if (RF_GROW(r->before, r->cap_before, n))
 		return RF_ERR_NOMEM;
-	r->before = b;
-	return vmodel_usage(r->m, r->k, b, n, &r->file_before);
+	return vmodel_usage(m, r->k, r->before, n, &r->file_before);
 }
 
-static int frees_after(struct vrun *r)
+static int frees_after(struct vrun *r, const struct rf_model *m)
 {
-	size_t n = vkernel_nr_cgroups(r->k), i;
+	size_t n = rf_observe_nr_cgroups(r->k), i;
 	uint64_t *a = calloc(n, sizeof(*a)), file;
 	int64_t *drop = calloc(n, sizeof(*drop));
-	int e = a && drop ? vmodel_usage(r->m, r->k, a, n, &file) : RF_ERR_NOMEM;
+	int e = a && drop ? vmodel_usage(m, r->k, a, n, &file) : RF_ERR_NOMEM;
 
-	if (!e && r->nr_freed < n) {
-		uint64_t *f = realloc(r->freed, n * sizeof(*f));
-
-		if (f) {
-			memset(f + r->nr_freed, 0, (n - r->nr_freed) * sizeof(*f));
-			r->freed = f;
-			r->nr_freed = n;
-		} else {
-			e = RF_ERR_NOMEM;
-		}
-	}
+	if (!e)
+		e = grow_freed(r, n);
 	for (i = 0; !e && i < n; i++)
 		drop[i] = (int64_t)r->before[i] - (int64_t)a[i];
 	for (i = 0; !e && i < n; i++) {
-		int p = vkernel_cgroup(r->k, i)->parent_idx;
+		int p = rf_observe_cgroup(r->k, i)->parent_idx;
 
 		/* an unnamed root (index 0) holds no children: its count is local already */
-		if (p > 0 && vkernel_cgroup(r->k, p)->id)
+		if (p > 0 && rf_observe_cgroup(r->k, p)->id)
 			drop[p] -= (int64_t)r->before[i] - (int64_t)a[i];
 	}
 	for (i = 0; !e && i < n; i++)
@@ -207,42 +164,56 @@ static int frees_after(struct vrun *r)
 	return e;
 }
 
-/* ---------------------------------------------------------------- loop */
+/* -------------------------------------------------------------- probe */
 
 static int note_marker(struct vrun *r, const char *text)
 {
 	struct rf_validation *v = r->v;
-	char **n = realloc(v->markers, (v->nr_markers + 1) * sizeof(*n));
 
-	if (!n)
+	if (RF_GROW(v->markers, r->cap_markers, v->nr_markers + 1))
 		return RF_ERR_NOMEM;
-	v->markers = n;
-	n[v->nr_markers] = strdup(text ? text : "");
-	if (!n[v->nr_markers])
+	v->markers[v->nr_markers] = strdup(text ? text : "");
+	if (!v->markers[v->nr_markers])
 		return RF_ERR_NOMEM;
-	r->marker = n[v->nr_markers++];
+	r->marker = v->markers[v->nr_markers++];
 	return 0;
 }
 
-static int step(struct vrun *r, const struct rf_event *ev)
+static bool invalidates(const struct rf_event *ev)
 {
-	bool inval = ev->type == RF_EV_FADVISE || ev->type == RF_EV_TRUNCATE;
+	return ev->type == RF_EV_FADVISE || ev->type == RF_EV_TRUNCATE;
+}
+
+static int on_start(void *ctx, struct rf_model *m)
+{
+	struct vrun *r = ctx;
+
+	return r->baseline ? vmodel_baseline(m, &r->base) : 0;
+}
+
+static int on_before(void *ctx, const struct rf_model *m, const struct rf_observe *obs,
+		     const struct rf_event *ev)
+{
+	struct vrun *r = ctx;
 	int e = 0;
 
+	r->k = obs;
 	if (!r->v->events++)
 		r->v->t0 = ev->time;
 	if (r->pending && ev->type != RF_EV_COUNTERS && ev->time > r->pending_t)
-		e = capture(r, r->pending_t);
-	if (rf_event_class(ev->type) == RF_CLASS_OBSERVATION)
-		r->observed = true;
-	if (!e && inval)
-		e = frees_before(r);
-	if (!e)
-		e = vkernel_feed(r->k, ev, r->page_size);
-	if (!e)
-		e = rf_model_feed(r->m, ev);
-	if (!e && inval)
-		e = frees_after(r);
+		e = capture(r, m, r->pending_t);
+	if (!e && invalidates(ev))
+		e = frees_before(r, m);
+	return e;
+}
+
+static int on_after(void *ctx, const struct rf_model *m, const struct rf_event *ev)
+{
+	struct vrun *r = ctx;
+	int e = 0;
+
+	if (invalidates(ev))
+		e = frees_after(r, m);
 	if (ev->type == RF_EV_MADVISE && ev->u.vma.advice == MADV_PAGEOUT_ADVICE)
 		r->v->madv_pageout++;
 	if (!e && ev->type == RF_EV_MARKER)
@@ -256,55 +227,88 @@ static int step(struct vrun *r, const struct rf_event *ev)
 	return e;
 }
 
-static int replay(struct vrun *r, struct rf_trace_reader *rd, char *err, size_t errlen)
+static int on_finish(void *ctx, const struct rf_model *m, const struct rf_observe *obs,
+		     uint64_t t_end)
 {
-	struct rf_event ev;
-	int e = 0, got;
+	struct vrun *r = ctx;
+	struct rf_validation *v = r->v;
 
-	while ((got = rf_trace_reader_next(rd, &ev)) > 0) {
-		e = step(r, &ev);
-		if (e) {
-			snprintf(err, errlen, "replaying event %llu: %s",
-				 (unsigned long long)r->v->events, rf_strerror(e));
-			return e;
-		}
-	}
-	if (got < 0) {
-		snprintf(err, errlen, "%s", rf_trace_reader_errmsg(rd));
-		return got;
-	}
-	e = rf_model_finish(r->m);
-	if (!e && (r->pending || !r->v->nr_caps ||
-		   r->v->caps[r->v->nr_caps - 1].time < r->last_time))
-		e = capture(r, r->pending ? r->pending_t : r->last_time);
+	(void)t_end;	/* the last event's time but END's, kept by on_after() */
+	r->k = obs;
+	if (r->pending || !v->nr_caps || v->caps[v->nr_caps - 1].time < r->last_time)
+		return capture(r, m, r->pending ? r->pending_t : r->last_time);
+	return 0;
+}
+
+static const struct rf_replay_probe validate_probe = {
+	.start = on_start, .before = on_before, .after = on_after, .finish = on_finish,
+};
+
+/* ---------------------------------------------------------------- run */
+
+/* The trace's header, to choose the profile before the engine opens it. */
+static int read_header(struct rf_validation *v, const char *path, char *err, size_t errlen)
+{
+	struct rf_trace_reader *rd = NULL;
+	int e = rf_trace_reader_open(&rd, path, 0);
+
 	if (e)
-		snprintf(err, errlen, "at the end of the trace: %s", rf_strerror(e));
+		snprintf(err, errlen, "%s: %s", path,
+			 rd && *rf_trace_reader_errmsg(rd) ? rf_trace_reader_errmsg(rd) :
+			 rf_strerror(e));
+	else
+		v->header = *rf_trace_reader_header(rd);
+	rf_trace_reader_close(rd);
 	return e;
 }
 
-/* The pages cached before the trace, resident in the model before its first event. */
-static int preload(struct vrun *r, const char *path, char *err, size_t errlen)
+static int configure(struct vrun *r, const struct rf_validate_opts *o, struct rf_config_list *l,
+		     char *err, size_t errlen)
 {
-	struct vwarm *w;
-	int e = vwarm_scan(&w, path, err, errlen);
+	struct rf_validation *v = r->v;
+	int e;
 
-	if (e)
-		return e;
-	e = vwarm_load(w, r->m, vwarm_start(w));
+	if (o->profile) {
+		snprintf(v->profile, sizeof(v->profile), "%s", o->profile);
+		snprintf(v->profile_why, sizeof(v->profile_why), "given with --profile");
+	} else {
+		snprintf(v->profile, sizeof(v->profile), "%s",
+			 rf_validate_pick_profile(v->header.host.kernel_release, v->profile_why,
+						  sizeof(v->profile_why)));
+	}
+	e = rf_config_list_add_profiles(l, v->profile, o->sets, o->nr_sets, err, errlen);
+	if (!e) {
+		l->items[0].probe = &validate_probe;
+		l->items[0].probe_ctx = r;
+	}
+	return e;
+}
+
+static int replay(struct vrun *r, const char *path, const struct rf_validate_opts *o,
+		  char *err, size_t errlen)
+{
+	struct rf_replay_opts ro = {
+		.trace_path = path, .threads = o->threads ? o->threads : 1,
+		.progress = o->progress, .warm_cache = !o->cold_cache,
+	};
+	struct rf_config_list l = { 0 };
+	struct rf_replay_result *res = NULL;
+	int e = configure(r, o, &l, err, errlen);
+
 	if (!e)
-		e = vmodel_baseline(r->m, &r->base);
-	if (e && !err[0])
-		snprintf(err, errlen, "loading the pages cached before the trace: %s",
-			 rf_strerror(e));
-	r->v->preloaded = vwarm_pages(w);
-	vwarm_free(w);
+		e = rf_replay_run(&ro, &l, &res, err, errlen);
+	if (!e) {
+		r->v->kernel = rf_replay_result_take_observe(res);
+		r->v->preloaded = rf_replay_result_preloaded(res);
+	}
+	rf_replay_result_free(res);
+	rf_config_list_free(&l);
 	return e;
 }
 
 int rf_validate_run(struct rf_validation **out, const char *path,
 		    const struct rf_validate_opts *o, char *err, size_t errlen)
 {
-	struct rf_trace_reader *rd = NULL;
 	struct vrun r = { 0 };
 	int e;
 
@@ -317,26 +321,11 @@ int rf_validate_run(struct rf_validation **out, const char *path,
 	r.v->slack = o->slack;
 	r.v->cold_cache = o->cold_cache;
 	r.v->main_cg = -1;
-	e = rf_trace_reader_open(&rd, path, 0);
-	if (e) {
-		snprintf(err, errlen, "%s: %s", path,
-			 rd && *rf_trace_reader_errmsg(rd) ? rf_trace_reader_errmsg(rd) :
-			 rf_strerror(e));
-		goto out;
-	}
-	r.v->header = *rf_trace_reader_header(rd);
-	r.page_size = r.v->header.host.page_size ? r.v->header.host.page_size : 4096;
-	e = make_model(&r, o, err, errlen);
+	r.baseline = !o->cold_cache;
+	e = read_header(r.v, path, err, errlen);
 	if (!e)
-		e = vkernel_new(&r.k);
-	if (e)
-		goto out;
-	r.v->kernel = r.k;
-	if (!o->cold_cache)
-		e = preload(&r, path, err, errlen);
-	if (!e)
-		e = replay(&r, rd, err, errlen);
-	if (!e && !r.observed) {
+		e = replay(&r, path, o, err, errlen);
+	if (!e && !rf_observe_any(r.v->kernel)) {
 		snprintf(err, errlen, "%s has no kernel observations (%s): nothing to validate "
 			 "against; record it with refault record", path,
 			 r.v->header.synthetic ? "a synthetic trace" : "no page-cache, LRU, "
@@ -345,15 +334,10 @@ int rf_validate_run(struct rf_validation **out, const char *path,
 	}
 	if (!e)
 		e = vrows_build(r.v);
-out:
-	rf_trace_reader_close(rd);
-	rf_model_free(r.m);
 	free(r.freed);
 	free(r.before);
-	vmap_free(&r.base);
+	counter_map_destroy(&r.base);
 	if (e) {
-		if (!r.v->kernel)
-			vkernel_free(r.k);
 		rf_validation_free(r.v);
 		if (!err[0])
 			snprintf(err, errlen, "%s", rf_strerror(e));
@@ -361,6 +345,11 @@ out:
 	}
 	*out = r.v;
 	return 0;
+}
+
+size_t rf_validation_nr_bad(const struct rf_validation *v)
+{
+	return v->nr_bad;
 }
 
 void rf_validation_free(struct rf_validation *v)
@@ -378,6 +367,6 @@ void rf_validation_free(struct rf_validation *v)
 	for (i = 0; i < v->nr_markers; i++)
 		free(v->markers[i]);
 	free(v->markers);
-	vkernel_free(v->kernel);
+	rf_observe_free(v->kernel);
 	free(v);
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replayer/validate/validate.h"
+#include "replayer/validate/validate-local.h"
 #include "tests/lib/tap.h"
 
 #define LIMIT_PAGES	256

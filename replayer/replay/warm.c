@@ -28,7 +28,12 @@
 
 #include <refault/errors.h>
 
-#include "replayer/validate/validate.h"
+#include "lib/grow.h"
+#include "lib/hash.h"
+#include "lib/hashmap.h"
+#include "replayer/replay/replay.h"
+
+RF_HASHMAP_DEFINE(page_set, uint64_t, uint8_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
 /* A read larger than this (4 GiB of 4 KiB pages) is clipped: it bounds one event's work. */
 #define MAX_EVENT_PAGES		(1ull << 20)
@@ -40,8 +45,8 @@ struct warm_folio {
 	uint8_t order;
 };
 
-struct vwarm {
-	struct vmap seen;		/* every page mentioned so far, by page_key() */
+struct rf_warm {
+	struct page_set seen;		/* every page mentioned so far, by page_key() */
 	struct warm_folio *folios;	/* cached before the trace */
 	size_t nr, cap;
 	uint64_t pages;
@@ -51,21 +56,14 @@ struct vwarm {
 
 static uint64_t page_key(const struct rf_event *ev, uint64_t index)
 {
-	return vhash2(vhash2(ev->u.file.dev, ev->u.file.ino), index);
+	return rf_hash2(rf_hash2(ev->u.file.dev, ev->u.file.ino), index);
 }
 
-static int push_folio(struct vwarm *w, const struct rf_event *ev, uint64_t index,
+static int push_folio(struct rf_warm *w, const struct rf_event *ev, uint64_t index,
 		      unsigned int order)
 {
-	if (w->nr == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 256;
-		struct warm_folio *n = realloc(w->folios, cap * sizeof(*n));
-
-		if (!n)
-			return RF_ERR_NOMEM;
-		w->folios = n;
-		w->cap = cap;
-	}
+	if (RF_GROW(w->folios, w->cap, w->nr + 1))
+		return RF_ERR_NOMEM;
 	w->folios[w->nr++] = (struct warm_folio){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
 						  .index = index, .order = (uint8_t)order };
 	w->pages += 1ull << order;
@@ -73,24 +71,24 @@ static int push_folio(struct vwarm *w, const struct rf_event *ev, uint64_t index
 }
 
 /* Pages @index .. @index + @nr - 1 are mentioned: whatever comes later, they are decided. */
-static int mention(struct vwarm *w, const struct rf_event *ev, uint64_t index, uint64_t nr)
+static int mention(struct rf_warm *w, const struct rf_event *ev, uint64_t index, uint64_t nr)
 {
 	uint64_t i;
 
 	for (i = 0; i < nr && i < MAX_EVENT_PAGES; i++)
-		if (vmap_put(&w->seen, page_key(ev, index + i), 1))
+		if (page_set_put(&w->seen, page_key(ev, index + i), 1))
 			return RF_ERR_NOMEM;
 	return 0;
 }
 
 /* Pages of @index .. @index + @nr - 1 not mentioned before. */
-static uint64_t count_new(const struct vwarm *w, const struct rf_event *ev, uint64_t index,
+static uint64_t count_new(const struct rf_warm *w, const struct rf_event *ev, uint64_t index,
 			  uint64_t nr)
 {
 	uint64_t i, fresh = 0;
 
 	for (i = 0; i < nr && i < MAX_EVENT_PAGES; i++)
-		fresh += !vmap_get(&w->seen, page_key(ev, index + i), NULL);
+		fresh += !page_set_get(&w->seen, page_key(ev, index + i));
 	return fresh;
 }
 
@@ -100,7 +98,7 @@ static uint64_t count_new(const struct vwarm *w, const struct rf_event *ev, uint
  * (its first page and order): kept as that folio when all of it is new,
  * else as its new base pages.
  */
-static int on_read(struct vwarm *w, const struct rf_event *ev, uint64_t index, uint64_t nr,
+static int on_read(struct rf_warm *w, const struct rf_event *ev, uint64_t index, uint64_t nr,
 		   unsigned int order)
 {
 	uint64_t i;
@@ -111,16 +109,16 @@ static int on_read(struct vwarm *w, const struct rf_event *ev, uint64_t index, u
 		return e ? e : mention(w, ev, index, nr);
 	}
 	for (i = 0; i < nr && i < MAX_EVENT_PAGES && !e; i++) {
-		if (vmap_get(&w->seen, page_key(ev, index + i), NULL))
+		if (page_set_get(&w->seen, page_key(ev, index + i)))
 			continue;
-		e = vmap_put(&w->seen, page_key(ev, index + i), 1);
+		e = page_set_put(&w->seen, page_key(ev, index + i), 1);
 		if (!e)
 			e = push_folio(w, ev, index + i, 0);
 	}
 	return e;
 }
 
-static int warm_step(struct vwarm *w, const struct rf_event *ev)
+static int warm_step(struct rf_warm *w, const struct rf_event *ev)
 {
 	/* a range of no pages is one page, as the model reads it */
 	uint64_t nr = ev->u.file.nr ? ev->u.file.nr : 1;
@@ -146,59 +144,6 @@ static int warm_step(struct vwarm *w, const struct rf_event *ev)
 	}
 }
 
-void vwarm_free(struct vwarm *w)
-{
-	if (!w)
-		return;
-	vmap_free(&w->seen);
-	free(w->folios);
-	free(w);
-}
-
-int vwarm_scan(struct vwarm **out, const char *path, char *err, size_t errlen)
-{
-	struct rf_trace_reader *rd = NULL;
-	struct vwarm *w = calloc(1, sizeof(*w));
-	struct rf_event ev;
-	int e, got;
-
-	*out = NULL;
-	if (!w)
-		return RF_ERR_NOMEM;
-	e = rf_trace_reader_open(&rd, path, 0);
-	while (!e && (got = rf_trace_reader_next(rd, &ev)) != 0) {
-		if (got < 0) {
-			snprintf(err, errlen, "%s", rf_trace_reader_errmsg(rd));
-			e = got;
-		} else {
-			e = warm_step(w, &ev);
-		}
-	}
-	rf_trace_reader_close(rd);
-	/* the seen pages were needed for the scan only */
-	vmap_free(&w->seen);
-	memset(&w->seen, 0, sizeof(w->seen));
-	if (e) {
-		if (!err[0])
-			snprintf(err, errlen, "looking for pages cached before the trace: %s",
-				 rf_strerror(e));
-		vwarm_free(w);
-		return e;
-	}
-	*out = w;
-	return 0;
-}
-
-uint64_t vwarm_pages(const struct vwarm *w)
-{
-	return w ? w->pages : 0;
-}
-
-uint64_t vwarm_start(const struct vwarm *w)
-{
-	return w ? w->t_first : 0;
-}
-
 static int cmp_folio(const void *a, const void *b)
 {
 	const struct warm_folio *x = a, *y = b;
@@ -210,6 +155,61 @@ static int cmp_folio(const void *a, const void *b)
 	if (x->index != y->index)
 		return x->index < y->index ? -1 : 1;
 	return 0;
+}
+
+void rf_warm_free(struct rf_warm *w)
+{
+	if (!w)
+		return;
+	page_set_destroy(&w->seen);
+	free(w->folios);
+	free(w);
+}
+
+int rf_warm_scan(struct rf_warm **out, const char *path, bool skip_damaged, char *err,
+		 size_t errlen)
+{
+	struct rf_trace_reader *rd = NULL;
+	struct rf_warm *w = calloc(1, sizeof(*w));
+	struct rf_event ev;
+	int e, got;
+
+	*out = NULL;
+	if (!w)
+		return RF_ERR_NOMEM;
+	e = rf_trace_reader_open(&rd, path, skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
+	while (!e && (got = rf_trace_reader_next(rd, &ev)) != 0) {
+		if (got < 0) {
+			snprintf(err, errlen, "%s", rf_trace_reader_errmsg(rd));
+			e = got;
+		} else {
+			e = warm_step(w, &ev);
+		}
+	}
+	rf_trace_reader_close(rd);
+	/* the seen pages were needed for the scan only; the folios go in file order */
+	page_set_destroy(&w->seen);
+	if (w->nr)
+		qsort(w->folios, w->nr, sizeof(*w->folios), cmp_folio);
+	if (e) {
+		if (!err[0])
+			snprintf(err, errlen, "looking for pages cached before the trace: %s",
+				 rf_strerror(e));
+		rf_warm_free(w);
+		return e;
+	}
+	*out = w;
+	return 0;
+}
+
+uint64_t rf_warm_pages(const struct rf_warm *w)
+{
+	return w ? w->pages : 0;
+}
+
+uint64_t rf_warm_start(const struct rf_warm *w)
+{
+	return w ? w->t_first : 0;
 }
 
 /*
@@ -233,14 +233,13 @@ static int drain(struct rf_model *m, const struct warm_folio *f, uint64_t t)
  * file_readahead of pid 0 (no task: the root memcg; inserted unreferenced,
  * on the inactive list, as readahead leaves them).
  */
-int vwarm_load(struct vwarm *w, struct rf_model *m, uint64_t t)
+int rf_warm_load(const struct rf_warm *w, struct rf_model *m, uint64_t t)
 {
 	size_t i = 0, j;
 	int e = 0;
 
 	if (!w || !w->nr)
 		return 0;
-	qsort(w->folios, w->nr, sizeof(*w->folios), cmp_folio);
 	while (i < w->nr && !e) {
 		const struct warm_folio *f = &w->folios[i];
 		struct rf_event ev = { .time = t, .type = RF_EV_FILE_READAHEAD };

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Page-cache and LRU tracepoints, attributed to cgroups by joins on the
+ * page's identity (dev, ino, index) and its pfn (observe.h says the rules),
+ * and the pages the trace reads without having seen them enter the cache.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/compiler.h"
+#include "replayer/observe/observe-local.h"
+
+/* A read larger than this (4 GiB of 4 KiB pages) is looked at no further: it bounds one event's work. */
+#define MAX_EVENT_PAGES		(1ull << 20)
+
+static uint64_t page_key_at(const struct rf_event *ev, uint64_t i)
+{
+	return rf_hash2(rf_hash2(ev->u.file.dev, ev->u.file.ino), ev->u.file.index + i);
+}
+
+/* Every page of a folio enters or leaves the set of pages known cached. */
+static int track_cached(struct rf_observe *o, const struct rf_event *ev, bool add)
+{
+	uint64_t i, n = obs_pages(ev->u.file.order);
+
+	for (i = 0; i < n; i++) {
+		if (!add)
+			obs_map_del(&o->cached, page_key_at(ev, i), NULL);
+		else if (obs_map_put(&o->cached, page_key_at(ev, i), 1))
+			return RF_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/*
+ * A page a reference reads that the trace never saw enter the page cache
+ * was cached before the recording (or by a path the trace does not show):
+ * a hit for the kernel, a miss for a model that starts empty.
+ */
+static int track_precached(struct rf_observe *o, const struct rf_event *ev)
+{
+	uint64_t i, n = ev->type == RF_EV_FILE_READ ? ev->u.file.nr : obs_pages(ev->u.file.order);
+
+	for (i = 0; i < n && i < MAX_EVENT_PAGES; i++) {
+		uint64_t key = page_key_at(ev, i);
+
+		if (obs_map_get(&o->cached, key) || obs_map_get(&o->precached, key))
+			continue;
+		if (obs_map_put(&o->precached, key, 1))
+			return RF_ERR_NOMEM;
+	}
+	return 0;
+}
+
+static int on_add(struct rf_observe *o, const struct rf_event *ev)
+{
+	size_t idx = obs_cg_index(o, ev->u.file.cgroup);
+
+	o->cgs[idx].cnt[RF_OBS_ADD] += obs_pages(ev->u.file.order);
+	if (ev->u.file.order > o->max_order)
+		o->max_order = ev->u.file.order > RF_OBS_MAX_ORDER ? RF_OBS_MAX_ORDER :
+				ev->u.file.order;
+	if (track_cached(o, ev, true) || obs_map_put(&o->page_cg, page_key_at(ev, 0), idx) ||
+	    (ev->u.file.pfn && (obs_map_put(&o->pfn_cg, ev->u.file.pfn, idx) ||
+				obs_map_put(&o->pc_pfn, ev->u.file.pfn, idx))))
+		return RF_ERR_NOMEM;
+	return obs_tally(o, "obs.pagecache_add", obs_pages(ev->u.file.order));
+}
+
+static int on_del(struct rf_observe *o, const struct rf_event *ev)
+{
+	uint64_t pages = obs_pages(ev->u.file.order), idx;
+
+	track_cached(o, ev, false);
+	if (ev->u.file.pfn)
+		obs_map_del(&o->pc_pfn, ev->u.file.pfn, NULL);
+	if (obs_map_del(&o->page_cg, page_key_at(ev, 0), &idx))
+		o->cgs[idx].cnt[RF_OBS_DEL] += pages;
+	else
+		o->unknown_del += pages;
+	return obs_tally(o, "obs.pagecache_del", pages);
+}
+
+static int on_lru_add(struct rf_observe *o, const struct rf_event *ev)
+{
+	static const char *const lists[] = { "inactive_anon", "active_anon", "inactive_file",
+					     "active_file", "unevictable" };
+	const uint64_t *pc = obs_map_get(&o->pc_pfn, ev->u.lru.pfn);
+	uint64_t idx = pc ? *pc : obs_cg_index(o, ev->u.lru.cgroup);
+	char key[64];
+
+	if (obs_map_put(&o->pfn_cg, ev->u.lru.pfn, idx))
+		return RF_ERR_NOMEM;
+	if (ev->u.lru.lru >= ARRAY_SIZE(lists))
+		return 0;
+	snprintf(key, sizeof(key), "obs.lru_add.%s", lists[ev->u.lru.lru]);
+	return obs_tally(o, key, obs_pages(ev->u.lru.order));
+}
+
+static int on_lru_activate(struct rf_observe *o, const struct rf_event *ev)
+{
+	const uint64_t *idx = obs_map_get(&o->pfn_cg, ev->u.lru.pfn);
+
+	o->cgs[idx ? *idx : 0].cnt[RF_OBS_PGACTIVATE] += obs_pages(ev->u.lru.order);
+	return obs_tally(o, "obs.lru_activate", obs_pages(ev->u.lru.order));
+}
+
+int obs_on_page(struct rf_observe *o, const struct rf_event *ev)
+{
+	switch (ev->type) {
+	case RF_EV_PAGECACHE_ADD:
+		return on_add(o, ev);
+	case RF_EV_PAGECACHE_DEL:
+		return on_del(o, ev);
+	case RF_EV_FILE_READ:
+	case RF_EV_FILE_FAULT:
+		return track_precached(o, ev);
+	case RF_EV_FILE_READAHEAD:
+		o->readahead = true;
+		return 0;
+	case RF_EV_LRU_ADD:
+		return on_lru_add(o, ev);
+	case RF_EV_LRU_ACTIVATE:
+		return on_lru_activate(o, ev);
+	default:
+		return 0;
+	}
+}
+
+void obs_pages_free(struct rf_observe *o)
+{
+	obs_map_destroy(&o->page_cg);
+	obs_map_destroy(&o->pfn_cg);
+	obs_map_destroy(&o->pc_pfn);
+	obs_map_destroy(&o->cached);
+	obs_map_destroy(&o->precached);
+}
+
+uint64_t rf_observe_unknown_deletes(const struct rf_observe *o)
+{
+	return o->unknown_del;
+}
+
+uint64_t rf_observe_precached(const struct rf_observe *o)
+{
+	return obs_map_count(&o->precached);
+}
+
+unsigned int rf_observe_max_folio_order(const struct rf_observe *o)
+{
+	return o->max_order;
+}
+
+bool rf_observe_has_readahead(const struct rf_observe *o)
+{
+	return o->readahead;
+}
