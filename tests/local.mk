@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tests/: each part's tests register themselves in tests/<part>/local.mk.
-EXTRA_DIST += tests/lib/tap.h
+EXTRA_DIST += tests/lib/tap.h tests/lib/tap.sh
+include tests/api/local.mk
 include tests/format/local.mk
 include tests/fuzz/local.mk
 include tests/record/local.mk
 include tests/gen/local.mk
 include tests/model/local.mk
+include tests/observe/local.mk
 include tests/refpolicy/local.mk
 include tests/replay/local.mk
 include tests/validate/local.mk
