@@ -3,31 +3,52 @@
  * The replay pipeline (see replay.h for the picture).
  *
  * Threads: the calling thread reads frames; `threads` workers each own the
- * models i with i % workers == w and help decode whatever is queued.
- * Hand-off: decode jobs travel on a liburcu wait-free queue (cds_wfcq);
- * a mutex and condition variable serve only to sleep when there is nothing
- * to do and to publish slot states.  Slot k holds batch k % nr_slots; it is
- * refilled only after every model thread has consumed it (back-pressure).
+ * models i with i % workers == w and help decode whatever is queued.  Slot k
+ * holds batch k % nr_slots; it is refilled only after every model thread
+ * has consumed it (back-pressure).
+ *
+ * No lock on the per-chunk path; liburcu gives the pieces:
+ * - decode jobs travel on a wait-free concurrent queue (cds_wfcq): the reader
+ *   enqueues without waiting for anyone, any worker dequeues;
+ * - a slot's batch number and state are one word (its tag), read and written
+ *   with uatomic and ordered by cmm_smp_mb(), so a thread never sees a state
+ *   of one batch with the number of another;
+ * - a thread with nothing to do sleeps on a futex (futex_noasync) behind an
+ *   event count: every change that may let someone go on bumps the count,
+ *   and the FUTEX_WAKE system call is made only when someone sleeps.  A
+ *   waiter reads the count, checks its condition, and sleeps only if the
+ *   count is unchanged, so no wake-up is lost (Dekker: both sides put a full
+ *   barrier between their write and their read).
  */
 #define _LGPL_SOURCE
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <urcu/arch.h>
+#include <urcu/futex.h>
+#include <urcu/uatomic.h>
 #include <urcu/wfcqueue.h>
 
+#include "lib/grow.h"
 #include "replayer/replay/replay.h"
 #include "replayer/replay/replay-local.h"
 
 enum slot_state { SLOT_FREE, SLOT_READ, SLOT_DECODED };
 
+/* A slot's tag: (batch + 1) << 2 | state; 0 is a slot never used, free. */
+static uint64_t tag_of(uint64_t seq, enum slot_state st)
+{
+	return (seq + 1) << 2 | st;
+}
+
 struct slot {
 	struct cds_wfcq_node node;
-	uint64_t seq;
-	enum slot_state state;
-	unsigned int pending;		/* model threads still to consume it */
+	uint64_t tag;			/* uatomic */
+	unsigned int pending;		/* uatomic: model threads still to consume it */
 	void *frame;
 	size_t frame_len, frame_cap;
 	uint64_t offset;
@@ -46,13 +67,13 @@ struct pipeline {
 	size_t nr_slots;
 	struct cds_wfcq_head qhead;
 	struct cds_wfcq_tail qtail;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	uint64_t produced;		/* slots handed out so far */
-	bool eof;
-	bool abort;
-	int error;
-	char errmsg[512];
+	int32_t events;			/* uatomic: the event count sleepers wait on */
+	int32_t sleepers;		/* uatomic */
+	uint64_t produced;		/* uatomic, written by the reader: slots handed out */
+	int eof;			/* uatomic */
+	int abort;			/* uatomic */
+	int error;			/* the first error; set once (cmpxchg) */
+	char errmsg[512];		/* written by the thread that set error, read after join */
 	unsigned int nr_workers;
 	unsigned int nr_model_threads;	/* workers that own at least one model */
 	struct worker *workers;
@@ -61,37 +82,71 @@ struct pipeline {
 struct worker {
 	struct pipeline *pl;
 	pthread_t thread;
+	bool started;
 	unsigned int id;
 	struct rf_chunk_decoder *dec;
 };
 
+/* ----------------------------------------------------------- waiting */
+
+/* Something changed that may let a waiting thread go on. */
+static void wake_all(struct pipeline *pl)
+{
+	cmm_smp_mb();
+	uatomic_inc(&pl->events);
+	cmm_smp_mb();
+	if (uatomic_read(&pl->sleepers))
+		futex_noasync(&pl->events, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* The event count before a waiter checks its condition. */
+static int32_t wait_begin(struct pipeline *pl)
+{
+	int32_t e = uatomic_read(&pl->events);
+
+	cmm_smp_mb();
+	return e;
+}
+
+/* The condition did not hold at count @e: sleep until the count moves. */
+static void wait_sleep(struct pipeline *pl, int32_t e)
+{
+	uatomic_inc(&pl->sleepers);
+	cmm_smp_mb();
+	if (uatomic_read(&pl->events) == e)
+		futex_noasync(&pl->events, FUTEX_WAIT, e, NULL, NULL, 0);
+	uatomic_dec(&pl->sleepers);
+}
+
+static bool aborted(struct pipeline *pl)
+{
+	return uatomic_read(&pl->abort);
+}
+
 static void fail(struct pipeline *pl, int rc, const char *fmt, const char *detail)
 {
-	pthread_mutex_lock(&pl->lock);
-	if (!pl->error) {
-		pl->error = rc;
+	if (uatomic_cmpxchg(&pl->error, 0, rc) == 0)
 		snprintf(pl->errmsg, sizeof(pl->errmsg), fmt, detail);
-	}
-	pl->abort = true;
-	pthread_cond_broadcast(&pl->cond);
-	pthread_mutex_unlock(&pl->lock);
+	uatomic_set(&pl->abort, 1);
+	wake_all(pl);
 }
 
 /* ------------------------------------------------------------- decoding */
 
 static void decode_slot(struct worker *w, struct slot *s)
 {
+	uint64_t seq = (uatomic_read(&s->tag) >> 2) - 1;
 	int rc = rf_chunk_decode(w->dec, s->frame, s->frame_len, s->offset, &s->batch);
 
 	if (rc)
 		snprintf(s->errmsg, sizeof(s->errmsg), "chunk %llu at offset %llu: %s",
 			 (unsigned long long)s->ordinal, (unsigned long long)s->offset,
 			 rf_chunk_decoder_errmsg(w->dec));
-	pthread_mutex_lock(&w->pl->lock);
 	s->rc = rc;
-	s->state = SLOT_DECODED;
-	pthread_cond_broadcast(&w->pl->cond);
-	pthread_mutex_unlock(&w->pl->lock);
+	/* the batch and rc before the state that publishes them */
+	cmm_smp_mb();
+	uatomic_set(&s->tag, tag_of(seq, SLOT_DECODED));
+	wake_all(w->pl);
 }
 
 static bool help_decode(struct worker *w)
@@ -159,35 +214,35 @@ static bool wait_batch(struct worker *w, uint64_t seq, struct slot **out)
 {
 	struct pipeline *pl = w->pl;
 	struct slot *s = &pl->slots[seq % pl->nr_slots];
+	int32_t e;
 
 	for (;;) {
 		if (help_decode(w))
 			continue;
-		pthread_mutex_lock(&pl->lock);
-		while (!pl->abort && !(s->seq == seq && s->state == SLOT_DECODED) &&
-		       !(pl->eof && seq >= pl->produced) && cds_wfcq_empty(&pl->qhead, &pl->qtail))
-			pthread_cond_wait(&pl->cond, &pl->lock);
-		if (pl->abort || (pl->eof && seq >= pl->produced)) {
-			pthread_mutex_unlock(&pl->lock);
+		e = wait_begin(pl);
+		if (aborted(pl))
 			return false;
-		}
-		if (s->seq == seq && s->state == SLOT_DECODED) {
-			pthread_mutex_unlock(&pl->lock);
+		if (uatomic_read(&s->tag) == tag_of(seq, SLOT_DECODED)) {
+			/* the batch after the state that published it */
+			cmm_smp_mb();
 			*out = s;
 			return true;
 		}
-		pthread_mutex_unlock(&pl->lock);
+		if (uatomic_read(&pl->eof) && seq >= uatomic_read(&pl->produced))
+			return false;
+		if (cds_wfcq_empty(&pl->qhead, &pl->qtail))
+			wait_sleep(pl, e);
 	}
 }
 
-static void release_slot(struct pipeline *pl, struct slot *s)
+static void release_slot(struct pipeline *pl, struct slot *s, uint64_t seq)
 {
-	pthread_mutex_lock(&pl->lock);
-	if (--s->pending == 0) {
-		s->state = SLOT_FREE;
-		pthread_cond_broadcast(&pl->cond);
+	/* everything this thread read of the batch before the slot can be reused */
+	cmm_smp_mb();
+	if (uatomic_sub_return(&s->pending, 1) == 0) {
+		uatomic_set(&s->tag, tag_of(seq, SLOT_FREE));
+		wake_all(pl);
 	}
-	pthread_mutex_unlock(&pl->lock);
 }
 
 static void damaged_batch(struct pipeline *pl, struct worker *w, const struct slot *s)
@@ -204,6 +259,24 @@ static void damaged_batch(struct pipeline *pl, struct worker *w, const struct sl
 	}
 }
 
+/* A worker with no model of its own (more threads than models) only decodes. */
+static void decode_only(struct worker *w)
+{
+	struct pipeline *pl = w->pl;
+	int32_t e;
+
+	for (;;) {
+		if (help_decode(w))
+			continue;
+		e = wait_begin(pl);
+		if (!cds_wfcq_empty(&pl->qhead, &pl->qtail))
+			continue;
+		if (aborted(pl) || uatomic_read(&pl->eof))
+			return;
+		wait_sleep(pl, e);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -213,26 +286,15 @@ static void *worker_main(void *arg)
 	int rc;
 
 	if (w->id >= pl->nr_model_threads) {
-		/* Decode-only worker: more threads than models. */
-		for (;;) {
-			if (help_decode(w))
-				continue;
-			pthread_mutex_lock(&pl->lock);
-			while (!pl->abort && !pl->eof && cds_wfcq_empty(&pl->qhead, &pl->qtail))
-				pthread_cond_wait(&pl->cond, &pl->lock);
-			if ((pl->abort || pl->eof) && cds_wfcq_empty(&pl->qhead, &pl->qtail)) {
-				pthread_mutex_unlock(&pl->lock);
-				return NULL;
-			}
-			pthread_mutex_unlock(&pl->lock);
-		}
+		decode_only(w);
+		return NULL;
 	}
 	for (seq = 0; wait_batch(w, seq, &s); seq++) {
 		if (s->rc)
 			damaged_batch(pl, w, s);
 		else if ((rc = feed_batch(w, s)))
 			fail(pl, rc, "model: %s", rf_strerror(rc));
-		release_slot(pl, s);
+		release_slot(pl, s, seq);
 	}
 	return NULL;
 }
@@ -251,7 +313,7 @@ static void progress(struct pipeline *pl, double t_start, double *t_last, uint64
 		     bool final)
 {
 	double t = now(), rate;
-	uint64_t done = pl->produced, events = pl->res->runs[0].events;
+	uint64_t done = pl->produced, events = uatomic_read(&pl->res->runs[0].events);
 
 	if (!pl->opts->progress || (!final && t - *t_last < 0.5))
 		return;
@@ -268,25 +330,27 @@ static void progress(struct pipeline *pl, double t_start, double *t_last, uint64
 		fputc('\n', stderr);
 }
 
+/* Wait until the slot of the next batch is free; false if the run aborted. */
 static bool wait_free_slot(struct pipeline *pl, struct slot *s)
 {
-	pthread_mutex_lock(&pl->lock);
-	while (!pl->abort && s->state != SLOT_FREE)
-		pthread_cond_wait(&pl->cond, &pl->lock);
-	pthread_mutex_unlock(&pl->lock);
-	return !pl->abort;
+	int32_t e;
+
+	for (;;) {
+		e = wait_begin(pl);
+		if (aborted(pl))
+			return false;
+		if ((uatomic_read(&s->tag) & 3) == SLOT_FREE) {
+			cmm_smp_mb();
+			return true;
+		}
+		wait_sleep(pl, e);
+	}
 }
 
 static int copy_frame(struct slot *s, const struct rf_frame *f)
 {
-	if (f->size > s->frame_cap) {
-		void *n = realloc(s->frame, f->size);
-
-		if (!n)
-			return RF_ERR_NOMEM;
-		s->frame = n;
-		s->frame_cap = f->size;
-	}
+	if (RF_GROW(s->frame, s->frame_cap, f->size))
+		return RF_ERR_NOMEM;
 	memcpy(s->frame, f->data, f->size);
 	s->frame_len = f->size;
 	s->offset = f->offset;
@@ -296,15 +360,16 @@ static int copy_frame(struct slot *s, const struct rf_frame *f)
 
 static void publish(struct pipeline *pl, struct slot *s)
 {
-	pthread_mutex_lock(&pl->lock);
-	s->seq = pl->produced++;
-	s->state = SLOT_READ;
-	s->pending = pl->nr_model_threads;
+	uint64_t seq = pl->produced;
+
 	s->rc = 0;
+	uatomic_set(&s->pending, pl->nr_model_threads);
 	cds_wfcq_node_init(&s->node);
+	cmm_smp_mb();
+	uatomic_set(&s->tag, tag_of(seq, SLOT_READ));
+	uatomic_set(&pl->produced, seq + 1);
 	cds_wfcq_enqueue(&pl->qhead, &pl->qtail, &s->node);
-	pthread_cond_broadcast(&pl->cond);
-	pthread_mutex_unlock(&pl->lock);
+	wake_all(pl);
 }
 
 static void read_frames(struct pipeline *pl, struct rf_trace_reader *r, uint64_t total_chunks)
@@ -340,10 +405,8 @@ static void read_frames(struct pipeline *pl, struct rf_trace_reader *r, uint64_t
 		publish(pl, s);
 		progress(pl, t_start, &t_last, total_chunks, false);
 	}
-	pthread_mutex_lock(&pl->lock);
-	pl->eof = true;
-	pthread_cond_broadcast(&pl->cond);
-	pthread_mutex_unlock(&pl->lock);
+	uatomic_set(&pl->eof, 1);
+	wake_all(pl);
 	progress(pl, t_start, &t_last, total_chunks, true);
 }
 
@@ -363,9 +426,11 @@ static int start_workers(struct pipeline *pl)
 		if (rc)
 			return rc;
 	}
-	for (i = 0; i < pl->nr_workers; i++)
+	for (i = 0; i < pl->nr_workers; i++) {
 		if (pthread_create(&pl->workers[i].thread, NULL, worker_main, &pl->workers[i]))
 			return RF_ERR_NOMEM;
+		pl->workers[i].started = true;
+	}
 	return 0;
 }
 
@@ -382,8 +447,6 @@ static void pipeline_free(struct pipeline *pl)
 	free(pl->workers);
 	free(pl->slots);
 	cds_wfcq_destroy(&pl->qhead, &pl->qtail);
-	pthread_mutex_destroy(&pl->lock);
-	pthread_cond_destroy(&pl->cond);
 }
 
 static int pipeline_init(struct pipeline *pl, const struct rf_replay_opts *opts,
@@ -397,17 +460,13 @@ static int pipeline_init(struct pipeline *pl, const struct rf_replay_opts *opts,
 	pl->nr_workers = opts->threads ? opts->threads : 1;
 	pl->nr_model_threads = pl->nr_workers < res->nr ? pl->nr_workers : (unsigned int)res->nr;
 	pl->nr_slots = 2 * (size_t)pl->nr_workers + 2;
-	pthread_mutex_init(&pl->lock, NULL);
-	pthread_cond_init(&pl->cond, NULL);
 	cds_wfcq_init(&pl->qhead, &pl->qtail);
 	pl->slots = calloc(pl->nr_slots, sizeof(*pl->slots));
 	pl->workers = calloc(pl->nr_workers, sizeof(*pl->workers));
 	if (!pl->slots || !pl->workers)
 		return RF_ERR_NOMEM;
-	for (i = 0; i < pl->nr_slots; i++) {
-		pl->slots[i].seq = UINT64_MAX;
+	for (i = 0; i < pl->nr_slots; i++)
 		rf_event_batch_init(&pl->slots[i].batch);
-	}
 	return 0;
 }
 
@@ -427,8 +486,8 @@ int rf_replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader
 	} else {
 		read_frames(&pl, r, total_chunks);
 	}
-	for (i = 0; i < pl.nr_workers; i++)
-		if (pl.workers && pl.workers[i].thread)
+	for (i = 0; pl.workers && i < pl.nr_workers; i++)
+		if (pl.workers[i].started)
 			pthread_join(pl.workers[i].thread, NULL);
 	rc = pl.error;
 	if (rc)
