@@ -86,9 +86,11 @@ static int emit_read(struct rf_norm *n, const struct rf_raw *raw, int32_t pid, u
 static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 			struct rf_task *t)
 {
-	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
-	uint64_t last = rf_tp_u64(tp, 3, raw->data);
-	uint32_t dev = rf_tp_u64(tp, 1, raw->data);
+	const void *d = raw->data;
+	uint64_t ino = rf_tp_u64(tp, TPF(mm_filemap_get_pages, i_ino), d);
+	uint64_t idx = rf_tp_u64(tp, TPF(mm_filemap_get_pages, index), d);
+	uint64_t last = rf_tp_u64(tp, TPF(mm_filemap_get_pages, last_index), d);
+	uint32_t dev = rf_tp_u64(tp, TPF(mm_filemap_get_pages, s_dev), d);
 	struct rf_read *rd = &t->rd;
 
 	if (rd->active) {
@@ -157,17 +159,23 @@ static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rf_task 
 
 /* ------------------------------------------------------- page cache */
 
+/* The add and the delete are one event class in the kernel (mm_filemap_op_page_cache). */
+#define PC_FIELD(field) \
+	TPF_SAME(mm_filemap_add_to_page_cache, mm_filemap_delete_from_page_cache, field)
+
 /* A page-cache tracepoint's record as a pagecache_add/del event of @pid. */
 static void pc_event(struct rf_event *ev, const struct rf_tp *tp, const struct rf_raw *raw,
 		     int32_t pid, bool add)
 {
+	const void *d = raw->data;
+
 	*ev = (struct rf_event){ .time = raw->ts, .cpu = raw->cpu, .pid = pid,
 				 .type = add ? RF_EV_PAGECACHE_ADD : RF_EV_PAGECACHE_DEL };
-	ev->u.file.pfn = rf_tp_u64(tp, 0, raw->data);
-	ev->u.file.ino = rf_tp_u64(tp, 1, raw->data);
-	ev->u.file.index = rf_tp_u64(tp, 2, raw->data);
-	ev->u.file.dev = rf_tp_u64(tp, 3, raw->data);
-	ev->u.file.order = rf_tp_u64(tp, 4, raw->data);
+	ev->u.file.pfn = rf_tp_u64(tp, PC_FIELD(pfn), d);
+	ev->u.file.ino = rf_tp_u64(tp, PC_FIELD(i_ino), d);
+	ev->u.file.index = rf_tp_u64(tp, PC_FIELD(index), d);
+	ev->u.file.dev = rf_tp_u64(tp, PC_FIELD(s_dev), d);
+	ev->u.file.order = rf_tp_u64(tp, PC_FIELD(order), d);
 }
 
 static uint64_t folio_key(const struct rf_event *ev)
@@ -327,8 +335,12 @@ void rf_fault_refolio(struct rf_norm *n, const struct rf_task *t, struct rf_even
 static void correct_vma(struct rf_norm *n, struct rf_vma *v, uint64_t addr, const struct rf_tp *tp,
 			const struct rf_raw *raw, bool exact)
 {
-	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
-	uint32_t dev = rf_tp_u64(tp, 1, raw->data);
+	/* @tp is either event: both name the file and page in their first fields */
+#define FILEMAP_FIELD(field) TPF_SAME(mm_filemap_fault, mm_filemap_map_pages, field)
+	uint64_t ino = rf_tp_u64(tp, FILEMAP_FIELD(i_ino), raw->data);
+	uint64_t idx = rf_tp_u64(tp, FILEMAP_FIELD(index), raw->data);
+	uint32_t dev = rf_tp_u64(tp, FILEMAP_FIELD(s_dev), raw->data);
+#undef FILEMAP_FIELD
 
 	if (v->ino == ino && v->dev == dev)
 		return;
@@ -357,7 +369,7 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 		return RF_ERR_NOMEM;
 	ev.time = pf->time;
 	if (v && tp)
-		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_FILEMAP_FAULT]);
+		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_mm_filemap_fault]);
 	if (!v)
 		n->unresolved++;
 	if (v && v->ino) {
@@ -447,9 +459,11 @@ static int fault_around(struct rf_norm *n, const struct rf_tp *tp, const struct 
 			const struct rf_event *fault)
 {
 	struct rf_event ev = *fault;
-	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
-	uint64_t last = rf_tp_u64(tp, 3, raw->data);
-	uint32_t dev = rf_tp_u64(tp, 1, raw->data), order;
+	const void *d = raw->data;
+	uint64_t ino = rf_tp_u64(tp, TPF(mm_filemap_map_pages, i_ino), d);
+	uint64_t idx = rf_tp_u64(tp, TPF(mm_filemap_map_pages, index), d);
+	uint64_t last = rf_tp_u64(tp, TPF(mm_filemap_map_pages, last_index), d);
+	uint32_t dev = rf_tp_u64(tp, TPF(mm_filemap_map_pages, s_dev), d), order;
 	uint64_t f_lo = fault->u.file.index, f_hi = f_lo + (1ull << fault->u.file.order), seq;
 	struct rf_around *a;
 	int err = 0;
@@ -501,8 +515,9 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	pf->on = true;
 	pf->pid = t->pid;
 	pf->time = raw->ts;
-	pf->addr = rf_tp_u64(tp, 0, raw->data);
-	pf->flags = rf_tp_u64(tp, 2, raw->data) & FAULT_WRITE ? RF_REF_WRITE : 0;
+	pf->addr = rf_tp_u64(tp, TPF(page_fault_user, address), raw->data);
+	pf->flags = rf_tp_u64(tp, TPF(page_fault_user, error_code), raw->data) & FAULT_WRITE ?
+		    RF_REF_WRITE : 0;
 	return 0;
 }
 
@@ -535,11 +550,13 @@ int rf_norm_flush(struct rf_norm *n)
 
 static int on_mmap_enter(const struct rf_tp *tp, const struct rf_raw *raw, struct rf_task *t)
 {
-	t->mmap_len = rf_tp_u64(tp, 1, raw->data);
-	t->mmap_prot = rf_tp_u64(tp, 2, raw->data);
-	t->mmap_flags = rf_tp_u64(tp, 3, raw->data);
-	t->mmap_fd = (int64_t)rf_tp_u64(tp, 4, raw->data);
-	t->mmap_off = rf_tp_u64(tp, 5, raw->data);
+	const void *d = raw->data;
+
+	t->mmap_len = rf_tp_u64(tp, TPF(sys_enter_mmap, len), d);
+	t->mmap_prot = rf_tp_u64(tp, TPF(sys_enter_mmap, prot), d);
+	t->mmap_flags = rf_tp_u64(tp, TPF(sys_enter_mmap, flags), d);
+	t->mmap_fd = (int64_t)rf_tp_u64(tp, TPF(sys_enter_mmap, fd), d);
+	t->mmap_off = rf_tp_u64(tp, TPF(sys_enter_mmap, off), d);
 	t->mmap_pending = true;
 	return 0;
 }
@@ -625,7 +642,7 @@ static int on_mmap_exit(struct rf_norm *n, const struct rf_tp *tp, const struct 
 			struct rf_task *t)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_MMAP };
-	int64_t ret = (int64_t)rf_tp_u64(tp, 0, raw->data);
+	int64_t ret = (int64_t)rf_tp_u64(tp, TPF(sys_exit_mmap, ret), raw->data);
 	uint64_t pg = 1ull << n->page_shift;
 	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
 	struct rf_vma v = { 0 };
@@ -659,13 +676,20 @@ static int on_munmap_madvise(struct rf_norm *n, const struct rf_tp *tp, const st
 	uint64_t pg = 1ull << n->page_shift;
 	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
 
+	const void *d = raw->data;
+
 	ev.u.vma.mm = t->mm;
-	ev.u.vma.addr = rf_tp_u64(tp, 0, raw->data);
-	ev.u.vma.len = (rf_tp_u64(tp, 1, raw->data) + pg - 1) & ~(pg - 1);
+	if (unmap) {
+		ev.u.vma.addr = rf_tp_u64(tp, TPF(sys_enter_munmap, addr), d);
+		ev.u.vma.len = rf_tp_u64(tp, TPF(sys_enter_munmap, len), d);
+	} else {
+		ev.u.vma.addr = rf_tp_u64(tp, TPF(sys_enter_madvise, start), d);
+		ev.u.vma.len = rf_tp_u64(tp, TPF(sys_enter_madvise, len_in), d);
+		ev.u.vma.advice = rf_tp_u64(tp, TPF(sys_enter_madvise, behavior), d);
+	}
+	ev.u.vma.len = (ev.u.vma.len + pg - 1) & ~(pg - 1);
 	if (unmap && mm)
 		rf_vmas_remove(&mm->vmas, ev.u.vma.addr, ev.u.vma.addr + ev.u.vma.len);
-	if (!unmap)
-		ev.u.vma.advice = rf_tp_u64(tp, 2, raw->data);
 	return rf_norm_emit(n, &ev);
 }
 
@@ -674,8 +698,10 @@ static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = RF_EV_FADVISE };
-	int fd = (int)rf_tp_u64(tp, 0, raw->data);
-	uint64_t off = rf_tp_u64(tp, 1, raw->data), len = rf_tp_u64(tp, 2, raw->data);
+	const void *d = raw->data;
+	int fd = (int)rf_tp_u64(tp, TPF(sys_enter_fadvise64, fd), d);
+	uint64_t off = rf_tp_u64(tp, TPF(sys_enter_fadvise64, offset), d);
+	uint64_t len = rf_tp_u64(tp, TPF(sys_enter_fadvise64, len), d);
 	uint64_t pg = 1ull << n->page_shift;
 	char link[64];
 	struct stat st;
@@ -687,7 +713,7 @@ static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 	ev.u.file.ino = st.st_ino;
 	ev.u.file.index = off / pg;
 	ev.u.file.nr = len ? (off + len + pg - 1) / pg - off / pg : 0;	/* 0: to the end */
-	ev.u.file.advice = rf_tp_u64(tp, 3, raw->data);
+	ev.u.file.advice = rf_tp_u64(tp, TPF(sys_enter_fadvise64, advice), d);
 	rf_name_file_from_fd(n, raw->ts, t->pid, fd, ev.u.file.dev, ev.u.file.ino);
 	return rf_norm_emit(n, &ev);
 }
@@ -699,8 +725,8 @@ static int on_newtask(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = parent->pid,
 			       .type = RF_EV_FORK };
-	int32_t child = rf_tp_u64(tp, 0, raw->data);
-	uint64_t flags = rf_tp_u64(tp, 2, raw->data);
+	int32_t child = rf_tp_u64(tp, TPF(task_newtask, pid), raw->data);
+	uint64_t flags = rf_tp_u64(tp, TPF(task_newtask, clone_flags), raw->data);
 	int32_t tgid = flags & CLONE_THREAD_FLAG ? parent->tgid : child;
 	struct rf_task *c = rf_task_find(n, child);
 	int err;
@@ -733,7 +759,7 @@ static int on_exec(struct rf_norm *n, const struct rf_tp *tp, const struct rf_ra
 	const char *base;
 	size_t len;
 
-	rf_tp_str(tp, 0, raw->data, raw->size, file, sizeof(file));
+	rf_tp_str(tp, TPF(sched_process_exec, filename), raw->data, raw->size, file, sizeof(file));
 	base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	len = strnlen(base, sizeof(comm) - 1);	/* the kernel's comm: 15 characters */
 	memcpy(comm, base, len);
@@ -884,15 +910,16 @@ static int on_cg_mkdir(struct rf_norm *n, const struct rf_tp *tp, const struct r
 	struct rf_cgroup_rec *p;
 	char *slash;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_mkdir, root), raw->data)))
 		return 0;
-	rf_tp_str(tp, 2, raw->data, raw->size, path, sizeof(path));
+	rf_tp_str(tp, TPF(cgroup_mkdir, path), raw->data, raw->size, path, sizeof(path));
 	snprintf(parent, sizeof(parent), "%s", path);
 	slash = strrchr(parent, '/');
 	if (slash)
 		*slash = '\0';
 	p = cg_find_path(n, parent);
-	return rf_norm_cgroup(n, raw->ts, path, rf_tp_u64(tp, 1, raw->data), p ? p->id : 0);
+	return rf_norm_cgroup(n, raw->ts, path, rf_tp_u64(tp, TPF(cgroup_mkdir, id), raw->data),
+			      p ? p->id : 0);
 }
 
 static int on_cg_rmdir(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw)
@@ -901,13 +928,13 @@ static int on_cg_rmdir(struct rf_norm *n, const struct rf_tp *tp, const struct r
 	char path[4096];
 	struct rf_cgroup_rec *cg;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_rmdir, root), raw->data)))
 		return 0;
-	rf_tp_str(tp, 2, raw->data, raw->size, path, sizeof(path));
+	rf_tp_str(tp, TPF(cgroup_rmdir, path), raw->data, raw->size, path, sizeof(path));
 	cg = cg_find_path(n, path);
 	if (cg)
 		cg->id = 0;	/* no more limit polling */
-	ev.u.cgroup.id = rf_tp_u64(tp, 1, raw->data);
+	ev.u.cgroup.id = rf_tp_u64(tp, TPF(cgroup_rmdir, id), raw->data);
 	return rf_norm_emit(n, &ev);
 }
 
@@ -916,12 +943,12 @@ static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct 
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = cur,
 			       .type = RF_EV_CGROUP_ATTACH };
-	int32_t pid = rf_tp_u64(tp, 2, raw->data);
+	int32_t pid = rf_tp_u64(tp, TPF(cgroup_attach_task, pid), raw->data);
 	struct rf_task *t;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_attach_task, dst_root), raw->data)))
 		return 0;
-	ev.u.cgroup.id = rf_tp_u64(tp, 1, raw->data);
+	ev.u.cgroup.id = rf_tp_u64(tp, TPF(cgroup_attach_task, dst_id), raw->data);
 	ev.u.cgroup.pid = pid;
 	t = rf_task_get(n, raw->ts, pid);
 	if (t)
@@ -948,13 +975,14 @@ static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw
 	uint64_t info = 0;
 	bool cached;
 
-	ev.u.lru.pfn = rf_tp_u64(tp, 0, raw->data);
+	/* both events give the pfn first */
+	ev.u.lru.pfn = rf_tp_u64(tp, TPF_SAME(mm_lru_insertion, mm_lru_activate, pfn), raw->data);
 	cached = rf_hmap_get(&n->pfn_info, ev.u.lru.pfn, &info);
 	if (!cached && (!t || !in_scope(n, t)))
 		return 0;
 	ev.u.lru.order = info & ((1u << PFN_ORDER_BITS) - 1);
 	if (add) {
-		ev.u.lru.lru = rf_tp_u64(tp, 1, raw->data);
+		ev.u.lru.lru = rf_tp_u64(tp, TPF(mm_lru_insertion, lru), raw->data);
 		ev.u.lru.cgroup = cached ? info >> PFN_ORDER_BITS : t->cgroup;
 	}
 	return rf_norm_emit(n, &ev);
@@ -981,11 +1009,11 @@ static int on_drain_del(struct rf_norm *n, const struct rf_tp *tp, const struct 
 static int on_drain(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 		    const struct rf_raw *raw, int32_t pid)
 {
-	if (id == TP_PC_DEL)
+	if (id == TP_mm_filemap_delete_from_page_cache)
 		return on_drain_del(n, tp, raw, pid);
-	if (id != TP_LRU_ADD && id != TP_LRU_ACTIVATE)
+	if (id != TP_mm_lru_insertion && id != TP_mm_lru_activate)
 		return 0;
-	return on_lru(n, tp, raw, pid, NULL, id == TP_LRU_ADD);
+	return on_lru(n, tp, raw, pid, NULL, id == TP_mm_lru_insertion);
 }
 
 /* ---------------------------------------------------------- reclaim */
@@ -1002,28 +1030,45 @@ static int on_shrink(struct rf_norm *n, const struct rf_tp *tp, const struct rf_
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = RF_EV_RECLAIM };
+	__typeof__(ev.u.reclaim) *r = &ev.u.reclaim;
 	const void *d = raw->data;
 
-	ev.u.reclaim.kind = id == TP_RECLAIM_PAGES ? RF_RECLAIM_PAGEOUT : reclaim_kind(t);
-	ev.u.reclaim.cgroup = ev.u.reclaim.kind == RF_RECLAIM_MEMCG ? t->cgroup : 0;
-	ev.u.reclaim.nid = rf_tp_u64(tp, 0, d);
-	ev.u.reclaim.list = id == TP_SHRINK_ACTIVE ? RF_RECLAIM_LIST_ACTIVE :
-			    id == TP_SHRINK_INACTIVE ? RF_RECLAIM_LIST_INACTIVE :
-			    RF_RECLAIM_LIST_ANY;
-	if (id == TP_SHRINK_ACTIVE) {
-		ev.u.reclaim.nr_scanned = rf_tp_u64(tp, 1, d);
-		ev.u.reclaim.nr_activated = rf_tp_u64(tp, 2, d);
-		ev.u.reclaim.nr_deactivated = rf_tp_u64(tp, 3, d);
-		ev.u.reclaim.priority = (int32_t)rf_tp_u64(tp, 4, d);
-		ev.u.reclaim.file = !!(rf_tp_u64(tp, 5, d) & RECLAIM_WB_FILE);
-	} else {
-		ev.u.reclaim.nr_scanned = rf_tp_u64(tp, 1, d);
-		ev.u.reclaim.nr_reclaimed = rf_tp_u64(tp, 2, d);
-		ev.u.reclaim.nr_activated = rf_tp_u64(tp, 3, d) + rf_tp_u64(tp, 4, d);
-		if (id == TP_SHRINK_INACTIVE) {
-			ev.u.reclaim.priority = (int32_t)rf_tp_u64(tp, 5, d);
-			ev.u.reclaim.file = !!(rf_tp_u64(tp, 6, d) & RECLAIM_WB_FILE);
-		}
+	r->kind = id == TP_mm_vmscan_reclaim_pages ? RF_RECLAIM_PAGEOUT : reclaim_kind(t);
+	r->cgroup = r->kind == RF_RECLAIM_MEMCG ? t->cgroup : 0;
+	switch (id) {
+	case TP_mm_vmscan_lru_shrink_active:
+		r->list = RF_RECLAIM_LIST_ACTIVE;
+		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nid), d);
+		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_taken), d);
+		r->nr_activated = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_active), d);
+		r->nr_deactivated = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_deactivated),
+					      d);
+		r->priority = (int32_t)rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, priority), d);
+		r->file = !!(rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, reclaim_flags), d) &
+			     RECLAIM_WB_FILE);
+		break;
+	case TP_mm_vmscan_lru_shrink_inactive:
+		r->list = RF_RECLAIM_LIST_INACTIVE;
+		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nid), d);
+		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_scanned), d);
+		r->nr_reclaimed = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_reclaimed),
+					    d);
+		r->nr_activated =
+			rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_activate0), d) +
+			rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_activate1), d);
+		r->priority = (int32_t)rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, priority),
+						 d);
+		r->file = !!(rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, reclaim_flags), d) &
+			     RECLAIM_WB_FILE);
+		break;
+	default:	/* mm_vmscan_reclaim_pages */
+		r->list = RF_RECLAIM_LIST_ANY;
+		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nid), d);
+		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_scanned), d);
+		r->nr_reclaimed = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_reclaimed), d);
+		r->nr_activated = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_activate0), d) +
+				  rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_activate1), d);
+		break;
 	}
 	return rf_norm_emit(n, &ev);
 }
@@ -1044,19 +1089,28 @@ static int on_lost(struct rf_norm *n, const struct rf_raw *raw)
 	return rf_norm_emit(n, &ev);
 }
 
-static bool is_reference(enum rf_tp_id id)
+static bool is_reference(const struct rf_tp *tp)
 {
-	return id < TP_NEWTASK;
+	return tp->desc->group == RF_TPG_refs;
 }
 
 /* What a task does inside a file fault: add (and reclaim for) folios, retry it. */
 static bool inside_fault(enum rf_tp_id id)
 {
 	switch (id) {
-	case TP_PC_ADD: case TP_PC_DEL: case TP_FILEMAP_FAULT: case TP_MAP_PAGES:
-	case TP_LRU_ADD: case TP_LRU_ACTIVATE:
-	case TP_SHRINK_INACTIVE: case TP_SHRINK_ACTIVE: case TP_RECLAIM_PAGES:
-	case TP_DIRECT_BEGIN: case TP_DIRECT_END: case TP_MEMCG_BEGIN: case TP_MEMCG_END:
+	case TP_mm_filemap_add_to_page_cache:
+	case TP_mm_filemap_delete_from_page_cache:
+	case TP_mm_filemap_fault:
+	case TP_mm_filemap_map_pages:
+	case TP_mm_lru_insertion:
+	case TP_mm_lru_activate:
+	case TP_mm_vmscan_lru_shrink_inactive:
+	case TP_mm_vmscan_lru_shrink_active:
+	case TP_mm_vmscan_reclaim_pages:
+	case TP_mm_vmscan_direct_reclaim_begin:
+	case TP_mm_vmscan_direct_reclaim_end:
+	case TP_mm_vmscan_memcg_reclaim_begin:
+	case TP_mm_vmscan_memcg_reclaim_end:
 		return true;
 	default:
 		return false;
@@ -1085,35 +1139,43 @@ static int fault_retry(struct rf_norm *n, const struct rf_tp *tp, const struct r
 static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 		    const struct rf_raw *raw, struct rf_task *t)
 {
+	const void *d = raw->data;
+	int64_t ret;
+
 	switch (id) {
-	case TP_GET_PAGES: return on_get_pages(n, tp, raw, t);
-	case TP_PC_ADD: return on_pc(n, tp, raw, t, true);
-	case TP_PC_DEL: return on_pc(n, tp, raw, t, false);
-	case TP_FAULT_USER: return on_fault(n, tp, raw, t);
-	case TP_ENTER_READ: read_begin(t, rf_tp_u64(tp, 1, raw->data),
-				       (int)rf_tp_u64(tp, 0, raw->data)); return 0;
-	case TP_ENTER_PREAD: read_begin(t, rf_tp_u64(tp, 1, raw->data),
-					(int)rf_tp_u64(tp, 0, raw->data)); return 0;
-	case TP_EXIT_READ:
-	case TP_EXIT_PREAD:
-		return t->rd.active ? read_end(n, raw, t, (int64_t)rf_tp_u64(tp, 0, raw->data)) : 0;
-	case TP_ENTER_MMAP: return on_mmap_enter(tp, raw, t);
-	case TP_EXIT_MMAP: return on_mmap_exit(n, tp, raw, t);
-	case TP_ENTER_MUNMAP: return on_munmap_madvise(n, tp, raw, t, true);
-	case TP_ENTER_MADVISE: return on_munmap_madvise(n, tp, raw, t, false);
-	case TP_ENTER_FADVISE: return on_fadvise(n, tp, raw, t);
-	case TP_NEWTASK: return on_newtask(n, tp, raw, t);
-	case TP_EXEC: return on_exec(n, tp, raw, t);
-	case TP_EXIT: return on_task_exit(n, raw, t);
-	case TP_LRU_ADD: return on_lru(n, tp, raw, t->pid, t, true);
-	case TP_LRU_ACTIVATE: return on_lru(n, tp, raw, t->pid, t, false);
-	case TP_SHRINK_INACTIVE:
-	case TP_SHRINK_ACTIVE:
-	case TP_RECLAIM_PAGES: return on_shrink(n, tp, raw, t, id);
-	case TP_DIRECT_BEGIN: t->reclaim = RF_RECLAIM_DIRECT + 1; return 0;
-	case TP_MEMCG_BEGIN: t->reclaim = RF_RECLAIM_MEMCG + 1; return 0;
-	case TP_DIRECT_END:
-	case TP_MEMCG_END: t->reclaim = 0; return 0;
+	case TP_mm_filemap_get_pages: return on_get_pages(n, tp, raw, t);
+	case TP_mm_filemap_add_to_page_cache: return on_pc(n, tp, raw, t, true);
+	case TP_mm_filemap_delete_from_page_cache: return on_pc(n, tp, raw, t, false);
+	case TP_page_fault_user: return on_fault(n, tp, raw, t);
+	case TP_sys_enter_read:
+		read_begin(t, rf_tp_u64(tp, TPF(sys_enter_read, count), d),
+			   (int)rf_tp_u64(tp, TPF(sys_enter_read, fd), d));
+		return 0;
+	case TP_sys_enter_pread64:
+		read_begin(t, rf_tp_u64(tp, TPF(sys_enter_pread64, count), d),
+			   (int)rf_tp_u64(tp, TPF(sys_enter_pread64, fd), d));
+		return 0;
+	case TP_sys_exit_read:
+	case TP_sys_exit_pread64:
+		ret = rf_tp_u64(tp, TPF_SAME(sys_exit_read, sys_exit_pread64, ret), d);
+		return t->rd.active ? read_end(n, raw, t, ret) : 0;
+	case TP_sys_enter_mmap: return on_mmap_enter(tp, raw, t);
+	case TP_sys_exit_mmap: return on_mmap_exit(n, tp, raw, t);
+	case TP_sys_enter_munmap: return on_munmap_madvise(n, tp, raw, t, true);
+	case TP_sys_enter_madvise: return on_munmap_madvise(n, tp, raw, t, false);
+	case TP_sys_enter_fadvise64: return on_fadvise(n, tp, raw, t);
+	case TP_task_newtask: return on_newtask(n, tp, raw, t);
+	case TP_sched_process_exec: return on_exec(n, tp, raw, t);
+	case TP_sched_process_exit: return on_task_exit(n, raw, t);
+	case TP_mm_lru_insertion: return on_lru(n, tp, raw, t->pid, t, true);
+	case TP_mm_lru_activate: return on_lru(n, tp, raw, t->pid, t, false);
+	case TP_mm_vmscan_lru_shrink_inactive:
+	case TP_mm_vmscan_lru_shrink_active:
+	case TP_mm_vmscan_reclaim_pages: return on_shrink(n, tp, raw, t, id);
+	case TP_mm_vmscan_direct_reclaim_begin: t->reclaim = RF_RECLAIM_DIRECT + 1; return 0;
+	case TP_mm_vmscan_memcg_reclaim_begin: t->reclaim = RF_RECLAIM_MEMCG + 1; return 0;
+	case TP_mm_vmscan_direct_reclaim_end:
+	case TP_mm_vmscan_memcg_reclaim_end: t->reclaim = 0; return 0;
 	default: return 0;
 	}
 }
@@ -1143,19 +1205,19 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 			return err;
 	}
 	if (raw->cpu < n->nr_cpus && n->pending[raw->cpu].on) {
-		bool names = (id == TP_FILEMAP_FAULT || id == TP_MAP_PAGES) &&
+		bool names = (id == TP_mm_filemap_fault || id == TP_mm_filemap_map_pages) &&
 			     pid == n->pending[raw->cpu].pid;
 		struct rf_event fault;
 		int err = flush_fault(n, raw->cpu, names ? tp : NULL, raw, &fault);
 
-		if (!err && names && id == TP_MAP_PAGES)
+		if (!err && names && id == TP_mm_filemap_map_pages)
 			err = fault_around(n, tp, raw, &fault);
 		if (err || names)
 			return err;
 	}
-	if (id == TP_MAP_PAGES)
+	if (id == TP_mm_filemap_map_pages)
 		return fault_retry(n, tp, raw, pid);
-	if (id == TP_FILEMAP_FAULT)
+	if (id == TP_mm_filemap_fault)
 		return 0;	/* the page_fault_user before it is the reference */
 	/* a CPU that went idle after a fault must not hold it back for long */
 	if (n->nr_pending && raw->ts > n->pending_oldest + PENDING_NS) {
@@ -1165,9 +1227,9 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 			return err;
 	}
 	switch (id) {	/* events about cgroups, not about the task that caused them */
-	case TP_CG_MKDIR: return on_cg_mkdir(n, tp, raw);
-	case TP_CG_RMDIR: return on_cg_rmdir(n, tp, raw);
-	case TP_CG_ATTACH: return on_cg_attach(n, tp, raw, pid);
+	case TP_cgroup_mkdir: return on_cg_mkdir(n, tp, raw);
+	case TP_cgroup_rmdir: return on_cg_rmdir(n, tp, raw);
+	case TP_cgroup_attach_task: return on_cg_attach(n, tp, raw, pid);
 	default: break;
 	}
 	t = rf_task_get(n, raw->ts, pid);
@@ -1190,7 +1252,7 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 		if (err)
 			return err;
 	}
-	if (is_reference(id) && id != TP_PC_DEL && !in_scope(n, t))
+	if (is_reference(tp) && id != TP_mm_filemap_delete_from_page_cache && !in_scope(n, t))
 		return 0;
 	return dispatch(n, id, tp, raw, t);
 }

@@ -61,13 +61,15 @@ void rf_record_list_events(char *buf, size_t len)
 	size_t off = 0;
 	int i;
 
-	off += snprintf(buf + off, len - off,
-			"groups: refs tasks cgroup lru vmscan (default: all)\n");
+	off += snprintf(buf + off, len - off, "groups:");
+	for (i = 0; i < RF_TPG_MAX && off < len; i++)
+		off += snprintf(buf + off, len - off, " %s", rf_tp_group_name(i));
+	off += off < len ? snprintf(buf + off, len - off, " (default: all)\n") : 0;
 	for (i = 0; i < TP_MAX && off < len; i++) {
 		const struct rf_tp_desc *d = rf_tp_desc(i);
 
-		off += snprintf(buf + off, len - off, "  %-8s %s:%s\n", d->group, d->system,
-				d->name);
+		off += snprintf(buf + off, len - off, "  %-8s %s:%s\n",
+				rf_tp_group_name(d->group), d->system, d->name);
 	}
 }
 
@@ -123,12 +125,13 @@ static void wanted_systems(const struct rf_recorder *rec, const char **sys, size
  */
 static bool in_drain(int tp)
 {
-	return tp == TP_LRU_ADD || tp == TP_LRU_ACTIVATE || tp == TP_PC_DEL;
+	return tp == TP_mm_lru_insertion || tp == TP_mm_lru_activate ||
+	       tp == TP_mm_filemap_delete_from_page_cache;
 }
 
 static const char *drain_filter(int tp)
 {
-	return tp == TP_LRU_ADD ? "lru >= 2" : NULL;
+	return tp == TP_mm_lru_insertion ? "lru >= 2" : NULL;
 }
 
 static int enable_events(struct rf_recorder *rec)
