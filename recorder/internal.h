@@ -12,24 +12,6 @@
 
 #include "recorder/tp.h"
 
-/* ------------------------------------------------------------ hash map */
-
-/* u64 -> u64, open addressing.  Keys are any u64. */
-struct rf_hmap {
-	uint64_t *keys;
-	uint64_t *vals;
-	uint8_t *state;		/* 0 free, 1 used */
-	size_t cap;
-	size_t used;
-};
-
-int rf_hmap_put(struct rf_hmap *h, uint64_t key, uint64_t val);
-bool rf_hmap_get(const struct rf_hmap *h, uint64_t key, uint64_t *val);
-bool rf_hmap_del(struct rf_hmap *h, uint64_t key);
-void rf_hmap_free(struct rf_hmap *h);
-/* Calls @fn for each entry; @fn may not modify @h. */
-void rf_hmap_each(const struct rf_hmap *h, void (*fn)(void *ctx, uint64_t k, uint64_t v), void *ctx);
-
 /* ----------------------------------------------------------- source */
 
 struct rf_raw {

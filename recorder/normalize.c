@@ -33,8 +33,6 @@
 /* a task silent this long is taken to be out of its fault (memcg reclaim inside one: ms) */
 #define HOLD_NS		(10ull * 1000 * 1000)
 
-struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
-
 int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev)
 {
 	struct rf_event late;
@@ -65,7 +63,7 @@ static bool out_file(const struct rf_norm *n, uint32_t dev, uint64_t ino)
 
 static bool in_scope(struct rf_norm *n, const struct rf_task *t)
 {
-	return !n->cfg.scope_cgroup || rf_hmap_get(&n->scope, t->cgroup, NULL);
+	return !n->cfg.scope_cgroup || rf_u64_map_get(&n->scope, t->cgroup);
 }
 
 /* ------------------------------------------------------------ reads */
@@ -180,14 +178,14 @@ static void pc_event(struct rf_event *ev, const struct rf_tp *tp, const struct r
 
 static uint64_t folio_key(const struct rf_event *ev)
 {
-	return rf_key2(rf_key2(ev->u.file.dev, ev->u.file.ino), ev->u.file.index);
+	return rf_hash2(rf_hash2(ev->u.file.dev, ev->u.file.ino), ev->u.file.index);
 }
 
 /* The folio of a page-cache delete left the cache; false if the scope never added it. */
 static bool pc_forget(struct rf_norm *n, const struct rf_event *ev)
 {
-	rf_hmap_del(&n->folios, folio_key(ev));
-	return rf_hmap_del(&n->pfn_info, ev->u.file.pfn);
+	rf_u64_map_del(&n->folios, folio_key(ev), NULL);
+	return rf_u64_map_del(&n->pfn_info, ev->u.file.pfn, NULL);
 }
 
 static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
@@ -210,8 +208,8 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 		pc_forget(n, &ev);
 		return rf_norm_emit(n, &ev);
 	}
-	rf_hmap_put(&n->pfn_info, ev.u.file.pfn, t->cgroup << PFN_ORDER_BITS | order);
-	rf_hmap_put(&n->folios, folio_key(&ev), ++n->pc_seq << FOLIO_ORDER_BITS | order);
+	rf_u64_map_put(&n->pfn_info, ev.u.file.pfn, t->cgroup << PFN_ORDER_BITS | order);
+	rf_u64_map_put(&n->folios, folio_key(&ev), ++n->pc_seq << FOLIO_ORDER_BITS | order);
 	if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
 	    (t->rd.dev == dev && t->rd.ino == ino))) {
 		t->rd.add_index[t->rd.nr_adds] = idx;
@@ -272,16 +270,17 @@ static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr
 static bool cached_folio(const struct rf_norm *n, uint32_t dev, uint64_t ino, uint64_t idx,
 			 uint32_t *order, uint64_t *seq)
 {
-	uint64_t file = rf_key2(dev, ino), v;
+	uint64_t file = rf_hash2(dev, ino), *v;
 	uint32_t o;
 
-	for (o = 0; o <= pmd_order(n); o++)
-		if (rf_hmap_get(&n->folios, rf_key2(file, idx & ~((1ull << o) - 1)), &v) &&
-		    (v & ((1u << FOLIO_ORDER_BITS) - 1)) == o) {
+	for (o = 0; o <= pmd_order(n); o++) {
+		v = rf_u64_map_get(&n->folios, rf_hash2(file, idx & ~((1ull << o) - 1)));
+		if (v && (*v & ((1u << FOLIO_ORDER_BITS) - 1)) == o) {
 			*order = o;
-			*seq = v >> FOLIO_ORDER_BITS;
+			*seq = *v >> FOLIO_ORDER_BITS;
 			return true;
 		}
+	}
 	return false;
 }
 
@@ -416,12 +415,12 @@ static bool around_mapped(const struct rf_norm *n, uint32_t dev, uint64_t ino, u
 static struct rf_around *around_of(struct rf_norm *n, uint64_t mm_id, uint32_t dev, uint64_t ino,
 				   uint64_t first)
 {
+	struct rf_mm **mm = rf_mm_map_get(&n->mms, mm_id);
 	struct rf_around *a;
-	uint64_t v;
 
-	if (!rf_hmap_get(&n->mms, mm_id, &v))
+	if (!mm)
 		return NULL;
-	a = &((struct rf_mm *)(uintptr_t)v)->around;
+	a = &(*mm)->around;
 	if (a->dev != dev || a->ino != ino || a->first != first) {
 		a->dev = dev;
 		a->ino = ino;
@@ -791,11 +790,9 @@ static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_t
 
 static struct rf_cgroup_rec *cg_find_path(struct rf_norm *n, const char *rel)
 {
-	uint64_t i;
+	const uint64_t *i = rf_u64_map_get(&n->cg_by_path, rf_hash_str(rel));
 
-	if (!rf_hmap_get(&n->cg_by_path, rf_hash_str(rel), &i) || i >= n->nr_cgs)
-		return NULL;
-	return &n->cgs[i];
+	return i && *i < n->nr_cgs ? &n->cgs[*i] : NULL;
 }
 
 static int cg_limits(struct rf_norm *n, uint64_t time, struct rf_cgroup_rec *cg)
@@ -849,7 +846,7 @@ static struct rf_cgroup_rec *cg_add(struct rf_norm *n, const char *rel, uint64_t
 	memset(cg, 0, sizeof(*cg));
 	cg->id = id;
 	cg->rel = strdup(rel);
-	if (!cg->rel || rf_hmap_put(&n->cg_by_path, rf_hash_str(rel), n->nr_cgs)) {
+	if (!cg->rel || rf_u64_map_put(&n->cg_by_path, rf_hash_str(rel), n->nr_cgs)) {
 		free(cg->rel);
 		return NULL;
 	}
@@ -867,8 +864,8 @@ int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t i
 	if (!cg)
 		return RF_ERR_NOMEM;
 	if (n->cfg.scope_cgroup && (id == n->cfg.scope_cgroup ||
-				    rf_hmap_get(&n->scope, parent, NULL)))
-		rf_hmap_put(&n->scope, id, 1);
+				    rf_u64_map_get(&n->scope, parent)))
+		rf_u64_map_put(&n->scope, id, 1);
 	ev.u.cgroup.id = id;
 	ev.u.cgroup.parent = parent;
 	ev.u.cgroup.path = rel;
@@ -972,18 +969,17 @@ static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = pid,
 			       .type = add ? RF_EV_LRU_ADD : RF_EV_LRU_ACTIVATE };
-	uint64_t info = 0;
-	bool cached;
+	const uint64_t *info;
 
 	/* both events give the pfn first */
 	ev.u.lru.pfn = rf_tp_u64(tp, TPF_SAME(mm_lru_insertion, mm_lru_activate, pfn), raw->data);
-	cached = rf_hmap_get(&n->pfn_info, ev.u.lru.pfn, &info);
-	if (!cached && (!t || !in_scope(n, t)))
+	info = rf_u64_map_get(&n->pfn_info, ev.u.lru.pfn);
+	if (!info && (!t || !in_scope(n, t)))
 		return 0;
-	ev.u.lru.order = info & ((1u << PFN_ORDER_BITS) - 1);
+	ev.u.lru.order = info ? *info & ((1u << PFN_ORDER_BITS) - 1) : 0;
 	if (add) {
 		ev.u.lru.lru = rf_tp_u64(tp, TPF(mm_lru_insertion, lru), raw->data);
-		ev.u.lru.cgroup = cached ? info >> PFN_ORDER_BITS : t->cgroup;
+		ev.u.lru.cgroup = info ? *info >> PFN_ORDER_BITS : t->cgroup;
 	}
 	return rf_norm_emit(n, &ev);
 }
@@ -1304,12 +1300,12 @@ void rf_norm_free(struct rf_norm *n)
 	if (!n)
 		return;
 	rf_norm_free_tasks(n);
-	rf_hmap_free(&n->pfn_info);
+	rf_u64_map_destroy(&n->pfn_info);
 	rf_ra_free(n);
-	rf_hmap_free(&n->folios);
-	rf_hmap_free(&n->named_files);
-	rf_hmap_free(&n->cg_by_path);
-	rf_hmap_free(&n->scope);
+	rf_u64_map_destroy(&n->folios);
+	rf_u64_map_destroy(&n->named_files);
+	rf_u64_map_destroy(&n->cg_by_path);
+	rf_u64_map_destroy(&n->scope);
 	for (i = 0; i < n->nr_cgs; i++)
 		free(n->cgs[i].rel);
 	free(n->cgs);

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/compiler.h"
 #include "recorder/internal.h"
 #include "recorder/record.h"
 #include "tests/lib/tap.h"
@@ -268,6 +270,53 @@ static void test_drain(void)
 	harness_free(&h);
 }
 
+/*
+ * Faults still held when the recording stops go out from rf_norm_flush() in
+ * pid order, not in the order of the task table's hash: threads of one
+ * process (made up: FAKE_PID's, so no /proc lookup) each name a file fault
+ * that nothing ends before the flush.
+ */
+static void test_flush_order(void)
+{
+	static const int32_t tids[] = { 7, 3, 5, 1, 8, 2, 6, 4 };
+	const uint64_t base = 0x7f0000000000ull;
+	struct harness h;
+	int32_t last = 0;
+	size_t i;
+	int err = 0, nr = 0, sorted = 1;
+
+	harness_init(&h);
+	err |= FEED(&h, sys_enter_mmap, FAKE_PID, 0, 1000, .addr = 0, .len = 16 * 4096,
+		    .prot = PROT_READ, .flags = MAP_PRIVATE | MAP_ANONYMOUS, .fd = (uint64_t)-1,
+		    .off = 0);
+	err |= FEED(&h, sys_exit_mmap, FAKE_PID, 0, 1100, .ret = base);
+	for (i = 0; i < ARRAY_SIZE(tids); i++) {
+		int32_t tid = FAKE_PID + tids[i];
+		uint64_t ts = 2000 + 10 * i;
+
+		err |= FEED(&h, task_newtask, FAKE_PID, 0, ts, .pid = tid,
+			    .clone_flags = CLONE_VM | CLONE_THREAD);
+		err |= FEED(&h, page_fault_user, tid, 0, ts + 1, .address = base + 4096 * i);
+		err |= FEED(&h, mm_filemap_fault, tid, 0, ts + 2, .i_ino = INO, .s_dev = DEV,
+			    .index = i);
+	}
+	is_int(count_of(&h, RF_EV_FILE_FAULT), 0, "the threads' file faults are held");
+	err |= rf_norm_flush(h.n);
+	for (i = 0; i < (size_t)h.out.nr; i++) {
+		const struct rf_event *e = &h.out.ev[i];
+
+		if (e->type != RF_EV_FILE_FAULT)
+			continue;
+		nr++;
+		sorted &= e->pid > last;
+		last = e->pid;
+	}
+	ok(!err && nr == (int)ARRAY_SIZE(tids) && sorted,
+	   "at the flush they go out, all %d, in pid order (got %d, %s)", (int)ARRAY_SIZE(tids), nr,
+	   sorted ? "sorted" : "not sorted");
+	harness_free(&h);
+}
+
 static int temp_file(char *path, size_t len, const char *tag, uint64_t *ino, uint32_t *dev)
 {
 	char page[4096] = { 0 };
@@ -430,11 +479,12 @@ out:
 
 int main(void)
 {
-	plan(18);
+	plan(20);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
 	test_drain();
+	test_flush_order();
 	test_mmap_fd_reused();
 	test_mmap_hole_refilled();
 	return done_testing();
