@@ -132,8 +132,8 @@ struct rf_norm {
 	uint32_t nr_pending;
 	uint64_t pending_oldest;		/* no pending fault is older */
 	int32_t *held;			/* pids of tasks in a file fault (readahead.c) */
-	uint32_t nr_held;
-	uint32_t cap_held;
+	size_t nr_held;
+	size_t cap_held;
 	uint64_t held_oldest;		/* no task in a fault was active earlier */
 	int32_t ra_pid;			/* the task with a run of adds not yet out, if ra_open */
 	bool ra_open;

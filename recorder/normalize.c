@@ -21,6 +21,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/grow.h"
 #include "recorder/norm.h"
 
 #define FAULT_WRITE	0x2u		/* x86 page-fault error code: write access */
@@ -833,15 +834,8 @@ static struct rf_cgroup_rec *cg_add(struct rf_norm *n, const char *rel, uint64_t
 {
 	struct rf_cgroup_rec *cg;
 
-	if (n->nr_cgs == n->cap_cgs) {
-		size_t ncap = n->cap_cgs ? n->cap_cgs * 2 : 64;
-		struct rf_cgroup_rec *p = realloc(n->cgs, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		n->cgs = p;
-		n->cap_cgs = ncap;
-	}
+	if (RF_GROW(n->cgs, n->cap_cgs, n->nr_cgs + 1))
+		return NULL;
 	cg = &n->cgs[n->nr_cgs];
 	memset(cg, 0, sizeof(*cg));
 	cg->id = id;

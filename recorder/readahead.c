@@ -27,6 +27,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/grow.h"
 #include "recorder/norm.h"
 
 int rf_ra_flush(struct rf_norm *n, struct rf_task *t)
@@ -93,15 +94,8 @@ int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, ui
 
 static int held_add(struct rf_norm *n, int32_t pid, uint64_t now)
 {
-	if (n->nr_held == n->cap_held) {
-		uint32_t cap = n->cap_held ? n->cap_held * 2 : 16;
-		int32_t *p = realloc(n->held, cap * sizeof(*p));
-
-		if (!p)
-			return RF_ERR_NOMEM;
-		n->held = p;
-		n->cap_held = cap;
-	}
+	if (RF_GROW(n->held, n->cap_held, n->nr_held + 1))
+		return RF_ERR_NOMEM;
 	if (!n->nr_held || now < n->held_oldest)
 		n->held_oldest = now;
 	n->held[n->nr_held++] = pid;
@@ -110,7 +104,7 @@ static int held_add(struct rf_norm *n, int32_t pid, uint64_t now)
 
 static void held_remove(struct rf_norm *n, int32_t pid)
 {
-	uint32_t i;
+	size_t i;
 
 	for (i = 0; i < n->nr_held; i++)
 		if (n->held[i] == pid) {
@@ -153,7 +147,7 @@ int rf_fault_release(struct rf_norm *n, struct rf_task *t, bool end)
 int rf_fault_release_stale(struct rf_norm *n, uint64_t before)
 {
 	uint64_t oldest = UINT64_MAX;
-	uint32_t i = 0;
+	size_t i = 0;
 	int err = 0;
 
 	while (i < n->nr_held && !err) {

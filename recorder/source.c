@@ -29,6 +29,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/grow.h"
 #include "recorder/internal.h"
 
 struct cpu_stream {
@@ -138,26 +139,21 @@ static void *page_get(struct rf_source *s, struct cpu_stream *c)
 	return malloc(s->subbuf_size);
 }
 
+/* pages is a ring of cap slots; spare has room for the pages it does not hold. */
 static int queue_push(struct cpu_stream *c, void *page)
 {
 	if (c->count + c->nspare >= c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 16, i;
-		void **n = malloc(ncap * sizeof(*n));
-		void **sp = realloc(c->spare, ncap * sizeof(*sp));
+		size_t old = c->cap, cap = old, spare_cap = old;
 
-		if (!n || !sp) {
-			free(n);
-			if (sp)
-				c->spare = sp;
-			return RF_ERR_NOMEM;
+		if (RF_GROW(c->pages, cap, old + 1) || RF_GROW(c->spare, spare_cap, cap))
+			return RF_ERR_NOMEM;	/* c->cap is unchanged: the ring still holds */
+		/* a ring that wrapped: the part from head moves to the end of the new room */
+		if (c->head + c->count > old) {
+			memmove(c->pages + c->head + cap - old, c->pages + c->head,
+				(old - c->head) * sizeof(*c->pages));
+			c->head += cap - old;
 		}
-		for (i = 0; i < c->count; i++)
-			n[i] = c->pages[(c->head + i) % c->cap];
-		free(c->pages);
-		c->pages = n;
-		c->spare = sp;
-		c->head = 0;
-		c->cap = ncap;
+		c->cap = cap;
 	}
 	c->pages[(c->head + c->count) % c->cap] = page;
 	c->count++;
