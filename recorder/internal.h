@@ -12,6 +12,12 @@
 
 #include "recorder/tp.h"
 
+/* What a recording leaves while it runs, a tracefs instance and a memory cgroup: PREFIX + pid. */
+#define RF_RECORD_PREFIX "refault-record-"
+
+/* True if @name (PREFIX + pid + anything) is a recording's whose process is gone. */
+bool rf_record_name_stale(const char *name);
+
 /* ----------------------------------------------------------- source */
 
 struct rf_raw {

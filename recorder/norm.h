@@ -150,6 +150,15 @@ struct rf_norm {
 };
 
 
+/* Which task a FORK (its child), EXEC, EXIT or NAME_PID event is about. */
+static inline void rf_task_event(struct rf_event *ev, const struct rf_task *t)
+{
+	ev->u.task.pid = t->pid;
+	ev->u.task.tgid = t->tgid;
+	ev->u.task.mm = t->mm;
+	ev->u.task.cgroup = t->cgroup;
+}
+
 struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid);
 /* The task the recorder knows as @pid, or NULL: no discovery from /proc. */
 struct rf_task *rf_task_find(const struct rf_norm *n, int32_t pid);

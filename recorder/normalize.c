@@ -743,10 +743,7 @@ static int on_newtask(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 		c->mm = parent->mm;
 	else
 		c->mm = rf_mm_new(n, tgid, rf_mm_get(n, parent->mm, parent->tgid));
-	ev.u.task.pid = child;
-	ev.u.task.tgid = tgid;
-	ev.u.task.mm = c->mm;
-	ev.u.task.cgroup = c->cgroup;
+	rf_task_event(&ev, c);
 	ev.u.task.flags = flags & CLONE_VM_FLAG ? RF_FORK_THREAD : 0;
 	return rf_norm_emit(n, &ev);
 }
@@ -765,10 +762,7 @@ static int on_exec(struct rf_norm *n, const struct rf_tp *tp, const struct rf_ra
 	memcpy(comm, base, len);
 	comm[len] = '\0';
 	t->mm = rf_mm_new(n, t->tgid, NULL);
-	ev.u.task.pid = t->pid;
-	ev.u.task.tgid = t->tgid;
-	ev.u.task.mm = t->mm;
-	ev.u.task.cgroup = t->cgroup;
+	rf_task_event(&ev, t);
 	ev.u.task.comm = comm;
 	return rf_norm_emit(n, &ev);
 }
@@ -779,9 +773,7 @@ static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_t
 	int err = n->nr_pending ? flush_faults(n, 0, t->pid) : 0;
 
 	err = err ?: rf_fault_release(n, t, true);
-	ev.u.task.pid = t->pid;
-	ev.u.task.tgid = t->tgid;
-	ev.u.task.mm = t->mm;
+	rf_task_event(&ev, t);
 	err = err ?: rf_norm_emit(n, &ev);
 	rf_task_drop(n, ev.pid);
 	return err;

@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,7 @@ int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
 	if (err)
 		return err;
 	rec->have_root = !rf_memcg_root_find(&rec->root);
-	snprintf(rec->name, sizeof(rec->name), "refault-record-%d", (int)getpid());
+	snprintf(rec->name, sizeof(rec->name), RF_RECORD_PREFIX "%d", (int)getpid());
 	return 0;
 }
 
@@ -302,6 +303,26 @@ static int make_norm(struct rf_recorder *rec)
 	return rf_norm_new(&rec->norm, &cfg);
 }
 
+bool rf_record_name_stale(const char *name)
+{
+	size_t len = strlen(RF_RECORD_PREFIX);
+	pid_t pid;
+
+	/* a name shorter than the prefix ends before it: compare first */
+	if (strncmp(name, RF_RECORD_PREFIX, len))
+		return false;
+	pid = atoi(name + len);
+	return pid > 0 && kill(pid, 0) && errno == ESRCH;
+}
+
+/* @err, with a message: rf_strerror()'s unless one was written. */
+static int failed(struct rf_recorder *rec, int err)
+{
+	if (err && !rec->errmsg[0])
+		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
+	return err;
+}
+
 int rf_recorder_start(struct rf_recorder *rec)
 {
 	int err;
@@ -314,9 +335,7 @@ int rf_recorder_start(struct rf_recorder *rec)
 		err = initial_state(rec);
 	if (!err)
 		err = rf_source_start(rec->src, rec->errmsg, sizeof(rec->errmsg));
-	if (err && !rec->errmsg[0])
-		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
-	return err;
+	return failed(rec, err);
 }
 
 int rf_recorder_poll(struct rf_recorder *rec)
@@ -326,9 +345,7 @@ int rf_recorder_poll(struct rf_recorder *rec)
 
 	if (!err)
 		err = rf_source_emit(rec->src, horizon, rf_norm_record, rec->norm);
-	if (err && !rec->errmsg[0])
-		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
-	return err;
+	return failed(rec, err);
 }
 
 int rf_recorder_tick(struct rf_recorder *rec)
@@ -375,9 +392,7 @@ int rf_recorder_stop(struct rf_recorder *rec)
 		err = rf_norm_poll_limits(rec->norm, now_mono());
 	if (!err)
 		err = snapshot(rec);
-	if (err && !rec->errmsg[0])
-		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
-	return err;
+	return failed(rec, err);
 }
 
 void rf_recorder_free(struct rf_recorder *rec)

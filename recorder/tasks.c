@@ -94,10 +94,7 @@ static struct rf_task *task_discover(struct rf_norm *n, uint64_t time, int32_t p
 	t->mm = pid > 0 ? mm_of_tgid(n, tgid) : 0;
 	t->cgroup = pid > 0 ? proc_cgroup(n, pid) : 0;
 	t->kswapd = !strncmp(comm, "kswapd", 6);
-	ev.u.task.pid = pid;
-	ev.u.task.tgid = tgid;
-	ev.u.task.mm = t->mm;
-	ev.u.task.cgroup = t->cgroup;
+	rf_task_event(&ev, t);
 	ev.u.task.comm = comm[0] ? comm : NULL;
 	rf_norm_emit(n, &ev);
 	return t;
