@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,7 +268,7 @@ int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msg
 	}
 	if (!strcmp(own, "/"))
 		own[0] = '\0';
-	snprintf(dir, len, "%s%s/refault-record-%d", r.mount, own, (int)getpid());
+	snprintf(dir, len, "%s%s/" RF_RECORD_PREFIX "%d", r.mount, own, (int)getpid());
 	if (mkdir(dir, 0755)) {
 		err = -errno;
 		snprintf(msg, msglen, "cannot create memory cgroup %s: %s", dir, strerror(errno));
@@ -324,12 +323,7 @@ void rf_memcg_remove_stale(void)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		pid_t pid;
-
-		if (strncmp(de->d_name, "refault-record-", 15))
-			continue;
-		pid = atoi(de->d_name + 15);
-		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+		if (!rf_record_name_stale(de->d_name))
 			continue;
 		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
 		rmdir(child);

@@ -13,6 +13,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/grow.h"
 #include "recorder/internal.h"
 
 static int add(struct rf_counter_snap *c, size_t *cap, size_t *names_len, size_t *names_cap,
@@ -20,27 +21,8 @@ static int add(struct rf_counter_snap *c, size_t *cap, size_t *names_len, size_t
 {
 	size_t n = strlen(name) + 1;
 
-	if (c->nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct rf_counter *e = realloc(c->entries, ncap * sizeof(*e));
-
-		if (!e)
-			return RF_ERR_NOMEM;
-		c->entries = e;
-		*cap = ncap;
-	}
-	if (*names_len + n > *names_cap) {
-		size_t ncap = *names_cap ? *names_cap * 2 : 4096;
-		char *p;
-
-		while (ncap < *names_len + n)
-			ncap *= 2;
-		p = realloc(c->names, ncap);
-		if (!p)
-			return RF_ERR_NOMEM;
-		c->names = p;
-		*names_cap = ncap;
-	}
+	if (RF_GROW(c->entries, *cap, c->nr + 1) || RF_GROW(c->names, *names_cap, *names_len + n))
+		return RF_ERR_NOMEM;
 	memcpy(c->names + *names_len, name, n);
 	/* names may move on realloc: store the offset now, pointers at the end */
 	c->entries[c->nr].name = (const char *)(uintptr_t)*names_len;

@@ -10,118 +10,13 @@
 
 #include <refault/trace.h>
 
-struct tep_handle;
-struct tep_event;
-struct tep_format_field;
+#include "recorder/tp.h"
 
-/* ------------------------------------------------------------ hash map */
+/* What a recording leaves while it runs, a tracefs instance and a memory cgroup: PREFIX + pid. */
+#define RF_RECORD_PREFIX "refault-record-"
 
-/* u64 -> u64, open addressing.  Keys are any u64. */
-struct rf_hmap {
-	uint64_t *keys;
-	uint64_t *vals;
-	uint8_t *state;		/* 0 free, 1 used */
-	size_t cap;
-	size_t used;
-};
-
-int rf_hmap_put(struct rf_hmap *h, uint64_t key, uint64_t val);
-bool rf_hmap_get(const struct rf_hmap *h, uint64_t key, uint64_t *val);
-bool rf_hmap_del(struct rf_hmap *h, uint64_t key);
-void rf_hmap_free(struct rf_hmap *h);
-/* Calls @fn for each entry; @fn may not modify @h. */
-void rf_hmap_each(const struct rf_hmap *h, void (*fn)(void *ctx, uint64_t k, uint64_t v), void *ctx);
-
-/* ------------------------------------------------------- tracepoints */
-
-enum rf_tp_id {
-	TP_GET_PAGES, TP_PC_ADD, TP_PC_DEL, TP_FAULT_USER,
-	TP_ENTER_READ, TP_EXIT_READ, TP_ENTER_PREAD, TP_EXIT_PREAD,
-	TP_ENTER_MMAP, TP_EXIT_MMAP, TP_ENTER_MUNMAP, TP_ENTER_MADVISE, TP_ENTER_FADVISE,
-	TP_FILEMAP_FAULT, TP_MAP_PAGES,
-	TP_NEWTASK, TP_EXEC, TP_EXIT,
-	TP_CG_MKDIR, TP_CG_RMDIR, TP_CG_ATTACH,
-	TP_LRU_ADD, TP_LRU_ACTIVATE,
-	TP_SHRINK_INACTIVE, TP_SHRINK_ACTIVE, TP_RECLAIM_PAGES,
-	TP_DIRECT_BEGIN, TP_DIRECT_END, TP_MEMCG_BEGIN, TP_MEMCG_END,
-	TP_MAX
-};
-
-#define RF_TP_MAX_FIELDS 8
-
-struct rf_tp_desc {
-	const char *system;
-	const char *name;
-	const char *group;		/* --events group it belongs to */
-	const char *fields[RF_TP_MAX_FIELDS];
-};
-
-/* Where a number field sits in a raw record: from the format file, at start-up. */
-struct rf_tp_num {
-	uint16_t offset;
-	uint8_t size;		/* 1, 2, 4 or 8; 0: let libtraceevent read it */
-};
-
-/* One enabled tracepoint: its format, resolved once at start-up. */
-struct rf_tp {
-	const struct rf_tp_desc *desc;
-	struct tep_event *event;
-	struct tep_format_field *field[RF_TP_MAX_FIELDS];
-	struct rf_tp_num num[RF_TP_MAX_FIELDS];
-	bool enabled;
-};
-
-/* The set of tracepoints a recording uses, and the id -> tracepoint map. */
-struct rf_tp_set {
-	struct rf_tp tp[TP_MAX];
-	struct tep_format_field *common_type;
-	struct tep_format_field *common_pid;
-	struct rf_tp_num type_num;
-	struct rf_tp_num pid_num;
-	uint16_t *by_id;		/* event id -> enum rf_tp_id + 1, 0 = not ours */
-	int max_id;
-};
-
-const struct rf_tp_desc *rf_tp_desc(enum rf_tp_id id);
-/* Select from an --events list (NULL = all groups): sets @want[id]. */
-int rf_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len);
-/* Resolve formats of the wanted events in @tep; missing ones are left disabled. */
-int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want[TP_MAX],
-		  char *msg, size_t len);
-void rf_tp_set_free(struct rf_tp_set *set);
-/* The tracepoint of a raw record, or NULL; @pid gets common_pid. */
-const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int32_t *pid);
-/* A number field, zero-extended (as tep_read_number_field() would read it). */
-uint64_t rf_tp_u64_slow(const struct rf_tp *tp, int field, const void *data);
-
-/*
- * Every record goes through this several times: read fields of the host's byte order
- * straight from the offsets the format file gave, without a call into libtraceevent.
- */
-static inline uint64_t rf_tp_num_read(struct rf_tp_num n, const void *data)
-{
-	const unsigned char *p = (const unsigned char *)data + n.offset;
-	uint64_t v8;
-	uint32_t v4;
-	uint16_t v2;
-
-	switch (n.size) {
-	case 1: return *p;
-	case 2: __builtin_memcpy(&v2, p, 2); return v2;
-	case 4: __builtin_memcpy(&v4, p, 4); return v4;
-	default: __builtin_memcpy(&v8, p, 8); return v8;
-	}
-}
-
-static inline uint64_t rf_tp_u64(const struct rf_tp *tp, int field, const void *data)
-{
-	if (tp->num[field].size)
-		return rf_tp_num_read(tp->num[field], data);
-	return rf_tp_u64_slow(tp, field, data);
-}
-/* Copy a string field (fixed array or __data_loc) into @buf, NUL-terminated. */
-const char *rf_tp_str(const struct rf_tp *tp, int field, const void *data, int size,
-		      char *buf, size_t len);
+/* True if @name (PREFIX + pid + anything) is a recording's whose process is gone. */
+bool rf_record_name_stale(const char *name);
 
 /* ----------------------------------------------------------- source */
 
@@ -219,7 +114,6 @@ struct rf_counter_snap {
 int rf_counters_read(struct rf_counter_snap *c, const char *path);
 void rf_counters_free(struct rf_counter_snap *c);
 
-#endif /* REFAULT_RECORDER_INTERNAL_H */
 
 /* --------------------------------------------------------- cgroups */
 
@@ -281,3 +175,5 @@ int rf_norm_task(struct rf_norm *n, uint64_t time, pid_t pid);
 /* Lost records the normalizer saw per CPU (from missed-event flags). */
 uint64_t rf_norm_lost_on(const struct rf_norm *n, uint32_t cpu);
 void rf_norm_stats(const struct rf_norm *n, struct rf_record_stats *st);
+
+#endif /* REFAULT_RECORDER_INTERNAL_H */

@@ -3,8 +3,8 @@
 # -> normalize -> events for the trace writer.  recorder/gen/ writes traces of synthetic workloads.
 noinst_LTLIBRARIES += librefault-record.la
 librefault_record_la_SOURCES = \
-	recorder/record.h recorder/internal.h recorder/norm.h \
-	recorder/hmap.c recorder/tp.c recorder/source.c recorder/vmas.c \
+	recorder/record.h recorder/internal.h recorder/norm.h recorder/tp.h \
+	recorder/tp.c recorder/source.c recorder/vmas.c \
 	recorder/counters.c recorder/cgroups.c recorder/tasks.c \
 	recorder/normalize.c recorder/readahead.c recorder/recorder.c
 librefault_record_la_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS)

@@ -3,6 +3,8 @@
 #ifndef REFAULT_RECORDER_NORM_H
 #define REFAULT_RECORDER_NORM_H
 
+#include "lib/hash.h"
+#include "lib/hashmap.h"
 #include "recorder/internal.h"
 #include "recorder/record.h"
 
@@ -102,16 +104,26 @@ struct rf_pending_fault {
 	bool on;
 };
 
+/*
+ * The normalizer's tables.  They grow at half load: pfn_info and folios
+ * are looked up several times per record.
+ */
+RF_HASHMAP_DEFINE(rf_u64_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 50)
+RF_HASHMAP_DEFINE(rf_task_map, int32_t, struct rf_task *, rf_hash64, RF_HASHMAP_EQ, 50)
+RF_HASHMAP_DEFINE(rf_mm_map, uint64_t, struct rf_mm *, rf_hash64, RF_HASHMAP_EQ, 50)
+
 struct rf_norm {
 	struct rf_norm_cfg cfg;
-	struct rf_hmap tasks;		/* pid -> struct rf_task * */
-	struct rf_hmap mms;		/* mm id -> struct rf_mm * */
-	struct rf_hmap tgid_mm;		/* tgid -> current mm id */
-	struct rf_hmap pfn_info;	/* pfn -> charged cgroup << 8 | order, while in the page cache */
-	struct rf_hmap folios;		/* key(key(dev, ino), first index) -> order, while cached */
-	struct rf_hmap named_files;	/* key(dev, ino) -> 0 once NAME_FILE went out, else failures */
-	struct rf_hmap cg_by_path;	/* hash(path) -> index in cgs */
-	struct rf_hmap scope;		/* -G: cgroup ids inside the scope */
+	struct rf_task_map tasks;	/* pid -> task */
+	struct rf_mm_map mms;		/* mm id -> address space */
+	struct rf_u64_map tgid_mm;	/* tgid -> current mm id */
+	struct rf_u64_map pfn_info;	/* pfn -> charged cgroup << 8 | order, while cached */
+	/* rf_hash2(rf_hash2(dev, ino), first index) -> add sequence << 8 | order, while cached */
+	struct rf_u64_map folios;
+	/* rf_hash2(dev, ino) -> 0 once NAME_FILE went out, else failed attempts */
+	struct rf_u64_map named_files;
+	struct rf_u64_map cg_by_path;	/* rf_hash_str(path) -> index in cgs */
+	struct rf_u64_map scope;	/* -G: cgroup ids inside the scope */
 	struct rf_cgroup_rec *cgs;
 	size_t nr_cgs;
 	size_t cap_cgs;
@@ -120,8 +132,8 @@ struct rf_norm {
 	uint32_t nr_pending;
 	uint64_t pending_oldest;		/* no pending fault is older */
 	int32_t *held;			/* pids of tasks in a file fault (readahead.c) */
-	uint32_t nr_held;
-	uint32_t cap_held;
+	size_t nr_held;
+	size_t cap_held;
 	uint64_t held_oldest;		/* no task in a fault was active earlier */
 	int32_t ra_pid;			/* the task with a run of adds not yet out, if ra_open */
 	bool ra_open;
@@ -137,13 +149,22 @@ struct rf_norm {
 	uint64_t by_type[RF_EV_TYPE_MAX];
 };
 
-uint64_t rf_key2(uint64_t a, uint64_t b);
-uint64_t rf_hash_str(const char *s);
+
+/* Which task a FORK (its child), EXEC, EXIT or NAME_PID event is about. */
+static inline void rf_task_event(struct rf_event *ev, const struct rf_task *t)
+{
+	ev->u.task.pid = t->pid;
+	ev->u.task.tgid = t->tgid;
+	ev->u.task.mm = t->mm;
+	ev->u.task.cgroup = t->cgroup;
+}
 
 struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid);
 /* The task the recorder knows as @pid, or NULL: no discovery from /proc. */
 struct rf_task *rf_task_find(const struct rf_norm *n, int32_t pid);
 void rf_task_drop(struct rf_norm *n, int32_t pid);
+/* A task created while recording (task_newtask): no NAME_PID, FORK says it all. */
+struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 struct rf_mm *rf_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid);
 /* A new address space for @tgid (fork, exec); copies @from's mappings if given. */
 uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from);

@@ -21,6 +21,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/grow.h"
 #include "recorder/norm.h"
 
 #define FAULT_WRITE	0x2u		/* x86 page-fault error code: write access */
@@ -32,8 +33,6 @@
 #define PFN_ORDER_BITS	8		/* n->pfn_info values: cgroup << 8 | order */
 /* a task silent this long is taken to be out of its fault (memcg reclaim inside one: ms) */
 #define HOLD_NS		(10ull * 1000 * 1000)
-
-struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 
 int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev)
 {
@@ -65,7 +64,7 @@ static bool out_file(const struct rf_norm *n, uint32_t dev, uint64_t ino)
 
 static bool in_scope(struct rf_norm *n, const struct rf_task *t)
 {
-	return !n->cfg.scope_cgroup || rf_hmap_get(&n->scope, t->cgroup, NULL);
+	return !n->cfg.scope_cgroup || rf_u64_map_get(&n->scope, t->cgroup);
 }
 
 /* ------------------------------------------------------------ reads */
@@ -86,9 +85,11 @@ static int emit_read(struct rf_norm *n, const struct rf_raw *raw, int32_t pid, u
 static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 			struct rf_task *t)
 {
-	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
-	uint64_t last = rf_tp_u64(tp, 3, raw->data);
-	uint32_t dev = rf_tp_u64(tp, 1, raw->data);
+	const void *d = raw->data;
+	uint64_t ino = rf_tp_u64(tp, TPF(mm_filemap_get_pages, i_ino), d);
+	uint64_t idx = rf_tp_u64(tp, TPF(mm_filemap_get_pages, index), d);
+	uint64_t last = rf_tp_u64(tp, TPF(mm_filemap_get_pages, last_index), d);
+	uint32_t dev = rf_tp_u64(tp, TPF(mm_filemap_get_pages, s_dev), d);
 	struct rf_read *rd = &t->rd;
 
 	if (rd->active) {
@@ -157,29 +158,35 @@ static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rf_task 
 
 /* ------------------------------------------------------- page cache */
 
+/* The add and the delete are one event class in the kernel (mm_filemap_op_page_cache). */
+#define PC_FIELD(field) \
+	TPF_SAME(mm_filemap_add_to_page_cache, mm_filemap_delete_from_page_cache, field)
+
 /* A page-cache tracepoint's record as a pagecache_add/del event of @pid. */
 static void pc_event(struct rf_event *ev, const struct rf_tp *tp, const struct rf_raw *raw,
 		     int32_t pid, bool add)
 {
+	const void *d = raw->data;
+
 	*ev = (struct rf_event){ .time = raw->ts, .cpu = raw->cpu, .pid = pid,
 				 .type = add ? RF_EV_PAGECACHE_ADD : RF_EV_PAGECACHE_DEL };
-	ev->u.file.pfn = rf_tp_u64(tp, 0, raw->data);
-	ev->u.file.ino = rf_tp_u64(tp, 1, raw->data);
-	ev->u.file.index = rf_tp_u64(tp, 2, raw->data);
-	ev->u.file.dev = rf_tp_u64(tp, 3, raw->data);
-	ev->u.file.order = rf_tp_u64(tp, 4, raw->data);
+	ev->u.file.pfn = rf_tp_u64(tp, PC_FIELD(pfn), d);
+	ev->u.file.ino = rf_tp_u64(tp, PC_FIELD(i_ino), d);
+	ev->u.file.index = rf_tp_u64(tp, PC_FIELD(index), d);
+	ev->u.file.dev = rf_tp_u64(tp, PC_FIELD(s_dev), d);
+	ev->u.file.order = rf_tp_u64(tp, PC_FIELD(order), d);
 }
 
 static uint64_t folio_key(const struct rf_event *ev)
 {
-	return rf_key2(rf_key2(ev->u.file.dev, ev->u.file.ino), ev->u.file.index);
+	return rf_hash2(rf_hash2(ev->u.file.dev, ev->u.file.ino), ev->u.file.index);
 }
 
 /* The folio of a page-cache delete left the cache; false if the scope never added it. */
 static bool pc_forget(struct rf_norm *n, const struct rf_event *ev)
 {
-	rf_hmap_del(&n->folios, folio_key(ev));
-	return rf_hmap_del(&n->pfn_info, ev->u.file.pfn);
+	rf_u64_map_del(&n->folios, folio_key(ev), NULL);
+	return rf_u64_map_del(&n->pfn_info, ev->u.file.pfn, NULL);
 }
 
 static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
@@ -202,8 +209,8 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 		pc_forget(n, &ev);
 		return rf_norm_emit(n, &ev);
 	}
-	rf_hmap_put(&n->pfn_info, ev.u.file.pfn, t->cgroup << PFN_ORDER_BITS | order);
-	rf_hmap_put(&n->folios, folio_key(&ev), ++n->pc_seq << FOLIO_ORDER_BITS | order);
+	rf_u64_map_put(&n->pfn_info, ev.u.file.pfn, t->cgroup << PFN_ORDER_BITS | order);
+	rf_u64_map_put(&n->folios, folio_key(&ev), ++n->pc_seq << FOLIO_ORDER_BITS | order);
 	if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
 	    (t->rd.dev == dev && t->rd.ino == ino))) {
 		t->rd.add_index[t->rd.nr_adds] = idx;
@@ -264,16 +271,17 @@ static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr
 static bool cached_folio(const struct rf_norm *n, uint32_t dev, uint64_t ino, uint64_t idx,
 			 uint32_t *order, uint64_t *seq)
 {
-	uint64_t file = rf_key2(dev, ino), v;
+	uint64_t file = rf_hash2(dev, ino), *v;
 	uint32_t o;
 
-	for (o = 0; o <= pmd_order(n); o++)
-		if (rf_hmap_get(&n->folios, rf_key2(file, idx & ~((1ull << o) - 1)), &v) &&
-		    (v & ((1u << FOLIO_ORDER_BITS) - 1)) == o) {
+	for (o = 0; o <= pmd_order(n); o++) {
+		v = rf_u64_map_get(&n->folios, rf_hash2(file, idx & ~((1ull << o) - 1)));
+		if (v && (*v & ((1u << FOLIO_ORDER_BITS) - 1)) == o) {
 			*order = o;
-			*seq = v >> FOLIO_ORDER_BITS;
+			*seq = *v >> FOLIO_ORDER_BITS;
 			return true;
 		}
+	}
 	return false;
 }
 
@@ -327,8 +335,12 @@ void rf_fault_refolio(struct rf_norm *n, const struct rf_task *t, struct rf_even
 static void correct_vma(struct rf_norm *n, struct rf_vma *v, uint64_t addr, const struct rf_tp *tp,
 			const struct rf_raw *raw, bool exact)
 {
-	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
-	uint32_t dev = rf_tp_u64(tp, 1, raw->data);
+	/* @tp is either event: both name the file and page in their first fields */
+#define FILEMAP_FIELD(field) TPF_SAME(mm_filemap_fault, mm_filemap_map_pages, field)
+	uint64_t ino = rf_tp_u64(tp, FILEMAP_FIELD(i_ino), raw->data);
+	uint64_t idx = rf_tp_u64(tp, FILEMAP_FIELD(index), raw->data);
+	uint32_t dev = rf_tp_u64(tp, FILEMAP_FIELD(s_dev), raw->data);
+#undef FILEMAP_FIELD
 
 	if (v->ino == ino && v->dev == dev)
 		return;
@@ -357,7 +369,7 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 		return RF_ERR_NOMEM;
 	ev.time = pf->time;
 	if (v && tp)
-		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_FILEMAP_FAULT]);
+		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_mm_filemap_fault]);
 	if (!v)
 		n->unresolved++;
 	if (v && v->ino) {
@@ -404,12 +416,12 @@ static bool around_mapped(const struct rf_norm *n, uint32_t dev, uint64_t ino, u
 static struct rf_around *around_of(struct rf_norm *n, uint64_t mm_id, uint32_t dev, uint64_t ino,
 				   uint64_t first)
 {
+	struct rf_mm **mm = rf_mm_map_get(&n->mms, mm_id);
 	struct rf_around *a;
-	uint64_t v;
 
-	if (!rf_hmap_get(&n->mms, mm_id, &v))
+	if (!mm)
 		return NULL;
-	a = &((struct rf_mm *)(uintptr_t)v)->around;
+	a = &(*mm)->around;
 	if (a->dev != dev || a->ino != ino || a->first != first) {
 		a->dev = dev;
 		a->ino = ino;
@@ -447,9 +459,11 @@ static int fault_around(struct rf_norm *n, const struct rf_tp *tp, const struct 
 			const struct rf_event *fault)
 {
 	struct rf_event ev = *fault;
-	uint64_t ino = rf_tp_u64(tp, 0, raw->data), idx = rf_tp_u64(tp, 2, raw->data);
-	uint64_t last = rf_tp_u64(tp, 3, raw->data);
-	uint32_t dev = rf_tp_u64(tp, 1, raw->data), order;
+	const void *d = raw->data;
+	uint64_t ino = rf_tp_u64(tp, TPF(mm_filemap_map_pages, i_ino), d);
+	uint64_t idx = rf_tp_u64(tp, TPF(mm_filemap_map_pages, index), d);
+	uint64_t last = rf_tp_u64(tp, TPF(mm_filemap_map_pages, last_index), d);
+	uint32_t dev = rf_tp_u64(tp, TPF(mm_filemap_map_pages, s_dev), d), order;
 	uint64_t f_lo = fault->u.file.index, f_hi = f_lo + (1ull << fault->u.file.order), seq;
 	struct rf_around *a;
 	int err = 0;
@@ -501,8 +515,9 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	pf->on = true;
 	pf->pid = t->pid;
 	pf->time = raw->ts;
-	pf->addr = rf_tp_u64(tp, 0, raw->data);
-	pf->flags = rf_tp_u64(tp, 2, raw->data) & FAULT_WRITE ? RF_REF_WRITE : 0;
+	pf->addr = rf_tp_u64(tp, TPF(page_fault_user, address), raw->data);
+	pf->flags = rf_tp_u64(tp, TPF(page_fault_user, error_code), raw->data) & FAULT_WRITE ?
+		    RF_REF_WRITE : 0;
 	return 0;
 }
 
@@ -535,11 +550,13 @@ int rf_norm_flush(struct rf_norm *n)
 
 static int on_mmap_enter(const struct rf_tp *tp, const struct rf_raw *raw, struct rf_task *t)
 {
-	t->mmap_len = rf_tp_u64(tp, 1, raw->data);
-	t->mmap_prot = rf_tp_u64(tp, 2, raw->data);
-	t->mmap_flags = rf_tp_u64(tp, 3, raw->data);
-	t->mmap_fd = (int64_t)rf_tp_u64(tp, 4, raw->data);
-	t->mmap_off = rf_tp_u64(tp, 5, raw->data);
+	const void *d = raw->data;
+
+	t->mmap_len = rf_tp_u64(tp, TPF(sys_enter_mmap, len), d);
+	t->mmap_prot = rf_tp_u64(tp, TPF(sys_enter_mmap, prot), d);
+	t->mmap_flags = rf_tp_u64(tp, TPF(sys_enter_mmap, flags), d);
+	t->mmap_fd = (int64_t)rf_tp_u64(tp, TPF(sys_enter_mmap, fd), d);
+	t->mmap_off = rf_tp_u64(tp, TPF(sys_enter_mmap, off), d);
 	t->mmap_pending = true;
 	return 0;
 }
@@ -625,7 +642,7 @@ static int on_mmap_exit(struct rf_norm *n, const struct rf_tp *tp, const struct 
 			struct rf_task *t)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_MMAP };
-	int64_t ret = (int64_t)rf_tp_u64(tp, 0, raw->data);
+	int64_t ret = (int64_t)rf_tp_u64(tp, TPF(sys_exit_mmap, ret), raw->data);
 	uint64_t pg = 1ull << n->page_shift;
 	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
 	struct rf_vma v = { 0 };
@@ -659,13 +676,20 @@ static int on_munmap_madvise(struct rf_norm *n, const struct rf_tp *tp, const st
 	uint64_t pg = 1ull << n->page_shift;
 	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
 
+	const void *d = raw->data;
+
 	ev.u.vma.mm = t->mm;
-	ev.u.vma.addr = rf_tp_u64(tp, 0, raw->data);
-	ev.u.vma.len = (rf_tp_u64(tp, 1, raw->data) + pg - 1) & ~(pg - 1);
+	if (unmap) {
+		ev.u.vma.addr = rf_tp_u64(tp, TPF(sys_enter_munmap, addr), d);
+		ev.u.vma.len = rf_tp_u64(tp, TPF(sys_enter_munmap, len), d);
+	} else {
+		ev.u.vma.addr = rf_tp_u64(tp, TPF(sys_enter_madvise, start), d);
+		ev.u.vma.len = rf_tp_u64(tp, TPF(sys_enter_madvise, len_in), d);
+		ev.u.vma.advice = rf_tp_u64(tp, TPF(sys_enter_madvise, behavior), d);
+	}
+	ev.u.vma.len = (ev.u.vma.len + pg - 1) & ~(pg - 1);
 	if (unmap && mm)
 		rf_vmas_remove(&mm->vmas, ev.u.vma.addr, ev.u.vma.addr + ev.u.vma.len);
-	if (!unmap)
-		ev.u.vma.advice = rf_tp_u64(tp, 2, raw->data);
 	return rf_norm_emit(n, &ev);
 }
 
@@ -674,8 +698,10 @@ static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = RF_EV_FADVISE };
-	int fd = (int)rf_tp_u64(tp, 0, raw->data);
-	uint64_t off = rf_tp_u64(tp, 1, raw->data), len = rf_tp_u64(tp, 2, raw->data);
+	const void *d = raw->data;
+	int fd = (int)rf_tp_u64(tp, TPF(sys_enter_fadvise64, fd), d);
+	uint64_t off = rf_tp_u64(tp, TPF(sys_enter_fadvise64, offset), d);
+	uint64_t len = rf_tp_u64(tp, TPF(sys_enter_fadvise64, len), d);
 	uint64_t pg = 1ull << n->page_shift;
 	char link[64];
 	struct stat st;
@@ -687,7 +713,7 @@ static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 	ev.u.file.ino = st.st_ino;
 	ev.u.file.index = off / pg;
 	ev.u.file.nr = len ? (off + len + pg - 1) / pg - off / pg : 0;	/* 0: to the end */
-	ev.u.file.advice = rf_tp_u64(tp, 3, raw->data);
+	ev.u.file.advice = rf_tp_u64(tp, TPF(sys_enter_fadvise64, advice), d);
 	rf_name_file_from_fd(n, raw->ts, t->pid, fd, ev.u.file.dev, ev.u.file.ino);
 	return rf_norm_emit(n, &ev);
 }
@@ -699,8 +725,8 @@ static int on_newtask(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = parent->pid,
 			       .type = RF_EV_FORK };
-	int32_t child = rf_tp_u64(tp, 0, raw->data);
-	uint64_t flags = rf_tp_u64(tp, 2, raw->data);
+	int32_t child = rf_tp_u64(tp, TPF(task_newtask, pid), raw->data);
+	uint64_t flags = rf_tp_u64(tp, TPF(task_newtask, clone_flags), raw->data);
 	int32_t tgid = flags & CLONE_THREAD_FLAG ? parent->tgid : child;
 	struct rf_task *c = rf_task_find(n, child);
 	int err;
@@ -717,10 +743,7 @@ static int on_newtask(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 		c->mm = parent->mm;
 	else
 		c->mm = rf_mm_new(n, tgid, rf_mm_get(n, parent->mm, parent->tgid));
-	ev.u.task.pid = child;
-	ev.u.task.tgid = tgid;
-	ev.u.task.mm = c->mm;
-	ev.u.task.cgroup = c->cgroup;
+	rf_task_event(&ev, c);
 	ev.u.task.flags = flags & CLONE_VM_FLAG ? RF_FORK_THREAD : 0;
 	return rf_norm_emit(n, &ev);
 }
@@ -733,16 +756,13 @@ static int on_exec(struct rf_norm *n, const struct rf_tp *tp, const struct rf_ra
 	const char *base;
 	size_t len;
 
-	rf_tp_str(tp, 0, raw->data, raw->size, file, sizeof(file));
+	rf_tp_str(tp, TPF(sched_process_exec, filename), raw->data, raw->size, file, sizeof(file));
 	base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	len = strnlen(base, sizeof(comm) - 1);	/* the kernel's comm: 15 characters */
 	memcpy(comm, base, len);
 	comm[len] = '\0';
 	t->mm = rf_mm_new(n, t->tgid, NULL);
-	ev.u.task.pid = t->pid;
-	ev.u.task.tgid = t->tgid;
-	ev.u.task.mm = t->mm;
-	ev.u.task.cgroup = t->cgroup;
+	rf_task_event(&ev, t);
 	ev.u.task.comm = comm;
 	return rf_norm_emit(n, &ev);
 }
@@ -753,9 +773,7 @@ static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_t
 	int err = n->nr_pending ? flush_faults(n, 0, t->pid) : 0;
 
 	err = err ?: rf_fault_release(n, t, true);
-	ev.u.task.pid = t->pid;
-	ev.u.task.tgid = t->tgid;
-	ev.u.task.mm = t->mm;
+	rf_task_event(&ev, t);
 	err = err ?: rf_norm_emit(n, &ev);
 	rf_task_drop(n, ev.pid);
 	return err;
@@ -765,11 +783,9 @@ static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_t
 
 static struct rf_cgroup_rec *cg_find_path(struct rf_norm *n, const char *rel)
 {
-	uint64_t i;
+	const uint64_t *i = rf_u64_map_get(&n->cg_by_path, rf_hash_str(rel));
 
-	if (!rf_hmap_get(&n->cg_by_path, rf_hash_str(rel), &i) || i >= n->nr_cgs)
-		return NULL;
-	return &n->cgs[i];
+	return i && *i < n->nr_cgs ? &n->cgs[*i] : NULL;
 }
 
 static int cg_limits(struct rf_norm *n, uint64_t time, struct rf_cgroup_rec *cg)
@@ -810,20 +826,13 @@ static struct rf_cgroup_rec *cg_add(struct rf_norm *n, const char *rel, uint64_t
 {
 	struct rf_cgroup_rec *cg;
 
-	if (n->nr_cgs == n->cap_cgs) {
-		size_t ncap = n->cap_cgs ? n->cap_cgs * 2 : 64;
-		struct rf_cgroup_rec *p = realloc(n->cgs, ncap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		n->cgs = p;
-		n->cap_cgs = ncap;
-	}
+	if (RF_GROW(n->cgs, n->cap_cgs, n->nr_cgs + 1))
+		return NULL;
 	cg = &n->cgs[n->nr_cgs];
 	memset(cg, 0, sizeof(*cg));
 	cg->id = id;
 	cg->rel = strdup(rel);
-	if (!cg->rel || rf_hmap_put(&n->cg_by_path, rf_hash_str(rel), n->nr_cgs)) {
+	if (!cg->rel || rf_u64_map_put(&n->cg_by_path, rf_hash_str(rel), n->nr_cgs)) {
 		free(cg->rel);
 		return NULL;
 	}
@@ -841,8 +850,8 @@ int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t i
 	if (!cg)
 		return RF_ERR_NOMEM;
 	if (n->cfg.scope_cgroup && (id == n->cfg.scope_cgroup ||
-				    rf_hmap_get(&n->scope, parent, NULL)))
-		rf_hmap_put(&n->scope, id, 1);
+				    rf_u64_map_get(&n->scope, parent)))
+		rf_u64_map_put(&n->scope, id, 1);
 	ev.u.cgroup.id = id;
 	ev.u.cgroup.parent = parent;
 	ev.u.cgroup.path = rel;
@@ -884,15 +893,16 @@ static int on_cg_mkdir(struct rf_norm *n, const struct rf_tp *tp, const struct r
 	struct rf_cgroup_rec *p;
 	char *slash;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_mkdir, root), raw->data)))
 		return 0;
-	rf_tp_str(tp, 2, raw->data, raw->size, path, sizeof(path));
+	rf_tp_str(tp, TPF(cgroup_mkdir, path), raw->data, raw->size, path, sizeof(path));
 	snprintf(parent, sizeof(parent), "%s", path);
 	slash = strrchr(parent, '/');
 	if (slash)
 		*slash = '\0';
 	p = cg_find_path(n, parent);
-	return rf_norm_cgroup(n, raw->ts, path, rf_tp_u64(tp, 1, raw->data), p ? p->id : 0);
+	return rf_norm_cgroup(n, raw->ts, path, rf_tp_u64(tp, TPF(cgroup_mkdir, id), raw->data),
+			      p ? p->id : 0);
 }
 
 static int on_cg_rmdir(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw)
@@ -901,13 +911,13 @@ static int on_cg_rmdir(struct rf_norm *n, const struct rf_tp *tp, const struct r
 	char path[4096];
 	struct rf_cgroup_rec *cg;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_rmdir, root), raw->data)))
 		return 0;
-	rf_tp_str(tp, 2, raw->data, raw->size, path, sizeof(path));
+	rf_tp_str(tp, TPF(cgroup_rmdir, path), raw->data, raw->size, path, sizeof(path));
 	cg = cg_find_path(n, path);
 	if (cg)
 		cg->id = 0;	/* no more limit polling */
-	ev.u.cgroup.id = rf_tp_u64(tp, 1, raw->data);
+	ev.u.cgroup.id = rf_tp_u64(tp, TPF(cgroup_rmdir, id), raw->data);
 	return rf_norm_emit(n, &ev);
 }
 
@@ -916,12 +926,12 @@ static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct 
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = cur,
 			       .type = RF_EV_CGROUP_ATTACH };
-	int32_t pid = rf_tp_u64(tp, 2, raw->data);
+	int32_t pid = rf_tp_u64(tp, TPF(cgroup_attach_task, pid), raw->data);
 	struct rf_task *t;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, 0, raw->data)))
+	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_attach_task, dst_root), raw->data)))
 		return 0;
-	ev.u.cgroup.id = rf_tp_u64(tp, 1, raw->data);
+	ev.u.cgroup.id = rf_tp_u64(tp, TPF(cgroup_attach_task, dst_id), raw->data);
 	ev.u.cgroup.pid = pid;
 	t = rf_task_get(n, raw->ts, pid);
 	if (t)
@@ -945,17 +955,17 @@ static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = pid,
 			       .type = add ? RF_EV_LRU_ADD : RF_EV_LRU_ACTIVATE };
-	uint64_t info = 0;
-	bool cached;
+	const uint64_t *info;
 
-	ev.u.lru.pfn = rf_tp_u64(tp, 0, raw->data);
-	cached = rf_hmap_get(&n->pfn_info, ev.u.lru.pfn, &info);
-	if (!cached && (!t || !in_scope(n, t)))
+	/* both events give the pfn first */
+	ev.u.lru.pfn = rf_tp_u64(tp, TPF_SAME(mm_lru_insertion, mm_lru_activate, pfn), raw->data);
+	info = rf_u64_map_get(&n->pfn_info, ev.u.lru.pfn);
+	if (!info && (!t || !in_scope(n, t)))
 		return 0;
-	ev.u.lru.order = info & ((1u << PFN_ORDER_BITS) - 1);
+	ev.u.lru.order = info ? *info & ((1u << PFN_ORDER_BITS) - 1) : 0;
 	if (add) {
-		ev.u.lru.lru = rf_tp_u64(tp, 1, raw->data);
-		ev.u.lru.cgroup = cached ? info >> PFN_ORDER_BITS : t->cgroup;
+		ev.u.lru.lru = rf_tp_u64(tp, TPF(mm_lru_insertion, lru), raw->data);
+		ev.u.lru.cgroup = info ? *info >> PFN_ORDER_BITS : t->cgroup;
 	}
 	return rf_norm_emit(n, &ev);
 }
@@ -981,11 +991,11 @@ static int on_drain_del(struct rf_norm *n, const struct rf_tp *tp, const struct 
 static int on_drain(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 		    const struct rf_raw *raw, int32_t pid)
 {
-	if (id == TP_PC_DEL)
+	if (id == TP_mm_filemap_delete_from_page_cache)
 		return on_drain_del(n, tp, raw, pid);
-	if (id != TP_LRU_ADD && id != TP_LRU_ACTIVATE)
+	if (id != TP_mm_lru_insertion && id != TP_mm_lru_activate)
 		return 0;
-	return on_lru(n, tp, raw, pid, NULL, id == TP_LRU_ADD);
+	return on_lru(n, tp, raw, pid, NULL, id == TP_mm_lru_insertion);
 }
 
 /* ---------------------------------------------------------- reclaim */
@@ -1002,28 +1012,45 @@ static int on_shrink(struct rf_norm *n, const struct rf_tp *tp, const struct rf_
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = RF_EV_RECLAIM };
+	__typeof__(ev.u.reclaim) *r = &ev.u.reclaim;
 	const void *d = raw->data;
 
-	ev.u.reclaim.kind = id == TP_RECLAIM_PAGES ? RF_RECLAIM_PAGEOUT : reclaim_kind(t);
-	ev.u.reclaim.cgroup = ev.u.reclaim.kind == RF_RECLAIM_MEMCG ? t->cgroup : 0;
-	ev.u.reclaim.nid = rf_tp_u64(tp, 0, d);
-	ev.u.reclaim.list = id == TP_SHRINK_ACTIVE ? RF_RECLAIM_LIST_ACTIVE :
-			    id == TP_SHRINK_INACTIVE ? RF_RECLAIM_LIST_INACTIVE :
-			    RF_RECLAIM_LIST_ANY;
-	if (id == TP_SHRINK_ACTIVE) {
-		ev.u.reclaim.nr_scanned = rf_tp_u64(tp, 1, d);
-		ev.u.reclaim.nr_activated = rf_tp_u64(tp, 2, d);
-		ev.u.reclaim.nr_deactivated = rf_tp_u64(tp, 3, d);
-		ev.u.reclaim.priority = (int32_t)rf_tp_u64(tp, 4, d);
-		ev.u.reclaim.file = !!(rf_tp_u64(tp, 5, d) & RECLAIM_WB_FILE);
-	} else {
-		ev.u.reclaim.nr_scanned = rf_tp_u64(tp, 1, d);
-		ev.u.reclaim.nr_reclaimed = rf_tp_u64(tp, 2, d);
-		ev.u.reclaim.nr_activated = rf_tp_u64(tp, 3, d) + rf_tp_u64(tp, 4, d);
-		if (id == TP_SHRINK_INACTIVE) {
-			ev.u.reclaim.priority = (int32_t)rf_tp_u64(tp, 5, d);
-			ev.u.reclaim.file = !!(rf_tp_u64(tp, 6, d) & RECLAIM_WB_FILE);
-		}
+	r->kind = id == TP_mm_vmscan_reclaim_pages ? RF_RECLAIM_PAGEOUT : reclaim_kind(t);
+	r->cgroup = r->kind == RF_RECLAIM_MEMCG ? t->cgroup : 0;
+	switch (id) {
+	case TP_mm_vmscan_lru_shrink_active:
+		r->list = RF_RECLAIM_LIST_ACTIVE;
+		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nid), d);
+		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_taken), d);
+		r->nr_activated = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_active), d);
+		r->nr_deactivated = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_deactivated),
+					      d);
+		r->priority = (int32_t)rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, priority), d);
+		r->file = !!(rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, reclaim_flags), d) &
+			     RECLAIM_WB_FILE);
+		break;
+	case TP_mm_vmscan_lru_shrink_inactive:
+		r->list = RF_RECLAIM_LIST_INACTIVE;
+		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nid), d);
+		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_scanned), d);
+		r->nr_reclaimed = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_reclaimed),
+					    d);
+		r->nr_activated =
+			rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_activate0), d) +
+			rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_activate1), d);
+		r->priority = (int32_t)rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, priority),
+						 d);
+		r->file = !!(rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, reclaim_flags), d) &
+			     RECLAIM_WB_FILE);
+		break;
+	default:	/* mm_vmscan_reclaim_pages */
+		r->list = RF_RECLAIM_LIST_ANY;
+		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nid), d);
+		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_scanned), d);
+		r->nr_reclaimed = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_reclaimed), d);
+		r->nr_activated = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_activate0), d) +
+				  rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_activate1), d);
+		break;
 	}
 	return rf_norm_emit(n, &ev);
 }
@@ -1044,19 +1071,28 @@ static int on_lost(struct rf_norm *n, const struct rf_raw *raw)
 	return rf_norm_emit(n, &ev);
 }
 
-static bool is_reference(enum rf_tp_id id)
+static bool is_reference(const struct rf_tp *tp)
 {
-	return id < TP_NEWTASK;
+	return tp->desc->group == RF_TPG_refs;
 }
 
 /* What a task does inside a file fault: add (and reclaim for) folios, retry it. */
 static bool inside_fault(enum rf_tp_id id)
 {
 	switch (id) {
-	case TP_PC_ADD: case TP_PC_DEL: case TP_FILEMAP_FAULT: case TP_MAP_PAGES:
-	case TP_LRU_ADD: case TP_LRU_ACTIVATE:
-	case TP_SHRINK_INACTIVE: case TP_SHRINK_ACTIVE: case TP_RECLAIM_PAGES:
-	case TP_DIRECT_BEGIN: case TP_DIRECT_END: case TP_MEMCG_BEGIN: case TP_MEMCG_END:
+	case TP_mm_filemap_add_to_page_cache:
+	case TP_mm_filemap_delete_from_page_cache:
+	case TP_mm_filemap_fault:
+	case TP_mm_filemap_map_pages:
+	case TP_mm_lru_insertion:
+	case TP_mm_lru_activate:
+	case TP_mm_vmscan_lru_shrink_inactive:
+	case TP_mm_vmscan_lru_shrink_active:
+	case TP_mm_vmscan_reclaim_pages:
+	case TP_mm_vmscan_direct_reclaim_begin:
+	case TP_mm_vmscan_direct_reclaim_end:
+	case TP_mm_vmscan_memcg_reclaim_begin:
+	case TP_mm_vmscan_memcg_reclaim_end:
 		return true;
 	default:
 		return false;
@@ -1085,35 +1121,43 @@ static int fault_retry(struct rf_norm *n, const struct rf_tp *tp, const struct r
 static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 		    const struct rf_raw *raw, struct rf_task *t)
 {
+	const void *d = raw->data;
+	int64_t ret;
+
 	switch (id) {
-	case TP_GET_PAGES: return on_get_pages(n, tp, raw, t);
-	case TP_PC_ADD: return on_pc(n, tp, raw, t, true);
-	case TP_PC_DEL: return on_pc(n, tp, raw, t, false);
-	case TP_FAULT_USER: return on_fault(n, tp, raw, t);
-	case TP_ENTER_READ: read_begin(t, rf_tp_u64(tp, 1, raw->data),
-				       (int)rf_tp_u64(tp, 0, raw->data)); return 0;
-	case TP_ENTER_PREAD: read_begin(t, rf_tp_u64(tp, 1, raw->data),
-					(int)rf_tp_u64(tp, 0, raw->data)); return 0;
-	case TP_EXIT_READ:
-	case TP_EXIT_PREAD:
-		return t->rd.active ? read_end(n, raw, t, (int64_t)rf_tp_u64(tp, 0, raw->data)) : 0;
-	case TP_ENTER_MMAP: return on_mmap_enter(tp, raw, t);
-	case TP_EXIT_MMAP: return on_mmap_exit(n, tp, raw, t);
-	case TP_ENTER_MUNMAP: return on_munmap_madvise(n, tp, raw, t, true);
-	case TP_ENTER_MADVISE: return on_munmap_madvise(n, tp, raw, t, false);
-	case TP_ENTER_FADVISE: return on_fadvise(n, tp, raw, t);
-	case TP_NEWTASK: return on_newtask(n, tp, raw, t);
-	case TP_EXEC: return on_exec(n, tp, raw, t);
-	case TP_EXIT: return on_task_exit(n, raw, t);
-	case TP_LRU_ADD: return on_lru(n, tp, raw, t->pid, t, true);
-	case TP_LRU_ACTIVATE: return on_lru(n, tp, raw, t->pid, t, false);
-	case TP_SHRINK_INACTIVE:
-	case TP_SHRINK_ACTIVE:
-	case TP_RECLAIM_PAGES: return on_shrink(n, tp, raw, t, id);
-	case TP_DIRECT_BEGIN: t->reclaim = RF_RECLAIM_DIRECT + 1; return 0;
-	case TP_MEMCG_BEGIN: t->reclaim = RF_RECLAIM_MEMCG + 1; return 0;
-	case TP_DIRECT_END:
-	case TP_MEMCG_END: t->reclaim = 0; return 0;
+	case TP_mm_filemap_get_pages: return on_get_pages(n, tp, raw, t);
+	case TP_mm_filemap_add_to_page_cache: return on_pc(n, tp, raw, t, true);
+	case TP_mm_filemap_delete_from_page_cache: return on_pc(n, tp, raw, t, false);
+	case TP_page_fault_user: return on_fault(n, tp, raw, t);
+	case TP_sys_enter_read:
+		read_begin(t, rf_tp_u64(tp, TPF(sys_enter_read, count), d),
+			   (int)rf_tp_u64(tp, TPF(sys_enter_read, fd), d));
+		return 0;
+	case TP_sys_enter_pread64:
+		read_begin(t, rf_tp_u64(tp, TPF(sys_enter_pread64, count), d),
+			   (int)rf_tp_u64(tp, TPF(sys_enter_pread64, fd), d));
+		return 0;
+	case TP_sys_exit_read:
+	case TP_sys_exit_pread64:
+		ret = rf_tp_u64(tp, TPF_SAME(sys_exit_read, sys_exit_pread64, ret), d);
+		return t->rd.active ? read_end(n, raw, t, ret) : 0;
+	case TP_sys_enter_mmap: return on_mmap_enter(tp, raw, t);
+	case TP_sys_exit_mmap: return on_mmap_exit(n, tp, raw, t);
+	case TP_sys_enter_munmap: return on_munmap_madvise(n, tp, raw, t, true);
+	case TP_sys_enter_madvise: return on_munmap_madvise(n, tp, raw, t, false);
+	case TP_sys_enter_fadvise64: return on_fadvise(n, tp, raw, t);
+	case TP_task_newtask: return on_newtask(n, tp, raw, t);
+	case TP_sched_process_exec: return on_exec(n, tp, raw, t);
+	case TP_sched_process_exit: return on_task_exit(n, raw, t);
+	case TP_mm_lru_insertion: return on_lru(n, tp, raw, t->pid, t, true);
+	case TP_mm_lru_activate: return on_lru(n, tp, raw, t->pid, t, false);
+	case TP_mm_vmscan_lru_shrink_inactive:
+	case TP_mm_vmscan_lru_shrink_active:
+	case TP_mm_vmscan_reclaim_pages: return on_shrink(n, tp, raw, t, id);
+	case TP_mm_vmscan_direct_reclaim_begin: t->reclaim = RF_RECLAIM_DIRECT + 1; return 0;
+	case TP_mm_vmscan_memcg_reclaim_begin: t->reclaim = RF_RECLAIM_MEMCG + 1; return 0;
+	case TP_mm_vmscan_direct_reclaim_end:
+	case TP_mm_vmscan_memcg_reclaim_end: t->reclaim = 0; return 0;
 	default: return 0;
 	}
 }
@@ -1143,19 +1187,19 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 			return err;
 	}
 	if (raw->cpu < n->nr_cpus && n->pending[raw->cpu].on) {
-		bool names = (id == TP_FILEMAP_FAULT || id == TP_MAP_PAGES) &&
+		bool names = (id == TP_mm_filemap_fault || id == TP_mm_filemap_map_pages) &&
 			     pid == n->pending[raw->cpu].pid;
 		struct rf_event fault;
 		int err = flush_fault(n, raw->cpu, names ? tp : NULL, raw, &fault);
 
-		if (!err && names && id == TP_MAP_PAGES)
+		if (!err && names && id == TP_mm_filemap_map_pages)
 			err = fault_around(n, tp, raw, &fault);
 		if (err || names)
 			return err;
 	}
-	if (id == TP_MAP_PAGES)
+	if (id == TP_mm_filemap_map_pages)
 		return fault_retry(n, tp, raw, pid);
-	if (id == TP_FILEMAP_FAULT)
+	if (id == TP_mm_filemap_fault)
 		return 0;	/* the page_fault_user before it is the reference */
 	/* a CPU that went idle after a fault must not hold it back for long */
 	if (n->nr_pending && raw->ts > n->pending_oldest + PENDING_NS) {
@@ -1165,9 +1209,9 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 			return err;
 	}
 	switch (id) {	/* events about cgroups, not about the task that caused them */
-	case TP_CG_MKDIR: return on_cg_mkdir(n, tp, raw);
-	case TP_CG_RMDIR: return on_cg_rmdir(n, tp, raw);
-	case TP_CG_ATTACH: return on_cg_attach(n, tp, raw, pid);
+	case TP_cgroup_mkdir: return on_cg_mkdir(n, tp, raw);
+	case TP_cgroup_rmdir: return on_cg_rmdir(n, tp, raw);
+	case TP_cgroup_attach_task: return on_cg_attach(n, tp, raw, pid);
 	default: break;
 	}
 	t = rf_task_get(n, raw->ts, pid);
@@ -1190,7 +1234,7 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 		if (err)
 			return err;
 	}
-	if (is_reference(id) && id != TP_PC_DEL && !in_scope(n, t))
+	if (is_reference(tp) && id != TP_mm_filemap_delete_from_page_cache && !in_scope(n, t))
 		return 0;
 	return dispatch(n, id, tp, raw, t);
 }
@@ -1242,12 +1286,12 @@ void rf_norm_free(struct rf_norm *n)
 	if (!n)
 		return;
 	rf_norm_free_tasks(n);
-	rf_hmap_free(&n->pfn_info);
+	rf_u64_map_destroy(&n->pfn_info);
 	rf_ra_free(n);
-	rf_hmap_free(&n->folios);
-	rf_hmap_free(&n->named_files);
-	rf_hmap_free(&n->cg_by_path);
-	rf_hmap_free(&n->scope);
+	rf_u64_map_destroy(&n->folios);
+	rf_u64_map_destroy(&n->named_files);
+	rf_u64_map_destroy(&n->cg_by_path);
+	rf_u64_map_destroy(&n->scope);
 	for (i = 0; i < n->nr_cgs; i++)
 		free(n->cgs[i].rel);
 	free(n->cgs);

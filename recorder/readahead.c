@@ -27,6 +27,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/grow.h"
 #include "recorder/norm.h"
 
 int rf_ra_flush(struct rf_norm *n, struct rf_task *t)
@@ -93,15 +94,8 @@ int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, ui
 
 static int held_add(struct rf_norm *n, int32_t pid, uint64_t now)
 {
-	if (n->nr_held == n->cap_held) {
-		uint32_t cap = n->cap_held ? n->cap_held * 2 : 16;
-		int32_t *p = realloc(n->held, cap * sizeof(*p));
-
-		if (!p)
-			return RF_ERR_NOMEM;
-		n->held = p;
-		n->cap_held = cap;
-	}
+	if (RF_GROW(n->held, n->cap_held, n->nr_held + 1))
+		return RF_ERR_NOMEM;
 	if (!n->nr_held || now < n->held_oldest)
 		n->held_oldest = now;
 	n->held[n->nr_held++] = pid;
@@ -110,7 +104,7 @@ static int held_add(struct rf_norm *n, int32_t pid, uint64_t now)
 
 static void held_remove(struct rf_norm *n, int32_t pid)
 {
-	uint32_t i;
+	size_t i;
 
 	for (i = 0; i < n->nr_held; i++)
 		if (n->held[i] == pid) {
@@ -153,7 +147,7 @@ int rf_fault_release(struct rf_norm *n, struct rf_task *t, bool end)
 int rf_fault_release_stale(struct rf_norm *n, uint64_t before)
 {
 	uint64_t oldest = UINT64_MAX;
-	uint32_t i = 0;
+	size_t i = 0;
 	int err = 0;
 
 	while (i < n->nr_held && !err) {
@@ -172,26 +166,33 @@ int rf_fault_release_stale(struct rf_norm *n, uint64_t before)
 	return err;
 }
 
-struct flush_all {
-	struct rf_norm *n;
-	int err;
-};
-
-static void flush_task(void *ctx, uint64_t k, uint64_t v)
+static int by_pid(const void *a, const void *b)
 {
-	struct flush_all *fa = ctx;
-	struct rf_task *t = (struct rf_task *)(uintptr_t)v;
-	int err = rf_fault_release(fa->n, t, true);
+	int32_t x = (*(struct rf_task *const *)a)->pid, y = (*(struct rf_task *const *)b)->pid;
 
-	fa->err = fa->err ?: err;
+	return (x > y) - (x < y);
 }
 
+/* In pid order: what goes out must not depend on the task table's hash order. */
 int rf_ra_flush_all(struct rf_norm *n)
 {
-	struct flush_all fa = { .n = n };
+	size_t nr = 0, i;
+	struct rf_task **all = malloc((rf_task_map_count(&n->tasks) + 1) * sizeof(*all));
+	struct rf_task_map_slot *s = NULL;
+	int err = 0;
 
-	rf_hmap_each(&n->tasks, flush_task, &fa);
-	return fa.err;
+	if (!all)
+		return RF_ERR_NOMEM;
+	while ((s = rf_task_map_next(&n->tasks, s)))
+		all[nr++] = s->val;
+	qsort(all, nr, sizeof(*all), by_pid);
+	for (i = 0; i < nr; i++) {
+		int e = rf_fault_release(n, all[i], true);
+
+		err = err ?: e;	/* the first error; every task's fault goes out all the same */
+	}
+	free(all);
+	return err;
 }
 
 void rf_ra_free(struct rf_norm *n)

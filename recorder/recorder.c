@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,13 +62,15 @@ void rf_record_list_events(char *buf, size_t len)
 	size_t off = 0;
 	int i;
 
-	off += snprintf(buf + off, len - off,
-			"groups: refs tasks cgroup lru vmscan (default: all)\n");
+	off += snprintf(buf + off, len - off, "groups:");
+	for (i = 0; i < RF_TPG_MAX && off < len; i++)
+		off += snprintf(buf + off, len - off, " %s", rf_tp_group_name(i));
+	off += off < len ? snprintf(buf + off, len - off, " (default: all)\n") : 0;
 	for (i = 0; i < TP_MAX && off < len; i++) {
 		const struct rf_tp_desc *d = rf_tp_desc(i);
 
-		off += snprintf(buf + off, len - off, "  %-8s %s:%s\n", d->group, d->system,
-				d->name);
+		off += snprintf(buf + off, len - off, "  %-8s %s:%s\n",
+				rf_tp_group_name(d->group), d->system, d->name);
 	}
 }
 
@@ -91,7 +94,7 @@ int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
 	if (err)
 		return err;
 	rec->have_root = !rf_memcg_root_find(&rec->root);
-	snprintf(rec->name, sizeof(rec->name), "refault-record-%d", (int)getpid());
+	snprintf(rec->name, sizeof(rec->name), RF_RECORD_PREFIX "%d", (int)getpid());
 	return 0;
 }
 
@@ -123,12 +126,13 @@ static void wanted_systems(const struct rf_recorder *rec, const char **sys, size
  */
 static bool in_drain(int tp)
 {
-	return tp == TP_LRU_ADD || tp == TP_LRU_ACTIVATE || tp == TP_PC_DEL;
+	return tp == TP_mm_lru_insertion || tp == TP_mm_lru_activate ||
+	       tp == TP_mm_filemap_delete_from_page_cache;
 }
 
 static const char *drain_filter(int tp)
 {
-	return tp == TP_LRU_ADD ? "lru >= 2" : NULL;
+	return tp == TP_mm_lru_insertion ? "lru >= 2" : NULL;
 }
 
 static int enable_events(struct rf_recorder *rec)
@@ -299,6 +303,26 @@ static int make_norm(struct rf_recorder *rec)
 	return rf_norm_new(&rec->norm, &cfg);
 }
 
+bool rf_record_name_stale(const char *name)
+{
+	size_t len = strlen(RF_RECORD_PREFIX);
+	pid_t pid;
+
+	/* a name shorter than the prefix ends before it: compare first */
+	if (strncmp(name, RF_RECORD_PREFIX, len))
+		return false;
+	pid = atoi(name + len);
+	return pid > 0 && kill(pid, 0) && errno == ESRCH;
+}
+
+/* @err, with a message: rf_strerror()'s unless one was written. */
+static int failed(struct rf_recorder *rec, int err)
+{
+	if (err && !rec->errmsg[0])
+		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
+	return err;
+}
+
 int rf_recorder_start(struct rf_recorder *rec)
 {
 	int err;
@@ -311,9 +335,7 @@ int rf_recorder_start(struct rf_recorder *rec)
 		err = initial_state(rec);
 	if (!err)
 		err = rf_source_start(rec->src, rec->errmsg, sizeof(rec->errmsg));
-	if (err && !rec->errmsg[0])
-		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
-	return err;
+	return failed(rec, err);
 }
 
 int rf_recorder_poll(struct rf_recorder *rec)
@@ -323,9 +345,7 @@ int rf_recorder_poll(struct rf_recorder *rec)
 
 	if (!err)
 		err = rf_source_emit(rec->src, horizon, rf_norm_record, rec->norm);
-	if (err && !rec->errmsg[0])
-		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
-	return err;
+	return failed(rec, err);
 }
 
 int rf_recorder_tick(struct rf_recorder *rec)
@@ -372,9 +392,7 @@ int rf_recorder_stop(struct rf_recorder *rec)
 		err = rf_norm_poll_limits(rec->norm, now_mono());
 	if (!err)
 		err = snapshot(rec);
-	if (err && !rec->errmsg[0])
-		snprintf(rec->errmsg, sizeof(rec->errmsg), "%s", rf_strerror(err));
-	return err;
+	return failed(rec, err);
 }
 
 void rf_recorder_free(struct rf_recorder *rec)

@@ -17,7 +17,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/grow.h"
 #include "recorder/internal.h"
 
 struct cpu_stream {
@@ -138,26 +138,21 @@ static void *page_get(struct rf_source *s, struct cpu_stream *c)
 	return malloc(s->subbuf_size);
 }
 
+/* pages is a ring of cap slots; spare has room for the pages it does not hold. */
 static int queue_push(struct cpu_stream *c, void *page)
 {
 	if (c->count + c->nspare >= c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 16, i;
-		void **n = malloc(ncap * sizeof(*n));
-		void **sp = realloc(c->spare, ncap * sizeof(*sp));
+		size_t old = c->cap, cap = old, spare_cap = old;
 
-		if (!n || !sp) {
-			free(n);
-			if (sp)
-				c->spare = sp;
-			return RF_ERR_NOMEM;
+		if (RF_GROW(c->pages, cap, old + 1) || RF_GROW(c->spare, spare_cap, cap))
+			return RF_ERR_NOMEM;	/* c->cap is unchanged: the ring still holds */
+		/* a ring that wrapped: the part from head moves to the end of the new room */
+		if (c->head + c->count > old) {
+			memmove(c->pages + c->head + cap - old, c->pages + c->head,
+				(old - c->head) * sizeof(*c->pages));
+			c->head += cap - old;
 		}
-		for (i = 0; i < c->count; i++)
-			n[i] = c->pages[(c->head + i) % c->cap];
-		free(c->pages);
-		c->pages = n;
-		c->spare = sp;
-		c->head = 0;
-		c->cap = ncap;
+		c->cap = cap;
 	}
 	c->pages[(c->head + c->count) % c->cap] = page;
 	c->count++;
@@ -177,21 +172,20 @@ static bool stream_next(struct cpu_stream *c)
 {
 	unsigned long long ts;
 
-	if (c->loaded) {
-		c->rec = kbuffer_next_event(c->kbuf, &ts);
-		if (c->rec) {
-			c->ts = ts;
-			return true;
-		}
-		queue_drop_head(c);
-	}
-	while (c->count) {
-		int missed;
+	for (;;) {
+		int missed = 0;
 
-		kbuffer_load_subbuffer(c->kbuf, c->pages[c->head]);
-		c->loaded = true;
-		missed = kbuffer_missed_events(c->kbuf);
-		c->rec = kbuffer_read_event(c->kbuf, &ts);
+		if (c->loaded) {
+			c->rec = kbuffer_next_event(c->kbuf, &ts);
+		} else if (c->count) {
+			kbuffer_load_subbuffer(c->kbuf, c->pages[c->head]);
+			c->loaded = true;
+			missed = kbuffer_missed_events(c->kbuf);
+			c->rec = kbuffer_read_event(c->kbuf, &ts);
+		} else {
+			c->rec = NULL;
+			return false;
+		}
 		if (missed) {
 			c->lost_pending = true;
 			c->lost_count = missed > 0 ? (uint64_t)missed : 0;
@@ -205,10 +199,8 @@ static bool stream_next(struct cpu_stream *c)
 			c->ts = ts;
 			return true;
 		}
-		queue_drop_head(c);
+		queue_drop_head(c);	/* this sub-buffer is done */
 	}
-	c->rec = NULL;
-	return false;
 }
 
 static int read_cpu(struct rf_source *s, struct cpu_stream *c, unsigned int max_pages)
@@ -581,19 +573,13 @@ void rf_source_close(struct rf_source *s)
 
 void rf_source_remove_stale(const char *tracefs_dir)
 {
-	static const char prefix[] = "refault-record-";
 	char **names = tracefs_instances(NULL);
 	int i;
 
 	for (i = 0; names && names[i]; i++) {
 		struct tracefs_instance *inst;
-		pid_t pid;
 
-		/* a name shorter than the prefix ends before it: compare first */
-		if (strncmp(names[i], prefix, strlen(prefix)))
-			continue;
-		pid = atoi(names[i] + strlen(prefix));
-		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+		if (!rf_record_name_stale(names[i]))
 			continue;
 		inst = tracefs_instance_alloc(tracefs_dir, names[i]);
 		if (inst) {

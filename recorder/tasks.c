@@ -20,23 +20,6 @@
 /* Attempts to name a file from a reader's fd before giving up on it. */
 #define NAME_FILE_TRIES	4
 
-uint64_t rf_key2(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9e3779b97f4a7c15ULL;
-
-	h ^= b + 0x7f4a7c159e3779b9ULL + (h << 6) + (h >> 2);
-	return h;
-}
-
-uint64_t rf_hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static void proc_status(int32_t pid, int32_t *tgid, char *comm, size_t len)
 {
 	char path[64], line[256];
@@ -71,13 +54,13 @@ static uint64_t proc_cgroup(struct rf_norm *n, int32_t pid)
 
 static uint64_t mm_of_tgid(struct rf_norm *n, int32_t tgid)
 {
-	uint64_t id;
+	const uint64_t *id = rf_u64_map_get(&n->tgid_mm, tgid);
 
-	if (rf_hmap_get(&n->tgid_mm, tgid, &id))
-		return id;
-	id = (uint32_t)tgid;	/* sequence 0: the mm the process had at start */
-	rf_hmap_put(&n->tgid_mm, tgid, id);
-	return id;
+	if (id)
+		return *id;
+	/* sequence 0: the mm the process had at start */
+	rf_u64_map_put(&n->tgid_mm, tgid, (uint32_t)tgid);
+	return (uint32_t)tgid;
 }
 
 static struct rf_task *task_alloc(struct rf_norm *n, int32_t pid, int32_t tgid)
@@ -88,7 +71,7 @@ static struct rf_task *task_alloc(struct rf_norm *n, int32_t pid, int32_t tgid)
 		return NULL;
 	t->pid = pid;
 	t->tgid = tgid;
-	if (rf_hmap_put(&n->tasks, pid, (uintptr_t)t)) {
+	if (rf_task_map_put(&n->tasks, pid, t)) {
 		free(t);
 		return NULL;
 	}
@@ -111,10 +94,7 @@ static struct rf_task *task_discover(struct rf_norm *n, uint64_t time, int32_t p
 	t->mm = pid > 0 ? mm_of_tgid(n, tgid) : 0;
 	t->cgroup = pid > 0 ? proc_cgroup(n, pid) : 0;
 	t->kswapd = !strncmp(comm, "kswapd", 6);
-	ev.u.task.pid = pid;
-	ev.u.task.tgid = tgid;
-	ev.u.task.mm = t->mm;
-	ev.u.task.cgroup = t->cgroup;
+	rf_task_event(&ev, t);
 	ev.u.task.comm = comm[0] ? comm : NULL;
 	rf_norm_emit(n, &ev);
 	return t;
@@ -122,9 +102,9 @@ static struct rf_task *task_discover(struct rf_norm *n, uint64_t time, int32_t p
 
 struct rf_task *rf_task_find(const struct rf_norm *n, int32_t pid)
 {
-	uint64_t v;
+	struct rf_task **t = rf_task_map_get(&n->tasks, pid);
 
-	return rf_hmap_get(&n->tasks, pid, &v) ? (struct rf_task *)(uintptr_t)v : NULL;
+	return t ? *t : NULL;
 }
 
 struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid)
@@ -134,46 +114,35 @@ struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid)
 	return t ? t : task_discover(n, time, pid);
 }
 
-/* A task created while recording (task_newtask): no NAME_PID, FORK says it all. */
-struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
 struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid)
 {
-	uint64_t v;
-
-	if (rf_hmap_get(&n->tasks, pid, &v)) {	/* pid reuse after a missed exit */
-		free((void *)(uintptr_t)v);
-		rf_hmap_del(&n->tasks, pid);
-	}
+	rf_task_drop(n, pid);	/* pid reuse after a missed exit */
 	return task_alloc(n, pid, tgid);
 }
 
 void rf_task_drop(struct rf_norm *n, int32_t pid)
 {
-	uint64_t v;
+	struct rf_task *t;
 
-	if (!rf_hmap_get(&n->tasks, pid, &v))
-		return;
-	free((void *)(uintptr_t)v);
-	rf_hmap_del(&n->tasks, pid);
+	if (rf_task_map_del(&n->tasks, pid, &t))
+		free(t);
 }
 
 struct rf_mm *rf_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid)
 {
-	struct rf_mm *mm;
-	uint64_t v;
+	bool fresh;
+	struct rf_mm **mm = rf_mm_map_slot(&n->mms, id, &fresh);
 
-	if (rf_hmap_get(&n->mms, id, &v))
-		return (struct rf_mm *)(uintptr_t)v;
-	mm = calloc(1, sizeof(*mm));
-	if (!mm)
-		return NULL;
-	mm->id = id;
-	mm->tgid = tgid;
-	if (rf_hmap_put(&n->mms, id, (uintptr_t)mm)) {
-		free(mm);
+	if (!mm || !fresh)
+		return mm ? *mm : NULL;
+	*mm = calloc(1, sizeof(**mm));
+	if (!*mm) {
+		rf_mm_map_del(&n->mms, id, NULL);
 		return NULL;
 	}
-	return mm;
+	(*mm)->id = id;
+	(*mm)->tgid = tgid;
+	return *mm;
 }
 
 uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from)
@@ -181,7 +150,7 @@ uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from)
 	uint64_t id = (uint64_t)++n->mm_seq << 32 | (uint32_t)tgid;
 	struct rf_mm *mm = rf_mm_get(n, id, tgid);
 
-	rf_hmap_put(&n->tgid_mm, tgid, id);
+	rf_u64_map_put(&n->tgid_mm, tgid, id);
 	if (mm && from && from->vmas.nr) {
 		mm->vmas.v = malloc(from->vmas.nr * sizeof(*mm->vmas.v));
 		if (mm->vmas.v) {
@@ -193,50 +162,44 @@ uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from)
 	return id;
 }
 
-static void free_task(void *ctx, uint64_t k, uint64_t v)
-{
-	free((void *)(uintptr_t)v);
-}
-
-static void free_mm(void *ctx, uint64_t k, uint64_t v)
-{
-	struct rf_mm *mm = (struct rf_mm *)(uintptr_t)v;
-
-	rf_vmas_free(&mm->vmas);
-	free(mm);
-}
-
 void rf_norm_free_tasks(struct rf_norm *n)
 {
-	rf_hmap_each(&n->tasks, free_task, NULL);
-	rf_hmap_each(&n->mms, free_mm, NULL);
-	rf_hmap_free(&n->tasks);
-	rf_hmap_free(&n->mms);
-	rf_hmap_free(&n->tgid_mm);
+	struct rf_task_map_slot *t = NULL;
+	struct rf_mm_map_slot *mm = NULL;
+
+	while ((t = rf_task_map_next(&n->tasks, t)))
+		free(t->val);
+	while ((mm = rf_mm_map_next(&n->mms, mm))) {
+		rf_vmas_free(&mm->val->vmas);
+		free(mm->val);
+	}
+	rf_task_map_destroy(&n->tasks);
+	rf_mm_map_destroy(&n->mms);
+	rf_u64_map_destroy(&n->tgid_mm);
 }
 
 void rf_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
 			  uint32_t dev, uint64_t ino)
 {
 	struct rf_event ev = { .time = time, .pid = pid, .type = RF_EV_NAME_FILE };
-	uint64_t key = rf_key2(dev, ino), failed = 0;
+	uint64_t key = rf_hash2(dev, ino), *tries = rf_u64_map_get(&n->named_files, key);
+	uint64_t failed = tries ? *tries : 0;
 	char link[64], path[4096];
 	struct stat st;
 	ssize_t len;
 
 	/* named already (0), or looked up in vain too often: a short-lived reader's fds are gone */
-	if (fd < 0 || (rf_hmap_get(&n->named_files, key, &failed) &&
-		       (!failed || failed >= NAME_FILE_TRIES)))
+	if (fd < 0 || (tries && (!failed || failed >= NAME_FILE_TRIES)))
 		return;
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
 	/* the fd may have been closed or reused since: name it only if it is that file */
 	if (stat(link, &st) || st.st_ino != ino || rf_kdev(st.st_dev) != dev ||
 	    (len = readlink(link, path, sizeof(path) - 1)) <= 0) {
-		rf_hmap_put(&n->named_files, key, failed + 1);
+		rf_u64_map_put(&n->named_files, key, failed + 1);
 		return;
 	}
 	path[len] = '\0';
-	rf_hmap_put(&n->named_files, key, 0);
+	rf_u64_map_put(&n->named_files, key, 0);
 	ev.u.name_file.dev = dev;
 	ev.u.name_file.ino = ino;
 	ev.u.name_file.size = st.st_size;

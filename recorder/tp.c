@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The tracepoints refault record uses, grouped for --events, and their
- * field handles.  Offsets come from each event's format file through
- * libtraceevent at start-up; nothing here knows a field's position.
+ * The tracepoints refault record uses (tp.h's table), grouped for --events,
+ * and their field handles.  Offsets come from each event's format file
+ * through libtraceevent at start-up.
  */
 #include "config.h"
 
@@ -17,75 +17,39 @@
 
 #include "recorder/internal.h"
 
-static const struct rf_tp_desc descs[TP_MAX] = {
-	[TP_GET_PAGES] = { "filemap", "mm_filemap_get_pages", "refs",
-			   { "i_ino", "s_dev", "index", "last_index" } },
-	[TP_PC_ADD] = { "filemap", "mm_filemap_add_to_page_cache", "refs",
-			{ "pfn", "i_ino", "index", "s_dev", "order" } },
-	[TP_PC_DEL] = { "filemap", "mm_filemap_delete_from_page_cache", "refs",
-			{ "pfn", "i_ino", "index", "s_dev", "order" } },
-	[TP_FAULT_USER] = { "exceptions", "page_fault_user", "refs",
-			    { "address", "ip", "error_code" } },
-	[TP_ENTER_READ] = { "syscalls", "sys_enter_read", "refs", { "fd", "count" } },
-	[TP_EXIT_READ] = { "syscalls", "sys_exit_read", "refs", { "ret" } },
-	[TP_ENTER_PREAD] = { "syscalls", "sys_enter_pread64", "refs", { "fd", "count", "pos" } },
-	[TP_EXIT_PREAD] = { "syscalls", "sys_exit_pread64", "refs", { "ret" } },
-	[TP_ENTER_MMAP] = { "syscalls", "sys_enter_mmap", "refs",
-			    { "addr", "len", "prot", "flags", "fd", "off" } },
-	[TP_EXIT_MMAP] = { "syscalls", "sys_exit_mmap", "refs", { "ret" } },
-	[TP_ENTER_MUNMAP] = { "syscalls", "sys_enter_munmap", "refs", { "addr", "len" } },
-	[TP_ENTER_MADVISE] = { "syscalls", "sys_enter_madvise", "refs",
-			       { "start", "len_in", "behavior" } },
-	[TP_ENTER_FADVISE] = { "syscalls", "sys_enter_fadvise64", "refs",
-			       { "fd", "offset", "len", "advice" } },
-	[TP_FILEMAP_FAULT] = { "filemap", "mm_filemap_fault", "refs", { "i_ino", "s_dev", "index" } },
-	[TP_MAP_PAGES] = { "filemap", "mm_filemap_map_pages", "refs",
-			   { "i_ino", "s_dev", "index", "last_index" } },
-	[TP_NEWTASK] = { "task", "task_newtask", "tasks", { "pid", "comm", "clone_flags" } },
-	[TP_EXEC] = { "sched", "sched_process_exec", "tasks", { "filename", "pid", "old_pid" } },
-	[TP_EXIT] = { "sched", "sched_process_exit", "tasks", { "comm", "pid" } },
-	[TP_CG_MKDIR] = { "cgroup", "cgroup_mkdir", "cgroup", { "root", "id", "path" } },
-	[TP_CG_RMDIR] = { "cgroup", "cgroup_rmdir", "cgroup", { "root", "id", "path" } },
-	[TP_CG_ATTACH] = { "cgroup", "cgroup_attach_task", "cgroup",
-			   { "dst_root", "dst_id", "pid", "dst_path" } },
-	[TP_LRU_ADD] = { "pagemap", "mm_lru_insertion", "lru", { "pfn", "lru" } },
-	[TP_LRU_ACTIVATE] = { "pagemap", "mm_lru_activate", "lru", { "pfn" } },
-	[TP_SHRINK_INACTIVE] = { "vmscan", "mm_vmscan_lru_shrink_inactive", "vmscan",
-				 { "nid", "nr_scanned", "nr_reclaimed", "nr_activate0",
-				   "nr_activate1", "priority", "reclaim_flags" } },
-	[TP_SHRINK_ACTIVE] = { "vmscan", "mm_vmscan_lru_shrink_active", "vmscan",
-			       { "nid", "nr_taken", "nr_active", "nr_deactivated",
-				 "priority", "reclaim_flags" } },
-	[TP_RECLAIM_PAGES] = { "vmscan", "mm_vmscan_reclaim_pages", "vmscan",
-			       { "nid", "nr_scanned", "nr_reclaimed", "nr_activate0",
-				 "nr_activate1" } },
-	[TP_DIRECT_BEGIN] = { "vmscan", "mm_vmscan_direct_reclaim_begin", "vmscan", { "order" } },
-	[TP_DIRECT_END] = { "vmscan", "mm_vmscan_direct_reclaim_end", "vmscan", { "nr_reclaimed" } },
-	[TP_MEMCG_BEGIN] = { "vmscan", "mm_vmscan_memcg_reclaim_begin", "vmscan", { "order" } },
-	[TP_MEMCG_END] = { "vmscan", "mm_vmscan_memcg_reclaim_end", "vmscan", { "nr_reclaimed" } },
-};
+#define FIELD_NAME(field) #field,
+#define DESC(system, event, group, fields) \
+	[TP_##event] = { #system, #event, RF_TPG_##group, { fields } },
+static const struct rf_tp_desc descs[TP_MAX] = { RF_TRACEPOINTS(DESC, FIELD_NAME) };
 
-static const char *const groups[] = { "refs", "tasks", "cgroup", "lru", "vmscan" };
+#define GROUP_NAME(group) [RF_TPG_##group] = #group,
+static const char *const group_names[RF_TPG_MAX] = { RF_TP_GROUPS(GROUP_NAME) };
 
 const struct rf_tp_desc *rf_tp_desc(enum rf_tp_id id)
 {
 	return &descs[id];
 }
 
-static bool is_group(const char *name)
+const char *rf_tp_group_name(enum rf_tp_group group)
 {
-	size_t i;
+	return group_names[group];
+}
 
-	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
-		if (!strcmp(name, groups[i]))
-			return true;
-	return false;
+/* The group @name names, or RF_TPG_MAX. */
+static enum rf_tp_group group_of(const char *name)
+{
+	int g;
+
+	for (g = 0; g < RF_TPG_MAX && strcmp(name, group_names[g]); g++)
+		;
+	return g;
 }
 
 /* "group", "system:event" or "event": true if it named anything. */
 static bool select_one(const char *item, bool want[TP_MAX])
 {
 	const char *colon = strchr(item, ':');
+	enum rf_tp_group group = group_of(item);
 	bool found = false;
 	int i;
 
@@ -93,8 +57,8 @@ static bool select_one(const char *item, bool want[TP_MAX])
 		const struct rf_tp_desc *d = &descs[i];
 		bool hit;
 
-		if (is_group(item))
-			hit = !strcmp(item, d->group);
+		if (group != RF_TPG_MAX)
+			hit = d->group == group;
 		else if (colon)
 			hit = !strncmp(item, d->system, colon - item) &&
 			      strlen(d->system) == (size_t)(colon - item) && !strcmp(colon + 1, d->name);

@@ -17,6 +17,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/grow.h"
 #include "recorder/internal.h"
 
 uint32_t rf_kdev(dev_t dev)
@@ -26,20 +27,7 @@ uint32_t rf_kdev(dev_t dev)
 
 static int reserve(struct rf_vmas *t, size_t n)
 {
-	struct rf_vma *v;
-	size_t ncap;
-
-	if (t->nr + n <= t->cap)
-		return 0;
-	ncap = t->cap ? t->cap * 2 : 32;
-	while (ncap < t->nr + n)
-		ncap *= 2;
-	v = realloc(t->v, ncap * sizeof(*v));
-	if (!v)
-		return RF_ERR_NOMEM;
-	t->v = v;
-	t->cap = ncap;
-	return 0;
+	return RF_GROW(t->v, t->cap, t->nr + n);
 }
 
 /* First vma whose end is above @addr. */

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tests/: each part's tests register themselves in tests/<part>/local.mk.
 EXTRA_DIST += tests/lib/tap.h tests/lib/tap.sh
+include tests/lib/local.mk
 include tests/api/local.mk
 include tests/format/local.mk
 include tests/fuzz/local.mk

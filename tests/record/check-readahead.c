@@ -20,7 +20,7 @@
 
 #include <refault/trace.h>
 
-#include "recorder/internal.h"
+#include "recorder/norm.h"
 #include "tests/lib/tap.h"
 
 #define PAGE 4096u
@@ -47,7 +47,7 @@ struct facts {
 	uint64_t trace_ino, wr_ino;
 	uint64_t ra_of_trace, ra_of_written, adds_of_written;
 	uint64_t faults;
-	struct rf_hmap pfn_cg;	/* pfn -> cgroup of its page-cache add, while cached */
+	struct rf_u64_map pfn_cg;	/* pfn -> cgroup of its page-cache add, while cached */
 	uint64_t lru_joined, lru_wrong_cg;
 };
 
@@ -130,7 +130,7 @@ static void see(struct facts *x, const struct rf_event *ev)
 	bool file_ev = ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_FAULT ||
 		       ev->type == RF_EV_FILE_READAHEAD || ev->type == RF_EV_PAGECACHE_ADD;
 	struct rfile *f = file_ev ? which(x, ev) : NULL;
-	uint64_t cg;
+	uint64_t *cg;
 
 	switch (ev->type) {
 	case RF_EV_FILE_READAHEAD:
@@ -153,15 +153,16 @@ static void see(struct facts *x, const struct rf_event *ev)
 		if (f)
 			added(f, ev);
 		x->adds_of_written += ev->u.file.dev == x->wr_dev && ev->u.file.ino == x->wr_ino;
-		rf_hmap_put(&x->pfn_cg, ev->u.file.pfn, ev->u.file.cgroup);
+		rf_u64_map_put(&x->pfn_cg, ev->u.file.pfn, ev->u.file.cgroup);
 		break;
 	case RF_EV_PAGECACHE_DEL:
-		rf_hmap_del(&x->pfn_cg, ev->u.file.pfn);
+		rf_u64_map_del(&x->pfn_cg, ev->u.file.pfn, NULL);
 		break;
 	case RF_EV_LRU_ADD:
-		if (rf_hmap_get(&x->pfn_cg, ev->u.lru.pfn, &cg)) {
+		cg = rf_u64_map_get(&x->pfn_cg, ev->u.lru.pfn);
+		if (cg) {
 			x->lru_joined++;
-			x->lru_wrong_cg += cg != ev->u.lru.cgroup;
+			x->lru_wrong_cg += *cg != ev->u.lru.cgroup;
 		}
 		break;
 	default:
@@ -247,7 +248,7 @@ int main(int argc, char **argv)
 	   "lru_add of page-cache pages carries the cgroup of their add (%" PRIu64 " of %" PRIu64
 	   " differ)", x.lru_wrong_cg, x.lru_joined);
 	rf_trace_reader_close(r);
-	rf_hmap_free(&x.pfn_cg);
+	rf_u64_map_destroy(&x.pfn_cg);
 	free(x.rd.hits);
 	free(x.rd.add_order);
 	free(x.rd.ra_order);

@@ -43,6 +43,17 @@ record_tmpdir() {
 	echo "$d"
 }
 
+# The start of a test that records: skip unless it can (and, given "memcg", unless there is a
+# v1 memory cgroup hierarchy); $dir is a scratch directory, removed at exit.
+record_begin() {	# record_begin [memcg]
+	record_require
+	if [ "$1" = memcg ]; then
+		[ -n "$(memcg_own_dir)" ] || skip_all "no v1 memory cgroup hierarchy"
+	fi
+	dir=$(record_tmpdir)
+	trap 'rm -rf "$dir"' EXIT
+}
+
 leftover_instance() {	# leftover_instance PID: 0 if one of the recorder's instances is still there
 	[ -d "$TRACEFS/instances/refault-record-$1" ] ||
 		[ -d "$TRACEFS/instances/refault-record-$1-drain" ]

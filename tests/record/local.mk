@@ -1,11 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tests/record/: the recorder; real recordings when root and tracefs are there, skipped (with the
 # reason) otherwise.
-check_PROGRAMS += tests/record/workload-readtwice tests/record/check-trace tests/record/test-hmap \
+check_PROGRAMS += tests/record/workload-readtwice tests/record/check-trace \
 	tests/record/workload-readahead tests/record/check-readahead tests/record/workload-drain \
 	tests/record/test-norm
-tests_record_test_hmap_SOURCES = tests/record/test-hmap.c
-tests_record_test_hmap_LDADD = $(RECORD_LIBS) $(RF_UTIL)
 tests_record_test_norm_SOURCES = tests/record/test-norm.c
 tests_record_test_norm_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
 tests_record_workload_readtwice_SOURCES = tests/record/workload-readtwice.c
@@ -13,10 +11,10 @@ tests_record_check_trace_SOURCES = tests/record/check-trace.c
 tests_record_check_trace_LDADD = librefault-trace.la $(RF_UTIL)
 tests_record_workload_readahead_SOURCES = tests/record/workload-readahead.c
 tests_record_check_readahead_SOURCES = tests/record/check-readahead.c
-tests_record_check_readahead_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
+tests_record_check_readahead_LDADD = librefault-trace.la $(RF_UTIL)
 tests_record_workload_drain_SOURCES = tests/record/workload-drain.c
 record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-errors.sh \
 	tests/record/test-record-kill.sh tests/record/test-record-readahead.sh \
 	tests/record/test-record-drain.sh tests/record/test-record-memstat.sh
-TESTS += tests/record/test-hmap tests/record/test-norm $(record_sh_tests)
+TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)

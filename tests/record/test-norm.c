@@ -6,11 +6,12 @@
  * the mapping before the recorder looks at /proc).
  *
  * The records use a made-up layout: common_type (u16) at 0, common_pid (s32)
- * at 4, field f as a u64 at 8 + 8 f; event id = enum rf_tp_id + 1.
+ * at 4, field f (TPF()) as a u64 at 8 + 8 f; event id = enum rf_tp_id + 1.
  */
 #include "config.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/compiler.h"
 #include "recorder/internal.h"
 #include "recorder/record.h"
 #include "tests/lib/tap.h"
@@ -73,9 +75,17 @@ static void harness_init(struct harness *h)
 		exit(1);
 }
 
+/*
+ * Each tracepoint's fields as u64s in tp.h's order (field f at 8 f): a record's body in
+ * the made-up layout, so that a test names the fields it sets, as the normalizer does.
+ */
+#define REC_FIELD(field) uint64_t field;
+#define REC_STRUCT(system, event, group, fields) struct rec_##event { fields };
+RF_TRACEPOINTS(REC_STRUCT, REC_FIELD)
+
 /* A record of tracepoint @id by @pid at @ts, from the drain instance if @drain. */
-static int feed_from(struct harness *h, bool drain, enum rf_tp_id id, int32_t pid, uint32_t cpu,
-		     uint64_t ts, const uint64_t fields[6])
+static int feed_raw(struct harness *h, bool drain, enum rf_tp_id id, int32_t pid, uint32_t cpu,
+		    uint64_t ts, const void *fields, size_t size)
 {
 	unsigned char data[8 + 8 * RF_TP_MAX_FIELDS] = { 0 };
 	uint16_t type = id + 1;
@@ -84,27 +94,19 @@ static int feed_from(struct harness *h, bool drain, enum rf_tp_id id, int32_t pi
 
 	memcpy(data, &type, sizeof(type));
 	memcpy(data + 4, &pid, sizeof(pid));
-	memcpy(data + 8, fields, 6 * sizeof(*fields));
+	memcpy(data + 8, fields, size);
 	return rf_norm_record(h->n, &raw);
 }
 
-/* One record of tracepoint @id by @pid on @cpu at @ts, with up to 6 number fields. */
-static int feed(struct harness *h, enum rf_tp_id id, int32_t pid, uint32_t cpu, uint64_t ts,
-		uint64_t f0, uint64_t f1, uint64_t f2, uint64_t f3, uint64_t f4, uint64_t f5)
-{
-	const uint64_t fields[6] = { f0, f1, f2, f3, f4, f5 };
+/* One record of tracepoint @event by @pid on @cpu at @ts, its fields named: .pfn = 1, ... */
+#define FEED(h, event, pid, cpu, ts, ...)						\
+	feed_raw(h, false, TP_##event, pid, cpu, ts, &(struct rec_##event){ __VA_ARGS__ },	\
+		 sizeof(struct rec_##event))
 
-	return feed_from(h, false, id, pid, cpu, ts, fields);
-}
-
-/* The same from the drain instance: a task the scope does not follow. */
-static int feed_drain(struct harness *h, enum rf_tp_id id, int32_t pid, uint64_t ts,
-		      uint64_t f0, uint64_t f1, uint64_t f2, uint64_t f3, uint64_t f4)
-{
-	const uint64_t fields[6] = { f0, f1, f2, f3, f4, 0 };
-
-	return feed_from(h, true, id, pid, 0, ts, fields);
-}
+/* The same from the drain instance (CPU 0): a task the scope does not follow. */
+#define FEED_DRAIN(h, event, pid, ts, ...)						\
+	feed_raw(h, true, TP_##event, pid, 0, ts, &(struct rec_##event){ __VA_ARGS__ },	\
+		 sizeof(struct rec_##event))
 
 static void harness_free(struct harness *h)
 {
@@ -133,7 +135,36 @@ static int count_of(const struct harness *h, enum rf_event_type type)
 /* A page-cache add of folio @idx (order 0) of the test file, pfn made up from it. */
 static int add(struct harness *h, uint32_t cpu, uint64_t ts, uint64_t idx)
 {
-	return feed(h, TP_PC_ADD, FAKE_PID, cpu, ts, 0x100000 + idx, INO, idx, DEV, 0, 0);
+	return FEED(h, mm_filemap_add_to_page_cache, FAKE_PID, cpu, ts, .pfn = 0x100000 + idx,
+		    .i_ino = INO, .index = idx, .s_dev = DEV, .order = 0);
+}
+
+/*
+ * tp.h makes the field indexes and tp.c's name lists from one table: at each
+ * TPF() index stands that field's name, and each id names its event.
+ */
+#define CHECK_FIELD(field)								\
+	bad += !d->fields[offsetof(struct_t, field)] ||					\
+	       strcmp(d->fields[offsetof(struct_t, field)], #field);
+#define CHECK_EVENT(sys, event, grp, fields)						\
+	{										\
+		typedef struct rf_tpf_##event struct_t;					\
+		const struct rf_tp_desc *d = rf_tp_desc(TP_##event);			\
+											\
+		fields									\
+		bad += strcmp(d->system, #sys) || strcmp(d->name, #event) ||		\
+		       d->group != RF_TPG_##grp;					\
+		nr_fields += sizeof(struct_t);						\
+	}
+
+static void test_field_names(void)
+{
+	size_t nr_fields = 0;
+	int bad = 0;
+
+	RF_TRACEPOINTS(CHECK_EVENT, CHECK_FIELD)
+	ok(!bad, "the %zu fields of %d tracepoints stand at their TPF() index in the table",
+	   nr_fields, TP_MAX);
 }
 
 /*
@@ -148,14 +179,15 @@ static void test_readahead_cpu(void)
 	int err = 0;
 
 	harness_init(&h);
-	err |= feed(&h, TP_ENTER_READ, FAKE_PID, 0, 1000, 1000, 5 * 4096, 0, 0, 0, 0);
+	err |= FEED(&h, sys_enter_read, FAKE_PID, 0, 1000, .fd = 1000, .count = 5 * 4096);
 	err |= add(&h, 0, 2000, 0);
 	err |= add(&h, 0, 2100, 1);
 	err |= add(&h, 1, 9000, 2);
 	err |= add(&h, 1, 9100, 3);
 	err |= add(&h, 1, 9200, 4);
-	err |= feed(&h, TP_GET_PAGES, FAKE_PID, 1, 9300, INO, DEV, 0, 4, 0, 0);
-	err |= feed(&h, TP_EXIT_READ, FAKE_PID, 1, 9400, 5 * 4096, 0, 0, 0, 0, 0);
+	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 1, 9300, .i_ino = INO, .s_dev = DEV,
+		    .index = 0, .last_index = 4);
+	err |= FEED(&h, sys_exit_read, FAKE_PID, 1, 9400, .ret = 5 * 4096);
 	err |= rf_norm_flush(h.n);
 	is_int(err, 0, "records of a read across a migration are taken");
 	is_int(count_of(&h, RF_EV_FILE_READAHEAD), 2, "the readahead is cut where the CPU changed");
@@ -181,11 +213,12 @@ static void test_readahead_one_cpu(void)
 	int err = 0, i;
 
 	harness_init(&h);
-	err |= feed(&h, TP_ENTER_READ, FAKE_PID, 1, 1000, 1000, 4 * 4096, 0, 0, 0, 0);
+	err |= FEED(&h, sys_enter_read, FAKE_PID, 1, 1000, .fd = 1000, .count = 4 * 4096);
 	for (i = 0; i < 4; i++)
 		err |= add(&h, 1, 2000 + i, i);
-	err |= feed(&h, TP_GET_PAGES, FAKE_PID, 1, 3000, INO, DEV, 0, 3, 0, 0);
-	err |= feed(&h, TP_EXIT_READ, FAKE_PID, 1, 3100, 4 * 4096, 0, 0, 0, 0, 0);
+	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 1, 3000, .i_ino = INO, .s_dev = DEV,
+		    .index = 0, .last_index = 3);
+	err |= FEED(&h, sys_exit_read, FAKE_PID, 1, 3100, .ret = 4 * 4096);
 	err |= rf_norm_flush(h.n);
 	a = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
 	ok(!err && count_of(&h, RF_EV_FILE_READAHEAD) == 1 && a && a->cpu == 1 &&
@@ -209,14 +242,17 @@ static void test_drain(void)
 
 	harness_init(&h);
 	/* the followed task adds an order-2 folio */
-	err |= feed(&h, TP_PC_ADD, FAKE_PID, 0, 1000, pfn, INO, 8, DEV, 2, 0);
-	err |= feed_drain(&h, TP_LRU_ADD, drainer, 2000, pfn, 2, 0, 0, 0);
-	err |= feed_drain(&h, TP_LRU_ADD, drainer, 2100, unknown, 2, 0, 0, 0);
-	err |= feed_drain(&h, TP_PC_DEL, kswapd, 3000, unknown, INO + 1, 0, DEV, 0);
-	err |= feed_drain(&h, TP_PC_DEL, kswapd, 3100, pfn, INO, 8, DEV, 2);
+	err |= FEED(&h, mm_filemap_add_to_page_cache, FAKE_PID, 0, 1000, .pfn = pfn, .i_ino = INO,
+		    .index = 8, .s_dev = DEV, .order = 2);
+	err |= FEED_DRAIN(&h, mm_lru_insertion, drainer, 2000, .pfn = pfn, .lru = 2);
+	err |= FEED_DRAIN(&h, mm_lru_insertion, drainer, 2100, .pfn = unknown, .lru = 2);
+	err |= FEED_DRAIN(&h, mm_filemap_delete_from_page_cache, kswapd, 3000, .pfn = unknown,
+			  .i_ino = INO + 1, .index = 0, .s_dev = DEV, .order = 0);
+	err |= FEED_DRAIN(&h, mm_filemap_delete_from_page_cache, kswapd, 3100, .pfn = pfn,
+			  .i_ino = INO, .index = 8, .s_dev = DEV, .order = 2);
 	/* the pfn reused by an unrelated task's page */
-	err |= feed_drain(&h, TP_LRU_ADD, drainer, 4000, pfn, 2, 0, 0, 0);
-	err |= feed_drain(&h, TP_LRU_ACTIVATE, drainer, 4100, pfn, 0, 0, 0, 0);
+	err |= FEED_DRAIN(&h, mm_lru_insertion, drainer, 4000, .pfn = pfn, .lru = 2);
+	err |= FEED_DRAIN(&h, mm_lru_activate, drainer, 4100, .pfn = pfn);
 	err |= rf_norm_flush(h.n);
 	is_int(err, 0, "drain-instance records are taken");
 	e = nth_of(&h, RF_EV_LRU_ADD, 0);
@@ -231,6 +267,53 @@ static void test_drain(void)
 	   del->pid == kswapd && del->u.file.ino == INO && del->u.file.index == 8 &&
 	   del->u.file.order == 2,
 	   "kswapd's delete of the scope's folio is written with its pid, an unknown pfn's is not");
+	harness_free(&h);
+}
+
+/*
+ * Faults still held when the recording stops go out from rf_norm_flush() in
+ * pid order, not in the order of the task table's hash: threads of one
+ * process (made up: FAKE_PID's, so no /proc lookup) each name a file fault
+ * that nothing ends before the flush.
+ */
+static void test_flush_order(void)
+{
+	static const int32_t tids[] = { 7, 3, 5, 1, 8, 2, 6, 4 };
+	const uint64_t base = 0x7f0000000000ull;
+	struct harness h;
+	int32_t last = 0;
+	size_t i;
+	int err = 0, nr = 0, sorted = 1;
+
+	harness_init(&h);
+	err |= FEED(&h, sys_enter_mmap, FAKE_PID, 0, 1000, .addr = 0, .len = 16 * 4096,
+		    .prot = PROT_READ, .flags = MAP_PRIVATE | MAP_ANONYMOUS, .fd = (uint64_t)-1,
+		    .off = 0);
+	err |= FEED(&h, sys_exit_mmap, FAKE_PID, 0, 1100, .ret = base);
+	for (i = 0; i < ARRAY_SIZE(tids); i++) {
+		int32_t tid = FAKE_PID + tids[i];
+		uint64_t ts = 2000 + 10 * i;
+
+		err |= FEED(&h, task_newtask, FAKE_PID, 0, ts, .pid = tid,
+			    .clone_flags = CLONE_VM | CLONE_THREAD);
+		err |= FEED(&h, page_fault_user, tid, 0, ts + 1, .address = base + 4096 * i);
+		err |= FEED(&h, mm_filemap_fault, tid, 0, ts + 2, .i_ino = INO, .s_dev = DEV,
+			    .index = i);
+	}
+	is_int(count_of(&h, RF_EV_FILE_FAULT), 0, "the threads' file faults are held");
+	err |= rf_norm_flush(h.n);
+	for (i = 0; i < (size_t)h.out.nr; i++) {
+		const struct rf_event *e = &h.out.ev[i];
+
+		if (e->type != RF_EV_FILE_FAULT)
+			continue;
+		nr++;
+		sorted &= e->pid > last;
+		last = e->pid;
+	}
+	ok(!err && nr == (int)ARRAY_SIZE(tids) && sorted,
+	   "at the flush they go out, all %d, in pid order (got %d, %s)", (int)ARRAY_SIZE(tids), nr,
+	   sorted ? "sorted" : "not sorted");
 	harness_free(&h);
 }
 
@@ -282,8 +365,9 @@ static void test_mmap_fd_reused(void)
 		goto out;
 	}
 	harness_init(&h);
-	err |= feed(&h, TP_ENTER_MMAP, self, 0, 1000, 0, 3 * 4096, PROT_READ, MAP_PRIVATE, fa, 0);
-	err |= feed(&h, TP_EXIT_MMAP, self, 0, 1100, (uintptr_t)map, 0, 0, 0, 0, 0);
+	err |= FEED(&h, sys_enter_mmap, self, 0, 1000, .addr = 0, .len = 3 * 4096,
+		    .prot = PROT_READ, .flags = MAP_PRIVATE, .fd = fa, .off = 0);
+	err |= FEED(&h, sys_exit_mmap, self, 0, 1100, .ret = (uintptr_t)map);
 	m = nth_of(&h, RF_EV_MMAP, 0);
 	ok(!err && m, "the mmap is recorded");
 	ok(m && m->u.vma.ino == ino_a && m->u.vma.dev == dev_a,
@@ -297,8 +381,9 @@ static void test_mmap_fd_reused(void)
 	fc = temp_file(pc, sizeof(pc), "c", &ino_c, &dev_c);
 	close(fb);
 	fb = -1;
-	err |= feed(&h, TP_ENTER_MMAP, self, 0, 2000, 0, 3 * 4096, PROT_READ, MAP_PRIVATE, fc, 0);
-	err |= feed(&h, TP_EXIT_MMAP, self, 0, 2100, 0x7f0000000000ull, 0, 0, 0, 0, 0);
+	err |= FEED(&h, sys_enter_mmap, self, 0, 2000, .addr = 0, .len = 3 * 4096,
+		    .prot = PROT_READ, .flags = MAP_PRIVATE, .fd = fc, .off = 0);
+	err |= FEED(&h, sys_exit_mmap, self, 0, 2100, .ret = 0x7f0000000000ull);
 	m = nth_of(&h, RF_EV_MMAP, 1);
 	ok(!err && m, "the second mmap is recorded");
 	ok(m && m->u.vma.ino != ino_c,
@@ -327,8 +412,9 @@ static uint64_t recorded_ino(void *addr, size_t len, int fd)
 	int err = 0;
 
 	harness_init(&h);
-	err |= feed(&h, TP_ENTER_MMAP, self, 0, 1000, 0, len, PROT_READ, MAP_PRIVATE, fd, 0);
-	err |= feed(&h, TP_EXIT_MMAP, self, 0, 1100, (uintptr_t)addr, 0, 0, 0, 0, 0);
+	err |= FEED(&h, sys_enter_mmap, self, 0, 1000, .addr = 0, .len = len, .prot = PROT_READ,
+		    .flags = MAP_PRIVATE, .fd = fd, .off = 0);
+	err |= FEED(&h, sys_exit_mmap, self, 0, 1100, .ret = (uintptr_t)addr);
 	m = nth_of(&h, RF_EV_MMAP, 0);
 	if (!err && m)
 		ino = m->u.vma.ino;
@@ -393,10 +479,12 @@ out:
 
 int main(void)
 {
-	plan(17);
+	plan(20);
+	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
 	test_drain();
+	test_flush_order();
 	test_mmap_fd_reused();
 	test_mmap_hole_refilled();
 	return done_testing();

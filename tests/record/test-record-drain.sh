@@ -7,9 +7,7 @@
 # Every page read twice must be activated once in the trace, and the drains outside the scope
 # carry their own pid.
 . "$top_srcdir/tests/record/lib.sh"
-record_require
-dir=$(record_tmpdir)
-trap 'rm -rf "$dir"' EXIT
+record_begin
 pages=20
 head -c $((pages * 4096)) /dev/urandom > "$dir/f.dat"
 ino=$(stat -c %i "$dir/f.dat")

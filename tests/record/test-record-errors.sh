@@ -3,9 +3,7 @@
 # Bad options, unknown events, a missing tracefs, a command that cannot run, a buffer the
 # kernel refuses: each gives a clear message and leaves no tracefs instance or cgroup behind.
 . "$top_srcdir/tests/record/lib.sh"
-record_require
-dir=$(record_tmpdir)
-trap 'rm -rf "$dir"' EXIT
+record_begin
 has_memcg=$([ -n "$(memcg_own_dir)" ] && echo 1)
 echo "1..14"
 run=

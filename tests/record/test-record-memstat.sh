@@ -5,10 +5,7 @@
 # memory.stat snapshots of the child (so that validate compares its refaults and list sizes),
 # besides those of the recorded cgroup, and nothing may be left behind.
 . "$top_srcdir/tests/record/lib.sh"
-record_require
-[ -n "$(memcg_own_dir)" ] || skip_all "no v1 memory cgroup hierarchy"
-dir=$(record_tmpdir)
-trap 'rm -rf "$dir"' EXIT
+record_begin memcg
 head -c 4M /dev/urandom > "$dir/f.dat"
 cat > "$dir/cmd.sh" <<EOS
 . "$top_srcdir/tests/record/lib.sh"

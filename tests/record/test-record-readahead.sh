@@ -6,10 +6,7 @@
 # show, each before the reference that first touches its pages, and none for the warm
 # re-read or the write (check-readahead).
 . "$top_srcdir/tests/record/lib.sh"
-record_require
-[ -n "$(memcg_own_dir)" ] || skip_all "no v1 memory cgroup hierarchy"
-dir=$(record_tmpdir)
-trap 'rm -rf "$dir"' EXIT
+record_begin memcg
 head -c 32M /dev/urandom > "$dir/rd.dat"
 head -c 16M /dev/urandom > "$dir/mm.dat"
 checks=11

@@ -4,10 +4,7 @@
 # touches an mmap'ed file, dirties and pages out an anonymous region.  The trace must show
 # what the kernel did (check-trace), and nothing may be left behind.
 . "$top_srcdir/tests/record/lib.sh"
-record_require
-[ -n "$(memcg_own_dir)" ] || skip_all "no v1 memory cgroup hierarchy"
-dir=$(record_tmpdir)
-trap 'rm -rf "$dir"' EXIT
+record_begin memcg
 head -c 32M /dev/urandom > "$dir/rd.dat"
 head -c 8M /dev/urandom > "$dir/mm.dat"
 limit=25165824
