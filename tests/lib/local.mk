@@ -2,3 +2,7 @@
 # tests/lib/: the shared helpers of lib/.
 check_PROGRAMS += tests/lib/test-hashmap
 TESTS += tests/lib/test-hashmap
+# Output files: temporary name and rename, .old kept, the invoking user's rights under sudo.
+check_PROGRAMS += tests/lib/test-outfile
+tests_lib_test_outfile_LDADD = $(RF_UTIL)
+TESTS += tests/lib/test-outfile
