@@ -13,6 +13,7 @@
 #include "cli/builtin.h"
 #include "cli/util.h"
 #include "compare/compare.h"
+#include "lib/grow.h"
 
 #define VERB "compare"
 #define EXIT_GATE 3
@@ -23,7 +24,7 @@ struct compare_opts {
 	const char *plot;
 	const char *html;
 	struct rf_compare_gate *gates;
-	size_t ngates;
+	size_t ngates, gates_cap;
 	char **specs;
 	size_t nspecs;
 	bool specs_owned;
@@ -75,15 +76,15 @@ static void usage(FILE *out)
 
 static int add_gate(struct compare_opts *o, const char *text)
 {
-	struct rf_compare_gate *g = realloc(o->gates, (o->ngates + 1) * sizeof(*g));
 	char err[RF_COMPARE_ERRLEN];
+	struct rf_compare_gate *g;
 
-	if (!g)
+	if (RF_GROW(o->gates, o->gates_cap, o->ngates + 1))
 		return RF_EXIT_FAILURE;
-	o->gates = g;
-	if (rf_compare_gate_parse(&g[o->ngates], text, err, sizeof(err))) {
+	g = &o->gates[o->ngates];
+	if (rf_compare_gate_parse(g, text, err, sizeof(err))) {
 		rf_err(VERB, "--fail-if '%s': %s", text, err);
-		rf_compare_gate_release(&g[o->ngates]);
+		rf_compare_gate_release(g);
 		return RF_EXIT_USAGE;
 	}
 	o->ngates++;

@@ -23,7 +23,7 @@ static const struct trace_sub subs[] = {
 	{ "convert", trace_convert, "convert between trace, jsonl, oracleGeneral and csv" },
 };
 
-#define NR_SUBS (sizeof(subs) / sizeof(subs[0]))
+#define NR_SUBS ARRAY_SIZE(subs)
 
 static void usage(FILE *out)
 {

@@ -68,7 +68,7 @@ void rf_cli_install_crash_handler(void)
 #if defined(__SANITIZE_ADDRESS__)
 	return;
 #endif
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		signal(sigs[i], crash_handler);
 }
 

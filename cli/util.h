@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/compiler.h"
 #include "lib/units.h"
 
 /* Exit statuses shared by all verbs (documented in refault --help of each verb). */

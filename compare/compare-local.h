@@ -8,6 +8,7 @@
 #define REFAULT_COMPARE_LOCAL_H
 
 #include "compare/compare.h"
+#include "lib/compiler.h"
 
 struct json_object;
 

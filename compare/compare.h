@@ -29,6 +29,7 @@ struct rf_compare_metric {
 	char *name;
 	double *v;
 	size_t n;
+	size_t cap;			/* room in @v */
 	/*
 	 * A model counter replayed from one trace: a pure function of the trace
 	 * and the configuration, so one sample is the exact value (stddev 0).
@@ -59,6 +60,7 @@ struct rf_compare_side {
 	bool lkp;			/* imported from LKP stats.json / matrix.json */
 	bool kernel;			/* "NAME@kernel": the kernel's numbers the trace observed */
 	char **fingerprints;		/* per run, results files only */
+	size_t fingerprints_cap;
 	char *trace_path;		/* of the first run */
 	uint64_t events_skipped;	/* summed over runs: non-zero means partial results */
 	struct rf_compare_metric *m;	/* sorted by name */

@@ -83,7 +83,7 @@ static int load_run_stats(struct rf_compare_run *r, struct json_object *run)
 	double v;
 	int ret;
 
-	for (i = 0; run && i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; run && i < ARRAY_SIZE(keys); i++) {
 		struct json_object *o;
 
 		if (!json_object_object_get_ex(run, keys[i], &o) || !json_number(o, &v))

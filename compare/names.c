@@ -52,10 +52,10 @@ bool rf_compare_is_function_stat(const char *name)
 
 	if (strstr(name, ".time.") || strstr(name, ".timestamp:") || strstr(name, ".bootstage:"))
 		return false;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (starts(name, prefixes[i]))
 			return true;
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (ends(name, suffixes[i]))
 			return true;
 	return false;
@@ -70,7 +70,7 @@ bool rf_compare_is_test_group(const char *group)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(tests); i++)
 		if (!strcmp(group, tests[i]))
 			return true;
 	return false;
@@ -98,7 +98,7 @@ bool rf_compare_is_perf_metric(const char *name)
 	const char *lkp = rf_compare_lkp_name(name, buf, sizeof(buf));
 	size_t i, g = group_len(lkp);
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (starts(lkp, prefixes[i]))
 			return true;
 	if (g >= sizeof(group))

@@ -6,24 +6,19 @@
 #include <string.h>
 
 #include "compare/compare-local.h"
+#include "lib/grow.h"
 
 int rf_compare_run_add(struct rf_compare_run *r, const char *name, const double *v, size_t n,
 		       bool exact)
 {
 	struct rf_compare_metric *m;
 
-	if (r->nm == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-
-		m = realloc(r->m, cap * sizeof(*m));
-		if (!m)
-			return RF_ERR_NOMEM;
-		r->m = m;
-		r->cap = cap;
-	}
+	if (RF_GROW(r->m, r->cap, r->nm + 1))
+		return RF_ERR_NOMEM;
 	m = &r->m[r->nm];
 	m->name = strdup(name);
-	m->v = malloc((n ? n : 1) * sizeof(*m->v));
+	m->cap = n ? n : 1;
+	m->v = malloc(m->cap * sizeof(*m->v));
 	if (!m->name || !m->v) {
 		free(m->name);
 		free(m->v);

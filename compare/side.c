@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "compare/compare-local.h"
+#include "lib/grow.h"
 
 static int metric_cmp(const void *a, const void *b)
 {
@@ -98,14 +99,12 @@ static int append_samples(struct rf_compare_metric *m, const struct rf_compare_m
 			  size_t cols)
 {
 	size_t n = m->n + cols;
-	double *v = realloc(m->v, (n ? n : 1) * sizeof(*v));
 
-	if (!v)
+	if (RF_GROW(m->v, m->cap, n ? n : 1))
 		return RF_ERR_NOMEM;
-	memset(v + m->n, 0, cols * sizeof(*v));
+	memset(m->v + m->n, 0, cols * sizeof(*m->v));
 	if (src)
-		memcpy(v + m->n, src->v, (src->n < cols ? src->n : cols) * sizeof(*v));
-	m->v = v;
+		memcpy(m->v + m->n, src->v, (src->n < cols ? src->n : cols) * sizeof(*m->v));
 	m->n = n;
 	if (src)
 		m->exact = m->exact && src->exact;
@@ -183,13 +182,10 @@ static int merge_run(struct rf_compare_side *side, struct rf_compare_run *run)
 
 static int add_fingerprint(struct rf_compare_side *side, const char *fp)
 {
-	char **fps = realloc(side->fingerprints, (side->runs + 1) * sizeof(*fps));
-
-	if (!fps)
+	if (RF_GROW(side->fingerprints, side->fingerprints_cap, side->runs + 1))
 		return RF_ERR_NOMEM;
-	side->fingerprints = fps;
-	fps[side->runs] = strdup(fp ? fp : "");
-	return fps[side->runs] ? 0 : RF_ERR_NOMEM;
+	side->fingerprints[side->runs] = strdup(fp ? fp : "");
+	return side->fingerprints[side->runs] ? 0 : RF_ERR_NOMEM;
 }
 
 /*

@@ -66,7 +66,7 @@ const char *rf_event_class_name(enum rf_event_class c)
 {
 	static const char *const names[] = { "unknown", "reference", "state", "observation", "meta" };
 
-	return (unsigned int)c < sizeof(names) / sizeof(names[0]) ? names[c] : "unknown";
+	return (unsigned int)c < ARRAY_SIZE(names) ? names[c] : "unknown";
 }
 
 static const char *const limit_names[RF_LIMIT_KIND_MAX] = {

@@ -12,6 +12,9 @@
 
 #include <refault/trace.h>
 
+#include "lib/compiler.h"
+#include "lib/grow.h"
+
 #define RF_HIDDEN __attribute__((visibility("hidden")))
 
 /*

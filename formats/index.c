@@ -16,17 +16,8 @@
 
 int rf_index_add(struct rf_index *ix, const struct rf_chunk_info *ci)
 {
-	struct rf_chunk_info *n;
-	size_t cap;
-
-	if (ix->nr == ix->cap) {
-		cap = ix->cap ? ix->cap * 2 : 256;
-		n = realloc(ix->chunks, cap * sizeof(*n));
-		if (!n)
-			return RF_ERR_NOMEM;
-		ix->chunks = n;
-		ix->cap = cap;
-	}
+	if (RF_GROW(ix->chunks, ix->cap, ix->nr + 1))
+		return RF_ERR_NOMEM;
 	ix->chunks[ix->nr++] = *ci;
 	return 0;
 }

@@ -88,14 +88,8 @@ static long long window_load(struct rf_trace_reader *r, uint64_t off, size_t nee
 	want = need > READ_WINDOW ? need : READ_WINDOW;
 	if (want > r->file_size - off)
 		want = (size_t)(r->file_size - off);
-	if (want > r->win_cap) {
-		uint8_t *nw = realloc(r->win, want);
-
-		if (!nw)
-			return RF_ERR_NOMEM;
-		r->win = nw;
-		r->win_cap = want;
-	}
+	if (RF_GROW(r->win, r->win_cap, want))
+		return RF_ERR_NOMEM;
 	r->win_off = off;
 	r->win_len = 0;
 	while (got < want) {

@@ -70,16 +70,9 @@ static int write_frame(struct rf_trace_writer *w, const void *a, size_t alen, co
 	ZSTD_inBuffer in;
 	size_t need = ZSTD_compressBound(alen + blen), r;
 
-	if (need > w->frame_cap) {
-		/* Grow by half again at least: chunks vary a little in size, and each realloc copies. */
-		size_t cap = need > w->frame_cap + w->frame_cap / 2 ? need : w->frame_cap + w->frame_cap / 2;
-		void *nf = realloc(w->frame, cap);
-
-		if (!nf)
-			return RF_ERR_NOMEM;
-		w->frame = nf;
-		w->frame_cap = cap;
-	}
+	/* Grown by half again at least: chunks vary a little in size, and each realloc copies. */
+	if (rf_grow(&w->frame, &w->frame_cap, need, 1))
+		return RF_ERR_NOMEM;
 	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
 	ZSTD_CCtx_setPledgedSrcSize(w->cctx, alen + blen);
 	out = (ZSTD_outBuffer){ w->frame, w->frame_cap, 0 };

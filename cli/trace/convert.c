@@ -47,7 +47,7 @@ static int parse_format(const char *s, enum conv_format *fmt)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(s, names[i].name)) {
 			*fmt = names[i].fmt;
 			return 0;

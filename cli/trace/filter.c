@@ -21,16 +21,13 @@ void trace_filter_init(struct trace_filter *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->to = UINT64_MAX;
-	u64_map_init(&f->tgid_of);
-	u64_map_init(&f->cgroup_of);
-	u64_map_init(&f->parent_of);
 }
 
 void trace_filter_free(struct trace_filter *f)
 {
-	u64_map_free(&f->tgid_of);
-	u64_map_free(&f->cgroup_of);
-	u64_map_free(&f->parent_of);
+	u64_map_destroy(&f->tgid_of);
+	u64_map_destroy(&f->cgroup_of);
+	u64_map_destroy(&f->parent_of);
 }
 
 int trace_parse_time(const char *s, uint64_t *ns, bool *relative)
@@ -176,7 +173,7 @@ int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trac
 
 int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev)
 {
-	uint64_t cg;
+	const uint64_t *cg;
 	int err = 0;
 
 	if (!f->by_pid && !f->by_cgroup)
@@ -185,8 +182,9 @@ int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev)
 	case RF_EV_FORK:
 		err = u64_map_put(&f->tgid_of, (uint32_t)ev->u.task.pid,
 				  (uint32_t)(ev->u.task.tgid ? ev->u.task.tgid : ev->u.task.pid));
-		if (!err && u64_map_get(&f->cgroup_of, (uint32_t)ev->pid, &cg))
-			err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.task.pid, cg);
+		cg = err ? NULL : u64_map_get(&f->cgroup_of, (uint32_t)ev->pid);
+		if (cg)
+			err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.task.pid, *cg);
 		break;
 	case RF_EV_NAME_PID:
 		if (ev->u.task.tgid)
@@ -227,19 +225,20 @@ static int64_t named_pid(const struct rf_event *ev)
 
 static bool pid_matches(const struct trace_filter *f, int64_t pid)
 {
-	uint64_t tgid;
+	const uint64_t *tgid;
 
 	if (pid < 0)
 		return false;
 	if (pid == f->pid)
 		return true;
-	return u64_map_get(&f->tgid_of, (uint32_t)pid, &tgid) && tgid == (uint64_t)f->pid;
+	tgid = u64_map_get(&f->tgid_of, (uint32_t)pid);
+	return tgid && *tgid == (uint64_t)f->pid;
 }
 
 /* The memory cgroup an event belongs to; false when unknown. */
 static bool event_cgroup(const struct trace_filter *f, const struct rf_event *ev, uint64_t *cg)
 {
-	uint64_t tgid;
+	const uint64_t *tgid, *known;
 
 	switch (ev->type) {
 	case RF_EV_PAGECACHE_ADD:
@@ -266,21 +265,28 @@ static bool event_cgroup(const struct trace_filter *f, const struct rf_event *ev
 	}
 	if (ev->pid <= 0)
 		return false;
-	if (u64_map_get(&f->cgroup_of, (uint32_t)ev->pid, cg))
-		return true;
-	return u64_map_get(&f->tgid_of, (uint32_t)ev->pid, &tgid) &&
-	       u64_map_get(&f->cgroup_of, tgid, cg);
+	known = u64_map_get(&f->cgroup_of, (uint32_t)ev->pid);
+	if (!known) {
+		tgid = u64_map_get(&f->tgid_of, (uint32_t)ev->pid);
+		known = tgid ? u64_map_get(&f->cgroup_of, *tgid) : NULL;
+	}
+	if (known)
+		*cg = *known;
+	return known != NULL;
 }
 
 static bool cgroup_matches(const struct trace_filter *f, uint64_t cg)
 {
+	const uint64_t *parent;
 	int depth;
 
 	for (depth = 0; depth < MAX_CGROUP_DEPTH; depth++) {
 		if (cg == f->cgroup)
 			return true;
-		if (!u64_map_get(&f->parent_of, cg, &cg) || !cg)
+		parent = u64_map_get(&f->parent_of, cg);
+		if (!parent || !*parent)
 			return false;
+		cg = *parent;
 	}
 	return false;
 }

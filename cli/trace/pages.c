@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/trace/convert.h"
+#include "lib/hash.h"
 
 #define ORACLE_RECORD	24
 #define REVERSE_BLOCK	65536u		/* records per block of the backward pass */
@@ -31,20 +32,10 @@ static const char sub[] = "convert";
 
 /* ------------------------------------------------------------ page identity */
 
-/* splitmix64's finaliser: a bijection with good avalanche. */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
-
+/* rf_hash64 is splitmix64's finaliser, as docs/refault-trace.md gives it: ids must not change. */
 static uint64_t page_id(uint64_t tag, uint64_t a, uint64_t b, uint64_t page)
 {
-	return mix64(mix64(mix64(tag ^ a) ^ b) ^ page);
+	return rf_hash64(rf_hash64(rf_hash64(tag ^ a) ^ b) ^ page);
 }
 
 #define TAG_FILE 0x66696c6500000000ull	/* "file" */
@@ -205,13 +196,13 @@ static int oracle_backward_pass(struct page_sink *ps, const char *path)
 {
 	uint8_t *buf = malloc((size_t)REVERSE_BLOCK * ORACLE_RECORD);
 	uint64_t end = ps->requests, start, i, next;
-	struct u64_map next_of;
+	struct u64_map next_of = { 0 };
+	const uint64_t *known;
 	int fd = ps->of.fd, err = 0;
 	size_t len;
 
 	if (!buf)
 		return RF_ERR_NOMEM;
-	u64_map_init(&next_of);
 	while (!err && end > 0) {
 		start = end > REVERSE_BLOCK ? end - REVERSE_BLOCK : 0;
 		len = (size_t)(end - start) * ORACLE_RECORD;
@@ -223,8 +214,8 @@ static int oracle_backward_pass(struct page_sink *ps, const char *path)
 			uint8_t *rec = buf + (i - start) * ORACLE_RECORD;
 			uint64_t obj = get_le64(rec + 4);
 
-			if (!u64_map_get(&next_of, obj, &next))
-				next = (uint64_t)-1;
+			known = u64_map_get(&next_of, obj);
+			next = known ? *known : (uint64_t)-1;
 			put_le64(rec + 16, next);
 			/* libCacheSim numbers requests from 1 */
 			err = u64_map_put(&next_of, obj, i + 1);
@@ -235,7 +226,7 @@ static int oracle_backward_pass(struct page_sink *ps, const char *path)
 	}
 	if (err)
 		trace_err(sub, "%s: computing next_access_vtime: %s", path, rf_strerror(err));
-	u64_map_free(&next_of);
+	u64_map_destroy(&next_of);
 	free(buf);
 	return err;
 }

@@ -14,6 +14,8 @@
 #include <refault/trace.h>
 
 #include "cli/util.h"
+#include "lib/hash.h"
+#include "lib/hashmap.h"
 
 /* Each subcommand: argv[0] is its name; returns an RF_EXIT_* status. */
 int trace_info(int argc, char **argv);
@@ -47,21 +49,11 @@ int trace_usage_error(const char *sub, const char *what);
 
 /* ------------------------------------------------------------ u64 map */
 
-/* Open addressing, grows by doubling; any key (0 included). */
-struct u64_map {
-	uint64_t *keys;
-	uint64_t *vals;
-	size_t cap;		/* power of two, or 0 */
-	size_t nr;
-	bool has_zero;
-	uint64_t zero_val;
-};
-
-void u64_map_init(struct u64_map *m);
-void u64_map_free(struct u64_map *m);
-/* Returns 0 or RF_ERR_NOMEM. */
-int u64_map_put(struct u64_map *m, uint64_t key, uint64_t val);
-bool u64_map_get(const struct u64_map *m, uint64_t key, uint64_t *val);
+/*
+ * uint64_t -> uint64_t (any key, 0 included): u64_map_get/put/destroy...,
+ * lib/hashmap.h.  A zeroed map is empty.
+ */
+RF_HASHMAP_DEFINE(u64_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
 /* ------------------------------------------------------------- filters */
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/trace/trace-local.h"
+#include "lib/grow.h"
 
 #define MAX_REPORTS 50
 
@@ -90,15 +91,8 @@ static struct rf_trace_reader *verify_open(struct verify *v, unsigned int flags)
 
 static int remember(struct verify *v, const struct rf_chunk_info *ci)
 {
-	if (v->nr_found == v->cap_found) {
-		size_t cap = v->cap_found ? v->cap_found * 2 : 256;
-		struct rf_chunk_info *n = realloc(v->found, cap * sizeof(*n));
-
-		if (!n)
-			return RF_ERR_NOMEM;
-		v->found = n;
-		v->cap_found = cap;
-	}
+	if (RF_GROW(v->found, v->cap_found, v->nr_found + 1))
+		return RF_ERR_NOMEM;
 	v->found[v->nr_found++] = *ci;
 	return 0;
 }
@@ -179,7 +173,7 @@ static void compare_entry(struct verify *v, size_t i, const struct rf_chunk_info
 			       got->nr_events, got->nr_refs };
 	size_t k;
 
-	for (k = 0; k < sizeof(a) / sizeof(a[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(a); k++)
 		if (a[k] != b[k])
 			problem(v, "index entry %zu (chunk at offset %" PRIu64 "): %s is %" PRIu64
 				" in the index but %" PRIu64 " in the chunk", i, got->offset, names[k],

@@ -10,8 +10,6 @@
 #include "compare/compare-local.h"
 #include "tests/lib/tap.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
 static struct rf_compare_verdict judge(const char *name, const double *b, size_t nb, bool be,
 				       const double *n, size_t nn, bool ne)
 {

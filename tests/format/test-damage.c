@@ -19,6 +19,7 @@
 
 #include <refault/trace.h>
 
+#include "lib/grow.h"
 #include "tests/format/sample.h"
 #include "tests/lib/tap.h"
 
@@ -30,15 +31,14 @@
 
 struct buf {
 	uint8_t *p;
-	size_t len;
+	size_t len, cap;
 };
 
 static char path[64];
 
 static void buf_put(struct buf *b, const void *p, size_t n)
 {
-	b->p = realloc(b->p, b->len + n + 1);
-	if (!b->p)
+	if (RF_GROW(b->p, b->cap, b->len + n + 1))
 		abort();
 	if (n)
 		memcpy(b->p + b->len, p, n);

@@ -32,6 +32,8 @@
 
 #include <refault/trace.h>
 
+#include "lib/compiler.h"
+#include "lib/grow.h"
 #include "tests/format/sample.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -57,11 +59,7 @@ static void put(struct image *im, const void *p, size_t n)
 {
 	if (!n)
 		return;
-	if (im->len + n > im->cap) {
-		im->cap = (im->len + n) * 2;
-		im->p = realloc(im->p, im->cap);
-		check(im->p != NULL, "out of memory in the harness");
-	}
+	check(!RF_GROW(im->p, im->cap, im->len + n), "out of memory in the harness");
 	memcpy(im->p + im->len, p, n);
 	im->len += n;
 }
@@ -144,10 +142,7 @@ static void base_trace(struct image *im, size_t *hdr_len)
 	check(!rf_trace_writer_close(w), "base close");
 	end = lseek(fd, 0, SEEK_END);
 	im->len = 0;
-	if (im->cap < (size_t)end) {
-		im->p = realloc(im->p, (size_t)end);
-		im->cap = (size_t)end;
-	}
+	check(!RF_GROW(im->p, im->cap, (size_t)end), "out of memory in the harness");
 	check(pread(fd, im->p, (size_t)end, 0) == end, "base read");
 	im->len = (size_t)end;
 	close(fd);
@@ -350,7 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&t, data + size - 8, 8);
 	t %= 20000;	/* inside the sample events' times */
 
-	for (i = 0; i < sizeof(flag_sets) / sizeof(flag_sets[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(flag_sets); i++) {
 		unsigned int flags = flag_sets[i];
 
 		if (!rf_trace_reader_open(&r, path, flags))
