@@ -602,18 +602,9 @@ static int walk_chunks(struct rf_trace_reader *r)
 			break;
 		}
 		{
-			struct rf_chunk_info ci = { .offset = f.offset, .size = f.size, .seq = b.seq,
-						    .t_first = UINT64_MAX, .nr_events = b.nr };
-			size_t i;
+			struct rf_chunk_info ci = { .offset = f.offset, .size = f.size };
 
-			for (i = 0; i < b.nr; i++) {
-				const struct rf_event *ev = &b.events[i];
-
-				ci.t_first = ev->time < ci.t_first ? ev->time : ci.t_first;
-				ci.t_last = ev->time > ci.t_last ? ev->time : ci.t_last;
-				ci.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
-				r->index.type_counts[ev->type]++;
-			}
+			rf_chunk_summarize(&ci, &b, r->index.type_counts);
 			rc = rf_index_add(&r->index, &ci);
 			if (rc)
 				break;

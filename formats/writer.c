@@ -283,12 +283,7 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 		return rf_fail(w->errmsg, sizeof(w->errmsg), err, "event %llu: out of memory",
 			       (unsigned long long)w->events);
 	}
-	w->cur.nr_events++;
-	w->cur.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
-	if (ev->time < w->cur.t_first)
-		w->cur.t_first = ev->time;
-	if (ev->time > w->cur.t_last)
-		w->cur.t_last = ev->time;
+	rf_chunk_info_add(&w->cur, ev);
 	w->index.type_counts[ev->type]++;
 	w->events++;
 	if (w->cur.nr_events >= w->opts.chunk_events || w->body.len >= w->opts.chunk_bytes)
@@ -360,22 +355,13 @@ const char *rf_trace_writer_errmsg(const struct rf_trace_writer *w)
 int rf_trace_writer_copy_chunk(struct rf_trace_writer *w, const void *frame, size_t size,
 			       const struct rf_event_batch *decoded)
 {
-	struct rf_chunk_info ci = { .seq = decoded->seq, .t_first = UINT64_MAX };
-	size_t i;
+	struct rf_chunk_info ci;
 	int err;
 
 	err = rf_trace_writer_flush(w);
 	if (err)
 		return err;
-	for (i = 0; i < decoded->nr; i++) {
-		const struct rf_event *ev = &decoded->events[i];
-
-		ci.t_first = ev->time < ci.t_first ? ev->time : ci.t_first;
-		ci.t_last = ev->time > ci.t_last ? ev->time : ci.t_last;
-		ci.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
-		w->index.type_counts[ev->type]++;
-	}
-	ci.nr_events = decoded->nr;
+	rf_chunk_summarize(&ci, decoded, w->index.type_counts);
 	ci.offset = w->offset;
 	err = write_all(w, frame, size);
 	if (err)

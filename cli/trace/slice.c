@@ -85,16 +85,12 @@ static bool keeps_state(const struct trace_filter *f, const struct rf_event *ev)
 
 static bool chunk_inside(const struct slice *s, const struct rf_event_batch *b)
 {
-	uint64_t t_first = UINT64_MAX, t_last = 0;
-	size_t i;
+	struct rf_chunk_info ci;
 
 	if (trace_filter_per_event(&s->filter))
 		return false;
-	for (i = 0; i < b->nr; i++) {
-		t_first = b->events[i].time < t_first ? b->events[i].time : t_first;
-		t_last = b->events[i].time > t_last ? b->events[i].time : t_last;
-	}
-	return b->nr && t_first >= s->filter.from && t_last <= s->filter.to;
+	rf_event_batch_summary(b, &ci);
+	return b->nr && ci.t_first >= s->filter.from && ci.t_last <= s->filter.to;
 }
 
 static int slice_batch(struct slice *s, struct rf_trace_writer *w, const struct rf_frame *f,

@@ -100,21 +100,9 @@ static int remember(struct verify *v, const struct rf_chunk_info *ci)
 static void describe(struct rf_chunk_info *ci, const struct rf_frame *f,
 		     const struct rf_event_batch *b)
 {
-	size_t i;
-
-	memset(ci, 0, sizeof(*ci));
 	ci->offset = f->offset;
 	ci->size = f->size;
-	ci->seq = b->seq;
-	ci->t_first = UINT64_MAX;
-	ci->nr_events = b->nr;
-	for (i = 0; i < b->nr; i++) {
-		const struct rf_event *ev = &b->events[i];
-
-		ci->t_first = ev->time < ci->t_first ? ev->time : ci->t_first;
-		ci->t_last = ev->time > ci->t_last ? ev->time : ci->t_last;
-		ci->nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
-	}
+	rf_event_batch_summary(b, ci);
 	if (!b->nr)
 		ci->t_first = 0;
 }

@@ -526,6 +526,17 @@ struct rf_event_batch {
 RF_API void rf_event_batch_init(struct rf_event_batch *b);
 RF_API void rf_event_batch_release(struct rf_event_batch *b);
 
+/**
+ * rf_event_batch_summary() - what the index says of a chunk, from its events
+ * @ci: filled: seq (the batch's), nr_events, nr_refs, t_first and t_last
+ *      (UINT64_MAX and 0 for an empty batch); offset and size, which the
+ *      frame gives, are left as they were
+ *
+ * The writer's index entries are computed so, which makes this the check of
+ * an index entry against its chunk, and the time range of a decoded chunk.
+ */
+RF_API void rf_event_batch_summary(const struct rf_event_batch *b, struct rf_chunk_info *ci);
+
 struct rf_chunk_decoder;
 RF_API int rf_chunk_decoder_new(struct rf_chunk_decoder **out);
 RF_API void rf_chunk_decoder_free(struct rf_chunk_decoder *d);
