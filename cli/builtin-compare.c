@@ -106,10 +106,10 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool first = true;
 	int c, ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
+	while ((c = rf_getopt(VERB, argc, argv, ":ah", longopts, NULL, &first)) != -1) {
 		switch (c) {
 		case 'a': o->all = true; break;
 		case 'j': o->json = true; break;
@@ -134,7 +134,6 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 			usage(stdout);
 			return -1;
 		default:
-			usage(stderr);
 			return RF_EXIT_USAGE;
 		}
 	}
@@ -406,8 +405,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	expand_single(&o);
 	if (o.nspecs < 2 && !(o.export_matrix && o.nspecs == 1)) {
-		rf_err(VERB, "need a BASE and at least one NEW side (see refault compare --help)");
-		ret = RF_EXIT_USAGE;
+		ret = rf_usage_error(VERB, "need a BASE and at least one NEW side");
 		goto out;
 	}
 	sides = calloc(o.nspecs, sizeof(*sides));

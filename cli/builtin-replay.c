@@ -77,11 +77,13 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool first = true;
 	uint64_t v;
 	int c;
 
 	a->opts.threads = default_threads();
-	while ((c = getopt_long(argc, argv, "p:s:m:j:i:o:qh", longopts, NULL)) != -1) {
+	while ((c = rf_getopt("replay", argc, argv, ":p:s:m:j:i:o:qh", longopts, NULL,
+			      &first)) != -1) {
 		switch (c) {
 		case 'p': a->profiles = optarg; break;
 		case 'm': a->matrix = optarg; break;
@@ -110,7 +112,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 			break;
 		case 'L': list_profiles(); return -1;
 		case 'h': fputs(usage, stdout); return -1;
-		default: fputs(usage, stderr); return RF_EXIT_USAGE;
+		default: return RF_EXIT_USAGE;
 		}
 	}
 	if (optind + 1 != argc) {

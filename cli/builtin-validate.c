@@ -73,12 +73,11 @@ int cmd_validate(int argc, char **argv)
 	struct rf_validate_opts o = { .tolerance = 0.05 };
 	const char *sets[MAX_SETS];
 	struct rf_validation *v;
-	bool json = false, series = true;
+	bool json = false, series = true, first = true;
 	char err[1024];
 	int c, e;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:s:t:h", longopts, NULL)) != -1) {
+	while ((c = rf_getopt(VERB, argc, argv, ":p:s:t:h", longopts, NULL, &first)) != -1) {
 		switch (c) {
 		case 'p':
 			o.profile = optarg;
@@ -115,7 +114,6 @@ int cmd_validate(int argc, char **argv)
 			fputs(usage, stdout);
 			return RF_EXIT_OK;
 		default:
-			fputs(usage, stderr);
 			return RF_EXIT_USAGE;
 		}
 	}

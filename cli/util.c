@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,6 +23,45 @@ void rf_err(const char *verb, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int rf_usage_error(const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "refault %s: ", verb);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "; see 'refault %s --help'\n", verb);
+	return RF_EXIT_USAGE;
+}
+
+int rf_getopt(const char *verb, int argc, char **argv, const char *shortopts,
+	      const struct option *longopts, int *longindex, bool *first)
+{
+	int c, before;
+
+	if (*first) {
+		optind = 0;	/* glibc: start over, including its internal state */
+		*first = false;
+	}
+	before = optind ? optind : 1;
+	opterr = 0;
+	c = getopt_long(argc, argv, shortopts, longopts, longindex);
+	if (c == ':') {
+		rf_usage_error(verb, "option '%s' needs an argument", argv[optind - 1]);
+		return '?';
+	}
+	if (c == '?') {
+		/* a short option inside "-xyz" leaves optind on that word */
+		if (optopt && optopt < 256 && (optind == before || argv[optind - 1][1] != '-'))
+			rf_usage_error(verb, "unknown option '-%c'", optopt);
+		else
+			rf_usage_error(verb, "unknown option '%s'", argv[optind - 1]);
+	}
+	return c;
 }
 
 /* Async-signal-safe enough: only write(2) and libunwind's local unwinder. */

@@ -14,7 +14,7 @@
 
 #include "cli/trace/convert.h"
 
-static const char sub[] = "convert";
+static const char verb[] = "trace convert";
 
 static void usage(FILE *out)
 {
@@ -81,8 +81,8 @@ static int trace_src_next(struct conv_source *src, struct rf_event *ev)
 	int rc = rf_trace_reader_next(r, ev);
 
 	if (rc < 0)
-		trace_err(sub, "%s: %s", src->path,
-			  *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) : rf_strerror(rc));
+		rf_err(verb, "%s: %s", src->path,
+		       *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) : rf_strerror(rc));
 	return rc;
 }
 
@@ -93,7 +93,7 @@ static void trace_src_close(struct conv_source *src)
 
 static int trace_source_open(struct conv_source *src, const char *path)
 {
-	struct rf_trace_reader *r = trace_open(sub, path, 0);
+	struct rf_trace_reader *r = trace_open(verb, path, 0);
 
 	if (!r)
 		return -1;
@@ -116,8 +116,8 @@ static int trace_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	int err = rf_trace_writer_append(ts->w, ev);
 
 	if (err)
-		trace_err(sub, "%s: %s", sink->path, *rf_trace_writer_errmsg(ts->w) ?
-			  rf_trace_writer_errmsg(ts->w) : rf_strerror(err));
+		rf_err(verb, "%s: %s", sink->path, *rf_trace_writer_errmsg(ts->w) ?
+		       rf_trace_writer_errmsg(ts->w) : rf_strerror(err));
 	ts->events += !err;
 	return err;
 }
@@ -128,9 +128,9 @@ static int trace_sink_finish(struct conv_sink *sink)
 	int err = rf_trace_writer_close(ts->w);
 
 	if (err) {
-		trace_err(sub, "%s: closing the trace: %s", sink->path, rf_strerror(err));
+		rf_err(verb, "%s: closing the trace: %s", sink->path, rf_strerror(err));
 		out_file_discard(&ts->of);
-	} else if (out_file_commit(&ts->of, sub)) {
+	} else if (out_file_commit(&ts->of, verb)) {
 		err = -1;
 	}
 	return err ? -1 : 0;
@@ -157,13 +157,13 @@ static int trace_sink_open(struct conv_sink *sink, const char *path,
 	struct trace_sink *ts = calloc(1, sizeof(*ts));
 	int err;
 
-	if (!ts || out_file_open(&ts->of, path, sub)) {
+	if (!ts || out_file_open(&ts->of, path, verb)) {
 		free(ts);
 		return -1;
 	}
 	err = rf_trace_writer_fdopen(&ts->w, ts->of.fd, h, wo);
 	if (err) {
-		trace_err(sub, "%s: %s", path, rf_strerror(err));
+		rf_err(verb, "%s: %s", path, rf_strerror(err));
 		out_file_discard(&ts->of);
 		free(ts);
 		return -1;
@@ -200,8 +200,8 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 		n = getline(&js->line, &js->cap, js->fp);
 		if (n < 0) {
 			if (errno) {
-				trace_err(sub, "%s: line %" PRIu64 ": %s", src->path,
-					  js->lineno + 1, strerror(errno));
+				rf_err(verb, "%s: line %" PRIu64 ": %s", src->path,
+				       js->lineno + 1, strerror(errno));
 				return -1;
 			}
 			return 0;
@@ -214,7 +214,7 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 			continue;
 		json_tokener_reset(js->tok);
 		if (n > INT32_MAX) {
-			trace_err(sub, "%s: line %" PRIu64 ": over 2 GiB", src->path, js->lineno);
+			rf_err(verb, "%s: line %" PRIu64 ": over 2 GiB", src->path, js->lineno);
 			return -1;
 		}
 		*out = json_tokener_parse_ex(js->tok, js->line, (int)n);
@@ -224,12 +224,12 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 			return 1;
 		if (jerr == json_tokener_success) {
 			json_object_put(*out);
-			trace_err(sub, "%s: line %" PRIu64 ": more than one JSON value", src->path,
-				  js->lineno);
+			rf_err(verb, "%s: line %" PRIu64 ": more than one JSON value", src->path,
+			       js->lineno);
 		} else {
-			trace_err(sub, "%s: line %" PRIu64 ": not JSON: %s", src->path, js->lineno,
-				  jerr == json_tokener_continue ? "the value is cut short" :
-				  json_tokener_error_desc(jerr));
+			rf_err(verb, "%s: line %" PRIu64 ": not JSON: %s", src->path, js->lineno,
+			       jerr == json_tokener_continue ? "the value is cut short" :
+			       json_tokener_error_desc(jerr));
 		}
 		return -1;
 	}
@@ -253,7 +253,7 @@ static int jsonl_src_next(struct conv_source *src, struct rf_event *ev)
 	}
 	rc = rf_event_from_json(js->cur, ev, &js->scratch, why, sizeof(why));
 	if (rc) {
-		trace_err(sub, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
+		rf_err(verb, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
 		return rc;
 	}
 	return 1;
@@ -289,7 +289,7 @@ static int jsonl_header(struct conv_source *src, struct jsonl_src *js)
 		rc = rf_header_from_json(first, &src->hdr, why, sizeof(why));
 		json_object_put(first);
 		if (rc) {
-			trace_err(sub, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
+			rf_err(verb, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
 			return -1;
 		}
 		return 0;
@@ -303,7 +303,7 @@ static int jsonl_source_open(struct conv_source *src, const char *path)
 	struct jsonl_src *js = calloc(1, sizeof(*js));
 
 	if (!js) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
 	src->priv = js;
@@ -312,7 +312,7 @@ static int jsonl_source_open(struct conv_source *src, const char *path)
 	js->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	js->tok = json_tokener_new();
 	if (!js->fp || !js->tok) {
-		trace_err(sub, "%s: %s", path, js->fp ? "out of memory" : strerror(errno));
+		rf_err(verb, "%s: %s", path, js->fp ? "out of memory" : strerror(errno));
 		jsonl_src_close(src);
 		return -1;
 	}
@@ -335,7 +335,7 @@ static int jsonl_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	int err = trace_print_event_json(js->fp, ev);
 
 	if (err)
-		trace_err(sub, "%s: %s", sink->path, rf_strerror(err));
+		rf_err(verb, "%s: %s", sink->path, rf_strerror(err));
 	js->events += !err;
 	return err;
 }
@@ -344,7 +344,7 @@ static int jsonl_sink_finish(struct conv_sink *sink)
 {
 	struct jsonl_sink *js = sink->priv;
 
-	return out_file_commit(&js->of, sub);
+	return out_file_commit(&js->of, verb);
 }
 
 static void jsonl_sink_abort(struct conv_sink *sink)
@@ -367,11 +367,11 @@ static int jsonl_sink_open(struct conv_sink *sink, const char *path,
 	struct jsonl_sink *js = calloc(1, sizeof(*js));
 	json_object *o;
 
-	if (!js || out_file_open(&js->of, path, sub)) {
+	if (!js || out_file_open(&js->of, path, verb)) {
 		free(js);
 		return -1;
 	}
-	js->fp = out_file_stdio(&js->of, sub);
+	js->fp = out_file_stdio(&js->of, verb);
 	o = rf_header_to_json(h);
 	if (!js->fp || !o) {
 		json_object_put(o);
@@ -467,7 +467,7 @@ int trace_convert(int argc, char **argv)
 	bool first = true, have_in = false, have_out = false;
 	int c, idx;
 
-	while ((c = trace_getopt(sub, argc, argv, ":h", longopts, &idx, &first)) != -1) {
+	while ((c = rf_getopt(verb, argc, argv, ":h", longopts, &idx, &first)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -475,13 +475,13 @@ int trace_convert(int argc, char **argv)
 		case 'f':
 		case 't':
 			if (parse_format(optarg, c == 'f' ? &ifmt : &ofmt))
-				return trace_usage_error(sub, "unknown format (trace, jsonl, "
-							 "oracle, csv)");
+				return rf_usage_error(verb, "unknown format (trace, jsonl, "
+						      "oracle, csv)");
 			*(c == 'f' ? &have_in : &have_out) = true;
 			break;
 		case 'c':
 			if (rf_parse_u64(optarg, &v) || !v || v > UINT32_MAX)
-				return trace_usage_error(sub, "--chunk-events needs a number > 0");
+				return rf_usage_error(verb, "--chunk-events needs a number > 0");
 			wo.chunk_events = (uint32_t)v;
 			break;
 		default:
@@ -489,14 +489,14 @@ int trace_convert(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 2)
-		return trace_usage_error(sub, "give IN and OUT");
+		return rf_usage_error(verb, "give IN and OUT");
 	if (!have_in)
 		ifmt = format_of_name(argv[optind]);
 	if (!have_out)
 		ofmt = format_of_name(argv[optind + 1]);
 	if (same_file(argv[optind], argv[optind + 1]))
-		return trace_usage_error(sub, "OUT must not be IN");
+		return rf_usage_error(verb, "OUT must not be IN");
 	if (!strcmp(argv[optind + 1], "-") && (ofmt == FMT_ORACLE || ofmt == FMT_TRACE))
-		return trace_usage_error(sub, "trace and oracle output need a file, not '-'");
+		return rf_usage_error(verb, "trace and oracle output need a file, not '-'");
 	return convert(argv[optind], ifmt, argv[optind + 1], ofmt, &wo);
 }

@@ -36,22 +36,22 @@ int trace_parse_time(const char *s, uint64_t *ns, bool *relative)
 	return rf_parse_duration(s + *relative, ns);
 }
 
-static int parse_types(struct trace_filter *f, const char *sub, const char *arg)
+static int parse_types(struct trace_filter *f, const char *verb, const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
 	unsigned int t;
 	int rc = 1;
 
 	if (!copy) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
 	f->by_type = true;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		t = rf_event_type_from_name(tok);
 		if (t == RF_EV_NONE) {
-			trace_err(sub, "--type: unknown event type '%s' (names as in 'dump' "
-				  "output, e.g. file_read,anon_fault)", tok);
+			rf_err(verb, "--type: unknown event type '%s' (names as in 'dump' "
+			       "output, e.g. file_read,anon_fault)", tok);
 			rc = -1;
 			break;
 		}
@@ -61,13 +61,13 @@ static int parse_types(struct trace_filter *f, const char *sub, const char *arg)
 	return rc;
 }
 
-static int parse_classes(struct trace_filter *f, const char *sub, const char *arg)
+static int parse_classes(struct trace_filter *f, const char *verb, const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
 	int c, rc = 1;
 
 	if (!copy) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
 	f->by_class = true;
@@ -76,8 +76,8 @@ static int parse_classes(struct trace_filter *f, const char *sub, const char *ar
 			if (!strcmp(tok, rf_event_class_name((enum rf_event_class)c)))
 				break;
 		if (c > RF_CLASS_META) {
-			trace_err(sub, "--class: unknown class '%s' (reference, state, "
-				  "observation, meta)", tok);
+			rf_err(verb, "--class: unknown class '%s' (reference, state, "
+			       "observation, meta)", tok);
 			rc = -1;
 			break;
 		}
@@ -87,18 +87,18 @@ static int parse_classes(struct trace_filter *f, const char *sub, const char *ar
 	return rc;
 }
 
-int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt, const char *arg)
+int trace_filter_option(struct trace_filter *f, const char *verb, const char *opt, const char *arg)
 {
 	uint64_t v;
 	bool rel;
 
 	if (!strcmp(opt, "type"))
-		return parse_types(f, sub, arg);
+		return parse_types(f, verb, arg);
 	if (!strcmp(opt, "class"))
-		return parse_classes(f, sub, arg);
+		return parse_classes(f, verb, arg);
 	if (!strcmp(opt, "pid")) {
 		if (rf_parse_u64(arg, &v) || v > INT32_MAX) {
-			trace_err(sub, "--pid: '%s' is not a pid", arg);
+			rf_err(verb, "--pid: '%s' is not a pid", arg);
 			return -1;
 		}
 		f->by_pid = true;
@@ -107,8 +107,8 @@ int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt
 	}
 	if (!strcmp(opt, "cgroup")) {
 		if (rf_parse_u64(arg, &v)) {
-			trace_err(sub, "--cgroup: '%s' is not a cgroup id (a number, as in "
-				  "cgroup_mkdir events)", arg);
+			rf_err(verb, "--cgroup: '%s' is not a cgroup id (a number, as in "
+			       "cgroup_mkdir events)", arg);
 			return -1;
 		}
 		f->by_cgroup = true;
@@ -117,9 +117,9 @@ int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt
 	}
 	if (!strcmp(opt, "from") || !strcmp(opt, "to")) {
 		if (trace_parse_time(arg, &v, &rel)) {
-			trace_err(sub, "--%s: '%s' is not a time (seconds on the trace clock as "
-				  "dump prints them, \"12.5\", \"12500ms\", or \"+2s\" from the first "
-				  "event)", opt, arg);
+			rf_err(verb, "--%s: '%s' is not a time (seconds on the trace clock as "
+			       "dump prints them, \"12.5\", \"12500ms\", or \"+2s\" from the first "
+			       "event)", opt, arg);
 			return -1;
 		}
 		if (opt[0] == 'f')
@@ -143,7 +143,7 @@ static int resolve_one(const char *arg, uint64_t start, uint64_t *out)
 	return 0;
 }
 
-int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trace_reader *r)
+int trace_filter_resolve(struct trace_filter *f, const char *verb, struct rf_trace_reader *r)
 {
 	const struct rf_chunk_info *chunks;
 	uint64_t start = UINT64_MAX;
@@ -152,7 +152,7 @@ int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trac
 	if ((f->from_arg && f->from_arg[0] == '+') || (f->to_arg && f->to_arg[0] == '+')) {
 		n = rf_trace_reader_chunks(r, &chunks);
 		if (n < 0) {
-			trace_err(sub, "cannot list chunks: %s", rf_trace_reader_errmsg(r));
+			rf_err(verb, "cannot list chunks: %s", rf_trace_reader_errmsg(r));
 			return -1;
 		}
 		for (i = 0; i < n; i++)
@@ -165,7 +165,7 @@ int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trac
 	if (f->to_arg)
 		resolve_one(f->to_arg, start, &f->to);
 	if (f->from > f->to) {
-		trace_err(sub, "--from is after --to: nothing to select");
+		rf_err(verb, "--from is after --to: nothing to select");
 		return -1;
 	}
 	return 0;

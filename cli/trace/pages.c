@@ -28,7 +28,7 @@
 #define REVERSE_BLOCK	65536u		/* records per block of the backward pass */
 #define CSV_HEADER	"time,obj_id,size,op"
 
-static const char sub[] = "convert";
+static const char verb[] = "trace convert";
 
 /* ------------------------------------------------------------ page identity */
 
@@ -184,10 +184,10 @@ static int page_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	}
 	ps->references++;
 	if (rc == RF_ERR_RANGE)
-		trace_err(sub, "%s event at %" PRIu64 " ns covers more than %u pages: refusing to "
-			  "expand it", rf_event_type_name(ev->type), ev->time, PAGES_PER_EVENT_MAX);
+		rf_err(verb, "%s event at %" PRIu64 " ns covers more than %u pages: refusing to "
+		       "expand it", rf_event_type_name(ev->type), ev->time, PAGES_PER_EVENT_MAX);
 	else if (rc < 0)
-		trace_err(sub, "%s: %s", sink->path, rf_strerror(rc));
+		rf_err(verb, "%s: %s", sink->path, rf_strerror(rc));
 	return rc < 0 ? rc : 0;
 }
 
@@ -225,7 +225,7 @@ static int oracle_backward_pass(struct page_sink *ps, const char *path)
 		end = start;
 	}
 	if (err)
-		trace_err(sub, "%s: computing next_access_vtime: %s", path, rf_strerror(err));
+		rf_err(verb, "%s: computing next_access_vtime: %s", path, rf_strerror(err));
 	u64_map_destroy(&next_of);
 	free(buf);
 	return err;
@@ -236,7 +236,7 @@ static int page_sink_finish(struct conv_sink *sink)
 	struct page_sink *ps = sink->priv;
 
 	if (fflush(ps->fp)) {
-		trace_err(sub, "%s: %s", sink->path, strerror(errno));
+		rf_err(verb, "%s: %s", sink->path, strerror(errno));
 		out_file_discard(&ps->of);
 		return -1;
 	}
@@ -244,7 +244,7 @@ static int page_sink_finish(struct conv_sink *sink)
 		out_file_discard(&ps->of);
 		return -1;
 	}
-	return out_file_commit(&ps->of, sub);
+	return out_file_commit(&ps->of, verb);
 }
 
 static void page_sink_abort(struct conv_sink *sink)
@@ -270,11 +270,11 @@ int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *pat
 	uint32_t page = h->host.page_size ? h->host.page_size : 4096;
 
 	if (!ps) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
 	if (page & (page - 1)) {
-		trace_err(sub, "the header's page size %u is not a power of two", page);
+		rf_err(verb, "the header's page size %u is not a power of two", page);
 		free(ps);
 		return -1;
 	}
@@ -282,11 +282,11 @@ int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *pat
 	ps->page_size = page;
 	while ((1u << ps->page_shift) < page)
 		ps->page_shift++;
-	if (out_file_open(&ps->of, path, sub)) {
+	if (out_file_open(&ps->of, path, verb)) {
 		free(ps);
 		return -1;
 	}
-	ps->fp = out_file_stdio(&ps->of, sub);
+	ps->fp = out_file_stdio(&ps->of, verb);
 	if (!ps->fp) {
 		out_file_discard(&ps->of);
 		free(ps);
@@ -352,10 +352,10 @@ static int oracle_next(struct conv_source *src, struct page_src *ps, struct rf_e
 		if (n == 0 && !ferror(ps->fp))
 			return 0;
 		if (n != sizeof(rec)) {
-			trace_err(sub, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s",
-				  src->path, ps->nr, ps->nr * ORACLE_RECORD,
-				  ferror(ps->fp) ? strerror(errno) :
-				  "truncated (the file size is not a multiple of 24 bytes)");
+			rf_err(verb, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s",
+			       src->path, ps->nr, ps->nr * ORACLE_RECORD,
+			       ferror(ps->fp) ? strerror(errno) :
+			       "truncated (the file size is not a multiple of 24 bytes)");
 			return RF_ERR_TRUNCATED;
 		}
 		ps->nr++;
@@ -410,8 +410,8 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 	if (n <= ps->col_time || n <= ps->col_obj || rf_parse_u64(f[ps->col_time], &t) ||
 	    rf_parse_u64(f[ps->col_obj], &obj) ||
 	    (ps->col_size >= 0 && (n <= ps->col_size || rf_parse_u64(f[ps->col_size], &size)))) {
-		trace_err(sub, "%s: line %" PRIu64 ": expected numbers in the time, obj_id "
-			  "and size columns", src->path, ps->nr);
+		rf_err(verb, "%s: line %" PRIu64 ": expected numbers in the time, obj_id "
+		       "and size columns", src->path, ps->nr);
 		return RF_ERR_INVAL;
 	}
 	if (ps->col_op >= 0 && n > ps->col_op) {
@@ -419,8 +419,8 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 			write = true;
 		else if (strcmp(f[ps->col_op], "read") && strcmp(f[ps->col_op], "get") &&
 			 f[ps->col_op][0]) {
-			trace_err(sub, "%s: line %" PRIu64 ": op '%s' is not read or write",
-				  src->path, ps->nr, f[ps->col_op]);
+			rf_err(verb, "%s: line %" PRIu64 ": op '%s' is not read or write",
+			       src->path, ps->nr, f[ps->col_op]);
 			return RF_ERR_INVAL;
 		}
 	}
@@ -434,7 +434,7 @@ static int csv_columns(struct conv_source *src, struct page_src *ps)
 	int n, i;
 
 	if (!csv_line(ps)) {
-		trace_err(sub, "%s: empty: expected the header line '" CSV_HEADER "'", src->path);
+		rf_err(verb, "%s: empty: expected the header line '" CSV_HEADER "'", src->path);
 		return -1;
 	}
 	ps->col_time = ps->col_obj = ps->col_size = ps->col_op = -1;
@@ -450,8 +450,8 @@ static int csv_columns(struct conv_source *src, struct page_src *ps)
 			ps->col_op = i;
 	}
 	if (ps->col_time < 0 || ps->col_obj < 0) {
-		trace_err(sub, "%s: line 1: expected a header line with 'time' and 'obj_id' "
-			  "columns (as in '" CSV_HEADER "')", src->path);
+		rf_err(verb, "%s: line 1: expected a header line with 'time' and 'obj_id' "
+		       "columns (as in '" CSV_HEADER "')", src->path);
 		return -1;
 	}
 	return 0;
@@ -479,7 +479,7 @@ int page_source_open(struct conv_source *src, enum conv_format fmt, const char *
 	struct page_src *ps = calloc(1, sizeof(*ps));
 
 	if (!ps) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
 	src->priv = ps;
@@ -488,7 +488,7 @@ int page_source_open(struct conv_source *src, enum conv_format fmt, const char *
 	ps->fmt = fmt;
 	ps->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!ps->fp) {
-		trace_err(sub, "%s: %s", path, strerror(errno));
+		rf_err(verb, "%s: %s", path, strerror(errno));
 		page_src_close(src);
 		return -1;
 	}

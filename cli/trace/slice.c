@@ -16,7 +16,7 @@
 
 #include "cli/trace/trace-local.h"
 
-static const char sub[] = "slice";
+static const char verb[] = "trace slice";
 
 static void usage(FILE *out)
 {
@@ -154,20 +154,20 @@ static int copy(struct slice *s, struct rf_trace_reader *r, struct rf_trace_writ
 			continue;
 		err = rf_chunk_decode(d, f.data, f.size, f.offset, &b);
 		if (err) {
-			trace_err(sub, "%s: chunk %" PRIu64 " at offset %" PRIu64 ": %s", s->in,
-				  f.ordinal, f.offset, rf_chunk_decoder_errmsg(d));
+			rf_err(verb, "%s: chunk %" PRIu64 " at offset %" PRIu64 ": %s", s->in,
+			       f.ordinal, f.offset, rf_chunk_decoder_errmsg(d));
 			break;
 		}
 		err = slice_batch(s, w, &f, &b);
 		if (err) {
-			trace_err(sub, "%s: %s", s->out, *rf_trace_writer_errmsg(w) ?
-				  rf_trace_writer_errmsg(w) : rf_strerror(err));
+			rf_err(verb, "%s: %s", s->out, *rf_trace_writer_errmsg(w) ?
+			       rf_trace_writer_errmsg(w) : rf_strerror(err));
 			break;
 		}
 	}
 	if (err < 0 && err != RF_ERR_NOMEM && !*rf_chunk_decoder_errmsg(d) &&
 	    *rf_trace_reader_errmsg(r))
-		trace_err(sub, "%s: %s", s->in, rf_trace_reader_errmsg(r));
+		rf_err(verb, "%s: %s", s->in, rf_trace_reader_errmsg(r));
 	rf_event_batch_release(&b);
 	rf_chunk_decoder_free(d);
 	return err;
@@ -175,37 +175,37 @@ static int copy(struct slice *s, struct rf_trace_reader *r, struct rf_trace_writ
 
 static int run(struct slice *s)
 {
-	struct rf_trace_reader *r = trace_open(sub, s->in, 0);
+	struct rf_trace_reader *r = trace_open(verb, s->in, 0);
 	struct rf_trace_writer *w = NULL;
 	struct out_file of;
 	int err;
 
 	if (!r)
 		return RF_EXIT_FAILURE;
-	if (trace_filter_resolve(&s->filter, sub, r)) {
+	if (trace_filter_resolve(&s->filter, verb, r)) {
 		rf_trace_reader_close(r);
 		return RF_EXIT_USAGE;
 	}
-	if (out_file_open(&of, s->out, sub)) {
+	if (out_file_open(&of, s->out, verb)) {
 		rf_trace_reader_close(r);
 		return RF_EXIT_FAILURE;
 	}
 	err = rf_trace_writer_fdopen(&w, of.fd, rf_trace_reader_header(r), NULL);
 	if (err)
-		trace_err(sub, "%s: %s", s->out, w ? rf_trace_writer_errmsg(w) : rf_strerror(err));
+		rf_err(verb, "%s: %s", s->out, w ? rf_trace_writer_errmsg(w) : rf_strerror(err));
 	else
 		err = copy(s, r, w);
 	rf_trace_reader_close(r);
 	/* after damage in the input, OUT still gets the events before it */
 	if (w && rf_trace_writer_close(w) && !err) {
-		trace_err(sub, "%s: cannot write the index", s->out);
+		rf_err(verb, "%s: cannot write the index", s->out);
 		err = RF_ERR_IO;
 	}
 	if (!w || err == RF_ERR_IO) {
 		out_file_discard(&of);
 		return RF_EXIT_FAILURE;
 	}
-	if (out_file_commit(&of, sub))
+	if (out_file_commit(&of, verb))
 		return RF_EXIT_FAILURE;
 	fprintf(stderr, "%s: %" PRIu64 " events kept (%" PRIu64 " of them state before the "
 		"range, %" PRIu64 " chunks copied verbatim)\n", s->out, s->kept, s->state_kept,
@@ -221,26 +221,26 @@ int trace_slice(int argc, char **argv)
 
 	trace_filter_init(&s.filter);
 	while (status < 0 &&
-	       (c = trace_getopt(sub, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
+	       (c = rf_getopt(verb, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			status = RF_EXIT_OK;
 		} else if (c == 'o') {
 			s.out = optarg;
 		} else if (c != OPT_FILTER ||
-			   trace_filter_option(&s.filter, sub, longopts[idx].name, optarg) < 0) {
+			   trace_filter_option(&s.filter, verb, longopts[idx].name, optarg) < 0) {
 			status = RF_EXIT_USAGE;
 		}
 	}
 	if (status < 0 && optind != argc - 1)
-		status = trace_usage_error(sub, optind >= argc ? "no TRACE given" :
-					   "one TRACE only");
+		status = rf_usage_error(verb, optind >= argc ? "no TRACE given" :
+					"one TRACE only");
 	if (status < 0 && !s.out)
-		status = trace_usage_error(sub, "-o OUT is required");
+		status = rf_usage_error(verb, "-o OUT is required");
 	if (status < 0) {
 		s.in = argv[optind];
 		if (same_file(s.in, s.out))
-			status = trace_usage_error(sub, "OUT must not be TRACE");
+			status = rf_usage_error(verb, "OUT must not be TRACE");
 		else
 			status = run(&s);
 	}

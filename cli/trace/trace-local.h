@@ -17,7 +17,11 @@
 #include "lib/hash.h"
 #include "lib/hashmap.h"
 
-/* Each subcommand: argv[0] is its name; returns an RF_EXIT_* status. */
+/*
+ * Each subcommand: argv[0] is its name; returns an RF_EXIT_* status.  Its
+ * messages name it "trace <sub>" (the @verb of rf_err() and of the helpers
+ * below).
+ */
 int trace_info(int argc, char **argv);
 int trace_dump(int argc, char **argv);
 int trace_verify(int argc, char **argv);
@@ -25,27 +29,11 @@ int trace_slice(int argc, char **argv);
 int trace_recover(int argc, char **argv);
 int trace_convert(int argc, char **argv);
 
-/* "refault trace <sub>: <message>" on stderr. */
-void trace_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /*
  * Open @path for reading; on failure print what and where (the reader's
  * message) and return NULL.
  */
-struct rf_trace_reader *trace_open(const char *sub, const char *path, unsigned int flags);
-
-/*
- * getopt_long() with refault's messages: returns the option, -1 at the end,
- * or '?' after printing what is wrong ("unknown option", "needs an
- * argument").  @shortopts must start with ':'.  Call with *@first = true
- * the first time (it resets getopt).
- */
-struct option;
-int trace_getopt(const char *sub, int argc, char **argv, const char *shortopts,
-		 const struct option *longopts, int *longindex, bool *first);
-
-/* "refault trace <sub>: <what>; see 'refault trace <sub> --help'", for usage errors. */
-int trace_usage_error(const char *sub, const char *what);
+struct rf_trace_reader *trace_open(const char *verb, const char *path, unsigned int flags);
 
 /* ------------------------------------------------------------ u64 map */
 
@@ -89,10 +77,10 @@ void trace_filter_free(struct trace_filter *f);
  * argument.  Returns 1 if @opt is a filter option and was parsed, 0 if it is
  * not a filter option, -1 after printing why @arg is bad.
  */
-int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt, const char *arg);
+int trace_filter_option(struct trace_filter *f, const char *verb, const char *opt, const char *arg);
 
 /* Resolve relative times with the trace's first timestamp; -1 after a message. */
-int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trace_reader *r);
+int trace_filter_resolve(struct trace_filter *f, const char *verb, struct rf_trace_reader *r);
 
 /* Learn pid/cgroup relations from @ev; call for every event, selected or not. */
 int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev);
@@ -133,10 +121,10 @@ struct out_file {
 	FILE *fp;		/* for text outputs, NULL until out_file_stdio() */
 };
 
-int out_file_open(struct out_file *o, const char *path, const char *sub);
-FILE *out_file_stdio(struct out_file *o, const char *sub);
+int out_file_open(struct out_file *o, const char *path, const char *verb);
+FILE *out_file_stdio(struct out_file *o, const char *verb);
 /* Close and rename; returns 0 or -1 after a message. */
-int out_file_commit(struct out_file *o, const char *sub);
+int out_file_commit(struct out_file *o, const char *verb);
 /* Close and remove. */
 void out_file_discard(struct out_file *o);
 /* True when @a and @b name the same existing file. */

@@ -19,7 +19,7 @@
 
 #define MAX_REPORTS 50
 
-static const char sub[] = "verify";
+static const char verb[] = "trace verify";
 
 static void usage(FILE *out)
 {
@@ -143,7 +143,7 @@ static int walk(struct verify *v)
 		rc = remember(v, &ci);
 	}
 	if (rc < 0)
-		trace_err(sub, "%s: %s", v->path, rf_strerror(rc));
+		rf_err(verb, "%s: %s", v->path, rf_strerror(rc));
 	rf_event_batch_release(&b);
 	rf_chunk_decoder_free(d);
 	rf_trace_reader_close(r);
@@ -215,7 +215,7 @@ int trace_verify(int argc, char **argv)
 	bool first = true;
 	int c, idx, rc;
 
-	while ((c = trace_getopt(sub, argc, argv, ":hq", longopts, &idx, &first)) != -1) {
+	while ((c = rf_getopt(verb, argc, argv, ":hq", longopts, &idx, &first)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return RF_EXIT_OK;
@@ -225,7 +225,7 @@ int trace_verify(int argc, char **argv)
 		v.quiet = true;
 	}
 	if (optind != argc - 1)
-		return trace_usage_error(sub, optind >= argc ? "no TRACE given" : "one TRACE only");
+		return rf_usage_error(verb, optind >= argc ? "no TRACE given" : "one TRACE only");
 	v.path = argv[optind];
 	rc = walk(&v);
 	if (!rc)
