@@ -212,15 +212,13 @@ bool trace_filter_in_time(const struct trace_filter *f, const struct rf_event *e
 /* The pid an event names besides the thread that caused it, or -1. */
 static int64_t named_pid(const struct rf_event *ev)
 {
-	switch (ev->type) {
-	case RF_EV_FORK:
-	case RF_EV_NAME_PID:
-		return ev->u.task.pid;
-	case RF_EV_CGROUP_ATTACH:
-		return ev->u.cgroup.pid;
-	default:
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
+	int32_t pid;
+
+	if (!ti || !ti->pid_off)
 		return -1;
-	}
+	memcpy(&pid, (const char *)ev + ti->pid_off, sizeof(pid));
+	return pid;
 }
 
 static bool pid_matches(const struct trace_filter *f, int64_t pid)
@@ -238,30 +236,13 @@ static bool pid_matches(const struct trace_filter *f, int64_t pid)
 /* The memory cgroup an event belongs to; false when unknown. */
 static bool event_cgroup(const struct trace_filter *f, const struct rf_event *ev, uint64_t *cg)
 {
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
 	const uint64_t *tgid, *known;
 
-	switch (ev->type) {
-	case RF_EV_PAGECACHE_ADD:
-		*cg = ev->u.file.cgroup;
-		return true;
-	case RF_EV_LRU_ADD:
-		*cg = ev->u.lru.cgroup;
-		return true;
-	case RF_EV_RECLAIM:
-		*cg = ev->u.reclaim.cgroup;
-		return true;
-	case RF_EV_COUNTERS:
-		*cg = ev->u.counters.cgroup;
-		return ev->u.counters.source != RF_COUNTERS_VMSTAT;
-	case RF_EV_CGROUP_MKDIR:
-	case RF_EV_CGROUP_RMDIR:
-	case RF_EV_CGROUP_ATTACH:
-	case RF_EV_CGROUP_LIMIT:
-		*cg = ev->u.cgroup.id;
-		return true;
-	case RF_EV_NAME_PID:
-		*cg = ev->u.task.cgroup;
-		return true;
+	if (ti && ti->cgroup_off) {
+		memcpy(cg, (const char *)ev + ti->cgroup_off, sizeof(*cg));
+		/* /proc/vmstat is the whole host's */
+		return ev->type != RF_EV_COUNTERS || ev->u.counters.source != RF_COUNTERS_VMSTAT;
 	}
 	if (ev->pid <= 0)
 		return false;

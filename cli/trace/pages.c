@@ -44,33 +44,36 @@ static uint64_t page_id(uint64_t tag, uint64_t a, uint64_t b, uint64_t page)
 int page_requests(const struct rf_event *ev, unsigned int page_shift,
 		  int (*fn)(void *arg, const struct page_req *req), void *arg)
 {
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
 	uint64_t first, count, tag = 0, a = 0, b = 0, i;
 	struct page_req req = { 0 };
 	unsigned int order = 0;
 	bool flat = false;
 	int err;
 
-	switch (ev->type) {
-	case RF_EV_FILE_READ:
-	case RF_EV_FILE_WRITE:
+	if (!ti || !ti->touches)
+		return 1;
+	/* the pages the event touches, by how the type gives them (enum rf_page_keys) */
+	switch (ti->pages) {
+	case RF_PAGES_FILE_RANGE:
 		first = ev->u.file.index;
 		count = ev->u.file.nr;
 		tag = TAG_FILE, a = ev->u.file.dev, b = ev->u.file.ino;
-		req.write = ev->type == RF_EV_FILE_WRITE;
+		req.write = ev->type == RF_EV_FILE_WRITE;	/* ranges carry no flags */
 		break;
-	case RF_EV_FILE_FAULT:
+	case RF_PAGES_FILE_FOLIO:
 		order = ev->u.file.order;
 		first = ev->u.file.index;
 		tag = TAG_FILE, a = ev->u.file.dev, b = ev->u.file.ino;
 		req.write = ev->u.file.flags & RF_REF_WRITE;
 		break;
-	case RF_EV_ANON_FAULT:
+	case RF_PAGES_ANON:
 		order = ev->u.anon.order;
 		first = ev->u.anon.addr >> page_shift;
 		tag = TAG_ANON, a = ev->u.anon.mm;
 		req.write = ev->u.anon.flags & RF_REF_WRITE;
 		break;
-	case RF_EV_ACCESS:
+	case RF_PAGES_ACCESS:
 		order = ev->u.access.order;
 		first = ev->u.access.key;
 		flat = true;
@@ -79,7 +82,7 @@ int page_requests(const struct rf_event *ev, unsigned int page_shift,
 	default:
 		return 1;
 	}
-	if (ev->type != RF_EV_FILE_READ && ev->type != RF_EV_FILE_WRITE) {
+	if (ti->pages != RF_PAGES_FILE_RANGE) {
 		if (order > 24)
 			return RF_ERR_RANGE;
 		count = 1ull << order;

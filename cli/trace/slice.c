@@ -59,28 +59,15 @@ struct slice {
 	uint64_t copied_chunks;
 };
 
-/* Naming and set-up events that precede the range and the slice needs. */
+/* Naming and set-up events that precede the range and the slice needs (.slice of the type). */
 static bool keeps_state(const struct trace_filter *f, const struct rf_event *ev)
 {
-	switch (ev->type) {
-	case RF_EV_NAME_FILE:
-	case RF_EV_NAME_STACK:
-	case RF_EV_CGROUP_MKDIR:
-	case RF_EV_CGROUP_RMDIR:
-	case RF_EV_CGROUP_ATTACH:
-	case RF_EV_CGROUP_LIMIT:
-		return true;
-	case RF_EV_NAME_PID:
-	case RF_EV_FORK:
-	case RF_EV_EXEC:
-	case RF_EV_EXIT:
-	case RF_EV_MMAP:
-	case RF_EV_MUNMAP:
-	case RF_EV_MADVISE:
-		return trace_filter_match_task(f, ev);
-	default:
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
+
+	if (!ti)
 		return false;
-	}
+	return ti->slice == RF_SLICE_STATE ||
+	       (ti->slice == RF_SLICE_TASK_STATE && trace_filter_match_task(f, ev));
 }
 
 static bool chunk_inside(const struct slice *s, const struct rf_event_batch *b)
