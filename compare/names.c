@@ -113,7 +113,7 @@ bool rf_compare_is_absolute_change(const char *name)
 	return starts(name, "perf-profile") || ends(name, "%");
 }
 
-/* etc/perf-metrics-threshold.yaml: the entries the LKP reference names, first match wins. */
+/* etc/perf-metrics-threshold.yaml: four of its entries (docs/compare.md), first match wins. */
 static bool threshold_for(const char *lkp, double *v, bool *integer)
 {
 	const char *vm = strstr(lkp, "vmstat");

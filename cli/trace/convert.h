@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * `refault trace convert`: event sources (readers of each format) and sinks
- * (writers of each format).  trace-convert.c has the trace and JSON-lines
- * ones, trace-pages.c the page-request formats (oracleGeneral, csv).
+ * (writers of each format).  cli/trace/convert.c has the trace and JSON-lines
+ * ones, cli/trace/pages.c the page-request formats (oracleGeneral, csv).
  */
 #ifndef REFAULT_CLI_TRACE_CONVERT_H
 #define REFAULT_CLI_TRACE_CONVERT_H
