@@ -13,28 +13,33 @@
 
 #include "cli/util.h"
 
+/* "refault <verb>: <message>[; see 'refault <verb> --help']", after what stdout holds so far. */
+static void message(const char *verb, bool see_help, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "refault %s: ", verb);
+	vfprintf(stderr, fmt, ap);
+	if (see_help)
+		fprintf(stderr, "; see 'refault %s --help'", verb);
+	fputc('\n', stderr);
+}
+
 void rf_err(const char *verb, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "refault %s: ", verb);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(verb, false, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int rf_usage_error(const char *verb, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "refault %s: ", verb);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(verb, true, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "; see 'refault %s --help'\n", verb);
 	return RF_EXIT_USAGE;
 }
 

@@ -2,12 +2,21 @@
 /* What the `refault trace` subcommands share: opening traces, output files. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/trace/trace-local.h"
+
+const char *trace_operand(const char *verb, int argc, char **argv)
+{
+	if (optind == argc - 1)
+		return argv[optind];
+	rf_usage_error(verb, optind >= argc ? "no TRACE given" : "one TRACE only");
+	return NULL;
+}
 
 struct rf_trace_reader *trace_open(const char *verb, const char *path, unsigned int flags)
 {

@@ -105,7 +105,6 @@ static int trace_source_open(struct conv_source *src, const char *path)
 }
 
 struct trace_sink {
-	struct out_file of;
 	struct rf_trace_writer *w;
 	uint64_t events;
 };
@@ -127,12 +126,8 @@ static int trace_sink_finish(struct conv_sink *sink)
 	struct trace_sink *ts = sink->priv;
 	int err = rf_trace_writer_close(ts->w);
 
-	if (err) {
+	if (err)
 		rf_err(verb, "%s: closing the trace: %s", sink->path, rf_strerror(err));
-		out_file_discard(&ts->of);
-	} else if (out_file_commit(&ts->of, verb)) {
-		err = -1;
-	}
 	return err ? -1 : 0;
 }
 
@@ -141,7 +136,6 @@ static void trace_sink_abort(struct conv_sink *sink)
 	struct trace_sink *ts = sink->priv;
 
 	rf_trace_writer_abandon(ts->w);
-	out_file_discard(&ts->of);
 }
 
 static void trace_sink_summary(struct conv_sink *sink)
@@ -157,22 +151,18 @@ static int trace_sink_open(struct conv_sink *sink, const char *path,
 	struct trace_sink *ts = calloc(1, sizeof(*ts));
 	int err;
 
-	if (!ts || out_file_open(&ts->of, path, verb)) {
-		free(ts);
+	sink->priv = ts;
+	if (!ts || out_file_open(&sink->of, path, verb))
 		return -1;
-	}
-	err = rf_trace_writer_fdopen(&ts->w, ts->of.fd, h, wo);
+	err = rf_trace_writer_fdopen(&ts->w, sink->of.fd, h, wo);
 	if (err) {
 		rf_err(verb, "%s: %s", path, rf_strerror(err));
-		out_file_discard(&ts->of);
-		free(ts);
 		return -1;
 	}
 	sink->put = trace_sink_put;
 	sink->finish = trace_sink_finish;
 	sink->abort = trace_sink_abort;
 	sink->summary = trace_sink_summary;
-	sink->priv = ts;
 	return 0;
 }
 
@@ -324,7 +314,6 @@ static int jsonl_source_open(struct conv_source *src, const char *path)
 }
 
 struct jsonl_sink {
-	struct out_file of;
 	FILE *fp;
 	uint64_t events;
 };
@@ -340,20 +329,6 @@ static int jsonl_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	return err;
 }
 
-static int jsonl_sink_finish(struct conv_sink *sink)
-{
-	struct jsonl_sink *js = sink->priv;
-
-	return out_file_commit(&js->of, verb);
-}
-
-static void jsonl_sink_abort(struct conv_sink *sink)
-{
-	struct jsonl_sink *js = sink->priv;
-
-	out_file_discard(&js->of);
-}
-
 static void jsonl_sink_summary(struct conv_sink *sink)
 {
 	struct jsonl_sink *js = sink->priv;
@@ -367,25 +342,19 @@ static int jsonl_sink_open(struct conv_sink *sink, const char *path,
 	struct jsonl_sink *js = calloc(1, sizeof(*js));
 	json_object *o;
 
-	if (!js || out_file_open(&js->of, path, verb)) {
-		free(js);
+	sink->priv = js;
+	if (!js || out_file_open(&sink->of, path, verb))
 		return -1;
-	}
-	js->fp = out_file_stdio(&js->of, verb);
+	js->fp = out_file_stdio(&sink->of, verb);
 	o = rf_header_to_json(h);
 	if (!js->fp || !o) {
 		json_object_put(o);
-		out_file_discard(&js->of);
-		free(js);
 		return -1;
 	}
 	fprintf(js->fp, "%s\n", json_object_to_json_string_ext(o, TRACE_JSON_FLAGS));
 	json_object_put(o);
 	sink->put = jsonl_sink_put;
-	sink->finish = jsonl_sink_finish;
-	sink->abort = jsonl_sink_abort;
 	sink->summary = jsonl_sink_summary;
-	sink->priv = js;
 	return 0;
 }
 
@@ -410,6 +379,7 @@ static int sink_open(struct conv_sink *sink, enum conv_format fmt, const char *p
 {
 	memset(sink, 0, sizeof(*sink));
 	sink->path = path;
+	sink->of.fd = -1;	/* no file yet: discarding it does nothing */
 	switch (fmt) {
 	case FMT_TRACE:
 		return trace_sink_open(sink, path, h, wo);
@@ -427,10 +397,13 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 	struct conv_sink sink;
 	struct rf_event ev;
 	int rc, status;
+	bool bad;
 
 	if (source_open(&src, ifmt, in))
 		return RF_EXIT_FAILURE;
 	if (sink_open(&sink, ofmt, out, &src.hdr, wo)) {
+		out_file_discard(&sink.of);
+		free(sink.priv);
 		src.close(&src);
 		return RF_EXIT_FAILURE;
 	}
@@ -440,11 +413,18 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 	src.close(&src);
 	if (rc == 1) {
 		/* the output failed: what it holds is of no use */
-		sink.abort(&sink);
+		if (sink.abort)
+			sink.abort(&sink);
+		out_file_discard(&sink.of);
 		status = RF_EXIT_FAILURE;
 	} else {
 		/* damaged input: keep what came before the damage */
-		status = sink.finish(&sink) || rc < 0 ? RF_EXIT_FAILURE : RF_EXIT_OK;
+		bad = sink.finish && sink.finish(&sink);
+		if (bad)
+			out_file_discard(&sink.of);
+		else
+			bad = out_file_commit(&sink.of, verb) != 0;
+		status = bad || rc < 0 ? RF_EXIT_FAILURE : RF_EXIT_OK;
 		if (sink.summary)
 			sink.summary(&sink);
 	}

@@ -40,12 +40,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "skip-damaged", no_argument, NULL, OPT_SKIP },
-	{ "type", required_argument, NULL, OPT_FILTER },
-	{ "class", required_argument, NULL, OPT_FILTER },
-	{ "pid", required_argument, NULL, OPT_FILTER },
-	{ "cgroup", required_argument, NULL, OPT_FILTER },
-	{ "from", required_argument, NULL, OPT_FILTER },
-	{ "to", required_argument, NULL, OPT_FILTER },
+	TRACE_FILTER_LONGOPTS(OPT_FILTER),
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -87,10 +82,8 @@ static int parse(struct dump_opts *o, int argc, char **argv)
 			return RF_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1)
-		return rf_usage_error(verb, optind >= argc ? "no TRACE given" : "one TRACE only");
-	o->path = argv[optind];
-	return -1;
+	o->path = trace_operand(verb, argc, argv);
+	return o->path ? -1 : RF_EXIT_USAGE;
 }
 
 /*

@@ -36,52 +36,45 @@ int trace_parse_time(const char *s, uint64_t *ns, bool *relative)
 	return rf_parse_duration(s + *relative, ns);
 }
 
-static int parse_types(struct trace_filter *f, const char *verb, const char *arg)
+static int type_index(const char *name)
 {
-	char *copy = strdup(arg), *tok, *save = NULL;
-	unsigned int t;
-	int rc = 1;
+	unsigned int t = rf_event_type_from_name(name);
 
-	if (!copy) {
-		rf_err(verb, "out of memory");
-		return -1;
-	}
-	f->by_type = true;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		t = rf_event_type_from_name(tok);
-		if (t == RF_EV_NONE) {
-			rf_err(verb, "--type: unknown event type '%s' (names as in 'dump' "
-			       "output, e.g. file_read,anon_fault)", tok);
-			rc = -1;
-			break;
-		}
-		f->types[t] = true;
-	}
-	free(copy);
-	return rc;
+	return t == RF_EV_NONE ? -1 : (int)t;
 }
 
-static int parse_classes(struct trace_filter *f, const char *verb, const char *arg)
+static int class_index(const char *name)
+{
+	int c;
+
+	for (c = RF_CLASS_REFERENCE; c <= RF_CLASS_META; c++)
+		if (!strcmp(name, rf_event_class_name((enum rf_event_class)c)))
+			return c;
+	return -1;
+}
+
+/*
+ * The comma-separated names of @arg into @set, at the index lookup() gives
+ * (-1: unknown).  Returns 1, or -1 after "OPT: unknown WHAT 'name' (HINT)".
+ */
+static int parse_names(const char *verb, const char *opt, const char *what, const char *hint,
+		       const char *arg, int (*lookup)(const char *name), bool *set)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
-	int c, rc = 1;
+	int i, rc = 1;
 
 	if (!copy) {
 		rf_err(verb, "out of memory");
 		return -1;
 	}
-	f->by_class = true;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (c = RF_CLASS_REFERENCE; c <= RF_CLASS_META; c++)
-			if (!strcmp(tok, rf_event_class_name((enum rf_event_class)c)))
-				break;
-		if (c > RF_CLASS_META) {
-			rf_err(verb, "--class: unknown class '%s' (reference, state, "
-			       "observation, meta)", tok);
+		i = lookup(tok);
+		if (i < 0) {
+			rf_err(verb, "%s: unknown %s '%s' (%s)", opt, what, tok, hint);
 			rc = -1;
 			break;
 		}
-		f->classes[c] = true;
+		set[i] = true;
 	}
 	free(copy);
 	return rc;
@@ -92,10 +85,16 @@ int trace_filter_option(struct trace_filter *f, const char *verb, const char *op
 	uint64_t v;
 	bool rel;
 
-	if (!strcmp(opt, "type"))
-		return parse_types(f, verb, arg);
-	if (!strcmp(opt, "class"))
-		return parse_classes(f, verb, arg);
+	if (!strcmp(opt, "type")) {
+		f->by_type = true;
+		return parse_names(verb, "--type", "event type", "names as in 'dump' output, "
+				   "e.g. file_read,anon_fault", arg, type_index, f->types);
+	}
+	if (!strcmp(opt, "class")) {
+		f->by_class = true;
+		return parse_names(verb, "--class", "class", "reference, state, observation, meta",
+				   arg, class_index, f->classes);
+	}
 	if (!strcmp(opt, "pid")) {
 		if (rf_parse_u64(arg, &v) || v > INT32_MAX) {
 			rf_err(verb, "--pid: '%s' is not a pid", arg);

@@ -268,6 +268,7 @@ int trace_info(int argc, char **argv)
 	};
 	struct info *in;
 	struct rf_trace_reader *r;
+	const char *path;
 	bool first = true, json = false, list_chunks = false;
 	json_object *o;
 	int c, idx, status;
@@ -281,15 +282,16 @@ int trace_info(int argc, char **argv)
 			return RF_EXIT_USAGE;
 		*(c == 'j' ? &json : &list_chunks) = true;
 	}
-	if (optind != argc - 1)
-		return rf_usage_error(verb, optind >= argc ? "no TRACE given" : "one TRACE only");
-	r = trace_open(verb, argv[optind], RF_READ_SKIP_DAMAGED);
+	path = trace_operand(verb, argc, argv);
+	if (!path)
+		return RF_EXIT_USAGE;
+	r = trace_open(verb, path, RF_READ_SKIP_DAMAGED);
 	if (!r)
 		return RF_EXIT_FAILURE;
 	in = calloc(1, sizeof(*in));	/* the damage reports make it big for the stack */
 	if (in)
 		in->list_chunks = list_chunks;
-	if (!in || scan(in, r, argv[optind])) {
+	if (!in || scan(in, r, path)) {
 		if (!in)
 			rf_err(verb, "out of memory");
 		free(in);

@@ -105,7 +105,6 @@ int page_requests(const struct rf_event *ev, unsigned int page_shift,
 
 struct page_sink {
 	enum conv_format fmt;
-	struct out_file of;
 	FILE *fp;
 	unsigned int page_shift;
 	uint32_t page_size;
@@ -194,14 +193,14 @@ static int page_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	return rc < 0 ? rc : 0;
 }
 
-/* Fill in next_access_vtime, walking the records from the last to the first. */
-static int oracle_backward_pass(struct page_sink *ps, const char *path)
+/* Fill in next_access_vtime in @fd, walking the records from the last to the first. */
+static int oracle_backward_pass(struct page_sink *ps, int fd, const char *path)
 {
 	uint8_t *buf = malloc((size_t)REVERSE_BLOCK * ORACLE_RECORD);
 	uint64_t end = ps->requests, start, i, next;
 	struct u64_map next_of = { 0 };
 	const uint64_t *known;
-	int fd = ps->of.fd, err = 0;
+	int err = 0;
 	size_t len;
 
 	if (!buf)
@@ -240,21 +239,11 @@ static int page_sink_finish(struct conv_sink *sink)
 
 	if (fflush(ps->fp)) {
 		rf_err(verb, "%s: %s", sink->path, strerror(errno));
-		out_file_discard(&ps->of);
 		return -1;
 	}
-	if (ps->fmt == FMT_ORACLE && oracle_backward_pass(ps, sink->path)) {
-		out_file_discard(&ps->of);
+	if (ps->fmt == FMT_ORACLE && oracle_backward_pass(ps, sink->of.fd, sink->path))
 		return -1;
-	}
-	return out_file_commit(&ps->of, verb);
-}
-
-static void page_sink_abort(struct conv_sink *sink)
-{
-	struct page_sink *ps = sink->priv;
-
-	out_file_discard(&ps->of);
+	return 0;
 }
 
 static void page_sink_summary(struct conv_sink *sink)
@@ -272,36 +261,29 @@ int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *pat
 	struct page_sink *ps = calloc(1, sizeof(*ps));
 	uint32_t page = h->host.page_size ? h->host.page_size : 4096;
 
+	sink->priv = ps;
 	if (!ps) {
 		rf_err(verb, "out of memory");
 		return -1;
 	}
 	if (page & (page - 1)) {
 		rf_err(verb, "the header's page size %u is not a power of two", page);
-		free(ps);
 		return -1;
 	}
 	ps->fmt = fmt;
 	ps->page_size = page;
 	while ((1u << ps->page_shift) < page)
 		ps->page_shift++;
-	if (out_file_open(&ps->of, path, verb)) {
-		free(ps);
+	if (out_file_open(&sink->of, path, verb))
 		return -1;
-	}
-	ps->fp = out_file_stdio(&ps->of, verb);
-	if (!ps->fp) {
-		out_file_discard(&ps->of);
-		free(ps);
+	ps->fp = out_file_stdio(&sink->of, verb);
+	if (!ps->fp)
 		return -1;
-	}
 	if (fmt == FMT_CSV)
 		fprintf(ps->fp, CSV_HEADER "\n");
 	sink->put = page_sink_put;
 	sink->finish = page_sink_finish;
-	sink->abort = page_sink_abort;
 	sink->summary = page_sink_summary;
-	sink->priv = ps;
 	return 0;
 }
 

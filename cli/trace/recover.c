@@ -183,9 +183,9 @@ int trace_recover(int argc, char **argv)
 			return RF_EXIT_USAGE;
 		rc.out = optarg;
 	}
-	if (optind != argc - 1)
-		return rf_usage_error(verb, optind >= argc ? "no TRACE given" : "one TRACE only");
-	rc.in = argv[optind];
+	rc.in = trace_operand(verb, argc, argv);
+	if (!rc.in)
+		return RF_EXIT_USAGE;
 	if (!rc.out) {
 		size_t len = strlen(rc.in) + sizeof(".recovered");
 

@@ -41,12 +41,7 @@ enum { OPT_FILTER = 256 };
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "output", required_argument, NULL, 'o' },
-	{ "type", required_argument, NULL, OPT_FILTER },
-	{ "class", required_argument, NULL, OPT_FILTER },
-	{ "pid", required_argument, NULL, OPT_FILTER },
-	{ "cgroup", required_argument, NULL, OPT_FILTER },
-	{ "from", required_argument, NULL, OPT_FILTER },
-	{ "to", required_argument, NULL, OPT_FILTER },
+	TRACE_FILTER_LONGOPTS(OPT_FILTER),
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -219,13 +214,14 @@ int trace_slice(int argc, char **argv)
 			status = RF_EXIT_USAGE;
 		}
 	}
-	if (status < 0 && optind != argc - 1)
-		status = rf_usage_error(verb, optind >= argc ? "no TRACE given" :
-					"one TRACE only");
+	if (status < 0) {
+		s.in = trace_operand(verb, argc, argv);
+		if (!s.in)
+			status = RF_EXIT_USAGE;
+	}
 	if (status < 0 && !s.out)
 		status = rf_usage_error(verb, "-o OUT is required");
 	if (status < 0) {
-		s.in = argv[optind];
 		if (same_file(s.in, s.out))
 			status = rf_usage_error(verb, "OUT must not be TRACE");
 		else

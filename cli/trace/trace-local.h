@@ -30,6 +30,12 @@ int trace_recover(int argc, char **argv);
 int trace_convert(int argc, char **argv);
 
 /*
+ * The one TRACE operand left after the options, or NULL after "no TRACE
+ * given" / "one TRACE only" (rf_usage_error(): exit RF_EXIT_USAGE).
+ */
+const char *trace_operand(const char *verb, int argc, char **argv);
+
+/*
  * Open @path for reading; on failure print what and where (the reader's
  * message) and return NULL.
  */
@@ -77,7 +83,17 @@ void trace_filter_free(struct trace_filter *f);
  * argument.  Returns 1 if @opt is a filter option and was parsed, 0 if it is
  * not a filter option, -1 after printing why @arg is bad.
  */
-int trace_filter_option(struct trace_filter *f, const char *verb, const char *opt, const char *arg);
+int trace_filter_option(struct trace_filter *f, const char *verb, const char *opt,
+			const char *arg);
+
+/* The filter options in a subcommand's getopt_long() table, each with @val. */
+#define TRACE_FILTER_LONGOPTS(val)					\
+	{ "type", required_argument, NULL, (val) },			\
+	{ "class", required_argument, NULL, (val) },			\
+	{ "pid", required_argument, NULL, (val) },			\
+	{ "cgroup", required_argument, NULL, (val) },			\
+	{ "from", required_argument, NULL, (val) },			\
+	{ "to", required_argument, NULL, (val) }
 
 /* Resolve relative times with the trace's first timestamp; -1 after a message. */
 int trace_filter_resolve(struct trace_filter *f, const char *verb, struct rf_trace_reader *r);

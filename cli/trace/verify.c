@@ -224,9 +224,9 @@ int trace_verify(int argc, char **argv)
 			return RF_EXIT_USAGE;
 		v.quiet = true;
 	}
-	if (optind != argc - 1)
-		return rf_usage_error(verb, optind >= argc ? "no TRACE given" : "one TRACE only");
-	v.path = argv[optind];
+	v.path = trace_operand(verb, argc, argv);
+	if (!v.path)
+		return RF_EXIT_USAGE;
 	rc = walk(&v);
 	if (!rc)
 		rc = check_index(&v);

@@ -13,7 +13,8 @@ TESTS += tests/format/test-type-info
 
 # Bad input: truncation, bit flips, hostile frames crafted with libzstd + msgpack-c.
 check_PROGRAMS += tests/format/test-damage
-tests_format_test_damage_SOURCES = tests/format/test-damage.c tests/format/sample.h
+tests_format_test_damage_SOURCES = tests/format/test-damage.c tests/format/sample.h \
+	tests/format/bytes.h
 tests_format_test_damage_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(MSGPACK_CFLAGS)
 tests_format_test_damage_LDADD = $(TRACE_TEST_LIBS) $(ZSTD_LIBS) $(MSGPACK_LIBS)
 TESTS += tests/format/test-damage
