@@ -165,10 +165,12 @@ static void build_image(struct buf *im, const uint8_t *data, size_t size)
 	}
 }
 
+/* Where check_event() reads frames into, so that the reads are not optimised away. */
+static volatile uint64_t sink;
+
 /* Touch everything an event points to, so ASan sees any bad pointer. */
 static void check_event(const struct rf_event *ev)
 {
-	static volatile uint64_t sink;
 	uint32_t k;
 
 	check(rf_event_type_name(ev->type) != NULL, "event of an unknown type returned");
