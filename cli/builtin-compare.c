@@ -13,6 +13,7 @@
 #include "cli/builtin.h"
 #include "cli/util.h"
 #include "compare/compare.h"
+#include "lib/grow.h"
 
 #define VERB "compare"
 #define EXIT_GATE 3
@@ -22,8 +23,8 @@ struct compare_opts {
 	const char *export_matrix;
 	const char *plot;
 	const char *html;
-	struct rf_cmp_gate *gates;
-	size_t ngates;
+	struct rf_compare_gate *gates;
+	size_t ngates, gates_cap;
 	char **specs;
 	size_t nspecs;
 	bool specs_owned;
@@ -75,15 +76,15 @@ static void usage(FILE *out)
 
 static int add_gate(struct compare_opts *o, const char *text)
 {
-	struct rf_cmp_gate *g = realloc(o->gates, (o->ngates + 1) * sizeof(*g));
-	char err[RF_CMP_ERRLEN];
+	char err[RF_COMPARE_ERRLEN];
+	struct rf_compare_gate *g;
 
-	if (!g)
+	if (RF_GROW(o->gates, o->gates_cap, o->ngates + 1))
 		return RF_EXIT_FAILURE;
-	o->gates = g;
-	if (rf_cmp_gate_parse(&g[o->ngates], text, err, sizeof(err))) {
+	g = &o->gates[o->ngates];
+	if (rf_compare_gate_parse(g, text, err, sizeof(err))) {
 		rf_err(VERB, "--fail-if '%s': %s", text, err);
-		rf_cmp_gate_release(&g[o->ngates]);
+		rf_compare_gate_release(g);
 		return RF_EXIT_USAGE;
 	}
 	o->ngates++;
@@ -105,10 +106,10 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool first = true;
 	int c, ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
+	while ((c = rf_getopt(VERB, argc, argv, ":ah", longopts, NULL, &first)) != -1) {
 		switch (c) {
 		case 'a': o->all = true; break;
 		case 'j': o->json = true; break;
@@ -133,7 +134,6 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 			usage(stdout);
 			return -1;
 		default:
-			usage(stderr);
 			return RF_EXIT_USAGE;
 		}
 	}
@@ -149,16 +149,16 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 /* "results.json" alone, holding several configurations: compare them all, first = base. */
 static int expand_single(struct compare_opts *o)
 {
-	char err[RF_CMP_ERRLEN], **names = NULL, **specs;
+	char err[RF_COMPARE_ERRLEN], **names = NULL, **specs;
 	size_t i, n = 0;
 
 	if (o->nspecs != 1 || strchr(o->specs[0], ','))
 		return 0;
-	if (rf_cmp_results_configs(o->specs[0], &names, &n, err, sizeof(err)) || n < 2)
+	if (rf_compare_results_configs(o->specs[0], &names, &n, err, sizeof(err)) || n < 2)
 		goto out;
 	specs = calloc(n, sizeof(*specs));
 	for (i = 0; specs && i < n; i++)
-		if (rf_cmp_asprintf(&specs[i], "%s:%s", o->specs[0], names[i]) < 0)
+		if (asprintf(&specs[i], "%s:%s", o->specs[0], names[i]) < 0)
 			break;
 	if (specs && i == n) {
 		o->specs = specs;
@@ -172,13 +172,13 @@ out:
 	return 0;
 }
 
-static int load_sides(struct compare_opts *o, struct rf_cmp_side *sides)
+static int load_sides(struct compare_opts *o, struct rf_compare_side *sides)
 {
-	char err[RF_CMP_ERRLEN];
+	char err[RF_COMPARE_ERRLEN];
 	size_t i;
 
 	for (i = 0; i < o->nspecs; i++) {
-		if (rf_cmp_side_load(&sides[i], o->specs[i], err, sizeof(err))) {
+		if (rf_compare_side_load(&sides[i], o->specs[i], err, sizeof(err))) {
 			rf_err(VERB, "%s", err);
 			return RF_EXIT_FAILURE;
 		}
@@ -190,14 +190,14 @@ static int load_sides(struct compare_opts *o, struct rf_cmp_side *sides)
 	return 0;
 }
 
-static int check_traces(const struct compare_opts *o, const struct rf_cmp_side *sides)
+static int check_traces(const struct compare_opts *o, const struct rf_compare_side *sides)
 {
-	char err[RF_CMP_ERRLEN];
+	char err[RF_COMPARE_ERRLEN];
 	size_t i;
 	int bad = 0;
 
 	for (i = 1; i < o->nspecs; i++) {
-		if (!rf_cmp_same_traces(&sides[0], &sides[i], err, sizeof(err)))
+		if (!rf_compare_same_traces(&sides[0], &sides[i], err, sizeof(err)))
 			continue;
 		rf_err(VERB, "%s%s", o->force ? "warning: " : "", err);
 		bad = 1;
@@ -210,7 +210,7 @@ static int check_traces(const struct compare_opts *o, const struct rf_cmp_side *
 }
 
 /* Two columns with the same title (the same configuration from two files): use the specs. */
-static void unique_labels(struct rf_cmp_side *sides, size_t n)
+static void unique_labels(struct rf_compare_side *sides, size_t n)
 {
 	size_t i, j;
 
@@ -226,7 +226,7 @@ static void unique_labels(struct rf_cmp_side *sides, size_t n)
 			}
 }
 
-static void note_missing(const struct rf_cmp_report *rep)
+static void note_missing(const struct rf_compare_report *rep)
 {
 	size_t i, j;
 
@@ -251,14 +251,14 @@ static void note_missing(const struct rf_cmp_report *rep)
 			}
 }
 
-static int run_gates(const struct compare_opts *o, const struct rf_cmp_report *rep)
+static int run_gates(const struct compare_opts *o, const struct rf_compare_report *rep)
 {
 	char msg[1024];
 	size_t i;
 	int tripped = 0, ret;
 
 	for (i = 0; i < o->ngates; i++) {
-		ret = rf_cmp_gate_eval(&o->gates[i], rep, msg, sizeof(msg));
+		ret = rf_compare_gate_eval(&o->gates[i], rep, msg, sizeof(msg));
 		if (ret < 0) {
 			rf_err(VERB, "--fail-if '%s': %s", o->gates[i].text, msg);
 			return RF_EXIT_FAILURE;
@@ -272,20 +272,20 @@ static int run_gates(const struct compare_opts *o, const struct rf_cmp_report *r
 }
 
 /* Unknown gate metrics are an error before anything is printed. */
-static int check_gate_metrics(const struct compare_opts *o, const struct rf_cmp_report *rep)
+static int check_gate_metrics(const struct compare_opts *o, const struct rf_compare_report *rep)
 {
 	char msg[1024];
 	size_t i;
 
 	for (i = 0; i < o->ngates; i++)
-		if (rf_cmp_gate_eval(&o->gates[i], rep, msg, sizeof(msg)) < 0) {
+		if (rf_compare_gate_eval(&o->gates[i], rep, msg, sizeof(msg)) < 0) {
 			rf_err(VERB, "--fail-if '%s': %s", o->gates[i].text, msg);
 			return RF_EXIT_FAILURE;
 		}
 	return 0;
 }
 
-static int write_html(const char *path, const struct rf_cmp_report *rep)
+static int write_html(const char *path, const struct rf_compare_report *rep)
 {
 	FILE *f = fopen(path, "w");
 	int ret;
@@ -294,7 +294,7 @@ static int write_html(const char *path, const struct rf_cmp_report *rep)
 		rf_err(VERB, "%s: cannot write: %m", path);
 		return RF_EXIT_FAILURE;
 	}
-	ret = rf_cmp_write_html(f, rep);
+	ret = rf_compare_write_html(f, rep);
 	if (fclose(f) || ret) {
 		rf_err(VERB, "%s: write failed", path);
 		return RF_EXIT_FAILURE;
@@ -302,40 +302,41 @@ static int write_html(const char *path, const struct rf_cmp_report *rep)
 	return 0;
 }
 
-static int plot(const struct compare_opts *o, const struct rf_cmp_report *rep)
+static int plot(const struct compare_opts *o, const struct rf_compare_report *rep)
 {
-	char err[RF_CMP_ERRLEN];
+	char err[RF_COMPARE_ERRLEN];
 	bool ambiguous;
 	const char *name;
 
 	if (o->over_time) {
-		if (rf_cmp_plot_time(stdout, rep->sides, rep->nsides, o->plot, err, sizeof(err))) {
+		if (rf_compare_plot_time(stdout, rep->sides, rep->nsides, o->plot, err,
+					 sizeof(err))) {
 			rf_err(VERB, "--plot %s: %s", o->plot, err);
 			return RF_EXIT_FAILURE;
 		}
 		return 0;
 	}
-	name = rf_cmp_resolve(rep->sides, rep->nsides, o->plot, &ambiguous);
+	name = rf_compare_resolve(rep->sides, rep->nsides, o->plot, &ambiguous);
 	if (!name) {
 		rf_err(VERB, "--plot %s: %s metric", o->plot, ambiguous ? "ambiguous" : "unknown");
 		return RF_EXIT_FAILURE;
 	}
-	rf_cmp_plot_variants(stdout, rep, name);
+	rf_compare_plot_variants(stdout, rep, name);
 	return 0;
 }
 
-static int output(const struct compare_opts *o, const struct rf_cmp_report *rep)
+static int output(const struct compare_opts *o, const struct rf_compare_report *rep)
 {
 	int ret;
 
 	if (o->json)
-		ret = rf_cmp_write_json(stdout, rep, o->all);
+		ret = rf_compare_write_json(stdout, rep, o->all);
 	else if (o->csv)
-		ret = rf_cmp_write_csv(stdout, rep, o->all);
+		ret = rf_compare_write_csv(stdout, rep, o->all);
 	else {
-		ret = rf_cmp_print_decisions(stdout, rep);
+		ret = rf_compare_print_decisions(stdout, rep);
 		if (!ret)
-			ret = rf_cmp_print_table(stdout, rep);
+			ret = rf_compare_print_table(stdout, rep);
 	}
 	if (ret) {
 		rf_err(VERB, "cannot write the output: %s", rf_strerror(ret));
@@ -348,14 +349,14 @@ static int output(const struct compare_opts *o, const struct rf_cmp_report *rep)
 	return 0;
 }
 
-static int compare(struct compare_opts *o, struct rf_cmp_side *sides)
+static int compare(struct compare_opts *o, struct rf_compare_side *sides)
 {
-	struct rf_cmp_report rep;
-	char err[RF_CMP_ERRLEN];
+	struct rf_compare_report rep;
+	char err[RF_COMPARE_ERRLEN];
 	int ret = load_sides(o, sides);
 
 	if (!ret && o->export_matrix &&
-	    rf_cmp_write_matrix(o->export_matrix, &sides[0], err, sizeof(err))) {
+	    rf_compare_write_matrix(o->export_matrix, &sides[0], err, sizeof(err))) {
 		rf_err(VERB, "%s", err);
 		return RF_EXIT_FAILURE;
 	}
@@ -365,7 +366,7 @@ static int compare(struct compare_opts *o, struct rf_cmp_side *sides)
 	if (ret)
 		return ret;
 	unique_labels(sides, o->nspecs);
-	if (rf_cmp_report_build(&rep, sides, o->nspecs, o->all, err, sizeof(err))) {
+	if (rf_compare_report_build(&rep, sides, o->nspecs, o->all, err, sizeof(err))) {
 		rf_err(VERB, "%s", err);
 		return RF_EXIT_FAILURE;
 	}
@@ -376,7 +377,7 @@ static int compare(struct compare_opts *o, struct rf_cmp_side *sides)
 	}
 	if (!ret)
 		ret = run_gates(o, &rep);
-	rf_cmp_report_release(&rep);
+	rf_compare_report_release(&rep);
 	return ret;
 }
 
@@ -385,7 +386,7 @@ static void release_opts(struct compare_opts *o)
 	size_t i;
 
 	for (i = 0; i < o->ngates; i++)
-		rf_cmp_gate_release(&o->gates[i]);
+		rf_compare_gate_release(&o->gates[i]);
 	free(o->gates);
 	for (i = 0; o->specs_owned && i < o->nspecs; i++)
 		free(o->specs[i]);
@@ -396,7 +397,7 @@ static void release_opts(struct compare_opts *o)
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { 0 };
-	struct rf_cmp_side *sides = NULL;
+	struct rf_compare_side *sides = NULL;
 	size_t i;
 	int ret = parse_args(&o, argc, argv);
 
@@ -404,14 +405,13 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	expand_single(&o);
 	if (o.nspecs < 2 && !(o.export_matrix && o.nspecs == 1)) {
-		rf_err(VERB, "need a BASE and at least one NEW side (see refault compare --help)");
-		ret = RF_EXIT_USAGE;
+		ret = rf_usage_error(VERB, "need a BASE and at least one NEW side");
 		goto out;
 	}
 	sides = calloc(o.nspecs, sizeof(*sides));
 	ret = sides ? compare(&o, sides) : RF_EXIT_FAILURE;
 	for (i = 0; sides && i < o.nspecs; i++)
-		rf_cmp_side_release(&sides[i]);
+		rf_compare_side_release(&sides[i]);
 	free(sides);
 out:
 	release_opts(&o);

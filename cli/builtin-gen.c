@@ -128,20 +128,13 @@ static int parse_args(struct gen_opts *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool first = true;
 	int c;
 
-	opterr = 0;
-	optind = 0;	/* glibc: start over, whatever parsed argv before */
 	/* GNU getopt permutes: options may come before or after the case name. */
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			rf_err(VERB, "%s '%s'; see 'refault gen --help'",
-			       c == ':' ? "missing value for" : "unknown option", argv[optind - 1]);
+	while ((c = rf_getopt(VERB, argc, argv, ":o:h", longopts, NULL, &first)) != -1)
+		if (c == '?' || parse_option(o, c, optarg))
 			return -1;
-		}
-		if (parse_option(o, c, optarg))
-			return -1;
-	}
 	if (optind < argc)
 		o->name = argv[optind++];
 	if (optind < argc) {

@@ -174,9 +174,9 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 {
 	char list[8192];
 	int opt, nscopes = 0, ret;
+	bool first = true;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+aG:p:o:m:qh", longopts, NULL)) != -1) {
+	while ((opt = rf_getopt(VERB, argc, argv, "+:aG:p:o:m:qh", longopts, NULL, &first)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return -1;

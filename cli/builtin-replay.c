@@ -55,13 +55,6 @@ static void list_profiles(void)
 		printf("%-16s %s\n", *p, rf_model_profile_summary(*p));
 }
 
-static unsigned int default_threads(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 64 ? 64 : (unsigned int)n;
-}
-
 static int parse_args(int argc, char **argv, struct replay_args *a)
 {
 	static const struct option longopts[] = {
@@ -77,11 +70,13 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool first = true;
 	uint64_t v;
 	int c;
 
-	a->opts.threads = default_threads();
-	while ((c = getopt_long(argc, argv, "p:s:m:j:i:o:qh", longopts, NULL)) != -1) {
+	a->opts.threads = rf_default_threads();
+	while ((c = rf_getopt("replay", argc, argv, ":p:s:m:j:i:o:qh", longopts, NULL,
+			      &first)) != -1) {
 		switch (c) {
 		case 'p': a->profiles = optarg; break;
 		case 'm': a->matrix = optarg; break;
@@ -110,7 +105,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 			break;
 		case 'L': list_profiles(); return -1;
 		case 'h': fputs(usage, stdout); return -1;
-		default: fputs(usage, stderr); return RF_EXIT_USAGE;
+		default: return RF_EXIT_USAGE;
 		}
 	}
 	if (optind + 1 != argc) {

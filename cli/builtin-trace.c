@@ -23,7 +23,7 @@ static const struct trace_sub subs[] = {
 	{ "convert", trace_convert, "convert between trace, jsonl, oracleGeneral and csv" },
 };
 
-#define NR_SUBS (sizeof(subs) / sizeof(subs[0]))
+#define NR_SUBS ARRAY_SIZE(subs)
 
 static void usage(FILE *out)
 {
@@ -51,6 +51,8 @@ int cmd_trace(int argc, char **argv)
 	for (i = 0; i < NR_SUBS; i++)
 		if (!strcmp(argv[1], subs[i].name))
 			return subs[i].fn(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return rf_usage_error("trace", "unknown option '%s'", argv[1]);
 	rf_err("trace", "'%s' is not a trace subcommand. See 'refault trace --help'.", argv[1]);
 	return RF_EXIT_USAGE;
 }

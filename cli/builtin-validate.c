@@ -83,14 +83,12 @@ int cmd_validate(int argc, char **argv)
 	bool quiet = false;
 	uint64_t n;
 	struct rf_validation *v;
-	bool json = false, series = true;
+	bool json = false, series = true, first = true;
 	char err[1024];
 	int c, e;
 
-	optind = 1;
-	n = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-	o.threads = n < 1 ? 1 : n > 64 ? 64 : (unsigned int)n;
-	while ((c = getopt_long(argc, argv, "p:s:t:j:qh", longopts, NULL)) != -1) {
+	o.threads = rf_default_threads();
+	while ((c = rf_getopt(VERB, argc, argv, ":p:s:t:j:qh", longopts, NULL, &first)) != -1) {
 		switch (c) {
 		case 'p':
 			o.profile = optarg;
@@ -137,7 +135,6 @@ int cmd_validate(int argc, char **argv)
 			fputs(usage, stdout);
 			return RF_EXIT_OK;
 		default:
-			fputs(usage, stderr);
 			return RF_EXIT_USAGE;
 		}
 	}

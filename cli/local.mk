@@ -5,7 +5,7 @@ bin_PROGRAMS += refault
 refault_SOURCES = cli/refault.c cli/builtin.h cli/util.c cli/util.h \
 	cli/builtin-record.c cli/builtin-gen.c cli/builtin-replay.c cli/builtin-validate.c \
 	cli/builtin-compare.c cli/builtin-trace.c \
-	cli/trace/trace-local.h cli/trace/common.c cli/trace/print.c cli/trace/map.c \
+	cli/trace/trace-local.h cli/trace/common.c cli/trace/print.c \
 	cli/trace/filter.c cli/trace/info.c cli/trace/dump.c cli/trace/verify.c cli/trace/slice.c \
 	cli/trace/recover.c cli/trace/convert.h cli/trace/convert.c cli/trace/pages.c
 refault_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS)

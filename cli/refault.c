@@ -32,7 +32,7 @@ static void print_usage(FILE *out)
 	fprintf(out, "usage: refault [--version] [--help] <command> [<args>]\n\n"
 		     "refault replays memory-reference traces through a model of Linux reclaim.\n\n"
 		     "commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'refault <command> --help' describes a command.\n"
 		     "Exit status: 0 success, 1 failure (bad data, I/O), 2 bad command line; a verb may add\n"
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 		printf("refault %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return rf_cli_finish(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "refault: '%s' is not a refault command. See 'refault --help'.\n", argv[1]);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -12,16 +13,60 @@
 
 #include "cli/util.h"
 
+/* "refault <verb>: <message>[; see 'refault <verb> --help']", after what stdout holds so far. */
+static void message(const char *verb, bool see_help, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "refault %s: ", verb);
+	vfprintf(stderr, fmt, ap);
+	if (see_help)
+		fprintf(stderr, "; see 'refault %s --help'", verb);
+	fputc('\n', stderr);
+}
+
 void rf_err(const char *verb, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "refault %s: ", verb);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(verb, false, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+int rf_usage_error(const char *verb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message(verb, true, fmt, ap);
+	va_end(ap);
+	return RF_EXIT_USAGE;
+}
+
+int rf_getopt(const char *verb, int argc, char **argv, const char *shortopts,
+	      const struct option *longopts, int *longindex, bool *first)
+{
+	int c, before;
+
+	if (*first) {
+		optind = 0;	/* glibc: start over, including its internal state */
+		*first = false;
+	}
+	before = optind ? optind : 1;
+	opterr = 0;
+	c = getopt_long(argc, argv, shortopts, longopts, longindex);
+	if (c == ':') {
+		rf_usage_error(verb, "option '%s' needs an argument", argv[optind - 1]);
+		return '?';
+	}
+	if (c == '?') {
+		/* a short option inside "-xyz" leaves optind on that word */
+		if (optopt && optopt < 256 && (optind == before || argv[optind - 1][1] != '-'))
+			rf_usage_error(verb, "unknown option '-%c'", optopt);
+		else
+			rf_usage_error(verb, "unknown option '%s'", argv[optind - 1]);
+	}
+	return c;
 }
 
 /* Async-signal-safe enough: only write(2) and libunwind's local unwinder. */
@@ -68,7 +113,7 @@ void rf_cli_install_crash_handler(void)
 #if defined(__SANITIZE_ADDRESS__)
 	return;
 #endif
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		signal(sigs[i], crash_handler);
 }
 
@@ -81,4 +126,11 @@ int rf_cli_finish(int status)
 		}
 	}
 	return status;
+}
+
+unsigned int rf_default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (unsigned int)n;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/compiler.h"
 #include "lib/units.h"
 
 /* Exit statuses shared by all verbs (documented in refault --help of each verb). */
@@ -14,8 +15,38 @@
 #define RF_EXIT_FAILURE		1	/* the work failed: bad input data, I/O error */
 #define RF_EXIT_USAGE		2	/* bad command line */
 
+/*
+ * The messages of every verb and trace subcommand go through these two, so
+ * they all start alike.  @verb is what the user typed after "refault":
+ * "gen", "trace info".
+ */
+
 /* "refault <verb>: <message>" on stderr. */
 void rf_err(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * "refault <verb>: <message>; see 'refault <verb> --help'" on stderr, for a
+ * bad command line.  Returns RF_EXIT_USAGE.
+ */
+int rf_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * rf_getopt() - getopt_long() with the messages every verb shares
+ * @shortopts: as for getopt_long(), starting with ':' (after the '+' that
+ *             stops at the first operand, if any)
+ * @first: true for the first call of a parse (it starts getopt over); set false
+ *
+ * Returns the option, -1 at the end, or '?' after printing (rf_usage_error())
+ *	refault <verb>: unknown option '--bogus'; see 'refault <verb> --help'
+ *	refault <verb>: option '--seed' needs an argument; see 'refault <verb> --help'
+ * upon which the caller exits with RF_EXIT_USAGE.
+ */
+struct option;
+int rf_getopt(const char *verb, int argc, char **argv, const char *shortopts,
+	      const struct option *longopts, int *longindex, bool *first);
+
+/* --threads by default: the online CPUs, 1..64. */
+unsigned int rf_default_threads(void);
 
 /* Install a handler that prints a libunwind backtrace on SIGSEGV/SIGBUS/SIGABRT/SIGFPE. */
 void rf_cli_install_crash_handler(void);

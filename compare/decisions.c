@@ -9,11 +9,11 @@
 
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 #define MAX_NAMED 4
 
-static bool exact_row(const struct rf_cmp_row *row, size_t nsides)
+static bool exact_row(const struct rf_compare_row *row, size_t nsides)
 {
 	size_t i;
 
@@ -23,20 +23,20 @@ static bool exact_row(const struct rf_cmp_row *row, size_t nsides)
 	return true;
 }
 
-static bool differs(const struct rf_cmp_row *row, size_t side, size_t ref)
+static bool differs(const struct rf_compare_row *row, size_t side, size_t ref)
 {
 	return row->cell[side].mean != row->cell[ref].mean ||
 	       row->cell[side].present != row->cell[ref].present;
 }
 
-static void print_side(FILE *out, const struct rf_cmp_report *rep, size_t side, size_t ref)
+static void print_side(FILE *out, const struct rf_compare_report *rep, size_t side, size_t ref)
 {
 	size_t i, total = 0, differ = 0, named = 0;
 
 	for (i = 0; i < rep->nrows; i++) {
-		const struct rf_cmp_row *row = &rep->rows[i];
+		const struct rf_compare_row *row = &rep->rows[i];
 
-		if (!rf_cmp_is_decision_stat(row->name) || !exact_row(row, rep->nsides))
+		if (!rf_compare_is_decision_stat(row->name) || !exact_row(row, rep->nsides))
 			continue;
 		total++;
 		differ += differs(row, side, ref);
@@ -48,9 +48,9 @@ static void print_side(FILE *out, const struct rf_cmp_report *rep, size_t side, 
 	}
 	fprintf(out, "differ in %zu of %zu model counters (", differ, total);
 	for (i = 0; i < rep->nrows && named < MAX_NAMED; i++) {
-		const struct rf_cmp_row *row = &rep->rows[i];
+		const struct rf_compare_row *row = &rep->rows[i];
 
-		if (!rf_cmp_is_decision_stat(row->name) || !exact_row(row, rep->nsides) ||
+		if (!rf_compare_is_decision_stat(row->name) || !exact_row(row, rep->nsides) ||
 		    !differs(row, side, ref))
 			continue;
 		fprintf(out, "%s%s", named ? ", " : "", row->name);
@@ -59,9 +59,9 @@ static void print_side(FILE *out, const struct rf_cmp_report *rep, size_t side, 
 	fprintf(out, "%s)\n", differ > named ? ", ..." : "");
 }
 
-static void print_cost(FILE *out, const struct rf_cmp_report *rep)
+static void print_cost(FILE *out, const struct rf_compare_report *rep)
 {
-	const struct rf_cmp_row *row = rf_cmp_report_row(rep, "cost.estimated_ns");
+	const struct rf_compare_row *row = rf_compare_report_row(rep, "cost.estimated_ns");
 	char buf[64];
 	size_t i;
 
@@ -73,7 +73,7 @@ static void print_cost(FILE *out, const struct rf_cmp_report *rep)
 		char *s;
 		size_t n;
 
-		rf_cmp_format_change(buf, sizeof(buf), row->cell[i].change, false);
+		rf_compare_format_change(buf, sizeof(buf), row->cell[i].change, false);
 		s = buf + strspn(buf, " ");	/* drop the column padding */
 		n = strlen(s);
 		while (n && s[n - 1] == ' ')
@@ -84,7 +84,7 @@ static void print_cost(FILE *out, const struct rf_cmp_report *rep)
 }
 
 /* Decisions and cost are the model's: only when every column is a replay. */
-static bool all_model_sides(const struct rf_cmp_report *rep)
+static bool all_model_sides(const struct rf_compare_report *rep)
 {
 	size_t i;
 
@@ -94,7 +94,7 @@ static bool all_model_sides(const struct rf_cmp_report *rep)
 	return true;
 }
 
-int rf_cmp_print_decisions(FILE *out, const struct rf_cmp_report *rep)
+int rf_compare_print_decisions(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t i;
 

@@ -11,7 +11,7 @@
 
 #include <json-c/json.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 static struct json_object *jdouble(double v)
 {
@@ -24,7 +24,7 @@ static struct json_object *jdouble(double v)
 	return json_object_new_double(v);
 }
 
-static struct json_object *side_json(const struct rf_cmp_side *s)
+static struct json_object *side_json(const struct rf_compare_side *s)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -39,7 +39,7 @@ static struct json_object *side_json(const struct rf_cmp_side *s)
 	return o;
 }
 
-static struct json_object *cell_json(const struct rf_cmp_cell *c, bool base, bool absolute)
+static struct json_object *cell_json(const struct rf_compare_cell *c, bool base, bool absolute)
 {
 	struct json_object *o = json_object_new_object(), *samples = json_object_new_array();
 	size_t i;
@@ -62,7 +62,7 @@ static struct json_object *cell_json(const struct rf_cmp_cell *c, bool base, boo
 	return o;
 }
 
-static struct json_object *row_json(const struct rf_cmp_row *row, size_t nsides)
+static struct json_object *row_json(const struct rf_compare_row *row, size_t nsides)
 {
 	struct json_object *o = json_object_new_object(), *cells = json_object_new_array();
 	size_t i;
@@ -77,7 +77,7 @@ static struct json_object *row_json(const struct rf_cmp_row *row, size_t nsides)
 	return o;
 }
 
-int rf_cmp_write_json(FILE *out, const struct rf_cmp_report *rep, bool all)
+int rf_compare_write_json(FILE *out, const struct rf_compare_report *rep, bool all)
 {
 	struct json_object *root = json_object_new_object(), *sides = json_object_new_array();
 	struct json_object *rows = json_object_new_array(), *ver = json_object_new_array();
@@ -125,7 +125,7 @@ static void csv_number(FILE *out, double v, bool valid)
 		fputc(',', out);
 }
 
-static void csv_header(FILE *out, const struct rf_cmp_report *rep)
+static void csv_header(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t i;
 
@@ -144,20 +144,20 @@ static void csv_header(FILE *out, const struct rf_cmp_report *rep)
 	fputc('\n', out);
 }
 
-int rf_cmp_write_csv(FILE *out, const struct rf_cmp_report *rep, bool all)
+int rf_compare_write_csv(FILE *out, const struct rf_compare_report *rep, bool all)
 {
 	size_t r, i;
 
 	(void)all;
 	csv_header(out, rep);
 	for (r = 0; r < rep->nrows; r++) {
-		const struct rf_cmp_row *row = &rep->rows[r];
+		const struct rf_compare_row *row = &rep->rows[r];
 
 		if (!row->shown)
 			continue;
 		csv_field(out, row->name);
 		for (i = 0; i < rep->nsides; i++) {
-			const struct rf_cmp_cell *c = &row->cell[i];
+			const struct rf_compare_cell *c = &row->cell[i];
 
 			if (i)
 				csv_number(out, c->change, true);
@@ -173,8 +173,8 @@ int rf_cmp_write_csv(FILE *out, const struct rf_cmp_report *rep, bool all)
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 
-int rf_cmp_write_matrix(const char *path, const struct rf_cmp_side *side, char *err,
-			size_t errlen)
+int rf_compare_write_matrix(const char *path, const struct rf_compare_side *side, char *err,
+			    size_t errlen)
 {
 	struct json_object *root = json_object_new_object(), *src = json_object_new_array();
 	char buf[512], *copy = strdup(side->spec), *save = NULL, *member;
@@ -186,7 +186,8 @@ int rf_cmp_write_matrix(const char *path, const struct rf_cmp_side *side, char *
 
 		for (j = 0; j < side->m[i].n; j++)
 			json_object_array_add(a, jdouble(side->m[i].v[j]));
-		json_object_object_add(root, rf_cmp_lkp_name(side->m[i].name, buf, sizeof(buf)), a);
+		json_object_object_add(root, rf_compare_lkp_name(side->m[i].name, buf, sizeof(buf)),
+				       a);
 	}
 	/* LKP counts runs by stats_source; one entry per run of the side */
 	for (member = copy ? strtok_r(copy, ",", &save) : NULL; member;
@@ -197,7 +198,8 @@ int rf_cmp_write_matrix(const char *path, const struct rf_cmp_side *side, char *
 	json_object_object_add(root, "stats_source", src);
 	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
 				    JSON_C_TO_STRING_NOSLASHESCAPE)) {
-		rf_cmp_seterr(err, errlen, "%s: cannot write: %s", path, json_util_get_last_err());
+		rf_compare_seterr(err, errlen, "%s: cannot write: %s", path,
+				  json_util_get_last_err());
 		ret = RF_ERR_IO;
 	}
 	free(copy);

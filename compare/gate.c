@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 static char *trimmed(const char *s, size_t n)
 {
@@ -24,7 +24,7 @@ static char *trimmed(const char *s, size_t n)
 	return strndup(s, n);
 }
 
-static int parse_value(struct rf_cmp_gate *g, const char *v, char *err, size_t errlen)
+static int parse_value(struct rf_compare_gate *g, const char *v, char *err, size_t errlen)
 {
 	bool sign = *v == '+' || *v == '-';
 	char *end;
@@ -32,7 +32,8 @@ static int parse_value(struct rf_cmp_gate *g, const char *v, char *err, size_t e
 	errno = 0;
 	g->threshold = strtod(v, &end);
 	if (end == v || errno) {
-		rf_cmp_seterr(err, errlen, "'%s' is not a number (want e.g. +5%%, -100, 1e6)", v);
+		rf_compare_seterr(err, errlen, "'%s' is not a number (want e.g. +5%%, -100, 1e6)",
+				  v);
 		return RF_ERR_INVAL;
 	}
 	g->unit = sign ? RF_GATE_DELTA : RF_GATE_VALUE;
@@ -43,13 +44,13 @@ static int parse_value(struct rf_cmp_gate *g, const char *v, char *err, size_t e
 	while (isspace((unsigned char)*end))
 		end++;
 	if (*end) {
-		rf_cmp_seterr(err, errlen, "unexpected '%s' after the value", end);
+		rf_compare_seterr(err, errlen, "unexpected '%s' after the value", end);
 		return RF_ERR_INVAL;
 	}
 	return 0;
 }
 
-int rf_cmp_gate_parse(struct rf_cmp_gate *g, const char *text, char *err, size_t errlen)
+int rf_compare_gate_parse(struct rf_compare_gate *g, const char *text, char *err, size_t errlen)
 {
 	size_t op = strcspn(text, "<>");
 	const char *changed = strstr(text, " changed");
@@ -69,14 +70,14 @@ int rf_cmp_gate_parse(struct rf_cmp_gate *g, const char *text, char *err, size_t
 		g->metric = trimmed(text, op);
 		value = trimmed(text + op + 1 + eq, strlen(text + op + 1 + eq));
 	} else {
-		rf_cmp_seterr(err, errlen, "want 'METRIC OP VALUE' (OP: > >= < <=) or "
-			      "'METRIC changed'");
+		rf_compare_seterr(err, errlen, "want 'METRIC OP VALUE' (OP: > >= < <=) or "
+				  "'METRIC changed'");
 		return RF_ERR_INVAL;
 	}
 	if (!g->text || !g->metric || (g->op != RF_GATE_CHANGED && !value))
 		return RF_ERR_NOMEM;
 	if (!*g->metric) {
-		rf_cmp_seterr(err, errlen, "no metric name before the operator");
+		rf_compare_seterr(err, errlen, "no metric name before the operator");
 		ret = RF_ERR_INVAL;
 	} else {
 		ret = g->op == RF_GATE_CHANGED ? 0 : parse_value(g, value, err, errlen);
@@ -85,14 +86,14 @@ int rf_cmp_gate_parse(struct rf_cmp_gate *g, const char *text, char *err, size_t
 	return ret;
 }
 
-void rf_cmp_gate_release(struct rf_cmp_gate *g)
+void rf_compare_gate_release(struct rf_compare_gate *g)
 {
 	free(g->text);
 	free(g->metric);
 	memset(g, 0, sizeof(*g));
 }
 
-static bool holds(enum rf_cmp_gate_op op, double x, double threshold)
+static bool holds(enum rf_compare_gate_op op, double x, double threshold)
 {
 	switch (op) {
 	case RF_GATE_GT: return x > threshold;
@@ -103,8 +104,8 @@ static bool holds(enum rf_cmp_gate_op op, double x, double threshold)
 	}
 }
 
-static double quantity(const struct rf_cmp_gate *g, const struct rf_cmp_cell *base,
-		       const struct rf_cmp_cell *c)
+static double quantity(const struct rf_compare_gate *g, const struct rf_compare_cell *base,
+		       const struct rf_compare_cell *c)
 {
 	switch (g->unit) {
 	case RF_GATE_PERCENT:
@@ -116,42 +117,44 @@ static double quantity(const struct rf_cmp_gate *g, const struct rf_cmp_cell *ba
 	}
 }
 
-static const struct rf_cmp_row *find_row(const struct rf_cmp_gate *g,
-					 const struct rf_cmp_report *rep, char *msg, size_t len)
+static const struct rf_compare_row *find_row(const struct rf_compare_gate *g,
+					     const struct rf_compare_report *rep, char *msg,
+					     size_t len)
 {
-	const struct rf_cmp_row *row;
+	const struct rf_compare_row *row;
 	const char *name;
 	bool ambiguous;
 	size_t i;
 
-	name = rf_cmp_resolve(rep->sides, rep->nsides, g->metric, &ambiguous);
+	name = rf_compare_resolve(rep->sides, rep->nsides, g->metric, &ambiguous);
 	if (!name) {
-		rf_cmp_seterr(msg, len, ambiguous ? "metric '%s' is ambiguous: name it with its "
-			      "group (e.g. vmstat.%s)" : "unknown metric '%s' (in no column%s)",
-			      g->metric, ambiguous ? g->metric : "; refault compare --all lists them");
+		rf_compare_seterr(msg, len, ambiguous ? "metric '%s' is ambiguous: name it with "
+				  "its group (e.g. vmstat.%s)" : "unknown metric '%s' (in no "
+				  "column%s)", g->metric,
+				  ambiguous ? g->metric : "; refault compare --all lists them");
 		return NULL;
 	}
-	row = rf_cmp_report_row(rep, name);
+	row = rf_compare_report_row(rep, name);
 	for (i = 0; row && i < rep->nsides; i++)
 		if (!row->cell[i].present) {
-			rf_cmp_seterr(msg, len, "metric %s is missing from column %s (%s)", name,
-				      rep->sides[i].label, rep->sides[i].spec);
+			rf_compare_seterr(msg, len, "metric %s is missing from column %s (%s)",
+					  name, rep->sides[i].label, rep->sides[i].spec);
 			return NULL;
 		}
 	return row;
 }
 
-int rf_cmp_gate_eval(const struct rf_cmp_gate *g, const struct rf_cmp_report *rep,
-		     char *msg, size_t len)
+int rf_compare_gate_eval(const struct rf_compare_gate *g, const struct rf_compare_report *rep,
+			 char *msg, size_t len)
 {
-	const struct rf_cmp_row *row = find_row(g, rep, msg, len);
+	const struct rf_compare_row *row = find_row(g, rep, msg, len);
 	size_t i, used = 0;
 	int tripped = 0;
 
 	if (!row)
 		return RF_ERR_INVAL;
 	for (i = 1; i < rep->nsides; i++) {
-		const struct rf_cmp_cell *b = &row->cell[0], *c = &row->cell[i];
+		const struct rf_compare_cell *b = &row->cell[0], *c = &row->cell[i];
 		bool trip = g->op == RF_GATE_CHANGED ? c->verdict.changed :
 			    holds(g->op, quantity(g, b, c), g->threshold);
 		int n;

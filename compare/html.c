@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 #define CW	560.0		/* chart width */
 #define CH	240.0		/* chart height */
@@ -157,7 +157,7 @@ static void chart(FILE *out, const char *title, const char *unit, const struct l
 	fprintf(out, "</figcaption></figure>\n");
 }
 
-static void list_chart(FILE *out, const struct rf_cmp_side *s)
+static void list_chart(FILE *out, const struct rf_compare_side *s)
 {
 	struct line l[16];
 	char title[256];
@@ -174,7 +174,7 @@ static void list_chart(FILE *out, const struct rf_cmp_side *s)
 }
 
 /* A cumulative counter as a rate per second of trace time, between samples. */
-static double *rate_of(const struct rf_cmp_side *s, const struct rf_cmp_series *ser)
+static double *rate_of(const struct rf_compare_side *s, const struct rf_compare_series *ser)
 {
 	double *r = calloc(ser->n + 1, sizeof(*r));
 	size_t j;
@@ -187,17 +187,17 @@ static double *rate_of(const struct rf_cmp_side *s, const struct rf_cmp_series *
 	return r;
 }
 
-static bool seen_before(const struct rf_cmp_report *rep, size_t side, const char *name)
+static bool seen_before(const struct rf_compare_report *rep, size_t side, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < side; i++)
-		if (rf_cmp_side_series(&rep->sides[i], name))
+		if (rf_compare_side_series(&rep->sides[i], name))
 			return true;
 	return false;
 }
 
-static void rate_chart(FILE *out, const struct rf_cmp_report *rep, const char *name)
+static void rate_chart(FILE *out, const struct rf_compare_report *rep, const char *name)
 {
 	struct line *l = calloc(rep->nsides, sizeof(*l));
 	char title[256];
@@ -206,7 +206,7 @@ static void rate_chart(FILE *out, const struct rf_cmp_report *rep, const char *n
 	if (!l)
 		return;
 	for (i = 0; i < rep->nsides; i++) {
-		const struct rf_cmp_series *ser = rf_cmp_side_series(&rep->sides[i], name);
+		const struct rf_compare_series *ser = rf_compare_side_series(&rep->sides[i], name);
 
 		l[i].name = rep->sides[i].label;
 		if (!ser)
@@ -222,7 +222,7 @@ static void rate_chart(FILE *out, const struct rf_cmp_report *rep, const char *n
 	free(l);
 }
 
-static void charts(FILE *out, const struct rf_cmp_report *rep)
+static void charts(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t i, j, n = 0;
 
@@ -248,8 +248,8 @@ static void charts(FILE *out, const struct rf_cmp_report *rep)
 }
 
 /* Text output of @fn, escaped into a <pre>. */
-static int pre(FILE *out, const struct rf_cmp_report *rep,
-	       int (*fn)(FILE *, const struct rf_cmp_report *), const char *cls)
+static int pre(FILE *out, const struct rf_compare_report *rep,
+	       int (*fn)(FILE *, const struct rf_compare_report *), const char *cls)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -288,7 +288,7 @@ static const char script[] =
 	"document.getElementById('status').textContent='loaded: '+c.length+' charts, '+p+"
 	"' drawn lines, '+e+' empty lines';})();";
 
-int rf_cmp_write_html(FILE *out, const struct rf_cmp_report *rep)
+int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t i;
 	int ret;
@@ -301,10 +301,10 @@ int rf_cmp_write_html(FILE *out, const struct rf_cmp_report *rep)
 	}
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>refault compare</h1>\n",
 		style);
-	ret = pre(out, rep, rf_cmp_print_decisions, "decisions");
+	ret = pre(out, rep, rf_compare_print_decisions, "decisions");
 	fprintf(out, "<h2>LKP comparison table</h2>\n");
 	if (!ret)
-		ret = pre(out, rep, rf_cmp_print_table, "table");
+		ret = pre(out, rep, rf_compare_print_table, "table");
 	charts(out, rep);
 	fprintf(out, "<p id=\"status\">script did not run</p>\n<script>%s</script>\n"
 		"</body></html>\n", script);

@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 static bool is_number(struct json_object *o)
 {
@@ -64,8 +64,8 @@ static int read_samples(struct json_object *val, double *v, size_t cols)
 	return 0;
 }
 
-int rf_cmp_load_lkp(struct rf_cmp_run *r, struct json_object *root, const char *path,
-		    char *err, size_t errlen)
+int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, const char *path,
+			char *err, size_t errlen)
 {
 	size_t cols = matrix_cols(root);
 	char buf[512];
@@ -73,8 +73,8 @@ int rf_cmp_load_lkp(struct rf_cmp_run *r, struct json_object *root, const char *
 	int ret = 0;
 
 	if (!json_object_is_type(root, json_type_object) || !cols) {
-		rf_cmp_seterr(err, errlen, "%s: neither a refault results file nor an LKP "
-			      "stats.json/matrix.json (want a JSON object of numbers)", path);
+		rf_compare_seterr(err, errlen, "%s: neither a refault results file nor an LKP "
+				  "stats.json/matrix.json (want a JSON object of numbers)", path);
 		return RF_ERR_CORRUPT;
 	}
 	v = calloc(cols, sizeof(*v));
@@ -91,21 +91,21 @@ int rf_cmp_load_lkp(struct rf_cmp_run *r, struct json_object *root, const char *
 			continue;
 		}
 		if (ret) {
-			rf_cmp_seterr(err, errlen, "%s: \"%s\" is neither a number nor an array of "
-				      "numbers", path, key);
+			rf_compare_seterr(err, errlen, "%s: \"%s\" is neither a number nor an "
+					  "array of numbers", path, key);
 			break;
 		}
-		ret = rf_cmp_run_add(r, rf_cmp_from_lkp_name(key, buf, sizeof(buf)), v, cols,
-				     false);
+		ret = rf_compare_run_add(r, rf_compare_from_lkp_name(key, buf, sizeof(buf)), v,
+					 cols, false);
 		if (ret)
 			break;
 	}
 	free(v);
 	if (!ret && !r->nm) {
-		rf_cmp_seterr(err, errlen, "%s: no numeric metrics in this LKP file", path);
+		rf_compare_seterr(err, errlen, "%s: no numeric metrics in this LKP file", path);
 		ret = RF_ERR_CORRUPT;
 	}
 	if (!ret)
-		rf_cmp_run_sort(r);
+		rf_compare_run_sort(r);
 	return ret;
 }

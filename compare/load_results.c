@@ -7,7 +7,7 @@
 
 #include <json-c/json.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 static bool json_number(struct json_object *o, double *out)
 {
@@ -47,15 +47,15 @@ static struct json_object *pick_config(struct json_object *configs, const char *
 			strcat(strcat(names, i ? ", " : ""), json_object_get_string(name));
 	}
 	if (config)
-		rf_cmp_seterr(err, errlen, "%s has no configuration '%s' (it has: %s)", path, config,
-			      names);
+		rf_compare_seterr(err, errlen, "%s has no configuration '%s' (it has: %s)", path,
+				  config, names);
 	else
-		rf_cmp_seterr(err, errlen, "%s holds %zu configurations (%s): name one as %s:NAME",
-			      path, n, names, path);
+		rf_compare_seterr(err, errlen, "%s holds %zu configurations (%s): name one as "
+				  "%s:NAME", path, n, names, path);
 	return NULL;
 }
 
-static int load_stats(struct rf_cmp_run *r, struct json_object *stats, const char *where,
+static int load_stats(struct rf_compare_run *r, struct json_object *stats, const char *where,
 		      char *err, size_t errlen)
 {
 	double v;
@@ -63,10 +63,11 @@ static int load_stats(struct rf_cmp_run *r, struct json_object *stats, const cha
 
 	json_object_object_foreach(stats, key, val) {
 		if (!json_number(val, &v)) {
-			rf_cmp_seterr(err, errlen, "%s: stats.\"%s\" is not a number", where, key);
+			rf_compare_seterr(err, errlen, "%s: stats.\"%s\" is not a number", where,
+					  key);
 			return RF_ERR_CORRUPT;
 		}
-		ret = rf_cmp_run_add(r, key, &v, 1, true);
+		ret = rf_compare_run_add(r, key, &v, 1, true);
 		if (ret)
 			return ret;
 	}
@@ -74,7 +75,7 @@ static int load_stats(struct rf_cmp_run *r, struct json_object *stats, const cha
 }
 
 /* Run-to-run measurements: they vary, so they are samples, never exact. */
-static int load_run_stats(struct rf_cmp_run *r, struct json_object *run)
+static int load_run_stats(struct rf_compare_run *r, struct json_object *run)
 {
 	static const char *const keys[] = { "wall_seconds", "events_per_second", "peak_rss_bytes" };
 	char name[64];
@@ -82,13 +83,13 @@ static int load_run_stats(struct rf_cmp_run *r, struct json_object *run)
 	double v;
 	int ret;
 
-	for (i = 0; run && i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; run && i < ARRAY_SIZE(keys); i++) {
 		struct json_object *o;
 
 		if (!json_object_object_get_ex(run, keys[i], &o) || !json_number(o, &v))
 			continue;
 		snprintf(name, sizeof(name), "run.%s", keys[i]);
-		ret = rf_cmp_run_add(r, name, &v, 1, false);
+		ret = rf_compare_run_add(r, name, &v, 1, false);
 		if (ret)
 			return ret;
 	}
@@ -109,8 +110,8 @@ static int load_array(struct json_object *a, double **out, size_t *n)
 	return 0;
 }
 
-static int load_timeseries(struct rf_cmp_timeline *tl, struct json_object *ts, const char *where,
-			   char *err, size_t errlen)
+static int load_timeseries(struct rf_compare_timeline *tl, struct json_object *ts,
+			   const char *where, char *err, size_t errlen)
 {
 	struct json_object *t = get(ts, "t", json_type_array);
 	struct json_object *series = get(ts, "series", json_type_object);
@@ -130,7 +131,7 @@ static int load_timeseries(struct rf_cmp_timeline *tl, struct json_object *ts, c
 	if (!tl->series)
 		return RF_ERR_NOMEM;
 	json_object_object_foreach(series, key, val) {
-		struct rf_cmp_series *s = &tl->series[tl->nseries];
+		struct rf_compare_series *s = &tl->series[tl->nseries];
 
 		if (!json_object_is_type(val, json_type_array)) {
 			ret = RF_ERR_CORRUPT;
@@ -146,12 +147,12 @@ static int load_timeseries(struct rf_cmp_timeline *tl, struct json_object *ts, c
 	return 0;
 bad:
 	if (ret == RF_ERR_CORRUPT)
-		rf_cmp_seterr(err, errlen, "%s: timeseries holds a value that is not a number",
-			      where);
+		rf_compare_seterr(err, errlen, "%s: timeseries holds a value that is not a number",
+				  where);
 	return ret;
 }
 
-static int load_trace(struct rf_cmp_run *r, struct json_object *root)
+static int load_trace(struct rf_compare_run *r, struct json_object *root)
 {
 	struct json_object *trace = get(root, "trace", json_type_object);
 	struct json_object *fp = get(trace, "fingerprint", json_type_string);
@@ -187,7 +188,7 @@ static bool kernel_side(const char *config)
 	return n >= k && !strcmp(config + n - k, KERNEL_SUFFIX);
 }
 
-static int set_config_name(struct rf_cmp_run *r, struct json_object *c, bool kernel)
+static int set_config_name(struct rf_compare_run *r, struct json_object *c, bool kernel)
 {
 	struct json_object *name = get(c, "name", json_type_string);
 	const char *base = name ? json_object_get_string(name) : NULL;
@@ -205,8 +206,8 @@ static int set_config_name(struct rf_cmp_run *r, struct json_object *c, bool ker
 	return 0;
 }
 
-int rf_cmp_load_results(struct rf_cmp_run *r, struct json_object *root, const char *path,
-			const char *config, char *err, size_t errlen)
+int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, const char *path,
+			    const char *config, char *err, size_t errlen)
 {
 	struct json_object *configs, *c, *stats, *ts, *ver;
 	bool kernel = kernel_side(config);
@@ -217,13 +218,13 @@ int rf_cmp_load_results(struct rf_cmp_run *r, struct json_object *root, const ch
 		return RF_ERR_NOT_TRACE;
 	ver = get(root, "version", json_type_array);
 	if (!ver || json_object_get_int(json_object_array_get_idx(ver, 0)) != 1) {
-		rf_cmp_seterr(err, errlen, "%s: unsupported results format version (want 1.x)",
-			      path);
+		rf_compare_seterr(err, errlen, "%s: unsupported results format version (want 1.x)",
+				  path);
 		return RF_ERR_VERSION;
 	}
 	configs = get(root, "configs", json_type_array);
 	if (!configs || !json_object_array_length(configs)) {
-		rf_cmp_seterr(err, errlen, "%s: no \"configs\" in the results file", path);
+		rf_compare_seterr(err, errlen, "%s: no \"configs\" in the results file", path);
 		return RF_ERR_CORRUPT;
 	}
 	if (kernel) {
@@ -238,9 +239,9 @@ int rf_cmp_load_results(struct rf_cmp_run *r, struct json_object *root, const ch
 	snprintf(where, sizeof(where), "%s%s%s", path, config ? ":" : "", config ? config : "");
 	stats = get(c, kernel ? "observed" : "stats", json_type_object);
 	if (!stats) {
-		rf_cmp_seterr(err, errlen, kernel ? "%s: the replay gathered no kernel numbers "
-			      "(\"observed\"): the trace has no observations" :
-			      "%s: configuration has no \"stats\" object", where);
+		rf_compare_seterr(err, errlen, kernel ? "%s: the replay gathered no kernel numbers "
+				  "(\"observed\"): the trace has no observations" :
+				  "%s: configuration has no \"stats\" object", where);
 		return RF_ERR_CORRUPT;
 	}
 	r->cols = 1;
@@ -257,6 +258,6 @@ int rf_cmp_load_results(struct rf_cmp_run *r, struct json_object *root, const ch
 	if (!ret && ts)
 		ret = load_timeseries(&r->tl, ts, where, err, errlen);
 	if (!ret)
-		rf_cmp_run_sort(r);
+		rf_compare_run_sort(r);
 	return ret;
 }

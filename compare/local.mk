@@ -3,7 +3,7 @@
 # files (docs/compare.md).  It reads results, never a trace.
 noinst_LTLIBRARIES += librefault-compare.la
 librefault_compare_la_SOURCES = \
-	compare/compare.h compare/util.c compare/run.c \
+	compare/compare.h compare/compare-local.h compare/util.c compare/run.c \
 	compare/load_results.c compare/load_lkp.c compare/side.c \
 	compare/names.c compare/stats.c compare/rows.c \
 	compare/table.c compare/decisions.c compare/export.c \

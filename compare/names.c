@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -25,7 +25,7 @@ static bool ends(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-const char *rf_cmp_lkp_name(const char *name, char *buf, size_t len)
+const char *rf_compare_lkp_name(const char *name, char *buf, size_t len)
 {
 	if (starts(name, "vmstat.") && !strchr(name + 7, '.')) {
 		snprintf(buf, len, "proc-%s", name);
@@ -34,7 +34,7 @@ const char *rf_cmp_lkp_name(const char *name, char *buf, size_t len)
 	return name;
 }
 
-const char *rf_cmp_from_lkp_name(const char *name, char *buf, size_t len)
+const char *rf_compare_from_lkp_name(const char *name, char *buf, size_t len)
 {
 	if (starts(name, "proc-vmstat.") && !strchr(name + 12, '.')) {
 		snprintf(buf, len, "%s", name + 5);
@@ -44,7 +44,7 @@ const char *rf_cmp_from_lkp_name(const char *name, char *buf, size_t len)
 }
 
 /* etc/failure and etc/pass, reduced to the patterns that name whole families. */
-bool rf_cmp_is_function_stat(const char *name)
+bool rf_compare_is_function_stat(const char *name)
 {
 	static const char *const prefixes[] = { "dmesg.", "kmsg.", "last_state.", "stderr." };
 	static const char *const suffixes[] = { ".fail", ".pass", ".error", ".warn" };
@@ -52,16 +52,16 @@ bool rf_cmp_is_function_stat(const char *name)
 
 	if (strstr(name, ".time.") || strstr(name, ".timestamp:") || strstr(name, ".bootstage:"))
 		return false;
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (starts(name, prefixes[i]))
 			return true;
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (ends(name, suffixes[i]))
 			return true;
 	return false;
 }
 
-bool rf_cmp_is_test_group(const char *group)
+bool rf_compare_is_test_group(const char *group)
 {
 	static const char *const tests[] = {
 		"cost", "vm-scalability", "will-it-scale", "stress-ng", "fio-basic", "unixbench",
@@ -70,7 +70,7 @@ bool rf_cmp_is_test_group(const char *group)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(tests); i++)
 		if (!strcmp(group, tests[i]))
 			return true;
 	return false;
@@ -84,7 +84,7 @@ static size_t group_len(const char *name)
 }
 
 /* etc/perf-metrics-prefixes, plus every benchmark's own stats, plus refault's own groups. */
-bool rf_cmp_is_perf_metric(const char *name)
+bool rf_compare_is_perf_metric(const char *name)
 {
 	static const char *const prefixes[] = {
 		"boot-time.", "boot-slabinfo.", "energy.", "iostat.", "perf-stat.", "pmeter.",
@@ -95,25 +95,25 @@ bool rf_cmp_is_perf_metric(const char *name)
 		"cost.", "memcg.", "gauge.", "replay.", "run.",
 	};
 	char buf[512], group[128];
-	const char *lkp = rf_cmp_lkp_name(name, buf, sizeof(buf));
+	const char *lkp = rf_compare_lkp_name(name, buf, sizeof(buf));
 	size_t i, g = group_len(lkp);
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (starts(lkp, prefixes[i]))
 			return true;
 	if (g >= sizeof(group))
 		return false;
 	memcpy(group, lkp, g);
 	group[g] = 0;
-	return rf_cmp_is_test_group(group);
+	return rf_compare_is_test_group(group);
 }
 
-bool rf_cmp_is_absolute_change(const char *name)
+bool rf_compare_is_absolute_change(const char *name)
 {
 	return starts(name, "perf-profile") || ends(name, "%");
 }
 
-/* etc/perf-metrics-threshold.yaml: the entries the LKP reference names, first match wins. */
+/* etc/perf-metrics-threshold.yaml: four of its entries (docs/compare.md), first match wins. */
 static bool threshold_for(const char *lkp, double *v, bool *integer)
 {
 	const char *vm = strstr(lkp, "vmstat");
@@ -135,10 +135,10 @@ static bool threshold_for(const char *lkp, double *v, bool *integer)
 }
 
 /* lib/stats.rb reasonable_perf_change?(name, delta, max). */
-bool rf_cmp_reasonable_change(const char *name, double delta, double max)
+bool rf_compare_reasonable_change(const char *name, double delta, double max)
 {
 	char buf[512];
-	const char *lkp = rf_cmp_lkp_name(name, buf, sizeof(buf));
+	const char *lkp = rf_compare_lkp_name(name, buf, sizeof(buf));
 	double v;
 	bool integer;
 
@@ -157,30 +157,30 @@ bool rf_cmp_reasonable_change(const char *name, double delta, double max)
 	return true;
 }
 
-bool rf_cmp_is_decision_stat(const char *name)
+bool rf_compare_is_decision_stat(const char *name)
 {
 	return !starts(name, "cost.") && !starts(name, "replay.") && !starts(name, "run.");
 }
 
-static bool has_metric(const struct rf_cmp_side *sides, size_t nsides, const char *name)
+static bool has_metric(const struct rf_compare_side *sides, size_t nsides, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < nsides; i++)
-		if (rf_cmp_side_find(&sides[i], name))
+		if (rf_compare_side_find(&sides[i], name))
 			return true;
 	return false;
 }
 
-const char *rf_cmp_resolve(const struct rf_cmp_side *sides, size_t nsides, const char *name,
-			   bool *ambiguous)
+const char *rf_compare_resolve(const struct rf_compare_side *sides, size_t nsides, const char *name,
+			       bool *ambiguous)
 {
 	const char *found = NULL;
 	size_t i, j;
 
 	*ambiguous = false;
 	for (i = 0; i < nsides; i++) {
-		const struct rf_cmp_metric *m = rf_cmp_side_find(&sides[i], name);
+		const struct rf_compare_metric *m = rf_compare_side_find(&sides[i], name);
 
 		if (m)
 			return m->name;

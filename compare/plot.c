@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 #define WIDTH		80
 #define HEIGHT		16		/* rows inside the frame */
@@ -114,7 +114,7 @@ static void print_canvas(FILE *out, const struct canvas *c, const char *title)
 	fprintf(out, "+\n");
 }
 
-static void legend(FILE *out, const struct rf_cmp_side *sides, size_t n, const char *what)
+static void legend(FILE *out, const struct rf_compare_side *sides, size_t n, const char *what)
 {
 	size_t i;
 
@@ -135,9 +135,9 @@ static void sanitize(char *dst, size_t len, const char *src)
 	dst[i] = 0;
 }
 
-int rf_cmp_plot_variants(FILE *out, const struct rf_cmp_report *rep, const char *metric)
+int rf_compare_plot_variants(FILE *out, const struct rf_compare_report *rep, const char *metric)
 {
-	const struct rf_cmp_row *row = rf_cmp_report_row(rep, metric);
+	const struct rf_compare_row *row = rf_compare_report_row(rep, metric);
 	double ymin = INFINITY, ymax = -INFINITY;
 	struct canvas c;
 	char title[256];
@@ -153,7 +153,7 @@ int rf_cmp_plot_variants(FILE *out, const struct rf_cmp_report *rep, const char 
 	canvas_init(&c, ymin, ymax, 0, (double)rep->nsides);
 	/* Each column gets an equal slice of the x axis; its samples spread across it. */
 	for (i = 0; i < rep->nsides; i++) {
-		const struct rf_cmp_cell *cell = &row->cell[i];
+		const struct rf_compare_cell *cell = &row->cell[i];
 
 		for (j = 0; j < cell->n; j++) {
 			double x = (double)i + ((double)j + 0.5) / (double)cell->n;
@@ -172,19 +172,20 @@ int rf_cmp_plot_variants(FILE *out, const struct rf_cmp_report *rep, const char 
 }
 
 /* A series by its name, or with "vmstat." added. */
-static const struct rf_cmp_series *find_series(const struct rf_cmp_side *s, const char *name)
+static const struct rf_compare_series *find_series(const struct rf_compare_side *s,
+						   const char *name)
 {
-	const struct rf_cmp_series *ser = rf_cmp_side_series(s, name);
+	const struct rf_compare_series *ser = rf_compare_side_series(s, name);
 	char buf[256];
 
 	if (!ser) {
 		snprintf(buf, sizeof(buf), "vmstat.%s", name);
-		ser = rf_cmp_side_series(s, buf);
+		ser = rf_compare_side_series(s, buf);
 	}
 	return ser;
 }
 
-static void list_series(const struct rf_cmp_side *s, char *err, size_t len, const char *name)
+static void list_series(const struct rf_compare_side *s, char *err, size_t len, const char *name)
 {
 	size_t i, used;
 
@@ -195,11 +196,11 @@ static void list_series(const struct rf_cmp_side *s, char *err, size_t len, cons
 		snprintf(err + used, len - used, "%s)", s->tl.nseries ? "" : " none");
 }
 
-int rf_cmp_plot_time(FILE *out, const struct rf_cmp_side *sides, size_t nsides,
-		     const char *series, char *err, size_t errlen)
+int rf_compare_plot_time(FILE *out, const struct rf_compare_side *sides, size_t nsides,
+			 const char *series, char *err, size_t errlen)
 {
 	double ymin = INFINITY, ymax = -INFINITY, xmax = 0;
-	const struct rf_cmp_series *ser = NULL;
+	const struct rf_compare_series *ser = NULL;
 	struct canvas c;
 	char title[256];
 	size_t i, j;

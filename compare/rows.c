@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
-static void fill_cell(struct rf_cmp_cell *c, const struct rf_cmp_side *side,
-		      const struct rf_cmp_metric *m, const double *zeros)
+static void fill_cell(struct rf_compare_cell *c, const struct rf_compare_side *side,
+		      const struct rf_compare_metric *m, const double *zeros)
 {
 	c->present = m != NULL;
 	c->n = side->runs;
 	c->samples = m ? m->v : zeros;
-	c->mean = rf_cmp_mean(c->samples, c->n);
-	c->stddev = rf_cmp_stddev(c->samples, c->n);
+	c->mean = rf_compare_mean(c->samples, c->n);
+	c->stddev = rf_compare_stddev(c->samples, c->n);
 }
 
 /* calc_perf_change(): against the first column; a zero base becomes 1e-100. */
@@ -31,23 +31,23 @@ static double change_of(double mean, double base, bool absolute)
 	return 100.0 * (mean - base) / base;
 }
 
-static int build_row(struct rf_cmp_row *row, const char *name, struct rf_cmp_side *sides,
+static int build_row(struct rf_compare_row *row, const char *name, struct rf_compare_side *sides,
 		     size_t nsides, size_t max_runs, bool all)
 {
-	const struct rf_cmp_metric *base = rf_cmp_side_find(&sides[0], name);
+	const struct rf_compare_metric *base = rf_compare_side_find(&sides[0], name);
 	size_t i;
 	int ret = 0;
 
 	row->name = name;
-	row->function_stat = rf_cmp_is_function_stat(name);
-	row->absolute = rf_cmp_is_absolute_change(name);
+	row->function_stat = rf_compare_is_function_stat(name);
+	row->absolute = rf_compare_is_absolute_change(name);
 	row->cell = calloc(nsides, sizeof(*row->cell));
 	row->zeros = calloc(max_runs + 1, sizeof(*row->zeros));
 	if (!row->cell || !row->zeros)
 		return RF_ERR_NOMEM;
 	for (i = 0; i < nsides; i++) {
-		const struct rf_cmp_metric *m = rf_cmp_side_find(&sides[i], name);
-		struct rf_cmp_cell *c = &row->cell[i];
+		const struct rf_compare_metric *m = rf_compare_side_find(&sides[i], name);
+		struct rf_compare_cell *c = &row->cell[i];
 
 		fill_cell(c, &sides[i], m, row->zeros);
 		c->change = change_of(c->mean, row->cell[0].mean, row->absolute);
@@ -57,8 +57,8 @@ static int build_row(struct rf_cmp_row *row, const char *name, struct rf_cmp_sid
 			c->verdict.why = "not in the base";	/* LKP: a newly added monitor */
 			continue;
 		}
-		ret = rf_cmp_judge(name, row->cell[0].samples, row->cell[0].n, base->exact,
-				   c->samples, c->n, m && m->exact, &c->verdict);
+		ret = rf_compare_judge(name, row->cell[0].samples, row->cell[0].n, base->exact,
+				       c->samples, c->n, m && m->exact, &c->verdict);
 		if (ret)
 			return ret;
 		row->shown |= c->verdict.changed;
@@ -68,7 +68,7 @@ static int build_row(struct rf_cmp_row *row, const char *name, struct rf_cmp_sid
 }
 
 /* The sorted union of every side's metric names. */
-static int union_names(struct rf_cmp_side *sides, size_t nsides, const char ***out, size_t *n)
+static int union_names(struct rf_compare_side *sides, size_t nsides, const char ***out, size_t *n)
 {
 	size_t i, j, total = 0;
 	const char **names;
@@ -85,7 +85,7 @@ static int union_names(struct rf_cmp_side *sides, size_t nsides, const char ***o
 			size_t k;
 
 			for (k = 0; k < i && !seen; k++)
-				seen = rf_cmp_side_find(&sides[k], sides[i].m[j].name) != NULL;
+				seen = rf_compare_side_find(&sides[k], sides[i].m[j].name) != NULL;
 			if (!seen)
 				names[(*n)++] = sides[i].m[j].name;
 		}
@@ -111,12 +111,12 @@ static bool same_group(const char *a, const char *b)
  * sort_stats(): a group ranks by how many of its shown stats there are
  * (fewest first), failure groups before all, the test's own group at 0.
  */
-static void rank_groups(struct rf_cmp_report *rep)
+static void rank_groups(struct rf_compare_report *rep)
 {
 	size_t i, j;
 
 	for (i = 0; i < rep->nrows; i++) {
-		struct rf_cmp_row *r = &rep->rows[i];
+		struct rf_compare_row *r = &rep->rows[i];
 		char group[128];
 		size_t g = group_len(r->name);
 		int count = r->function_stat ? -10000 : 0;
@@ -125,7 +125,7 @@ static void rank_groups(struct rf_cmp_report *rep)
 			if (rep->rows[j].shown && same_group(r->name, rep->rows[j].name))
 				count++;
 		snprintf(group, sizeof(group), "%.*s", (int)g, r->name);
-		if (rf_cmp_is_test_group(group) && count > 0)
+		if (rf_compare_is_test_group(group) && count > 0)
 			count = 0;
 		r->group_rank = count;
 	}
@@ -133,14 +133,14 @@ static void rank_groups(struct rf_cmp_report *rep)
 
 static int row_cmp(const void *pa, const void *pb)
 {
-	const struct rf_cmp_row *a = pa, *b = pb;
+	const struct rf_compare_row *a = pa, *b = pb;
 
 	if (a->group_rank != b->group_rank)
 		return a->group_rank < b->group_rank ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
-static bool any_kernel_side(const struct rf_cmp_side *sides, size_t nsides)
+static bool any_kernel_side(const struct rf_compare_side *sides, size_t nsides)
 {
 	size_t i;
 
@@ -155,12 +155,12 @@ static bool any_kernel_side(const struct rf_cmp_side *sides, size_t nsides)
  * rule for runs of one kind): the kernel has no cost.* and the model no
  * memory.stat limits.  Keep the quantities both have.
  */
-static void keep_common_rows(struct rf_cmp_report *rep)
+static void keep_common_rows(struct rf_compare_report *rep)
 {
 	size_t i, j, kept = 0;
 
 	for (i = 0; i < rep->nrows; i++) {
-		struct rf_cmp_row *r = &rep->rows[i];
+		struct rf_compare_row *r = &rep->rows[i];
 		bool common = true;
 
 		for (j = 0; j < rep->nsides; j++)
@@ -177,8 +177,8 @@ static void keep_common_rows(struct rf_cmp_report *rep)
 	rep->missing = 0;
 }
 
-int rf_cmp_report_build(struct rf_cmp_report *rep, struct rf_cmp_side *sides, size_t nsides,
-			bool all, char *err, size_t errlen)
+int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_side *sides,
+			    size_t nsides, bool all, char *err, size_t errlen)
 {
 	const char **names = NULL;
 	size_t i, j, n = 0, max_runs = 0;
@@ -193,7 +193,7 @@ int rf_cmp_report_build(struct rf_cmp_report *rep, struct rf_cmp_side *sides, si
 	rep->rows = ret ? NULL : calloc(n + 1, sizeof(*rep->rows));
 	if (!rep->rows) {
 		free(names);
-		rf_cmp_seterr(err, errlen, "out of memory");
+		rf_compare_seterr(err, errlen, "out of memory");
 		return RF_ERR_NOMEM;
 	}
 	for (i = 0; i < n && !ret; i++) {
@@ -208,7 +208,7 @@ int rf_cmp_report_build(struct rf_cmp_report *rep, struct rf_cmp_side *sides, si
 	}
 	free(names);
 	if (ret) {
-		rf_cmp_seterr(err, errlen, "%s", rf_strerror(ret));
+		rf_compare_seterr(err, errlen, "%s", rf_strerror(ret));
 		return ret;
 	}
 	if (any_kernel_side(sides, nsides))
@@ -218,7 +218,7 @@ int rf_cmp_report_build(struct rf_cmp_report *rep, struct rf_cmp_side *sides, si
 	return 0;
 }
 
-void rf_cmp_report_release(struct rf_cmp_report *rep)
+void rf_compare_report_release(struct rf_compare_report *rep)
 {
 	size_t i;
 
@@ -230,7 +230,8 @@ void rf_cmp_report_release(struct rf_cmp_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
-const struct rf_cmp_row *rf_cmp_report_row(const struct rf_cmp_report *rep, const char *name)
+const struct rf_compare_row *rf_compare_report_row(const struct rf_compare_report *rep,
+						   const char *name)
 {
 	size_t i;
 

@@ -5,24 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
+#include "lib/grow.h"
 
-int rf_cmp_run_add(struct rf_cmp_run *r, const char *name, const double *v, size_t n, bool exact)
+int rf_compare_run_add(struct rf_compare_run *r, const char *name, const double *v, size_t n,
+		       bool exact)
 {
-	struct rf_cmp_metric *m;
+	struct rf_compare_metric *m;
 
-	if (r->nm == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-
-		m = realloc(r->m, cap * sizeof(*m));
-		if (!m)
-			return RF_ERR_NOMEM;
-		r->m = m;
-		r->cap = cap;
-	}
+	if (RF_GROW(r->m, r->cap, r->nm + 1))
+		return RF_ERR_NOMEM;
 	m = &r->m[r->nm];
 	m->name = strdup(name);
-	m->v = malloc((n ? n : 1) * sizeof(*m->v));
+	m->cap = n ? n : 1;
+	m->v = malloc(m->cap * sizeof(*m->v));
 	if (!m->name || !m->v) {
 		free(m->name);
 		free(m->v);
@@ -37,17 +33,17 @@ int rf_cmp_run_add(struct rf_cmp_run *r, const char *name, const double *v, size
 
 static int metric_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct rf_cmp_metric *)a)->name,
-		      ((const struct rf_cmp_metric *)b)->name);
+	return strcmp(((const struct rf_compare_metric *)a)->name,
+		      ((const struct rf_compare_metric *)b)->name);
 }
 
-void rf_cmp_run_sort(struct rf_cmp_run *r)
+void rf_compare_run_sort(struct rf_compare_run *r)
 {
 	if (r->nm)
 		qsort(r->m, r->nm, sizeof(*r->m), metric_cmp);
 }
 
-void rf_cmp_timeline_release(struct rf_cmp_timeline *tl)
+void rf_compare_timeline_release(struct rf_compare_timeline *tl)
 {
 	size_t i;
 
@@ -60,7 +56,7 @@ void rf_cmp_timeline_release(struct rf_cmp_timeline *tl)
 	memset(tl, 0, sizeof(*tl));
 }
 
-void rf_cmp_run_release(struct rf_cmp_run *r)
+void rf_compare_run_release(struct rf_compare_run *r)
 {
 	size_t i;
 
@@ -72,6 +68,6 @@ void rf_cmp_run_release(struct rf_cmp_run *r)
 	free(r->config);
 	free(r->fingerprint);
 	free(r->trace_path);
-	rf_cmp_timeline_release(&r->tl);
+	rf_compare_timeline_release(&r->tl);
 	memset(r, 0, sizeof(*r));
 }

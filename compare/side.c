@@ -13,24 +13,27 @@
 
 #include <json-c/json.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
+#include "lib/grow.h"
 
 static int metric_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct rf_cmp_metric *)a)->name,
-		      ((const struct rf_cmp_metric *)b)->name);
+	return strcmp(((const struct rf_compare_metric *)a)->name,
+		      ((const struct rf_compare_metric *)b)->name);
 }
 
-const struct rf_cmp_metric *rf_cmp_side_find(const struct rf_cmp_side *side, const char *name)
+const struct rf_compare_metric *rf_compare_side_find(const struct rf_compare_side *side,
+						     const char *name)
 {
-	struct rf_cmp_metric key = { .name = (char *)name };
+	struct rf_compare_metric key = { .name = (char *)name };
 
 	if (!side->nm)
 		return NULL;
 	return bsearch(&key, side->m, side->nm, sizeof(key), metric_cmp);
 }
 
-const struct rf_cmp_series *rf_cmp_side_series(const struct rf_cmp_side *side, const char *name)
+const struct rf_compare_series *rf_compare_side_series(const struct rf_compare_side *side,
+						       const char *name)
 {
 	size_t i;
 
@@ -55,7 +58,7 @@ static int split_member(const char *member, char **path, char **config)
 	return *path && *config ? 0 : RF_ERR_NOMEM;
 }
 
-static int load_member(struct rf_cmp_run *run, const char *member, char *err, size_t errlen)
+static int load_member(struct rf_compare_run *run, const char *member, char *err, size_t errlen)
 {
 	struct json_object *root;
 	char *path, *config;
@@ -64,24 +67,25 @@ static int load_member(struct rf_cmp_run *run, const char *member, char *err, si
 	if (ret)
 		return ret;
 	if (access(path, R_OK)) {
-		rf_cmp_seterr(err, errlen, "%s: cannot read the file", path);
+		rf_compare_seterr(err, errlen, "%s: cannot read the file", path);
 		ret = RF_ERR_IO;
 		goto out;
 	}
 	root = json_object_from_file(path);
 	if (!root) {
-		rf_cmp_seterr(err, errlen, "%s: malformed JSON: %s", path,
-			      json_util_get_last_err() ? json_util_get_last_err() : "parse error");
+		rf_compare_seterr(err, errlen, "%s: malformed JSON: %s", path,
+				  json_util_get_last_err() ? json_util_get_last_err() :
+				  "parse error");
 		ret = RF_ERR_CORRUPT;
 		goto out;
 	}
-	ret = rf_cmp_load_results(run, root, path, config, err, errlen);
+	ret = rf_compare_load_results(run, root, path, config, err, errlen);
 	if (ret == RF_ERR_NOT_TRACE && config) {
-		rf_cmp_seterr(err, errlen, "%s: not a refault results file, so it has no "
-			      "configuration '%s'", path, config);
+		rf_compare_seterr(err, errlen, "%s: not a refault results file, so it has no "
+				  "configuration '%s'", path, config);
 		ret = RF_ERR_INVAL;
 	} else if (ret == RF_ERR_NOT_TRACE) {
-		ret = rf_cmp_load_lkp(run, root, path, err, errlen);
+		ret = rf_compare_load_lkp(run, root, path, err, errlen);
 	}
 	json_object_put(root);
 out:
@@ -91,17 +95,16 @@ out:
 }
 
 /* Append @src's samples to @m; @cols samples of zero when @src is NULL (LKP's missing = 0). */
-static int append_samples(struct rf_cmp_metric *m, const struct rf_cmp_metric *src, size_t cols)
+static int append_samples(struct rf_compare_metric *m, const struct rf_compare_metric *src,
+			  size_t cols)
 {
 	size_t n = m->n + cols;
-	double *v = realloc(m->v, (n ? n : 1) * sizeof(*v));
 
-	if (!v)
+	if (RF_GROW(m->v, m->cap, n ? n : 1))
 		return RF_ERR_NOMEM;
-	memset(v + m->n, 0, cols * sizeof(*v));
+	memset(m->v + m->n, 0, cols * sizeof(*m->v));
 	if (src)
-		memcpy(v + m->n, src->v, (src->n < cols ? src->n : cols) * sizeof(*v));
-	m->v = v;
+		memcpy(m->v + m->n, src->v, (src->n < cols ? src->n : cols) * sizeof(*m->v));
 	m->n = n;
 	if (src)
 		m->exact = m->exact && src->exact;
@@ -109,44 +112,44 @@ static int append_samples(struct rf_cmp_metric *m, const struct rf_cmp_metric *s
 }
 
 /* A metric new to the side: its earlier runs count as 0, as in LKP's add_stats_to_matrix. */
-static int new_metric(struct rf_cmp_metric *m, const struct rf_cmp_metric *src, size_t runs)
+static int new_metric(struct rf_compare_metric *m, const struct rf_compare_metric *src, size_t runs)
 {
-	*m = (struct rf_cmp_metric){ .name = strdup(src->name), .exact = src->exact };
+	*m = (struct rf_compare_metric){ .name = strdup(src->name), .exact = src->exact };
 	if (!m->name)
 		return RF_ERR_NOMEM;
 	return append_samples(m, NULL, runs);
 }
 
-static int same_names(const struct rf_cmp_side *side, const struct rf_cmp_run *run,
+static int same_names(const struct rf_compare_side *side, const struct rf_compare_run *run,
 		      const char *member, char *err, size_t errlen)
 {
 	size_t i;
 
 	for (i = 0; i < run->nm; i++)
-		if (!rf_cmp_side_find(side, run->m[i].name))
+		if (!rf_compare_side_find(side, run->m[i].name))
 			goto mismatch;
 	if (side->nm == run->nm)
 		return 0;
 	for (i = 0; i < side->nm; i++) {
-		struct rf_cmp_metric key = { .name = side->m[i].name };
+		struct rf_compare_metric key = { .name = side->m[i].name };
 
 		if (!bsearch(&key, run->m, run->nm, sizeof(key), metric_cmp)) {
-			rf_cmp_seterr(err, errlen, "%s: missing metric %s that the other runs "
-				      "of the group have", member, side->m[i].name);
+			rf_compare_seterr(err, errlen, "%s: missing metric %s that the other runs "
+					  "of the group have", member, side->m[i].name);
 			return RF_ERR_INVAL;
 		}
 	}
 	return 0;
 mismatch:
-	rf_cmp_seterr(err, errlen, "%s: metric %s is not in the other runs of the group",
-		      member, run->m[i].name);
+	rf_compare_seterr(err, errlen, "%s: metric %s is not in the other runs of the group",
+			  member, run->m[i].name);
 	return RF_ERR_INVAL;
 }
 
 /* Merge a sorted run into the sorted side: one more column of samples per metric. */
-static int merge_run(struct rf_cmp_side *side, struct rf_cmp_run *run)
+static int merge_run(struct rf_compare_side *side, struct rf_compare_run *run)
 {
-	struct rf_cmp_metric *out = calloc(side->nm + run->nm + 1, sizeof(*out));
+	struct rf_compare_metric *out = calloc(side->nm + run->nm + 1, sizeof(*out));
 	size_t i = 0, j = 0, n = 0;
 	int ret = 0, c;
 
@@ -177,22 +180,19 @@ static int merge_run(struct rf_cmp_side *side, struct rf_cmp_run *run)
 	return ret;
 }
 
-static int add_fingerprint(struct rf_cmp_side *side, const char *fp)
+static int add_fingerprint(struct rf_compare_side *side, const char *fp)
 {
-	char **fps = realloc(side->fingerprints, (side->runs + 1) * sizeof(*fps));
-
-	if (!fps)
+	if (RF_GROW(side->fingerprints, side->fingerprints_cap, side->runs + 1))
 		return RF_ERR_NOMEM;
-	side->fingerprints = fps;
-	fps[side->runs] = strdup(fp ? fp : "");
-	return fps[side->runs] ? 0 : RF_ERR_NOMEM;
+	side->fingerprints[side->runs] = strdup(fp ? fp : "");
+	return side->fingerprints[side->runs] ? 0 : RF_ERR_NOMEM;
 }
 
 /*
  * A model counter is exact only if every run replayed the same trace and
  * gave the same value: repeated recordings are samples, like LKP's runs.
  */
-static void settle_exactness(struct rf_cmp_side *side)
+static void settle_exactness(struct rf_compare_side *side)
 {
 	bool one_trace = !side->lkp;
 	size_t i, j;
@@ -200,7 +200,7 @@ static void settle_exactness(struct rf_cmp_side *side)
 	for (i = 1; one_trace && i < side->runs; i++)
 		one_trace = !strcmp(side->fingerprints[i], side->fingerprints[0]);
 	for (i = 0; i < side->nm; i++) {
-		struct rf_cmp_metric *m = &side->m[i];
+		struct rf_compare_metric *m = &side->m[i];
 
 		m->exact = m->exact && one_trace;
 		for (j = 1; m->exact && j < m->n; j++)
@@ -233,7 +233,7 @@ static char *make_label(const char *spec, const char *config, bool lkp)
 	return label;
 }
 
-static int load_group(struct rf_cmp_side *side, const char *spec, char **config, char *err,
+static int load_group(struct rf_compare_side *side, const char *spec, char **config, char *err,
 		      size_t errlen)
 {
 	char *copy = strdup(spec), *save = NULL, *member;
@@ -241,17 +241,17 @@ static int load_group(struct rf_cmp_side *side, const char *spec, char **config,
 
 	for (member = copy ? strtok_r(copy, ",", &save) : NULL; member && !ret;
 	     member = strtok_r(NULL, ",", &save)) {
-		struct rf_cmp_run run = { 0 };
+		struct rf_compare_run run = { 0 };
 
 		ret = load_member(&run, member, err, errlen);
 		if (!ret && side->runs && run.lkp != side->lkp) {
-			rf_cmp_seterr(err, errlen, "%s: a group cannot mix refault results and LKP "
-				      "files", spec);
+			rf_compare_seterr(err, errlen, "%s: a group cannot mix refault results "
+					  "and LKP files", spec);
 			ret = RF_ERR_INVAL;
 		}
 		if (!ret && side->runs && run.kernel != side->kernel) {
-			rf_cmp_seterr(err, errlen, "%s: a group cannot mix the kernel's numbers "
-				      "(@kernel) and the model's", spec);
+			rf_compare_seterr(err, errlen, "%s: a group cannot mix the kernel's "
+					  "numbers (@kernel) and the model's", spec);
 			ret = RF_ERR_INVAL;
 		}
 		if (!ret && side->runs && !run.lkp)
@@ -274,13 +274,13 @@ static int load_group(struct rf_cmp_side *side, const char *spec, char **config,
 		side->events_skipped += run.events_skipped;
 		if (!ret)
 			ret = merge_run(side, &run);
-		rf_cmp_run_release(&run);
+		rf_compare_run_release(&run);
 	}
 	free(copy);
 	return ret;
 }
 
-int rf_cmp_side_load(struct rf_cmp_side *side, const char *spec, char *err, size_t errlen)
+int rf_compare_side_load(struct rf_compare_side *side, const char *spec, char *err, size_t errlen)
 {
 	char *config = NULL;
 	int ret;
@@ -290,7 +290,7 @@ int rf_cmp_side_load(struct rf_cmp_side *side, const char *spec, char *err, size
 	if (!side->spec)
 		return RF_ERR_NOMEM;
 	if (!*spec || spec[strspn(spec, ",")] == 0) {
-		rf_cmp_seterr(err, errlen, "empty side '%s'", spec);
+		rf_compare_seterr(err, errlen, "empty side '%s'", spec);
 		return RF_ERR_INVAL;
 	}
 	ret = load_group(side, spec, &config, err, errlen);
@@ -303,7 +303,7 @@ int rf_cmp_side_load(struct rf_cmp_side *side, const char *spec, char *err, size
 	return ret;
 }
 
-void rf_cmp_side_release(struct rf_cmp_side *side)
+void rf_compare_side_release(struct rf_compare_side *side)
 {
 	size_t i;
 
@@ -318,7 +318,7 @@ void rf_cmp_side_release(struct rf_cmp_side *side)
 	free(side->label);
 	free(side->spec);
 	free(side->trace_path);
-	rf_cmp_timeline_release(&side->tl);
+	rf_compare_timeline_release(&side->tl);
 	memset(side, 0, sizeof(*side));
 }
 
@@ -328,7 +328,7 @@ static int fp_cmp(const void *a, const void *b)
 }
 
 /* The sorted, de-duplicated fingerprints of a side, joined: its set of traces. */
-static char *trace_set(const struct rf_cmp_side *s)
+static char *trace_set(const struct rf_compare_side *s)
 {
 	char **v = calloc(s->runs + 1, sizeof(*v));
 	size_t i, len = 1;
@@ -349,8 +349,8 @@ static char *trace_set(const struct rf_cmp_side *s)
 	return out;
 }
 
-int rf_cmp_same_traces(const struct rf_cmp_side *a, const struct rf_cmp_side *b,
-		       char *err, size_t errlen)
+int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_compare_side *b,
+			   char *err, size_t errlen)
 {
 	char *sa, *sb;
 	int ret = 0;
@@ -362,10 +362,12 @@ int rf_cmp_same_traces(const struct rf_cmp_side *a, const struct rf_cmp_side *b,
 	if (!sa || !sb) {
 		ret = RF_ERR_NOMEM;
 	} else if (strcmp(sa, sb)) {
-		rf_cmp_seterr(err, errlen, "%s and %s replay different traces (%s: fingerprint "
-			      "%.16s%s; %s: fingerprint %.16s%s)", a->spec, b->spec,
-			      a->trace_path ? a->trace_path : "?", sa, strlen(sa) > 16 ? "..." : "",
-			      b->trace_path ? b->trace_path : "?", sb, strlen(sb) > 16 ? "..." : "");
+		rf_compare_seterr(err, errlen, "%s and %s replay different traces (%s: fingerprint "
+				  "%.16s%s; %s: fingerprint %.16s%s)", a->spec, b->spec,
+				  a->trace_path ? a->trace_path : "?", sa,
+				  strlen(sa) > 16 ? "..." : "",
+				  b->trace_path ? b->trace_path : "?", sb,
+				  strlen(sb) > 16 ? "..." : "");
 		ret = RF_ERR_INVAL;
 	}
 	free(sa);
@@ -373,7 +375,7 @@ int rf_cmp_same_traces(const struct rf_cmp_side *a, const struct rf_cmp_side *b,
 	return ret;
 }
 
-int rf_cmp_results_configs(const char *path, char ***names, size_t *n, char *err, size_t errlen)
+int rf_compare_results_configs(const char *path, char ***names, size_t *n, char *err, size_t errlen)
 {
 	struct json_object *root = json_object_from_file(path), *configs, *c, *name;
 	size_t i, len;
@@ -381,8 +383,8 @@ int rf_cmp_results_configs(const char *path, char ***names, size_t *n, char *err
 	*names = NULL;
 	*n = 0;
 	if (!root) {
-		rf_cmp_seterr(err, errlen, "%s: malformed JSON or unreadable: %s", path,
-			      json_util_get_last_err() ? json_util_get_last_err() : "?");
+		rf_compare_seterr(err, errlen, "%s: malformed JSON or unreadable: %s", path,
+				  json_util_get_last_err() ? json_util_get_last_err() : "?");
 		return RF_ERR_CORRUPT;
 	}
 	if (!json_object_object_get_ex(root, "configs", &configs) ||

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 #define MARGIN_SHIFT	5
 #define MAX_RATIO	5.0
 
-double rf_cmp_mean(const double *v, size_t n)
+double rf_compare_mean(const double *v, size_t n)
 {
 	double sum = 0;
 	size_t i;
@@ -31,9 +31,9 @@ double rf_cmp_mean(const double *v, size_t n)
 	return n ? sum / (double)n : 0;
 }
 
-double rf_cmp_stddev(const double *v, size_t n)
+double rf_compare_stddev(const double *v, size_t n)
 {
-	double mean = rf_cmp_mean(v, n), var = 0;
+	double mean = rf_compare_mean(v, n), var = 0;
 	size_t i;
 
 	if (n < 2)
@@ -51,7 +51,7 @@ static int dbl_cmp(const void *a, const void *b)
 }
 
 /* sort_remove_margin() + min_mean_max(): "mean" there is the middle element. */
-int rf_cmp_summarize(struct rf_cmp_summary *s, const double *v, size_t n, size_t max_margin)
+int rf_compare_summarize(struct rf_compare_summary *s, const double *v, size_t n, size_t max_margin)
 {
 	size_t margin = n >> MARGIN_SHIFT;
 
@@ -75,25 +75,25 @@ int rf_cmp_summarize(struct rf_cmp_summary *s, const double *v, size_t n, size_t
 	return 0;
 }
 
-void rf_cmp_summary_release(struct rf_cmp_summary *s)
+void rf_compare_summary_release(struct rf_compare_summary *s)
 {
 	free(s->sorted);
 	s->sorted = NULL;
 }
 
 /* LKP::ChangedStat#change? without options: each side lies beyond the other's median. */
-static bool separated(const struct rf_cmp_summary *a, const struct rf_cmp_summary *b)
+static bool separated(const struct rf_compare_summary *a, const struct rf_compare_summary *b)
 {
 	return (b->min > a->median && b->median > a->max) ||
 	       (a->min > b->median && a->median > b->max);
 }
 
 /* calc_stats_metrics(): ratio and delta of the medians, high over low. */
-static void magnitude(const struct rf_cmp_summary *a, const struct rf_cmp_summary *b,
-		      struct rf_cmp_verdict *out)
+static void magnitude(const struct rf_compare_summary *a, const struct rf_compare_summary *b,
+		      struct rf_compare_verdict *out)
 {
-	const struct rf_cmp_summary *hi = a->median > b->median ? a : b;
-	const struct rf_cmp_summary *lo = hi == a ? b : a;
+	const struct rf_compare_summary *hi = a->median > b->median ? a : b;
+	const struct rf_compare_summary *lo = hi == a ? b : a;
 
 	out->delta = hi->median - lo->median;
 	out->ratio = lo->median > 0 ? hi->median / lo->median : MAX_RATIO;
@@ -102,27 +102,28 @@ static void magnitude(const struct rf_cmp_summary *a, const struct rf_cmp_summar
 }
 
 /* skip_small_change?(): the minimum ratios, then the absolute thresholds. */
-static const char *small_change(const char *name, const struct rf_cmp_verdict *v, double max,
+static const char *small_change(const char *name, const struct rf_compare_verdict *v, double max,
 				bool exact)
 {
 	if (!(v->ratio > 1.01))
 		return "ratio of medians <= 1.01";
-	if (!(v->ratio > 1.05) && !rf_cmp_is_perf_metric(name))
+	if (!(v->ratio > 1.05) && !rf_compare_is_perf_metric(name))
 		return "ratio of medians <= 1.05 (not a perf metric)";
 	/* The absolute floors hide small noisy counters; exact counters are not noisy. */
-	if (!exact && !rf_cmp_reasonable_change(name, v->delta, max))
+	if (!exact && !rf_compare_reasonable_change(name, v->delta, max))
 		return "below LKP's absolute threshold for this stat";
 	return NULL;
 }
 
-static int judge_summaries(const char *name, const struct rf_cmp_summary *sb,
-			   const struct rf_cmp_summary *sn, bool exact, struct rf_cmp_verdict *out)
+static int judge_summaries(const char *name, const struct rf_compare_summary *sb,
+			   const struct rf_compare_summary *sn, bool exact,
+			   struct rf_compare_verdict *out)
 {
 	const char *small;
 
 	out->compared = true;
 	magnitude(sn, sb, out);
-	if (rf_cmp_is_function_stat(name)) {
+	if (rf_compare_is_function_stat(name)) {
 		out->separated = sn->max != sb->max;
 		out->changed = out->separated;
 		out->why = out->changed ? "appears on one side only" : "same failure count";
@@ -139,13 +140,13 @@ static int judge_summaries(const char *name, const struct rf_cmp_summary *sb,
 	return 0;
 }
 
-int rf_cmp_judge(const char *name, const double *base, size_t nbase, bool base_exact,
-		 const double *new, size_t nnew, bool new_exact, struct rf_cmp_verdict *out)
+int rf_compare_judge(const char *name, const double *base, size_t nbase, bool base_exact,
+		     const double *new, size_t nnew, bool new_exact, struct rf_compare_verdict *out)
 {
-	bool function = rf_cmp_is_function_stat(name);
+	bool function = rf_compare_is_function_stat(name);
 	bool exact = base_exact && new_exact;
 	size_t margin = function ? 0 : 3;
-	struct rf_cmp_summary sb, sn;
+	struct rf_compare_summary sb, sn;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -154,16 +155,16 @@ int rf_cmp_judge(const char *name, const double *base, size_t nbase, bool base_e
 		out->why = "fewer than 3 runs on both sides";
 		return 0;
 	}
-	ret = rf_cmp_summarize(&sb, base, nbase, margin);
+	ret = rf_compare_summarize(&sb, base, nbase, margin);
 	if (!ret)
-		ret = rf_cmp_summarize(&sn, new, nnew, nbase <= 3 && margin > 1 ? 1 : margin);
+		ret = rf_compare_summarize(&sn, new, nnew, nbase <= 3 && margin > 1 ? 1 : margin);
 	else
 		return ret;
 	if (!ret && sb.n && sn.n)
 		ret = judge_summaries(name, &sb, &sn, exact, out);
 	else if (!ret)
 		out->why = "no samples";
-	rf_cmp_summary_release(&sb);
-	rf_cmp_summary_release(&sn);
+	rf_compare_summary_release(&sb);
+	rf_compare_summary_release(&sn);
 	return ret;
 }

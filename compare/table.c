@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
 #define ABS_WIDTH	10
 #define REL_WIDTH	10
@@ -17,7 +17,7 @@
 #define FIRST_WIDTH	(ABS_WIDTH + ERR_WIDTH)
 #define COL_WIDTH	(FIRST_WIDTH + REL_WIDTH + 1)
 
-void rf_cmp_format_value(char *buf, size_t len, double mean, double stddev)
+void rf_compare_format_value(char *buf, size_t len, double mean, double stddev)
 {
 	size_t n;
 
@@ -37,7 +37,7 @@ void rf_cmp_format_value(char *buf, size_t len, double mean, double stddev)
 		snprintf(buf + n, len - n, "%*s", ERR_WIDTH, "");
 }
 
-void rf_cmp_format_change(char *buf, size_t len, double change, bool absolute)
+void rf_compare_format_change(char *buf, size_t len, double change, bool absolute)
 {
 	bool wide = fabs(change) >= 100000;
 
@@ -47,7 +47,7 @@ void rf_cmp_format_change(char *buf, size_t len, double change, bool absolute)
 		snprintf(buf, len, wide ? "%+*.2g%% " : "%+*.1f%% ", REL_WIDTH, change);
 }
 
-static bool one_trace(const struct rf_cmp_report *rep)
+static bool one_trace(const struct rf_compare_report *rep)
 {
 	size_t i, j;
 
@@ -62,9 +62,9 @@ static bool one_trace(const struct rf_cmp_report *rep)
 }
 
 /* show_group_header(): the common axes, the compared things, then the column titles. */
-static void print_header(FILE *out, const struct rf_cmp_report *rep)
+static void print_header(FILE *out, const struct rf_compare_report *rep)
 {
-	const struct rf_cmp_side *base = &rep->sides[0];
+	const struct rf_compare_side *base = &rep->sides[0];
 	size_t i;
 
 	fprintf(out, "=========================================================================="
@@ -88,13 +88,13 @@ static void print_header(FILE *out, const struct rf_cmp_report *rep)
 	fprintf(out, "\n");
 }
 
-static void print_failure_row(FILE *out, const struct rf_cmp_row *row, size_t nsides)
+static void print_failure_row(FILE *out, const struct rf_compare_row *row, size_t nsides)
 {
 	double fail0 = 0, f;
 	size_t i, j;
 
 	for (i = 0; i < nsides; i++) {
-		const struct rf_cmp_cell *c = &row->cell[i];
+		const struct rf_compare_cell *c = &row->cell[i];
 
 		for (f = 0, j = 0; j < c->n; j++)
 			f += c->samples[j];
@@ -112,25 +112,25 @@ static void print_failure_row(FILE *out, const struct rf_cmp_row *row, size_t ns
 	fprintf(out, "  %s\n", row->name);
 }
 
-static void print_perf_row(FILE *out, const struct rf_cmp_row *row, size_t nsides)
+static void print_perf_row(FILE *out, const struct rf_compare_row *row, size_t nsides)
 {
 	char buf[64];
 	size_t i;
 
 	for (i = 0; i < nsides; i++) {
-		const struct rf_cmp_cell *c = &row->cell[i];
+		const struct rf_compare_cell *c = &row->cell[i];
 
 		if (i) {
-			rf_cmp_format_change(buf, sizeof(buf), c->change, row->absolute);
+			rf_compare_format_change(buf, sizeof(buf), c->change, row->absolute);
 			fputs(buf, out);
 		}
-		rf_cmp_format_value(buf, sizeof(buf), c->mean, c->stddev);
+		rf_compare_format_value(buf, sizeof(buf), c->mean, c->stddev);
 		fputs(buf, out);
 	}
 	fprintf(out, "  %s\n", row->name);
 }
 
-static size_t count_shown(const struct rf_cmp_report *rep, bool function)
+static size_t count_shown(const struct rf_compare_report *rep, bool function)
 {
 	size_t i, n = 0;
 
@@ -139,7 +139,7 @@ static size_t count_shown(const struct rf_cmp_report *rep, bool function)
 	return n;
 }
 
-static void print_rows(FILE *out, const struct rf_cmp_report *rep, bool function)
+static void print_rows(FILE *out, const struct rf_compare_report *rep, bool function)
 {
 	size_t i, k = rep->nsides - 1;
 
@@ -160,7 +160,7 @@ static void print_rows(FILE *out, const struct rf_cmp_report *rep, bool function
 	}
 	fprintf(out, "\n");
 	for (i = 0; i < rep->nrows; i++) {
-		const struct rf_cmp_row *row = &rep->rows[i];
+		const struct rf_compare_row *row = &rep->rows[i];
 
 		if (!row->shown || row->function_stat != function)
 			continue;
@@ -171,7 +171,7 @@ static void print_rows(FILE *out, const struct rf_cmp_report *rep, bool function
 	}
 }
 
-int rf_cmp_print_table(FILE *out, const struct rf_cmp_report *rep)
+int rf_compare_print_table(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t failures = count_shown(rep, true), perf = count_shown(rep, false);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Small string helpers for the report library (no global state). */
+/* Small string helpers for librefault-compare (no global state). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 
-char *rf_cmp_strdup(const char *s)
+char *rf_compare_strdup(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
 
-int rf_cmp_asprintf(char **out, const char *fmt, ...)
+int rf_compare_asprintf(char **out, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -29,7 +29,7 @@ int rf_cmp_asprintf(char **out, const char *fmt, ...)
 	return n;
 }
 
-void rf_cmp_seterr(char *err, size_t errlen, const char *fmt, ...)
+void rf_compare_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 

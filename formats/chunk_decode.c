@@ -19,8 +19,7 @@ int rf_decompress_frame(void *dctx, const void *frame, size_t size, uint8_t **bu
 			size_t *out_len, char *errmsg, size_t errlen)
 {
 	ZSTD_frameHeader fh;
-	size_t r;
-	uint8_t *nb;
+	size_t r, want;
 
 	r = ZSTD_getFrameHeader(&fh, frame, size);
 	if (ZSTD_isError(r))
@@ -38,16 +37,10 @@ int rf_decompress_frame(void *dctx, const void *frame, size_t size, uint8_t **bu
 		return rf_fail(errmsg, errlen, RF_ERR_TOO_LARGE,
 			       "chunk claims %llu bytes, over the %u-byte limit",
 			       (unsigned long long)fh.frameContentSize, RF_MAX_CHUNK_BYTES);
-	if (*cap < fh.frameContentSize || !*buf) {
-		size_t want = fh.frameContentSize ? fh.frameContentSize : 1;
-
-		nb = realloc(*buf, want);
-		if (!nb)
-			return rf_fail(errmsg, errlen, RF_ERR_NOMEM, "out of memory for a %zu-byte chunk",
-				       want);
-		*buf = nb;
-		*cap = want;
-	}
+	want = fh.frameContentSize ? (size_t)fh.frameContentSize : 1;
+	if (RF_GROW(*buf, *cap, want))
+		return rf_fail(errmsg, errlen, RF_ERR_NOMEM, "out of memory for a %zu-byte chunk",
+			       want);
 	r = ZSTD_decompressDCtx(dctx, *buf, *cap, frame, size);
 	if (ZSTD_isError(r)) {
 		if (ZSTD_getErrorCode(r) == ZSTD_error_checksum_wrong)
@@ -440,20 +433,7 @@ const char *rf_chunk_decoder_errmsg(const struct rf_chunk_decoder *d)
 
 static int batch_reserve(struct rf_event_batch *b, struct batch_priv *bp, size_t want)
 {
-	struct rf_event *ne;
-	size_t cap;
-
-	if (want <= bp->cap)
-		return 0;
-	cap = bp->cap ? bp->cap * 2 : 4096;
-	while (cap < want)
-		cap *= 2;
-	ne = realloc(b->events, cap * sizeof(*ne));
-	if (!ne)
-		return RF_ERR_NOMEM;
-	b->events = ne;
-	bp->cap = cap;
-	return 0;
+	return RF_GROW(b->events, bp->cap, want);
 }
 
 int rf_chunk_decode(struct rf_chunk_decoder *d, const void *frame, size_t size, uint64_t offset,

@@ -72,20 +72,9 @@ int rf_event_validate(const struct rf_event *ev)
 
 bool rf_pack_reserve(struct rf_pack *pk, size_t n)
 {
-	size_t cap;
-	uint8_t *np;
-
 	if (pk->cap - pk->len >= n)
 		return true;
-	cap = pk->cap ? pk->cap : 4096;
-	while (cap - pk->len < n)
-		cap *= 2;
-	np = realloc(pk->p, cap);
-	if (!np)
-		return false;
-	pk->p = np;
-	pk->cap = cap;
-	return true;
+	return n <= SIZE_MAX - pk->len && !RF_GROW(pk->p, pk->cap, pk->len + n);
 }
 
 void rf_pack_free(struct rf_pack *pk)

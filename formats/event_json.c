@@ -88,18 +88,6 @@ static bool json_i64(json_object *v, int64_t *out)
 	return true;
 }
 
-static void *grow(void *p, size_t *cap, size_t want, size_t elem)
-{
-	void *np;
-
-	if (want <= *cap)
-		return p;
-	np = realloc(p, want * elem);
-	if (np)
-		*cap = want;
-	return np;
-}
-
 static int counters_from_json(json_object *v, struct rf_event *ev, const struct rf_field *f,
 			      struct rf_json_scratch *sc)
 {
@@ -111,13 +99,8 @@ static int counters_from_json(json_object *v, struct rf_event *ev, const struct 
 	want = (size_t)json_object_object_length(v);
 	if (want > RF_MAX_COUNTERS)
 		return RF_ERR_TOO_LARGE;
-	if (want) {
-		void *p = grow(sc->counters, &sc->counters_cap, want, sizeof(*sc->counters));
-
-		if (!p)
-			return RF_ERR_NOMEM;
-		sc->counters = p;
-	}
+	if (want && RF_GROW(sc->counters, sc->counters_cap, want))
+		return RF_ERR_NOMEM;
 	it = json_object_iter_begin(v);
 	end = json_object_iter_end(v);
 	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it), n++) {
@@ -140,13 +123,8 @@ static int frames_from_json(json_object *v, struct rf_event *ev, const struct rf
 	n = json_object_array_length(v);
 	if (n > RF_MAX_FRAMES)
 		return RF_ERR_TOO_LARGE;
-	if (n) {
-		void *p = grow(sc->frames, &sc->frames_cap, n, sizeof(*sc->frames));
-
-		if (!p)
-			return RF_ERR_NOMEM;
-		sc->frames = p;
-	}
+	if (n && RF_GROW(sc->frames, sc->frames_cap, n))
+		return RF_ERR_NOMEM;
 	for (k = 0; k < n; k++)
 		if (!json_u64(json_object_array_get_idx(v, k), &sc->frames[k]))
 			return RF_ERR_INVAL;

@@ -1,46 +1,72 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Names of event types, classes and enum values, as used in dumps, JSON and docs. */
+/*
+ * What each event type is (name, class, where its pid, cgroup and pages are, what
+ * slice keeps of it), and the names of classes and enum values, as used in dumps,
+ * JSON and docs.
+ */
+#include <stddef.h>
 #include <string.h>
 
 #include "formats/format-local.h"
 
-struct type_desc {
-	const char *name;
-	enum rf_event_class cls;
+/* The offset of union member @m in struct rf_event, for the *_off members. */
+#define OFF(m) offsetof(struct rf_event, u.m)
+
+/* An entry: name, class (REFERENCE, STATE, ...), then what the type has, by member name. */
+#define T(n, c, ...) { .name = n, .cls = RF_CLASS_##c, __VA_ARGS__ }
+
+/*
+ * One entry per type: everything consumers (trace dump/slice/convert, the
+ * filters) need to know of it beyond its fields (schema.c).  A new type is
+ * described here once.
+ */
+static const struct rf_event_type_info types[RF_EV_TYPE_MAX] = {
+	[RF_EV_FILE_READ] = T("file_read", REFERENCE, .pages = RF_PAGES_FILE_RANGE,
+			      .touches = true),
+	[RF_EV_FILE_WRITE] = T("file_write", REFERENCE, .pages = RF_PAGES_FILE_RANGE,
+			       .touches = true),
+	[RF_EV_FILE_FAULT] = T("file_fault", REFERENCE, .pages = RF_PAGES_FILE_FOLIO,
+			       .touches = true),
+	[RF_EV_ANON_FAULT] = T("anon_fault", REFERENCE, .pages = RF_PAGES_ANON, .touches = true),
+	[RF_EV_ACCESS] = T("access", REFERENCE, .pages = RF_PAGES_ACCESS, .touches = true),
+	/* the kernel read the pages in ahead of the task: named, not touched */
+	[RF_EV_FILE_READAHEAD] = T("file_readahead", REFERENCE, .pages = RF_PAGES_FILE_RANGE),
+	[RF_EV_MMAP] = T("mmap", STATE, .slice = RF_SLICE_TASK_STATE),
+	[RF_EV_MUNMAP] = T("munmap", STATE, .slice = RF_SLICE_TASK_STATE),
+	[RF_EV_MADVISE] = T("madvise", STATE, .slice = RF_SLICE_TASK_STATE),
+	[RF_EV_FADVISE] = T("fadvise", STATE, .pages = RF_PAGES_FILE_RANGE),
+	[RF_EV_TRUNCATE] = T("truncate", STATE),
+	[RF_EV_FORK] = T("fork", STATE, .pid_off = OFF(task.pid), .slice = RF_SLICE_TASK_STATE),
+	[RF_EV_EXEC] = T("exec", STATE, .slice = RF_SLICE_TASK_STATE),
+	[RF_EV_EXIT] = T("exit", STATE, .slice = RF_SLICE_TASK_STATE),
+	[RF_EV_CGROUP_MKDIR] = T("cgroup_mkdir", STATE, .cgroup_off = OFF(cgroup.id),
+				 .slice = RF_SLICE_STATE),
+	[RF_EV_CGROUP_RMDIR] = T("cgroup_rmdir", STATE, .cgroup_off = OFF(cgroup.id),
+				 .slice = RF_SLICE_STATE),
+	[RF_EV_CGROUP_ATTACH] = T("cgroup_attach", STATE, .pid_off = OFF(cgroup.pid),
+				  .cgroup_off = OFF(cgroup.id), .slice = RF_SLICE_STATE),
+	[RF_EV_CGROUP_LIMIT] = T("cgroup_limit", STATE, .cgroup_off = OFF(cgroup.id),
+				 .slice = RF_SLICE_STATE),
+	[RF_EV_NAME_FILE] = T("name_file", STATE, .slice = RF_SLICE_STATE),
+	[RF_EV_NAME_PID] = T("name_pid", STATE, .pid_off = OFF(task.pid),
+			     .cgroup_off = OFF(task.cgroup), .slice = RF_SLICE_TASK_STATE),
+	[RF_EV_NAME_STACK] = T("name_stack", STATE, .slice = RF_SLICE_STATE),
+	[RF_EV_PAGECACHE_ADD] = T("pagecache_add", OBSERVATION, .cgroup_off = OFF(file.cgroup),
+				  .pages = RF_PAGES_FILE_FOLIO),
+	[RF_EV_PAGECACHE_DEL] = T("pagecache_del", OBSERVATION, .pages = RF_PAGES_FILE_FOLIO),
+	[RF_EV_LRU_ADD] = T("lru_add", OBSERVATION, .cgroup_off = OFF(lru.cgroup)),
+	[RF_EV_LRU_ACTIVATE] = T("lru_activate", OBSERVATION),
+	[RF_EV_RECLAIM] = T("reclaim", OBSERVATION, .cgroup_off = OFF(reclaim.cgroup)),
+	[RF_EV_COUNTERS] = T("counters", OBSERVATION, .cgroup_off = OFF(counters.cgroup)),
+	[RF_EV_LOST] = T("lost", META),
+	[RF_EV_MARKER] = T("marker", META),
+	[RF_EV_END] = T("end", META),
 };
 
-static const struct type_desc types[RF_EV_TYPE_MAX] = {
-	[RF_EV_FILE_READ] = { "file_read", RF_CLASS_REFERENCE },
-	[RF_EV_FILE_WRITE] = { "file_write", RF_CLASS_REFERENCE },
-	[RF_EV_FILE_FAULT] = { "file_fault", RF_CLASS_REFERENCE },
-	[RF_EV_ANON_FAULT] = { "anon_fault", RF_CLASS_REFERENCE },
-	[RF_EV_ACCESS] = { "access", RF_CLASS_REFERENCE },
-	[RF_EV_FILE_READAHEAD] = { "file_readahead", RF_CLASS_REFERENCE },
-	[RF_EV_MMAP] = { "mmap", RF_CLASS_STATE },
-	[RF_EV_MUNMAP] = { "munmap", RF_CLASS_STATE },
-	[RF_EV_MADVISE] = { "madvise", RF_CLASS_STATE },
-	[RF_EV_FADVISE] = { "fadvise", RF_CLASS_STATE },
-	[RF_EV_TRUNCATE] = { "truncate", RF_CLASS_STATE },
-	[RF_EV_FORK] = { "fork", RF_CLASS_STATE },
-	[RF_EV_EXEC] = { "exec", RF_CLASS_STATE },
-	[RF_EV_EXIT] = { "exit", RF_CLASS_STATE },
-	[RF_EV_CGROUP_MKDIR] = { "cgroup_mkdir", RF_CLASS_STATE },
-	[RF_EV_CGROUP_RMDIR] = { "cgroup_rmdir", RF_CLASS_STATE },
-	[RF_EV_CGROUP_ATTACH] = { "cgroup_attach", RF_CLASS_STATE },
-	[RF_EV_CGROUP_LIMIT] = { "cgroup_limit", RF_CLASS_STATE },
-	[RF_EV_NAME_FILE] = { "name_file", RF_CLASS_STATE },
-	[RF_EV_NAME_PID] = { "name_pid", RF_CLASS_STATE },
-	[RF_EV_NAME_STACK] = { "name_stack", RF_CLASS_STATE },
-	[RF_EV_PAGECACHE_ADD] = { "pagecache_add", RF_CLASS_OBSERVATION },
-	[RF_EV_PAGECACHE_DEL] = { "pagecache_del", RF_CLASS_OBSERVATION },
-	[RF_EV_LRU_ADD] = { "lru_add", RF_CLASS_OBSERVATION },
-	[RF_EV_LRU_ACTIVATE] = { "lru_activate", RF_CLASS_OBSERVATION },
-	[RF_EV_RECLAIM] = { "reclaim", RF_CLASS_OBSERVATION },
-	[RF_EV_COUNTERS] = { "counters", RF_CLASS_OBSERVATION },
-	[RF_EV_LOST] = { "lost", RF_CLASS_META },
-	[RF_EV_MARKER] = { "marker", RF_CLASS_META },
-	[RF_EV_END] = { "end", RF_CLASS_META },
-};
+const struct rf_event_type_info *rf_event_type_info(unsigned int type)
+{
+	return type < RF_EV_TYPE_MAX && types[type].name ? &types[type] : NULL;
+}
 
 const char *rf_event_type_name(unsigned int type)
 {
@@ -66,7 +92,7 @@ const char *rf_event_class_name(enum rf_event_class c)
 {
 	static const char *const names[] = { "unknown", "reference", "state", "observation", "meta" };
 
-	return (unsigned int)c < sizeof(names) / sizeof(names[0]) ? names[c] : "unknown";
+	return (unsigned int)c < ARRAY_SIZE(names) ? names[c] : "unknown";
 }
 
 static const char *const limit_names[RF_LIMIT_KIND_MAX] = {

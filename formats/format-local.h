@@ -12,6 +12,9 @@
 
 #include <refault/trace.h>
 
+#include "lib/compiler.h"
+#include "lib/grow.h"
+
 #define RF_HIDDEN __attribute__((visibility("hidden")))
 
 /*
@@ -211,6 +214,24 @@ struct rf_index {
 	uint64_t type_counts[RF_EV_TYPE_MAX];
 };
 RF_HIDDEN int rf_index_add(struct rf_index *ix, const struct rf_chunk_info *ci);
+
+/* One more event in the chunk @ci describes: counts and time range. */
+static inline void rf_chunk_info_add(struct rf_chunk_info *ci, const struct rf_event *ev)
+{
+	ci->nr_events++;
+	ci->nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
+	if (ev->time < ci->t_first)
+		ci->t_first = ev->time;
+	if (ev->time > ci->t_last)
+		ci->t_last = ev->time;
+}
+
+/*
+ * rf_event_batch_summary(), also counting the events per type into
+ * @type_counts (may be NULL), as the index's "types" table does.
+ */
+RF_HIDDEN void rf_chunk_summarize(struct rf_chunk_info *ci, const struct rf_event_batch *b,
+				  uint64_t *type_counts);
 RF_HIDDEN void rf_index_free(struct rf_index *ix);
 RF_HIDDEN int rf_index_encode(const struct rf_index *ix, void **out, size_t *len);
 RF_HIDDEN int rf_index_decode(const void *buf, size_t len, struct rf_index *ix);

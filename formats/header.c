@@ -246,16 +246,13 @@ int rf_header_decode(const void *buf, size_t len, struct rf_trace_header *h, cha
 	}
 	err = check_identity(&up.data, h, errmsg, errlen);
 	if (!err)
-		err = decode_map(h, &up.data, top_fields, sizeof(top_fields) / sizeof(top_fields[0]),
-				 errmsg, errlen);
+		err = decode_map(h, &up.data, top_fields, ARRAY_SIZE(top_fields), errmsg, errlen);
 	sub = map_get(&up.data, "host");
 	if (!err && sub)
-		err = decode_map(h, sub, host_fields, sizeof(host_fields) / sizeof(host_fields[0]),
-				 errmsg, errlen);
+		err = decode_map(h, sub, host_fields, ARRAY_SIZE(host_fields), errmsg, errlen);
 	sub = map_get(&up.data, "recording");
 	if (!err && sub)
-		err = decode_map(h, sub, rec_fields, sizeof(rec_fields) / sizeof(rec_fields[0]),
-				 errmsg, errlen);
+		err = decode_map(h, sub, rec_fields, ARRAY_SIZE(rec_fields), errmsg, errlen);
 	msgpack_unpacked_destroy(&up);
 	/* 1.x traces have no resolution: their times are exact */
 	if (!err && !h->time_resolution)

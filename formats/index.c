@@ -16,19 +16,32 @@
 
 int rf_index_add(struct rf_index *ix, const struct rf_chunk_info *ci)
 {
-	struct rf_chunk_info *n;
-	size_t cap;
-
-	if (ix->nr == ix->cap) {
-		cap = ix->cap ? ix->cap * 2 : 256;
-		n = realloc(ix->chunks, cap * sizeof(*n));
-		if (!n)
-			return RF_ERR_NOMEM;
-		ix->chunks = n;
-		ix->cap = cap;
-	}
+	if (RF_GROW(ix->chunks, ix->cap, ix->nr + 1))
+		return RF_ERR_NOMEM;
 	ix->chunks[ix->nr++] = *ci;
 	return 0;
+}
+
+void rf_chunk_summarize(struct rf_chunk_info *ci, const struct rf_event_batch *b,
+			uint64_t *type_counts)
+{
+	size_t i;
+
+	ci->seq = b->seq;
+	ci->t_first = UINT64_MAX;
+	ci->t_last = 0;
+	ci->nr_events = 0;
+	ci->nr_refs = 0;
+	for (i = 0; i < b->nr; i++) {
+		rf_chunk_info_add(ci, &b->events[i]);
+		if (type_counts)
+			type_counts[b->events[i].type]++;
+	}
+}
+
+void rf_event_batch_summary(const struct rf_event_batch *b, struct rf_chunk_info *ci)
+{
+	rf_chunk_summarize(ci, b, NULL);
 }
 
 void rf_index_free(struct rf_index *ix)

@@ -88,14 +88,8 @@ static long long window_load(struct rf_trace_reader *r, uint64_t off, size_t nee
 	want = need > READ_WINDOW ? need : READ_WINDOW;
 	if (want > r->file_size - off)
 		want = (size_t)(r->file_size - off);
-	if (want > r->win_cap) {
-		uint8_t *nw = realloc(r->win, want);
-
-		if (!nw)
-			return RF_ERR_NOMEM;
-		r->win = nw;
-		r->win_cap = want;
-	}
+	if (RF_GROW(r->win, r->win_cap, want))
+		return RF_ERR_NOMEM;
 	r->win_off = off;
 	r->win_len = 0;
 	while (got < want) {
@@ -608,18 +602,9 @@ static int walk_chunks(struct rf_trace_reader *r)
 			break;
 		}
 		{
-			struct rf_chunk_info ci = { .offset = f.offset, .size = f.size, .seq = b.seq,
-						    .t_first = UINT64_MAX, .nr_events = b.nr };
-			size_t i;
+			struct rf_chunk_info ci = { .offset = f.offset, .size = f.size };
 
-			for (i = 0; i < b.nr; i++) {
-				const struct rf_event *ev = &b.events[i];
-
-				ci.t_first = ev->time < ci.t_first ? ev->time : ci.t_first;
-				ci.t_last = ev->time > ci.t_last ? ev->time : ci.t_last;
-				ci.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
-				r->index.type_counts[ev->type]++;
-			}
+			rf_chunk_summarize(&ci, &b, r->index.type_counts);
 			rc = rf_index_add(&r->index, &ci);
 			if (rc)
 				break;

@@ -127,9 +127,9 @@ static const struct rf_field end[] = {
 	U("nr_events", end.nr_events), U("nr_lost", end.nr_lost),
 };
 
-#define SCHEMA(t, f) [t] = { f, sizeof(f) / sizeof(f[0]), sizeof(f) / sizeof(f[0]) }
+#define SCHEMA(t, f) [t] = { f, ARRAY_SIZE(f), ARRAY_SIZE(f) }
 /* A type whose fields after the first @req came with a later minor version: absent reads 0. */
-#define SCHEMA_SINCE(t, f, req) [t] = { f, sizeof(f) / sizeof(f[0]), req }
+#define SCHEMA_SINCE(t, f, req) [t] = { f, ARRAY_SIZE(f), req }
 
 static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_FILE_READ, file_range),

@@ -70,16 +70,9 @@ static int write_frame(struct rf_trace_writer *w, const void *a, size_t alen, co
 	ZSTD_inBuffer in;
 	size_t need = ZSTD_compressBound(alen + blen), r;
 
-	if (need > w->frame_cap) {
-		/* Grow by half again at least: chunks vary a little in size, and each realloc copies. */
-		size_t cap = need > w->frame_cap + w->frame_cap / 2 ? need : w->frame_cap + w->frame_cap / 2;
-		void *nf = realloc(w->frame, cap);
-
-		if (!nf)
-			return RF_ERR_NOMEM;
-		w->frame = nf;
-		w->frame_cap = cap;
-	}
+	/* Grown by half again at least: chunks vary a little in size, and each realloc copies. */
+	if (rf_grow(&w->frame, &w->frame_cap, need, 1))
+		return RF_ERR_NOMEM;
 	ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
 	ZSTD_CCtx_setPledgedSrcSize(w->cctx, alen + blen);
 	out = (ZSTD_outBuffer){ w->frame, w->frame_cap, 0 };
@@ -290,12 +283,7 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 		return rf_fail(w->errmsg, sizeof(w->errmsg), err, "event %llu: out of memory",
 			       (unsigned long long)w->events);
 	}
-	w->cur.nr_events++;
-	w->cur.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
-	if (ev->time < w->cur.t_first)
-		w->cur.t_first = ev->time;
-	if (ev->time > w->cur.t_last)
-		w->cur.t_last = ev->time;
+	rf_chunk_info_add(&w->cur, ev);
 	w->index.type_counts[ev->type]++;
 	w->events++;
 	if (w->cur.nr_events >= w->opts.chunk_events || w->body.len >= w->opts.chunk_bytes)
@@ -367,22 +355,13 @@ const char *rf_trace_writer_errmsg(const struct rf_trace_writer *w)
 int rf_trace_writer_copy_chunk(struct rf_trace_writer *w, const void *frame, size_t size,
 			       const struct rf_event_batch *decoded)
 {
-	struct rf_chunk_info ci = { .seq = decoded->seq, .t_first = UINT64_MAX };
-	size_t i;
+	struct rf_chunk_info ci;
 	int err;
 
 	err = rf_trace_writer_flush(w);
 	if (err)
 		return err;
-	for (i = 0; i < decoded->nr; i++) {
-		const struct rf_event *ev = &decoded->events[i];
-
-		ci.t_first = ev->time < ci.t_first ? ev->time : ci.t_first;
-		ci.t_last = ev->time > ci.t_last ? ev->time : ci.t_last;
-		ci.nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
-		w->index.type_counts[ev->type]++;
-	}
-	ci.nr_events = decoded->nr;
+	rf_chunk_summarize(&ci, decoded, w->index.type_counts);
 	ci.offset = w->offset;
 	err = write_all(w, frame, size);
 	if (err)

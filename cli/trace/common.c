@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the `refault trace` subcommands share: messages, opening traces, output files. */
+/* What the `refault trace` subcommands share: opening traces, output files. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,19 +10,15 @@
 
 #include "cli/trace/trace-local.h"
 
-void trace_err(const char *sub, const char *fmt, ...)
+const char *trace_operand(const char *verb, int argc, char **argv)
 {
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "refault trace %s: ", sub);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	if (optind == argc - 1)
+		return argv[optind];
+	rf_usage_error(verb, optind >= argc ? "no TRACE given" : "one TRACE only");
+	return NULL;
 }
 
-struct rf_trace_reader *trace_open(const char *sub, const char *path, unsigned int flags)
+struct rf_trace_reader *trace_open(const char *verb, const char *path, unsigned int flags)
 {
 	struct rf_trace_reader *r = NULL;
 	int err = rf_trace_reader_open(&r, path, flags);
@@ -31,9 +26,9 @@ struct rf_trace_reader *trace_open(const char *sub, const char *path, unsigned i
 	if (!err)
 		return r;
 	if (r && *rf_trace_reader_errmsg(r))
-		trace_err(sub, "%s: %s", path, rf_trace_reader_errmsg(r));
+		rf_err(verb, "%s: %s", path, rf_trace_reader_errmsg(r));
 	else
-		trace_err(sub, "%s: %s", path, rf_strerror(err));
+		rf_err(verb, "%s: %s", path, rf_strerror(err));
 	rf_trace_reader_close(r);
 	return NULL;
 }
@@ -45,7 +40,7 @@ bool same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int out_file_open(struct out_file *o, const char *path, const char *sub)
+int out_file_open(struct out_file *o, const char *path, const char *verb)
 {
 	size_t len = strlen(path);
 
@@ -58,13 +53,13 @@ int out_file_open(struct out_file *o, const char *path, const char *sub)
 	o->path = strdup(path);
 	o->tmp = malloc(len + 16);
 	if (!o->path || !o->tmp) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		goto fail;
 	}
 	snprintf(o->tmp, len + 16, "%s.tmp-XXXXXX", path);
 	o->fd = mkstemp(o->tmp);
 	if (o->fd < 0) {
-		trace_err(sub, "cannot create %s: %s", o->tmp, strerror(errno));
+		rf_err(verb, "cannot create %s: %s", o->tmp, strerror(errno));
 		goto fail;
 	}
 	/* mkstemp makes it 0600; give it the mode a plain create would. */
@@ -73,8 +68,8 @@ int out_file_open(struct out_file *o, const char *path, const char *sub)
 
 		umask(mask);
 		if (fchmod(o->fd, 0666 & ~mask))
-			trace_err(sub, "warning: cannot set the mode of %s: %s", o->tmp,
-				  strerror(errno));
+			rf_err(verb, "warning: cannot set the mode of %s: %s", o->tmp,
+			       strerror(errno));
 	}
 	return 0;
 fail:
@@ -84,7 +79,7 @@ fail:
 	return -1;
 }
 
-FILE *out_file_stdio(struct out_file *o, const char *sub)
+FILE *out_file_stdio(struct out_file *o, const char *verb)
 {
 	if (o->fp)
 		return o->fp;
@@ -94,7 +89,7 @@ FILE *out_file_stdio(struct out_file *o, const char *sub)
 	}
 	o->fp = fdopen(o->fd, "w");
 	if (!o->fp)
-		trace_err(sub, "%s: %s", o->path, strerror(errno));
+		rf_err(verb, "%s: %s", o->path, strerror(errno));
 	return o->fp;
 }
 
@@ -107,7 +102,7 @@ static void out_file_release(struct out_file *o)
 	o->fd = -1;
 }
 
-int out_file_commit(struct out_file *o, const char *sub)
+int out_file_commit(struct out_file *o, const char *verb)
 {
 	const char *name = o->path ? o->path : "standard output";
 	int err = 0;
@@ -127,7 +122,7 @@ int out_file_commit(struct out_file *o, const char *sub)
 			unlink(o->tmp);
 	}
 	if (err)
-		trace_err(sub, "writing %s: %s", name, strerror(err));
+		rf_err(verb, "writing %s: %s", name, strerror(err));
 	out_file_release(o);
 	return err ? -1 : 0;
 }
@@ -145,37 +140,4 @@ void out_file_discard(struct out_file *o)
 		fflush(o->fp);
 	}
 	out_file_release(o);
-}
-
-int trace_getopt(const char *sub, int argc, char **argv, const char *shortopts,
-		 const struct option *longopts, int *longindex, bool *first)
-{
-	int c;
-
-	if (*first) {
-		optind = 0;	/* glibc: start over, including its internal state */
-		*first = false;
-	}
-	opterr = 0;
-	c = getopt_long(argc, argv, shortopts, longopts, longindex);
-	if (c == ':') {
-		trace_err(sub, "option '%s' needs an argument; see 'refault trace %s --help'",
-			  argv[optind - 1], sub);
-		return '?';
-	}
-	if (c == '?') {
-		if (optopt && optopt < 256 && argv[optind - 1][1] != '-')
-			trace_err(sub, "unknown option '-%c'; see 'refault trace %s --help'",
-				  optopt, sub);
-		else
-			trace_err(sub, "unknown option '%s'; see 'refault trace %s --help'",
-				  argv[optind - 1], sub);
-	}
-	return c;
-}
-
-int trace_usage_error(const char *sub, const char *what)
-{
-	trace_err(sub, "%s; see 'refault trace %s --help'", what, sub);
-	return RF_EXIT_USAGE;
 }

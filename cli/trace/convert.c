@@ -14,7 +14,7 @@
 
 #include "cli/trace/convert.h"
 
-static const char sub[] = "convert";
+static const char verb[] = "trace convert";
 
 static void usage(FILE *out)
 {
@@ -47,7 +47,7 @@ static int parse_format(const char *s, enum conv_format *fmt)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(s, names[i].name)) {
 			*fmt = names[i].fmt;
 			return 0;
@@ -81,8 +81,8 @@ static int trace_src_next(struct conv_source *src, struct rf_event *ev)
 	int rc = rf_trace_reader_next(r, ev);
 
 	if (rc < 0)
-		trace_err(sub, "%s: %s", src->path,
-			  *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) : rf_strerror(rc));
+		rf_err(verb, "%s: %s", src->path,
+		       *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) : rf_strerror(rc));
 	return rc;
 }
 
@@ -93,7 +93,7 @@ static void trace_src_close(struct conv_source *src)
 
 static int trace_source_open(struct conv_source *src, const char *path)
 {
-	struct rf_trace_reader *r = trace_open(sub, path, 0);
+	struct rf_trace_reader *r = trace_open(verb, path, 0);
 
 	if (!r)
 		return -1;
@@ -105,7 +105,6 @@ static int trace_source_open(struct conv_source *src, const char *path)
 }
 
 struct trace_sink {
-	struct out_file of;
 	struct rf_trace_writer *w;
 	uint64_t events;
 };
@@ -116,8 +115,8 @@ static int trace_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	int err = rf_trace_writer_append(ts->w, ev);
 
 	if (err)
-		trace_err(sub, "%s: %s", sink->path, *rf_trace_writer_errmsg(ts->w) ?
-			  rf_trace_writer_errmsg(ts->w) : rf_strerror(err));
+		rf_err(verb, "%s: %s", sink->path, *rf_trace_writer_errmsg(ts->w) ?
+		       rf_trace_writer_errmsg(ts->w) : rf_strerror(err));
 	ts->events += !err;
 	return err;
 }
@@ -127,12 +126,8 @@ static int trace_sink_finish(struct conv_sink *sink)
 	struct trace_sink *ts = sink->priv;
 	int err = rf_trace_writer_close(ts->w);
 
-	if (err) {
-		trace_err(sub, "%s: closing the trace: %s", sink->path, rf_strerror(err));
-		out_file_discard(&ts->of);
-	} else if (out_file_commit(&ts->of, sub)) {
-		err = -1;
-	}
+	if (err)
+		rf_err(verb, "%s: closing the trace: %s", sink->path, rf_strerror(err));
 	return err ? -1 : 0;
 }
 
@@ -141,7 +136,6 @@ static void trace_sink_abort(struct conv_sink *sink)
 	struct trace_sink *ts = sink->priv;
 
 	rf_trace_writer_abandon(ts->w);
-	out_file_discard(&ts->of);
 }
 
 static void trace_sink_summary(struct conv_sink *sink)
@@ -157,22 +151,18 @@ static int trace_sink_open(struct conv_sink *sink, const char *path,
 	struct trace_sink *ts = calloc(1, sizeof(*ts));
 	int err;
 
-	if (!ts || out_file_open(&ts->of, path, sub)) {
-		free(ts);
+	sink->priv = ts;
+	if (!ts || out_file_open(&sink->of, path, verb))
 		return -1;
-	}
-	err = rf_trace_writer_fdopen(&ts->w, ts->of.fd, h, wo);
+	err = rf_trace_writer_fdopen(&ts->w, sink->of.fd, h, wo);
 	if (err) {
-		trace_err(sub, "%s: %s", path, rf_strerror(err));
-		out_file_discard(&ts->of);
-		free(ts);
+		rf_err(verb, "%s: %s", path, rf_strerror(err));
 		return -1;
 	}
 	sink->put = trace_sink_put;
 	sink->finish = trace_sink_finish;
 	sink->abort = trace_sink_abort;
 	sink->summary = trace_sink_summary;
-	sink->priv = ts;
 	return 0;
 }
 
@@ -200,8 +190,8 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 		n = getline(&js->line, &js->cap, js->fp);
 		if (n < 0) {
 			if (errno) {
-				trace_err(sub, "%s: line %" PRIu64 ": %s", src->path,
-					  js->lineno + 1, strerror(errno));
+				rf_err(verb, "%s: line %" PRIu64 ": %s", src->path,
+				       js->lineno + 1, strerror(errno));
 				return -1;
 			}
 			return 0;
@@ -214,7 +204,7 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 			continue;
 		json_tokener_reset(js->tok);
 		if (n > INT32_MAX) {
-			trace_err(sub, "%s: line %" PRIu64 ": over 2 GiB", src->path, js->lineno);
+			rf_err(verb, "%s: line %" PRIu64 ": over 2 GiB", src->path, js->lineno);
 			return -1;
 		}
 		*out = json_tokener_parse_ex(js->tok, js->line, (int)n);
@@ -224,12 +214,12 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 			return 1;
 		if (jerr == json_tokener_success) {
 			json_object_put(*out);
-			trace_err(sub, "%s: line %" PRIu64 ": more than one JSON value", src->path,
-				  js->lineno);
+			rf_err(verb, "%s: line %" PRIu64 ": more than one JSON value", src->path,
+			       js->lineno);
 		} else {
-			trace_err(sub, "%s: line %" PRIu64 ": not JSON: %s", src->path, js->lineno,
-				  jerr == json_tokener_continue ? "the value is cut short" :
-				  json_tokener_error_desc(jerr));
+			rf_err(verb, "%s: line %" PRIu64 ": not JSON: %s", src->path, js->lineno,
+			       jerr == json_tokener_continue ? "the value is cut short" :
+			       json_tokener_error_desc(jerr));
 		}
 		return -1;
 	}
@@ -253,7 +243,7 @@ static int jsonl_src_next(struct conv_source *src, struct rf_event *ev)
 	}
 	rc = rf_event_from_json(js->cur, ev, &js->scratch, why, sizeof(why));
 	if (rc) {
-		trace_err(sub, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
+		rf_err(verb, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
 		return rc;
 	}
 	return 1;
@@ -289,7 +279,7 @@ static int jsonl_header(struct conv_source *src, struct jsonl_src *js)
 		rc = rf_header_from_json(first, &src->hdr, why, sizeof(why));
 		json_object_put(first);
 		if (rc) {
-			trace_err(sub, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
+			rf_err(verb, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
 			return -1;
 		}
 		return 0;
@@ -303,7 +293,7 @@ static int jsonl_source_open(struct conv_source *src, const char *path)
 	struct jsonl_src *js = calloc(1, sizeof(*js));
 
 	if (!js) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
 	src->priv = js;
@@ -312,7 +302,7 @@ static int jsonl_source_open(struct conv_source *src, const char *path)
 	js->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	js->tok = json_tokener_new();
 	if (!js->fp || !js->tok) {
-		trace_err(sub, "%s: %s", path, js->fp ? "out of memory" : strerror(errno));
+		rf_err(verb, "%s: %s", path, js->fp ? "out of memory" : strerror(errno));
 		jsonl_src_close(src);
 		return -1;
 	}
@@ -324,7 +314,6 @@ static int jsonl_source_open(struct conv_source *src, const char *path)
 }
 
 struct jsonl_sink {
-	struct out_file of;
 	FILE *fp;
 	uint64_t events;
 };
@@ -335,23 +324,9 @@ static int jsonl_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	int err = trace_print_event_json(js->fp, ev);
 
 	if (err)
-		trace_err(sub, "%s: %s", sink->path, rf_strerror(err));
+		rf_err(verb, "%s: %s", sink->path, rf_strerror(err));
 	js->events += !err;
 	return err;
-}
-
-static int jsonl_sink_finish(struct conv_sink *sink)
-{
-	struct jsonl_sink *js = sink->priv;
-
-	return out_file_commit(&js->of, sub);
-}
-
-static void jsonl_sink_abort(struct conv_sink *sink)
-{
-	struct jsonl_sink *js = sink->priv;
-
-	out_file_discard(&js->of);
 }
 
 static void jsonl_sink_summary(struct conv_sink *sink)
@@ -367,25 +342,19 @@ static int jsonl_sink_open(struct conv_sink *sink, const char *path,
 	struct jsonl_sink *js = calloc(1, sizeof(*js));
 	json_object *o;
 
-	if (!js || out_file_open(&js->of, path, sub)) {
-		free(js);
+	sink->priv = js;
+	if (!js || out_file_open(&sink->of, path, verb))
 		return -1;
-	}
-	js->fp = out_file_stdio(&js->of, sub);
+	js->fp = out_file_stdio(&sink->of, verb);
 	o = rf_header_to_json(h);
 	if (!js->fp || !o) {
 		json_object_put(o);
-		out_file_discard(&js->of);
-		free(js);
 		return -1;
 	}
 	fprintf(js->fp, "%s\n", json_object_to_json_string_ext(o, TRACE_JSON_FLAGS));
 	json_object_put(o);
 	sink->put = jsonl_sink_put;
-	sink->finish = jsonl_sink_finish;
-	sink->abort = jsonl_sink_abort;
 	sink->summary = jsonl_sink_summary;
-	sink->priv = js;
 	return 0;
 }
 
@@ -410,6 +379,7 @@ static int sink_open(struct conv_sink *sink, enum conv_format fmt, const char *p
 {
 	memset(sink, 0, sizeof(*sink));
 	sink->path = path;
+	sink->of.fd = -1;	/* no file yet: discarding it does nothing */
 	switch (fmt) {
 	case FMT_TRACE:
 		return trace_sink_open(sink, path, h, wo);
@@ -427,10 +397,13 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 	struct conv_sink sink;
 	struct rf_event ev;
 	int rc, status;
+	bool bad;
 
 	if (source_open(&src, ifmt, in))
 		return RF_EXIT_FAILURE;
 	if (sink_open(&sink, ofmt, out, &src.hdr, wo)) {
+		out_file_discard(&sink.of);
+		free(sink.priv);
 		src.close(&src);
 		return RF_EXIT_FAILURE;
 	}
@@ -440,11 +413,18 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 	src.close(&src);
 	if (rc == 1) {
 		/* the output failed: what it holds is of no use */
-		sink.abort(&sink);
+		if (sink.abort)
+			sink.abort(&sink);
+		out_file_discard(&sink.of);
 		status = RF_EXIT_FAILURE;
 	} else {
 		/* damaged input: keep what came before the damage */
-		status = sink.finish(&sink) || rc < 0 ? RF_EXIT_FAILURE : RF_EXIT_OK;
+		bad = sink.finish && sink.finish(&sink);
+		if (bad)
+			out_file_discard(&sink.of);
+		else
+			bad = out_file_commit(&sink.of, verb) != 0;
+		status = bad || rc < 0 ? RF_EXIT_FAILURE : RF_EXIT_OK;
 		if (sink.summary)
 			sink.summary(&sink);
 	}
@@ -467,7 +447,7 @@ int trace_convert(int argc, char **argv)
 	bool first = true, have_in = false, have_out = false;
 	int c, idx;
 
-	while ((c = trace_getopt(sub, argc, argv, ":h", longopts, &idx, &first)) != -1) {
+	while ((c = rf_getopt(verb, argc, argv, ":h", longopts, &idx, &first)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -475,13 +455,13 @@ int trace_convert(int argc, char **argv)
 		case 'f':
 		case 't':
 			if (parse_format(optarg, c == 'f' ? &ifmt : &ofmt))
-				return trace_usage_error(sub, "unknown format (trace, jsonl, "
-							 "oracle, csv)");
+				return rf_usage_error(verb, "unknown format (trace, jsonl, "
+						      "oracle, csv)");
 			*(c == 'f' ? &have_in : &have_out) = true;
 			break;
 		case 'c':
 			if (rf_parse_u64(optarg, &v) || !v || v > UINT32_MAX)
-				return trace_usage_error(sub, "--chunk-events needs a number > 0");
+				return rf_usage_error(verb, "--chunk-events needs a number > 0");
 			wo.chunk_events = (uint32_t)v;
 			break;
 		default:
@@ -489,14 +469,14 @@ int trace_convert(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 2)
-		return trace_usage_error(sub, "give IN and OUT");
+		return rf_usage_error(verb, "give IN and OUT");
 	if (!have_in)
 		ifmt = format_of_name(argv[optind]);
 	if (!have_out)
 		ofmt = format_of_name(argv[optind + 1]);
 	if (same_file(argv[optind], argv[optind + 1]))
-		return trace_usage_error(sub, "OUT must not be IN");
+		return rf_usage_error(verb, "OUT must not be IN");
 	if (!strcmp(argv[optind + 1], "-") && (ofmt == FMT_ORACLE || ofmt == FMT_TRACE))
-		return trace_usage_error(sub, "trace and oracle output need a file, not '-'");
+		return rf_usage_error(verb, "trace and oracle output need a file, not '-'");
 	return convert(argv[optind], ifmt, argv[optind + 1], ofmt, &wo);
 }

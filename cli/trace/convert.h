@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * `refault trace convert`: event sources (readers of each format) and sinks
- * (writers of each format).  trace-convert.c has the trace and JSON-lines
- * ones, trace-pages.c the page-request formats (oracleGeneral, csv).
+ * (writers of each format).  cli/trace/convert.c has the trace and JSON-lines
+ * ones, cli/trace/pages.c the page-request formats (oracleGeneral, csv).
  */
 #ifndef REFAULT_CLI_TRACE_CONVERT_H
 #define REFAULT_CLI_TRACE_CONVERT_H
@@ -20,19 +20,25 @@ struct conv_source {
 	void *priv;
 };
 
+/*
+ * A sink writes @of; the driver commits it under its name after @finish, or
+ * discards it (after @abort when the output failed, or when the sink could
+ * not open).
+ */
 struct conv_sink {
 	const char *path;
+	struct out_file of;
 	int (*put)(struct conv_sink *sink, const struct rf_event *ev);
-	/* write what ends the file and commit it under its name; -1 after a message */
+	/* write what ends the file, or NULL; -1 after a message */
 	int (*finish)(struct conv_sink *sink);
-	/* remove the partial output */
+	/* let go of what the sink holds of the output, or NULL */
 	void (*abort)(struct conv_sink *sink);
 	/* one line on stderr of what was written, or NULL */
 	void (*summary)(struct conv_sink *sink);
 	void *priv;
 };
 
-/* Each returns 0, or -1 after a message. */
+/* Each returns 0, or -1 after a message (the sink's priv, if set, is the caller's to free). */
 int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path);
 int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *path,
 		   const struct rf_trace_header *h);

@@ -7,7 +7,7 @@
 
 #include "cli/trace/trace-local.h"
 
-static const char sub[] = "dump";
+static const char verb[] = "trace dump";
 
 static void usage(FILE *out)
 {
@@ -40,12 +40,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "skip-damaged", no_argument, NULL, OPT_SKIP },
-	{ "type", required_argument, NULL, OPT_FILTER },
-	{ "class", required_argument, NULL, OPT_FILTER },
-	{ "pid", required_argument, NULL, OPT_FILTER },
-	{ "cgroup", required_argument, NULL, OPT_FILTER },
-	{ "from", required_argument, NULL, OPT_FILTER },
-	{ "to", required_argument, NULL, OPT_FILTER },
+	TRACE_FILTER_LONGOPTS(OPT_FILTER),
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -64,7 +59,7 @@ static int parse(struct dump_opts *o, int argc, char **argv)
 	int c, idx;
 
 	o->limit = UINT64_MAX;
-	while ((c = trace_getopt(sub, argc, argv, ":h", longopts, &idx, &first)) != -1) {
+	while ((c = rf_getopt(verb, argc, argv, ":h", longopts, &idx, &first)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -77,20 +72,18 @@ static int parse(struct dump_opts *o, int argc, char **argv)
 			break;
 		case OPT_LIMIT:
 			if (rf_parse_u64(optarg, &o->limit))
-				return trace_usage_error(sub, "--limit needs a number");
+				return rf_usage_error(verb, "--limit needs a number");
 			break;
 		case OPT_FILTER:
-			if (trace_filter_option(&o->filter, sub, longopts[idx].name, optarg) < 0)
+			if (trace_filter_option(&o->filter, verb, longopts[idx].name, optarg) < 0)
 				return RF_EXIT_USAGE;
 			break;
 		default:
 			return RF_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1)
-		return trace_usage_error(sub, optind >= argc ? "no TRACE given" : "one TRACE only");
-	o->path = argv[optind];
-	return -1;
+	o->path = trace_operand(verb, argc, argv);
+	return o->path ? -1 : RF_EXIT_USAGE;
 }
 
 /*
@@ -134,11 +127,11 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 	int rc, err = 0;
 	bool damaged = false;
 
-	if (trace_filter_resolve(&o->filter, sub, r))
+	if (trace_filter_resolve(&o->filter, verb, r))
 		return RF_EXIT_USAGE;
 	rc = position(o, r, &first_chunk, &last_chunk);
 	if (rc < 0) {
-		trace_err(sub, "%s: %s", o->path, rf_trace_reader_errmsg(r));
+		rf_err(verb, "%s: %s", o->path, rf_trace_reader_errmsg(r));
 		return RF_EXIT_FAILURE;
 	}
 	rf_trace_reader_stats(r, &st);
@@ -146,7 +139,7 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 	while (printed < o->limit && (rc = rf_trace_reader_next(r, &ev)) != 0) {
 		if (rc < 0 && o->skip_damaged && rc != RF_ERR_NOMEM && rc != RF_ERR_STATE) {
 			/* the reader goes on with the next chunk */
-			trace_err(sub, "%s: skipped: %s", o->path, rf_trace_reader_errmsg(r));
+			rf_err(verb, "%s: skipped: %s", o->path, rf_trace_reader_errmsg(r));
 			damaged = true;
 			continue;
 		}
@@ -172,12 +165,12 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 		printed++;
 	}
 	if (err) {
-		trace_err(sub, "%s", rf_strerror(err));
+		rf_err(verb, "%s", rf_strerror(err));
 		return RF_EXIT_FAILURE;
 	}
 	if (rc < 0) {
-		trace_err(sub, "%s: %s", o->path,
-			  *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) : rf_strerror(rc));
+		rf_err(verb, "%s: %s", o->path,
+		       *rf_trace_reader_errmsg(r) ? rf_trace_reader_errmsg(r) : rf_strerror(rc));
 		return RF_EXIT_FAILURE;
 	}
 	return damaged ? RF_EXIT_FAILURE : RF_EXIT_OK;
@@ -193,7 +186,7 @@ int trace_dump(int argc, char **argv)
 	status = parse(&o, argc, argv);
 	if (status >= 0)
 		goto out;
-	r = trace_open(sub, o.path, o.skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
+	r = trace_open(verb, o.path, o.skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
 	if (!r) {
 		status = RF_EXIT_FAILURE;
 		goto out;

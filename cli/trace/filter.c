@@ -21,16 +21,13 @@ void trace_filter_init(struct trace_filter *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->to = UINT64_MAX;
-	u64_map_init(&f->tgid_of);
-	u64_map_init(&f->cgroup_of);
-	u64_map_init(&f->parent_of);
 }
 
 void trace_filter_free(struct trace_filter *f)
 {
-	u64_map_free(&f->tgid_of);
-	u64_map_free(&f->cgroup_of);
-	u64_map_free(&f->parent_of);
+	u64_map_destroy(&f->tgid_of);
+	u64_map_destroy(&f->cgroup_of);
+	u64_map_destroy(&f->parent_of);
 }
 
 int trace_parse_time(const char *s, uint64_t *ns, bool *relative)
@@ -39,69 +36,68 @@ int trace_parse_time(const char *s, uint64_t *ns, bool *relative)
 	return rf_parse_duration(s + *relative, ns);
 }
 
-static int parse_types(struct trace_filter *f, const char *sub, const char *arg)
+static int type_index(const char *name)
+{
+	unsigned int t = rf_event_type_from_name(name);
+
+	return t == RF_EV_NONE ? -1 : (int)t;
+}
+
+static int class_index(const char *name)
+{
+	int c;
+
+	for (c = RF_CLASS_REFERENCE; c <= RF_CLASS_META; c++)
+		if (!strcmp(name, rf_event_class_name((enum rf_event_class)c)))
+			return c;
+	return -1;
+}
+
+/*
+ * The comma-separated names of @arg into @set, at the index lookup() gives
+ * (-1: unknown).  Returns 1, or -1 after "OPT: unknown WHAT 'name' (HINT)".
+ */
+static int parse_names(const char *verb, const char *opt, const char *what, const char *hint,
+		       const char *arg, int (*lookup)(const char *name), bool *set)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
-	unsigned int t;
-	int rc = 1;
+	int i, rc = 1;
 
 	if (!copy) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
-	f->by_type = true;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		t = rf_event_type_from_name(tok);
-		if (t == RF_EV_NONE) {
-			trace_err(sub, "--type: unknown event type '%s' (names as in 'dump' "
-				  "output, e.g. file_read,anon_fault)", tok);
+		i = lookup(tok);
+		if (i < 0) {
+			rf_err(verb, "%s: unknown %s '%s' (%s)", opt, what, tok, hint);
 			rc = -1;
 			break;
 		}
-		f->types[t] = true;
+		set[i] = true;
 	}
 	free(copy);
 	return rc;
 }
 
-static int parse_classes(struct trace_filter *f, const char *sub, const char *arg)
-{
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int c, rc = 1;
-
-	if (!copy) {
-		trace_err(sub, "out of memory");
-		return -1;
-	}
-	f->by_class = true;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (c = RF_CLASS_REFERENCE; c <= RF_CLASS_META; c++)
-			if (!strcmp(tok, rf_event_class_name((enum rf_event_class)c)))
-				break;
-		if (c > RF_CLASS_META) {
-			trace_err(sub, "--class: unknown class '%s' (reference, state, "
-				  "observation, meta)", tok);
-			rc = -1;
-			break;
-		}
-		f->classes[c] = true;
-	}
-	free(copy);
-	return rc;
-}
-
-int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt, const char *arg)
+int trace_filter_option(struct trace_filter *f, const char *verb, const char *opt, const char *arg)
 {
 	uint64_t v;
 	bool rel;
 
-	if (!strcmp(opt, "type"))
-		return parse_types(f, sub, arg);
-	if (!strcmp(opt, "class"))
-		return parse_classes(f, sub, arg);
+	if (!strcmp(opt, "type")) {
+		f->by_type = true;
+		return parse_names(verb, "--type", "event type", "names as in 'dump' output, "
+				   "e.g. file_read,anon_fault", arg, type_index, f->types);
+	}
+	if (!strcmp(opt, "class")) {
+		f->by_class = true;
+		return parse_names(verb, "--class", "class", "reference, state, observation, meta",
+				   arg, class_index, f->classes);
+	}
 	if (!strcmp(opt, "pid")) {
 		if (rf_parse_u64(arg, &v) || v > INT32_MAX) {
-			trace_err(sub, "--pid: '%s' is not a pid", arg);
+			rf_err(verb, "--pid: '%s' is not a pid", arg);
 			return -1;
 		}
 		f->by_pid = true;
@@ -110,8 +106,8 @@ int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt
 	}
 	if (!strcmp(opt, "cgroup")) {
 		if (rf_parse_u64(arg, &v)) {
-			trace_err(sub, "--cgroup: '%s' is not a cgroup id (a number, as in "
-				  "cgroup_mkdir events)", arg);
+			rf_err(verb, "--cgroup: '%s' is not a cgroup id (a number, as in "
+			       "cgroup_mkdir events)", arg);
 			return -1;
 		}
 		f->by_cgroup = true;
@@ -120,9 +116,9 @@ int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt
 	}
 	if (!strcmp(opt, "from") || !strcmp(opt, "to")) {
 		if (trace_parse_time(arg, &v, &rel)) {
-			trace_err(sub, "--%s: '%s' is not a time (seconds on the trace clock as "
-				  "dump prints them, \"12.5\", \"12500ms\", or \"+2s\" from the first "
-				  "event)", opt, arg);
+			rf_err(verb, "--%s: '%s' is not a time (seconds on the trace clock as "
+			       "dump prints them, \"12.5\", \"12500ms\", or \"+2s\" from the first "
+			       "event)", opt, arg);
 			return -1;
 		}
 		if (opt[0] == 'f')
@@ -146,7 +142,7 @@ static int resolve_one(const char *arg, uint64_t start, uint64_t *out)
 	return 0;
 }
 
-int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trace_reader *r)
+int trace_filter_resolve(struct trace_filter *f, const char *verb, struct rf_trace_reader *r)
 {
 	const struct rf_chunk_info *chunks;
 	uint64_t start = UINT64_MAX;
@@ -155,7 +151,7 @@ int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trac
 	if ((f->from_arg && f->from_arg[0] == '+') || (f->to_arg && f->to_arg[0] == '+')) {
 		n = rf_trace_reader_chunks(r, &chunks);
 		if (n < 0) {
-			trace_err(sub, "cannot list chunks: %s", rf_trace_reader_errmsg(r));
+			rf_err(verb, "cannot list chunks: %s", rf_trace_reader_errmsg(r));
 			return -1;
 		}
 		for (i = 0; i < n; i++)
@@ -168,7 +164,7 @@ int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trac
 	if (f->to_arg)
 		resolve_one(f->to_arg, start, &f->to);
 	if (f->from > f->to) {
-		trace_err(sub, "--from is after --to: nothing to select");
+		rf_err(verb, "--from is after --to: nothing to select");
 		return -1;
 	}
 	return 0;
@@ -176,7 +172,7 @@ int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trac
 
 int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev)
 {
-	uint64_t cg;
+	const uint64_t *cg;
 	int err = 0;
 
 	if (!f->by_pid && !f->by_cgroup)
@@ -185,8 +181,9 @@ int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev)
 	case RF_EV_FORK:
 		err = u64_map_put(&f->tgid_of, (uint32_t)ev->u.task.pid,
 				  (uint32_t)(ev->u.task.tgid ? ev->u.task.tgid : ev->u.task.pid));
-		if (!err && u64_map_get(&f->cgroup_of, (uint32_t)ev->pid, &cg))
-			err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.task.pid, cg);
+		cg = err ? NULL : u64_map_get(&f->cgroup_of, (uint32_t)ev->pid);
+		if (cg)
+			err = u64_map_put(&f->cgroup_of, (uint32_t)ev->u.task.pid, *cg);
 		break;
 	case RF_EV_NAME_PID:
 		if (ev->u.task.tgid)
@@ -214,73 +211,62 @@ bool trace_filter_in_time(const struct trace_filter *f, const struct rf_event *e
 /* The pid an event names besides the thread that caused it, or -1. */
 static int64_t named_pid(const struct rf_event *ev)
 {
-	switch (ev->type) {
-	case RF_EV_FORK:
-	case RF_EV_NAME_PID:
-		return ev->u.task.pid;
-	case RF_EV_CGROUP_ATTACH:
-		return ev->u.cgroup.pid;
-	default:
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
+	int32_t pid;
+
+	if (!ti || !ti->pid_off)
 		return -1;
-	}
+	memcpy(&pid, (const char *)ev + ti->pid_off, sizeof(pid));
+	return pid;
 }
 
 static bool pid_matches(const struct trace_filter *f, int64_t pid)
 {
-	uint64_t tgid;
+	const uint64_t *tgid;
 
 	if (pid < 0)
 		return false;
 	if (pid == f->pid)
 		return true;
-	return u64_map_get(&f->tgid_of, (uint32_t)pid, &tgid) && tgid == (uint64_t)f->pid;
+	tgid = u64_map_get(&f->tgid_of, (uint32_t)pid);
+	return tgid && *tgid == (uint64_t)f->pid;
 }
 
 /* The memory cgroup an event belongs to; false when unknown. */
 static bool event_cgroup(const struct trace_filter *f, const struct rf_event *ev, uint64_t *cg)
 {
-	uint64_t tgid;
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
+	const uint64_t *tgid, *known;
 
-	switch (ev->type) {
-	case RF_EV_PAGECACHE_ADD:
-		*cg = ev->u.file.cgroup;
-		return true;
-	case RF_EV_LRU_ADD:
-		*cg = ev->u.lru.cgroup;
-		return true;
-	case RF_EV_RECLAIM:
-		*cg = ev->u.reclaim.cgroup;
-		return true;
-	case RF_EV_COUNTERS:
-		*cg = ev->u.counters.cgroup;
-		return ev->u.counters.source != RF_COUNTERS_VMSTAT;
-	case RF_EV_CGROUP_MKDIR:
-	case RF_EV_CGROUP_RMDIR:
-	case RF_EV_CGROUP_ATTACH:
-	case RF_EV_CGROUP_LIMIT:
-		*cg = ev->u.cgroup.id;
-		return true;
-	case RF_EV_NAME_PID:
-		*cg = ev->u.task.cgroup;
-		return true;
+	if (ti && ti->cgroup_off) {
+		memcpy(cg, (const char *)ev + ti->cgroup_off, sizeof(*cg));
+		/* /proc/vmstat is the whole host's */
+		return ev->type != RF_EV_COUNTERS || ev->u.counters.source != RF_COUNTERS_VMSTAT;
 	}
 	if (ev->pid <= 0)
 		return false;
-	if (u64_map_get(&f->cgroup_of, (uint32_t)ev->pid, cg))
-		return true;
-	return u64_map_get(&f->tgid_of, (uint32_t)ev->pid, &tgid) &&
-	       u64_map_get(&f->cgroup_of, tgid, cg);
+	known = u64_map_get(&f->cgroup_of, (uint32_t)ev->pid);
+	if (!known) {
+		tgid = u64_map_get(&f->tgid_of, (uint32_t)ev->pid);
+		known = tgid ? u64_map_get(&f->cgroup_of, *tgid) : NULL;
+	}
+	if (known)
+		*cg = *known;
+	return known != NULL;
 }
 
 static bool cgroup_matches(const struct trace_filter *f, uint64_t cg)
 {
+	const uint64_t *parent;
 	int depth;
 
 	for (depth = 0; depth < MAX_CGROUP_DEPTH; depth++) {
 		if (cg == f->cgroup)
 			return true;
-		if (!u64_map_get(&f->parent_of, cg, &cg) || !cg)
+		parent = u64_map_get(&f->parent_of, cg);
+		if (!parent || !*parent)
 			return false;
+		cg = *parent;
 	}
 	return false;
 }

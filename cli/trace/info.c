@@ -20,7 +20,7 @@
 
 #define MAX_DAMAGE_REPORTS 16
 
-static const char sub[] = "info";
+static const char verb[] = "trace info";
 
 static void usage(FILE *out)
 {
@@ -89,10 +89,10 @@ static int scan(struct info *in, struct rf_trace_reader *r, const char *path)
 			snprintf(in->damage[in->damaged], sizeof(in->damage[0]), "%s",
 				 rf_trace_reader_errmsg(r));
 		in->damaged++;
-		trace_err(sub, "%s: %s", path, rf_trace_reader_errmsg(r));
+		rf_err(verb, "%s: %s", path, rf_trace_reader_errmsg(r));
 	}
 	if (rc < 0) {
-		trace_err(sub, "%s: %s", path, rf_strerror(rc));
+		rf_err(verb, "%s: %s", path, rf_strerror(rc));
 		return rc;
 	}
 	in->chunks = rf_trace_reader_chunks(r, &chunks);
@@ -268,11 +268,12 @@ int trace_info(int argc, char **argv)
 	};
 	struct info *in;
 	struct rf_trace_reader *r;
+	const char *path;
 	bool first = true, json = false, list_chunks = false;
 	json_object *o;
 	int c, idx, status;
 
-	while ((c = trace_getopt(sub, argc, argv, ":hj", longopts, &idx, &first)) != -1) {
+	while ((c = rf_getopt(verb, argc, argv, ":hj", longopts, &idx, &first)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return RF_EXIT_OK;
@@ -281,17 +282,18 @@ int trace_info(int argc, char **argv)
 			return RF_EXIT_USAGE;
 		*(c == 'j' ? &json : &list_chunks) = true;
 	}
-	if (optind != argc - 1)
-		return trace_usage_error(sub, optind >= argc ? "no TRACE given" : "one TRACE only");
-	r = trace_open(sub, argv[optind], RF_READ_SKIP_DAMAGED);
+	path = trace_operand(verb, argc, argv);
+	if (!path)
+		return RF_EXIT_USAGE;
+	r = trace_open(verb, path, RF_READ_SKIP_DAMAGED);
 	if (!r)
 		return RF_EXIT_FAILURE;
 	in = calloc(1, sizeof(*in));	/* the damage reports make it big for the stack */
 	if (in)
 		in->list_chunks = list_chunks;
-	if (!in || scan(in, r, argv[optind])) {
+	if (!in || scan(in, r, path)) {
 		if (!in)
-			trace_err(sub, "out of memory");
+			rf_err(verb, "out of memory");
 		free(in);
 		rf_trace_reader_close(r);
 		return RF_EXIT_FAILURE;

@@ -22,29 +22,20 @@
 #include <unistd.h>
 
 #include "cli/trace/convert.h"
+#include "lib/hash.h"
 
 #define ORACLE_RECORD	24
 #define REVERSE_BLOCK	65536u		/* records per block of the backward pass */
 #define CSV_HEADER	"time,obj_id,size,op"
 
-static const char sub[] = "convert";
+static const char verb[] = "trace convert";
 
 /* ------------------------------------------------------------ page identity */
 
-/* splitmix64's finaliser: a bijection with good avalanche. */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
-
+/* rf_hash64 is splitmix64's finaliser, as docs/refault-trace.md gives it: ids must not change. */
 static uint64_t page_id(uint64_t tag, uint64_t a, uint64_t b, uint64_t page)
 {
-	return mix64(mix64(mix64(tag ^ a) ^ b) ^ page);
+	return rf_hash64(rf_hash64(rf_hash64(tag ^ a) ^ b) ^ page);
 }
 
 #define TAG_FILE 0x66696c6500000000ull	/* "file" */
@@ -53,33 +44,36 @@ static uint64_t page_id(uint64_t tag, uint64_t a, uint64_t b, uint64_t page)
 int page_requests(const struct rf_event *ev, unsigned int page_shift,
 		  int (*fn)(void *arg, const struct page_req *req), void *arg)
 {
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
 	uint64_t first, count, tag = 0, a = 0, b = 0, i;
 	struct page_req req = { 0 };
 	unsigned int order = 0;
 	bool flat = false;
 	int err;
 
-	switch (ev->type) {
-	case RF_EV_FILE_READ:
-	case RF_EV_FILE_WRITE:
+	if (!ti || !ti->touches)
+		return 1;
+	/* the pages the event touches, by how the type gives them (enum rf_page_keys) */
+	switch (ti->pages) {
+	case RF_PAGES_FILE_RANGE:
 		first = ev->u.file.index;
 		count = ev->u.file.nr;
 		tag = TAG_FILE, a = ev->u.file.dev, b = ev->u.file.ino;
-		req.write = ev->type == RF_EV_FILE_WRITE;
+		req.write = ev->type == RF_EV_FILE_WRITE;	/* ranges carry no flags */
 		break;
-	case RF_EV_FILE_FAULT:
+	case RF_PAGES_FILE_FOLIO:
 		order = ev->u.file.order;
 		first = ev->u.file.index;
 		tag = TAG_FILE, a = ev->u.file.dev, b = ev->u.file.ino;
 		req.write = ev->u.file.flags & RF_REF_WRITE;
 		break;
-	case RF_EV_ANON_FAULT:
+	case RF_PAGES_ANON:
 		order = ev->u.anon.order;
 		first = ev->u.anon.addr >> page_shift;
 		tag = TAG_ANON, a = ev->u.anon.mm;
 		req.write = ev->u.anon.flags & RF_REF_WRITE;
 		break;
-	case RF_EV_ACCESS:
+	case RF_PAGES_ACCESS:
 		order = ev->u.access.order;
 		first = ev->u.access.key;
 		flat = true;
@@ -88,7 +82,7 @@ int page_requests(const struct rf_event *ev, unsigned int page_shift,
 	default:
 		return 1;
 	}
-	if (ev->type != RF_EV_FILE_READ && ev->type != RF_EV_FILE_WRITE) {
+	if (ti->pages != RF_PAGES_FILE_RANGE) {
 		if (order > 24)
 			return RF_ERR_RANGE;
 		count = 1ull << order;
@@ -111,7 +105,6 @@ int page_requests(const struct rf_event *ev, unsigned int page_shift,
 
 struct page_sink {
 	enum conv_format fmt;
-	struct out_file of;
 	FILE *fp;
 	unsigned int page_shift;
 	uint32_t page_size;
@@ -193,25 +186,25 @@ static int page_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	}
 	ps->references++;
 	if (rc == RF_ERR_RANGE)
-		trace_err(sub, "%s event at %" PRIu64 " ns covers more than %u pages: refusing to "
-			  "expand it", rf_event_type_name(ev->type), ev->time, PAGES_PER_EVENT_MAX);
+		rf_err(verb, "%s event at %" PRIu64 " ns covers more than %u pages: refusing to "
+		       "expand it", rf_event_type_name(ev->type), ev->time, PAGES_PER_EVENT_MAX);
 	else if (rc < 0)
-		trace_err(sub, "%s: %s", sink->path, rf_strerror(rc));
+		rf_err(verb, "%s: %s", sink->path, rf_strerror(rc));
 	return rc < 0 ? rc : 0;
 }
 
-/* Fill in next_access_vtime, walking the records from the last to the first. */
-static int oracle_backward_pass(struct page_sink *ps, const char *path)
+/* Fill in next_access_vtime in @fd, walking the records from the last to the first. */
+static int oracle_backward_pass(struct page_sink *ps, int fd, const char *path)
 {
 	uint8_t *buf = malloc((size_t)REVERSE_BLOCK * ORACLE_RECORD);
 	uint64_t end = ps->requests, start, i, next;
-	struct u64_map next_of;
-	int fd = ps->of.fd, err = 0;
+	struct u64_map next_of = { 0 };
+	const uint64_t *known;
+	int err = 0;
 	size_t len;
 
 	if (!buf)
 		return RF_ERR_NOMEM;
-	u64_map_init(&next_of);
 	while (!err && end > 0) {
 		start = end > REVERSE_BLOCK ? end - REVERSE_BLOCK : 0;
 		len = (size_t)(end - start) * ORACLE_RECORD;
@@ -223,8 +216,8 @@ static int oracle_backward_pass(struct page_sink *ps, const char *path)
 			uint8_t *rec = buf + (i - start) * ORACLE_RECORD;
 			uint64_t obj = get_le64(rec + 4);
 
-			if (!u64_map_get(&next_of, obj, &next))
-				next = (uint64_t)-1;
+			known = u64_map_get(&next_of, obj);
+			next = known ? *known : (uint64_t)-1;
 			put_le64(rec + 16, next);
 			/* libCacheSim numbers requests from 1 */
 			err = u64_map_put(&next_of, obj, i + 1);
@@ -234,8 +227,8 @@ static int oracle_backward_pass(struct page_sink *ps, const char *path)
 		end = start;
 	}
 	if (err)
-		trace_err(sub, "%s: computing next_access_vtime: %s", path, rf_strerror(err));
-	u64_map_free(&next_of);
+		rf_err(verb, "%s: computing next_access_vtime: %s", path, rf_strerror(err));
+	u64_map_destroy(&next_of);
 	free(buf);
 	return err;
 }
@@ -245,22 +238,12 @@ static int page_sink_finish(struct conv_sink *sink)
 	struct page_sink *ps = sink->priv;
 
 	if (fflush(ps->fp)) {
-		trace_err(sub, "%s: %s", sink->path, strerror(errno));
-		out_file_discard(&ps->of);
+		rf_err(verb, "%s: %s", sink->path, strerror(errno));
 		return -1;
 	}
-	if (ps->fmt == FMT_ORACLE && oracle_backward_pass(ps, sink->path)) {
-		out_file_discard(&ps->of);
+	if (ps->fmt == FMT_ORACLE && oracle_backward_pass(ps, sink->of.fd, sink->path))
 		return -1;
-	}
-	return out_file_commit(&ps->of, sub);
-}
-
-static void page_sink_abort(struct conv_sink *sink)
-{
-	struct page_sink *ps = sink->priv;
-
-	out_file_discard(&ps->of);
+	return 0;
 }
 
 static void page_sink_summary(struct conv_sink *sink)
@@ -278,36 +261,29 @@ int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *pat
 	struct page_sink *ps = calloc(1, sizeof(*ps));
 	uint32_t page = h->host.page_size ? h->host.page_size : 4096;
 
+	sink->priv = ps;
 	if (!ps) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
 	if (page & (page - 1)) {
-		trace_err(sub, "the header's page size %u is not a power of two", page);
-		free(ps);
+		rf_err(verb, "the header's page size %u is not a power of two", page);
 		return -1;
 	}
 	ps->fmt = fmt;
 	ps->page_size = page;
 	while ((1u << ps->page_shift) < page)
 		ps->page_shift++;
-	if (out_file_open(&ps->of, path, sub)) {
-		free(ps);
+	if (out_file_open(&sink->of, path, verb))
 		return -1;
-	}
-	ps->fp = out_file_stdio(&ps->of, sub);
-	if (!ps->fp) {
-		out_file_discard(&ps->of);
-		free(ps);
+	ps->fp = out_file_stdio(&sink->of, verb);
+	if (!ps->fp)
 		return -1;
-	}
 	if (fmt == FMT_CSV)
 		fprintf(ps->fp, CSV_HEADER "\n");
 	sink->put = page_sink_put;
 	sink->finish = page_sink_finish;
-	sink->abort = page_sink_abort;
 	sink->summary = page_sink_summary;
-	sink->priv = ps;
 	return 0;
 }
 
@@ -361,10 +337,10 @@ static int oracle_next(struct conv_source *src, struct page_src *ps, struct rf_e
 		if (n == 0 && !ferror(ps->fp))
 			return 0;
 		if (n != sizeof(rec)) {
-			trace_err(sub, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s",
-				  src->path, ps->nr, ps->nr * ORACLE_RECORD,
-				  ferror(ps->fp) ? strerror(errno) :
-				  "truncated (the file size is not a multiple of 24 bytes)");
+			rf_err(verb, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s",
+			       src->path, ps->nr, ps->nr * ORACLE_RECORD,
+			       ferror(ps->fp) ? strerror(errno) :
+			       "truncated (the file size is not a multiple of 24 bytes)");
 			return RF_ERR_TRUNCATED;
 		}
 		ps->nr++;
@@ -419,8 +395,8 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 	if (n <= ps->col_time || n <= ps->col_obj || rf_parse_u64(f[ps->col_time], &t) ||
 	    rf_parse_u64(f[ps->col_obj], &obj) ||
 	    (ps->col_size >= 0 && (n <= ps->col_size || rf_parse_u64(f[ps->col_size], &size)))) {
-		trace_err(sub, "%s: line %" PRIu64 ": expected numbers in the time, obj_id "
-			  "and size columns", src->path, ps->nr);
+		rf_err(verb, "%s: line %" PRIu64 ": expected numbers in the time, obj_id "
+		       "and size columns", src->path, ps->nr);
 		return RF_ERR_INVAL;
 	}
 	if (ps->col_op >= 0 && n > ps->col_op) {
@@ -428,8 +404,8 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 			write = true;
 		else if (strcmp(f[ps->col_op], "read") && strcmp(f[ps->col_op], "get") &&
 			 f[ps->col_op][0]) {
-			trace_err(sub, "%s: line %" PRIu64 ": op '%s' is not read or write",
-				  src->path, ps->nr, f[ps->col_op]);
+			rf_err(verb, "%s: line %" PRIu64 ": op '%s' is not read or write",
+			       src->path, ps->nr, f[ps->col_op]);
 			return RF_ERR_INVAL;
 		}
 	}
@@ -443,7 +419,7 @@ static int csv_columns(struct conv_source *src, struct page_src *ps)
 	int n, i;
 
 	if (!csv_line(ps)) {
-		trace_err(sub, "%s: empty: expected the header line '" CSV_HEADER "'", src->path);
+		rf_err(verb, "%s: empty: expected the header line '" CSV_HEADER "'", src->path);
 		return -1;
 	}
 	ps->col_time = ps->col_obj = ps->col_size = ps->col_op = -1;
@@ -459,8 +435,8 @@ static int csv_columns(struct conv_source *src, struct page_src *ps)
 			ps->col_op = i;
 	}
 	if (ps->col_time < 0 || ps->col_obj < 0) {
-		trace_err(sub, "%s: line 1: expected a header line with 'time' and 'obj_id' "
-			  "columns (as in '" CSV_HEADER "')", src->path);
+		rf_err(verb, "%s: line 1: expected a header line with 'time' and 'obj_id' "
+		       "columns (as in '" CSV_HEADER "')", src->path);
 		return -1;
 	}
 	return 0;
@@ -488,7 +464,7 @@ int page_source_open(struct conv_source *src, enum conv_format fmt, const char *
 	struct page_src *ps = calloc(1, sizeof(*ps));
 
 	if (!ps) {
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 		return -1;
 	}
 	src->priv = ps;
@@ -497,7 +473,7 @@ int page_source_open(struct conv_source *src, enum conv_format fmt, const char *
 	ps->fmt = fmt;
 	ps->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!ps->fp) {
-		trace_err(sub, "%s: %s", path, strerror(errno));
+		rf_err(verb, "%s: %s", path, strerror(errno));
 		page_src_close(src);
 		return -1;
 	}

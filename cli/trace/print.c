@@ -17,7 +17,7 @@ static bool hex_field(const char *name)
 	static const char *const names[] = { "addr", "mm", "pfn", "flags", "prot", "len" };
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(name, names[i]))
 			return true;
 	return false;

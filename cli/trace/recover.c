@@ -17,7 +17,7 @@
 
 #define MAX_REPORTS 50
 
-static const char sub[] = "recover";
+static const char verb[] = "trace recover";
 
 static void usage(FILE *out)
 {
@@ -47,9 +47,9 @@ struct recover {
 static void report(struct recover *rc, const char *fmt, const char *msg)
 {
 	if (rc->bad_frames < MAX_REPORTS)
-		trace_err(sub, fmt, rc->in, msg);
+		rf_err(verb, fmt, rc->in, msg);
 	else if (rc->bad_frames == MAX_REPORTS)
-		trace_err(sub, "%s: more damage not shown", rc->in);
+		rf_err(verb, "%s: more damage not shown", rc->in);
 	rc->bad_frames++;
 }
 
@@ -87,7 +87,7 @@ static int copy_chunks(struct recover *rc, struct rf_trace_reader *r, struct rf_
 		}
 		err = rf_trace_writer_copy_chunk(w, f.data, f.size, &b);
 		if (err) {
-			trace_err(sub, "%s: %s", rc->out, rf_trace_writer_errmsg(w));
+			rf_err(verb, "%s: %s", rc->out, rf_trace_writer_errmsg(w));
 			break;
 		}
 		rc->good_chunks++;
@@ -107,7 +107,7 @@ static int run(struct recover *rc)
 	uint64_t size;
 	int err;
 
-	r = trace_open(sub, rc->in, 0);
+	r = trace_open(verb, rc->in, 0);
 	if (!r)
 		return RF_EXIT_FAILURE;
 	rc->had_index = rf_trace_reader_has_index(r);
@@ -119,22 +119,22 @@ static int run(struct recover *rc)
 			rc->indexed_events += chunks[i].nr_events;
 	}
 	rf_trace_reader_close(r);
-	r = trace_open(sub, rc->in, RF_READ_NO_INDEX | RF_READ_SKIP_DAMAGED);
+	r = trace_open(verb, rc->in, RF_READ_NO_INDEX | RF_READ_SKIP_DAMAGED);
 	if (!r)
 		return RF_EXIT_FAILURE;
-	if (out_file_open(&of, rc->out, sub)) {
+	if (out_file_open(&of, rc->out, verb)) {
 		rf_trace_reader_close(r);
 		return RF_EXIT_FAILURE;
 	}
 	err = rf_trace_writer_fdopen(&w, of.fd, rf_trace_reader_header(r), NULL);
 	if (err)
-		trace_err(sub, "%s: %s", rc->out, w ? rf_trace_writer_errmsg(w) : rf_strerror(err));
+		rf_err(verb, "%s: %s", rc->out, w ? rf_trace_writer_errmsg(w) : rf_strerror(err));
 	if (!err)
 		err = copy_chunks(rc, r, w);
 	if (err == RF_ERR_NOMEM)
-		trace_err(sub, "out of memory");
+		rf_err(verb, "out of memory");
 	if (w && rf_trace_writer_close(w) && !err) {
-		trace_err(sub, "%s: cannot write the index", rc->out);
+		rf_err(verb, "%s: cannot write the index", rc->out);
 		err = RF_ERR_IO;
 	}
 	size = rf_trace_reader_file_size(r);
@@ -142,10 +142,10 @@ static int run(struct recover *rc)
 	if (err || !rc->good_chunks) {
 		out_file_discard(&of);
 		if (!err)
-			trace_err(sub, "%s: no good chunk found: nothing to recover", rc->in);
+			rf_err(verb, "%s: no good chunk found: nothing to recover", rc->in);
 		return RF_EXIT_FAILURE;
 	}
-	if (out_file_commit(&of, sub))
+	if (out_file_commit(&of, verb))
 		return RF_EXIT_FAILURE;
 	printf("%s: recovered %" PRIu64 " chunks, %" PRIu64 " events into %s\n", rc->in,
 	       rc->good_chunks, rc->good_events, rc->out);
@@ -174,7 +174,7 @@ int trace_recover(int argc, char **argv)
 	bool first = true;
 	int c, idx, status;
 
-	while ((c = trace_getopt(sub, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
+	while ((c = rf_getopt(verb, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return RF_EXIT_OK;
@@ -183,15 +183,15 @@ int trace_recover(int argc, char **argv)
 			return RF_EXIT_USAGE;
 		rc.out = optarg;
 	}
-	if (optind != argc - 1)
-		return trace_usage_error(sub, optind >= argc ? "no TRACE given" : "one TRACE only");
-	rc.in = argv[optind];
+	rc.in = trace_operand(verb, argc, argv);
+	if (!rc.in)
+		return RF_EXIT_USAGE;
 	if (!rc.out) {
 		size_t len = strlen(rc.in) + sizeof(".recovered");
 
 		def = malloc(len);
 		if (!def) {
-			trace_err(sub, "out of memory");
+			rf_err(verb, "out of memory");
 			return RF_EXIT_FAILURE;
 		}
 		snprintf(def, len, "%s.recovered", rc.in);
@@ -199,7 +199,7 @@ int trace_recover(int argc, char **argv)
 	}
 	if (same_file(rc.in, rc.out) || !strcmp(rc.out, "-")) {
 		free(def);
-		return trace_usage_error(sub, "OUT must be a new file, not TRACE or '-'");
+		return rf_usage_error(verb, "OUT must be a new file, not TRACE or '-'");
 	}
 	status = run(&rc);
 	free(def);

@@ -16,7 +16,7 @@
 
 #include "cli/trace/trace-local.h"
 
-static const char sub[] = "slice";
+static const char verb[] = "trace slice";
 
 static void usage(FILE *out)
 {
@@ -41,12 +41,7 @@ enum { OPT_FILTER = 256 };
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "output", required_argument, NULL, 'o' },
-	{ "type", required_argument, NULL, OPT_FILTER },
-	{ "class", required_argument, NULL, OPT_FILTER },
-	{ "pid", required_argument, NULL, OPT_FILTER },
-	{ "cgroup", required_argument, NULL, OPT_FILTER },
-	{ "from", required_argument, NULL, OPT_FILTER },
-	{ "to", required_argument, NULL, OPT_FILTER },
+	TRACE_FILTER_LONGOPTS(OPT_FILTER),
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,42 +54,25 @@ struct slice {
 	uint64_t copied_chunks;
 };
 
-/* Naming and set-up events that precede the range and the slice needs. */
+/* Naming and set-up events that precede the range and the slice needs (.slice of the type). */
 static bool keeps_state(const struct trace_filter *f, const struct rf_event *ev)
 {
-	switch (ev->type) {
-	case RF_EV_NAME_FILE:
-	case RF_EV_NAME_STACK:
-	case RF_EV_CGROUP_MKDIR:
-	case RF_EV_CGROUP_RMDIR:
-	case RF_EV_CGROUP_ATTACH:
-	case RF_EV_CGROUP_LIMIT:
-		return true;
-	case RF_EV_NAME_PID:
-	case RF_EV_FORK:
-	case RF_EV_EXEC:
-	case RF_EV_EXIT:
-	case RF_EV_MMAP:
-	case RF_EV_MUNMAP:
-	case RF_EV_MADVISE:
-		return trace_filter_match_task(f, ev);
-	default:
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
+
+	if (!ti)
 		return false;
-	}
+	return ti->slice == RF_SLICE_STATE ||
+	       (ti->slice == RF_SLICE_TASK_STATE && trace_filter_match_task(f, ev));
 }
 
 static bool chunk_inside(const struct slice *s, const struct rf_event_batch *b)
 {
-	uint64_t t_first = UINT64_MAX, t_last = 0;
-	size_t i;
+	struct rf_chunk_info ci;
 
 	if (trace_filter_per_event(&s->filter))
 		return false;
-	for (i = 0; i < b->nr; i++) {
-		t_first = b->events[i].time < t_first ? b->events[i].time : t_first;
-		t_last = b->events[i].time > t_last ? b->events[i].time : t_last;
-	}
-	return b->nr && t_first >= s->filter.from && t_last <= s->filter.to;
+	rf_event_batch_summary(b, &ci);
+	return b->nr && ci.t_first >= s->filter.from && ci.t_last <= s->filter.to;
 }
 
 static int slice_batch(struct slice *s, struct rf_trace_writer *w, const struct rf_frame *f,
@@ -158,20 +136,20 @@ static int copy(struct slice *s, struct rf_trace_reader *r, struct rf_trace_writ
 			continue;
 		err = rf_chunk_decode(d, f.data, f.size, f.offset, &b);
 		if (err) {
-			trace_err(sub, "%s: chunk %" PRIu64 " at offset %" PRIu64 ": %s", s->in,
-				  f.ordinal, f.offset, rf_chunk_decoder_errmsg(d));
+			rf_err(verb, "%s: chunk %" PRIu64 " at offset %" PRIu64 ": %s", s->in,
+			       f.ordinal, f.offset, rf_chunk_decoder_errmsg(d));
 			break;
 		}
 		err = slice_batch(s, w, &f, &b);
 		if (err) {
-			trace_err(sub, "%s: %s", s->out, *rf_trace_writer_errmsg(w) ?
-				  rf_trace_writer_errmsg(w) : rf_strerror(err));
+			rf_err(verb, "%s: %s", s->out, *rf_trace_writer_errmsg(w) ?
+			       rf_trace_writer_errmsg(w) : rf_strerror(err));
 			break;
 		}
 	}
 	if (err < 0 && err != RF_ERR_NOMEM && !*rf_chunk_decoder_errmsg(d) &&
 	    *rf_trace_reader_errmsg(r))
-		trace_err(sub, "%s: %s", s->in, rf_trace_reader_errmsg(r));
+		rf_err(verb, "%s: %s", s->in, rf_trace_reader_errmsg(r));
 	rf_event_batch_release(&b);
 	rf_chunk_decoder_free(d);
 	return err;
@@ -179,37 +157,37 @@ static int copy(struct slice *s, struct rf_trace_reader *r, struct rf_trace_writ
 
 static int run(struct slice *s)
 {
-	struct rf_trace_reader *r = trace_open(sub, s->in, 0);
+	struct rf_trace_reader *r = trace_open(verb, s->in, 0);
 	struct rf_trace_writer *w = NULL;
 	struct out_file of;
 	int err;
 
 	if (!r)
 		return RF_EXIT_FAILURE;
-	if (trace_filter_resolve(&s->filter, sub, r)) {
+	if (trace_filter_resolve(&s->filter, verb, r)) {
 		rf_trace_reader_close(r);
 		return RF_EXIT_USAGE;
 	}
-	if (out_file_open(&of, s->out, sub)) {
+	if (out_file_open(&of, s->out, verb)) {
 		rf_trace_reader_close(r);
 		return RF_EXIT_FAILURE;
 	}
 	err = rf_trace_writer_fdopen(&w, of.fd, rf_trace_reader_header(r), NULL);
 	if (err)
-		trace_err(sub, "%s: %s", s->out, w ? rf_trace_writer_errmsg(w) : rf_strerror(err));
+		rf_err(verb, "%s: %s", s->out, w ? rf_trace_writer_errmsg(w) : rf_strerror(err));
 	else
 		err = copy(s, r, w);
 	rf_trace_reader_close(r);
 	/* after damage in the input, OUT still gets the events before it */
 	if (w && rf_trace_writer_close(w) && !err) {
-		trace_err(sub, "%s: cannot write the index", s->out);
+		rf_err(verb, "%s: cannot write the index", s->out);
 		err = RF_ERR_IO;
 	}
 	if (!w || err == RF_ERR_IO) {
 		out_file_discard(&of);
 		return RF_EXIT_FAILURE;
 	}
-	if (out_file_commit(&of, sub))
+	if (out_file_commit(&of, verb))
 		return RF_EXIT_FAILURE;
 	fprintf(stderr, "%s: %" PRIu64 " events kept (%" PRIu64 " of them state before the "
 		"range, %" PRIu64 " chunks copied verbatim)\n", s->out, s->kept, s->state_kept,
@@ -225,26 +203,27 @@ int trace_slice(int argc, char **argv)
 
 	trace_filter_init(&s.filter);
 	while (status < 0 &&
-	       (c = trace_getopt(sub, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
+	       (c = rf_getopt(verb, argc, argv, ":ho:", longopts, &idx, &first)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			status = RF_EXIT_OK;
 		} else if (c == 'o') {
 			s.out = optarg;
 		} else if (c != OPT_FILTER ||
-			   trace_filter_option(&s.filter, sub, longopts[idx].name, optarg) < 0) {
+			   trace_filter_option(&s.filter, verb, longopts[idx].name, optarg) < 0) {
 			status = RF_EXIT_USAGE;
 		}
 	}
-	if (status < 0 && optind != argc - 1)
-		status = trace_usage_error(sub, optind >= argc ? "no TRACE given" :
-					   "one TRACE only");
-	if (status < 0 && !s.out)
-		status = trace_usage_error(sub, "-o OUT is required");
 	if (status < 0) {
-		s.in = argv[optind];
+		s.in = trace_operand(verb, argc, argv);
+		if (!s.in)
+			status = RF_EXIT_USAGE;
+	}
+	if (status < 0 && !s.out)
+		status = rf_usage_error(verb, "-o OUT is required");
+	if (status < 0) {
 		if (same_file(s.in, s.out))
-			status = trace_usage_error(sub, "OUT must not be TRACE");
+			status = rf_usage_error(verb, "OUT must not be TRACE");
 		else
 			status = run(&s);
 	}

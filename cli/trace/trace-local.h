@@ -14,8 +14,14 @@
 #include <refault/trace.h>
 
 #include "cli/util.h"
+#include "lib/hash.h"
+#include "lib/hashmap.h"
 
-/* Each subcommand: argv[0] is its name; returns an RF_EXIT_* status. */
+/*
+ * Each subcommand: argv[0] is its name; returns an RF_EXIT_* status.  Its
+ * messages name it "trace <sub>" (the @verb of rf_err() and of the helpers
+ * below).
+ */
 int trace_info(int argc, char **argv);
 int trace_dump(int argc, char **argv);
 int trace_verify(int argc, char **argv);
@@ -23,45 +29,25 @@ int trace_slice(int argc, char **argv);
 int trace_recover(int argc, char **argv);
 int trace_convert(int argc, char **argv);
 
-/* "refault trace <sub>: <message>" on stderr. */
-void trace_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * The one TRACE operand left after the options, or NULL after "no TRACE
+ * given" / "one TRACE only" (rf_usage_error(): exit RF_EXIT_USAGE).
+ */
+const char *trace_operand(const char *verb, int argc, char **argv);
 
 /*
  * Open @path for reading; on failure print what and where (the reader's
  * message) and return NULL.
  */
-struct rf_trace_reader *trace_open(const char *sub, const char *path, unsigned int flags);
-
-/*
- * getopt_long() with refault's messages: returns the option, -1 at the end,
- * or '?' after printing what is wrong ("unknown option", "needs an
- * argument").  @shortopts must start with ':'.  Call with *@first = true
- * the first time (it resets getopt).
- */
-struct option;
-int trace_getopt(const char *sub, int argc, char **argv, const char *shortopts,
-		 const struct option *longopts, int *longindex, bool *first);
-
-/* "refault trace <sub>: <what>; see 'refault trace <sub> --help'", for usage errors. */
-int trace_usage_error(const char *sub, const char *what);
+struct rf_trace_reader *trace_open(const char *verb, const char *path, unsigned int flags);
 
 /* ------------------------------------------------------------ u64 map */
 
-/* Open addressing, grows by doubling; any key (0 included). */
-struct u64_map {
-	uint64_t *keys;
-	uint64_t *vals;
-	size_t cap;		/* power of two, or 0 */
-	size_t nr;
-	bool has_zero;
-	uint64_t zero_val;
-};
-
-void u64_map_init(struct u64_map *m);
-void u64_map_free(struct u64_map *m);
-/* Returns 0 or RF_ERR_NOMEM. */
-int u64_map_put(struct u64_map *m, uint64_t key, uint64_t val);
-bool u64_map_get(const struct u64_map *m, uint64_t key, uint64_t *val);
+/*
+ * uint64_t -> uint64_t (any key, 0 included): u64_map_get/put/destroy...,
+ * lib/hashmap.h.  A zeroed map is empty.
+ */
+RF_HASHMAP_DEFINE(u64_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
 /* ------------------------------------------------------------- filters */
 
@@ -97,10 +83,20 @@ void trace_filter_free(struct trace_filter *f);
  * argument.  Returns 1 if @opt is a filter option and was parsed, 0 if it is
  * not a filter option, -1 after printing why @arg is bad.
  */
-int trace_filter_option(struct trace_filter *f, const char *sub, const char *opt, const char *arg);
+int trace_filter_option(struct trace_filter *f, const char *verb, const char *opt,
+			const char *arg);
+
+/* The filter options in a subcommand's getopt_long() table, each with @val. */
+#define TRACE_FILTER_LONGOPTS(val)					\
+	{ "type", required_argument, NULL, (val) },			\
+	{ "class", required_argument, NULL, (val) },			\
+	{ "pid", required_argument, NULL, (val) },			\
+	{ "cgroup", required_argument, NULL, (val) },			\
+	{ "from", required_argument, NULL, (val) },			\
+	{ "to", required_argument, NULL, (val) }
 
 /* Resolve relative times with the trace's first timestamp; -1 after a message. */
-int trace_filter_resolve(struct trace_filter *f, const char *sub, struct rf_trace_reader *r);
+int trace_filter_resolve(struct trace_filter *f, const char *verb, struct rf_trace_reader *r);
 
 /* Learn pid/cgroup relations from @ev; call for every event, selected or not. */
 int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev);
@@ -141,10 +137,10 @@ struct out_file {
 	FILE *fp;		/* for text outputs, NULL until out_file_stdio() */
 };
 
-int out_file_open(struct out_file *o, const char *path, const char *sub);
-FILE *out_file_stdio(struct out_file *o, const char *sub);
+int out_file_open(struct out_file *o, const char *path, const char *verb);
+FILE *out_file_stdio(struct out_file *o, const char *verb);
 /* Close and rename; returns 0 or -1 after a message. */
-int out_file_commit(struct out_file *o, const char *sub);
+int out_file_commit(struct out_file *o, const char *verb);
 /* Close and remove. */
 void out_file_discard(struct out_file *o);
 /* True when @a and @b name the same existing file. */

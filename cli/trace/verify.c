@@ -15,10 +15,11 @@
 #include <string.h>
 
 #include "cli/trace/trace-local.h"
+#include "lib/grow.h"
 
 #define MAX_REPORTS 50
 
-static const char sub[] = "verify";
+static const char verb[] = "trace verify";
 
 static void usage(FILE *out)
 {
@@ -90,15 +91,8 @@ static struct rf_trace_reader *verify_open(struct verify *v, unsigned int flags)
 
 static int remember(struct verify *v, const struct rf_chunk_info *ci)
 {
-	if (v->nr_found == v->cap_found) {
-		size_t cap = v->cap_found ? v->cap_found * 2 : 256;
-		struct rf_chunk_info *n = realloc(v->found, cap * sizeof(*n));
-
-		if (!n)
-			return RF_ERR_NOMEM;
-		v->found = n;
-		v->cap_found = cap;
-	}
+	if (RF_GROW(v->found, v->cap_found, v->nr_found + 1))
+		return RF_ERR_NOMEM;
 	v->found[v->nr_found++] = *ci;
 	return 0;
 }
@@ -106,21 +100,9 @@ static int remember(struct verify *v, const struct rf_chunk_info *ci)
 static void describe(struct rf_chunk_info *ci, const struct rf_frame *f,
 		     const struct rf_event_batch *b)
 {
-	size_t i;
-
-	memset(ci, 0, sizeof(*ci));
 	ci->offset = f->offset;
 	ci->size = f->size;
-	ci->seq = b->seq;
-	ci->t_first = UINT64_MAX;
-	ci->nr_events = b->nr;
-	for (i = 0; i < b->nr; i++) {
-		const struct rf_event *ev = &b->events[i];
-
-		ci->t_first = ev->time < ci->t_first ? ev->time : ci->t_first;
-		ci->t_last = ev->time > ci->t_last ? ev->time : ci->t_last;
-		ci->nr_refs += rf_event_class(ev->type) == RF_CLASS_REFERENCE;
-	}
+	rf_event_batch_summary(b, ci);
 	if (!b->nr)
 		ci->t_first = 0;
 }
@@ -161,7 +143,7 @@ static int walk(struct verify *v)
 		rc = remember(v, &ci);
 	}
 	if (rc < 0)
-		trace_err(sub, "%s: %s", v->path, rf_strerror(rc));
+		rf_err(verb, "%s: %s", v->path, rf_strerror(rc));
 	rf_event_batch_release(&b);
 	rf_chunk_decoder_free(d);
 	rf_trace_reader_close(r);
@@ -179,7 +161,7 @@ static void compare_entry(struct verify *v, size_t i, const struct rf_chunk_info
 			       got->nr_events, got->nr_refs };
 	size_t k;
 
-	for (k = 0; k < sizeof(a) / sizeof(a[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(a); k++)
 		if (a[k] != b[k])
 			problem(v, "index entry %zu (chunk at offset %" PRIu64 "): %s is %" PRIu64
 				" in the index but %" PRIu64 " in the chunk", i, got->offset, names[k],
@@ -233,7 +215,7 @@ int trace_verify(int argc, char **argv)
 	bool first = true;
 	int c, idx, rc;
 
-	while ((c = trace_getopt(sub, argc, argv, ":hq", longopts, &idx, &first)) != -1) {
+	while ((c = rf_getopt(verb, argc, argv, ":hq", longopts, &idx, &first)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return RF_EXIT_OK;
@@ -242,9 +224,9 @@ int trace_verify(int argc, char **argv)
 			return RF_EXIT_USAGE;
 		v.quiet = true;
 	}
-	if (optind != argc - 1)
-		return trace_usage_error(sub, optind >= argc ? "no TRACE given" : "one TRACE only");
-	v.path = argv[optind];
+	v.path = trace_operand(verb, argc, argv);
+	if (!v.path)
+		return RF_EXIT_USAGE;
 	rc = walk(&v);
 	if (!rc)
 		rc = check_index(&v);

@@ -331,6 +331,55 @@ RF_API const char *rf_event_class_name(enum rf_event_class c);
 RF_API const char *rf_limit_kind_name(unsigned int kind);
 RF_API unsigned int rf_limit_kind_from_name(const char *name);	/* RF_LIMIT_KIND_MAX if unknown */
 
+/* How the pages an event names are given (struct rf_event_type_info.pages). */
+enum rf_page_keys {
+	RF_PAGES_NONE = 0,	/* no page, or only a pfn (lru_*), or no range (truncate: to EOF) */
+	RF_PAGES_FILE_RANGE,	/* .file: dev, ino; pages index .. index + nr - 1 */
+	RF_PAGES_FILE_FOLIO,	/* .file: dev, ino; the folio of 2^order pages holding index */
+	RF_PAGES_ANON,		/* .anon: mm; the folio of 2^order pages holding byte addr */
+	RF_PAGES_ACCESS,	/* .access: keys key .. key + 2^order - 1 of a flat space */
+};
+
+/* What `refault trace slice` keeps of an event before its time range (.slice). */
+enum rf_slice_role {
+	RF_SLICE_WINDOW = 0,	/* nothing: the event counts only inside the range */
+	RF_SLICE_STATE,		/* it names or sets up something: kept, whatever is selected */
+	RF_SLICE_TASK_STATE,	/* a task's state: kept when the task is selected (--pid, --cgroup) */
+};
+
+/*
+ * What a consumer needs to know of an event type, beyond its fields, so that
+ * it reads this table instead of a switch of its own.  An *_off member is the
+ * offset in struct rf_event of a member of the union (offsetof(struct
+ * rf_event, u.task.pid)), or 0 when the type has none (no member is at 0).
+ */
+struct rf_event_type_info {
+	const char *name;		/* as rf_event_type_name() */
+	enum rf_event_class cls;	/* as rf_event_class() */
+	/*
+	 * int32_t: the pid the event is about besides @pid, the thread that
+	 * caused it: fork's child, name_pid's and cgroup_attach's target.
+	 */
+	size_t pid_off;
+	/*
+	 * uint64_t: the memory cgroup the event is charged to or names
+	 * (pagecache_add, lru_add, reclaim, counters, cgroup_*, name_pid).
+	 * counters: only for the memcg sources (.source != RF_COUNTERS_VMSTAT).
+	 */
+	size_t cgroup_off;
+	enum rf_page_keys pages;
+	/*
+	 * The task read or wrote those pages: a request, as a cache simulator
+	 * sees it (file_read/write/fault, anon_fault, access; file_readahead
+	 * and the observations only name pages).
+	 */
+	bool touches;
+	enum rf_slice_role slice;
+};
+
+/* The table entry of @type; NULL for a type this library does not know. */
+RF_API const struct rf_event_type_info *rf_event_type_info(unsigned int type);
+
 /* ---------------------------------------------------------------- writer */
 
 struct rf_trace_writer;
@@ -525,6 +574,17 @@ struct rf_event_batch {
 
 RF_API void rf_event_batch_init(struct rf_event_batch *b);
 RF_API void rf_event_batch_release(struct rf_event_batch *b);
+
+/**
+ * rf_event_batch_summary() - what the index says of a chunk, from its events
+ * @ci: filled: seq (the batch's), nr_events, nr_refs, t_first and t_last
+ *      (UINT64_MAX and 0 for an empty batch); offset and size, which the
+ *      frame gives, are left as they were
+ *
+ * The writer's index entries are computed so, which makes this the check of
+ * an index entry against its chunk, and the time range of a decoded chunk.
+ */
+RF_API void rf_event_batch_summary(const struct rf_event_batch *b, struct rf_chunk_info *ci);
 
 struct rf_chunk_decoder;
 RF_API int rf_chunk_decoder_new(struct rf_chunk_decoder **out);

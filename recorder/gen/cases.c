@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/compiler.h"
 #include "recorder/gen/cases.h"
 
 struct gen_case {
@@ -44,7 +45,7 @@ static const struct gen_case gen_cases[] = {
 	  gen_case_cgroup_thrash, 0, 2 },
 };
 
-#define GEN_NR_CASES	(sizeof(gen_cases) / sizeof(gen_cases[0]))
+#define GEN_NR_CASES	ARRAY_SIZE(gen_cases)
 
 const struct rf_gen_case_info *rf_gen_case_at(size_t i)
 {

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <refault/api.h>
 #include <refault/trace.h>
 
 /*
@@ -58,10 +59,10 @@ struct rf_gen_case_info {
 };
 
 /* The @i-th case in --list order; NULL past the last. */
-const struct rf_gen_case_info *rf_gen_case_at(size_t i);
+RF_API const struct rf_gen_case_info *rf_gen_case_at(size_t i);
 
 /* Default params (seed, mem, cpus, scale 1, tasks 0). */
-void rf_gen_params_init(struct rf_gen_params *p);
+RF_API void rf_gen_params_init(struct rf_gen_params *p);
 
 /**
  * rf_gen_header() - the header a generated trace carries
@@ -70,8 +71,8 @@ void rf_gen_params_init(struct rf_gen_params *p);
  *
  * Return: 0, or RF_ERR_INVAL for an unknown case or bad parameters (@err says which).
  */
-int rf_gen_header(const char *name, const struct rf_gen_params *p, struct rf_trace_header *h,
-		  char *err, size_t errlen);
+RF_API int rf_gen_header(const char *name, const struct rf_gen_params *p,
+			 struct rf_trace_header *h, char *err, size_t errlen);
 
 /**
  * rf_gen_run() - generate case @name into @sink
@@ -79,8 +80,8 @@ int rf_gen_header(const char *name, const struct rf_gen_params *p, struct rf_tra
  * Return: 0; RF_ERR_INVAL / RF_ERR_RANGE for bad parameters (@err says which),
  * RF_ERR_NOMEM, or what @sink returned.
  */
-int rf_gen_run(const char *name, const struct rf_gen_params *p, rf_gen_sink_fn sink, void *ctx,
-	       char *err, size_t errlen);
+RF_API int rf_gen_run(const char *name, const struct rf_gen_params *p, rf_gen_sink_fn sink,
+		      void *ctx, char *err, size_t errlen);
 
 /**
  * rf_gen_write() - generate case @name into a new trace file @path
@@ -88,7 +89,7 @@ int rf_gen_run(const char *name, const struct rf_gen_params *p, rf_gen_sink_fn s
  *
  * On failure the partial file is removed.
  */
-int rf_gen_write(const char *name, const struct rf_gen_params *p, const char *path,
-		 uint64_t *nr_events, char *err, size_t errlen);
+RF_API int rf_gen_write(const char *name, const struct rf_gen_params *p, const char *path,
+			uint64_t *nr_events, char *err, size_t errlen);
 
 #endif /* REFAULT_GEN_H */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "recorder/gen/plan.h"
 
 #define GEN_HUGE_BYTES		(2ull << 20)
@@ -44,32 +45,17 @@ int gen_plan_error(struct gen_plan *plan, int code, const char *fmt, ...)
 	return code;
 }
 
-/* Make room for one more element of @size in *@arr. */
-static int grow(struct gen_plan *plan, void **arr, uint32_t nr, uint32_t *cap, size_t size)
+static int no_room(struct gen_plan *plan)
 {
-	uint32_t ncap;
-	void *n;
-
-	if (nr < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	n = realloc(*arr, (size_t)ncap * size);
-	if (!n)
-		return gen_plan_error(plan, RF_ERR_NOMEM, "out of memory building the workload");
-	*arr = n;
-	*cap = ncap;
-	return 0;
+	return gen_plan_error(plan, RF_ERR_NOMEM, "out of memory building the workload");
 }
 
 int gen_add_cgroup(struct gen_plan *plan, const char *path, uint64_t limit_bytes)
 {
 	struct gen_cgroup *cg;
-	int ret;
 
-	ret = grow(plan, (void **)&plan->cgroups, plan->nr_cgroups, &plan->cap_cgroups,
-		   sizeof(*cg));
-	if (ret)
-		return ret;
+	if (RF_GROW(plan->cgroups, plan->cap_cgroups, (size_t)plan->nr_cgroups + 1))
+		return no_room(plan);
 	cg = &plan->cgroups[plan->nr_cgroups];
 	/* The root is the first one added; children hang below it with ids counting up. */
 	cg->id = GEN_ROOT_CGROUP + plan->nr_cgroups;
@@ -83,11 +69,9 @@ int gen_add_file(struct gen_plan *plan, uint32_t dev, uint64_t pages, const char
 {
 	struct gen_file *f;
 	va_list ap;
-	int ret;
 
-	ret = grow(plan, (void **)&plan->files, plan->nr_files, &plan->cap_files, sizeof(*f));
-	if (ret)
-		return ret;
+	if (RF_GROW(plan->files, plan->cap_files, (size_t)plan->nr_files + 1))
+		return no_room(plan);
 	f = &plan->files[plan->nr_files];
 	f->dev = dev;
 	f->ino = GEN_FIRST_INO + plan->nr_files;
@@ -102,8 +86,10 @@ static struct gen_task *add_task(struct gen_plan *plan)
 {
 	struct gen_task *t;
 
-	if (grow(plan, (void **)&plan->tasks, plan->nr_tasks, &plan->cap_tasks, sizeof(*t)))
+	if (RF_GROW(plan->tasks, plan->cap_tasks, (size_t)plan->nr_tasks + 1)) {
+		no_room(plan);
 		return NULL;
+	}
 	t = &plan->tasks[plan->nr_tasks];
 	memset(t, 0, sizeof(*t));
 	t->pid = GEN_FIRST_PID + (int32_t)plan->nr_tasks;

@@ -143,7 +143,7 @@ struct gen_plan {
 	uint32_t nr_files;
 	struct gen_task *tasks;
 	uint32_t nr_tasks;
-	uint32_t cap_cgroups, cap_files, cap_tasks;
+	size_t cap_cgroups, cap_files, cap_tasks;
 
 	char *err;
 	size_t errlen;

@@ -4,15 +4,13 @@
  * seeded by splitmix64 as its authors recommend, written from the published
  * description.
  */
+#include "lib/hash.h"
 #include "recorder/gen/prng.h"
 
+/* splitmix64: a golden-ratio step, then its finaliser (rf_hash64). */
 static uint64_t splitmix64(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return rf_hash64(*x += 0x9e3779b97f4a7c15ull);
 }
 
 static uint64_t rotl(uint64_t x, int k)

@@ -7,17 +7,15 @@
 
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare-local.h"
 #include "tests/lib/tap.h"
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-static struct rf_cmp_verdict judge(const char *name, const double *b, size_t nb, bool be,
-				   const double *n, size_t nn, bool ne)
+static struct rf_compare_verdict judge(const char *name, const double *b, size_t nb, bool be,
+				       const double *n, size_t nn, bool ne)
 {
-	struct rf_cmp_verdict v;
+	struct rf_compare_verdict v;
 
-	if (rf_cmp_judge(name, b, nb, be, n, nn, ne, &v))
+	if (rf_compare_judge(name, b, nb, be, n, nn, ne, &v))
 		memset(&v, 0, sizeof(v));
 	return v;
 }
@@ -109,19 +107,19 @@ static void test_formats(void)
 {
 	char buf[64];
 
-	rf_cmp_format_value(buf, sizeof(buf), 30248004, 0);
+	rf_compare_format_value(buf, sizeof(buf), 30248004, 0);
 	is_str(buf, "  30248004      ", "value 1000..1e8: %%10d, no stddev");
-	rf_cmp_format_value(buf, sizeof(buf), 24.47, 0.1);
+	rf_compare_format_value(buf, sizeof(buf), 24.47, 0.1);
 	is_str(buf, "     24.47      ", "value < 1000: %%10.2f; 0.4%% stddev hidden");
-	rf_cmp_format_value(buf, sizeof(buf), 2.89e12, 2.89e12 * 0.18);
+	rf_compare_format_value(buf, sizeof(buf), 2.89e12, 2.89e12 * 0.18);
 	is_str(buf, "  2.89e+12 \u00b1 18%", "value > 1e8: %%10.4g; stddev 18%%");
-	rf_cmp_format_value(buf, sizeof(buf), 1250.9, -1);
+	rf_compare_format_value(buf, sizeof(buf), 1250.9, -1);
 	is_str(buf, "      1250      ", "Ruby's %%d truncates");
-	rf_cmp_format_change(buf, sizeof(buf), -16.04, false);
+	rf_compare_format_change(buf, sizeof(buf), -16.04, false);
 	is_str(buf, "     -16.0% ", "change: %%+10.1f%%");
-	rf_cmp_format_change(buf, sizeof(buf), 1.25e5, false);
+	rf_compare_format_change(buf, sizeof(buf), 1.25e5, false);
 	is_str(buf, "  +1.2e+05% ", "change >= 100000: %%+10.2g%%");
-	rf_cmp_format_change(buf, sizeof(buf), -7.2, true);
+	rf_compare_format_change(buf, sizeof(buf), -7.2, true);
 	is_str(buf, "      -7.2  ", "absolute change for %% keys");
 }
 
@@ -135,8 +133,8 @@ int main(void)
 	test_thresholds();
 	test_failure_stat();
 	test_formats();
-	ok(rf_cmp_stddev((double[]){ 2, 4, 4, 4, 5, 5, 7, 9 }, 8) == 2.0,
+	ok(rf_compare_stddev((double[]){ 2, 4, 4, 4, 5, 5, 7, 9 }, 8) == 2.0,
 	   "population stddev (divides by n)");
-	ok(rf_cmp_stddev((double[]){ 5 }, 1) < 0, "one sample: no stddev");
+	ok(rf_compare_stddev((double[]){ 5 }, 1) < 0, "one sample: no stddev");
 	return done_testing();
 }

@@ -6,9 +6,15 @@ tests_format_test_roundtrip_LDADD = $(TRACE_TEST_LIBS) $(JSONC_LIBS)
 tests_format_test_roundtrip_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 TESTS += tests/format/test-roundtrip
 
+# The per-type table (rf_event_type_info) and the chunk summary (rf_event_batch_summary).
+check_PROGRAMS += tests/format/test-type-info
+tests_format_test_type_info_LDADD = $(TRACE_TEST_LIBS)
+TESTS += tests/format/test-type-info
+
 # Bad input: truncation, bit flips, hostile frames crafted with libzstd + msgpack-c.
 check_PROGRAMS += tests/format/test-damage
-tests_format_test_damage_SOURCES = tests/format/test-damage.c tests/format/sample.h
+tests_format_test_damage_SOURCES = tests/format/test-damage.c tests/format/sample.h \
+	tests/format/bytes.h
 tests_format_test_damage_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(MSGPACK_CFLAGS)
 tests_format_test_damage_LDADD = $(TRACE_TEST_LIBS) $(ZSTD_LIBS) $(MSGPACK_LIBS)
 TESTS += tests/format/test-damage

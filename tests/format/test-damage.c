@@ -19,6 +19,7 @@
 
 #include <refault/trace.h>
 
+#include "tests/format/bytes.h"
 #include "tests/format/sample.h"
 #include "tests/lib/tap.h"
 
@@ -28,35 +29,7 @@
 #define NR_FLIPS	300
 #define FOOTER_SIZE	32u
 
-struct buf {
-	uint8_t *p;
-	size_t len;
-};
-
 static char path[64];
-
-static void buf_put(struct buf *b, const void *p, size_t n)
-{
-	b->p = realloc(b->p, b->len + n + 1);
-	if (!b->p)
-		abort();
-	if (n)
-		memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void buf_le32(struct buf *b, uint32_t v)
-{
-	uint8_t x[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-
-	buf_put(b, x, 4);
-}
-
-static void buf_le64(struct buf *b, uint64_t v)
-{
-	buf_le32(b, (uint32_t)v);
-	buf_le32(b, (uint32_t)(v >> 32));
-}
 
 static void save(const void *p, size_t n)
 {
@@ -106,19 +79,6 @@ static void put_zstd(struct buf *b, const void *p, size_t n, bool declare_size)
 	buf_put(b, out, r);
 	free(out);
 	ZSTD_freeCCtx(cc);
-}
-
-static uint32_t crc32c(const uint8_t *p, size_t len)
-{
-	uint32_t crc = ~0u;
-	int k;
-
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
-	}
-	return ~crc;
 }
 
 /* Index frame + footer for @payload placed at the end of @b. */

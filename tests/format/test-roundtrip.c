@@ -12,6 +12,7 @@
 #include <refault/trace.h>
 #include <refault/trace-json.h>
 
+#include "lib/compiler.h"
 #include "tests/lib/tap.h"
 
 #define NR_EVENTS 5000
@@ -32,7 +33,7 @@ static void make_event(unsigned int i, struct rf_event *ev)
 	};
 
 	memset(ev, 0, sizeof(*ev));
-	ev->type = types[i % (sizeof(types) / sizeof(types[0]))];
+	ev->type = types[i % ARRAY_SIZE(types)];
 	/* times go backwards now and then: deltas must be signed */
 	ev->time = 1000000000ull + i * 1000ull - (i % 7 == 3 ? 5000 : 0);
 	ev->cpu = i % 5;

@@ -32,6 +32,9 @@
 
 #include <refault/trace.h>
 
+#include "lib/compiler.h"
+#include "lib/grow.h"
+#include "tests/format/bytes.h"
 #include "tests/format/sample.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -39,11 +42,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FOOTER_SIZE	32u
 #define INDEX_MAGIC	0x184D2A5Eu
 #define FOOTER_MAGIC	0x184D2A5Fu
-
-struct image {
-	uint8_t *p;
-	size_t len, cap;
-};
 
 static void check(bool cond, const char *what)
 {
@@ -53,32 +51,6 @@ static void check(bool cond, const char *what)
 	}
 }
 
-static void put(struct image *im, const void *p, size_t n)
-{
-	if (!n)
-		return;
-	if (im->len + n > im->cap) {
-		im->cap = (im->len + n) * 2;
-		im->p = realloc(im->p, im->cap);
-		check(im->p != NULL, "out of memory in the harness");
-	}
-	memcpy(im->p + im->len, p, n);
-	im->len += n;
-}
-
-static void put_le32(struct image *im, uint32_t v)
-{
-	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-
-	put(im, b, 4);
-}
-
-static void put_le64(struct image *im, uint64_t v)
-{
-	put_le32(im, (uint32_t)v);
-	put_le32(im, (uint32_t)(v >> 32));
-}
-
 /*
  * The harness keeps its compression context and the base trace from one input
  * to the next: creating them costs more than reading a small trace, and
@@ -86,12 +58,12 @@ static void put_le64(struct image *im, uint64_t v)
  */
 struct harness {
 	ZSTD_CCtx *cctx;
-	struct image base;
+	struct buf base;
 	size_t base_hdr_len;
 };
 
 /* A frame as the writer makes them: content size and checksum declared. */
-static void put_zstd(struct harness *hs, struct image *im, const void *p, size_t n)
+static void put_zstd(struct harness *hs, struct buf *im, const void *p, size_t n)
 {
 	size_t cap = ZSTD_compressBound(n), r;
 	void *out = malloc(cap);
@@ -99,28 +71,15 @@ static void put_zstd(struct harness *hs, struct image *im, const void *p, size_t
 	check(out != NULL, "out of memory in the harness");
 	r = ZSTD_compress2(hs->cctx, out, cap, p, n);
 	check(!ZSTD_isError(r), "zstd compression in the harness");
-	put(im, out, r);
+	buf_put(im, out, r);
 	free(out);
-}
-
-static uint32_t crc32c(const uint8_t *p, size_t len)
-{
-	uint32_t crc = ~0u;
-	int k;
-
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
-	}
-	return ~crc;
 }
 
 /*
  * A valid trace with one small chunk and no index, written by the library
  * into memory; *@hdr_len is the size of its header frame.
  */
-static void base_trace(struct image *im, size_t *hdr_len)
+static void base_trace(struct buf *im, size_t *hdr_len)
 {
 	struct rf_writer_options opts = { .no_index = true, .level = 1 };
 	struct rf_trace_writer *w;
@@ -144,10 +103,7 @@ static void base_trace(struct image *im, size_t *hdr_len)
 	check(!rf_trace_writer_close(w), "base close");
 	end = lseek(fd, 0, SEEK_END);
 	im->len = 0;
-	if (im->cap < (size_t)end) {
-		im->p = realloc(im->p, (size_t)end);
-		im->cap = (size_t)end;
-	}
+	check(!RF_GROW(im->p, im->cap, (size_t)end), "out of memory in the harness");
 	check(pread(fd, im->p, (size_t)end, 0) == end, "base read");
 	im->len = (size_t)end;
 	close(fd);
@@ -168,16 +124,16 @@ static struct harness *harness(void)
 	return &hs;
 }
 
-static void build_image(struct image *im, const uint8_t *data, size_t size)
+static void build_image(struct buf *im, const uint8_t *data, size_t size)
 {
 	struct harness *hs;
-	struct image base;
+	struct buf base;
 	size_t hdr_len;
 	uint64_t ioff;
 
 	im->len = 0;
 	if (!size || (data[0] != 'C' && data[0] != 'H' && data[0] != 'I')) {
-		put(im, data, size);
+		buf_put(im, data, size);
 		return;
 	}
 	hs = harness();
@@ -185,34 +141,36 @@ static void build_image(struct image *im, const uint8_t *data, size_t size)
 	hdr_len = hs->base_hdr_len;
 	switch (data[0]) {
 	case 'C':
-		put(im, base.p, hdr_len);
+		buf_put(im, base.p, hdr_len);
 		put_zstd(hs, im, data + 1, size - 1);
-		put(im, base.p + hdr_len, base.len - hdr_len);
+		buf_put(im, base.p + hdr_len, base.len - hdr_len);
 		break;
 	case 'H':
 		put_zstd(hs, im, data + 1, size - 1);
-		put(im, base.p + hdr_len, base.len - hdr_len);
+		buf_put(im, base.p + hdr_len, base.len - hdr_len);
 		break;
 	case 'I':
-		put(im, base.p, base.len);
+		buf_put(im, base.p, base.len);
 		ioff = im->len;
-		put_le32(im, INDEX_MAGIC);
-		put_le32(im, (uint32_t)(size - 1));
-		put(im, data + 1, size - 1);
-		put_le32(im, FOOTER_MAGIC);
-		put_le32(im, FOOTER_SIZE - 8);
-		put(im, "RFTRIDX1", 8);
-		put_le64(im, ioff);
-		put_le32(im, (uint32_t)(size - 1 + 8));
-		put_le32(im, crc32c(data + 1, size - 1));
+		buf_le32(im, INDEX_MAGIC);
+		buf_le32(im, (uint32_t)(size - 1));
+		buf_put(im, data + 1, size - 1);
+		buf_le32(im, FOOTER_MAGIC);
+		buf_le32(im, FOOTER_SIZE - 8);
+		buf_put(im, "RFTRIDX1", 8);
+		buf_le64(im, ioff);
+		buf_le32(im, (uint32_t)(size - 1 + 8));
+		buf_le32(im, crc32c(data + 1, size - 1));
 		break;
 	}
 }
 
+/* Where check_event() reads frames into, so that the reads are not optimised away. */
+static volatile uint64_t sink;
+
 /* Touch everything an event points to, so ASan sees any bad pointer. */
 static void check_event(const struct rf_event *ev)
 {
-	static volatile uint64_t sink;
 	uint32_t k;
 
 	check(rf_event_type_name(ev->type) != NULL, "event of an unknown type returned");
@@ -334,7 +292,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const unsigned int flag_sets[] = {
 		0, RF_READ_SKIP_DAMAGED, RF_READ_NO_INDEX, RF_READ_SKIP_DAMAGED | RF_READ_NO_INDEX,
 	};
-	struct image im = { 0 };
+	struct buf im = { 0 };
 	struct rf_trace_reader *r;
 	char path[64];
 	uint64_t t = 0;
@@ -350,7 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&t, data + size - 8, 8);
 	t %= 20000;	/* inside the sample events' times */
 
-	for (i = 0; i < sizeof(flag_sets) / sizeof(flag_sets[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(flag_sets); i++) {
 		unsigned int flags = flag_sets[i];
 
 		if (!rf_trace_reader_open(&r, path, flags))

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/grow.h"
 #include "tests/lib/tap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,12 +28,8 @@ static int run_file(const char *path)
 	if (!f)
 		return ok(0, "%s: cannot open", path);
 	do {
-		if (len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			if (!buf)
-				return ok(0, "%s: out of memory", path);
-		}
+		if (len == cap && RF_GROW(buf, cap, cap ? cap * 2 : 65536))
+			return ok(0, "%s: out of memory", path);
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
 	} while (n);
@@ -52,7 +49,7 @@ static void run_path(const char *path)
 	struct dirent *de;
 	struct stat st;
 	char **names = NULL;
-	size_t nr = 0, i;
+	size_t nr = 0, cap = 0, i;
 	DIR *d;
 
 	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
@@ -63,8 +60,8 @@ static void run_path(const char *path)
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		names = realloc(names, (nr + 1) * sizeof(*names));
-		if (!names || asprintf(&names[nr], "%s/%s", path, de->d_name) < 0)
+		if (RF_GROW(names, cap, nr + 1) ||
+		    asprintf(&names[nr], "%s/%s", path, de->d_name) < 0)
 			abort();
 		nr++;
 	}

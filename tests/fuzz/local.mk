@@ -2,7 +2,8 @@
 # tests/fuzz/: fuzzing the reader.  `make fuzz` builds the libFuzzer binary with clang straight from
 # the library's sources; fuzz-regress replays the corpus (every past finding) in `make check`.
 check_PROGRAMS += tests/fuzz/fuzz-regress
-tests_fuzz_fuzz_regress_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-reader.c
+tests_fuzz_fuzz_regress_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-reader.c \
+	tests/format/bytes.h
 tests_fuzz_fuzz_regress_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
 tests_fuzz_fuzz_regress_LDADD = librefault-trace.la $(RF_UTIL) $(ZSTD_LIBS)
 TESTS += tests/fuzz/fuzz-regress

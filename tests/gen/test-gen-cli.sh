@@ -53,7 +53,7 @@ refused "--scale too large" "--scale 5000 is outside" anon-w-seq --scale 5000 -o
 refused "--tasks 0" "--tasks wants a positive integer" anon-w-seq --tasks 0 -o "$tmp/bad.rft"
 refused "cgroup-thrash with one task" "--tasks 1 is outside 2" cgroup-thrash --tasks 1 -o "$tmp/bad.rft"
 refused "unknown option" "unknown option '--colour'" anon-w-seq --colour -o "$tmp/bad.rft"
-refused "option without its value" "missing value for '--seed'" anon-w-seq -o "$tmp/bad.rft" --seed
+refused "option without its value" "option '--seed' needs an argument" anon-w-seq -o "$tmp/bad.rft" --seed
 refused "two cases" "unexpected argument 'anon-w-rand'" anon-w-seq anon-w-rand -o "$tmp/bad.rft"
 
 "$REFAULT" gen anon-w-seq --mem 8M -o "$tmp/no/such/dir/x.rft" 2>"$tmp/err"

@@ -24,7 +24,7 @@ expect() {	# expect STATUS PATTERN DESCRIPTION -- ARGS
 	tap 0 "nothing left behind: $what"
 }
 
-expect 2 "unrecognized option" "an unknown option" -- --bogus
+expect 2 "unknown option '--bogus'" "an unknown option" -- --bogus
 expect 2 "unknown event 'nosuch'" "an unknown event" -- --events refs,nosuch
 expect 2 "needs a command" "--memcg-limit without a command" -- --memcg-limit 64M -a
 expect 1 "no tracefs at /nonexistent" "a missing tracefs" -- --tracefs /nonexistent -- true

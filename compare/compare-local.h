@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Private to librefault-compare: what its files share besides the API of
+ * compare/compare.h (loading one file, LKP's naming and statistics rules,
+ * cell formatting, string helpers).  Same conventions as compare.h.
+ */
+#ifndef REFAULT_COMPARE_LOCAL_H
+#define REFAULT_COMPARE_LOCAL_H
+
+#include "compare/compare.h"
+#include "lib/compiler.h"
+
+struct json_object;
+
+/* side.c: a side's metric and time series by exact name; NULL if it has none. */
+const struct rf_compare_metric *rf_compare_side_find(const struct rf_compare_side *side,
+						     const char *name);
+const struct rf_compare_series *rf_compare_side_series(const struct rf_compare_side *side,
+						       const char *name);
+
+/* run.c, load_results.c, load_lkp.c: one file, as loaded. */
+struct rf_compare_run {
+	struct rf_compare_metric *m;	/* sorted by name after rf_compare_run_sort() */
+	size_t nm, cap;
+	size_t cols;			/* samples per metric: 1, or an LKP matrix's runs */
+	bool lkp;
+	bool kernel;			/* "observed" rather than "stats" */
+	char *config;			/* the configuration's name (results files) */
+	char *fingerprint;
+	char *trace_path;
+	uint64_t events_skipped;
+	struct rf_compare_timeline tl;
+};
+
+/* Append @n samples (copied) under @name. */
+int rf_compare_run_add(struct rf_compare_run *r, const char *name, const double *v, size_t n,
+		       bool exact);
+void rf_compare_run_sort(struct rf_compare_run *r);
+void rf_compare_run_release(struct rf_compare_run *r);
+void rf_compare_timeline_release(struct rf_compare_timeline *tl);
+/*
+ * @config may be NULL when the file holds one configuration.  Returns
+ * RF_ERR_NOT_TRACE if the JSON is not a refault results file (then try LKP).
+ */
+int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, const char *path,
+			    const char *config, char *err, size_t errlen);
+int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, const char *path,
+			char *err, size_t errlen);
+
+/* names.c: what kind of metric a name is, by LKP's rules. */
+/* The LKP spelling of one of our names: "vmstat.X" is LKP's "proc-vmstat.X". */
+const char *rf_compare_lkp_name(const char *name, char *buf, size_t len);
+/* The reverse, applied when importing LKP files. */
+const char *rf_compare_from_lkp_name(const char *name, char *buf, size_t len);
+bool rf_compare_is_function_stat(const char *name);
+bool rf_compare_is_perf_metric(const char *name);
+bool rf_compare_is_absolute_change(const char *name);
+bool rf_compare_reasonable_change(const char *name, double delta, double max);
+/* The test's own group ("cost" for refault, "vm-scalability" for LKP data): sorted first. */
+bool rf_compare_is_test_group(const char *group);
+/* A model decision (not cost.*, replay.*, run.*): used for the decisions summary. */
+bool rf_compare_is_decision_stat(const char *name);
+
+/* stats.c */
+struct rf_compare_summary {
+	double *sorted;			/* after trimming */
+	size_t n;
+	double min, median, max;
+};
+
+double rf_compare_mean(const double *v, size_t n);
+/* Population standard deviation (divides by n, as LKP does); -1 for fewer than 2 samples. */
+double rf_compare_stddev(const double *v, size_t n);
+int rf_compare_summarize(struct rf_compare_summary *s, const double *v, size_t n,
+			 size_t max_margin);
+void rf_compare_summary_release(struct rf_compare_summary *s);
+
+/* LKP's StatCompare#process for one metric: @nbase / @nnew are the sides' run counts. */
+int rf_compare_judge(const char *name, const double *base, size_t nbase, bool base_exact,
+		     const double *new, size_t nnew, bool new_exact,
+		     struct rf_compare_verdict *out);
+
+/* rows.c: the row of metric @name; NULL if none. */
+const struct rf_compare_row *rf_compare_report_row(const struct rf_compare_report *rep,
+						   const char *name);
+
+/* table.c: one cell as LKP prints it: value (10) + stddev (6); change (12). */
+void rf_compare_format_value(char *buf, size_t len, double mean, double stddev);
+void rf_compare_format_change(char *buf, size_t len, double change, bool absolute);
+
+/* util.c */
+char *rf_compare_strdup(const char *s);
+int rf_compare_asprintf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rf_compare_seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* REFAULT_COMPARE_LOCAL_H */
