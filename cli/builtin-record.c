@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -25,6 +26,7 @@
 
 #include "cli/builtin.h"
 #include "cli/util.h"
+#include "lib/outfile.h"
 #include "recorder/record.h"
 
 #define VERB "record"
@@ -52,13 +54,13 @@ struct record_cmd {
 	struct rf_trace_writer *w;
 	struct rf_trace_header hdr;
 	struct rf_writer_options wopts;
+	struct rf_outfile out_file;	/* written under a temporary name, renamed when done */
 	int out_fd;
+	bool started;			/* the recording began: what it wrote is kept */
+	bool as_root;			/* --as-root: run COMMAND as root under sudo */
 	int sig_fd;
-	pid_t child;
-	int go_fd;			/* write end: release the child */
-	int err_fd;			/* read end: errno of a failed exec */
-	int child_status;
-	bool child_done;
+	struct rf_workload *wl;		/* -- COMMAND */
+	int signals;			/* stop signals received */
 	char memcg_dir[4096];
 	char memcg_rel[4096];
 	char werr[512];
@@ -74,8 +76,12 @@ static void usage(FILE *out)
 		"  -a                      every task on the system (the default without a command)\n"
 		"  -G, --cgroup CGROUP     tasks in this memory cgroup (path below the hierarchy root)\n"
 		"  -p, --pid PID           this process and the tasks it forks; stops when it exits\n"
-		"  -- COMMAND ARGS         run COMMAND (no shell); stop when it exits\n"
-		"  -o, --output FILE       trace file (default refault.trace)\n"
+		"  -- COMMAND ARGS         run COMMAND (no shell); stop when it exits.  Under sudo it\n"
+		"                          runs as the user who ran sudo\n"
+		"      --as-root           under sudo, run COMMAND as root\n"
+		"  -o, --output FILE       trace file (default refault.trace); written under a temporary\n"
+		"                          name and renamed when the recording ends, the file it\n"
+		"                          replaces kept as FILE.old; under sudo created as the user\n"
 		"  -m, --buffer-size SIZE  ring buffer per CPU (default 8M)\n"
 		"      --memcg-limit SIZE  run COMMAND in a fresh memory cgroup with this limit\n"
 		"      --events LIST       groups or events, comma-separated (default all; --list-events)\n"
@@ -87,11 +93,13 @@ static void usage(FILE *out)
 		"      --list-events       print the groups and events and exit\n"
 		"  -q, --quiet             no summary\n"
 		"\n"
-		"Needs root, or CAP_PERFMON with write access to tracefs.\n"
+		"Needs root, or CAP_PERFMON with write access to tracefs.  SIGINT, SIGTERM or SIGHUP\n"
+		"stop the recording (a COMMAND gets the signal first, its whole process group; a\n"
+		"second one kills it); the trace is complete either way.\n"
 		"Exit status: 0 recorded, 1 failed, 2 bad command line.\n");
 }
 
-enum { OPT_MEMCG = 256, OPT_EVENTS, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES };
+enum { OPT_MEMCG = 256, OPT_EVENTS, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT };
 
 static const struct option longopts[] = {
 	{ "all", no_argument, NULL, 'a' },
@@ -105,6 +113,7 @@ static const struct option longopts[] = {
 	{ "time-resolution", required_argument, NULL, OPT_TIMERES },
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "list-events", no_argument, NULL, OPT_LIST },
+	{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -165,6 +174,7 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 		c->time_resolution = v;
 		return 0;
 	case OPT_TRACEFS: c->opts.tracefs_dir = optarg; return 0;
+	case OPT_AS_ROOT: c->as_root = true; return 0;
 	case 'q': c->quiet = true; return 0;
 	default: return RF_EXIT_USAGE;
 	}
@@ -203,6 +213,8 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 	}
 	if (c->memcg_limit && !c->argv)
 		return bad("%s", "--memcg-limit needs a command: refault record --memcg-limit 256M -- COMMAND");
+	if (c->as_root && !c->argv)
+		return bad("%s", "--as-root is about a command: refault record --as-root -- COMMAND");
 	return 0;
 }
 
@@ -297,87 +309,110 @@ static int sink_event(void *ctx, const struct rf_event *ev)
 	return err;
 }
 
+/*
+ * An interrupted recording (the recorder killed) leaves its trace under the
+ * temporary name: say so, it is the user's to keep (refault trace recover).
+ */
+static void note_leftovers(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	char dir[4096], prefix[512];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
+	snprintf(prefix, sizeof(prefix), ".%s.tmp-", slash ? slash + 1 : out);
+	d = opendir(dir[0] ? dir : "/");
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, prefix, strlen(prefix)))
+			rf_err(VERB, "note: %s/%s is the trace of an interrupted recording: keep it with "
+			       "'refault trace recover %s/%s FILE', or remove it", dir, de->d_name,
+			       dir, de->d_name);
+	closedir(d);
+}
+
 static int open_output(struct record_cmd *c)
 {
-	const char *uid = getenv("SUDO_UID"), *gid = getenv("SUDO_GID");
+	char msg[1024];
 	struct stat st;
 
-	c->out_fd = open(c->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (c->out_fd < 0 || fstat(c->out_fd, &st)) {
-		rf_err(VERB, "cannot create %s: %s", c->out, strerror(errno));
+	note_leftovers(c->out);
+	if (rf_outfile_open(&c->out_file, c->out, RF_OUTFILE_KEEP_OLD, msg, sizeof(msg))) {
+		rf_err(VERB, "%s", msg);
 		return RF_EXIT_FAILURE;
 	}
-	/* started through sudo: the trace belongs to whoever asked for it */
-	if (geteuid() == 0 && uid && gid && fchown(c->out_fd, atoi(uid), atoi(gid)))
-		rf_err(VERB, "warning: cannot give %s to uid %s: %s", c->out, uid, strerror(errno));
+	c->out_fd = c->out_file.fd;
+	if (fstat(c->out_fd, &st)) {
+		rf_err(VERB, "%s: %s", c->out, strerror(errno));
+		return RF_EXIT_FAILURE;
+	}
 	c->opts.out_dev = st.st_dev;
 	c->opts.out_ino = st.st_ino;
 	return 0;
 }
 
-/* ------------------------------------------------------------- command */
-
-static void child_run(struct record_cmd *c, const int go[2], const int errp[2],
-		      const sigset_t *old)
+/*
+ * The end of the output: a recording that began is kept, even a failed one
+ * (the writer indexed what it had); one that never began leaves the old
+ * file as it was.  A trace that could not be closed stays under its
+ * temporary name, for `refault trace recover`.
+ */
+static int close_output(struct record_cmd *c, int ret)
 {
-	char b;
-	int e;
+	char msg[1024];
+	int closed = 0;
 
-	/* our copies of the parent's ends would keep the pipes open */
-	close(go[1]);
-	close(errp[0]);
-	sigprocmask(SIG_SETMASK, old, NULL);
-	if (read(go[0], &b, 1) != 1)
-		_exit(127);	/* the recorder gave up */
-	/* attach ourselves, so the cgroup_attach_task event is traced (the recorder is not) */
-	if (c->memcg_dir[0] && rf_memcg_attach(c->memcg_dir, getpid()))
-		goto fail;
-	execvp(c->argv[0], c->argv);
-fail:
-	e = errno;
-	if (write(errp[1], &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
+	if (c->w) {
+		closed = rf_trace_writer_close(c->w);	/* index what we have */
+		c->w = NULL;
+	}
+	if (c->out_fd < 0)
+		return ret;
+	c->out_fd = -1;
+	if (!c->started) {
+		rf_outfile_abandon(&c->out_file);
+		return ret;
+	}
+	if (closed) {
+		rf_err(VERB, "%s: the trace so far stays in %s: %s (refault trace recover reads it)",
+		       c->out, c->out_file.tmp, rf_strerror(closed));
+		rf_outfile_leave(&c->out_file);
+		return RF_EXIT_FAILURE;
+	}
+	if (rf_outfile_commit(&c->out_file, msg, sizeof(msg))) {
+		rf_err(VERB, "%s", msg);
+		return RF_EXIT_FAILURE;
+	}
+	return ret;
 }
+
+/* ------------------------------------------------------------- command */
 
 static int spawn(struct record_cmd *c, const sigset_t *old)
 {
-	int go[2], errp[2];
+	struct rf_workload_opts o = {
+		.memcg_dir = c->memcg_dir[0] ? c->memcg_dir : NULL, .sigmask = old,
+		.flags = c->as_root ? RF_WORKLOAD_AS_ROOT : 0,
+	};
+	char msg[512];
 
-	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		rf_err(VERB, "pipe: %s", strerror(errno));
+	if (rf_workload_spawn(&c->wl, c->argv, &o, msg, sizeof(msg))) {
+		rf_err(VERB, "%s", msg);
 		return RF_EXIT_FAILURE;
 	}
-	c->child = fork();
-	if (c->child < 0) {
-		rf_err(VERB, "fork: %s", strerror(errno));
-		return RF_EXIT_FAILURE;
-	}
-	if (!c->child)
-		child_run(c, go, errp, old);
-	close(go[0]);
-	close(errp[1]);
-	c->go_fd = go[1];
-	c->err_fd = errp[0];
-	c->opts.pid = c->child;
+	c->opts.pid = rf_workload_pid(c->wl);
 	return 0;
 }
 
 /* Let the command go; 0 once it has exec'd. */
 static int release(struct record_cmd *c)
 {
-	int e = 0;
-	ssize_t n;
+	char msg[512];
 
-	if (write(c->go_fd, "g", 1) != 1)
-		return RF_EXIT_FAILURE;
-	close(c->go_fd);
-	c->go_fd = -1;
-	n = read(c->err_fd, &e, sizeof(e));
-	close(c->err_fd);
-	c->err_fd = -1;
-	if (n == sizeof(e)) {
-		rf_err(VERB, "cannot run '%s': %s", c->argv[0], strerror(e));
+	if (rf_workload_release(c->wl, msg, sizeof(msg), c->argv[0])) {
+		rf_err(VERB, "%s", msg);
 		return RF_EXIT_FAILURE;
 	}
 	return 0;
@@ -388,7 +423,6 @@ static int make_memcg(struct record_cmd *c)
 	char msg[512], mount[4096];
 	bool v2;
 
-	rf_memcg_remove_stale();
 	if (rf_memcg_create(c->memcg_dir, sizeof(c->memcg_dir), c->memcg_limit, msg, sizeof(msg))) {
 		c->memcg_dir[0] = '\0';
 		rf_err(VERB, "%s", msg);
@@ -404,26 +438,28 @@ static int make_memcg(struct record_cmd *c)
 
 static bool target_gone(struct record_cmd *c)
 {
-	int status;
-
-	if (c->child) {
-		if (!c->child_done && waitpid(c->child, &status, WNOHANG) == c->child) {
-			c->child_done = true;
-			c->child_status = status;
-		}
-		return c->child_done;
-	}
+	if (c->wl)
+		return rf_workload_exited(c->wl);
 	return c->opts.scope == RF_SCOPE_PID && kill(c->opts.pid, 0) && errno == ESRCH;
 }
 
+/*
+ * A stop signal: without a command, the recording stops.  With one, the
+ * command's process group gets the signal, as a user at a terminal expects,
+ * and the recording goes on until it exits (its last events are in the
+ * trace); a second signal kills it.
+ */
 static bool stop_requested(struct record_cmd *c, int timeout_ms)
 {
 	struct pollfd p = { .fd = c->sig_fd, .events = POLLIN };
 	struct signalfd_siginfo si;
 
 	if (poll(&p, 1, timeout_ms) > 0 && read(c->sig_fd, &si, sizeof(si)) == sizeof(si) &&
-	    (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM))
-		return true;
+	    si.ssi_signo != SIGCHLD) {
+		if (!c->wl)
+			return true;
+		rf_workload_kill(c->wl, c->signals++ ? SIGKILL : (int)si.ssi_signo);
+	}
 	return target_gone(c);
 }
 
@@ -502,6 +538,7 @@ static int run(struct record_cmd *c, const sigset_t *old)
 	}
 	if (c->argv && release(c))
 		return RF_EXIT_FAILURE;
+	c->started = true;
 	err = record_loop(c);
 	if (!err)
 		err = rf_recorder_stop(c->rec);
@@ -515,34 +552,25 @@ static int run(struct record_cmd *c, const sigset_t *old)
 	return RF_EXIT_OK;
 }
 
-/* Whatever happened: no child, no instance, no cgroup left behind. */
-static void cleanup(struct record_cmd *c)
+/* Whatever happened: no child, no instance, no cgroup left behind; the output kept or not. */
+static int cleanup(struct record_cmd *c, int ret)
 {
-	int status;
-
-	if (c->go_fd >= 0)
-		close(c->go_fd);	/* a child still waiting exits on EOF */
-	if (c->err_fd >= 0)
-		close(c->err_fd);
-	if (c->child > 0 && !c->child_done)
-		waitpid(c->child, &status, 0);
-	if (c->w)
-		rf_trace_writer_close(c->w);	/* index what we have */
+	rf_workload_free(c->wl);	/* a command not yet released exits; wait for it */
+	ret = close_output(c, ret);
 	rf_recorder_free(c->rec);
 	if (c->memcg_dir[0] && rf_memcg_remove(c->memcg_dir))
 		rf_err(VERB, "warning: cannot remove memory cgroup %s", c->memcg_dir);
-	if (c->out_fd >= 0)
-		close(c->out_fd);
 	if (c->sig_fd >= 0)
 		close(c->sig_fd);
+	return ret;
 }
 
 int cmd_record(int argc, char **argv)
 {
 	struct record_cmd c = { .out = "refault.trace", .out_fd = -1, .sig_fd = -1,
-				.go_fd = -1, .err_fd = -1, .time_resolution = DEFAULT_TIME_RESOLUTION };
+				.time_resolution = DEFAULT_TIME_RESOLUTION };
 	sigset_t mask, old;
-	int ret;
+	int ret, status;
 
 	/* the recorder shares the CPUs with what it records: cheapest zstd level (as small here) */
 	c.wopts.level = 1;
@@ -551,20 +579,29 @@ int cmd_record(int argc, char **argv)
 	ret = parse_args(&c, argc, argv);
 	if (ret)
 		return ret < 0 ? RF_EXIT_OK : ret;
-	if (check_privileges() || open_output(&c))
+	if (check_privileges())
 		return RF_EXIT_FAILURE;
+	/* what a recorder killed earlier left: its instances go at start, its memcg here */
+	rf_memcg_remove_stale();
+	if (open_output(&c))
+		return RF_EXIT_FAILURE;
+	/* a command gone before exec makes the release write fail with EPIPE, not kill us */
+	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGTTOU);	/* giving the terminal back from the background */
 	sigprocmask(SIG_BLOCK, &mask, &old);
+	sigdelset(&mask, SIGTTOU);
 	c.sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
 	ret = c.sig_fd < 0 ? RF_EXIT_FAILURE : run(&c, &old);
-	cleanup(&c);
+	status = c.wl && rf_workload_exited(c.wl) ? rf_workload_status(c.wl) : 0;
+	ret = cleanup(&c, ret);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (c.child_done && ret == RF_EXIT_OK && !(WIFEXITED(c.child_status) &&
-						   !WEXITSTATUS(c.child_status)))
-		rf_err(VERB, "note: the command exited with status %d", WIFEXITED(c.child_status) ?
-		       WEXITSTATUS(c.child_status) : 128 + WTERMSIG(c.child_status));
+	if (ret == RF_EXIT_OK && !(WIFEXITED(status) && !WEXITSTATUS(status)))
+		rf_err(VERB, "note: the command exited with status %d", WIFEXITED(status) ?
+		       WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	return ret;
 }

@@ -207,3 +207,13 @@ void rf_outfile_abandon(struct rf_outfile *o)
 	free(o->tmp);
 	o->path = o->tmp = NULL;
 }
+
+void rf_outfile_leave(struct rf_outfile *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	free(o->path);
+	free(o->tmp);
+	o->path = o->tmp = NULL;
+}

@@ -55,6 +55,8 @@ int rf_outfile_open(struct rf_outfile *o, const char *path, unsigned int flags, 
 int rf_outfile_commit(struct rf_outfile *o, char *err, size_t errlen);
 /* Remove the temporary (closes the descriptor); @path stays as it was. */
 void rf_outfile_abandon(struct rf_outfile *o);
+/* Close and keep the temporary under its name (o->tmp, to tell the user before the call). */
+void rf_outfile_leave(struct rf_outfile *o);
 
 /*
  * rf_sudo_user() - the user behind sudo

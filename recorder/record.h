@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include <refault/trace.h>
@@ -118,5 +119,43 @@ int rf_memcg_attach(const char *dir, pid_t pid);
 int rf_memcg_remove(const char *dir);
 /* Remove leftovers of killed recorders: refault-record-PID groups whose PID is gone. */
 void rf_memcg_remove_stale(void);
+
+/* --------------------------------------------------------------- workload */
+
+/* The command of `refault record -- COMMAND` (recorder/workload.c). */
+enum {
+	RF_WORKLOAD_AS_ROOT = 1 << 0,	/* under sudo, keep root (default: the invoking user) */
+};
+
+struct rf_workload_opts {
+	const char *memcg_dir;		/* attach the command here before it execs (NULL: no) */
+	const sigset_t *sigmask;	/* the command's signal mask (NULL: the caller's) */
+	unsigned int flags;
+};
+
+struct rf_workload;
+
+/*
+ * rf_workload_spawn() - fork the command, held before exec
+ * The child leads its own process group and waits for rf_workload_release().
+ * Return: 0 or a negative errno with a message in @err.
+ */
+RF_API int rf_workload_spawn(struct rf_workload **out, char *const *argv,
+			     const struct rf_workload_opts *o, char *err, size_t errlen);
+/*
+ * rf_workload_release() - let it attach to its memcg, drop privileges and exec
+ * The caller must ignore SIGPIPE and block SIGTTOU.  Return: 0 once the exec
+ * succeeded; a negative errno (with what failed, naming @name) otherwise.
+ */
+RF_API int rf_workload_release(struct rf_workload *w, char *err, size_t errlen, const char *name);
+RF_API pid_t rf_workload_pid(const struct rf_workload *w);
+/* Reaped yet?  Never blocks. */
+RF_API bool rf_workload_exited(struct rf_workload *w);
+/* Its wait status, once exited. */
+RF_API int rf_workload_status(const struct rf_workload *w);
+/* @sig to its whole process group (nothing once it has exited). */
+RF_API void rf_workload_kill(struct rf_workload *w, int sig);
+/* Close the hold (a child not yet released exits), wait for it, free.  NULL is accepted. */
+RF_API void rf_workload_free(struct rf_workload *w);
 
 #endif /* REFAULT_RECORDER_RECORD_H */
