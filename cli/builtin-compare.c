@@ -12,6 +12,7 @@
 
 #include "cli/builtin.h"
 #include "cli/util.h"
+#include "lib/outfile.h"
 #include "compare/compare.h"
 #include "lib/grow.h"
 
@@ -287,16 +288,22 @@ static int check_gate_metrics(const struct compare_opts *o, const struct rf_comp
 
 static int write_html(const char *path, const struct rf_compare_report *rep)
 {
-	FILE *f = fopen(path, "w");
-	int ret;
+	struct rf_outfile out;
+	char msg[1024];
+	FILE *f;
 
-	if (!f) {
-		rf_err(VERB, "%s: cannot write: %m", path);
+	if (rf_outfile_open(&out, path, 0, msg, sizeof(msg))) {
+		rf_err(VERB, "%s", msg);
 		return RF_EXIT_FAILURE;
 	}
-	ret = rf_compare_write_html(f, rep);
-	if (fclose(f) || ret) {
+	f = rf_outfile_stdio(&out);
+	if (!f || rf_compare_write_html(f, rep)) {
 		rf_err(VERB, "%s: write failed", path);
+		rf_outfile_abandon(&out);
+		return RF_EXIT_FAILURE;
+	}
+	if (rf_outfile_commit(&out, msg, sizeof(msg))) {
+		rf_err(VERB, "%s", msg);
 		return RF_EXIT_FAILURE;
 	}
 	return 0;
@@ -349,17 +356,36 @@ static int output(const struct compare_opts *o, const struct rf_compare_report *
 	return 0;
 }
 
+/* --export-matrix FILE: written under a temporary name, renamed when complete. */
+static int export_matrix(const char *path, const struct rf_compare_side *side)
+{
+	char err[RF_COMPARE_ERRLEN];
+	struct rf_outfile out;
+
+	if (rf_outfile_open(&out, path, 0, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	if (rf_compare_write_matrix(out.fd, path, side, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		rf_outfile_abandon(&out);
+		return RF_EXIT_FAILURE;
+	}
+	if (rf_outfile_commit(&out, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	return 0;
+}
+
 static int compare(struct compare_opts *o, struct rf_compare_side *sides)
 {
 	struct rf_compare_report rep;
 	char err[RF_COMPARE_ERRLEN];
 	int ret = load_sides(o, sides);
 
-	if (!ret && o->export_matrix &&
-	    rf_compare_write_matrix(o->export_matrix, &sides[0], err, sizeof(err))) {
-		rf_err(VERB, "%s", err);
+	if (!ret && o->export_matrix && export_matrix(o->export_matrix, &sides[0]))
 		return RF_EXIT_FAILURE;
-	}
 	if (ret || o->nspecs == 1)
 		return ret;
 	ret = check_traces(o, sides);

@@ -17,6 +17,7 @@
 
 #include "cli/builtin.h"
 #include "cli/util.h"
+#include "lib/outfile.h"
 #include "recorder/gen/gen.h"
 
 #define VERB	"gen"
@@ -165,6 +166,7 @@ int cmd_gen(int argc, char **argv)
 	uint64_t events = 0;
 	char size[32];
 	struct stat st;
+	struct rf_outfile out;
 	int ret;
 
 	rf_gen_params_init(&o.params);
@@ -184,13 +186,22 @@ int cmd_gen(int argc, char **argv)
 		rf_err(VERB, "%s", err);
 		return RF_EXIT_USAGE;
 	}
-	ret = rf_gen_write(o.name, &o.params, o.output, &events, err, sizeof(err));
+	if (rf_outfile_open(&out, o.output, 0, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	ret = rf_gen_write(o.name, &o.params, out.fd, o.output, &events, err, sizeof(err));
 	if (ret) {
+		rf_outfile_abandon(&out);
 		rf_err(VERB, "%s", err[0] ? err : rf_strerror(ret));
 		return RF_EXIT_FAILURE;
 	}
-	if (stat(o.output, &st))
+	if (fstat(out.fd, &st))
 		st.st_size = 0;
+	if (rf_outfile_commit(&out, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
 	fprintf(stderr, "refault gen: wrote %s: %s, %llu events, %s\n", o.output, o.name,
 		(unsigned long long)events, rf_format_bytes((uint64_t)st.st_size, size, sizeof(size)));
 	return RF_EXIT_OK;

@@ -8,6 +8,7 @@
 
 #include "cli/builtin.h"
 #include "cli/util.h"
+#include "lib/outfile.h"
 #include "replayer/replay/replay.h"
 
 #define MAX_SETS 256
@@ -132,13 +133,19 @@ static int build_configs(struct replay_args *a, struct rf_config_list *l)
 	return rc;
 }
 
-static int write_results(const struct rf_replay_result *res, const char *path)
+/* The results into @out, opened before the replay (a bad -o fails before the work). */
+static int write_results(const struct rf_replay_result *res, struct rf_outfile *out)
 {
 	json_object *o = rf_replay_result_json(res, true);
+	char msg[1024];
 	int rc = 0;
 
-	if (json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) < 0) {
-		rf_err("replay", "writing %s: %s", path, json_util_get_last_err());
+	if (json_object_to_fd(out->fd, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) < 0) {
+		rf_err("replay", "writing %s: %s", out->path, json_util_get_last_err());
+		rf_outfile_abandon(out);
+		rc = RF_EXIT_FAILURE;
+	} else if (rf_outfile_commit(out, msg, sizeof(msg))) {
+		rf_err("replay", "%s", msg);
 		rc = RF_EXIT_FAILURE;
 	}
 	json_object_put(o);
@@ -150,6 +157,7 @@ int cmd_replay(int argc, char **argv)
 	struct replay_args a = { 0 };
 	struct rf_config_list configs = { 0 };
 	struct rf_replay_result *res = NULL;
+	struct rf_outfile out = { .fd = -1 };
 	char err[1024] = "";
 	int rc;
 
@@ -160,14 +168,21 @@ int cmd_replay(int argc, char **argv)
 		rf_config_list_free(&configs);
 		return RF_EXIT_USAGE;
 	}
+	if (a.output && rf_outfile_open(&out, a.output, 0, err, sizeof(err))) {
+		rf_err("replay", "%s", err);
+		rf_config_list_free(&configs);
+		return RF_EXIT_FAILURE;
+	}
 	a.opts.progress = !a.quiet && isatty(STDERR_FILENO);
 	rc = rf_replay_run(&a.opts, &configs, &res, err, sizeof(err));
 	if (rc) {
 		rf_err("replay", "%s", err[0] ? err : rf_strerror(rc));
+		if (a.output)
+			rf_outfile_abandon(&out);
 		rf_config_list_free(&configs);
 		return rc == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
 	}
-	rc = a.output ? write_results(res, a.output) : 0;
+	rc = a.output ? write_results(res, &out) : 0;
 	if (!a.quiet)
 		rf_replay_result_summary(res, stdout);
 	if (!a.quiet && a.output && !rc)

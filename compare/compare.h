@@ -142,8 +142,8 @@ RF_API int rf_compare_print_decisions(FILE *out, const struct rf_compare_report 
 /* The report as JSON or CSV (every row with @all, else the changed ones); a side as matrix.json. */
 RF_API int rf_compare_write_json(FILE *out, const struct rf_compare_report *rep, bool all);
 RF_API int rf_compare_write_csv(FILE *out, const struct rf_compare_report *rep, bool all);
-RF_API int rf_compare_write_matrix(const char *path, const struct rf_compare_side *side, char *err,
-				   size_t errlen);
+RF_API int rf_compare_write_matrix(int fd, const char *path,
+				   const struct rf_compare_side *side, char *err, size_t errlen);
 RF_API int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep);
 
 /* --fail-if 'METRIC OP VALUE' */

@@ -173,8 +173,8 @@ int rf_compare_write_csv(FILE *out, const struct rf_compare_report *rep, bool al
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 
-int rf_compare_write_matrix(const char *path, const struct rf_compare_side *side, char *err,
-			    size_t errlen)
+int rf_compare_write_matrix(int fd, const char *path, const struct rf_compare_side *side,
+			    char *err, size_t errlen)
 {
 	struct json_object *root = json_object_new_object(), *src = json_object_new_array();
 	char buf[512], *copy = strdup(side->spec), *save = NULL, *member;
@@ -196,8 +196,7 @@ int rf_compare_write_matrix(const char *path, const struct rf_compare_side *side
 	while (json_object_array_length(src) < side->runs)
 		json_object_array_add(src, json_object_new_string(side->spec));
 	json_object_object_add(root, "stats_source", src);
-	if (json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_NOSLASHESCAPE)) {
+	if (json_object_to_fd(fd, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) {
 		rf_compare_seterr(err, errlen, "%s: cannot write: %s", path,
 				  json_util_get_last_err());
 		ret = RF_ERR_IO;

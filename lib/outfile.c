@@ -6,6 +6,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,17 +92,42 @@ static void say(char *err, size_t errlen, const char *path, const char *what, in
 	snprintf(err, errlen, "%s: %s: %s%s", path, what, strerror(e), hint);
 }
 
+enum path_kind { KIND_FILE, KIND_STREAM, KIND_REFUSED };
+
+/*
+ * A missing path or a regular file is written beside and renamed over; a
+ * device or FIFO (also through a link: /dev/stdout) is written in place; a
+ * directory, a socket, or a link to a regular file (what a planted link
+ * looks like) is refused.
+ */
+static enum path_kind path_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return KIND_FILE;
+	if (S_ISREG(st.st_mode))
+		return KIND_FILE;
+	if (S_ISLNK(st.st_mode) && stat(path, &st))
+		return KIND_REFUSED;
+	return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) ? KIND_STREAM : KIND_REFUSED;
+}
+
 int rf_outfile_open(struct rf_outfile *o, const char *path, unsigned int flags, char *err,
 		    size_t errlen)
 {
+	enum path_kind kind;
 	struct ids saved;
-	struct stat st;
 	int rc, fd = -1;
 	mode_t um;
 
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->flags = flags;
+	if (!strcmp(path, "-")) {
+		o->fd = STDOUT_FILENO;
+		return 0;
+	}
 	o->uid = geteuid();
 	o->gid = getegid();
 	if (!(flags & RF_OUTFILE_AS_ROOT) && geteuid() == 0 && rf_sudo_user(&o->uid, &o->gid))
@@ -118,27 +144,38 @@ int rf_outfile_open(struct rf_outfile *o, const char *path, unsigned int flags, 
 		say(err, errlen, path, "taking the invoking user's identity", -rc);
 		goto fail;
 	}
-	/* what @path is now, as the user sees it: only a regular file is replaced */
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+	/* what @path is now, as the user sees it */
+	kind = path_kind(path);
+	if (kind == KIND_REFUSED) {
 		rc = -EEXIST;
-	/* mkostemp opens with O_CREAT | O_EXCL: never an existing file, never through a link */
-	fd = rc ? -1 : mkostemp(o->tmp, O_CLOEXEC);
-	if (!rc && fd < 0)
-		rc = -errno;
-	um = umask(0);
-	umask(um);
-	if (fd >= 0 && fchmod(fd, 0644 & ~um))
-		rc = -errno;
+	} else if (kind == KIND_STREAM) {
+		/* a device or a FIFO (/dev/null, a pipe): written in place, nothing to rename */
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		rc = fd < 0 ? -errno : 0;
+		free(o->tmp);
+		o->tmp = NULL;
+	} else {
+		/* mkostemp opens with O_CREAT | O_EXCL: never an existing file, never through a link */
+		fd = mkostemp(o->tmp, O_CLOEXEC);
+		if (fd < 0)
+			rc = -errno;
+		um = umask(0);
+		umask(um);
+		if (fd >= 0 && fchmod(fd, 0644 & ~um))
+			rc = -errno;
+	}
 	become_root(o, &saved);
 	if (rc == -EEXIST) {
-		snprintf(err, errlen, "%s: exists and is not a regular file; name a file", path);
+		snprintf(err, errlen, "%s: is a directory, or a link to a file: name the file itself",
+			 path);
 		goto fail;
 	}
 	if (rc) {
 		say(err, errlen, path, "cannot create the output", -rc);
 		if (fd >= 0) {
 			close(fd);
-			unlink(o->tmp);
+			if (o->tmp)
+				unlink(o->tmp);
 		}
 		goto fail;
 	}
@@ -151,17 +188,49 @@ fail:
 	return rc;
 }
 
+FILE *rf_outfile_stdio(struct rf_outfile *o)
+{
+	if (!o->fp && o->fd >= 0)
+		o->fp = o->fd == STDOUT_FILENO ? stdout : fdopen(o->fd, "w");
+	return o->fp;
+}
+
+/* Close the stream and the descriptor (standard output is only flushed); 0 or -errno. */
+static int close_out(struct rf_outfile *o, bool sync)
+{
+	int rc = 0;
+
+	if (o->fp && fflush(o->fp))
+		rc = -errno;
+	if (o->fd == STDOUT_FILENO) {
+		o->fp = NULL;
+		o->fd = -1;
+		return rc;
+	}
+	if (sync && !rc && o->fd >= 0 && fsync(o->fd) && errno != EINVAL && errno != EROFS)
+		rc = -errno;
+	if (o->fp ? fclose(o->fp) : o->fd >= 0 ? close(o->fd) : 0)
+		rc = rc ? rc : -errno;
+	o->fp = NULL;
+	o->fd = -1;
+	return rc;
+}
+
 int rf_outfile_commit(struct rf_outfile *o, char *err, size_t errlen)
 {
 	struct ids saved;
 	char *old = NULL;
-	int rc = 0;
+	int rc;
 
-	if (fsync(o->fd) && errno != EINVAL && errno != EROFS)
-		rc = -errno;
-	if (close(o->fd) && !rc)
-		rc = -errno;
-	o->fd = -1;
+	if (!o->tmp) {
+		rc = close_out(o, false);
+		if (rc)
+			say(err, errlen, o->path ? o->path : "standard output", "writing", -rc);
+		free(o->path);
+		o->path = NULL;
+		return rc;
+	}
+	rc = close_out(o, true);
 	if (rc) {
 		say(err, errlen, o->path, "writing the output", -rc);
 		rf_outfile_abandon(o);
@@ -196,9 +265,7 @@ void rf_outfile_abandon(struct rf_outfile *o)
 {
 	struct ids saved;
 
-	if (o->fd >= 0)
-		close(o->fd);
-	o->fd = -1;
+	close_out(o, false);
 	if (o->tmp && !become_user(o, &saved)) {
 		unlink(o->tmp);
 		become_root(o, &saved);
@@ -210,9 +277,7 @@ void rf_outfile_abandon(struct rf_outfile *o)
 
 void rf_outfile_leave(struct rf_outfile *o)
 {
-	if (o->fd >= 0)
-		close(o->fd);
-	o->fd = -1;
+	close_out(o, false);
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;

@@ -24,6 +24,12 @@
  * @path names or links to; the file belongs to the user.  The descriptor is
  * opened before root's effective ids come back, and stays writable.
  *
+ * "-" is standard output, and a character device or a FIFO (/dev/null, a
+ * pipe, also through a link such as /dev/stdout) is written in place:
+ * nothing renamed, nothing kept.  A directory, or a link to a regular file
+ * (a link planted where the output goes), is refused.  A stream
+ * (rf_outfile_stdio()) may be used instead of the descriptor.
+ *
  * The calls change the process's effective ids for their duration: call
  * them while the process has one thread.  Return: 0 or a negative errno,
  * with a message naming the path and what to do in @err.
@@ -32,6 +38,7 @@
 #define REFAULT_LIB_OUTFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 enum {
@@ -41,6 +48,7 @@ enum {
 
 struct rf_outfile {
 	int fd;				/* open for writing; -1 after commit or abandon */
+	FILE *fp;			/* rf_outfile_stdio(), or NULL */
 	char *path;
 	char *tmp;
 	unsigned int flags;
@@ -51,6 +59,8 @@ struct rf_outfile {
 
 int rf_outfile_open(struct rf_outfile *o, const char *path, unsigned int flags, char *err,
 		    size_t errlen);
+/* A stream on the file (made once; NULL and errno on failure). */
+FILE *rf_outfile_stdio(struct rf_outfile *o);
 /* Flush the file to disk and give it its name (closes the descriptor). */
 int rf_outfile_commit(struct rf_outfile *o, char *err, size_t errlen);
 /* Remove the temporary (closes the descriptor); @path stays as it was. */

@@ -40,104 +40,38 @@ bool same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int out_file_open(struct out_file *o, const char *path, const char *verb)
+int out_file_open(struct rf_outfile *o, const char *path, const char *verb)
 {
-	size_t len = strlen(path);
+	char msg[1024];
 
-	memset(o, 0, sizeof(*o));
-	o->fd = -1;
-	if (!strcmp(path, "-")) {
-		o->fd = STDOUT_FILENO;
-		return 0;
-	}
-	o->path = strdup(path);
-	o->tmp = malloc(len + 16);
-	if (!o->path || !o->tmp) {
-		rf_err(verb, "out of memory");
-		goto fail;
-	}
-	snprintf(o->tmp, len + 16, "%s.tmp-XXXXXX", path);
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		rf_err(verb, "cannot create %s: %s", o->tmp, strerror(errno));
-		goto fail;
-	}
-	/* mkstemp makes it 0600; give it the mode a plain create would. */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		if (fchmod(o->fd, 0666 & ~mask))
-			rf_err(verb, "warning: cannot set the mode of %s: %s", o->tmp,
-			       strerror(errno));
+	if (rf_outfile_open(o, path, 0, msg, sizeof(msg))) {
+		rf_err(verb, "%s", msg);
+		return -1;
 	}
 	return 0;
-fail:
-	free(o->path);
-	free(o->tmp);
-	o->path = o->tmp = NULL;
-	return -1;
 }
 
-FILE *out_file_stdio(struct out_file *o, const char *verb)
+FILE *out_file_stdio(struct rf_outfile *o, const char *verb)
 {
-	if (o->fp)
-		return o->fp;
-	if (o->fd == STDOUT_FILENO) {
-		o->fp = stdout;
-		return o->fp;
+	FILE *fp = rf_outfile_stdio(o);
+
+	if (!fp)
+		rf_err(verb, "%s: %s", o->path ? o->path : "standard output", strerror(errno));
+	return fp;
+}
+
+int out_file_commit(struct rf_outfile *o, const char *verb)
+{
+	char msg[1024];
+
+	if (rf_outfile_commit(o, msg, sizeof(msg))) {
+		rf_err(verb, "%s", msg);
+		return -1;
 	}
-	o->fp = fdopen(o->fd, "w");
-	if (!o->fp)
-		rf_err(verb, "%s: %s", o->path, strerror(errno));
-	return o->fp;
+	return 0;
 }
 
-static void out_file_release(struct out_file *o)
+void out_file_discard(struct rf_outfile *o)
 {
-	free(o->path);
-	free(o->tmp);
-	o->path = o->tmp = NULL;
-	o->fp = NULL;
-	o->fd = -1;
-}
-
-int out_file_commit(struct out_file *o, const char *verb)
-{
-	const char *name = o->path ? o->path : "standard output";
-	int err = 0;
-
-	if (o->fp && fflush(o->fp))
-		err = errno;
-	if (o->fd != STDOUT_FILENO) {
-		if (o->fp) {
-			if (fclose(o->fp) && !err)
-				err = errno;
-		} else if (o->fd >= 0 && close(o->fd) && !err) {
-			err = errno;
-		}
-		if (!err && rename(o->tmp, o->path))
-			err = errno;
-		if (err)
-			unlink(o->tmp);
-	}
-	if (err)
-		rf_err(verb, "writing %s: %s", name, strerror(err));
-	out_file_release(o);
-	return err ? -1 : 0;
-}
-
-void out_file_discard(struct out_file *o)
-{
-	if (o->fd != STDOUT_FILENO) {
-		if (o->fp)
-			fclose(o->fp);
-		else if (o->fd >= 0)
-			close(o->fd);
-		if (o->tmp)
-			unlink(o->tmp);
-	} else if (o->fp) {
-		fflush(o->fp);
-	}
-	out_file_release(o);
+	rf_outfile_abandon(o);
 }

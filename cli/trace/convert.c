@@ -418,8 +418,13 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 		out_file_discard(&sink.of);
 		status = RF_EXIT_FAILURE;
 	} else {
-		/* damaged input: keep what came before the damage */
+		/*
+		 * damaged input: keep what came before the damage, and, since the run
+		 * fails, the file it replaces too (OUT.old)
+		 */
 		bad = sink.finish && sink.finish(&sink);
+		if (rc < 0)
+			sink.of.flags |= RF_OUTFILE_KEEP_OLD;
 		if (bad)
 			out_file_discard(&sink.of);
 		else

@@ -27,7 +27,7 @@ struct conv_source {
  */
 struct conv_sink {
 	const char *path;
-	struct out_file of;
+	struct rf_outfile of;
 	int (*put)(struct conv_sink *sink, const struct rf_event *ev);
 	/* write what ends the file, or NULL; -1 after a message */
 	int (*finish)(struct conv_sink *sink);

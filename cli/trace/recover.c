@@ -103,7 +103,7 @@ static int run(struct recover *rc)
 {
 	struct rf_trace_reader *r;
 	struct rf_trace_writer *w = NULL;
-	struct out_file of;
+	struct rf_outfile of;
 	uint64_t size;
 	int err;
 

@@ -159,7 +159,7 @@ static int run(struct slice *s)
 {
 	struct rf_trace_reader *r = trace_open(verb, s->in, 0);
 	struct rf_trace_writer *w = NULL;
-	struct out_file of;
+	struct rf_outfile of;
 	int err;
 
 	if (!r)
@@ -187,6 +187,9 @@ static int run(struct slice *s)
 		out_file_discard(&of);
 		return RF_EXIT_FAILURE;
 	}
+	/* damaged input: OUT gets the events before it, and the file it replaces is kept */
+	if (err)
+		of.flags |= RF_OUTFILE_KEEP_OLD;
 	if (out_file_commit(&of, verb))
 		return RF_EXIT_FAILURE;
 	fprintf(stderr, "%s: %" PRIu64 " events kept (%" PRIu64 " of them state before the "

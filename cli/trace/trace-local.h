@@ -14,6 +14,7 @@
 #include <refault/trace.h>
 
 #include "cli/util.h"
+#include "lib/outfile.h"
 #include "lib/hash.h"
 #include "lib/hashmap.h"
 
@@ -130,19 +131,14 @@ int trace_print_event_json(FILE *out, const struct rf_event *ev);
  * on commit, so a failed run never leaves a half-written file under the
  * name asked for.  "-" means stdout (no rename).
  */
-struct out_file {
-	char *path;
-	char *tmp;
-	int fd;
-	FILE *fp;		/* for text outputs, NULL until out_file_stdio() */
-};
+/* Outputs are lib/outfile.h's (a temporary renamed on commit; "-" is standard output). */
 
-int out_file_open(struct out_file *o, const char *path, const char *verb);
-FILE *out_file_stdio(struct out_file *o, const char *verb);
+int out_file_open(struct rf_outfile *o, const char *path, const char *verb);
+FILE *out_file_stdio(struct rf_outfile *o, const char *verb);
 /* Close and rename; returns 0 or -1 after a message. */
-int out_file_commit(struct out_file *o, const char *verb);
+int out_file_commit(struct rf_outfile *o, const char *verb);
 /* Close and remove. */
-void out_file_discard(struct out_file *o);
+void out_file_discard(struct rf_outfile *o);
 /* True when @a and @b name the same existing file. */
 bool same_file(const char *a, const char *b);
 

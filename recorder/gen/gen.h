@@ -84,12 +84,14 @@ RF_API int rf_gen_run(const char *name, const struct rf_gen_params *p, rf_gen_si
 		      void *ctx, char *err, size_t errlen);
 
 /**
- * rf_gen_write() - generate case @name into a new trace file @path
+ * rf_gen_write() - generate case @name into the trace file open on @fd
+ * @path: the file's name, for messages
  * @nr_events: if not NULL, the number of events written
  *
- * On failure the partial file is removed.
+ * The descriptor stays open; on failure what was written is the caller's to
+ * discard (the CLI writes to a temporary it removes: lib/outfile.h).
  */
-RF_API int rf_gen_write(const char *name, const struct rf_gen_params *p, const char *path,
-			uint64_t *nr_events, char *err, size_t errlen);
+RF_API int rf_gen_write(const char *name, const struct rf_gen_params *p, int fd,
+			const char *path, uint64_t *nr_events, char *err, size_t errlen);
 
 #endif /* REFAULT_GEN_H */

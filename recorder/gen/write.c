@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Generating straight into a trace file through the trace writer. */
 #include <stdio.h>
-#include <unistd.h>
 
 #include "recorder/gen/cases.h"
 
@@ -18,7 +17,7 @@ static int write_event(void *ctx, const struct rf_event *ev)
 	return wc->failed;
 }
 
-int rf_gen_write(const char *name, const struct rf_gen_params *p, const char *path,
+int rf_gen_write(const char *name, const struct rf_gen_params *p, int fd, const char *path,
 		 uint64_t *nr_events, char *err, size_t errlen)
 {
 	struct rf_writer_stats st;
@@ -31,7 +30,7 @@ int rf_gen_write(const char *name, const struct rf_gen_params *p, const char *pa
 	if (ret)
 		return ret;
 	gen_plan_header(&plan, name, &h);
-	ret = rf_trace_writer_open(&wc.w, path, &h, NULL);
+	ret = rf_trace_writer_fdopen(&wc.w, fd, &h, NULL);
 	if (ret) {
 		gen_plan_error(&plan, ret, "cannot create %s: %s", path, rf_strerror(ret));
 		goto out;
@@ -43,17 +42,14 @@ int rf_gen_write(const char *name, const struct rf_gen_params *p, const char *pa
 				       rf_trace_writer_errmsg(wc.w)[0] ?
 				       rf_trace_writer_errmsg(wc.w) : rf_strerror(ret));
 		rf_trace_writer_abandon(wc.w);
-		unlink(path);
 		goto out;
 	}
 	rf_trace_writer_stats(wc.w, &st);
 	if (nr_events)
 		*nr_events = st.events;
 	ret = rf_trace_writer_close(wc.w);
-	if (ret) {
+	if (ret)
 		gen_plan_error(&plan, ret, "finishing %s: %s", path, rf_strerror(ret));
-		unlink(path);
-	}
 out:
 	gen_plan_release(&plan);
 	return ret;

@@ -5,6 +5,7 @@
  * refused with a message that names them.
  */
 #include <stdbool.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,13 @@ static const char *path_for(const char *name)
 static int write_case(const char *name, const struct rf_gen_params *p, const char *path)
 {
 	char err[512] = "";
-	int ret = rf_gen_write(name, p, path, NULL, err, sizeof(err));
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ret = fd < 0 ? RF_ERR_IO : rf_gen_write(name, p, fd, path, NULL, err, sizeof(err));
 
 	if (ret)
 		diag("rf_gen_write(%s): %d %s", name, ret, err);
+	if (fd >= 0)
+		close(fd);
 	return ret;
 }
 

@@ -85,8 +85,12 @@ static void basics(void)
 	is_int(write_out(p, "again", 0, 1, err, sizeof(err)), 0, "without KEEP_OLD");
 	ok(same(p, "again") && same(old, "before"), "... .old is left alone");
 	snprintf(p, sizeof(p), "%s", dir);
-	ok(write_out(p, "x", 0, 1, err, sizeof(err)) < 0 && strstr(err, "not a regular file"),
+	ok(write_out(p, "x", 0, 1, err, sizeof(err)) < 0 && strstr(err, "is a directory"),
 	   "a directory as the output is refused: %s", err);
+	ok(write_out("/dev/null", "x", RF_OUTFILE_KEEP_OLD, 1, err, sizeof(err)) == 0,
+	   "/dev/null is written in place");
+	ok(write_out("/dev/full", "x", 0, 1, err, sizeof(err)) == -ENOSPC && !access("/dev/full", W_OK),
+	   "/dev/full: ENOSPC, and the device is still there: %s", err);
 	snprintf(p, sizeof(p), "%s/nosuchdir/out", dir);
 	ok(write_out(p, "x", 0, 1, err, sizeof(err)) == -ENOENT && strstr(err, p),
 	   "a missing directory: ENOENT, and the message names the path");
@@ -104,7 +108,7 @@ static void links(void)
 		return;
 	}
 	ok(write_out(p, "data", 0, 1, err, sizeof(err)) < 0,
-	   "a link at the output is refused (it is not a regular file)");
+	   "a link to a file at the output is refused");
 	ok(same(target, "precious"), "... and what it points to is untouched");
 }
 
@@ -153,7 +157,7 @@ int main(void)
 		skip_all("mkdtemp failed");
 		return 0;
 	}
-	plan(17);
+	plan(19);
 	basics();
 	links();
 	as_sudo();
