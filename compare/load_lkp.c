@@ -67,12 +67,12 @@ static int read_samples(struct json_object *val, double *v, size_t cols)
 int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, const char *path,
 			char *err, size_t errlen)
 {
-	size_t cols = matrix_cols(root);
+	size_t cols = json_object_is_type(root, json_type_object) ? matrix_cols(root) : 0;
 	char buf[512];
 	double *v;
 	int ret = 0;
 
-	if (!json_object_is_type(root, json_type_object) || !cols) {
+	if (!cols) {
 		rf_compare_seterr(err, errlen, "%s: neither a refault results file nor an LKP "
 				  "stats.json/matrix.json (want a JSON object of numbers)", path);
 		return RF_ERR_CORRUPT;

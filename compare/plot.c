@@ -45,18 +45,22 @@ static void canvas_init(struct canvas *c, double ymin, double ymax, double xmin,
 	c->xmax = xmax > xmin ? xmax : xmin + 1;
 }
 
+/* @f of [0, @n - 1], rounded; NaN and values past either end clamped before any conversion. */
+static int cell_of(double f, int n)
+{
+	if (!(f > 0))
+		return 0;
+	return f >= n - 1 ? n - 1 : (int)lround(f);
+}
+
 static int row_of(const struct canvas *c, double y)
 {
-	int r = (int)lround((c->ymax - y) / (c->ymax - c->ymin) * (HEIGHT - 1));
-
-	return r < 0 ? 0 : r >= HEIGHT ? HEIGHT - 1 : r;
+	return cell_of((c->ymax - y) / (c->ymax - c->ymin) * (HEIGHT - 1), HEIGHT);
 }
 
 static int col_of(const struct canvas *c, double x)
 {
-	int k = (int)lround((x - c->xmin) / (c->xmax - c->xmin) * (PLOT_W - 1));
-
-	return k < 0 ? 0 : k >= PLOT_W ? PLOT_W - 1 : k;
+	return cell_of((x - c->xmin) / (c->xmax - c->xmin) * (PLOT_W - 1), PLOT_W);
 }
 
 static void put(struct canvas *c, double x, double y, char ch)

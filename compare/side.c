@@ -14,6 +14,9 @@
 #include <json-c/json.h>
 
 #include "compare/compare-local.h"
+#include "lib/jsonfile.h"
+
+#define RESULTS_OR_LKP "a refault results file or an LKP stats.json/matrix.json"
 #include "lib/grow.h"
 
 static int metric_cmp(const void *a, const void *b)
@@ -66,19 +69,9 @@ static int load_member(struct rf_compare_run *run, const char *member, char *err
 
 	if (ret)
 		return ret;
-	if (access(path, R_OK)) {
-		rf_compare_seterr(err, errlen, "%s: cannot read the file", path);
-		ret = RF_ERR_IO;
+	ret = rf_json_read_object(path, RESULTS_OR_LKP, &root, err, errlen);
+	if (ret)
 		goto out;
-	}
-	root = json_object_from_file(path);
-	if (!root) {
-		rf_compare_seterr(err, errlen, "%s: malformed JSON: %s", path,
-				  json_util_get_last_err() ? json_util_get_last_err() :
-				  "parse error");
-		ret = RF_ERR_CORRUPT;
-		goto out;
-	}
 	ret = rf_compare_load_results(run, root, path, config, err, errlen);
 	if (ret == RF_ERR_NOT_TRACE && config) {
 		rf_compare_seterr(err, errlen, "%s: not a refault results file, so it has no "
@@ -377,16 +370,15 @@ int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_comp
 
 int rf_compare_results_configs(const char *path, char ***names, size_t *n, char *err, size_t errlen)
 {
-	struct json_object *root = json_object_from_file(path), *configs, *c, *name;
+	struct json_object *root, *configs, *c, *name;
 	size_t i, len;
+	int ret;
 
 	*names = NULL;
 	*n = 0;
-	if (!root) {
-		rf_compare_seterr(err, errlen, "%s: malformed JSON or unreadable: %s", path,
-				  json_util_get_last_err() ? json_util_get_last_err() : "?");
-		return RF_ERR_CORRUPT;
-	}
+	ret = rf_json_read_object(path, RESULTS_OR_LKP, &root, err, errlen);
+	if (ret)
+		return ret;
 	if (!json_object_object_get_ex(root, "configs", &configs) ||
 	    !json_object_is_type(configs, json_type_array)) {
 		json_object_put(root);

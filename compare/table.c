@@ -17,11 +17,19 @@
 #define FIRST_WIDTH	(ABS_WIDTH + ERR_WIDTH)
 #define COL_WIDTH	(FIRST_WIDTH + REL_WIDTH + 1)
 
+/* A double a cast to long long keeps (NaN, infinities and magnitudes past 2^63 it does not). */
+static bool fits_llong(double v)
+{
+	return isfinite(v) && fabs(v) < 9.2e18;
+}
+
 void rf_compare_format_value(char *buf, size_t len, double mean, double stddev)
 {
 	size_t n;
 
-	if (fabs(mean) < 1000)
+	if (!isfinite(mean))
+		n = (size_t)snprintf(buf, len, "%*g", ABS_WIDTH, mean);
+	else if (fabs(mean) < 1000)
 		n = (size_t)snprintf(buf, len, "%*.2f", ABS_WIDTH, mean);
 	else if (fabs(mean) > 100000000)
 		n = (size_t)snprintf(buf, len, "%*.4g", ABS_WIDTH, mean);
@@ -31,8 +39,9 @@ void rf_compare_format_value(char *buf, size_t len, double mean, double stddev)
 		return;
 	if (stddev >= 0 && mean != 0)
 		stddev = 100 * stddev / mean;
-	if (stddev > 2)
-		snprintf(buf + n, len - n, " \u00b1%*d%%", ERR_WIDTH - 3, (int)stddev);
+	if (stddev > 2)	/* a huge %stddev (a mean near 0) is shown at the column's width */
+		snprintf(buf + n, len - n, " \u00b1%*d%%", ERR_WIDTH - 3,
+			 stddev < 999999 ? (int)stddev : 999999);
 	else
 		snprintf(buf + n, len - n, "%*s", ERR_WIDTH, "");
 }
@@ -105,8 +114,10 @@ static void print_failure_row(FILE *out, const struct rf_compare_row *row, size_
 								 fail0));
 		if (f == 0)
 			fprintf(out, "%*s", ABS_WIDTH + 1, "");
-		else
+		else if (fits_llong(f))
 			fprintf(out, "%*lld", ABS_WIDTH + 1, (long long)f);
+		else
+			fprintf(out, "%*.4g", ABS_WIDTH + 1, f);
 		fprintf(out, ":%-*zu", ERR_WIDTH - 2, c->n);
 	}
 	fprintf(out, "  %s\n", row->name);

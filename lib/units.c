@@ -38,8 +38,8 @@ int rf_parse_size(const char *s, uint64_t *out)
 	v = strtoull(s, &end, 10);
 	if (errno || end == s)
 		return -1;
-	if (!*end) {
-		*out = v;
+	if (!*end || ((*end == 'B' || *end == 'b') && !end[1])) {
+		*out = v;	/* "4096", "4096B" */
 		return 0;
 	}
 	u = strchr(units, *end & ~0x20);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reading a JSON file that a person or a program supplied (a results file,
+ * an LKP stats.json): bounded, and with an error that says where and what.
+ */
+#ifndef REFAULT_LIB_JSONFILE_H
+#define REFAULT_LIB_JSONFILE_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+/* The largest file read (bytes) and the deepest nesting accepted. */
+#define RF_JSON_MAX_BYTES	(1ull << 31)
+#define RF_JSON_MAX_DEPTH	64
+
+/*
+ * rf_json_read_object() - parse @path, whose root must be a JSON object
+ * @what: what the file should be, for messages ("a refault results file or
+ *        an LKP stats.json/matrix.json")
+ * Return: 0 with *@out owned by the caller (json_object_put()), or a negative
+ * rf_err with a message naming @path and, for bad JSON, the byte offset:
+ * RF_ERR_IO (unreadable), RF_ERR_TOO_LARGE (over RF_JSON_MAX_BYTES),
+ * RF_ERR_CORRUPT (not JSON, nested too deep, more than one value, not an
+ * object, or a refault trace given where JSON was expected).
+ */
+int rf_json_read_object(const char *path, const char *what, json_object **out, char *err,
+			size_t errlen);
+
+#endif /* REFAULT_LIB_JSONFILE_H */
