@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model-local.h"
 
 #define DEFAULT_MEMORY	(4ull << 30)
 #define DEFAULT_CPUS	4u

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model-local.h"
 
 static uint64_t bytes_to_pages_limit(const struct rf_model *m, uint64_t bytes)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model-local.h"
 
 /* ------------------------------------------------------------ hash table */
 
@@ -321,6 +321,21 @@ uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index)
 	uint64_t e = xa_load(m, mapping, index);
 
 	return slot_is_page(e) ? (uint32_t)(e >> 2) : RF_NIL;
+}
+
+/* Whether no page, folio tail or swap entry sits in [@index, @index + @nr). */
+bool range_free(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr)
+{
+	uint64_t i;
+
+	for (i = 0; i < nr; i++) {
+		uint64_t e = xa_load(m, mapping, index + i);
+
+		if (e && ((e & SLOT_TAG_MASK) == SLOT_PAGE || (e & SLOT_TAG_MASK) == SLOT_TAIL ||
+			  (e & SLOT_TAG_MASK) == SLOT_SWAP))
+			return false;
+	}
+	return true;
 }
 
 /* ------------------------------------------------------- level-1 nodes */

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "model-local.h"
 
 static const struct rf_profile profiles[] = {
 	{

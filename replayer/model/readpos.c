@@ -2,7 +2,7 @@
 /*
  * Where the previous read of a file ended: the f_ra.prev_pos that decides
  * whether a read's first folio is a new access (filemap_read(), v6.18;
- * do_generic_file_read(), v4.6.2; the rule itself is in model.c, file_rw()).
+ * do_generic_file_read(), v4.6.2; the rule itself is in filemap.c, file_rw()).
  *
  * The kernel keeps one position per open file.  A trace names the task and
  * the file, not the descriptor, and a task may read one file through several
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model-local.h"
 
 /* The entry of (@pid, @mapping), reset if another pair held its slot; NULL without memory. */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping)

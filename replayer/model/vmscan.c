@@ -20,7 +20,7 @@
  * page_referenced() sees one young bit per page; kswapd runs to completion
  * at the moment it is woken, on its own CPU (whose batches are empty).
  */
-#include "internal.h"
+#include "model-local.h"
 
 #define DEACTIVATE_ANON	1u
 #define DEACTIVATE_FILE	2u

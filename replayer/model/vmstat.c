@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model-local.h"
 
 static const char *const cost_names[NR_COST_OPS] = {
 #define X(op, name, ns) name,

@@ -21,7 +21,7 @@
  * nid/zid fields are absent; bucket_order is 0 (it is for 64-bit machines
  * below 2^34 pages).  v4.5 shadows carry memcg id 0.
  */
-#include "internal.h"
+#include "model-local.h"
 
 #define SHADOW_ID_SHIFT		3
 #define SHADOW_EVICTION_SHIFT	(SHADOW_ORDER_SHIFT + 4)

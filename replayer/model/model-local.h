@@ -13,8 +13,8 @@
  * open-addressing hash on (mapping, index >> 6).  A slot holds a page, a
  * tail reference of a large folio, a shadow entry or a swap entry.
  */
-#ifndef REFAULT_MODEL_INTERNAL_H
-#define REFAULT_MODEL_INTERNAL_H
+#ifndef REFAULT_MODEL_LOCAL_H
+#define REFAULT_MODEL_LOCAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,6 +34,20 @@
 #define MAX_MEMCGS		65535u
 #define RA_HOLD_MAX		8u	/* file_readahead events one read or fault may follow */
 #define RA_PIN_MAX		31u	/* PAGEVEC_SIZE: the folios filemap_get_pages() holds */
+#define MAX_ORDER_MODEL		9	/* PMD order: larger orders are taken as THPs */
+#define MAX_RANGE_PAGES		(1ull << 24)	/* pages one read/write/fadvise event may cover */
+
+/* An event's order, bounded: larger orders are taken as PMD-sized folios. */
+static inline unsigned int clamp_order(unsigned int order)
+{
+	return order > MAX_ORDER_MODEL ? MAX_ORDER_MODEL : order;
+}
+
+/* An event's range in pages, bounded. */
+static inline uint64_t clamp_range(uint64_t nr)
+{
+	return nr > MAX_RANGE_PAGES ? MAX_RANGE_PAGES : nr;
+}
 
 enum lru_list {
 	LRU_INACTIVE_ANON = 0,
@@ -525,7 +539,7 @@ struct rf_model {
 	struct rf_mm *mms;
 	uint32_t nr_mms, cap_mms;
 
-	/* file_readahead events held until the read or fault they were for (model.c) */
+	/* file_readahead events held until the read or fault they were for (readahead.c) */
 	struct rf_held_ra {
 		struct rf_event ev;
 		uint32_t memcg, cpu;
@@ -584,6 +598,7 @@ void xa_erase_page(struct rf_model *m, uint32_t page, uint64_t shadow);
 uint64_t xa_take_shadow(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
 		       uint32_t memcg);
 void xa_drop_covering_shadow(struct rf_model *m, uint32_t mapping, uint64_t index);
+bool range_free(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr);
 typedef void (*xa_visit_fn)(struct rf_model *m, uint64_t index, uint64_t entry, void *ctx);
 void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uint64_t last,
 		       xa_visit_fn fn, void *ctx);
@@ -642,6 +657,7 @@ void lru_add_drain(struct rf_model *m);
 void lru_add_drain_all(struct rf_model *m);
 void mark_page_accessed(struct rf_model *m, uint32_t page);
 void pvec_note_stranded(struct rf_model *m);
+void release_page(struct rf_model *m, uint32_t page);
 
 /* previous reads of a file (readpos.c) */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping);
@@ -651,12 +667,62 @@ void read_state_done(struct rf_read_state *rs, int stream, uint64_t last, bool s
 /* The task exited: its pid may come back as another task, which has read nothing. */
 void read_state_forget(struct rf_model *m, int32_t pid);
 
-/* page life (model.c) */
+static inline unsigned int page_shift(const struct rf_model *m)
+{
+	return __builtin_ctz(m->cfg.page_size);
+}
+
+/* page_alloc.c */
 int alloc_pages(struct rf_model *m, uint64_t nr);
+uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		  uint32_t memcg, uint16_t flags);
 void free_page_final(struct rf_model *m, uint32_t page);
-void release_page(struct rf_model *m, uint32_t page);
-void page_remove_rmap_all(struct rf_model *m, uint32_t page);
+void setup_watermarks(struct rf_model *m);
+
+/* huge_memory.c */
 int split_huge_page(struct rf_model *m, uint32_t page);
+
+/* filemap.c */
+uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino);
+uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		      uint32_t memcg, bool write);
+void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, unsigned int order,
+	     uint32_t memcg, bool write, struct rf_read_state *rs);
+void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);
+
+/* readahead.c */
+void ra_hold(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);
+void ra_release(struct rf_model *m, const struct rf_event *next);
+
+/* memory.c */
+void map_page(struct rf_model *m, uint32_t page, uint8_t flags, bool exec);
+void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		uint8_t flags, uint32_t memcg, bool fault);
+void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
+
+/* mmap.c */
+struct rf_mm *mm_get(struct rf_model *m, uint64_t mm);
+void mm_put(struct rf_model *m, uint64_t mm);
+const struct rf_vma *find_file_vma(const struct rf_mm *x, uint32_t dev, uint64_t ino,
+				   uint64_t index, unsigned int shift);
+void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev, uint64_t start,
+		 uint64_t end);
+void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
+
+/* madvise.c */
+void do_madvise(struct rf_model *m, struct rf_mm *x, uint32_t advice, uint64_t start, uint64_t end);
+
+/* truncate.c, fadvise.c */
+uint32_t invalidate_mapping_pages(struct rf_model *m, uint32_t mapping, uint64_t first,
+				  uint64_t last);
+void truncate_inode_pages_range(struct rf_model *m, uint32_t mapping, uint64_t start, bool unlink);
+void generic_fadvise(struct rf_model *m, uint32_t mapping, uint32_t advice, uint64_t index,
+		     uint64_t nr);
+
+/* fork.c */
+uint32_t task_memcg(struct rf_model *m, int32_t pid);
+struct rf_pid *pid_get(struct rf_model *m, int32_t pid);
+void task_event(struct rf_model *m, const struct rf_event *ev);
 
 /* workingset.c */
 uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t target);
@@ -714,4 +780,4 @@ int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, boo
 /* config.c */
 uint64_t cfg_pages(const struct rf_model_config *c, uint64_t bytes);
 
-#endif /* REFAULT_MODEL_INTERNAL_H */
+#endif /* REFAULT_MODEL_LOCAL_H */
