@@ -50,9 +50,9 @@ RF_API int rf_model_config_dup(struct rf_model_config **out, const struct rf_mod
  * rf_model_config_set() - override one switch
  * @key: "memory", "cpus", "swap", "swappiness", "pagevec", "pagevec_size",
  *       "swap_account", "drain", "limit./path", "memsw./path",
- *       "cost.<op>", ... (rf_model_config_describe() lists them all)
- * @err: filled with a message naming the key and the problem on failure
- * Return: 0 or RF_ERR_CONFIG.
+ *       "cost.<op>", ... (rf_model_config_keys() lists them all)
+ * @err: on failure, a message that names the key and says what it takes
+ * Return: 0, RF_ERR_CONFIG (unknown key, bad value), RF_ERR_NOMEM.
  */
 RF_API int rf_model_config_set(struct rf_model_config *c, const char *key, const char *value,
 			char *err, size_t errlen);
@@ -68,6 +68,37 @@ RF_API void rf_model_config_from_header(struct rf_model_config *c, const struct 
 typedef int (*rf_model_describe_cb)(const char *key, const char *value, bool overridden,
 				    void *ctx);
 RF_API int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb, void *ctx);
+
+/* The kind of value a configuration key takes. */
+enum rf_model_key_type {
+	RF_MODEL_KEY_SIZE = 0,	/* bytes: 65536, 64K, 512M, 4G (powers of 1024; KiB, kb too) */
+	RF_MODEL_KEY_UINT = 1,	/* a decimal integer */
+	RF_MODEL_KEY_ENUM = 2,	/* one of the names in values */
+};
+
+#define RF_MODEL_KEY_PER_CGROUP	0x1u	/* the key is name + a cgroup path: "limit./a/b" */
+#define RF_MODEL_KEY_UNLIMITED	0x2u	/* SIZE: "max" (no limit) is taken too */
+#define RF_MODEL_KEY_POW2	0x4u	/* UINT: a power of two */
+#define RF_MODEL_KEY_PROFILE_MAX 0x8u	/* UINT: the profile sets a lower maximum (swappiness) */
+
+/* One key rf_model_config_set() takes. */
+struct rf_model_key {
+	const char *name;		/* "memory", "cost.lru_lock"; "limit." for limit.<path> */
+	enum rf_model_key_type type;
+	unsigned int flags;		/* RF_MODEL_KEY_* */
+	uint64_t min, max;		/* SIZE, UINT: the range taken */
+	const char *const *values;	/* ENUM: the names taken, NULL-terminated; else NULL */
+	const char *help;		/* one line: what the key sets, and its default */
+};
+
+/*
+ * rf_model_config_keys() - call @cb for every key rf_model_config_set()
+ * takes, in the order rf_model_config_describe() lists them (per-cgroup
+ * keys last).  The keys and their strings are static.  A non-zero return
+ * from @cb stops the walk and is returned.
+ */
+typedef int (*rf_model_key_cb)(const struct rf_model_key *key, void *ctx);
+RF_API int rf_model_config_keys(rf_model_key_cb cb, void *ctx);
 
 RF_API void rf_model_config_free(struct rf_model_config *c);
 

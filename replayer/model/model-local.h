@@ -154,20 +154,31 @@ const struct rf_profile *rf_profile_find(const char *name);
 
 /* ------------------------------------------------------------ cost model */
 
+/* Each operation: its key (cost.<name>), its default weight in ns, what it counts. */
 #define RF_COST_LIST(X)								\
-	X(LRU_LOCK,		"lru_lock",		40)	/* lru_lock / lruvec lock taken */ \
-	X(MEMCG_LOOKUP_ID,	"memcg_lookup_id",	15)	/* mem_cgroup_from_id() */	\
-	X(LOCK_PAGE_MEMCG,	"lock_page_memcg",	20)	/* lock_page_memcg+unlock */	\
-	X(RCU_READ,		"rcu_read_section",	2)	/* rcu_read_lock+unlock */	\
-	X(CALL,			"out_of_line_call",	5)	/* function call on a hot path */ \
-	X(PAGE_MOVE,		"page_moved",		10)	/* page moved between lists */	\
-	X(SWAP_ACCOUNT_CHECK,	"swap_account_check",	1)	/* do_swap_account test */	\
-	X(ATOMIC,		"atomic",		8)	/* atomic RMW (ages, stats) */	\
-	X(RMAP_WALK,		"rmap_walk",		150)	/* page_referenced() */		\
-	X(PAGE_ALLOC,		"page_alloc",		100)	/* page allocated and charged */
+	X(LRU_LOCK,		"lru_lock",		40,				\
+	  "an LRU lock (lruvec lock from v5.11) taken")				\
+	X(MEMCG_LOOKUP_ID,	"memcg_lookup_id",	15,				\
+	  "a memcg looked up by id: mem_cgroup_from_id()")			\
+	X(LOCK_PAGE_MEMCG,	"lock_page_memcg",	20,				\
+	  "a lock_page_memcg() + unlock_page_memcg() pair")			\
+	X(RCU_READ,		"rcu_read_section",	2,				\
+	  "an rcu_read_lock() + rcu_read_unlock() pair")				\
+	X(CALL,			"out_of_line_call",	5,				\
+	  "an out-of-line call on a hot path")					\
+	X(PAGE_MOVE,		"page_moved",		10,				\
+	  "a page put on an LRU list")						\
+	X(SWAP_ACCOUNT_CHECK,	"swap_account_check",	1,				\
+	  "a test of the swap accounting switch")				\
+	X(ATOMIC,		"atomic",		8,				\
+	  "an atomic read-modify-write (ages, statistics)")			\
+	X(RMAP_WALK,		"rmap_walk",		150,				\
+	  "a page_referenced() rmap walk of a mapped page")			\
+	X(PAGE_ALLOC,		"page_alloc",		100,				\
+	  "a page allocated and charged")
 
 enum rf_cost_op {
-#define X(op, name, ns) COST_##op,
+#define X(op, name, ns, help) COST_##op,
 	RF_COST_LIST(X)
 #undef X
 	NR_COST_OPS
@@ -449,14 +460,6 @@ struct rf_limit_override {
 	uint64_t bytes;
 };
 
-enum cfg_key_bit {
-	CFG_MEMORY, CFG_SWAP, CFG_CPUS, CFG_SWAPPINESS, CFG_PAGEVEC, CFG_PAGEVEC_SIZE,
-	CFG_SWAP_ACCOUNT, CFG_SWAP_ACCOUNT_KEY, CFG_DRAIN, CFG_MIN_FREE_KBYTES,
-	CFG_WSF, CFG_PAGE_SIZE, CFG_KSWAPD_CPU, CFG_COST, CFG_SHADOW_LIMIT, CFG_WMARKS,
-	CFG_MEMCG_STATS, CFG_SHADOW_SHRINKER,
-	NR_CFG_KEYS
-};
-
 struct rf_model_config {
 	struct rf_profile p;		/* switches, copied from the profile row and overridden */
 	char profile[32];
@@ -471,8 +474,7 @@ struct rf_model_config {
 	bool drain_all;			/* reclaim calls lru_add_drain_all() (not a kernel) */
 	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
 	uint32_t cost_ns[NR_COST_OPS];
-	uint32_t set;			/* bitmask of cfg_key_bit set explicitly */
-	uint32_t cost_set;		/* bitmask of cost weights set explicitly */
+	uint64_t set;			/* keys set explicitly: bit i for config.c's keys[i] */
 	struct rf_limit_override *limits;
 	uint32_t nr_limits;
 };
@@ -777,7 +779,8 @@ const char *rf_cost_name(enum rf_cost_op op);
 uint32_t rf_cost_default_ns(enum rf_cost_op op);
 int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, bool sample);
 
-/* config.c */
-uint64_t cfg_pages(const struct rf_model_config *c, uint64_t bytes);
+/* config.c: what rf_model_new() refuses (several keys together); was cost.<op> set */
+int cfg_validate(const struct rf_model_config *c, char *err, size_t errlen);
+bool cfg_cost_set(const struct rf_model_config *c, enum rf_cost_op op);
 
 #endif /* REFAULT_MODEL_LOCAL_H */

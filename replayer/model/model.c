@@ -292,30 +292,6 @@ int rf_model_finish(struct rf_model *m)
 	return m->error;
 }
 
-static int validate(const struct rf_model_config *c, char *err, size_t errlen)
-{
-	uint32_t i;
-
-	if (!c->cpus)
-		return snprintf(err, errlen, "cpus=0: a model needs at least one CPU"),
-			RF_ERR_CONFIG;
-	if (c->kswapd_cpu >= (int32_t)c->cpus)
-		return snprintf(err, errlen, "kswapd_cpu=%d: only %u CPUs", c->kswapd_cpu, c->cpus),
-			RF_ERR_CONFIG;
-	if (c->memory_bytes / c->page_size < 256)
-		return snprintf(err, errlen, "memory=%llu: below the 256 pages the model needs",
-				(unsigned long long)c->memory_bytes), RF_ERR_CONFIG;
-	if (!c->p.pagevec_size || c->p.pagevec_size > MAX_PAGEVEC)
-		return snprintf(err, errlen, "pagevec_size=%u: want 1..%u", c->p.pagevec_size,
-				MAX_PAGEVEC), RF_ERR_CONFIG;
-	for (i = 0; i < c->nr_limits; i++)
-		if (c->limits[i].kind == RF_LIMIT_MEMORY && c->limits[i].bytes < c->page_size)
-			return snprintf(err, errlen,
-					"limit.%s: below one page (%u bytes) cannot hold any page",
-					c->limits[i].path, c->page_size), RF_ERR_CONFIG;
-	return 0;
-}
-
 int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *err, size_t errlen)
 {
 	struct rf_model *m;
@@ -325,7 +301,7 @@ int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *e
 	*out = NULL;
 	if (err && errlen)
 		err[0] = '\0';
-	r = validate(c, err, errlen);
+	r = cfg_validate(c, err, errlen);
 	if (r)
 		return r;
 	m = calloc(1, sizeof(*m));

@@ -15,13 +15,13 @@
 #include "model-local.h"
 
 static const char *const cost_names[NR_COST_OPS] = {
-#define X(op, name, ns) name,
+#define X(op, name, ns, help) name,
 	RF_COST_LIST(X)
 #undef X
 };
 
 static const uint32_t cost_defaults[NR_COST_OPS] = {
-#define X(op, name, ns) ns,
+#define X(op, name, ns, help) ns,
 	RF_COST_LIST(X)
 #undef X
 };
@@ -177,7 +177,7 @@ static void emit_cost(struct emit *e)
 		uint64_t w = m->cfg.cost_ns[i];
 
 		if (i == COST_SWAP_ACCOUNT_CHECK && m->cfg.swap_account_static_key &&
-		    !(m->cfg.cost_set & (1u << i)))
+		    !cfg_cost_set(&m->cfg, i))
 			w = 0;		/* a patched-out static branch */
 		putf(e, m->cost[i], "cost.%s", cost_names[i]);
 		ns += m->cost[i] * w;
