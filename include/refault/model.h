@@ -37,6 +37,19 @@ RF_API const char *const *rf_model_profiles(void);
 /* One line that says what a profile models, or NULL for an unknown name. */
 RF_API const char *rf_model_profile_summary(const char *profile);
 
+/*
+ * rf_model_profile_for_release() - the profile for a trace recorded on
+ * kernel @release (as uname -r says it: "6.18.4-arch1")
+ *
+ * The profile of that major.minor release, else the nearest older one, else
+ * (older than every profile) the oldest; a release that does not start with
+ * "<major>.<minor>", or NULL, gets the newest.  Only profiles of plain
+ * releases are picked ("v4.6+55779ec" never is).  @why (@whylen bytes)
+ * says in one line which of these it was.
+ * Return: a profile name (static), never NULL.
+ */
+RF_API const char *rf_model_profile_for_release(const char *release, char *why, size_t whylen);
+
 /**
  * rf_model_config_new() - a configuration with @profile's switches
  * Return: 0, RF_ERR_CONFIG for an unknown profile, RF_ERR_NOMEM.

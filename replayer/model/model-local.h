@@ -111,6 +111,7 @@ enum shadow_shrinker_mode {
 
 struct rf_profile {
 	const char *name;
+	unsigned int major, minor;	/* the kernel release it models; 0, 0: one with a patch */
 	const char *summary;
 	enum ws_domain ws_domain;
 	enum ws_activation_cost ws_cost;

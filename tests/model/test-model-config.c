@@ -90,6 +90,41 @@ static void key_list(void)
 	rf_model_config_free(c);
 }
 
+/* The profile for a kernel release: the one validate uses when none is given. */
+static void profile_for_release(void)
+{
+	char why[256];
+	const char *const *p;
+	int own = 0, rows = 0;
+
+	is_str(rf_model_profile_for_release("5.15.3-arch1", why, sizeof(why)), "v5.10",
+	       "5.15 picks the nearest older profile");
+	ok(has(why, "recorded on 5.15, which has no profile of its own: the nearest older one"),
+	   "... and says so: %s", why);
+	is_str(rf_model_profile_for_release("4.6.2", why, sizeof(why)), "v4.6", "4.6.2 picks v4.6");
+	ok(!strcmp(why, "recorded on 4.6: the profile of that release"), "... its own: %s", why);
+	is_str(rf_model_profile_for_release("4.4.0", why, sizeof(why)), "v4.5",
+	       "4.4 (older than every profile) picks the oldest");
+	ok(!strcmp(why, "recorded on 4.4, older than every profile: the oldest"), "... %s", why);
+	is_str(rf_model_profile_for_release("7.1.0", why, sizeof(why)), "v6.18", "7.1 picks v6.18");
+	is_str(rf_model_profile_for_release("", why, sizeof(why)), "v6.18",
+	       "an unreadable release picks the newest");
+	ok(!strcmp(why, "kernel release '' unreadable: the newest profile"), "... %s", why);
+	is_str(rf_model_profile_for_release(NULL, why, sizeof(why)), "v6.18", "so does none");
+	/* every profile of a plain release vN.M is what N.M picks */
+	for (p = rf_model_profiles(); *p; p++) {
+		unsigned int major, minor;
+		char rel[32], end;
+
+		if (sscanf(*p, "v%u.%u%c", &major, &minor, &end) != 2)
+			continue;
+		rows++;
+		snprintf(rel, sizeof(rel), "%u.%u.0-test", major, minor);
+		own += !strcmp(rf_model_profile_for_release(rel, why, sizeof(why)), *p);
+	}
+	ok(rows == 5 && own == rows, "each of the %d release profiles is its release's pick", rows);
+}
+
 /*
  * limit.<path> wins over the trace's CGROUP_LIMIT for that cgroup (the
  * override was once dropped at mkdir, and the trace's limit with it: no
@@ -122,7 +157,7 @@ int main(void)
 	char err[256];
 	int n[3] = { 0 }, i, found = 0;
 
-	plan(26);
+	plan(37);
 	for (i = 0; i < 5; i++)
 		for (const char *const *p = names; *p; p++)
 			found += !strcmp(*p, want[i]);
@@ -164,6 +199,7 @@ int main(void)
 
 	limit_override();
 	key_list();
+	profile_for_release();
 
 	rf_model_config_new(&c, "v6.18");
 	rf_model_config_set(c, "memory", "4M", err, sizeof(err));
