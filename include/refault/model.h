@@ -56,7 +56,7 @@ RF_API const char *rf_model_profile_for_release(const char *release, char *why, 
  */
 RF_API int rf_model_config_new(struct rf_model_config **out, const char *profile);
 
-/* A deep copy of @c. */
+/* A deep copy of @c.  Return: 0 or RF_ERR_NOMEM. */
 RF_API int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_config *c);
 
 /**
@@ -70,17 +70,25 @@ RF_API int rf_model_config_dup(struct rf_model_config **out, const struct rf_mod
 RF_API int rf_model_config_set(struct rf_model_config *c, const char *key, const char *value,
 			char *err, size_t errlen);
 
-/* Fill memory, swap, CPUs and page size from the trace, unless set explicitly. */
+/*
+ * Take memory, swap, CPUs and page size from the trace's host, each unless
+ * set explicitly or the header has none (0) or one the model cannot take
+ * (memory below 1M, a page size not a power of two >= 4096).
+ */
 RF_API void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trace_header *h);
 
 /*
- * Every effective key and value, in a fixed order; @overridden is true for
- * values set with rf_model_config_set() or taken from a trace header.
- * A non-zero return from @cb stops the walk and is returned.
+ * Every effective key and value, in a fixed order: "profile" first, then
+ * every key of rf_model_config_keys() but the per-cgroup ones, then the
+ * per-cgroup limits set, in the order they were set.  @overridden is true
+ * for values set with rf_model_config_set() or taken from a trace header
+ * (for "pagevec": when it differs from the profile's).  A non-zero return
+ * from @cb stops the walk and is returned.
  */
 typedef int (*rf_model_describe_cb)(const char *key, const char *value, bool overridden,
 				    void *ctx);
-RF_API int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb, void *ctx);
+RF_API int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb,
+				    void *ctx);
 
 /* The kind of value a configuration key takes. */
 enum rf_model_key_type {
@@ -113,41 +121,87 @@ struct rf_model_key {
 typedef int (*rf_model_key_cb)(const struct rf_model_key *key, void *ctx);
 RF_API int rf_model_config_keys(rf_model_key_cb cb, void *ctx);
 
+/* Free @c (NULL is fine). */
 RF_API void rf_model_config_free(struct rf_model_config *c);
 
 struct rf_model;
 
 /**
- * rf_model_new() - a model in the initial state of @c (copied)
- * Return: 0, RF_ERR_CONFIG (message in @err: zero CPUs, memory too small...),
- *         RF_ERR_NOMEM.
+ * rf_model_new() - a model in the initial state of @c (copied: @c may be
+ * freed or changed afterwards)
+ * Return: 0; RF_ERR_CONFIG, with the message in @err, for what no single
+ *         key could refuse: no CPU, kswapd_cpu not below cpus, a node below
+ *         256 pages, a memory limit below one page; RF_ERR_NOMEM.
  */
-RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *err, size_t errlen);
+RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *err,
+			size_t errlen);
 
-/*
- * Apply one trace event.  Observations and unknown types are ignored.
- * Return: 0, or RF_ERR_NOMEM (the model is then unusable).
+/**
+ * rf_model_feed() - apply one trace event, in trace order
+ *
+ * What changes the model:
+ *   - references: FILE_READ, FILE_WRITE, FILE_FAULT, ANON_FAULT, ACCESS
+ *     (pages inserted, charged and marked accessed; reclaim when the node
+ *     or a memcg limit runs short);
+ *   - FILE_READAHEAD: held, and applied when the next event that is not
+ *     ignored (below) arrives, the read or fault it was for, or at
+ *     rf_model_finish();
+ *   - MMAP, MUNMAP, MADVISE (DONTNEED, FREE, PAGEOUT), FADVISE (DONTNEED),
+ *     TRUNCATE;
+ *   - FORK, EXEC, EXIT, NAME_PID (which memcg and mm a pid uses), and
+ *     CGROUP_MKDIR, _RMDIR, _ATTACH, _LIMIT (a limit the configuration
+ *     sets wins over the trace's);
+ *   - COUNTERS read from a cgroup's memory.stat: with memcg_stats=flushed
+ *     (v6.18) the read flushes that cgroup's statistics, as it did in the
+ *     kernel, and later refault and reclaim decisions read them.
+ * Every event, whatever its type, also moves the model's clock: with
+ * memcg_stats=flushed the statistics of every memcg are flushed each 2 s
+ * of event time (counted from the first event).  Other COUNTERS and every
+ * other type (the recorder's observations PAGECACHE_*, LRU_*, RECLAIM; the
+ * NAME_FILE, NAME_STACK names; LOST, MARKER, END; unknown types) change
+ * nothing else, leave a held readahead held and are counted in
+ * model.events_ignored, as all COUNTERS are.  Values out of range are
+ * bounded, not trusted: orders above 9 count as 9 (PMD), ranges as at most
+ * 2^24 pages; unknown pids, mms and cgroups fall back to the root memcg or
+ * are ignored.
+ * Return: 0; RF_ERR_STATE after rf_model_finish(); RF_ERR_NOMEM (the model
+ *         is then unusable: every later call returns it).
  */
 RF_API int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
 
-/* End of trace: freeze the final gauges (e.g. pages stranded at exit). */
+/*
+ * End of trace: apply a readahead still held and freeze the *_at_exit
+ * gauges (e.g. pages stranded at exit).  Later feeds are refused; counters
+ * can still be read.  Calling it again changes nothing.
+ * Return: 0, or the error that made the model unusable.
+ */
 RF_API int rf_model_finish(struct rf_model *m);
 
 /*
- * Every counter, in a fixed order: "vmstat.<name>" (global, as the profile's
- * /proc/vmstat would count), "memcg.<path>.<name>", "cost.<op>",
- * "cost.estimated_ns", "gauge.<name>".  Values in base pages unless named
- * otherwise.  A non-zero return from @cb stops the walk and is returned.
+ * Every counter, in this fixed order: "vmstat.<name>" (global, named and
+ * gated as the profile's /proc/vmstat), "gauge.<name>", "model.<name>"
+ * (the model's own: events, alloc failures, watermarks, shadows...),
+ * "cost.<op>" and "cost.estimated_ns", then per memcg in creation order
+ * "memcg.<path>.<name>" and "model.memcg.<path>.<name>".  Counts of pages
+ * are in base pages, except where the profile's kernel counts a huge page
+ * once (v4.x pgactivate, pgscan, pgrefill).  A non-zero return from @cb
+ * stops the walk and is returned.
  */
 typedef int (*rf_model_counter_cb)(const char *key, uint64_t value, void *ctx);
 RF_API int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
 
-/* A cheap subset for time series: list sizes and the main cumulative counters. */
+/*
+ * A cheap subset for time series, named as rf_model_counters() names them:
+ * the global list sizes, free, file and anon pages, the LRU, reclaim,
+ * workingset, fault and swap events (not allocstall, pageoutrun,
+ * slabs_scanned, pgfree), gauge.pvec_pages and gauge.stranded_pages.
+ */
 RF_API int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
 
-/* A single counter by key (as rf_model_counters() names it); false if unknown. */
+/* One counter by key (as rf_model_counters() names it; a walk of them all); false if unknown. */
 RF_API bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value);
 
+/* Free @m (NULL is fine). */
 RF_API void rf_model_free(struct rf_model *m);
 
 #ifdef __cplusplus
