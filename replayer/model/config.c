@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lib/compiler.h"
+#include "lib/grow.h"
 #include "lib/units.h"
 #include "model-local.h"
 
@@ -468,10 +469,12 @@ int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_conf
 	*d = *c;
 	d->limits = NULL;
 	d->nr_limits = 0;
+	d->cap_limits = 0;
 	if (c->nr_limits) {
 		d->limits = calloc(c->nr_limits, sizeof(*d->limits));
 		if (!d->limits)
 			goto nomem;
+		d->cap_limits = c->nr_limits;
 		for (i = 0; i < c->nr_limits; i++) {
 			d->limits[i] = c->limits[i];
 			d->limits[i].path = strdup(c->limits[i].path);
@@ -523,10 +526,8 @@ static int set_limit(struct rf_model_config *c, const struct cfg_key *k, const c
 			return 0;
 		}
 	}
-	l = realloc(c->limits, (c->nr_limits + 1) * sizeof(*l));
-	if (!l)
+	if (RF_GROW(c->limits, c->cap_limits, c->nr_limits + 1))
 		return RF_ERR_NOMEM;
-	c->limits = l;
 	l = &c->limits[c->nr_limits];
 	l->path = strdup(path);
 	if (!l->path)

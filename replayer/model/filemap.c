@@ -128,7 +128,7 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 			return;
 	}
 	if (ev->u.file.mm) {
-		uint32_t i = rf_htab_get(&m->mm_index, ev->u.file.mm, 0);
+		uint32_t i = id_map_find(&m->mm_index, ev->u.file.mm);
 
 		if (i != RF_NONE) {
 			const struct rf_vma *v = find_file_vma(&m->mms[i], ev->u.file.dev,

@@ -6,12 +6,13 @@
  */
 #include <stdlib.h>
 
+#include "lib/grow.h"
 #include "model-local.h"
 
 /* The memcg @pid charges: the root for an unknown task or one left in a removed cgroup. */
 uint32_t task_memcg(struct rf_model *m, int32_t pid)
 {
-	uint32_t i = pid > 0 ? rf_htab_get(&m->pid_index, (uint64_t)pid, 0) : RF_NONE;
+	uint32_t i = pid > 0 ? id_map_find(&m->pid_index, (uint64_t)pid) : RF_NONE;
 
 	/* a task left behind in a removed cgroup charges the root (the trace lost its move) */
 	if (i == RF_NONE || !m->memcgs[m->pids[i].memcg]->online)
@@ -22,20 +23,13 @@ uint32_t task_memcg(struct rf_model *m, int32_t pid)
 /* The task @pid, made (in the root memcg, no mm) at its first use; NULL without memory. */
 struct rf_pid *pid_get(struct rf_model *m, int32_t pid)
 {
-	uint32_t i = rf_htab_get(&m->pid_index, (uint64_t)pid, 0);
+	uint32_t i = id_map_find(&m->pid_index, (uint64_t)pid);
 
 	if (i != RF_NONE)
 		return &m->pids[i];
-	if (m->nr_pids == m->cap_pids) {
-		uint32_t cap = m->cap_pids ? m->cap_pids * 2 : 64;
-		struct rf_pid *n = realloc(m->pids, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->pids = n;
-		m->cap_pids = cap;
-	}
-	if (rf_htab_put(&m->pid_index, (uint64_t)pid, 0, m->nr_pids))
+	if (RF_GROW(m->pids, m->cap_pids, m->nr_pids + 1))
+		return NULL;
+	if (id_map_put(&m->pid_index, (uint64_t)pid, m->nr_pids))
 		return NULL;
 	m->pids[m->nr_pids].memcg = 0;
 	m->pids[m->nr_pids].mm = 0;
@@ -91,8 +85,7 @@ void task_event(struct rf_model *m, const struct rf_event *ev)
 		bind_pid_mm(m, t, ev->u.task.mm);
 		break;
 	case RF_EV_EXIT: {
-		uint32_t i = ev->pid > 0 ? rf_htab_get(&m->pid_index, (uint64_t)ev->pid, 0) :
-			RF_NONE;
+		uint32_t i = ev->pid > 0 ? id_map_find(&m->pid_index, (uint64_t)ev->pid) : RF_NONE;
 		uint64_t mm = ev->u.task.mm;
 
 		if (i != RF_NONE && m->pids[i].mm) {

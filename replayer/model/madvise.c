@@ -2,6 +2,7 @@
 /* madvise(): mm/madvise.c. */
 #include <stdlib.h>
 
+#include "lib/grow.h"
 #include "model-local.h"
 
 #define MADV_DONTNEED	4
@@ -10,7 +11,8 @@
 
 struct pageout_ctx {
 	uint32_t *list;
-	uint32_t nr, cap;
+	uint32_t nr;
+	size_t cap;
 };
 
 /* madvise_cold_or_pageout_pte_range(), v6.1: exclusive LRU pages only */
@@ -27,16 +29,9 @@ static void pageout_slot(struct rf_model *m, uint64_t index, uint64_t e, void *v
 	p = P(m, idx);
 	if (p->where != WHERE_LRU || p->mapcount != 1 || (p->flags & PG_orphan))
 		return;
-	if (c->nr == c->cap) {
-		uint32_t cap = c->cap ? c->cap * 2 : 64;
-		uint32_t *n = realloc(c->list, cap * sizeof(*n));
-
-		if (!n) {
-			m->error = RF_ERR_NOMEM;
-			return;
-		}
-		c->list = n;
-		c->cap = cap;
+	if (RF_GROW(c->list, c->cap, c->nr + 1)) {
+		m->error = RF_ERR_NOMEM;
+		return;
 	}
 	p->flags &= ~(PG_young | PG_referenced);
 	del_page_from_lru_list(m, idx);

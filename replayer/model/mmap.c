@@ -8,30 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "model-local.h"
 
 /* The mm @mm, made (with its anonymous mapping) at its first use; NULL without memory. */
 struct rf_mm *mm_get(struct rf_model *m, uint64_t mm)
 {
-	uint32_t i = rf_htab_get(&m->mm_index, mm, 0);
+	uint32_t i = id_map_find(&m->mm_index, mm);
 	struct rf_mm *x;
 
 	if (i != RF_NONE)
 		return &m->mms[i];
-	if (m->nr_mms == m->cap_mms) {
-		uint32_t cap = m->cap_mms ? m->cap_mms * 2 : 64;
-
-		x = realloc(m->mms, cap * sizeof(*x));
-		if (!x)
-			return NULL;
-		m->mms = x;
-		m->cap_mms = cap;
-	}
+	if (RF_GROW(m->mms, m->cap_mms, m->nr_mms + 1))
+		return NULL;
 	x = &m->mms[m->nr_mms];
 	memset(x, 0, sizeof(*x));
 	x->mm = mm;
 	x->anon_mapping = mapping_get(m, MAPPING_ANON, 0, mm);
-	if (x->anon_mapping == RF_NONE || rf_htab_put(&m->mm_index, mm, 0, m->nr_mms))
+	if (x->anon_mapping == RF_NONE || id_map_put(&m->mm_index, mm, m->nr_mms))
 		return NULL;
 	return &m->mms[m->nr_mms++];
 }
@@ -73,16 +67,9 @@ static void vma_remove_range(struct rf_model *m, struct rf_mm *x, uint64_t start
 			tail.pgoff += (end - v->start) >> page_shift(m);
 			tail.start = end;
 			v->end = start;
-			if (x->nr_vmas == x->cap_vmas) {
-				uint32_t cap = x->cap_vmas ? x->cap_vmas * 2 : 8;
-				struct rf_vma *n = realloc(x->vmas, cap * sizeof(*n));
-
-				if (!n) {
-					m->error = RF_ERR_NOMEM;
-					return;
-				}
-				x->vmas = n;
-				x->cap_vmas = cap;
+			if (RF_GROW(x->vmas, x->cap_vmas, x->nr_vmas + 1)) {
+				m->error = RF_ERR_NOMEM;
+				return;
 			}
 			x->vmas[x->nr_vmas++] = tail;
 			return;
@@ -108,7 +95,7 @@ static void exit_mmap(struct rf_model *m, struct rf_mm *x)
 /* mmput(), kernel/fork.c: the last user gone, exit_mmap(). */
 void mm_put(struct rf_model *m, uint64_t mm)
 {
-	uint32_t i = rf_htab_get(&m->mm_index, mm, 0);
+	uint32_t i = id_map_find(&m->mm_index, mm);
 
 	if (i == RF_NONE)
 		return;
@@ -125,16 +112,9 @@ void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev,
 		 uint64_t end)
 {
 	vma_remove_range(m, x, start, end);
-	if (x->nr_vmas == x->cap_vmas) {
-		uint32_t cap = x->cap_vmas ? x->cap_vmas * 2 : 8;
-		struct rf_vma *n = realloc(x->vmas, cap * sizeof(*n));
-
-		if (!n) {
-			m->error = RF_ERR_NOMEM;
-			return;
-		}
-		x->vmas = n;
-		x->cap_vmas = cap;
+	if (RF_GROW(x->vmas, x->cap_vmas, x->nr_vmas + 1)) {
+		m->error = RF_ERR_NOMEM;
+		return;
 	}
 	x->vmas[x->nr_vmas++] = (struct rf_vma){
 		.start = start, .end = end, .ino = ev->u.vma.ino, .pgoff = ev->u.vma.pgoff,

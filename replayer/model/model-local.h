@@ -22,6 +22,9 @@
 
 #include <refault/model.h>
 
+#include "lib/hash.h"
+#include "lib/hashmap.h"
+
 #define RF_NIL		0u		/* page / node slab index 0 is never used */
 #define RF_NONE		UINT32_MAX
 
@@ -357,24 +360,41 @@ struct rf_mapping {
 	uint64_t nrshadows;	/* shadow entries (one per evicted folio, whatever its order) */
 };
 
-/* Open addressing, linear probing, 128-bit keys; value RF_NONE = absent. */
-struct rf_hent {
+/*
+ * The model's indexes are lib/hashmap.h maps to a u32 slot: pair_map on two
+ * words ((mapping, index >> 6) -> tree node, (kind << 32 | dev, ino) ->
+ * mapping), id_map on one (cgroup id, pid, mm).  Nothing walks them, so
+ * their order never shows.
+ */
+struct rf_pair {
 	uint64_t a, b;
-	uint32_t val;
-	uint32_t used;
 };
 
-struct rf_htab {
-	struct rf_hent *e;
-	size_t mask;
-	size_t nr;
-};
+static inline uint64_t rf_pair_hash(struct rf_pair k)
+{
+	return rf_hash2(k.a, k.b);
+}
 
-int rf_htab_init(struct rf_htab *h, size_t cap_pow2);
-void rf_htab_destroy(struct rf_htab *h);
-uint32_t rf_htab_get(const struct rf_htab *h, uint64_t a, uint64_t b);
-int rf_htab_put(struct rf_htab *h, uint64_t a, uint64_t b, uint32_t val);
-void rf_htab_del(struct rf_htab *h, uint64_t a, uint64_t b);
+#define RF_PAIR_EQ(x, y) ((x).a == (y).a && (x).b == (y).b)
+
+RF_HASHMAP_DEFINE(pair_map, struct rf_pair, uint32_t, rf_pair_hash, RF_PAIR_EQ, 75)
+RF_HASHMAP_DEFINE(id_map, uint64_t, uint32_t, rf_hash64, RF_HASHMAP_EQ, 75)
+
+/* The slot of (@a, @b), or RF_NONE. */
+static inline uint32_t pair_map_find(const struct pair_map *h, uint64_t a, uint64_t b)
+{
+	const uint32_t *v = pair_map_get(h, (struct rf_pair){ a, b });
+
+	return v ? *v : RF_NONE;
+}
+
+/* The slot of @key, or RF_NONE. */
+static inline uint32_t id_map_find(const struct id_map *h, uint64_t key)
+{
+	const uint32_t *v = id_map_get(h, key);
+
+	return v ? *v : RF_NONE;
+}
 
 /* ---------------------------------------------------------------- lruvec */
 
@@ -450,7 +470,8 @@ struct rf_mm {
 	uint32_t anon_mapping;
 	uint32_t users;
 	struct rf_vma *vmas;
-	uint32_t nr_vmas, cap_vmas;
+	uint32_t nr_vmas;
+	size_t cap_vmas;
 };
 
 /* --------------------------------------------------------- configuration */
@@ -478,6 +499,7 @@ struct rf_model_config {
 	uint64_t set;			/* keys set explicitly: bit i for config.c's keys[i] */
 	struct rf_limit_override *limits;
 	uint32_t nr_limits;
+	size_t cap_limits;
 };
 
 /* ---------------------------------------------------------------- model */
@@ -513,34 +535,40 @@ struct rf_model {
 
 	/* pages */
 	struct rf_page *pages;
-	uint32_t nr_page_slots, cap_pages, free_page;
+	uint32_t nr_page_slots, free_page;
+	size_t cap_pages;
 
 	/* page cache / anon trees */
 	struct rf_xnode *nodes;
-	uint32_t nr_node_slots, cap_nodes, free_node;
-	struct rf_htab node_index;	/* (mapping, base) -> node */
+	uint32_t nr_node_slots, free_node;
+	size_t cap_nodes;
+	struct pair_map node_index;	/* (mapping, base) -> node */
 	uint32_t last_mapping, last_node;	/* one-entry lookup cache (streams) */
 	uint64_t last_base;
 	uint32_t access_mapping[2];	/* RF_EV_ACCESS file / anon mappings, RF_NONE until used */
 	struct rf_mapping *mappings;
-	uint32_t nr_mappings, cap_mappings;
-	struct rf_htab mapping_index;	/* (kind<<32|dev, ino) -> mapping */
+	uint32_t nr_mappings;
+	size_t cap_mappings;
+	struct pair_map mapping_index;	/* (kind<<32|dev, ino) -> mapping */
 	uint64_t nr_shadow_nodes;	/* on every memcg's shadow list (WORKINGSET_NODES) */
 	uint64_t shadow_deferred;	/* shrinker->nr_deferred[nid] (before v5.13) */
 
 	/* memcgs */
 	struct rf_memcg **memcgs;	/* by slot; [0] = root */
+	size_t cap_memcgs;
 	uint32_t nr_memcgs;
 	uint32_t *id_to_slot;		/* mem_cgroup_from_id(); RF_NONE if free */
-	struct rf_htab cgid_index;	/* trace cgroup id -> slot */
+	struct id_map cgid_index;	/* trace cgroup id -> slot */
 
 	/* processes */
-	struct rf_htab pid_index;	/* pid -> index in pids[] */
+	struct id_map pid_index;	/* pid -> index in pids[] */
 	struct rf_pid *pids;
-	uint32_t nr_pids, cap_pids;
-	struct rf_htab mm_index;	/* mm -> index in mms[] */
+	uint32_t nr_pids;
+	size_t cap_pids;
+	struct id_map mm_index;		/* mm -> index in mms[] */
 	struct rf_mm *mms;
-	uint32_t nr_mms, cap_mms;
+	uint32_t nr_mms;
+	size_t cap_mms;
 
 	/* file_readahead events held until the read or fault they were for (readahead.c) */
 	struct rf_held_ra {

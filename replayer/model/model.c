@@ -49,6 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/compiler.h"
+#include "lib/grow.h"
 #include "model-local.h"
 
 /* ------------------------------------------------------------- dispatch */
@@ -208,7 +210,7 @@ static const uint8_t feed_kinds[] = {
 
 static enum feed_kind feed_kind(uint16_t type)
 {
-	return type < sizeof(feed_kinds) ? (enum feed_kind)feed_kinds[type] : FEED_IGNORE;
+	return type < ARRAY_SIZE(feed_kinds) ? (enum feed_kind)feed_kinds[type] : FEED_IGNORE;
 }
 
 /* A memory.stat read flushes the memcg's stats (memcg-stats.c); otherwise only counted. */
@@ -314,6 +316,7 @@ int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *e
 	m->cfg.limits = calloc(c->nr_limits + 1, sizeof(*m->cfg.limits));
 	if (!m->cfg.limits)
 		goto nomem;
+	m->cfg.cap_limits = c->nr_limits + 1;
 	for (i = 0; i < c->nr_limits; i++) {
 		m->cfg.limits[i] = c->limits[i];
 		m->cfg.limits[i].path = strdup(c->limits[i].path);
@@ -327,18 +330,13 @@ int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *e
 	setup_watermarks(m);
 	m->nr_cpus = c->cpus + 1;
 	m->cpus = calloc(m->nr_cpus, sizeof(*m->cpus));
-	m->cap_pages = 1024;
-	m->pages = malloc(m->cap_pages * sizeof(*m->pages));
 	m->nr_page_slots = 1;			/* slot 0 is RF_NIL */
-	m->cap_nodes = 256;
-	m->nodes = malloc(m->cap_nodes * sizeof(*m->nodes));
 	m->nr_node_slots = 1;
 	m->access_mapping[0] = m->access_mapping[1] = RF_NONE;
-	if (!m->cpus || !m->pages || !m->nodes)
-		goto nomem;
-	if (rf_htab_init(&m->node_index, 1024) || rf_htab_init(&m->mapping_index, 64) ||
-	    rf_htab_init(&m->cgid_index, 64) || rf_htab_init(&m->pid_index, 64) ||
-	    rf_htab_init(&m->mm_index, 64) || memcg_root_init(m))
+	/* the other indexes start empty (a zeroed map is one) and grow */
+	if (!m->cpus || RF_GROW(m->pages, m->cap_pages, 1024) ||
+	    RF_GROW(m->nodes, m->cap_nodes, 256) || pair_map_init(&m->node_index, 1024) ||
+	    memcg_root_init(m))
 		goto nomem;
 	*out = m;
 	return 0;
@@ -369,10 +367,10 @@ void rf_model_free(struct rf_model *m)
 	free(m->pages);
 	free(m->cpus);
 	free(m->read_state);
-	rf_htab_destroy(&m->node_index);
-	rf_htab_destroy(&m->mapping_index);
-	rf_htab_destroy(&m->cgid_index);
-	rf_htab_destroy(&m->pid_index);
-	rf_htab_destroy(&m->mm_index);
+	pair_map_destroy(&m->node_index);
+	pair_map_destroy(&m->mapping_index);
+	id_map_destroy(&m->cgid_index);
+	id_map_destroy(&m->pid_index);
+	id_map_destroy(&m->mm_index);
 	free(m);
 }

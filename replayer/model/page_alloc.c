@@ -5,6 +5,7 @@
  * the allocation of a new page or folio with its memcg charge, and the free
  * of the last reference.
  */
+#include "lib/units.h"
 #include "model-local.h"
 
 /*
@@ -96,22 +97,13 @@ uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned
 	return idx;
 }
 
-static uint64_t isqrt(uint64_t x)
-{
-	uint64_t r = 0;
-
-	while ((r + 1) * (r + 1) <= x)
-		r++;
-	return r;
-}
-
 /* init_per_zone_wmark_min() and __setup_per_zone_wmarks(), v4.6.2 (v4.5: no scale factor) */
 void setup_watermarks(struct rf_model *m)
 {
 	uint64_t kb = m->managed * (m->cfg.page_size / 1024), min_kb = m->cfg.min_free_kbytes, tmp;
 
 	if (!min_kb) {
-		min_kb = isqrt(kb * 16);
+		min_kb = rf_int_sqrt(kb * 16);
 		if (min_kb < 128)
 			min_kb = 128;
 		if (min_kb > 65536)

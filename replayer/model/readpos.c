@@ -19,6 +19,13 @@
  * goes on from none takes the place of the least recent position nothing
  * went on from (random reads replace each other, a stream keeps its place),
  * else of the least recent.
+ *
+ * The positions live in a fixed table of READ_STATE_SLOTS entries, one per
+ * slot of a hash of (pid, mapping), and a pair that lands on a used slot
+ * takes it over: memory stays bounded, and a file whose slot was taken is
+ * read as a fresh one.  That is part of what the model decides, so the
+ * table is not a lib/hashmap.h map (which would keep every pair) and its
+ * hash must stay as it is.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -20,6 +20,7 @@
  * page_referenced() sees one young bit per page; kswapd runs to completion
  * at the moment it is woken, on its own CPU (whose batches are empty).
  */
+#include "lib/units.h"
 #include "model-local.h"
 
 #define DEACTIVATE_ANON	1u
@@ -69,30 +70,12 @@ static uint64_t node_lru_pages(struct rf_model *m, int lru)
 	return m->memcgs[0]->lruvec.hier_size[lru];
 }
 
-static uint64_t int_sqrt(uint64_t x)
-{
-	uint64_t r = 0, b = 1ull << 62;
-
-	while (b > x)
-		b >>= 2;
-	while (b) {
-		if (x >= r + b) {
-			x -= r + b;
-			r = (r >> 1) + b;
-		} else {
-			r >>= 1;
-		}
-		b >>= 2;
-	}
-	return r;
-}
-
 /* the comment table in mm/vmscan.c: 1GB -> 3, 10GB -> 10, 100GB -> 31 */
 static bool sqrt_ratio_low(struct rf_model *m, uint64_t inactive, uint64_t active)
 {
 	unsigned int shift = 30 - __builtin_ctz(m->cfg.page_size);
 	uint64_t gb = (inactive + active) >> shift;
-	uint64_t ratio = gb ? int_sqrt(10 * gb) : 1;
+	uint64_t ratio = gb ? rf_int_sqrt(10 * gb) : 1;
 
 	return inactive * ratio < active;
 }
