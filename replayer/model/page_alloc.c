@@ -9,10 +9,13 @@
 #include "model-local.h"
 
 /*
- * The allocator (SIMPLIFIED, §4.10 of the reference): fast path above the
- * low watermark; else wake kswapd (which runs to completion now), retry at
- * the min watermark, then direct reclaim up to 16 rounds while it makes
- * progress.  A failure is counted as "oom" and the page is given anyway.
+ * __alloc_pages_nodemask() and __alloc_pages_slowpath(), v4.6.2, at order 0
+ * for every size (SIMPLIFIED, docs/model.md "Decisions", Allocator): the
+ * fast path above the low watermark; else wake kswapd (wakeup_kswapd();
+ * here it runs to completion at once), retry at the min watermark, then
+ * direct reclaim (try_to_free_pages()) up to 16 rounds while it makes
+ * progress (MAX_RECLAIM_RETRIES, v4.7+).  A failure is counted as "oom" and
+ * the page is given anyway: the model kills nothing.
  */
 int alloc_pages(struct rf_model *m, uint64_t nr)
 {

@@ -2,9 +2,11 @@
 /*
  * Policy profiles: one const row of switches per kernel.  A new kernel is a
  * new row; the rules in the other files test switches, never profile names.
- * The switch each rule reads is documented where the switch is declared
- * (internal.h) and the per-version facts come from
- * shared/reference/linux-lru-model.md §2 (sources listed there).
+ * Each switch is documented where it is declared (model-local.h, struct
+ * rf_profile) with the kernel release or commit that made it so; the
+ * facts are each release's own mm/ sources (vmscan.c, workingset.c, swap.c,
+ * memcontrol.c, filemap.c), cited function by function where the rule is
+ * modelled, and docs/model.md "Profiles" says what each row changes.
  */
 #include <stdio.h>
 #include <string.h>

@@ -625,10 +625,11 @@ static void test_determinism(void)
 }
 
 /*
- * Root cgroup only (the LKP readtwice situation, reference §5.3 item 7): the
- * root memcg's lruvec holds every page, so v4.5's zone counter and v4.6's
- * root lruvec counter age and judge alike: identical decisions, once the
- * two rows' unrelated switches (shadow-node limit, watermarks) are aligned.
+ * Root cgroup only (where the vm-scalability readtwice regression of
+ * 23047a96 was measured): the root memcg's lruvec holds every page, so
+ * v4.5's zone counter and v4.6's root lruvec counter age and judge alike:
+ * identical decisions, once the two rows' unrelated switches (shadow-node
+ * limit, watermarks) are aligned.  The regression is a cost effect.
  */
 static void test_root_only(void)
 {
