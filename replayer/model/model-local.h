@@ -75,7 +75,7 @@ static inline bool is_active_lru(int lru)
 
 enum ws_domain {
 	WS_ZONE,		/* v4.5: zone->inactive_age, memcg-unaware */
-	WS_MEMCG,		/* 23047a96 (v4.6) .. v5.8: lruvec->inactive_age of the page's memcg */
+	WS_MEMCG,		/* 23047a96 (v4.6) .. v5.8: inactive_age of the page's lruvec */
 	WS_RECLAIM_ROOT,	/* v5.9+: nonresident_age, hierarchical, eviction at reclaim root */
 };
 
@@ -118,7 +118,7 @@ struct rf_profile {
 	const char *summary;
 	enum ws_domain ws_domain;
 	enum ws_activation_cost ws_cost;
-	bool lruvec_call;		/* mem_cgroup_zone_lruvec() is out of line (v4.6 before 55779ec) */
+	bool lruvec_call;		/* out-of-line mem_cgroup_zone_lruvec() (v4.6 < 55779ec) */
 	bool node_lru;			/* v4.8+: per-node lruvec, counters without a zone suffix */
 	bool ws_no_write_refault;	/* v4.9+: no refault activation for __GFP_WRITE inserts */
 	bool ws_restore;		/* v4.20+: PG_workingset in shadows, workingset_restore */
@@ -127,7 +127,7 @@ struct rf_profile {
 	bool new_anon_inactive;		/* v5.9+: new anon pages start inactive */
 	bool anon_two_look;		/* v5.9+: page_check_references treats anon like file */
 	bool deactivate_workingset;	/* v4.20+: shrink_active_list sets PG_workingset */
-	bool memcg_iter_cookie;		/* v4.x: shared iterator cursor, early break in limit reclaim */
+	bool memcg_iter_cookie;		/* v4.x: shared iterator cursor, early break in limit */
 	bool kswapd_check_first;	/* v4.8+: balance test before age_active_anon */
 	bool pgactivate_nr_pages;	/* v5.x: per base page instead of per page struct */
 	bool scan_nr_pages;		/* v5.3+: sc->nr_scanned += base pages, mapped ones once */
@@ -137,9 +137,9 @@ struct rf_profile {
 	bool lruvec_lock;		/* v5.11+: one lock per lruvec, not per node/zone */
 	bool no_wmark_scale;		/* v4.5: low = min * 5/4, high = min * 3/2 */
 	bool thp_swap;			/* v4.13+: an anon THP is swapped whole if slots allow */
-	bool stats_flushed;		/* v6.x rstat: reclaim reads memcg stats as of the last flush */
-	bool ws_stamp_first;		/* v6.x: the shadow holds the age before the eviction's own */
-	bool large_file_folios;		/* v6.x: readahead in large folios (page_cache_ra_order()) */
+	bool stats_flushed;		/* v6.x rstat: reclaim reads memcg stats as last flushed */
+	bool ws_stamp_first;		/* v6.x: the shadow holds the age before eviction ages it */
+	bool large_file_folios;		/* v6.x: readahead in large folios, page_cache_ra_order() */
 	bool read_same_folio;		/* v6.x filemap_read(): pos_same_folio(), not prev_index */
 	enum file_low_rule file_low;
 	enum scan_balance_rule balance;
@@ -597,7 +597,7 @@ struct rf_model {
 	bool kswapd_wanted;
 	bool in_reclaim;		/* no nested reclaim from allocations */
 	bool oom;			/* an allocation failed; no reclaim until a page is freed */
-	uint64_t next_stats_flush;	/* trace time of the periodic rstat flush; 0 = not started */
+	uint64_t next_stats_flush;	/* trace time of the next periodic rstat flush, 0: none */
 	bool stats_ever_flushed;	/* until then memcg stats read exact (memcg-stats.c) */
 
 	/* counters */

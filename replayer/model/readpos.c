@@ -47,7 +47,8 @@ struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t m
 			return NULL;
 		}
 	}
-	h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ull ^ (uint64_t)mapping * 0xbf58476d1ce4e5b9ull;
+	h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ull ^
+	    (uint64_t)mapping * 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 31;
 	rs = &m->read_state[h & (READ_STATE_SLOTS - 1)];
 	if (rs->mapping_plus1 != mapping + 1 || rs->pid != pid) {
@@ -93,7 +94,7 @@ int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_
 	if (index == rs->last[0] + 1)
 		return 0;	/* the next page: not in the same unit (checked above) */
 	if (!m->p->read_same_folio || page_nr(p) == 1)
-		return -1;	/* a successor is never in the same page: only the most recent counts */
+		return -1;	/* a successor is never in the same page: the most recent counts */
 	for (i = 1; i < rs->nr; i++) {
 		if (index == rs->last[i] + 1) {
 			*skip = same_unit(m, p, index, rs->last[i]);

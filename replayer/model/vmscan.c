@@ -20,6 +20,7 @@
  * page_referenced() sees one young bit per page; kswapd runs to completion
  * at the moment it is woken, on its own CPU (whose batches are empty).
  */
+#include "lib/compiler.h"
 #include "lib/units.h"
 #include "model-local.h"
 
@@ -323,7 +324,8 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 			m->ev[EV_PSWPOUT] += nr;
 			count_memcg_event(m, p->memcg, EV_PSWPOUT, nr);
 			st->nr_pageout += nr;
-			p->flags = (p->flags | PG_swapcache | PG_writeback) & ~(PG_dirty | PG_young);
+			p->flags = (p->flags | PG_swapcache | PG_writeback) &
+				   ~(PG_dirty | PG_young);
 			goto keep;
 		}
 		if (p->flags & PG_pinned)
@@ -453,7 +455,8 @@ static void shrink_active_list(struct rf_model *m, uint64_t nr_to_scan, uint32_t
 				continue;
 			}
 			if (m->p->balance == BALANCE_ROTATED)
-				nr_rotated += page_nr(p);	/* v4.x counts every referenced page */
+				/* v4.x counts every referenced page */
+				nr_rotated += page_nr(p);
 		}
 		p->flags &= ~PG_active;
 		if (m->p->deactivate_workingset)
@@ -596,7 +599,8 @@ static void get_scan_count(struct rf_model *m, uint32_t memcg, struct scan_contr
 				if (v4 || online)
 					scan = scan * fraction[file] / denominator;
 				else
-					scan = (scan * fraction[file] + denominator - 1) / denominator;
+					scan = (scan * fraction[file] + denominator - 1) /
+					       denominator;
 				break;
 			case SCAN_FILE:
 			case SCAN_ANON:
@@ -631,7 +635,7 @@ static void shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_contro
 
 		for (lru = 0; lru < 4; lru++) {
 			if (nr[lru]) {
-				uint64_t n = nr[lru] < SWAP_CLUSTER_MAX ? nr[lru] : SWAP_CLUSTER_MAX;
+				uint64_t n = RF_MIN(nr[lru], (uint64_t)SWAP_CLUSTER_MAX);
 
 				nr[lru] -= n;
 				nr_reclaimed += shrink_list(m, lru, n, memcg, sc);

@@ -149,7 +149,7 @@ static void emit_memcg(struct emit *e, const struct rf_memcg *mc)
 	putf(e, lv->size[LRU_ACTIVE_ANON], "%sactive_anon", prefix);
 	putf(e, lv->size[LRU_INACTIVE_FILE], "%sinactive_file", prefix);
 	putf(e, lv->size[LRU_ACTIVE_FILE], "%sactive_file", prefix);
-	/* model-only: its part of the shadow-node list_lru, its page-cache nodes, its nr_deferred */
+	/* model-only: its part of the shadow-node list_lru, its tree nodes, its nr_deferred */
 	putf(e, mc->nr_shadow_nodes, "model.%sshadow_nodes", prefix);
 	putf(e, mc->nr_xa_nodes, "model.%sxa_nodes", prefix);
 	putf(e, mc->shadow_deferred, "model.%sshadow_deferred", prefix);

@@ -64,7 +64,8 @@ int rf_event_page_refs(const struct rf_event *ev, unsigned int page_shift, rf_pa
 	case RF_EV_ANON_FAULT:
 		space = rf_hash64(SPACE_ANON ^ ev->u.anon.mm);
 		index = page_shift < 64 ? ev->u.anon.addr >> page_shift : 0;
-		return cb(rf_hash64(space ^ folio_start(index, ev->u.anon.order)), ev->u.anon.order, ctx);
+		return cb(rf_hash64(space ^ folio_start(index, ev->u.anon.order)), ev->u.anon.order,
+			  ctx);
 	case RF_EV_ACCESS:
 		space = ev->u.access.flags & RF_REF_ANON ? SPACE_ACCESS_ANON : SPACE_ACCESS_FILE;
 		return cb(rf_hash64(space ^ folio_start(ev->u.access.key, ev->u.access.order)),
