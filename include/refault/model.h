@@ -37,73 +37,171 @@ RF_API const char *const *rf_model_profiles(void);
 /* One line that says what a profile models, or NULL for an unknown name. */
 RF_API const char *rf_model_profile_summary(const char *profile);
 
+/*
+ * rf_model_profile_for_release() - the profile for a trace recorded on
+ * kernel @release (as uname -r says it: "6.18.4-arch1")
+ *
+ * The profile of that major.minor release, else the nearest older one, else
+ * (older than every profile) the oldest; a release that does not start with
+ * "<major>.<minor>", or NULL, gets the newest.  Only profiles of plain
+ * releases are picked ("v4.6+55779ec" never is).  @why (@whylen bytes)
+ * says in one line which of these it was.
+ * Return: a profile name (static), never NULL.
+ */
+RF_API const char *rf_model_profile_for_release(const char *release, char *why, size_t whylen);
+
 /**
  * rf_model_config_new() - a configuration with @profile's switches
  * Return: 0, RF_ERR_CONFIG for an unknown profile, RF_ERR_NOMEM.
  */
 RF_API int rf_model_config_new(struct rf_model_config **out, const char *profile);
 
-/* A deep copy of @c. */
+/* A deep copy of @c.  Return: 0 or RF_ERR_NOMEM. */
 RF_API int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_config *c);
 
 /**
  * rf_model_config_set() - override one switch
  * @key: "memory", "cpus", "swap", "swappiness", "pagevec", "pagevec_size",
  *       "swap_account", "drain", "limit./path", "memsw./path",
- *       "cost.<op>", ... (rf_model_config_describe() lists them all)
- * @err: filled with a message naming the key and the problem on failure
- * Return: 0 or RF_ERR_CONFIG.
+ *       "cost.<op>", ... (rf_model_config_keys() lists them all)
+ * @err: on failure, a message that names the key and says what it takes
+ * Return: 0, RF_ERR_CONFIG (unknown key, bad value), RF_ERR_NOMEM.
  */
 RF_API int rf_model_config_set(struct rf_model_config *c, const char *key, const char *value,
 			char *err, size_t errlen);
 
-/* Fill memory, swap, CPUs and page size from the trace, unless set explicitly. */
+/*
+ * Take memory, swap, CPUs and page size from the trace's host, each unless
+ * set explicitly or the header has none (0) or one the model cannot take
+ * (memory below 1M, a page size not a power of two >= 4096).
+ */
 RF_API void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trace_header *h);
 
 /*
- * Every effective key and value, in a fixed order; @overridden is true for
- * values set with rf_model_config_set() or taken from a trace header.
- * A non-zero return from @cb stops the walk and is returned.
+ * Every effective key and value, in a fixed order: "profile" first, then
+ * every key of rf_model_config_keys() but the per-cgroup ones, then the
+ * per-cgroup limits set, in the order they were set.  @overridden is true
+ * for values set with rf_model_config_set() or taken from a trace header
+ * (for "pagevec": when it differs from the profile's).  A non-zero return
+ * from @cb stops the walk and is returned.
  */
 typedef int (*rf_model_describe_cb)(const char *key, const char *value, bool overridden,
 				    void *ctx);
-RF_API int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb, void *ctx);
+RF_API int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb,
+				    void *ctx);
 
+/* The kind of value a configuration key takes. */
+enum rf_model_key_type {
+	RF_MODEL_KEY_SIZE = 0,	/* bytes: 65536, 64K, 512M, 4G (powers of 1024; KiB, kb too) */
+	RF_MODEL_KEY_UINT = 1,	/* a decimal integer */
+	RF_MODEL_KEY_ENUM = 2,	/* one of the names in values */
+};
+
+#define RF_MODEL_KEY_PER_CGROUP	0x1u	/* the key is name + a cgroup path: "limit./a/b" */
+#define RF_MODEL_KEY_UNLIMITED	0x2u	/* SIZE: "max" (no limit) is taken too */
+#define RF_MODEL_KEY_POW2	0x4u	/* UINT: a power of two */
+#define RF_MODEL_KEY_PROFILE_MAX 0x8u	/* UINT: the profile sets a lower maximum (swappiness) */
+
+/* One key rf_model_config_set() takes. */
+struct rf_model_key {
+	const char *name;		/* "memory", "cost.lru_lock"; "limit." for limit.<path> */
+	enum rf_model_key_type type;
+	unsigned int flags;		/* RF_MODEL_KEY_* */
+	uint64_t min, max;		/* SIZE, UINT: the range taken */
+	const char *const *values;	/* ENUM: the names taken, NULL-terminated; else NULL */
+	const char *help;		/* one line: what the key sets, and its default */
+};
+
+/*
+ * rf_model_config_keys() - call @cb for every key rf_model_config_set()
+ * takes, in the order rf_model_config_describe() lists them (per-cgroup
+ * keys last).  The keys and their strings are static.  A non-zero return
+ * from @cb stops the walk and is returned.
+ */
+typedef int (*rf_model_key_cb)(const struct rf_model_key *key, void *ctx);
+RF_API int rf_model_config_keys(rf_model_key_cb cb, void *ctx);
+
+/* Free @c (NULL is fine). */
 RF_API void rf_model_config_free(struct rf_model_config *c);
 
 struct rf_model;
 
 /**
- * rf_model_new() - a model in the initial state of @c (copied)
- * Return: 0, RF_ERR_CONFIG (message in @err: zero CPUs, memory too small...),
- *         RF_ERR_NOMEM.
+ * rf_model_new() - a model in the initial state of @c (copied: @c may be
+ * freed or changed afterwards)
+ * Return: 0; RF_ERR_CONFIG, with the message in @err, for what no single
+ *         key could refuse: no CPU, kswapd_cpu not below cpus, a node below
+ *         256 pages, a memory limit below one page; RF_ERR_NOMEM.
  */
-RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *err, size_t errlen);
+RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *err,
+			size_t errlen);
 
-/*
- * Apply one trace event.  Observations and unknown types are ignored.
- * Return: 0, or RF_ERR_NOMEM (the model is then unusable).
+/**
+ * rf_model_feed() - apply one trace event, in trace order
+ *
+ * What changes the model:
+ *   - references: FILE_READ, FILE_WRITE, FILE_FAULT, ANON_FAULT, ACCESS
+ *     (pages inserted, charged and marked accessed; reclaim when the node
+ *     or a memcg limit runs short);
+ *   - FILE_READAHEAD: held, and applied when the next event that is not
+ *     ignored (below) arrives, the read or fault it was for, or at
+ *     rf_model_finish();
+ *   - MMAP, MUNMAP, MADVISE (DONTNEED, FREE, PAGEOUT), FADVISE (DONTNEED),
+ *     TRUNCATE;
+ *   - FORK, EXEC, EXIT, NAME_PID (which memcg and mm a pid uses), and
+ *     CGROUP_MKDIR, _RMDIR, _ATTACH, _LIMIT (a limit the configuration
+ *     sets wins over the trace's);
+ *   - COUNTERS read from a cgroup's memory.stat: with memcg_stats=flushed
+ *     (v6.18) the read flushes that cgroup's statistics, as it did in the
+ *     kernel, and later refault and reclaim decisions read them.
+ * Every event, whatever its type, also moves the model's clock: with
+ * memcg_stats=flushed the statistics of every memcg are flushed each 2 s
+ * of event time (counted from the first event).  Other COUNTERS and every
+ * other type (the recorder's observations PAGECACHE_*, LRU_*, RECLAIM; the
+ * NAME_FILE, NAME_STACK names; LOST, MARKER, END; unknown types) change
+ * nothing else, leave a held readahead held and are counted in
+ * model.events_ignored, as all COUNTERS are.  Values out of range are
+ * bounded, not trusted: orders above 9 count as 9 (PMD), ranges as at most
+ * 2^24 pages; unknown pids, mms and cgroups fall back to the root memcg or
+ * are ignored.
+ * Return: 0; RF_ERR_STATE after rf_model_finish(); RF_ERR_NOMEM (the model
+ *         is then unusable: every later call returns it).
  */
 RF_API int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
 
-/* End of trace: freeze the final gauges (e.g. pages stranded at exit). */
+/*
+ * End of trace: apply a readahead still held and freeze the *_at_exit
+ * gauges (e.g. pages stranded at exit).  Later feeds are refused; counters
+ * can still be read.  Calling it again changes nothing.
+ * Return: 0, or the error that made the model unusable.
+ */
 RF_API int rf_model_finish(struct rf_model *m);
 
 /*
- * Every counter, in a fixed order: "vmstat.<name>" (global, as the profile's
- * /proc/vmstat would count), "memcg.<path>.<name>", "cost.<op>",
- * "cost.estimated_ns", "gauge.<name>".  Values in base pages unless named
- * otherwise.  A non-zero return from @cb stops the walk and is returned.
+ * Every counter, in this fixed order: "vmstat.<name>" (global, named and
+ * gated as the profile's /proc/vmstat), "gauge.<name>", "model.<name>"
+ * (the model's own: events, alloc failures, watermarks, shadows...),
+ * "cost.<op>" and "cost.estimated_ns", then per memcg in creation order
+ * "memcg.<path>.<name>" and "model.memcg.<path>.<name>".  Counts of pages
+ * are in base pages, except where the profile's kernel counts a huge page
+ * once (v4.x pgactivate, pgscan, pgrefill).  A non-zero return from @cb
+ * stops the walk and is returned.
  */
 typedef int (*rf_model_counter_cb)(const char *key, uint64_t value, void *ctx);
 RF_API int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
 
-/* A cheap subset for time series: list sizes and the main cumulative counters. */
+/*
+ * A cheap subset for time series, named as rf_model_counters() names them:
+ * the global list sizes, free, file and anon pages, the LRU, reclaim,
+ * workingset, fault and swap events (not allocstall, pageoutrun,
+ * slabs_scanned, pgfree), gauge.pvec_pages and gauge.stranded_pages.
+ */
 RF_API int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
 
-/* A single counter by key (as rf_model_counters() names it); false if unknown. */
+/* One counter by key (as rf_model_counters() names it; a walk of them all); false if unknown. */
 RF_API bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value);
 
+/* Free @m (NULL is fine). */
 RF_API void rf_model_free(struct rf_model *m);
 
 #ifdef __cplusplus

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Model configuration: a profile row plus overrides.  Every key is parsed
- * here with a message that names the key and what was wrong; nothing is
- * validated later except what depends on several keys (rf_model_new).
+ * Model configuration: a profile row plus overrides.  One table, keys[],
+ * says every key rf_model_config_set() takes: its name, the kind and range
+ * of its value, the names an enumerated value takes, where the value lives
+ * in struct rf_model_config, and a line of help.  Setting, describing,
+ * listing (rf_model_config_keys()) and the messages for a bad key or value
+ * all read it, so a key is one row.  What depends on several keys is
+ * checked when a model is made (cfg_validate()).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -12,10 +15,221 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "lib/compiler.h"
+#include "lib/grow.h"
+#include "lib/units.h"
+#include "model-local.h"
 
 #define DEFAULT_MEMORY	(4ull << 30)
 #define DEFAULT_CPUS	4u
+#define COST_MAX_NS	1000000u
+
+/* Where a key's value lives. */
+enum key_store {
+	STORE_FIELD,	/* the field of .size bytes at .offset in struct rf_model_config */
+	STORE_COST,	/* cost_ns[.index] */
+	STORE_LIMIT,	/* an override of limit kind .index for the cgroup named after the prefix */
+};
+
+/* Flags of the model's own (iflags), above the public RF_MODEL_KEY_* ones (k.flags). */
+#define KEY_OVERRIDDEN_IF_CHANGED 0x100u /* describe: overridden if it differs from the profile */
+#define KEY_NONE_IF_NEGATIVE	0x200u	/* describe: a negative value is "none", not overridden */
+#define KEY_MIN_ONE_PAGE	0x400u	/* a limit below one page cannot hold any page */
+
+struct cfg_key {
+	struct rf_model_key k;
+	uint16_t iflags;	/* KEY_* */
+	uint8_t store;		/* enum key_store */
+	uint8_t size;		/* STORE_FIELD: 1 (bool), 4 or 8 bytes */
+	uint32_t index;		/* STORE_COST: the operation; STORE_LIMIT: enum rf_limit_kind */
+	size_t offset;		/* STORE_FIELD */
+	const char *alias;	/* ENUM: another name taken for value alias_of */
+	unsigned int alias_of;
+};
+
+#define FIELD(f)								\
+	.store = STORE_FIELD, .offset = offsetof(struct rf_model_config, f),	\
+	.size = sizeof(((struct rf_model_config *)0)->f)
+
+#define FLAGS(fl)	.flags = (fl) & 0xffu
+#define IFLAGS(fl)	.iflags = (fl) & ~0xffu
+
+#define SIZE_KEY(n, f, lo, fl, h)						\
+	{ .k = { .name = n, .type = RF_MODEL_KEY_SIZE, FLAGS(fl), .min = (lo),	\
+		 .max = UINT64_MAX, .help = h }, IFLAGS(fl), FIELD(f) }
+#define UINT_KEY(n, f, lo, hi, fl, h)						\
+	{ .k = { .name = n, .type = RF_MODEL_KEY_UINT, FLAGS(fl), .min = (lo),	\
+		 .max = (hi), .help = h }, IFLAGS(fl), FIELD(f) }
+#define ENUM_KEY(n, f, v, fl, h)						\
+	ENUM_ALIAS_KEY(n, f, v, fl, h, NULL, 0)
+#define ENUM_ALIAS_KEY(n, f, v, fl, h, a, of)					\
+	{ .k = { .name = n, .type = RF_MODEL_KEY_ENUM, FLAGS(fl), .values = v,	\
+		 .help = h }, IFLAGS(fl), FIELD(f), .alias = a, .alias_of = of }
+#define LIMIT_KEY(n, kind, fl, h)						\
+	{ .k = { .name = n, .type = RF_MODEL_KEY_SIZE,				\
+		 .flags = RF_MODEL_KEY_PER_CGROUP | RF_MODEL_KEY_UNLIMITED,		\
+		 .max = UINT64_MAX, .help = h }, IFLAGS(fl), .store = STORE_LIMIT, .index = kind }
+
+/* Names by value; for a bool, the name of false first. */
+static const char *const pagevec_names[] = { "pre-8f18", "post-8f18", NULL };
+static const char *const on_off_names[] = { "off", "on", NULL };
+static const char *const account_key_names[] = { "bool", "static", NULL };
+static const char *const drain_names[] = { "local", "all", NULL };
+static const char *const shadow_limit_names[] = { "present16", "file16", "lru8", NULL };
+static const char *const shadow_shrinker_names[] = { "off", "node", "memcg", NULL };
+static const char *const watermarks_names[] = { "scaled", "v4.5", NULL };
+static const char *const memcg_stats_names[] = { "exact", "flushed", NULL };
+
+static const struct cfg_key keys[] = {
+	SIZE_KEY("memory", memory_bytes, 1ull << 20, 0,
+		 "memory of the node; default 4G, or the trace header's"),
+	SIZE_KEY("swap", swap_bytes, 0, 0, "swap space; default 0, or the trace header's"),
+	UINT_KEY("cpus", cpus, 1, 4096, 0,
+		 "CPUs, each with its LRU batches (event CPUs are taken modulo this); "
+		 "default 4, or the trace header's"),
+	UINT_KEY("page_size", page_size, 4096, 65536, RF_MODEL_KEY_POW2,
+		 "base page size in bytes; default 4096, or the trace header's"),
+	UINT_KEY("swappiness", swappiness, 0, 200, RF_MODEL_KEY_PROFILE_MAX,
+		 "vm.swappiness, at most 100 for v4.x profiles, 200 from v5.x; default 60"),
+	ENUM_KEY("pagevec", p.pvec_post_8f18, pagevec_names, KEY_OVERRIDDEN_IF_CHANGED,
+		 "LRU batches before or after 8f182270 (post: a compound page drains its batch "
+		 "at once); default per profile"),
+	UINT_KEY("pagevec_size", p.pagevec_size, 1, MAX_PAGEVEC, 0,
+		 "pages per LRU batch; default per profile: 14 (v4.x), 15 (v5.10), 31 (v6.18)"),
+	ENUM_KEY("swap_account", p.swap_account, on_off_names, 0,
+		 "memcg swap accounting (swapaccount=); default on"),
+	ENUM_KEY("swap_account_key", swap_account_static_key, account_key_names, 0,
+		 "the swap accounting test as a plain bool or, as c1b8fdae made it, a static "
+		 "branch that costs nothing; default bool"),
+	ENUM_KEY("drain", drain_all, drain_names, 0,
+		 "reclaim drains the LRU batches of its own CPU (local, as every kernel) or of "
+		 "all CPUs (all: no kernel does); default local"),
+	UINT_KEY("min_free_kbytes", min_free_kbytes, 1, 1u << 30, 0,
+		 "vm.min_free_kbytes in KiB; default int_sqrt(16 x memory in KiB), "
+		 "within 128..65536"),
+	UINT_KEY("watermark_scale_factor", watermark_scale_factor, 1, 3000, 0,
+		 "vm.watermark_scale_factor (watermarks=scaled); default 10"),
+	ENUM_ALIAS_KEY("shadow_limit", p.shadow_limit, shadow_limit_names, 0,
+		 "shadow nodes a list may keep: present16 (v4.5, node pages >> 4), file16 "
+		 "(v4.6-v4.9, the memcg's file LRU pages >> 4), lru8 (v5.x+, its LRU and slab "
+		 "pages >> 3; present8 is an old name); default per profile",
+		 "present8", SHADOW_LIMIT_LRU8),
+	ENUM_KEY("shadow_shrinker", p.shadow_shrinker, shadow_shrinker_names, 0,
+		 "shadow-node lists: memcg (v4.6+, one per memcg, shrunk after each memcg's "
+		 "scan), node (v4.5, one list, global reclaim only), off; default per profile"),
+	ENUM_KEY("watermarks", p.no_wmark_scale, watermarks_names, 0,
+		 "low and high watermarks: v4.5 (min x 5/4, min x 3/2) or scaled by "
+		 "watermark_scale_factor (v4.6+); default per profile"),
+	ENUM_KEY("memcg_stats", p.stats_flushed, memcg_stats_names, 0,
+		 "memcg statistics as reclaim reads them: flushed (v6.x rstat: as of the last "
+		 "flush) or exact; default flushed for v6.18, exact before"),
+	UINT_KEY("kswapd_cpu", kswapd_cpu, 0, 4095, KEY_NONE_IF_NEGATIVE,
+		 "the CPU kswapd runs on; default none (a CPU no event names)"),
+#define X(op_, name_, ns_, help_)						\
+	{ .k = { .name = "cost." name_, .type = RF_MODEL_KEY_UINT, .max = COST_MAX_NS,	\
+		 .help = "ns per " help_ "; default " #ns_ }, .store = STORE_COST,	\
+	  .index = COST_##op_ },
+	RF_COST_LIST(X)
+#undef X
+	LIMIT_KEY("limit.", RF_LIMIT_MEMORY, KEY_MIN_ONE_PAGE,
+		  "memory.max (v1 memory.limit_in_bytes) of a cgroup; wins over the trace's"),
+	LIMIT_KEY("memsw.", RF_LIMIT_MEMSW, 0,
+		  "memory.memsw.limit_in_bytes (v1) of a cgroup; wins over the trace's"),
+	LIMIT_KEY("swap_max.", RF_LIMIT_SWAP, 0,
+		  "memory.swap.max (v2) of a cgroup; wins over the trace's"),
+	LIMIT_KEY("high.", RF_LIMIT_HIGH, 0, "memory.high of a cgroup; wins over the trace's"),
+	LIMIT_KEY("low.", RF_LIMIT_LOW, 0, "memory.low of a cgroup; wins over the trace's"),
+};
+
+_Static_assert(ARRAY_SIZE(keys) <= 64, "struct rf_model_config.set has a bit per key");
+_Static_assert(sizeof(enum shadow_limit_rule) == 4 && sizeof(enum shadow_shrinker_mode) == 4 &&
+	       sizeof(unsigned int) == 4, "enumerated fields are stored as 4 bytes");
+
+static uint64_t key_bit(const struct cfg_key *k)
+{
+	return 1ull << (k - keys);
+}
+
+/* The row named exactly @name, or NULL. */
+static const struct cfg_key *key_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!(keys[i].k.flags & RF_MODEL_KEY_PER_CGROUP) && !strcmp(keys[i].k.name, name))
+			return &keys[i];
+	return NULL;
+}
+
+/* The row of @key: a name, or a per-cgroup prefix (then *@path is what follows it). */
+static const struct cfg_key *key_lookup(const char *key, const char **path)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *name = keys[i].k.name;
+		size_t n = strlen(name);
+
+		if (!(keys[i].k.flags & RF_MODEL_KEY_PER_CGROUP))
+			continue;
+		if (!strncmp(key, name, n)) {
+			*path = key + n;
+			return &keys[i];
+		}
+	}
+	*path = NULL;
+	return key_named(key);
+}
+
+static size_t nr_values(const struct cfg_key *k)
+{
+	size_t n = 0;
+
+	while (k->k.values[n])
+		n++;
+	return n;
+}
+
+static uint64_t field_get(const struct rf_model_config *c, const struct cfg_key *k)
+{
+	const char *f = (const char *)c + k->offset;
+	uint32_t u32;
+	uint64_t u64;
+	bool b;
+
+	switch (k->size) {
+	case 1:
+		memcpy(&b, f, 1);
+		return b;
+	case 4:
+		memcpy(&u32, f, 4);
+		return u32;
+	default:
+		memcpy(&u64, f, 8);
+		return u64;
+	}
+}
+
+static void field_put(struct rf_model_config *c, const struct cfg_key *k, uint64_t v)
+{
+	char *f = (char *)c + k->offset;
+	uint32_t u32 = (uint32_t)v;
+	bool b = v;
+
+	switch (k->size) {
+	case 1:
+		memcpy(f, &b, 1);
+		break;
+	case 4:
+		memcpy(f, &u32, 4);
+		break;
+	default:
+		memcpy(f, &v, 8);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------ messages */
 
 static int cfg_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -32,10 +246,189 @@ static int cfg_error(char *err, size_t errlen, const char *fmt, ...)
 	return RF_ERR_CONFIG;
 }
 
-uint64_t cfg_pages(const struct rf_model_config *c, uint64_t bytes)
+/* Append to @buf (of @len bytes, NUL-terminated) what printf makes of @fmt. */
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
 {
-	return bytes / c->page_size;
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
 }
+
+/* A byte count as a size key would be written: 1M, 4G, 4096. */
+static void append_size(char *buf, size_t len, uint64_t v)
+{
+	static const char units[] = "KMGTP";
+	int i = -1;
+
+	while (v && !(v & 1023) && i < 4) {
+		v >>= 10;
+		i++;
+	}
+	append(buf, len, "%" PRIu64 "%.*s", v, i >= 0, i >= 0 ? &units[i] : "");
+}
+
+/* What @k takes, in words (for @c's profile): "1..4096", "pre-8f18 or post-8f18". */
+static const char *allowed(const struct rf_model_config *c, const struct cfg_key *k, char *buf,
+			   size_t len)
+{
+	const char *const *v;
+
+	buf[0] = '\0';
+	switch (k->k.type) {
+	case RF_MODEL_KEY_ENUM:
+		for (v = k->k.values; *v; v++)
+			append(buf, len, "%s%s", v == k->k.values ? "" : v[1] ? ", " : " or ", *v);
+		break;
+	case RF_MODEL_KEY_SIZE:
+		append(buf, len, "a size such as 4G, 512M or 65536");
+		if (k->k.min) {
+			append(buf, len, ", at least ");
+			append_size(buf, len, k->k.min);
+		}
+		if (k->k.flags & RF_MODEL_KEY_UNLIMITED)
+			append(buf, len, ", or max");
+		break;
+	default:
+		if (k->k.flags & RF_MODEL_KEY_POW2)
+			append(buf, len, "a power of two, ");
+		if (k->k.flags & RF_MODEL_KEY_PROFILE_MAX)
+			append(buf, len, "%" PRIu64 "..%u for %s", k->k.min, c->p.swappiness_max,
+			       c->profile);
+		else
+			append(buf, len, "%" PRIu64 "..%" PRIu64, k->k.min, k->k.max);
+		if (k->store == STORE_COST)
+			append(buf, len, " (ns)");
+		break;
+	}
+	return buf;
+}
+
+/* Edit distance of @a and @b, up to 3 (enough to say "did you mean"). */
+static unsigned int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned int row[64], prev, tmp;
+
+	if (lb >= ARRAY_SIZE(row) || (la > lb ? la - lb : lb - la) > 2)
+		return 3;
+	for (j = 0; j <= lb; j++)
+		row[j] = (unsigned int)j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (unsigned int)i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = RF_MIN(RF_MIN(row[j] + 1, row[j - 1] + 1),
+					prev + (a[i - 1] != b[j - 1]));
+			prev = tmp;
+		}
+	}
+	return RF_MIN(row[lb], 3u);
+}
+
+static int unknown_key(const char *key, char *err, size_t errlen)
+{
+	const struct cfg_key *near = NULL;
+	unsigned int best = 3;
+	bool cost_listed = false;
+	size_t i;
+
+	if (!err || !errlen)
+		return RF_ERR_CONFIG;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		unsigned int d = distance(key, keys[i].k.name);
+
+		if (!(keys[i].k.flags & RF_MODEL_KEY_PER_CGROUP) && d < best) {
+			best = d;
+			near = &keys[i];
+		}
+	}
+	if (!strncmp(key, "cost.", 5) && !near) {
+		cfg_error(err, errlen, "%s: unknown cost operation; the operations are", key);
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
+			if (keys[i].store != STORE_COST)
+				continue;
+			append(err, errlen, "%s %s", cost_listed ? "," : "", keys[i].k.name + 5);
+			cost_listed = true;
+		}
+		return RF_ERR_CONFIG;
+	}
+	cfg_error(err, errlen, "unknown key \"%s\"", key);
+	if (near)
+		append(err, errlen, " (did you mean \"%s\"?)", near->k.name);
+	append(err, errlen, "; the keys are");
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct rf_model_key *k = &keys[i].k;
+
+		if (keys[i].store == STORE_COST && cost_listed)
+			continue;
+		append(err, errlen, "%s %s%s", i ? "," : "",
+		       keys[i].store == STORE_COST ? "cost.<op>" : k->name,
+		       k->flags & RF_MODEL_KEY_PER_CGROUP ? "<path>" : "");
+		cost_listed |= keys[i].store == STORE_COST;
+	}
+	return RF_ERR_CONFIG;
+}
+
+/* --------------------------------------------------------------- values */
+
+static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* @s as a value of @k, checked against its range; false if it is not one. */
+static bool parse_value(const struct rf_model_config *c, const struct cfg_key *k, const char *s,
+			uint64_t *v)
+{
+	uint64_t max = k->k.flags & RF_MODEL_KEY_PROFILE_MAX ? c->p.swappiness_max : k->k.max;
+	const char *const *name;
+
+	switch (k->k.type) {
+	case RF_MODEL_KEY_ENUM:
+		for (name = k->k.values; *name; name++) {
+			if (!strcmp(s, *name)) {
+				*v = (uint64_t)(name - k->k.values);
+				return true;
+			}
+		}
+		if (k->alias && !strcmp(s, k->alias)) {
+			*v = k->alias_of;
+			return true;
+		}
+		return false;
+	case RF_MODEL_KEY_SIZE:
+		if ((k->k.flags & RF_MODEL_KEY_UNLIMITED) && !strcmp(s, "max")) {
+			*v = RF_UNLIMITED;
+			return true;
+		}
+		return !rf_parse_size(s, v) && *v >= k->k.min && *v <= max;
+	default:
+		if (!parse_uint(s, max, v) || *v < k->k.min)
+			return false;
+		return !(k->k.flags & RF_MODEL_KEY_POW2) || !(*v & (*v - 1));
+	}
+}
+
+/* ------------------------------------------------------------ the config */
 
 int rf_model_config_new(struct rf_model_config **out, const char *profile)
 {
@@ -76,10 +469,12 @@ int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_conf
 	*d = *c;
 	d->limits = NULL;
 	d->nr_limits = 0;
+	d->cap_limits = 0;
 	if (c->nr_limits) {
 		d->limits = calloc(c->nr_limits, sizeof(*d->limits));
 		if (!d->limits)
 			goto nomem;
+		d->cap_limits = c->nr_limits;
 		for (i = 0; i < c->nr_limits; i++) {
 			d->limits[i] = c->limits[i];
 			d->limits[i].path = strdup(c->limits[i].path);
@@ -107,356 +502,187 @@ void rf_model_config_free(struct rf_model_config *c)
 	free(c);
 }
 
-/* "4G", "512M", "100k", "4096": bytes, binary suffixes. */
-static bool parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	unsigned int shift = 0;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return false;
-	switch (tolower((unsigned char)*end)) {
-	case 'k': shift = 10; end++; break;
-	case 'm': shift = 20; end++; break;
-	case 'g': shift = 30; end++; break;
-	case 't': shift = 40; end++; break;
-	default: break;
-	}
-	if (*end == 'i' || *end == 'I')
-		end++;
-	if (*end == 'b' || *end == 'B')
-		end++;
-	if (*end || (shift && v > (UINT64_MAX >> shift)))
-		return false;
-	*out = (uint64_t)v << shift;
-	return true;
-}
-
-static bool parse_uint(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-static bool parse_bool(const char *s, const char *yes, const char *no, bool *out)
-{
-	if (!strcmp(s, yes)) {
-		*out = true;
-		return true;
-	}
-	if (!strcmp(s, no)) {
-		*out = false;
-		return true;
-	}
-	return false;
-}
-
-static const struct {
-	const char *prefix;
-	uint32_t kind;
-} limit_keys[] = {
-	{ "limit.", RF_LIMIT_MEMORY },
-	{ "memsw.", RF_LIMIT_MEMSW },
-	{ "swap_max.", RF_LIMIT_SWAP },
-	{ "high.", RF_LIMIT_HIGH },
-	{ "low.", RF_LIMIT_LOW },
-};
-
-static int set_limit(struct rf_model_config *c, uint32_t kind, const char *path,
+static int set_limit(struct rf_model_config *c, const struct cfg_key *k, const char *path,
 		     const char *value, char *err, size_t errlen, const char *key)
 {
 	struct rf_limit_override *l;
 	uint64_t bytes;
 	uint32_t i;
+	char want[256];
 
 	if (path[0] != '/')
 		return cfg_error(err, errlen, "%s: the cgroup path must start with '/'", key);
-	if (!strcmp(value, "max"))
-		bytes = RF_UNLIMITED;
-	else if (!parse_size(value, &bytes))
-		return cfg_error(err, errlen, "%s=%s: not a size (e.g. 512M, 4G, max)", key,
-				 value);
-	if (kind == RF_LIMIT_MEMORY && bytes < c->page_size)
+	if (!parse_value(c, k, value, &bytes))
+		return cfg_error(err, errlen, "%s=%s: want %s", key, value,
+				 allowed(c, k, want, sizeof(want)));
+	if ((k->iflags & KEY_MIN_ONE_PAGE) && bytes < c->page_size)
 		return cfg_error(err, errlen,
-				 "%s=%s: a memory limit below one page (%u bytes) cannot hold any page",
-				 key, value, c->page_size);
+				 "%s=%s: a memory limit below one page (%u bytes) cannot hold "
+				 "any page", key, value, c->page_size);
 	for (i = 0; i < c->nr_limits; i++) {
 		l = &c->limits[i];
-		if (l->kind == kind && !strcmp(l->path, path)) {
+		if (l->kind == k->index && !strcmp(l->path, path)) {
 			l->bytes = bytes;
 			return 0;
 		}
 	}
-	l = realloc(c->limits, (c->nr_limits + 1) * sizeof(*l));
-	if (!l)
+	if (RF_GROW(c->limits, c->cap_limits, c->nr_limits + 1))
 		return RF_ERR_NOMEM;
-	c->limits = l;
 	l = &c->limits[c->nr_limits];
 	l->path = strdup(path);
 	if (!l->path)
 		return RF_ERR_NOMEM;
-	l->kind = kind;
+	l->kind = k->index;
 	l->bytes = bytes;
 	c->nr_limits++;
 	return 0;
 }
 
-static int set_cost(struct rf_model_config *c, const char *op, const char *value,
-		    char *err, size_t errlen)
-{
-	uint64_t v;
-	int i;
-
-	for (i = 0; i < NR_COST_OPS; i++) {
-		if (strcmp(op, rf_cost_name(i)))
-			continue;
-		if (!parse_uint(value, 1000000, &v))
-			return cfg_error(err, errlen,
-					 "cost.%s=%s: want nanoseconds, an integer 0..1000000",
-					 op, value);
-		c->cost_ns[i] = v;
-		c->cost_set |= 1u << i;
-		return 0;
-	}
-	return cfg_error(err, errlen, "cost.%s: unknown operation (see rf_model_config_describe)",
-			 op);
-}
-
 int rf_model_config_set(struct rf_model_config *c, const char *key, const char *value,
 			char *err, size_t errlen)
 {
+	const struct cfg_key *k;
+	const char *path;
+	char want[256];
 	uint64_t v;
-	bool b;
-	size_t i;
 
 	if (err && errlen)
 		err[0] = '\0';
 	if (!key || !value)
 		return cfg_error(err, errlen, "missing key or value");
-	for (i = 0; i < sizeof(limit_keys) / sizeof(limit_keys[0]); i++) {
-		size_t n = strlen(limit_keys[i].prefix);
-
-		if (!strncmp(key, limit_keys[i].prefix, n))
-			return set_limit(c, limit_keys[i].kind, key + n, value, err, errlen, key);
-	}
-	if (!strncmp(key, "cost.", 5))
-		return set_cost(c, key + 5, value, err, errlen);
-
-	if (!strcmp(key, "memory")) {
-		if (!parse_size(value, &v))
-			return cfg_error(err, errlen, "memory=%s: not a size (e.g. 4G)", value);
-		if (v < (1ull << 20))
-			return cfg_error(err, errlen, "memory=%s: below the 1M the model needs", value);
-		c->memory_bytes = v;
-		c->set |= 1u << CFG_MEMORY;
-	} else if (!strcmp(key, "swap")) {
-		if (!parse_size(value, &v))
-			return cfg_error(err, errlen, "swap=%s: not a size (e.g. 2G, 0)", value);
-		c->swap_bytes = v;
-		c->set |= 1u << CFG_SWAP;
-	} else if (!strcmp(key, "cpus")) {
-		if (!parse_uint(value, 4096, &v) || !v)
-			return cfg_error(err, errlen, "cpus=%s: want 1..4096 CPUs", value);
-		c->cpus = v;
-		c->set |= 1u << CFG_CPUS;
-	} else if (!strcmp(key, "swappiness")) {
-		if (!parse_uint(value, c->p.swappiness_max, &v))
-			return cfg_error(err, errlen, "swappiness=%s: want 0..%u for %s", value,
-					 c->p.swappiness_max, c->profile);
-		c->swappiness = v;
-		c->set |= 1u << CFG_SWAPPINESS;
-	} else if (!strcmp(key, "pagevec")) {
-		if (!parse_bool(value, "post-8f18", "pre-8f18", &b))
-			return cfg_error(err, errlen, "pagevec=%s: want pre-8f18 or post-8f18", value);
-		c->p.pvec_post_8f18 = b;
-		c->set |= 1u << CFG_PAGEVEC;
-	} else if (!strcmp(key, "pagevec_size")) {
-		if (!parse_uint(value, MAX_PAGEVEC, &v) || !v)
-			return cfg_error(err, errlen, "pagevec_size=%s: want 1..%u", value,
-					 MAX_PAGEVEC);
-		c->p.pagevec_size = v;
-		c->set |= 1u << CFG_PAGEVEC_SIZE;
-	} else if (!strcmp(key, "swap_account")) {
-		if (!parse_bool(value, "on", "off", &b))
-			return cfg_error(err, errlen, "swap_account=%s: want on or off", value);
-		c->p.swap_account = b;
-		c->set |= 1u << CFG_SWAP_ACCOUNT;
-	} else if (!strcmp(key, "swap_account_key")) {
-		if (!parse_bool(value, "static", "bool", &b))
-			return cfg_error(err, errlen, "swap_account_key=%s: want bool or static",
-					 value);
-		c->swap_account_static_key = b;
-		c->set |= 1u << CFG_SWAP_ACCOUNT_KEY;
-	} else if (!strcmp(key, "drain")) {
-		if (!parse_bool(value, "all", "local", &b))
-			return cfg_error(err, errlen, "drain=%s: want local or all", value);
-		c->drain_all = b;
-		c->set |= 1u << CFG_DRAIN;
-	} else if (!strcmp(key, "min_free_kbytes")) {
-		if (!parse_uint(value, 1u << 30, &v) || !v)
-			return cfg_error(err, errlen, "min_free_kbytes=%s: want a positive integer",
-					 value);
-		c->min_free_kbytes = v;
-		c->set |= 1u << CFG_MIN_FREE_KBYTES;
-	} else if (!strcmp(key, "watermark_scale_factor")) {
-		if (!parse_uint(value, 3000, &v) || !v)
-			return cfg_error(err, errlen, "watermark_scale_factor=%s: want 1..3000", value);
-		c->watermark_scale_factor = v;
-		c->set |= 1u << CFG_WSF;
-	} else if (!strcmp(key, "page_size")) {
-		if (!parse_uint(value, 1u << 16, &v) || v < 4096 || (v & (v - 1)))
-			return cfg_error(err, errlen, "page_size=%s: want a power of two >= 4096",
-					 value);
-		c->page_size = v;
-		c->set |= 1u << CFG_PAGE_SIZE;
-	} else if (!strcmp(key, "shadow_limit")) {
-		static const char *const rules[] = { "present16", "file16", "lru8" };
-
-		for (i = 0; i < 3 && strcmp(value, rules[i]); i++)
-			;
-		if (i == 3 && !strcmp(value, "present8"))
-			i = SHADOW_LIMIT_LRU8;	/* its name before the memcg allowance */
-		if (i == 3)
-			return cfg_error(err, errlen,
-					 "shadow_limit=%s: want present16 (v4.5), file16 (v4.6-v4.9) "
-					 "or lru8 (v5.x+)", value);
-		c->p.shadow_limit = i;
-		c->set |= 1u << CFG_SHADOW_LIMIT;
-	} else if (!strcmp(key, "shadow_shrinker")) {
-		static const char *const modes[] = { "off", "node", "memcg" };
-
-		for (i = 0; i < 3 && strcmp(value, modes[i]); i++)
-			;
-		if (i == 3)
-			return cfg_error(err, errlen,
-					 "shadow_shrinker=%s: want memcg (v4.6+), node (v4.5) or off",
-					 value);
-		c->p.shadow_shrinker = i;
-		c->set |= 1u << CFG_SHADOW_SHRINKER;
-	} else if (!strcmp(key, "watermarks")) {
-		if (!parse_bool(value, "v4.5", "scaled", &b))
-			return cfg_error(err, errlen, "watermarks=%s: want v4.5 or scaled", value);
-		c->p.no_wmark_scale = b;
-		c->set |= 1u << CFG_WMARKS;
-	} else if (!strcmp(key, "memcg_stats")) {
-		if (!parse_bool(value, "flushed", "exact", &b))
-			return cfg_error(err, errlen, "memcg_stats=%s: want flushed or exact", value);
-		c->p.stats_flushed = b;
-		c->set |= 1u << CFG_MEMCG_STATS;
-	} else if (!strcmp(key, "kswapd_cpu")) {
-		if (!parse_uint(value, 4095, &v))
-			return cfg_error(err, errlen, "kswapd_cpu=%s: want a CPU number", value);
-		c->kswapd_cpu = v;
-		c->set |= 1u << CFG_KSWAPD_CPU;
-	} else {
-		return cfg_error(err, errlen, "unknown key \"%s\" (see rf_model_config_describe)",
-				 key);
-	}
+	k = key_lookup(key, &path);
+	if (!k)
+		return unknown_key(key, err, errlen);
+	if (k->store == STORE_LIMIT)
+		return set_limit(c, k, path, value, err, errlen, key);
+	if (!parse_value(c, k, value, &v))
+		return cfg_error(err, errlen, "%s=%s: want %s", key, value,
+				 allowed(c, k, want, sizeof(want)));
+	if (k->store == STORE_COST)
+		c->cost_ns[k->index] = (uint32_t)v;
+	else
+		field_put(c, k, v);
+	c->set |= key_bit(k);
 	return 0;
+}
+
+/* Key @name takes @v from the trace header, if @v is usable and the key was not set. */
+static void header_value(struct rf_model_config *c, const char *name, uint64_t v, bool usable)
+{
+	const struct cfg_key *k = key_named(name);
+
+	if (!k || (c->set & key_bit(k)) || !usable)
+		return;
+	field_put(c, k, v);
+	c->set |= key_bit(k);
 }
 
 void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trace_header *h)
 {
 	const struct rf_trace_host *host = &h->host;
 
-	if (!(c->set & (1u << CFG_MEMORY)) && host->mem_bytes >= (1ull << 20)) {
-		c->memory_bytes = host->mem_bytes;
-		c->set |= 1u << CFG_MEMORY;
-	}
-	if (!(c->set & (1u << CFG_SWAP)) && host->swap_bytes) {
-		c->swap_bytes = host->swap_bytes;
-		c->set |= 1u << CFG_SWAP;
-	}
-	if (!(c->set & (1u << CFG_CPUS)) && host->cpus) {
-		c->cpus = host->cpus;
-		c->set |= 1u << CFG_CPUS;
-	}
-	if (!(c->set & (1u << CFG_PAGE_SIZE)) && host->page_size >= 4096 &&
-	    !(host->page_size & (host->page_size - 1))) {
-		c->page_size = host->page_size;
-		c->set |= 1u << CFG_PAGE_SIZE;
-	}
-}
-
-static int describe_u64(rf_model_describe_cb cb, void *ctx, const char *key, uint64_t v,
-			bool set)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	return cb(key, buf, set, ctx);
+	header_value(c, "memory", host->mem_bytes, host->mem_bytes >= (1ull << 20));
+	header_value(c, "swap", host->swap_bytes, host->swap_bytes);
+	header_value(c, "cpus", host->cpus, host->cpus);
+	header_value(c, "page_size", host->page_size,
+		     host->page_size >= 4096 && !(host->page_size & (host->page_size - 1)));
 }
 
 int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb, void *ctx)
 {
-	static const char *const kinds[] = { "limit.", "memsw.", "swap_max.", "high.", "low." };
 	const struct rf_profile *row = rf_profile_find(c->profile);
-	char key[4200], val[32];
+	char key[RF_MAX_STRING + 104], val[32];
 	uint32_t i;
+	size_t j;
 	int r;
 
-#define ISSET(bit) (!!(c->set & (1u << (bit))))
-#define CALL(expr) do { r = (expr); if (r) return r; } while (0)
-	CALL(cb("profile", c->profile, false, ctx));
-	CALL(describe_u64(cb, ctx, "memory", c->memory_bytes, ISSET(CFG_MEMORY)));
-	CALL(describe_u64(cb, ctx, "swap", c->swap_bytes, ISSET(CFG_SWAP)));
-	CALL(describe_u64(cb, ctx, "cpus", c->cpus, ISSET(CFG_CPUS)));
-	CALL(describe_u64(cb, ctx, "page_size", c->page_size, ISSET(CFG_PAGE_SIZE)));
-	CALL(describe_u64(cb, ctx, "swappiness", c->swappiness, ISSET(CFG_SWAPPINESS)));
-	CALL(cb("pagevec", c->p.pvec_post_8f18 ? "post-8f18" : "pre-8f18",
-		row && row->pvec_post_8f18 != c->p.pvec_post_8f18, ctx));
-	CALL(describe_u64(cb, ctx, "pagevec_size", c->p.pagevec_size, ISSET(CFG_PAGEVEC_SIZE)));
-	CALL(cb("swap_account", c->p.swap_account ? "on" : "off", ISSET(CFG_SWAP_ACCOUNT), ctx));
-	CALL(cb("swap_account_key", c->swap_account_static_key ? "static" : "bool",
-		ISSET(CFG_SWAP_ACCOUNT_KEY), ctx));
-	CALL(cb("drain", c->drain_all ? "all" : "local", ISSET(CFG_DRAIN), ctx));
-	CALL(describe_u64(cb, ctx, "min_free_kbytes", c->min_free_kbytes,
-			  ISSET(CFG_MIN_FREE_KBYTES)));
-	CALL(describe_u64(cb, ctx, "watermark_scale_factor", c->watermark_scale_factor,
-			  ISSET(CFG_WSF)));
-	CALL(cb("shadow_limit", (const char *const[]){ "present16", "file16",
-						       "lru8" }[c->p.shadow_limit % 3],
-		ISSET(CFG_SHADOW_LIMIT), ctx));
-	CALL(cb("shadow_shrinker", (const char *const[]){ "off", "node",
-							  "memcg" }[c->p.shadow_shrinker % 3],
-		ISSET(CFG_SHADOW_SHRINKER), ctx));
-	CALL(cb("watermarks", c->p.no_wmark_scale ? "v4.5" : "scaled", ISSET(CFG_WMARKS), ctx));
-	CALL(cb("memcg_stats", c->p.stats_flushed ? "flushed" : "exact", ISSET(CFG_MEMCG_STATS),
-		ctx));
-	if (c->kswapd_cpu < 0)
-		CALL(cb("kswapd_cpu", "none", false, ctx));
-	else
-		CALL(describe_u64(cb, ctx, "kswapd_cpu", c->kswapd_cpu, true));
-	for (i = 0; i < NR_COST_OPS; i++) {
-		snprintf(key, sizeof(key), "cost.%s", rf_cost_name(i));
-		snprintf(val, sizeof(val), "%u", c->cost_ns[i]);
-		CALL(cb(key, val, !!(c->cost_set & (1u << i)), ctx));
-	}
-	for (i = 0; i < c->nr_limits; i++) {
-		const struct rf_limit_override *l = &c->limits[i];
+	r = cb("profile", c->profile, false, ctx);
+	for (i = 0; !r && i < ARRAY_SIZE(keys); i++) {
+		const struct cfg_key *k = &keys[i];
+		bool set = c->set & key_bit(k);
+		uint64_t v;
 
-		snprintf(key, sizeof(key), "%s%s", l->kind < 5 ? kinds[l->kind] : "?", l->path);
+		if (k->store == STORE_LIMIT)
+			continue;
+		v = k->store == STORE_COST ? c->cost_ns[k->index] : field_get(c, k);
+		if ((k->iflags & KEY_NONE_IF_NEGATIVE) && (int32_t)v < 0) {
+			r = cb(k->k.name, "none", false, ctx);
+			continue;
+		}
+		if (k->iflags & KEY_NONE_IF_NEGATIVE)
+			set = true;
+		if ((k->iflags & KEY_OVERRIDDEN_IF_CHANGED) && row) {
+			/* the profile's own value: its row where the config keeps its copy */
+			struct rf_model_config rc = { .p = *row };
+
+			set = field_get(&rc, k) != v;
+		} else if (k->iflags & KEY_OVERRIDDEN_IF_CHANGED) {
+			set = false;
+		}
+		if (k->k.type == RF_MODEL_KEY_ENUM) {
+			r = cb(k->k.name, k->k.values[v < nr_values(k) ? v : 0], set, ctx);
+		} else {
+			snprintf(val, sizeof(val), "%" PRIu64, v);
+			r = cb(k->k.name, val, set, ctx);
+		}
+	}
+	for (i = 0; !r && i < c->nr_limits; i++) {
+		const struct rf_limit_override *l = &c->limits[i];
+		const char *prefix = "?";
+
+		for (j = 0; j < ARRAY_SIZE(keys); j++)
+			if (keys[j].store == STORE_LIMIT && keys[j].index == l->kind)
+				prefix = keys[j].k.name;
+		snprintf(key, sizeof(key), "%s%s", prefix, l->path);
 		if (l->bytes == RF_UNLIMITED)
 			snprintf(val, sizeof(val), "max");
 		else
 			snprintf(val, sizeof(val), "%" PRIu64, l->bytes);
-		CALL(cb(key, val, true, ctx));
+		r = cb(key, val, true, ctx);
 	}
-#undef CALL
-#undef ISSET
+	return r;
+}
+
+int rf_model_config_keys(rf_model_key_cb cb, void *ctx)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; !r && i < ARRAY_SIZE(keys); i++)
+		r = cb(&keys[i].k, ctx);
+	return r;
+}
+
+bool cfg_cost_set(const struct rf_model_config *c, enum rf_cost_op op)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (keys[i].store == STORE_COST && keys[i].index == (uint32_t)op)
+			return c->set & key_bit(&keys[i]);
+	return false;
+}
+
+int cfg_validate(const struct rf_model_config *c, char *err, size_t errlen)
+{
+	const struct cfg_key *pv = key_named("pagevec_size");
+	uint32_t i;
+
+	if (!c->cpus)
+		return cfg_error(err, errlen, "cpus=0: a model needs at least one CPU");
+	if (c->kswapd_cpu >= (int32_t)c->cpus)
+		return cfg_error(err, errlen, "kswapd_cpu=%d: only %u CPUs", c->kswapd_cpu,
+				 c->cpus);
+	if (c->memory_bytes / c->page_size < 256)
+		return cfg_error(err, errlen, "memory=%llu: below the 256 pages the model needs",
+				 (unsigned long long)c->memory_bytes);
+	if (c->p.pagevec_size < pv->k.min || c->p.pagevec_size > pv->k.max)
+		return cfg_error(err, errlen, "pagevec_size=%u: want %" PRIu64 "..%" PRIu64,
+				 c->p.pagevec_size, pv->k.min, pv->k.max);
+	for (i = 0; i < c->nr_limits; i++)
+		if (c->limits[i].kind == RF_LIMIT_MEMORY && c->limits[i].bytes < c->page_size)
+			return cfg_error(err, errlen,
+					 "limit.%s: below one page (%u bytes) cannot hold any page",
+					 c->limits[i].path, c->page_size);
 	return 0;
 }

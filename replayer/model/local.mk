@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# replayer/model/: librefault-model, the Linux reclaim model (docs/model.md).
-noinst_LTLIBRARIES += librefault-model.la
+# replayer/model/: librefault-model, the Linux reclaim model (docs/model.md), installed with
+# include/refault/model.h and refault-model.pc.  Only the functions marked RF_API (the rf_model_*
+# of model.h) are exported; the kernel-named internals stay inside.
+lib_LTLIBRARIES += librefault-model.la
 librefault_model_la_SOURCES = \
-	replayer/model/internal.h \
+	replayer/model/model-local.h \
 	replayer/model/config.c \
 	replayer/model/profiles.c \
 	replayer/model/pagecache.c \
@@ -15,6 +17,18 @@ librefault_model_la_SOURCES = \
 	replayer/model/workingset.c \
 	replayer/model/vmscan.c \
 	replayer/model/vmstat.c \
+	replayer/model/page_alloc.c \
+	replayer/model/huge_memory.c \
+	replayer/model/filemap.c \
+	replayer/model/readahead.c \
+	replayer/model/memory.c \
+	replayer/model/mmap.c \
+	replayer/model/madvise.c \
+	replayer/model/truncate.c \
+	replayer/model/fadvise.c \
+	replayer/model/fork.c \
 	replayer/model/model.c
-noinst_HEADERS += include/refault/model.h
+librefault_model_la_LIBADD = librefault-trace.la $(RF_UTIL)
+librefault_model_la_LDFLAGS = -version-info 0:0:0
+refaultinclude_HEADERS += include/refault/model.h
 MODEL_LIBS = librefault-model.la librefault-trace.la $(RF_UTIL)

@@ -9,7 +9,7 @@
  * pages (hpage_nr_pages()); hier_size sums a memcg and its descendants, the
  * hierarchical lruvec_page_state() that v5.x workingset code reads.
  */
-#include "internal.h"
+#include "model-local.h"
 
 struct rf_lruvec *mem_cgroup_lruvec(struct rf_model *m, uint32_t memcg)
 {

@@ -34,7 +34,7 @@
  * With stats_flushed off (profiles before v6.x, or memcg_stats=exact) the
  * rules read the exact current values.
  */
-#include "internal.h"
+#include "model-local.h"
 
 #define FLUSH_TIME_NS	2000000000ull	/* FLUSH_TIME = 2 * HZ */
 

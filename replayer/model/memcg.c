@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "lib/grow.h"
+#include "model-local.h"
 
 static uint64_t bytes_to_pages_limit(const struct rf_model *m, uint64_t bytes)
 {
@@ -31,7 +32,7 @@ struct rf_memcg *memcg_by_slot(struct rf_model *m, uint32_t slot)
 
 uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid)
 {
-	return rf_htab_get(&m->cgid_index, cgid, 0);
+	return id_map_find(&m->cgid_index, cgid);
 }
 
 uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id)
@@ -59,16 +60,12 @@ static void set_limit(struct rf_model *m, struct rf_memcg *mc, uint32_t kind, ui
 static struct rf_memcg *memcg_alloc(struct rf_model *m, uint64_t cgid, const char *path,
 				    uint32_t parent)
 {
-	struct rf_memcg *mc, **arr;
+	struct rf_memcg *mc;
 	uint32_t slot = m->nr_memcgs;
 	int i;
 
-	if (slot >= MAX_MEMCGS)
+	if (slot >= MAX_MEMCGS || RF_GROW(m->memcgs, m->cap_memcgs, slot + 1))
 		return NULL;
-	arr = realloc(m->memcgs, (slot + 1) * sizeof(*arr));
-	if (!arr)
-		return NULL;
-	m->memcgs = arr;
 	mc = calloc(1, sizeof(*mc));
 	if (!mc)
 		return NULL;
@@ -160,7 +157,7 @@ int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *
 		return 0;		/* already known (e.g. named twice) */
 	/* The hierarchy's root, as recorders and gen name it: that is the model's root memcg. */
 	if (path && !strcmp(path, "/"))
-		return rf_htab_put(&m->cgid_index, cgid, 0, 0);
+		return id_map_put(&m->cgid_index, cgid, 0);
 	if (ps == RF_NONE)
 		ps = 0;
 	if (!path || !*path) {
@@ -174,7 +171,7 @@ int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *
 	mc = memcg_alloc(m, cgid, path, ps);
 	if (!mc)
 		return m->nr_memcgs >= MAX_MEMCGS ? 0 : RF_ERR_NOMEM;
-	return rf_htab_put(&m->cgid_index, cgid, 0, mc->slot);
+	return id_map_put(&m->cgid_index, cgid, mc->slot);
 }
 
 /* Take a released memcg out of its parent's child list (the css is freed). */
@@ -239,7 +236,7 @@ void memcg_rmdir(struct rf_model *m, uint64_t cgid)
 		return;
 	m->memcgs[slot]->online = false;
 	shadow_nodes_reparent(m, slot);
-	rf_htab_del(&m->cgid_index, cgid, 0);
+	id_map_del(&m->cgid_index, cgid, NULL);
 	memcg_maybe_release_id(m, slot);
 }
 

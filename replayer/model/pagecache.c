@@ -3,7 +3,7 @@
  * The page index: what the kernel keeps in each mapping's radix tree
  * (v4.x) / xarray (v4.20+).  Nodes of 64 slots cover 64 aligned indices of
  * one mapping, like RADIX_TREE_MAP_SHIFT = XA_CHUNK_SHIFT = 6, and are found
- * through one open-addressing hash on (mapping, index >> 6) instead of a
+ * through one hash map on (mapping, index >> 6) (node_index) instead of a
  * tree walk.  A node that holds shadow entries and no pages sits on the
  * shadow-node list, oldest first, like the kernel's shadow_nodes list_lru
  * (mm/workingset.c: workingset_update_node(), v5.10; page_cache_tree_delete,
@@ -12,111 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-/* ------------------------------------------------------------ hash table */
-
-static uint64_t mix64(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull);
-
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 29;
-	return h;
-}
-
-int rf_htab_init(struct rf_htab *h, size_t cap_pow2)
-{
-	h->e = calloc(cap_pow2, sizeof(*h->e));
-	if (!h->e)
-		return RF_ERR_NOMEM;
-	h->mask = cap_pow2 - 1;
-	h->nr = 0;
-	return 0;
-}
-
-void rf_htab_destroy(struct rf_htab *h)
-{
-	free(h->e);
-	h->e = NULL;
-}
-
-uint32_t rf_htab_get(const struct rf_htab *h, uint64_t a, uint64_t b)
-{
-	size_t i = mix64(a, b) & h->mask;
-
-	for (;; i = (i + 1) & h->mask) {
-		const struct rf_hent *e = &h->e[i];
-
-		if (!e->used)
-			return RF_NONE;
-		if (e->a == a && e->b == b)
-			return e->val;
-	}
-}
-
-static int htab_grow(struct rf_htab *h)
-{
-	struct rf_htab n;
-	size_t i;
-
-	if (rf_htab_init(&n, (h->mask + 1) * 2))
-		return RF_ERR_NOMEM;
-	for (i = 0; i <= h->mask; i++)
-		if (h->e[i].used)
-			rf_htab_put(&n, h->e[i].a, h->e[i].b, h->e[i].val);
-	free(h->e);
-	*h = n;
-	return 0;
-}
-
-int rf_htab_put(struct rf_htab *h, uint64_t a, uint64_t b, uint32_t val)
-{
-	size_t i;
-
-	if ((h->nr + 1) * 4 > (h->mask + 1) * 3 && htab_grow(h))
-		return RF_ERR_NOMEM;
-	for (i = mix64(a, b) & h->mask;; i = (i + 1) & h->mask) {
-		struct rf_hent *e = &h->e[i];
-
-		if (!e->used) {
-			e->a = a;
-			e->b = b;
-			e->val = val;
-			e->used = 1;
-			h->nr++;
-			return 0;
-		}
-		if (e->a == a && e->b == b) {
-			e->val = val;
-			return 0;
-		}
-	}
-}
-
-/* Backward-shift deletion keeps probe chains intact without tombstones. */
-void rf_htab_del(struct rf_htab *h, uint64_t a, uint64_t b)
-{
-	size_t i = mix64(a, b) & h->mask, j, home;
-
-	for (;; i = (i + 1) & h->mask) {
-		if (!h->e[i].used)
-			return;
-		if (h->e[i].a == a && h->e[i].b == b)
-			break;
-	}
-	for (j = (i + 1) & h->mask; h->e[j].used; j = (j + 1) & h->mask) {
-		home = mix64(h->e[j].a, h->e[j].b) & h->mask;
-		/* move e[j] into the hole at i unless its home lies in (i, j] */
-		if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
-			h->e[i] = h->e[j];
-			i = j;
-		}
-	}
-	h->e[i].used = 0;
-	h->nr--;
-}
+#include "lib/grow.h"
+#include "model-local.h"
 
 /* ------------------------------------------------------------ page slab */
 
@@ -128,15 +25,10 @@ uint32_t page_alloc_slot(struct rf_model *m)
 		idx = m->free_page;
 		m->free_page = m->pages[idx].next;
 	} else {
-		if (m->nr_page_slots == m->cap_pages) {
-			uint32_t cap = m->cap_pages + m->cap_pages / 2;	/* 1.5x: bounded slack */
-			struct rf_page *p = realloc(m->pages, (size_t)cap * sizeof(*p));
-
-			if (!p || cap < m->cap_pages)
-				return RF_NIL;
-			m->pages = p;
-			m->cap_pages = cap;
-		}
+		/* indices are 32 bits; RF_GROW's 1.5x keeps the slack bounded */
+		if (m->nr_page_slots == RF_NONE ||
+		    RF_GROW(m->pages, m->cap_pages, (size_t)m->nr_page_slots + 1))
+			return RF_NIL;
 		idx = m->nr_page_slots++;
 	}
 	memset(&m->pages[idx], 0, sizeof(m->pages[idx]));
@@ -156,7 +48,7 @@ void page_free_slot(struct rf_model *m, uint32_t idx)
 
 uint32_t mapping_find(const struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino)
 {
-	return rf_htab_get(&m->mapping_index, (uint64_t)kind << 32 | dev, ino);
+	return pair_map_find(&m->mapping_index, (uint64_t)kind << 32 | dev, ino);
 }
 
 uint32_t mapping_get(struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino)
@@ -166,17 +58,11 @@ uint32_t mapping_get(struct rf_model *m, enum mapping_kind kind, uint32_t dev, u
 
 	if (id != RF_NONE)
 		return id;
-	if (m->nr_mappings == m->cap_mappings) {
-		uint32_t cap = m->cap_mappings ? m->cap_mappings * 2 : 64;
-
-		mp = realloc(m->mappings, (size_t)cap * sizeof(*mp));
-		if (!mp)
-			return RF_NONE;
-		m->mappings = mp;
-		m->cap_mappings = cap;
-	}
+	if (m->nr_mappings == RF_NONE || RF_GROW(m->mappings, m->cap_mappings, m->nr_mappings + 1))
+		return RF_NONE;
 	id = m->nr_mappings;
-	if (rf_htab_put(&m->mapping_index, (uint64_t)kind << 32 | dev, ino, id))
+	if (pair_map_put(&m->mapping_index, (struct rf_pair){ (uint64_t)kind << 32 | dev, ino },
+			 id))
 		return RF_NONE;
 	mp = &m->mappings[id];
 	memset(mp, 0, sizeof(*mp));
@@ -197,7 +83,7 @@ static uint32_t node_find(struct rf_model *m, uint32_t mapping, uint64_t base)
 
 	if (m->last_node != RF_NIL && m->last_base == base && m->last_mapping == mapping)
 		return m->last_node;
-	n = rf_htab_get(&m->node_index, mapping, base);
+	n = pair_map_find(&m->node_index, mapping, base);
 	if (n == RF_NONE)
 		return RF_NIL;
 	m->last_node = n;
@@ -228,18 +114,13 @@ static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base,
 		idx = m->free_node;
 		m->free_node = m->nodes[idx].map_next;
 	} else {
-		if (m->nr_node_slots == m->cap_nodes) {
-			uint32_t cap = m->cap_nodes + m->cap_nodes / 2;
-
-			n = realloc(m->nodes, (size_t)cap * sizeof(*n));
-			if (!n)
-				return RF_NIL;
-			m->nodes = n;
-			m->cap_nodes = cap;
-		}
+		if (m->nr_node_slots == RF_NONE ||
+		    RF_GROW(m->nodes, m->cap_nodes, (size_t)m->nr_node_slots + 1))
+			return RF_NIL;
 		idx = m->nr_node_slots++;
 	}
-	if (rf_htab_put(&m->node_index, mapping | (level ? XA_UPPER_KEY : 0), base, idx)) {
+	if (pair_map_put(&m->node_index,
+			 (struct rf_pair){ mapping | (level ? XA_UPPER_KEY : 0), base }, idx)) {
 		m->nodes[idx].map_next = m->free_node;
 		m->free_node = idx;
 		return RF_NIL;
@@ -275,7 +156,8 @@ static void node_delete(struct rf_model *m, uint32_t idx)
 		m->memcgs[xa_node_memcg(m, idx)]->nr_xa_nodes--;
 	if (m->last_node == idx)
 		m->last_node = RF_NIL;
-	rf_htab_del(&m->node_index, n->mapping | (n->level ? XA_UPPER_KEY : 0), n->base);
+	pair_map_del(&m->node_index, (struct rf_pair){ n->mapping | (n->level ? XA_UPPER_KEY : 0),
+						       n->base }, NULL);
 	if (!n->level) {
 		if (n->map_prev != RF_NIL)
 			m->nodes[n->map_prev].map_next = n->map_next;
@@ -321,6 +203,21 @@ uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index)
 	uint64_t e = xa_load(m, mapping, index);
 
 	return slot_is_page(e) ? (uint32_t)(e >> 2) : RF_NIL;
+}
+
+/* Whether no page, folio tail or swap entry sits in [@index, @index + @nr). */
+bool range_free(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr)
+{
+	uint64_t i;
+
+	for (i = 0; i < nr; i++) {
+		uint64_t e = xa_load(m, mapping, index + i);
+
+		if (e && ((e & SLOT_TAG_MASK) == SLOT_PAGE || (e & SLOT_TAG_MASK) == SLOT_TAIL ||
+			  (e & SLOT_TAG_MASK) == SLOT_SWAP))
+			return false;
+	}
+	return true;
 }
 
 /* ------------------------------------------------------- level-1 nodes */
@@ -371,7 +268,7 @@ static void upper_note(struct rf_model *m, uint32_t leaf, unsigned int bits)
 	uint64_t ubase = n->base >> XA_CHUNK_SHIFT;
 
 	n->upper_bits = (uint8_t)bits;
-	u = rf_htab_get(&m->node_index, mapping | XA_UPPER_KEY, ubase);
+	u = pair_map_find(&m->node_index, mapping | XA_UPPER_KEY, ubase);
 	if (u == RF_NONE) {
 		if (!bits)
 			return;
@@ -599,15 +496,8 @@ static int cmp_u64(const void *a, const void *b)
 /* Append @b to the growing array *@bases; -1 when out of memory (the array is kept). */
 static int push_base(uint64_t **bases, size_t *nb, size_t *cap, uint64_t b)
 {
-	if (*nb == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		uint64_t *n = realloc(*bases, ncap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		*bases = n;
-		*cap = ncap;
-	}
+	if (RF_GROW(*bases, *cap, *nb + 1))
+		return -1;
 	(*bases)[(*nb)++] = b;
 	return 0;
 }

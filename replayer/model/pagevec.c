@@ -12,7 +12,7 @@
  * went while a batch held it is an orphan: it is freed when the batch
  * drains; until then it is "stranded" (Odzioba, linux-mm 2016-04-27).
  */
-#include "internal.h"
+#include "model-local.h"
 
 void pvec_note_stranded(struct rf_model *m)
 {
@@ -218,4 +218,31 @@ void mark_page_accessed(struct rf_model *m, uint32_t idx)
 	} else if (!(p->flags & PG_referenced)) {
 		p->flags |= PG_referenced;
 	}
+}
+
+/*
+ * The owner lets go (truncate, munmap, exit, fadvise): the page leaves its
+ * mapping at once; if a per-CPU batch still holds it, it is freed when that
+ * batch drains (release_pages() in __pagevec_lru_add()).
+ */
+void release_page(struct rf_model *m, uint32_t idx)
+{
+	struct rf_page *p = P(m, idx);
+
+	if (p->flags & PG_orphan)
+		return;
+	xa_erase_page(m, idx, 0);
+	p->mapcount = 0;
+	if (p->where == WHERE_PVEC || p->batch_refs) {
+		p->flags |= PG_orphan;
+		if (p->where == WHERE_PVEC) {
+			m->stranded += page_nr(p);
+			pvec_note_stranded(m);
+		}
+		return;
+	}
+	if (p->where == WHERE_LRU)
+		del_page_from_lru_list(m, idx);
+	p->flags |= PG_orphan;
+	free_page_final(m, idx);
 }

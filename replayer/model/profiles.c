@@ -2,163 +2,167 @@
 /*
  * Policy profiles: one const row of switches per kernel.  A new kernel is a
  * new row; the rules in the other files test switches, never profile names.
- * The switch each rule reads is documented where the switch is declared
- * (internal.h) and the per-version facts come from
- * shared/reference/linux-lru-model.md §2 (sources listed there).
+ * Each switch is documented where it is declared (model-local.h, struct
+ * rf_profile) with the kernel release or commit that made it so; the
+ * facts are each release's own mm/ sources (vmscan.c, workingset.c, swap.c,
+ * memcontrol.c, filemap.c), cited function by function where the rule is
+ * modelled, and docs/model.md "Profiles" says what each row changes.
  */
+#include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "lib/compiler.h"
+#include "model-local.h"
+
+/*
+ * One row per profile: its name, the kernel release it models (major,
+ * minor; 0, 0 for a release with a patch applied), what it models in a
+ * line, and its switches.  The list of names and the pick by release
+ * (rf_model_profile_for_release()) are made from these rows.
+ */
+#define PROFILE_ROWS(ROW)								\
+	ROW("v4.5", 4, 5,								\
+	    "v4.5 (parent of 23047a96): per-zone workingset, memcg-unaware",		\
+		.ws_domain = WS_ZONE,							\
+		.ws_cost = WSCOST_ATOMIC,						\
+		.no_wmark_scale = true,							\
+		.file_low = FILE_LOW_HALF,						\
+		.balance = BALANCE_ROTATED,						\
+		.shadow_limit = SHADOW_LIMIT_PRESENT16,					\
+		.shadow_shrinker = SHADOW_SHRINKER_NODE,				\
+		.memcg_iter_cookie = true,						\
+		.pagevec_size = 14,							\
+		.swap_account = true,							\
+		.swappiness_max = 100,							\
+		.memcg_reclaim_retries = 5,						\
+		.shadow_seeks = 2)							\
+	ROW("v4.6", 4, 6,								\
+	    "v4.6 (23047a96): per-memcg lruvec age, memcg id in shadows",		\
+		.ws_domain = WS_MEMCG,							\
+		.ws_cost = WSCOST_LOCK_PAGE_MEMCG,					\
+		.lruvec_call = true,							\
+		.file_low = FILE_LOW_HALF,						\
+		.balance = BALANCE_ROTATED,						\
+		.shadow_limit = SHADOW_LIMIT_FILE16,					\
+		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
+		.memcg_iter_cookie = true,						\
+		.pagevec_size = 14,							\
+		.swap_account = true,							\
+		.swappiness_max = 100,							\
+		.memcg_reclaim_retries = 5,						\
+		.shadow_seeks = 2)							\
+	ROW("v4.6+55779ec", 0, 0,							\
+	    "v4.6 + 55779ec: v4.6 decisions, RCU and inlined lookups in activation",	\
+		.ws_domain = WS_MEMCG,							\
+		.ws_cost = WSCOST_RCU,							\
+		.file_low = FILE_LOW_HALF,						\
+		.balance = BALANCE_ROTATED,						\
+		.shadow_limit = SHADOW_LIMIT_FILE16,					\
+		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
+		.memcg_iter_cookie = true,						\
+		.pagevec_size = 14,							\
+		.swap_account = true,							\
+		.swappiness_max = 100,							\
+		.memcg_reclaim_retries = 5,						\
+		.shadow_seeks = 2)							\
+	ROW("v4.9", 4, 9,								\
+	    "v4.9: node-based lruvecs, sqrt file ratio, 8f182270 batches",		\
+		.ws_domain = WS_MEMCG,							\
+		.ws_cost = WSCOST_RCU,							\
+		.node_lru = true,							\
+		.ws_no_write_refault = true,						\
+		.kswapd_check_first = true,						\
+		.file_low = FILE_LOW_SQRT,						\
+		.balance = BALANCE_ROTATED,						\
+		.shadow_limit = SHADOW_LIMIT_FILE16,					\
+		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
+		.memcg_iter_cookie = true,						\
+		.pagevec_size = 14,							\
+		.pvec_post_8f18 = true,							\
+		.swap_account = true,							\
+		.swappiness_max = 100,							\
+		.memcg_reclaim_retries = 5,						\
+		.shadow_seeks = 2)							\
+	ROW("v5.10", 5, 10,								\
+	    "v5.10: anon workingset, reclaim-root aging, cost-based anon/file balance",	\
+		.ws_domain = WS_RECLAIM_ROOT,						\
+		.ws_cost = WSCOST_RCU,							\
+		.node_lru = true,							\
+		.ws_no_write_refault = true,						\
+		.ws_restore = true,							\
+		.ws_anon = true,							\
+		.ws_memcg_stats = true,							\
+		.new_anon_inactive = true,						\
+		.anon_two_look = true,							\
+		.deactivate_workingset = true,						\
+		.kswapd_check_first = true,						\
+		.pgactivate_nr_pages = true,						\
+		.vmstat_v58_names = true,						\
+		.vmstat_v59_names = true,						\
+		.memcg_vm_events = true,						\
+		.file_low = FILE_LOW_AT_ROOT,						\
+		.balance = BALANCE_COST,						\
+		.shadow_limit = SHADOW_LIMIT_LRU8,					\
+		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
+		.pagevec_size = 15,							\
+		.pvec_post_8f18 = true,							\
+		.thp_swap = true,							\
+		.scan_nr_pages = true,							\
+		.swap_account = true,							\
+		.swappiness_max = 200,							\
+		.memcg_reclaim_retries = 16,						\
+		.shadow_seeks = 0)							\
+	ROW("v6.18", 6, 18,								\
+	    "v6.18 classic (non-MGLRU) LRU: folio batches of 31, IO-weighted cost",	\
+		.ws_domain = WS_RECLAIM_ROOT,						\
+		.ws_cost = WSCOST_RCU,							\
+		.node_lru = true,							\
+		.ws_no_write_refault = true,						\
+		.ws_restore = true,							\
+		.ws_anon = true,							\
+		.ws_memcg_stats = true,							\
+		.new_anon_inactive = true,						\
+		.anon_two_look = true,							\
+		.deactivate_workingset = true,						\
+		.kswapd_check_first = true,						\
+		.pgactivate_nr_pages = true,						\
+		.vmstat_v58_names = true,						\
+		.vmstat_v59_names = true,						\
+		.memcg_vm_events = true,						\
+		.lruvec_lock = true,							\
+		.file_low = FILE_LOW_AT_ROOT,						\
+		.balance = BALANCE_COST_IO,						\
+		.shadow_limit = SHADOW_LIMIT_LRU8,					\
+		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
+		.pagevec_size = 31,							\
+		.pvec_post_8f18 = true,							\
+		.thp_swap = true,							\
+		.scan_nr_pages = true,							\
+		.stats_flushed = true,							\
+		.ws_stamp_first = true,							\
+		.large_file_folios = true,						\
+		.read_same_folio = true,						\
+		.swap_account = true,							\
+		.swappiness_max = 200,							\
+		.memcg_reclaim_retries = 16,						\
+		.shadow_seeks = 0,							\
+		.shrink_deferred_memcg = true)
 
 static const struct rf_profile profiles[] = {
-	{
-		.name = "v4.5",
-		.summary = "v4.5 (parent of 23047a96): per-zone workingset, memcg-unaware",
-		.ws_domain = WS_ZONE,
-		.ws_cost = WSCOST_ATOMIC,
-		.no_wmark_scale = true,
-		.file_low = FILE_LOW_HALF,
-		.balance = BALANCE_ROTATED,
-		.shadow_limit = SHADOW_LIMIT_PRESENT16,
-		.shadow_shrinker = SHADOW_SHRINKER_NODE,
-		.memcg_iter_cookie = true,
-		.pagevec_size = 14,
-		.swap_account = true,
-		.swappiness_max = 100,
-		.memcg_reclaim_retries = 5,
-		.shadow_seeks = 2,
-	},
-	{
-		.name = "v4.6",
-		.summary = "v4.6 (23047a96): per-memcg lruvec age, memcg id in shadows",
-		.ws_domain = WS_MEMCG,
-		.ws_cost = WSCOST_LOCK_PAGE_MEMCG,
-		.lruvec_call = true,
-		.file_low = FILE_LOW_HALF,
-		.balance = BALANCE_ROTATED,
-		.shadow_limit = SHADOW_LIMIT_FILE16,
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,
-		.memcg_iter_cookie = true,
-		.pagevec_size = 14,
-		.swap_account = true,
-		.swappiness_max = 100,
-		.memcg_reclaim_retries = 5,
-		.shadow_seeks = 2,
-	},
-	{
-		.name = "v4.6+55779ec",
-		.summary = "v4.6 + 55779ec: v4.6 decisions, RCU and inlined lookups in activation",
-		.ws_domain = WS_MEMCG,
-		.ws_cost = WSCOST_RCU,
-		.file_low = FILE_LOW_HALF,
-		.balance = BALANCE_ROTATED,
-		.shadow_limit = SHADOW_LIMIT_FILE16,
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,
-		.memcg_iter_cookie = true,
-		.pagevec_size = 14,
-		.swap_account = true,
-		.swappiness_max = 100,
-		.memcg_reclaim_retries = 5,
-		.shadow_seeks = 2,
-	},
-	{
-		.name = "v4.9",
-		.summary = "v4.9: node-based lruvecs, sqrt file ratio, 8f182270 batches",
-		.ws_domain = WS_MEMCG,
-		.ws_cost = WSCOST_RCU,
-		.node_lru = true,
-		.ws_no_write_refault = true,
-		.kswapd_check_first = true,
-		.file_low = FILE_LOW_SQRT,
-		.balance = BALANCE_ROTATED,
-		.shadow_limit = SHADOW_LIMIT_FILE16,
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,
-		.memcg_iter_cookie = true,
-		.pagevec_size = 14,
-		.pvec_post_8f18 = true,
-		.swap_account = true,
-		.swappiness_max = 100,
-		.memcg_reclaim_retries = 5,
-		.shadow_seeks = 2,
-	},
-	{
-		.name = "v5.10",
-		.summary = "v5.10: anon workingset, reclaim-root aging, cost-based anon/file balance",
-		.ws_domain = WS_RECLAIM_ROOT,
-		.ws_cost = WSCOST_RCU,
-		.node_lru = true,
-		.ws_no_write_refault = true,
-		.ws_restore = true,
-		.ws_anon = true,
-		.ws_memcg_stats = true,
-		.new_anon_inactive = true,
-		.anon_two_look = true,
-		.deactivate_workingset = true,
-		.kswapd_check_first = true,
-		.pgactivate_nr_pages = true,
-		.vmstat_v58_names = true,
-		.vmstat_v59_names = true,
-		.memcg_vm_events = true,
-		.file_low = FILE_LOW_AT_ROOT,
-		.balance = BALANCE_COST,
-		.shadow_limit = SHADOW_LIMIT_LRU8,
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,
-		.pagevec_size = 15,
-		.pvec_post_8f18 = true,
-		.thp_swap = true,
-		.scan_nr_pages = true,
-		.swap_account = true,
-		.swappiness_max = 200,
-		.memcg_reclaim_retries = 16,
-		.shadow_seeks = 0,
-	},
-	{
-		.name = "v6.18",
-		.summary = "v6.18 classic (non-MGLRU) LRU: folio batches of 31, IO-weighted cost",
-		.ws_domain = WS_RECLAIM_ROOT,
-		.ws_cost = WSCOST_RCU,
-		.node_lru = true,
-		.ws_no_write_refault = true,
-		.ws_restore = true,
-		.ws_anon = true,
-		.ws_memcg_stats = true,
-		.new_anon_inactive = true,
-		.anon_two_look = true,
-		.deactivate_workingset = true,
-		.kswapd_check_first = true,
-		.pgactivate_nr_pages = true,
-		.vmstat_v58_names = true,
-		.vmstat_v59_names = true,
-		.memcg_vm_events = true,
-		.lruvec_lock = true,
-		.file_low = FILE_LOW_AT_ROOT,
-		.balance = BALANCE_COST_IO,
-		.shadow_limit = SHADOW_LIMIT_LRU8,
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,
-		.pagevec_size = 31,
-		.pvec_post_8f18 = true,
-		.thp_swap = true,
-		.scan_nr_pages = true,
-		.stats_flushed = true,
-		.ws_stamp_first = true,
-		.large_file_folios = true,
-		.read_same_folio = true,
-		.swap_account = true,
-		.swappiness_max = 200,
-		.memcg_reclaim_retries = 16,
-		.shadow_seeks = 0,
-		.shrink_deferred_memcg = true,
-	},
+#define ROW(n, maj, min, sum, ...)						\
+	{ .name = n, .major = maj, .minor = min, .summary = sum, __VA_ARGS__ },
+	PROFILE_ROWS(ROW)
+#undef ROW
 };
 
-#define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
+#define NR_PROFILES ARRAY_SIZE(profiles)
 
-static const char *const profile_names[NR_PROFILES + 1] = {
-	"v4.5", "v4.6", "v4.6+55779ec", "v4.9", "v5.10", "v6.18", NULL,
+static const char *const profile_names[] = {
+#define ROW(n, ...) n,
+	PROFILE_ROWS(ROW)
+#undef ROW
+	NULL
 };
-
-_Static_assert(sizeof(profile_names) / sizeof(profile_names[0]) == NR_PROFILES + 1,
-	       "profile_names must list every row of profiles[]");
 
 const struct rf_profile *rf_profile_find(const char *name)
 {
@@ -182,4 +186,56 @@ const char *rf_model_profile_summary(const char *profile)
 	const struct rf_profile *p = rf_profile_find(profile);
 
 	return p ? p->summary : NULL;
+}
+
+/* <0, 0, >0 as release @p is older than, the same as, newer than @major.@minor */
+static int release_cmp(const struct rf_profile *p, unsigned int major, unsigned int minor)
+{
+	if (p->major != major)
+		return p->major < major ? -1 : 1;
+	return p->minor < minor ? -1 : p->minor > minor;
+}
+
+/*
+ * The rows that are plain releases (major set): the newest one not newer
+ * than @major.@minor, else the oldest one; with @newest, the newest one.
+ */
+static const struct rf_profile *release_row(unsigned int major, unsigned int minor, bool newest)
+{
+	const struct rf_profile *p, *pick = NULL, *oldest = NULL;
+
+	for (p = profiles; p < profiles + NR_PROFILES; p++) {
+		if (!p->major)
+			continue;
+		if (!oldest || release_cmp(p, oldest->major, oldest->minor) < 0)
+			oldest = p;
+		if ((newest || release_cmp(p, major, minor) <= 0) &&
+		    (!pick || release_cmp(p, pick->major, pick->minor) > 0))
+			pick = p;
+	}
+	return pick ? pick : oldest;
+}
+
+const char *rf_model_profile_for_release(const char *release, char *why, size_t whylen)
+{
+	const struct rf_profile *pick;
+	unsigned int major, minor;
+
+	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2) {
+		snprintf(why, whylen, "kernel release '%s' unreadable: the newest profile",
+			 release ? release : "");
+		return release_row(0, 0, true)->name;
+	}
+	pick = release_row(major, minor, false);
+	if (!release_cmp(pick, major, minor))
+		snprintf(why, whylen, "recorded on %u.%u: the profile of that release", major,
+			 minor);
+	else if (release_cmp(pick, major, minor) > 0)
+		snprintf(why, whylen, "recorded on %u.%u, older than every profile: the oldest",
+			 major, minor);
+	else
+		snprintf(why, whylen, "recorded on %u.%u, which has no profile of its own: "
+			 "the nearest older one (check docs/model.md for what changed since)",
+			 major, minor);
+	return pick->name;
 }

@@ -2,7 +2,7 @@
 /*
  * Where the previous read of a file ended: the f_ra.prev_pos that decides
  * whether a read's first folio is a new access (filemap_read(), v6.18;
- * do_generic_file_read(), v4.6.2; the rule itself is in model.c, file_rw()).
+ * do_generic_file_read(), v4.6.2; the rule itself is in filemap.c, file_rw()).
  *
  * The kernel keeps one position per open file.  A trace names the task and
  * the file, not the descriptor, and a task may read one file through several
@@ -19,11 +19,18 @@
  * goes on from none takes the place of the least recent position nothing
  * went on from (random reads replace each other, a stream keeps its place),
  * else of the least recent.
+ *
+ * The positions live in a fixed table of READ_STATE_SLOTS entries, one per
+ * slot of a hash of (pid, mapping), and a pair that lands on a used slot
+ * takes it over: memory stays bounded, and a file whose slot was taken is
+ * read as a fresh one.  That is part of what the model decides, so the
+ * table is not a lib/hashmap.h map (which would keep every pair) and its
+ * hash must stay as it is.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model-local.h"
 
 /* The entry of (@pid, @mapping), reset if another pair held its slot; NULL without memory. */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping)
@@ -40,7 +47,8 @@ struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t m
 			return NULL;
 		}
 	}
-	h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ull ^ (uint64_t)mapping * 0xbf58476d1ce4e5b9ull;
+	h = (uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ull ^
+	    (uint64_t)mapping * 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 31;
 	rs = &m->read_state[h & (READ_STATE_SLOTS - 1)];
 	if (rs->mapping_plus1 != mapping + 1 || rs->pid != pid) {
@@ -86,7 +94,7 @@ int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_
 	if (index == rs->last[0] + 1)
 		return 0;	/* the next page: not in the same unit (checked above) */
 	if (!m->p->read_same_folio || page_nr(p) == 1)
-		return -1;	/* a successor is never in the same page: only the most recent counts */
+		return -1;	/* a successor is never in the same page: the most recent counts */
 	for (i = 1; i < rs->nr; i++) {
 		if (index == rs->last[i] + 1) {
 			*skip = same_unit(m, p, index, rs->last[i]);

@@ -16,7 +16,7 @@
  * and carries the memcg id (swap_cgroup) and, for profiles with anon
  * workingset, the shadow's eviction timestamp.
  */
-#include "internal.h"
+#include "model-local.h"
 
 /*
  * do_swap_account (v4.x), !cgroup_memory_noswap (v5.x): every test of the

@@ -20,7 +20,9 @@
  * page_referenced() sees one young bit per page; kswapd runs to completion
  * at the moment it is woken, on its own CPU (whose batches are empty).
  */
-#include "internal.h"
+#include "lib/compiler.h"
+#include "lib/units.h"
+#include "model-local.h"
 
 #define DEACTIVATE_ANON	1u
 #define DEACTIVATE_FILE	2u
@@ -69,30 +71,12 @@ static uint64_t node_lru_pages(struct rf_model *m, int lru)
 	return m->memcgs[0]->lruvec.hier_size[lru];
 }
 
-static uint64_t int_sqrt(uint64_t x)
-{
-	uint64_t r = 0, b = 1ull << 62;
-
-	while (b > x)
-		b >>= 2;
-	while (b) {
-		if (x >= r + b) {
-			x -= r + b;
-			r = (r >> 1) + b;
-		} else {
-			r >>= 1;
-		}
-		b >>= 2;
-	}
-	return r;
-}
-
 /* the comment table in mm/vmscan.c: 1GB -> 3, 10GB -> 10, 100GB -> 31 */
 static bool sqrt_ratio_low(struct rf_model *m, uint64_t inactive, uint64_t active)
 {
 	unsigned int shift = 30 - __builtin_ctz(m->cfg.page_size);
 	uint64_t gb = (inactive + active) >> shift;
-	uint64_t ratio = gb ? int_sqrt(10 * gb) : 1;
+	uint64_t ratio = gb ? rf_int_sqrt(10 * gb) : 1;
 
 	return inactive * ratio < active;
 }
@@ -340,7 +324,8 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 			m->ev[EV_PSWPOUT] += nr;
 			count_memcg_event(m, p->memcg, EV_PSWPOUT, nr);
 			st->nr_pageout += nr;
-			p->flags = (p->flags | PG_swapcache | PG_writeback) & ~(PG_dirty | PG_young);
+			p->flags = (p->flags | PG_swapcache | PG_writeback) &
+				   ~(PG_dirty | PG_young);
 			goto keep;
 		}
 		if (p->flags & PG_pinned)
@@ -470,7 +455,8 @@ static void shrink_active_list(struct rf_model *m, uint64_t nr_to_scan, uint32_t
 				continue;
 			}
 			if (m->p->balance == BALANCE_ROTATED)
-				nr_rotated += page_nr(p);	/* v4.x counts every referenced page */
+				/* v4.x counts every referenced page */
+				nr_rotated += page_nr(p);
 		}
 		p->flags &= ~PG_active;
 		if (m->p->deactivate_workingset)
@@ -613,7 +599,8 @@ static void get_scan_count(struct rf_model *m, uint32_t memcg, struct scan_contr
 				if (v4 || online)
 					scan = scan * fraction[file] / denominator;
 				else
-					scan = (scan * fraction[file] + denominator - 1) / denominator;
+					scan = (scan * fraction[file] + denominator - 1) /
+					       denominator;
 				break;
 			case SCAN_FILE:
 			case SCAN_ANON:
@@ -648,7 +635,7 @@ static void shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_contro
 
 		for (lru = 0; lru < 4; lru++) {
 			if (nr[lru]) {
-				uint64_t n = nr[lru] < SWAP_CLUSTER_MAX ? nr[lru] : SWAP_CLUSTER_MAX;
+				uint64_t n = RF_MIN(nr[lru], (uint64_t)SWAP_CLUSTER_MAX);
 
 				nr[lru] -= n;
 				nr_reclaimed += shrink_list(m, lru, n, memcg, sc);

@@ -12,16 +12,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model-local.h"
 
 static const char *const cost_names[NR_COST_OPS] = {
-#define X(op, name, ns) name,
+#define X(op, name, ns, help) name,
 	RF_COST_LIST(X)
 #undef X
 };
 
 static const uint32_t cost_defaults[NR_COST_OPS] = {
-#define X(op, name, ns) ns,
+#define X(op, name, ns, help) ns,
 	RF_COST_LIST(X)
 #undef X
 };
@@ -149,7 +149,7 @@ static void emit_memcg(struct emit *e, const struct rf_memcg *mc)
 	putf(e, lv->size[LRU_ACTIVE_ANON], "%sactive_anon", prefix);
 	putf(e, lv->size[LRU_INACTIVE_FILE], "%sinactive_file", prefix);
 	putf(e, lv->size[LRU_ACTIVE_FILE], "%sactive_file", prefix);
-	/* model-only: its part of the shadow-node list_lru, its page-cache nodes, its nr_deferred */
+	/* model-only: its part of the shadow-node list_lru, its tree nodes, its nr_deferred */
 	putf(e, mc->nr_shadow_nodes, "model.%sshadow_nodes", prefix);
 	putf(e, mc->nr_xa_nodes, "model.%sxa_nodes", prefix);
 	putf(e, mc->shadow_deferred, "model.%sshadow_deferred", prefix);
@@ -177,7 +177,7 @@ static void emit_cost(struct emit *e)
 		uint64_t w = m->cfg.cost_ns[i];
 
 		if (i == COST_SWAP_ACCOUNT_CHECK && m->cfg.swap_account_static_key &&
-		    !(m->cfg.cost_set & (1u << i)))
+		    !cfg_cost_set(&m->cfg, i))
 			w = 0;		/* a patched-out static branch */
 		putf(e, m->cost[i], "cost.%s", cost_names[i]);
 		ns += m->cost[i] * w;

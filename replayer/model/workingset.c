@@ -21,7 +21,7 @@
  * nid/zid fields are absent; bucket_order is 0 (it is for 64-bit machines
  * below 2^34 pages).  v4.5 shadows carry memcg id 0.
  */
-#include "internal.h"
+#include "model-local.h"
 
 #define SHADOW_ID_SHIFT		3
 #define SHADOW_EVICTION_SHIFT	(SHADOW_ORDER_SHIFT + 4)
@@ -204,7 +204,7 @@ static bool refault_v4(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	} else {
 		evm = mem_cgroup_from_id(m, id);
 		if (evm == RF_NONE)
-			return false;	/* the evicting memcg is gone: neither counted nor activated */
+			return false;	/* the evicting memcg is gone: not counted, not activated */
 		lruvec_lookup_cost(m);
 		now = m->memcgs[evm]->lruvec.inactive_age;
 		active_file = lruvec_lru_size(m, evm, LRU_ACTIVE_FILE);
@@ -257,8 +257,8 @@ static bool refault_v5(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	if (ws) {
 		p->flags |= PG_workingset;
 		lru_note_cost(m, p->memcg, file, nr, 0);
-		count_ws(m, p->memcg, file ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON,
-			 nr);
+		count_ws(m, p->memcg,
+			 file ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON, nr);
 	}
 	return true;
 }
@@ -454,7 +454,8 @@ static void shadow_node_reclaim(struct rf_model *m, uint32_t idx)
 
 	if (n->level) {
 		for (i = 0; i < XA_CHUNK_SIZE; i++) {
-			uint64_t index = (base + i) << XA_CHUNK_SHIFT, e = xa_load(m, mapping, index);
+			uint64_t index = (base + i) << XA_CHUNK_SHIFT;
+			uint64_t e = xa_load(m, mapping, index);
 
 			if (slot_is_shadow(e) && shadow_order(e) >= XA_CHUNK_SHIFT)
 				xa_store(m, mapping, index, 0);

@@ -4,7 +4,6 @@
 noinst_LTLIBRARIES += librefault-refpolicy.la
 librefault_refpolicy_la_SOURCES = \
 	replayer/refpolicy/refpolicy-local.h \
-	replayer/refpolicy/keymap.c \
 	replayer/refpolicy/queue.h \
 	replayer/refpolicy/queue.c \
 	replayer/refpolicy/lru.c \

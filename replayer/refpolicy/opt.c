@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "replayer/refpolicy/refpolicy-local.h"
 
 #define NEVER		UINT32_MAX	/* next use of a page not referenced again */
@@ -26,7 +27,8 @@ struct opt_state {
 	uint32_t nr_ids;
 	uint32_t *stream;		/* id of each reference */
 	uint8_t *orders;		/* order of each reference; NULL while all are 0 */
-	uint32_t nr_refs, cap_refs;
+	uint32_t nr_refs;
+	size_t cap_refs, cap_orders;
 };
 
 /* The replay's working set, alive only inside finish. */
@@ -37,36 +39,14 @@ struct opt_run {
 	uint32_t nr;
 };
 
-static int grow_stream(struct opt_state *s)
-{
-	uint32_t cap = s->cap_refs ? s->cap_refs : 4096;
-	uint32_t *st;
-
-	cap = cap > MAX_REFS / 2 ? MAX_REFS : cap * 2;
-	st = realloc(s->stream, (size_t)cap * sizeof(*st));
-	if (!st)
-		return RF_ERR_NOMEM;
-	s->stream = st;
-	if (s->orders) {
-		uint8_t *o = realloc(s->orders, cap);
-
-		if (!o)
-			return RF_ERR_NOMEM;
-		s->orders = o;
-	}
-	s->cap_refs = cap;
-	return 0;
-}
-
+/* The order of reference nr_refs; the orders are kept from the first non-zero one on. */
 static int record_order(struct opt_state *s, unsigned int order)
 {
-	if (!s->orders) {
-		if (!order)
-			return 0;
-		s->orders = calloc(s->cap_refs, 1);
-		if (!s->orders)
-			return RF_ERR_NOMEM;
-	}
+	if (!s->orders && !order)
+		return 0;
+	/* zeroed: the references before the first non-zero order are order 0 */
+	if (RF_GROW_ZERO(s->orders, s->cap_orders, (size_t)s->nr_refs + 1))
+		return RF_ERR_NOMEM;
 	s->orders[s->nr_refs] = (uint8_t)order;
 	return 0;
 }
@@ -79,9 +59,9 @@ static int opt_ref(struct rf_refpolicy *p, uint64_t key, unsigned int order)
 
 	if (s->nr_refs >= MAX_REFS)
 		return RF_ERR_RANGE;
-	if (s->nr_refs == s->cap_refs && (r = grow_stream(s)))
-		return r;
-	id = rp_keymap_get(&s->ids, key);
+	if (RF_GROW(s->stream, s->cap_refs, (size_t)s->nr_refs + 1))
+		return RF_ERR_NOMEM;
+	id = rp_keymap_find(&s->ids, key);
 	if (id == RP_NIL) {
 		id = s->nr_ids + 1;
 		if (id == UINT32_MAX)

@@ -4,10 +4,12 @@
  * refault/refpolicy.h): the pages the reclaim model would touch, named by
  * a 64-bit hash of (space, identity).
  *
- * mix() is the splitmix64 finaliser, a bijection on u64.  Folding one
- * field at a time as mix(h ^ field) keeps the last field bijective: two
- * different indices of one file, or two ACCESS keys of one space, never
- * share a key.  Only different (dev, ino) or mm pairs can collide.
+ * rf_hash64() (lib/hash.h) is the splitmix64 finaliser, a bijection on u64.
+ * Folding one field at a time as rf_hash64(h ^ field) keeps the last field
+ * bijective: two different indices of one file, or two ACCESS keys of one
+ * space, never share a key.  Only different (dev, ino) or mm pairs can
+ * collide.  The keys are results (which pages OPT and LRU see as one): they
+ * must not change, and tests/refpolicy/test-refpolicy-pagekey pins some.
  */
 #include "replayer/refpolicy/refpolicy-local.h"
 
@@ -16,13 +18,6 @@
 #define SPACE_ANON		0x616e6f6e00000003ull
 #define SPACE_ACCESS_FILE	0x6163636600000005ull
 #define SPACE_ACCESS_ANON	0x6163636100000007ull
-
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static uint64_t folio_start(uint64_t index, unsigned int order)
 {
@@ -33,7 +28,7 @@ static uint64_t folio_start(uint64_t index, unsigned int order)
 static int file_range(const struct rf_event *ev, rf_page_ref_cb cb, void *ctx)
 {
 	unsigned int order = ev->u.file.order;
-	uint64_t base = mix(mix(SPACE_FILE ^ ev->u.file.dev) ^ ev->u.file.ino);
+	uint64_t base = rf_hash64(rf_hash64(SPACE_FILE ^ ev->u.file.dev) ^ ev->u.file.ino);
 	uint64_t nr = ev->u.file.nr ? ev->u.file.nr : 1;
 	uint64_t first = folio_start(ev->u.file.index, order);
 	uint64_t last = ev->u.file.index + (nr - 1);
@@ -43,7 +38,7 @@ static int file_range(const struct rf_event *ev, rf_page_ref_cb cb, void *ctx)
 	if (last < ev->u.file.index)	/* the range wraps: stop at the top */
 		last = UINT64_MAX;
 	for (f = first;; f += step) {
-		r = cb(mix(base ^ f), order, ctx);
+		r = cb(rf_hash64(base ^ f), order, ctx);
 		if (r)
 			return r;
 		if (!step || last - f < step)	/* the next folio starts past @last */
@@ -67,12 +62,13 @@ int rf_event_page_refs(const struct rf_event *ev, unsigned int page_shift, rf_pa
 		return file_range(&one, cb, ctx);
 	}
 	case RF_EV_ANON_FAULT:
-		space = mix(SPACE_ANON ^ ev->u.anon.mm);
+		space = rf_hash64(SPACE_ANON ^ ev->u.anon.mm);
 		index = page_shift < 64 ? ev->u.anon.addr >> page_shift : 0;
-		return cb(mix(space ^ folio_start(index, ev->u.anon.order)), ev->u.anon.order, ctx);
+		return cb(rf_hash64(space ^ folio_start(index, ev->u.anon.order)), ev->u.anon.order,
+			  ctx);
 	case RF_EV_ACCESS:
 		space = ev->u.access.flags & RF_REF_ANON ? SPACE_ACCESS_ANON : SPACE_ACCESS_FILE;
-		return cb(mix(space ^ folio_start(ev->u.access.key, ev->u.access.order)),
+		return cb(rf_hash64(space ^ folio_start(ev->u.access.key, ev->u.access.order)),
 			  ev->u.access.order, ctx);
 	case RF_EV_FILE_READAHEAD:
 		/*

@@ -2,6 +2,7 @@
 /* The queue of resident units shared by LRU and CLOCK (queue.h). */
 #include <stdlib.h>
 
+#include "lib/grow.h"
 #include "replayer/refpolicy/queue.h"
 
 int rp_queue_init(struct rp_queue *q)
@@ -31,21 +32,14 @@ void rp_queue_destroy(struct rp_queue *q)
 static uint32_t alloc_unit(struct rp_queue *q)
 {
 	uint32_t u = q->free;
-	struct rp_unit *n;
 
 	if (u != RP_NIL) {
 		q->free = q->units[u].next;
 		return u;
 	}
-	if (q->nr_units == q->cap_units) {
-		if (q->cap_units >= UINT32_MAX / 2)
-			return RP_NIL;
-		n = realloc(q->units, (size_t)q->cap_units * 2 * sizeof(*n));
-		if (!n)
-			return RP_NIL;
-		q->units = n;
-		q->cap_units *= 2;
-	}
+	/* unit indices are 32 bits */
+	if (q->nr_units == UINT32_MAX || RF_GROW(q->units, q->cap_units, (size_t)q->nr_units + 1))
+		return RP_NIL;
 	return q->nr_units++;
 }
 
@@ -107,7 +101,7 @@ void rp_queue_requeue(struct rp_queue *q, uint32_t u)
 void rp_queue_remove(struct rp_queue *q, uint32_t u)
 {
 	unlink_unit(q, u);
-	rp_keymap_del(&q->index, q->units[u].key);
+	rp_keymap_del(&q->index, q->units[u].key, NULL);
 	q->units[u].next = q->free;
 	q->free = u;
 }

@@ -21,7 +21,7 @@ struct rp_queue {
 	struct rp_keymap index;
 	struct rp_unit *units;	/* units[0] is the unused RP_NIL */
 	uint32_t nr_units;	/* slots handed out so far, RP_NIL included */
-	uint32_t cap_units;
+	size_t cap_units;
 	uint32_t free;		/* a free-list of evicted slots */
 	uint32_t head, tail;
 };
@@ -36,7 +36,7 @@ static inline struct rp_unit *rp_queue_unit(struct rp_queue *q, uint32_t u)
 
 static inline uint32_t rp_queue_find(const struct rp_queue *q, uint64_t key)
 {
-	return rp_keymap_get(&q->index, key);
+	return rp_keymap_find(&q->index, key);
 }
 
 /* A new unit for @key at the tail; RP_NIL when out of memory. */

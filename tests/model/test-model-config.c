@@ -20,6 +20,111 @@ static int count_cb(const char *key, const char *value, bool overridden, void *c
 	return 0;
 }
 
+struct key_walk {
+	int keys, described, undocumented;
+	const char *missing;
+};
+
+static int key_cb(const struct rf_model_key *k, void *ctx)
+{
+	struct key_walk *w = ctx;
+
+	w->keys++;
+	if (!k->help || !*k->help || (k->type == RF_MODEL_KEY_ENUM && !k->values))
+		w->undocumented++;
+	return 0;
+}
+
+static int find_key_cb(const struct rf_model_key *k, void *ctx)
+{
+	const char *name = ctx;
+
+	return !strcmp(k->name, name) ||
+	       ((k->flags & RF_MODEL_KEY_PER_CGROUP) && !strncmp(name, k->name, strlen(k->name)));
+}
+
+/* Every key describe lists is one rf_model_config_keys() names, and the reverse. */
+static int described_cb(const char *key, const char *value, bool overridden, void *ctx)
+{
+	struct key_walk *w = ctx;
+
+	(void)value;
+	(void)overridden;
+	if (strcmp(key, "profile") && !rf_model_config_keys(find_key_cb, (void *)key))
+		w->missing = key;
+	w->described++;
+	return 0;
+}
+
+/* The key list: every key is documented, and describe lists the same keys. */
+static void key_list(void)
+{
+	struct key_walk w = { 0 };
+	struct rf_model_config *c;
+	char err[1024];
+
+	rf_model_config_keys(key_cb, &w);
+	ok(w.keys >= 30 && !w.undocumented, "rf_model_config_keys: %d keys, each with help",
+	   w.keys);
+	rf_model_config_new(&c, "v6.18");
+	rf_model_config_set(c, "limit./a", "1G", err, sizeof(err));
+	rf_model_config_describe(c, described_cb, &w);
+	ok(!w.missing && w.described == w.keys - 5 + 1 + 1,
+	   "describe lists every key but the per-cgroup ones, and one limit (%s)",
+	   w.missing ? w.missing : "none missing");
+	is_int(rf_model_config_set(c, "memroy", "4G", err, sizeof(err)), RF_ERR_CONFIG,
+	       "a misspelt key refused");
+	ok(has(err, "\"memory\"?") && has(err, "limit.<path>") && !has(err, "rf_model"),
+	   "... with the key meant and the keys there are: %s", err);
+	rf_model_config_set(c, "cost.lru_lok", "1", err, sizeof(err));
+	ok(has(err, "cost.lru_lock"), "a misspelt cost key gets the one meant: %s", err);
+	rf_model_config_set(c, "cost.nothing", "1", err, sizeof(err));
+	ok(has(err, "rmap_walk") && has(err, "page_alloc"), "an unknown cost op lists them: %s",
+	   err);
+	rf_model_config_set(c, "shadow_limit", "lru9", err, sizeof(err));
+	ok(has(err, "present16, file16 or lru8"), "an enum says its values: %s", err);
+	rf_model_config_set(c, "swappiness", "201", err, sizeof(err));
+	ok(has(err, "0..200 for v6.18"), "swappiness says the profile's range: %s", err);
+	ok(!rf_model_config_set(c, "shadow_limit", "present8", err, sizeof(err)),
+	   "present8, the old name of lru8, is still taken");
+	rf_model_config_free(c);
+}
+
+/* The profile for a kernel release: the one validate uses when none is given. */
+static void profile_for_release(void)
+{
+	char why[256];
+	const char *const *p;
+	int own = 0, rows = 0;
+
+	is_str(rf_model_profile_for_release("5.15.3-arch1", why, sizeof(why)), "v5.10",
+	       "5.15 picks the nearest older profile");
+	ok(has(why, "recorded on 5.15, which has no profile of its own: the nearest older one"),
+	   "... and says so: %s", why);
+	is_str(rf_model_profile_for_release("4.6.2", why, sizeof(why)), "v4.6", "4.6.2 picks v4.6");
+	ok(!strcmp(why, "recorded on 4.6: the profile of that release"), "... its own: %s", why);
+	is_str(rf_model_profile_for_release("4.4.0", why, sizeof(why)), "v4.5",
+	       "4.4 (older than every profile) picks the oldest");
+	ok(!strcmp(why, "recorded on 4.4, older than every profile: the oldest"), "... %s", why);
+	is_str(rf_model_profile_for_release("7.1.0", why, sizeof(why)), "v6.18", "7.1 picks v6.18");
+	is_str(rf_model_profile_for_release("", why, sizeof(why)), "v6.18",
+	       "an unreadable release picks the newest");
+	ok(!strcmp(why, "kernel release '' unreadable: the newest profile"), "... %s", why);
+	is_str(rf_model_profile_for_release(NULL, why, sizeof(why)), "v6.18", "so does none");
+	/* every profile of a plain release vN.M is what N.M picks */
+	for (p = rf_model_profiles(); *p; p++) {
+		unsigned int major, minor;
+		char rel[32], end;
+
+		if (sscanf(*p, "v%u.%u%c", &major, &minor, &end) != 2)
+			continue;
+		rows++;
+		snprintf(rel, sizeof(rel), "%u.%u.0-test", major, minor);
+		own += !strcmp(rf_model_profile_for_release(rel, why, sizeof(why)), *p);
+	}
+	ok(rows == 5 && own == rows, "each of the %d release profiles is its release's pick", rows);
+}
+
 /*
  * limit.<path> wins over the trace's CGROUP_LIMIT for that cgroup (the
  * override was once dropped at mkdir, and the trace's limit with it: no
@@ -52,7 +157,7 @@ int main(void)
 	char err[256];
 	int n[3] = { 0 }, i, found = 0;
 
-	plan(17);
+	plan(37);
 	for (i = 0; i < 5; i++)
 		for (const char *const *p = names; *p; p++)
 			found += !strcmp(*p, want[i]);
@@ -93,6 +198,8 @@ int main(void)
 	rf_model_config_free(c);
 
 	limit_override();
+	key_list();
+	profile_for_release();
 
 	rf_model_config_new(&c, "v6.18");
 	rf_model_config_set(c, "memory", "4M", err, sizeof(err));

@@ -385,7 +385,8 @@ static void test_readahead_holds_reader(void)
 	   (unsigned long long)refault, (unsigned long long)maj);
 	refault = held_by_fault(false, &maj);
 	ok(refault == 1 && maj == 1,
-	   "... not held when no fault follows: evicted, the fault is major and refaults (%llu, %llu)",
+	   "... not held when no fault follows: evicted, the fault is major and refaults "
+	   "(%llu, %llu)",
 	   (unsigned long long)refault, (unsigned long long)maj);
 }
 
@@ -453,7 +454,8 @@ static uint64_t left_after_unmap(uint64_t unmap_from)
 
 static void test_unmap_takes_every_pte(void)
 {
-	is_int(left_after_unmap(0), 0, "munmap of a folio faulted at 4 pages unmaps it: fadvise drops it");
+	is_int(left_after_unmap(0), 0,
+	       "munmap of a folio faulted at 4 pages unmaps it: fadvise drops it");
 	is_int(left_after_unmap(1), 0, "... also when the unmapped range starts inside the folio");
 }
 

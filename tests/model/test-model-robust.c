@@ -4,6 +4,7 @@
  * a crash, a hang or a sanitizer report, and leave the books balanced: LRU
  * pages + batched pages + free pages = memory, whatever the trace said.
  */
+#include "lib/compiler.h"
 #include "model-helpers.h"
 
 static uint64_t rnd(uint64_t *s)
@@ -26,7 +27,7 @@ static void random_event(uint64_t *s, struct rf_event *ev)
 	uint64_t r = rnd(s);
 
 	memset(ev, 0, sizeof(*ev));
-	ev->type = types[r % (sizeof(types) / sizeof(types[0]))];
+	ev->type = types[r % ARRAY_SIZE(types)];
 	ev->cpu = rnd(s) % 7;
 	ev->pid = rnd(s) % 6;
 	switch (ev->type) {

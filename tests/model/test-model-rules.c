@@ -27,7 +27,8 @@ static void test_two_touch(void)
 	is_int(C(m, "vmstat.nr_active_file"), 0, "one touch: nothing active");
 	read_pages(m, 0, 0, 1, 0, 1);		/* second touch of page 0 (on the LRU) */
 	is_int(C(m, "vmstat.nr_active_file"), 1, "two touches: page 0 active");
-	is_int(C(m, "vmstat.pgactivate"), 1, "activation through activate_page() counts pgactivate");
+	is_int(C(m, "vmstat.pgactivate"), 1,
+	       "activation through activate_page() counts pgactivate");
 	rf_model_free(m);
 
 	/* the second touch on another CPU, while CPU 0's batch holds the page, is lost */
@@ -114,7 +115,8 @@ static uint64_t refault_v618_at(const char *const *kv, int k, enum stats_flush f
 	int i;
 
 	cg_mkdir(m, 1, 0, "/");
-	counters_at(m, 1000, true);	/* a first flush (empty lists); the periodic one counts from here */
+	/* a first flush (empty lists); the periodic one counts from here */
+	counters_at(m, 1000, true);
 	for (i = 0; i < 4; i++) {
 		read_pages(m, 0, 0, 2, i, 1);
 		read_pages(m, 0, 1, 2, i, 1);	/* another reader: a second access */
@@ -625,10 +627,11 @@ static void test_determinism(void)
 }
 
 /*
- * Root cgroup only (the LKP readtwice situation, reference §5.3 item 7): the
- * root memcg's lruvec holds every page, so v4.5's zone counter and v4.6's
- * root lruvec counter age and judge alike: identical decisions, once the
- * two rows' unrelated switches (shadow-node limit, watermarks) are aligned.
+ * Root cgroup only (where the vm-scalability readtwice regression of
+ * 23047a96 was measured): the root memcg's lruvec holds every page, so
+ * v4.5's zone counter and v4.6's root lruvec counter age and judge alike:
+ * identical decisions, once the two rows' unrelated switches (shadow-node
+ * limit, watermarks) are aligned.  The regression is a cost effect.
  */
 static void test_root_only(void)
 {
@@ -708,7 +711,8 @@ static void test_root_named(void)
 	read_pages(m, 0, 100, 5, 0, 10);
 	rf_model_counters(m, count_root_usage, &keys);
 	ok(keys == 1 && C(m, "memcg./.usage") == 10,
-	   "a mkdir of \"/\" names the root memcg: one memcg./ with the 10 pages read (%d keys)", keys);
+	   "a mkdir of \"/\" names the root memcg: one memcg./ with the 10 pages read (%d keys)",
+	   keys);
 	rf_model_free(m);
 }
 

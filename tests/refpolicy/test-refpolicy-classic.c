@@ -5,10 +5,11 @@
  */
 #include <refault/refpolicy.h>
 
+#include "lib/compiler.h"
 #include "tests/lib/tap.h"
 
 static const uint64_t belady[] = { 1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5 };
-#define NBELADY (sizeof(belady) / sizeof(belady[0]))
+#define NBELADY ARRAY_SIZE(belady)
 
 static struct rf_refpolicy_stats run(enum rf_refpolicy_kind kind, uint64_t cap,
 				     const uint64_t *keys, const unsigned int *orders, size_t n)
@@ -59,7 +60,7 @@ static void classic(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		struct rf_refpolicy_stats st;
 
 		st = run(want[i].kind, want[i].cap, belady, NULL, NBELADY);

@@ -148,11 +148,44 @@ static void feeding(void)
 	rf_refpolicy_free(p);
 }
 
+/*
+ * The keys themselves, as they have always been: they decide which pages
+ * OPT and LRU count as one, so a change of hash would change their results.
+ */
+static void pinned(void)
+{
+	struct rf_event rd = file_ev(RF_EV_FILE_READ, 8, 12, 5, 1, 0);
+	struct rf_event flt = file_ev(RF_EV_FILE_FAULT, 8, 12, 700, 0, 9);
+	struct rf_event anon, acc;
+	struct refs r;
+
+	memset(&anon, 0, sizeof(anon));
+	anon.type = RF_EV_ANON_FAULT;
+	anon.u.anon.mm = 0xffff888000001000ull;
+	anon.u.anon.addr = 0x7f0000001000ull;
+	memset(&acc, 0, sizeof(acc));
+	acc.type = RF_EV_ACCESS;
+	acc.u.access.key = 42;
+	r = refs_of(&rd);
+	ok(r.n == 1 && r.key[0] == 0x68f31c5bc97133b9ull, "file (8, 12) page 5: its key");
+	r = refs_of(&flt);
+	ok(r.n == 1 && r.key[0] == 0x0d1ae634ad59adfdull && r.order[0] == 9,
+	   "a fault at 700 in a PMD folio: the folio at 512's key");
+	r = refs_of(&anon);
+	ok(r.n == 1 && r.key[0] == 0xfe1ef86b66601c79ull, "an anon page: its key");
+	r = refs_of(&acc);
+	ok(r.n == 1 && r.key[0] == 0xac63742b90e7cd69ull, "access key 42: its file-space key");
+	acc.u.access.flags = RF_REF_ANON;
+	r = refs_of(&acc);
+	ok(r.n == 1 && r.key[0] == 0xbc78108db768ed91ull, "access key 42: its anon-space key");
+}
+
 int main(void)
 {
-	plan(8 + 4 + 2);
+	plan(8 + 4 + 2 + 5);
 	file_events();
 	anon_and_access();
 	feeding();
+	pinned();
 	return done_testing();
 }

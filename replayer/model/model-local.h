@@ -13,14 +13,17 @@
  * open-addressing hash on (mapping, index >> 6).  A slot holds a page, a
  * tail reference of a large folio, a shadow entry or a swap entry.
  */
-#ifndef REFAULT_MODEL_INTERNAL_H
-#define REFAULT_MODEL_INTERNAL_H
+#ifndef REFAULT_MODEL_LOCAL_H
+#define REFAULT_MODEL_LOCAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <refault/model.h>
+
+#include "lib/hash.h"
+#include "lib/hashmap.h"
 
 #define RF_NIL		0u		/* page / node slab index 0 is never used */
 #define RF_NONE		UINT32_MAX
@@ -34,6 +37,20 @@
 #define MAX_MEMCGS		65535u
 #define RA_HOLD_MAX		8u	/* file_readahead events one read or fault may follow */
 #define RA_PIN_MAX		31u	/* PAGEVEC_SIZE: the folios filemap_get_pages() holds */
+#define MAX_ORDER_MODEL		9	/* PMD order: larger orders are taken as THPs */
+#define MAX_RANGE_PAGES		(1ull << 24)	/* pages one read/write/fadvise event may cover */
+
+/* An event's order, bounded: larger orders are taken as PMD-sized folios. */
+static inline unsigned int clamp_order(unsigned int order)
+{
+	return order > MAX_ORDER_MODEL ? MAX_ORDER_MODEL : order;
+}
+
+/* An event's range in pages, bounded. */
+static inline uint64_t clamp_range(uint64_t nr)
+{
+	return nr > MAX_RANGE_PAGES ? MAX_RANGE_PAGES : nr;
+}
 
 enum lru_list {
 	LRU_INACTIVE_ANON = 0,
@@ -58,7 +75,7 @@ static inline bool is_active_lru(int lru)
 
 enum ws_domain {
 	WS_ZONE,		/* v4.5: zone->inactive_age, memcg-unaware */
-	WS_MEMCG,		/* 23047a96 (v4.6) .. v5.8: lruvec->inactive_age of the page's memcg */
+	WS_MEMCG,		/* 23047a96 (v4.6) .. v5.8: inactive_age of the page's lruvec */
 	WS_RECLAIM_ROOT,	/* v5.9+: nonresident_age, hierarchical, eviction at reclaim root */
 };
 
@@ -97,10 +114,11 @@ enum shadow_shrinker_mode {
 
 struct rf_profile {
 	const char *name;
+	unsigned int major, minor;	/* the kernel release it models; 0, 0: one with a patch */
 	const char *summary;
 	enum ws_domain ws_domain;
 	enum ws_activation_cost ws_cost;
-	bool lruvec_call;		/* mem_cgroup_zone_lruvec() is out of line (v4.6 before 55779ec) */
+	bool lruvec_call;		/* out-of-line mem_cgroup_zone_lruvec() (v4.6 < 55779ec) */
 	bool node_lru;			/* v4.8+: per-node lruvec, counters without a zone suffix */
 	bool ws_no_write_refault;	/* v4.9+: no refault activation for __GFP_WRITE inserts */
 	bool ws_restore;		/* v4.20+: PG_workingset in shadows, workingset_restore */
@@ -109,7 +127,7 @@ struct rf_profile {
 	bool new_anon_inactive;		/* v5.9+: new anon pages start inactive */
 	bool anon_two_look;		/* v5.9+: page_check_references treats anon like file */
 	bool deactivate_workingset;	/* v4.20+: shrink_active_list sets PG_workingset */
-	bool memcg_iter_cookie;		/* v4.x: shared iterator cursor, early break in limit reclaim */
+	bool memcg_iter_cookie;		/* v4.x: shared iterator cursor, early break in limit */
 	bool kswapd_check_first;	/* v4.8+: balance test before age_active_anon */
 	bool pgactivate_nr_pages;	/* v5.x: per base page instead of per page struct */
 	bool scan_nr_pages;		/* v5.3+: sc->nr_scanned += base pages, mapped ones once */
@@ -119,9 +137,9 @@ struct rf_profile {
 	bool lruvec_lock;		/* v5.11+: one lock per lruvec, not per node/zone */
 	bool no_wmark_scale;		/* v4.5: low = min * 5/4, high = min * 3/2 */
 	bool thp_swap;			/* v4.13+: an anon THP is swapped whole if slots allow */
-	bool stats_flushed;		/* v6.x rstat: reclaim reads memcg stats as of the last flush */
-	bool ws_stamp_first;		/* v6.x: the shadow holds the age before the eviction's own */
-	bool large_file_folios;		/* v6.x: readahead in large folios (page_cache_ra_order()) */
+	bool stats_flushed;		/* v6.x rstat: reclaim reads memcg stats as last flushed */
+	bool ws_stamp_first;		/* v6.x: the shadow holds the age before eviction ages it */
+	bool large_file_folios;		/* v6.x: readahead in large folios, page_cache_ra_order() */
 	bool read_same_folio;		/* v6.x filemap_read(): pos_same_folio(), not prev_index */
 	enum file_low_rule file_low;
 	enum scan_balance_rule balance;
@@ -140,20 +158,31 @@ const struct rf_profile *rf_profile_find(const char *name);
 
 /* ------------------------------------------------------------ cost model */
 
+/* Each operation: its key (cost.<name>), its default weight in ns, what it counts. */
 #define RF_COST_LIST(X)								\
-	X(LRU_LOCK,		"lru_lock",		40)	/* lru_lock / lruvec lock taken */ \
-	X(MEMCG_LOOKUP_ID,	"memcg_lookup_id",	15)	/* mem_cgroup_from_id() */	\
-	X(LOCK_PAGE_MEMCG,	"lock_page_memcg",	20)	/* lock_page_memcg+unlock */	\
-	X(RCU_READ,		"rcu_read_section",	2)	/* rcu_read_lock+unlock */	\
-	X(CALL,			"out_of_line_call",	5)	/* function call on a hot path */ \
-	X(PAGE_MOVE,		"page_moved",		10)	/* page moved between lists */	\
-	X(SWAP_ACCOUNT_CHECK,	"swap_account_check",	1)	/* do_swap_account test */	\
-	X(ATOMIC,		"atomic",		8)	/* atomic RMW (ages, stats) */	\
-	X(RMAP_WALK,		"rmap_walk",		150)	/* page_referenced() */		\
-	X(PAGE_ALLOC,		"page_alloc",		100)	/* page allocated and charged */
+	X(LRU_LOCK,		"lru_lock",		40,				\
+	  "an LRU lock (lruvec lock from v5.11) taken")				\
+	X(MEMCG_LOOKUP_ID,	"memcg_lookup_id",	15,				\
+	  "a memcg looked up by id: mem_cgroup_from_id()")			\
+	X(LOCK_PAGE_MEMCG,	"lock_page_memcg",	20,				\
+	  "a lock_page_memcg() + unlock_page_memcg() pair")			\
+	X(RCU_READ,		"rcu_read_section",	2,				\
+	  "an rcu_read_lock() + rcu_read_unlock() pair")				\
+	X(CALL,			"out_of_line_call",	5,				\
+	  "an out-of-line call on a hot path")					\
+	X(PAGE_MOVE,		"page_moved",		10,				\
+	  "a page put on an LRU list")						\
+	X(SWAP_ACCOUNT_CHECK,	"swap_account_check",	1,				\
+	  "a test of the swap accounting switch")				\
+	X(ATOMIC,		"atomic",		8,				\
+	  "an atomic read-modify-write (ages, statistics)")			\
+	X(RMAP_WALK,		"rmap_walk",		150,				\
+	  "a page_referenced() rmap walk of a mapped page")			\
+	X(PAGE_ALLOC,		"page_alloc",		100,				\
+	  "a page allocated and charged")
 
 enum rf_cost_op {
-#define X(op, name, ns) COST_##op,
+#define X(op, name, ns, help) COST_##op,
 	RF_COST_LIST(X)
 #undef X
 	NR_COST_OPS
@@ -331,24 +360,41 @@ struct rf_mapping {
 	uint64_t nrshadows;	/* shadow entries (one per evicted folio, whatever its order) */
 };
 
-/* Open addressing, linear probing, 128-bit keys; value RF_NONE = absent. */
-struct rf_hent {
+/*
+ * The model's indexes are lib/hashmap.h maps to a u32 slot: pair_map on two
+ * words ((mapping, index >> 6) -> tree node, (kind << 32 | dev, ino) ->
+ * mapping), id_map on one (cgroup id, pid, mm).  Nothing walks them, so
+ * their order never shows.
+ */
+struct rf_pair {
 	uint64_t a, b;
-	uint32_t val;
-	uint32_t used;
 };
 
-struct rf_htab {
-	struct rf_hent *e;
-	size_t mask;
-	size_t nr;
-};
+static inline uint64_t rf_pair_hash(struct rf_pair k)
+{
+	return rf_hash2(k.a, k.b);
+}
 
-int rf_htab_init(struct rf_htab *h, size_t cap_pow2);
-void rf_htab_destroy(struct rf_htab *h);
-uint32_t rf_htab_get(const struct rf_htab *h, uint64_t a, uint64_t b);
-int rf_htab_put(struct rf_htab *h, uint64_t a, uint64_t b, uint32_t val);
-void rf_htab_del(struct rf_htab *h, uint64_t a, uint64_t b);
+#define RF_PAIR_EQ(x, y) ((x).a == (y).a && (x).b == (y).b)
+
+RF_HASHMAP_DEFINE(pair_map, struct rf_pair, uint32_t, rf_pair_hash, RF_PAIR_EQ, 75)
+RF_HASHMAP_DEFINE(id_map, uint64_t, uint32_t, rf_hash64, RF_HASHMAP_EQ, 75)
+
+/* The slot of (@a, @b), or RF_NONE. */
+static inline uint32_t pair_map_find(const struct pair_map *h, uint64_t a, uint64_t b)
+{
+	const uint32_t *v = pair_map_get(h, (struct rf_pair){ a, b });
+
+	return v ? *v : RF_NONE;
+}
+
+/* The slot of @key, or RF_NONE. */
+static inline uint32_t id_map_find(const struct id_map *h, uint64_t key)
+{
+	const uint32_t *v = id_map_get(h, key);
+
+	return v ? *v : RF_NONE;
+}
 
 /* ---------------------------------------------------------------- lruvec */
 
@@ -424,7 +470,8 @@ struct rf_mm {
 	uint32_t anon_mapping;
 	uint32_t users;
 	struct rf_vma *vmas;
-	uint32_t nr_vmas, cap_vmas;
+	uint32_t nr_vmas;
+	size_t cap_vmas;
 };
 
 /* --------------------------------------------------------- configuration */
@@ -433,14 +480,6 @@ struct rf_limit_override {
 	char *path;
 	uint32_t kind;			/* enum rf_limit_kind */
 	uint64_t bytes;
-};
-
-enum cfg_key_bit {
-	CFG_MEMORY, CFG_SWAP, CFG_CPUS, CFG_SWAPPINESS, CFG_PAGEVEC, CFG_PAGEVEC_SIZE,
-	CFG_SWAP_ACCOUNT, CFG_SWAP_ACCOUNT_KEY, CFG_DRAIN, CFG_MIN_FREE_KBYTES,
-	CFG_WSF, CFG_PAGE_SIZE, CFG_KSWAPD_CPU, CFG_COST, CFG_SHADOW_LIMIT, CFG_WMARKS,
-	CFG_MEMCG_STATS, CFG_SHADOW_SHRINKER,
-	NR_CFG_KEYS
 };
 
 struct rf_model_config {
@@ -457,10 +496,10 @@ struct rf_model_config {
 	bool drain_all;			/* reclaim calls lru_add_drain_all() (not a kernel) */
 	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
 	uint32_t cost_ns[NR_COST_OPS];
-	uint32_t set;			/* bitmask of cfg_key_bit set explicitly */
-	uint32_t cost_set;		/* bitmask of cost weights set explicitly */
+	uint64_t set;			/* keys set explicitly: bit i for config.c's keys[i] */
 	struct rf_limit_override *limits;
 	uint32_t nr_limits;
+	size_t cap_limits;
 };
 
 /* ---------------------------------------------------------------- model */
@@ -496,36 +535,42 @@ struct rf_model {
 
 	/* pages */
 	struct rf_page *pages;
-	uint32_t nr_page_slots, cap_pages, free_page;
+	uint32_t nr_page_slots, free_page;
+	size_t cap_pages;
 
 	/* page cache / anon trees */
 	struct rf_xnode *nodes;
-	uint32_t nr_node_slots, cap_nodes, free_node;
-	struct rf_htab node_index;	/* (mapping, base) -> node */
+	uint32_t nr_node_slots, free_node;
+	size_t cap_nodes;
+	struct pair_map node_index;	/* (mapping, base) -> node */
 	uint32_t last_mapping, last_node;	/* one-entry lookup cache (streams) */
 	uint64_t last_base;
 	uint32_t access_mapping[2];	/* RF_EV_ACCESS file / anon mappings, RF_NONE until used */
 	struct rf_mapping *mappings;
-	uint32_t nr_mappings, cap_mappings;
-	struct rf_htab mapping_index;	/* (kind<<32|dev, ino) -> mapping */
+	uint32_t nr_mappings;
+	size_t cap_mappings;
+	struct pair_map mapping_index;	/* (kind<<32|dev, ino) -> mapping */
 	uint64_t nr_shadow_nodes;	/* on every memcg's shadow list (WORKINGSET_NODES) */
 	uint64_t shadow_deferred;	/* shrinker->nr_deferred[nid] (before v5.13) */
 
 	/* memcgs */
 	struct rf_memcg **memcgs;	/* by slot; [0] = root */
+	size_t cap_memcgs;
 	uint32_t nr_memcgs;
 	uint32_t *id_to_slot;		/* mem_cgroup_from_id(); RF_NONE if free */
-	struct rf_htab cgid_index;	/* trace cgroup id -> slot */
+	struct id_map cgid_index;	/* trace cgroup id -> slot */
 
 	/* processes */
-	struct rf_htab pid_index;	/* pid -> index in pids[] */
+	struct id_map pid_index;	/* pid -> index in pids[] */
 	struct rf_pid *pids;
-	uint32_t nr_pids, cap_pids;
-	struct rf_htab mm_index;	/* mm -> index in mms[] */
+	uint32_t nr_pids;
+	size_t cap_pids;
+	struct id_map mm_index;		/* mm -> index in mms[] */
 	struct rf_mm *mms;
-	uint32_t nr_mms, cap_mms;
+	uint32_t nr_mms;
+	size_t cap_mms;
 
-	/* file_readahead events held until the read or fault they were for (model.c) */
+	/* file_readahead events held until the read or fault they were for (readahead.c) */
 	struct rf_held_ra {
 		struct rf_event ev;
 		uint32_t memcg, cpu;
@@ -552,7 +597,7 @@ struct rf_model {
 	bool kswapd_wanted;
 	bool in_reclaim;		/* no nested reclaim from allocations */
 	bool oom;			/* an allocation failed; no reclaim until a page is freed */
-	uint64_t next_stats_flush;	/* trace time of the periodic rstat flush; 0 = not started */
+	uint64_t next_stats_flush;	/* trace time of the next periodic rstat flush, 0: none */
 	bool stats_ever_flushed;	/* until then memcg stats read exact (memcg-stats.c) */
 
 	/* counters */
@@ -584,6 +629,7 @@ void xa_erase_page(struct rf_model *m, uint32_t page, uint64_t shadow);
 uint64_t xa_take_shadow(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
 		       uint32_t memcg);
 void xa_drop_covering_shadow(struct rf_model *m, uint32_t mapping, uint64_t index);
+bool range_free(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr);
 typedef void (*xa_visit_fn)(struct rf_model *m, uint64_t index, uint64_t entry, void *ctx);
 void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uint64_t last,
 		       xa_visit_fn fn, void *ctx);
@@ -642,6 +688,7 @@ void lru_add_drain(struct rf_model *m);
 void lru_add_drain_all(struct rf_model *m);
 void mark_page_accessed(struct rf_model *m, uint32_t page);
 void pvec_note_stranded(struct rf_model *m);
+void release_page(struct rf_model *m, uint32_t page);
 
 /* previous reads of a file (readpos.c) */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping);
@@ -651,12 +698,62 @@ void read_state_done(struct rf_read_state *rs, int stream, uint64_t last, bool s
 /* The task exited: its pid may come back as another task, which has read nothing. */
 void read_state_forget(struct rf_model *m, int32_t pid);
 
-/* page life (model.c) */
+static inline unsigned int page_shift(const struct rf_model *m)
+{
+	return __builtin_ctz(m->cfg.page_size);
+}
+
+/* page_alloc.c */
 int alloc_pages(struct rf_model *m, uint64_t nr);
+uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		  uint32_t memcg, uint16_t flags);
 void free_page_final(struct rf_model *m, uint32_t page);
-void release_page(struct rf_model *m, uint32_t page);
-void page_remove_rmap_all(struct rf_model *m, uint32_t page);
+void setup_watermarks(struct rf_model *m);
+
+/* huge_memory.c */
 int split_huge_page(struct rf_model *m, uint32_t page);
+
+/* filemap.c */
+uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino);
+uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		      uint32_t memcg, bool write);
+void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, unsigned int order,
+	     uint32_t memcg, bool write, struct rf_read_state *rs);
+void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);
+
+/* readahead.c */
+void ra_hold(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);
+void ra_release(struct rf_model *m, const struct rf_event *next);
+
+/* memory.c */
+void map_page(struct rf_model *m, uint32_t page, uint8_t flags, bool exec);
+void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		uint8_t flags, uint32_t memcg, bool fault);
+void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
+
+/* mmap.c */
+struct rf_mm *mm_get(struct rf_model *m, uint64_t mm);
+void mm_put(struct rf_model *m, uint64_t mm);
+const struct rf_vma *find_file_vma(const struct rf_mm *x, uint32_t dev, uint64_t ino,
+				   uint64_t index, unsigned int shift);
+void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev, uint64_t start,
+		 uint64_t end);
+void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
+
+/* madvise.c */
+void do_madvise(struct rf_model *m, struct rf_mm *x, uint32_t advice, uint64_t start, uint64_t end);
+
+/* truncate.c, fadvise.c */
+uint32_t invalidate_mapping_pages(struct rf_model *m, uint32_t mapping, uint64_t first,
+				  uint64_t last);
+void truncate_inode_pages_range(struct rf_model *m, uint32_t mapping, uint64_t start, bool unlink);
+void generic_fadvise(struct rf_model *m, uint32_t mapping, uint32_t advice, uint64_t index,
+		     uint64_t nr);
+
+/* fork.c */
+uint32_t task_memcg(struct rf_model *m, int32_t pid);
+struct rf_pid *pid_get(struct rf_model *m, int32_t pid);
+void task_event(struct rf_model *m, const struct rf_event *ev);
 
 /* workingset.c */
 uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t target);
@@ -711,7 +808,8 @@ const char *rf_cost_name(enum rf_cost_op op);
 uint32_t rf_cost_default_ns(enum rf_cost_op op);
 int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, bool sample);
 
-/* config.c */
-uint64_t cfg_pages(const struct rf_model_config *c, uint64_t bytes);
+/* config.c: what rf_model_new() refuses (several keys together); was cost.<op> set */
+int cfg_validate(const struct rf_model_config *c, char *err, size_t errlen);
+bool cfg_cost_set(const struct rf_model_config *c, enum rf_cost_op op);
 
-#endif /* REFAULT_MODEL_INTERNAL_H */
+#endif /* REFAULT_MODEL_LOCAL_H */

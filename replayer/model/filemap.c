@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The page cache paths of file I/O: mm/filemap.c.  Insertion
+ * (add_to_page_cache_lru(), filemap_add_folio()), reads and writes
+ * (do_generic_file_read() / filemap_read(), generic_perform_write()) and
+ * file faults (filemap_fault()).  Readahead is in readahead.c.
+ */
+#include "model-local.h"
+
+#define PROT_EXEC	4
+
+/* The mapping of file (@dev, @ino), made at its first use; RF_NONE (m->error) without memory. */
+uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino)
+{
+	uint32_t mp = mapping_get(m, MAPPING_FILE, dev, ino);
+
+	if (mp == RF_NONE)
+		m->error = RF_ERR_NOMEM;
+	return mp;
+}
+
+/*
+ * add_to_page_cache_lru(), v4.6.2 mm/filemap.c (v6.18 filemap_add_folio()):
+ * charge, insert, and activate a refault the workingset code says is hot
+ * (v4.9+: not for __GFP_WRITE inserts).  The shadow is the one the kernel's
+ * insertion finds anywhere in the folio's range (xa_take_shadow()), looked
+ * up after the charge, which may have reclaimed.  A large folio refaults
+ * once, for all its pages.  grab_cache_page_write_begin() pre-sets
+ * PG_referenced on pages it creates.
+ */
+uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		      uint32_t memcg, bool write)
+{
+	uint64_t shadow;
+	uint32_t idx;
+
+	idx = new_page(m, mapping, index, order, memcg, write ? PG_referenced | PG_dirty : 0);
+	if (idx == RF_NIL)
+		return RF_NIL;
+	shadow = xa_take_shadow(m, mapping, index, order, P(m, idx)->memcg);
+	xa_store_page(m, idx);
+	if (shadow && !(write && m->p->ws_no_write_refault))
+		workingset_refault(m, P(m, idx), shadow);
+	lru_cache_add(m, idx);
+	return idx;
+}
+
+/* The folio of @order around @index, or the page at @index alone if that range is partly cached. */
+static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint64_t index,
+				      unsigned int order, uint32_t memcg, bool write)
+{
+	uint64_t nr = 1ull << order, aligned = index & ~(nr - 1);
+
+	if (order && range_free(m, mapping, aligned, nr))
+		return insert_folio(m, mapping, aligned, order, memcg, write);
+	return insert_folio(m, mapping, index, 0, memcg, write);
+}
+
+/*
+ * do_generic_file_read(), v4.6.2 (filemap_read(), v6.18): a miss inserts
+ * the page (folio), then every folio of the read is marked accessed once,
+ * the first one only if the read does not continue the previous read of the
+ * file.  v6.18 marks the first folio unless pos_same_folio(pos, prev_pos -
+ * 1): the previous read ended in it.  v4.6.2 marks a page unless the read
+ * starts where the previous one stopped (prev_index, prev_offset); a read to
+ * the end of page P leaves prev_pos at P's start, so with the trace's
+ * whole-page reads: unless it starts in the page the previous read ended in.
+ * A fresh file (f_ra.prev_pos = -1) continues nothing.  Where the previous
+ * reads ended is in @rs (readpos.c).  generic_perform_write(): a hit is
+ * marked accessed (FGP_ACCESSED); writes (@rs NULL) and synthetic accesses
+ * do not read through a file.
+ */
+void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, unsigned int order,
+	     uint32_t memcg, bool write, struct rf_read_state *rs)
+{
+	uint32_t last = RF_NIL;
+	int stream = -1;
+	uint64_t i;
+
+	for (i = 0; i < nr && !m->error; i++) {
+		uint32_t idx = xa_lookup_page(m, mapping, index + i);
+		bool created = false;
+
+		if (idx == RF_NIL) {
+			idx = add_to_page_cache_lru(m, mapping, index + i, order, memcg, write);
+			if (idx == RF_NIL)
+				return;
+			created = true;
+		}
+		if (write)
+			P(m, idx)->flags |= PG_dirty;
+		if (idx == last)
+			continue;
+		last = idx;
+		if (!i && rs) {
+			bool skip;
+
+			stream = read_state_match(m, rs, index, idx, &skip);
+			if (skip)
+				continue;
+		}
+		if (!(write && created))
+			mark_page_accessed(m, idx);
+	}
+	if (rs)
+		read_state_done(rs, stream, index + nr - 1,
+				m->p->read_same_folio && m->mappings[mapping].large_folios);
+}
+
+/* filemap_fault(): a miss is a major fault; no mark_page_accessed() */
+void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
+{
+	uint32_t mapping = file_mapping(m, ev->u.file.dev, ev->u.file.ino);
+	uint32_t idx;
+	bool exec = false;
+
+	if (mapping == RF_NONE)
+		return;
+	m->ev[EV_PGFAULT]++;
+	count_memcg_event(m, memcg, EV_PGFAULT, 1);
+	idx = xa_lookup_page(m, mapping, ev->u.file.index);
+	if (idx == RF_NIL) {
+		m->ev[EV_PGMAJFAULT]++;
+		count_memcg_event(m, memcg, EV_PGMAJFAULT, 1);
+		idx = add_to_page_cache_lru(m, mapping, ev->u.file.index,
+					    clamp_order(ev->u.file.order), memcg, false);
+		if (idx == RF_NIL)
+			return;
+	}
+	if (ev->u.file.mm) {
+		uint32_t i = id_map_find(&m->mm_index, ev->u.file.mm);
+
+		if (i != RF_NONE) {
+			const struct rf_vma *v = find_file_vma(&m->mms[i], ev->u.file.dev,
+							       ev->u.file.ino, ev->u.file.index,
+							       page_shift(m));
+
+			exec = v && (v->prot & PROT_EXEC);
+		}
+	}
+	map_page(m, idx, ev->u.file.flags, exec);
+}

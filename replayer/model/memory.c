@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Faults and unmaps: mm/memory.c.  Anonymous faults (do_anonymous_page(),
+ * and mm/huge_memory.c's do_huge_pmd_anonymous_page(); do_swap_page() is in
+ * swap.c), the mapping of a page by a fault, and zap_pte_range() for munmap,
+ * exit and MADV_DONTNEED.
+ */
+#include "model-local.h"
+
+/*
+ * A fault maps @idx (do_set_pte(), v4.6.2; set_pte_range(), v6.18): one
+ * more PTE maps it (the rmap count), young, dirty if the access wrote; a
+ * VM_SEQ_READ or VM_EXEC mapping is noted for reclaim (RF_REF_* @flags).
+ */
+void map_page(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
+{
+	struct rf_page *p = P(m, idx);
+
+	if (p->mapcount < 255)
+		p->mapcount++;
+	p->flags |= PG_young;
+	if (flags & RF_REF_WRITE)
+		p->flags |= PG_dirty;
+	if (flags & RF_REF_SEQ)
+		p->flags |= PG_seqread;
+	if (exec)
+		p->flags |= PG_exec;
+}
+
+/*
+ * do_anonymous_page() / do_huge_pmd_anonymous_page(), v4.6.2: new anon
+ * pages go to the active list (lru_cache_add_active_or_unevictable); v5.9+
+ * to the inactive list.  A swap entry in the slot means do_swap_page(); a
+ * present page just gets its PTE young bit.
+ */
+void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		uint8_t flags, uint32_t memcg, bool fault)
+{
+	uint64_t e = xa_load(m, mapping, index), nr;
+	uint32_t idx;
+
+	if (fault) {
+		m->ev[EV_PGFAULT]++;
+		count_memcg_event(m, memcg, EV_PGFAULT, 1);
+	}
+	if (e && ((e & SLOT_TAG_MASK) == SLOT_PAGE || (e & SLOT_TAG_MASK) == SLOT_TAIL)) {
+		P(m, (uint32_t)(e >> 2))->flags |= PG_young;
+		return;
+	}
+	if (e && (e & SLOT_TAG_MASK) == SLOT_SWAP) {
+		do_swap_page(m, mapping, index, e, memcg, flags);
+		return;
+	}
+	nr = 1ull << order;
+	if (order && range_free(m, mapping, index & ~(nr - 1), nr))
+		index &= ~(nr - 1);
+	else
+		order = 0;	/* the huge range is partly used: a base page */
+	idx = new_page(m, mapping, index, order, memcg,
+		       PG_swapbacked | (m->p->new_anon_inactive ? 0 : PG_active));
+	if (idx == RF_NIL)
+		return;
+	map_page(m, idx, flags | RF_REF_WRITE, false);
+	xa_store_page(m, idx);
+	lru_cache_add(m, idx);
+}
+
+/* --------------------------------------------------------------- unmaps */
+
+struct zap_ctx {
+	bool seqread;
+	uint64_t first, last;	/* the file pages the zap covers */
+};
+
+/*
+ * zap_pte_range(), v4.6.2: a young file PTE outside VM_SEQ_READ ->
+ * mark_page_accessed (v6.18 zap_present_folio_ptes(): once per folio).  The
+ * folio loses the PTEs of its pages in the range: each fault mapped one page
+ * (a PMD fault all of them, counted once), so as many mappings go as the
+ * range holds pages of it (SIMPLIFIED: exact for one mm; with several, one
+ * mm's unmap may take another's count down too).
+ */
+static void zap_file_slot(struct rf_model *m, uint64_t index, uint64_t e, void *ctx)
+{
+	struct zap_ctx *z = ctx;
+	uint64_t lo, hi;
+	uint32_t idx;
+	struct rf_page *p;
+
+	/* a folio's head slot, or its tail at the first page when the range starts inside it */
+	if ((e & SLOT_TAG_MASK) != SLOT_PAGE &&
+	    ((e & SLOT_TAG_MASK) != SLOT_TAIL || index != z->first))
+		return;
+	idx = (uint32_t)(e >> 2);
+	p = P(m, idx);
+	if (!p->mapcount)
+		return;
+	lo = p->index > z->first ? p->index : z->first;
+	hi = p->index + page_nr(p) - 1 < z->last ? p->index + page_nr(p) - 1 : z->last;
+	p->mapcount = hi - lo + 1 >= p->mapcount ? 0 : p->mapcount - (uint8_t)(hi - lo + 1);
+	if ((p->flags & PG_young) && !z->seqread && !(p->flags & PG_seqread))
+		mark_page_accessed(m, idx);
+	if (!p->mapcount)
+		p->flags &= ~(PG_young | PG_exec | PG_seqread);
+}
+
+/* zap_pte_range() on anonymous memory: pages freed, swap entries released */
+static void zap_anon_slot(struct rf_model *m, uint64_t index, uint64_t e, void *ctx)
+{
+	uint64_t tag = e & SLOT_TAG_MASK;
+
+	if (tag == SLOT_SWAP) {
+		swap_entry_free(m, e, 1);
+		xa_store(m, *(uint32_t *)ctx, index, 0);
+	} else if (tag == SLOT_PAGE) {
+		release_page(m, (uint32_t)(e >> 2));
+	}
+}
+
+/* unmap_page_range() on [@start, @end) of @x: the file pages its vmas map, then its anon memory */
+void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end)
+{
+	unsigned int shift = page_shift(m);
+	uint32_t i;
+
+	if (end <= start)
+		return;
+	for (i = 0; i < x->nr_vmas; i++) {
+		const struct rf_vma *v = &x->vmas[i];
+		uint64_t s = start > v->start ? start : v->start;
+		uint64_t e = end < v->end ? end : v->end;
+		uint32_t mp;
+		struct zap_ctx z = { .seqread = false };
+
+		if (!v->ino || s >= e)
+			continue;
+		mp = mapping_find(m, MAPPING_FILE, v->dev, v->ino);
+		if (mp == RF_NONE)
+			continue;
+		z.first = v->pgoff + ((s - v->start) >> shift);
+		z.last = v->pgoff + ((e - v->start - 1) >> shift);
+		xa_for_each_range(m, mp, z.first, z.last, zap_file_slot, &z);
+	}
+	xa_for_each_range(m, x->anon_mapping, start >> shift, (end - 1) >> shift, zap_anon_slot,
+			  &x->anon_mapping);
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Address spaces: the model's mm table and its vmas (mm/mmap.c: mmap_region(),
+ * do_munmap(), exit_mmap(); kernel/fork.c: mmput()).  A vma is kept only for
+ * what the rules need from it: the file it maps (zap, MADV_PAGEOUT) and its
+ * protection (VM_EXEC for file faults).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/grow.h"
+#include "model-local.h"
+
+/* The mm @mm, made (with its anonymous mapping) at its first use; NULL without memory. */
+struct rf_mm *mm_get(struct rf_model *m, uint64_t mm)
+{
+	uint32_t i = id_map_find(&m->mm_index, mm);
+	struct rf_mm *x;
+
+	if (i != RF_NONE)
+		return &m->mms[i];
+	if (RF_GROW(m->mms, m->cap_mms, m->nr_mms + 1))
+		return NULL;
+	x = &m->mms[m->nr_mms];
+	memset(x, 0, sizeof(*x));
+	x->mm = mm;
+	x->anon_mapping = mapping_get(m, MAPPING_ANON, 0, mm);
+	if (x->anon_mapping == RF_NONE || id_map_put(&m->mm_index, mm, m->nr_mms))
+		return NULL;
+	return &m->mms[m->nr_mms++];
+}
+
+/* The vma of @x mapping file (@dev, @ino) at page @index, or NULL. */
+const struct rf_vma *find_file_vma(const struct rf_mm *x, uint32_t dev, uint64_t ino,
+				   uint64_t index, unsigned int shift)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->nr_vmas; i++) {
+		const struct rf_vma *v = &x->vmas[i];
+		uint64_t pages = (v->end - v->start) >> shift;
+
+		if (v->ino == ino && v->dev == dev && index >= v->pgoff && index < v->pgoff + pages)
+			return v;
+	}
+	return NULL;
+}
+
+static void vma_remove_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->nr_vmas;) {
+		struct rf_vma *v = &x->vmas[i];
+
+		if (end <= v->start || start >= v->end) {
+			i++;
+			continue;
+		}
+		if (start <= v->start && end >= v->end) {
+			x->vmas[i] = x->vmas[--x->nr_vmas];
+			continue;
+		}
+		if (start > v->start && end < v->end) {
+			struct rf_vma tail = *v;
+
+			tail.pgoff += (end - v->start) >> page_shift(m);
+			tail.start = end;
+			v->end = start;
+			if (RF_GROW(x->vmas, x->cap_vmas, x->nr_vmas + 1)) {
+				m->error = RF_ERR_NOMEM;
+				return;
+			}
+			x->vmas[x->nr_vmas++] = tail;
+			return;
+		}
+		if (start <= v->start) {
+			v->pgoff += (end - v->start) >> page_shift(m);
+			v->start = end;
+		} else {
+			v->end = start;
+		}
+		i++;
+	}
+}
+
+/* exit_mmap(), v4.6.2: drain this CPU, then unmap and free everything */
+static void exit_mmap(struct rf_model *m, struct rf_mm *x)
+{
+	lru_add_drain(m);
+	zap_range(m, x, 0, UINT64_MAX);
+	x->nr_vmas = 0;
+}
+
+/* mmput(), kernel/fork.c: the last user gone, exit_mmap(). */
+void mm_put(struct rf_model *m, uint64_t mm)
+{
+	uint32_t i = id_map_find(&m->mm_index, mm);
+
+	if (i == RF_NONE)
+		return;
+	if (m->mms[i].users > 1) {
+		m->mms[i].users--;
+		return;
+	}
+	m->mms[i].users = 0;
+	exit_mmap(m, &m->mms[i]);
+}
+
+/* mmap_region(): the new vma of @ev over [@start, @end) replaces what the range held. */
+void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev, uint64_t start,
+		 uint64_t end)
+{
+	vma_remove_range(m, x, start, end);
+	if (RF_GROW(x->vmas, x->cap_vmas, x->nr_vmas + 1)) {
+		m->error = RF_ERR_NOMEM;
+		return;
+	}
+	x->vmas[x->nr_vmas++] = (struct rf_vma){
+		.start = start, .end = end, .ino = ev->u.vma.ino, .pgoff = ev->u.vma.pgoff,
+		.dev = ev->u.vma.dev, .prot = ev->u.vma.prot, .flags = ev->u.vma.flags,
+	};
+}
+
+/* do_munmap(), v4.6.2: unmap_region() drains this CPU and zaps the range; its vmas go. */
+void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end)
+{
+	lru_add_drain(m);	/* unmap_region() */
+	zap_range(m, x, start, end);
+	vma_remove_range(m, x, start, end);
+}
