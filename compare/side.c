@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "compare/compare-local.h"
-#include "lib/jsonfile.h"
+#include "compare/jsonfile.h"
 
 #define RESULTS_OR_LKP "a refault results file or an LKP stats.json/matrix.json"
 #include "lib/grow.h"

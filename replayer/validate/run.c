@@ -19,7 +19,6 @@
 
 #include <refault/errors.h>
 
-#include "lib/compiler.h"
 #include "lib/grow.h"
 #include "replayer/replay/replay.h"
 #include "replayer/validate/validate-local.h"
@@ -43,44 +42,6 @@ struct vrun {
 	bool baseline;			/* take the model's counters at the start off every capture */
 	struct counter_map base;	/* model counters before the first event */
 };
-
-/* ------------------------------------------------------------ profile */
-
-static const struct {
-	unsigned int major, minor;
-	const char *profile;
-} releases[] = {
-	{ 4, 5, "v4.5" }, { 4, 6, "v4.6" }, { 4, 9, "v4.9" }, { 5, 10, "v5.10" },
-	{ 6, 18, "v6.18" },
-};
-
-const char *rf_validate_pick_profile(const char *release, char *why, size_t whylen)
-{
-	size_t n = ARRAY_SIZE(releases), i, pick = 0;
-	unsigned int major, minor;
-
-	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2) {
-		snprintf(why, whylen, "kernel release '%s' unreadable: the newest profile",
-			 release ? release : "");
-		return releases[n - 1].profile;
-	}
-	for (i = 0; i < n; i++)
-		if (releases[i].major < major ||
-		    (releases[i].major == major && releases[i].minor <= minor))
-			pick = i;
-	if (releases[pick].major == major && releases[pick].minor == minor)
-		snprintf(why, whylen, "recorded on %u.%u: the profile of that release", major,
-			 minor);
-	else if (releases[pick].major > major ||
-		 (releases[pick].major == major && releases[pick].minor > minor))
-		snprintf(why, whylen, "recorded on %u.%u, older than every profile: the oldest",
-			 major, minor);
-	else
-		snprintf(why, whylen, "recorded on %u.%u, which has no profile of its own: "
-			 "the nearest older one (check docs/model.md for what changed since)",
-			 major, minor);
-	return releases[pick].profile;
-}
 
 /* ------------------------------------------------------------ captures */
 
@@ -273,7 +234,7 @@ static int configure(struct vrun *r, const struct rf_validate_opts *o, struct rf
 		snprintf(v->profile_why, sizeof(v->profile_why), "given with --profile");
 	} else {
 		snprintf(v->profile, sizeof(v->profile), "%s",
-			 rf_validate_pick_profile(v->header.host.kernel_release, v->profile_why,
+			 rf_model_profile_for_release(v->header.host.kernel_release, v->profile_why,
 						  sizeof(v->profile_why)));
 	}
 	e = rf_config_list_add_profiles(l, v->profile, o->sets, o->nr_sets, err, errlen);

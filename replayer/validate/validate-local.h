@@ -112,9 +112,6 @@ struct rf_validation {
 	uint64_t madv_pageout;		/* MADV_PAGEOUT calls in the trace */
 };
 
-/* Choose a profile for a kernel release ("6.18.4-..." -> "v6.18"); @why explains. */
-const char *rf_validate_pick_profile(const char *release, char *why, size_t whylen);
-
 /* rows.c: captures -> rows; sets nr_bad. */
 int vrows_build(struct rf_validation *v);
 /* The row of @quantity ("pgscan_file") for @scope ("/a/b", "(trace)"), or NULL. */

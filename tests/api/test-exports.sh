@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Every installed library exports exactly the functions its installed headers declare with RF_API:
-# nothing of its internals (the model's kernel-named functions, lib/'s helpers), and nothing
-# documented that is missing.  Libraries are built with -fvisibility=hidden (include/refault/api.h).
+# nothing of its internals (the model's kernel-named functions: alloc_pages, xa_store,
+# try_charge...; lib/'s helpers), and nothing documented that is missing.  Libraries are built with -fvisibility=hidden (include/refault/api.h).
 . "$top_srcdir/tests/lib/tap.sh"
 
 # api HEADER...: the names declared RF_API in the headers, sorted
@@ -39,4 +39,5 @@ command -v nm > /dev/null || { skip_all "no nm (binutils)"; exit 0; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 check_lib librefault-trace errors.h trace.h trace-json.h
+check_lib librefault-model model.h
 done_testing

@@ -8,9 +8,6 @@ model_tests = \
 check_PROGRAMS += $(model_tests)
 TESTS += $(model_tests)
 EXTRA_DIST += tests/model/model-helpers.h
-# librefault-model exports only model.h's RF_API functions.
-TESTS += tests/model/test-model-exports.sh
-EXTRA_DIST += tests/model/test-model-exports.sh
 tests_model_test_model_rules_SOURCES = tests/model/test-model-rules.c tests/model/model-helpers.h
 tests_model_test_model_rules_LDADD = $(MODEL_LIBS)
 tests_model_test_model_config_SOURCES = tests/model/test-model-config.c

@@ -208,14 +208,14 @@ static void profiles(void)
 {
 	char why[256];
 
-	is_str(rf_validate_pick_profile("5.15.3-arch1", why, sizeof(why)), "v5.10",
+	is_str(rf_model_profile_for_release("5.15.3-arch1", why, sizeof(why)), "v5.10",
 	       "5.15 picks the nearest older profile");
 	ok(strstr(why, "nearest older") != NULL, "... and says so: %s", why);
-	is_str(rf_validate_pick_profile("4.6.2", why, sizeof(why)), "v4.6", "4.6.2 picks v4.6");
-	is_str(rf_validate_pick_profile("4.4.0", why, sizeof(why)), "v4.5",
+	is_str(rf_model_profile_for_release("4.6.2", why, sizeof(why)), "v4.6", "4.6.2 picks v4.6");
+	is_str(rf_model_profile_for_release("4.4.0", why, sizeof(why)), "v4.5",
 	       "4.4 (older than every profile) picks the oldest");
-	is_str(rf_validate_pick_profile("7.1.0", why, sizeof(why)), "v6.18", "7.1 picks v6.18");
-	is_str(rf_validate_pick_profile("", why, sizeof(why)), "v6.18",
+	is_str(rf_model_profile_for_release("7.1.0", why, sizeof(why)), "v6.18", "7.1 picks v6.18");
+	is_str(rf_model_profile_for_release("", why, sizeof(why)), "v6.18",
 	       "an unreadable release picks the newest");
 }
 

@@ -9,7 +9,7 @@
 
 #include <refault/errors.h>
 
-#include "lib/jsonfile.h"
+#include "compare/jsonfile.h"
 
 static int slurp(const char *path, char **buf, size_t *len, char *err, size_t errlen)
 {

@@ -2,9 +2,11 @@
 /*
  * Reading a JSON file that a person or a program supplied (a results file,
  * an LKP stats.json): bounded, and with an error that says where and what.
+ * (Here and not in lib/: the installed libraries take lib/ whole, and do
+ * not link json-c for it.)
  */
-#ifndef REFAULT_LIB_JSONFILE_H
-#define REFAULT_LIB_JSONFILE_H
+#ifndef REFAULT_COMPARE_JSONFILE_H
+#define REFAULT_COMPARE_JSONFILE_H
 
 #include <stddef.h>
 
@@ -27,4 +29,4 @@
 int rf_json_read_object(const char *path, const char *what, json_object **out, char *err,
 			size_t errlen);
 
-#endif /* REFAULT_LIB_JSONFILE_H */
+#endif /* REFAULT_COMPARE_JSONFILE_H */
