@@ -15,7 +15,8 @@
 
 static const char usage[] =
 	"usage: refault replay TRACE [--profile P[,P...]] [--set KEY=VALUE]... [--matrix FILE]\n"
-	"                      [--threads N] [--interval T] [-o RESULTS.json] [--skip-damaged] [--quiet]\n"
+	"                      [--threads N] [--interval T] [-o RESULTS.json] [--skip-damaged]\n"
+	"                      [--warm-cache] [--quiet]\n"
 	"\n"
 	"Replays TRACE through a model of Linux reclaim, once per configuration, in one pass:\n"
 	"chunks are decoded once, on any worker thread, and every configuration's model consumes\n"
@@ -33,8 +34,12 @@ static const char usage[] =
 	"                         1/100 of the trace, or 1 s for a trace without an index)\n"
 	"  -o, --output FILE      write the results JSON there (docs/results-format.md)\n"
 	"      --skip-damaged     go on past damaged chunks; the results say how much was skipped\n"
+	"      --warm-cache       start every model with the pages the trace reads but never saw\n"
+	"                         enter the cache (cached before it began), in the root memcg,\n"
+	"                         as refault validate does; the results say how many\n"
 	"  -q, --quiet            no progress line and no summary\n"
 	"      --list-profiles    print the profiles and what each models, then exit\n"
+	"      --list-keys        print the keys --set takes, their values and defaults, then exit\n"
 	"\n"
 	"Exit status: 0 success, 1 bad trace or I/O error, 2 bad command line or configuration.\n";
 
@@ -47,6 +52,29 @@ struct replay_args {
 	size_t nr_sets;
 	bool quiet;
 };
+
+/* One line per key: name, what it takes, what it sets (--list-keys). */
+static int print_key(const struct rf_model_key *k, void *ctx)
+{
+	char takes[256] = "", name[64];
+	size_t i, off = 0;
+
+	(void)ctx;
+	snprintf(name, sizeof(name), "%s%s", k->name,
+		 k->flags & RF_MODEL_KEY_PER_CGROUP ? "PATH" : "");
+	if (k->type == RF_MODEL_KEY_ENUM) {
+		for (i = 0; k->values && k->values[i] && off < sizeof(takes); i++)
+			off += (size_t)snprintf(takes + off, sizeof(takes) - off, "%s%s", i ? "|" : "",
+						k->values[i]);
+	} else if (k->type == RF_MODEL_KEY_SIZE) {
+		snprintf(takes, sizeof(takes), "SIZE%s", k->flags & RF_MODEL_KEY_UNLIMITED ? "|max" : "");
+	} else {
+		snprintf(takes, sizeof(takes), "%llu..%llu%s", (unsigned long long)k->min,
+			 (unsigned long long)k->max, k->flags & RF_MODEL_KEY_POW2 ? " (power of 2)" : "");
+	}
+	printf("%-22s %-24s %s\n", name, takes, k->help ? k->help : "");
+	return 0;
+}
 
 static void list_profiles(void)
 {
@@ -68,6 +96,8 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		{ "skip-damaged", no_argument, NULL, 'D' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list-profiles", no_argument, NULL, 'L' },
+		{ "list-keys", no_argument, NULL, 'K' },
+		{ "warm-cache", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -105,6 +135,8 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 			}
 			break;
 		case 'L': list_profiles(); return -1;
+		case 'K': rf_model_config_keys(print_key, NULL); return -1;
+		case 'W': a->opts.warm_cache = true; break;
 		case 'h': fputs(usage, stdout); return -1;
 		default: return RF_EXIT_USAGE;
 		}

@@ -2,8 +2,8 @@
 /*
  * librefault-compare: what `refault compare` is made of, as cli/builtin-compare.c
  * uses it.  Load sides (refault results files, LKP stats.json / matrix.json),
- * judge each metric with the LKP robot's rules (lkp-tests lib/stats.rb and
- * lib/compare.rb; docs/compare.md), and render the result as an LKP table,
+ * judge each metric with the LKP robot's rules (lkp-tests/lib/stats.rb and
+ * lkp-tests/lib/compare.rb; docs/compare.md), and render the result as an LKP table,
  * JSON, CSV, matrix.json, gates, ASCII plots or an HTML page.
  *
  * Conventions: 0 on success, negative enum rf_err on failure with a message

@@ -134,7 +134,7 @@ static bool threshold_for(const char *lkp, double *v, bool *integer)
 	return false;
 }
 
-/* lib/stats.rb reasonable_perf_change?(name, delta, max). */
+/* lkp-tests/lib/stats.rb reasonable_perf_change?(name, delta, max). */
 bool rf_compare_reasonable_change(const char *name, double delta, double max)
 {
 	char buf[512];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * LKP's statistics (lib/statistics.rb, lib/stats.rb, lib/changed_stat.rb):
+ * LKP's statistics (lkp-tests/lib/statistics.rb, lkp-tests/lib/stats.rb, lkp-tests/lib/changed_stat.rb):
  * the displayed mean and population stddev, and the "is this a real
  * change?" decision on sorted, trimmed samples and their medians.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The LKP `ncompare` table (lkp-tests lib/compare.rb): base column, then
+ * The LKP `ncompare` table (lkp-tests/lib/compare.rb): base column, then
  * %change and %stddev per variant, the same widths and number formats, so a
  * kernel developer reads it as a robot mail.
  */

@@ -15,7 +15,7 @@ int rf_parse_duration(const char *s, uint64_t *out_ns);
 /* Human-readable byte count into @buf ("1.5 GiB"); returns @buf. */
 const char *rf_format_bytes(uint64_t bytes, char *buf, size_t len);
 
-/* floor(sqrt(x)), exactly, by the kernel's digit-by-digit method (lib/math/int_sqrt.c). */
+/* floor(sqrt(x)), exactly, by the kernel's digit-by-digit method (linux/lib/math/int_sqrt.c). */
 uint64_t rf_int_sqrt(uint64_t x);
 
 #endif /* REFAULT_LIB_UNITS_H */

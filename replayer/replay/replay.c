@@ -87,6 +87,7 @@ static int preload(struct rf_replay_result *res, const struct rf_replay_opts *op
 	if (rc && !err[0])
 		snprintf(err, errlen, "loading the pages cached before the trace: %s",
 			 rf_strerror(rc));
+	res->warm_cache = true;
 	res->preloaded = rf_warm_pages(w);
 	rf_warm_free(w);
 	return rc;

@@ -85,6 +85,8 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 	json_object_object_add(trace, "chunks_damaged", json_object_new_uint64(res->chunks_damaged));
 	if (res->chunks_damaged)
 		json_object_object_add(trace, "first_damage", json_object_new_string(res->first_damage));
+	if (res->warm_cache)
+		json_object_object_add(trace, "warm_cache_pages", json_object_new_uint64(res->preloaded));
 	json_object_object_add(o, "trace", trace);
 	configs = json_object_new_array();
 	for (i = 0; i < res->nr; i++)
@@ -133,6 +135,9 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 	fprintf(out, "refault replay: %s, %llu events, %zu configuration%s, %.2f s\n", res->trace_path,
 		(unsigned long long)(res->nr ? res->runs[0].events : 0), res->nr, res->nr == 1 ? "" : "s",
 		res->wall_seconds);
+	if (res->warm_cache)
+		fprintf(out, "warm cache: %llu pages cached before the trace given to every model, "
+			"in the root memcg\n", (unsigned long long)res->preloaded);
 	if (res->chunks_damaged)
 		fprintf(out, "WARNING: %llu damaged chunk(s) skipped (%llu events known lost): %s\n",
 			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,

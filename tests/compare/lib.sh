@@ -22,7 +22,7 @@ run() {
 }
 # The 23047a96 story on a single-cgroup read-twice trace: same decisions, the cost moves.
 story_single() {
-	$MK "$1" --trace traces/readtwice.rft --fp 5eed0001 --series \
+	$MK "$1" --trace recorded/readtwice.rft --fp 5eed0001 --series \
 	  --config v4.5 vmstat.workingset_refault_file=0 vmstat.workingset_activate_file=0 \
 	    vmstat.pgactivate=524288 vmstat.pgdeactivate=262144 vmstat.pgscan_kswapd=786432 \
 	    gauge.nr_active_file=600 gauge.nr_inactive_file=400 \

@@ -9,7 +9,7 @@
 
 #include <refault/model.h>
 
-#include "../lib/tap.h"
+#include "tests/lib/tap.h"
 
 #define PAGE 4096ull
 

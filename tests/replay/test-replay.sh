@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..12"
+echo "1..15"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -78,4 +78,17 @@ rc=$?
 rc2=$?
 check "a missing trace (exit 1) and an unknown key (exit 2) get clear errors" \
 	"test $rc -eq 1 && grep -q nonexistent '$tmp/err' && test $rc2 -eq 2 && grep -q nonsense '$tmp/err2'"
+
+"$REFAULT" replay --list-keys > "$tmp/keys"
+check "--list-keys names every key --set takes, with what it takes" \
+	"grep -q '^memory  *SIZE' '$tmp/keys' && grep -q '^swappiness  *0\.\.200' '$tmp/keys' && grep -q '^limit\.PATH' '$tmp/keys' && grep -q '^cost\.lru_lock' '$tmp/keys'"
+# The warm stage on a recording: the pages it reads that were cached before it began.
+rec=$top_srcdir/traces/validate-read2-large.rft
+"$REFAULT" replay "$rec" -p v6.18 -q -o "$tmp/cold.json"
+"$REFAULT" replay "$rec" -p v6.18 -q --warm-cache -o "$tmp/warm.json"
+"$REFAULT" replay "$rec" -p v6.18 -q --warm-cache -j 3 -o "$tmp/warm3.json"
+check "--warm-cache gives the models the pages cached before the trace, and says how many" \
+	"$PYTHON3 -c 'import json,sys; w=json.load(open(sys.argv[1])); c=json.load(open(sys.argv[2])); assert w[\"trace\"][\"warm_cache_pages\"] > 0 and \"warm_cache_pages\" not in c[\"trace\"], w[\"trace\"]' '$tmp/warm.json' '$tmp/cold.json'"
+check "--warm-cache results are the same at any --threads" \
+	"$PYTHON3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); a.pop(\"run\"); b.pop(\"run\"); assert a==b' '$tmp/warm.json' '$tmp/warm3.json'"
 exit $fail

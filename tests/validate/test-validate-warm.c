@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Pages cached before the trace (replayer/validate/warm.c), on a hand-written
+ * Pages cached before the trace (replayer/replay/warm.c), on a hand-written
  * trace: a task in a 1 MiB cgroup reads a file the trace never saw enter the
  * page cache (the program's own pages, say) and a page it saw leave and
  * enter again, streams 4 MiB through the limit, and reads the first file
