@@ -63,80 +63,82 @@ static int parse_tolerance(const char *s, double *out)
 	return 0;
 }
 
+struct validate_args {
+	struct rf_validate_opts o;
+	char *sets[MAX_SETS];
+	bool json, series, quiet;
+};
+
+static const struct option longopts[] = {
+	{ "profile", required_argument, NULL, 'p' },
+	{ "set", required_argument, NULL, 's' },
+	{ "tolerance", required_argument, NULL, 't' },
+	{ "slack", required_argument, NULL, 'S' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "no-series", no_argument, NULL, 'N' },
+	{ "cold-cache", no_argument, NULL, 'C' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option into @a: 0, or the exit status (-1: --help printed). */
+static int parse_opt(struct validate_args *a, int c)
+{
+	uint64_t n;
+
+	switch (c) {
+	case 'p': a->o.profile = optarg; return 0;
+	case 'J': a->json = true; return 0;
+	case 'N': a->series = false; return 0;
+	case 'C': a->o.cold_cache = true; return 0;
+	case 'q': a->quiet = true; return 0;
+	case 'h': fputs(usage, stdout); return -1;
+	case 's':
+		if (a->o.nr_sets == MAX_SETS) {
+			rf_err(VERB, "more than %d --set options", MAX_SETS);
+			return RF_EXIT_USAGE;
+		}
+		a->sets[a->o.nr_sets++] = optarg;
+		return 0;
+	case 't':
+		if (parse_tolerance(optarg, &a->o.tolerance)) {
+			rf_err(VERB, "invalid --tolerance '%s' (e.g. 5%% or 0.05)", optarg);
+			return RF_EXIT_USAGE;
+		}
+		return 0;
+	case 'S':
+		if (rf_parse_u64(optarg, &a->o.slack)) {
+			rf_err(VERB, "invalid --slack '%s' (a number of pages)", optarg);
+			return RF_EXIT_USAGE;
+		}
+		return 0;
+	case 'j':
+		if (rf_parse_u64(optarg, &n) || n < 1 || n > 256) {
+			rf_err(VERB, "--threads wants a number from 1 to 256, not '%s'", optarg);
+			return RF_EXIT_USAGE;
+		}
+		a->o.threads = (unsigned int)n;
+		return 0;
+	default:
+		return RF_EXIT_USAGE;
+	}
+}
+
 int cmd_validate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "profile", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 's' },
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "slack", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "no-series", no_argument, NULL, 'N' },
-		{ "cold-cache", no_argument, NULL, 'C' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct rf_validate_opts o = { .tolerance = 0.05 };
-	char *sets[MAX_SETS];
-	bool quiet = false;
-	uint64_t n;
+	struct validate_args a = { .o = { .tolerance = 0.05 }, .series = true };
 	struct rf_validation *v;
-	bool json = false, series = true, first = true;
+	bool first = true;
 	char err[1024];
 	int c, e;
 
-	o.threads = rf_default_threads();
+	a.o.threads = rf_default_threads();
 	while ((c = rf_getopt(VERB, argc, argv, ":p:s:t:j:qh", longopts, NULL, &first)) != -1) {
-		switch (c) {
-		case 'p':
-			o.profile = optarg;
-			break;
-		case 's':
-			if (o.nr_sets == MAX_SETS) {
-				rf_err(VERB, "more than %d --set options", MAX_SETS);
-				return RF_EXIT_USAGE;
-			}
-			sets[o.nr_sets++] = optarg;
-			break;
-		case 't':
-			if (parse_tolerance(optarg, &o.tolerance)) {
-				rf_err(VERB, "invalid --tolerance '%s' (e.g. 5%% or 0.05)", optarg);
-				return RF_EXIT_USAGE;
-			}
-			break;
-		case 'S':
-			if (rf_parse_u64(optarg, &o.slack)) {
-				rf_err(VERB, "invalid --slack '%s' (a number of pages)", optarg);
-				return RF_EXIT_USAGE;
-			}
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'N':
-			series = false;
-			break;
-		case 'C':
-			o.cold_cache = true;
-			break;
-		case 'j':
-			if (rf_parse_u64(optarg, &n) || n < 1 || n > 256) {
-				rf_err(VERB, "--threads wants a number from 1 to 256, not '%s'", optarg);
-				return RF_EXIT_USAGE;
-			}
-			o.threads = (unsigned int)n;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return RF_EXIT_OK;
-		default:
-			return RF_EXIT_USAGE;
-		}
+		e = parse_opt(&a, c);
+		if (e)
+			return e < 0 ? RF_EXIT_OK : e;
 	}
 	if (optind != argc - 1) {
 		rf_err(VERB, "%s", optind >= argc ? "which trace? refault validate TRACE" :
@@ -144,17 +146,17 @@ int cmd_validate(int argc, char **argv)
 		fputs(usage, stderr);
 		return RF_EXIT_USAGE;
 	}
-	o.sets = sets;
-	o.progress = !quiet && isatty(STDERR_FILENO);
-	e = rf_validate_run(&v, argv[optind], &o, err, sizeof(err));
+	a.o.sets = a.sets;
+	a.o.progress = !a.quiet && isatty(STDERR_FILENO);
+	e = rf_validate_run(&v, argv[optind], &a.o, err, sizeof(err));
 	if (e) {
 		rf_err(VERB, "%s", err);
 		return e == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
 	}
-	if (json)
+	if (a.json)
 		rf_validation_print_json(v, stdout);
 	else
-		rf_validation_print(v, stdout, series);
+		rf_validation_print(v, stdout, a.series);
 	e = rf_validation_nr_bad(v) ? EXIT_DIVERGES : RF_EXIT_OK;
 	rf_validation_free(v);
 	return e;

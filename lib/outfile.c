@@ -113,13 +113,45 @@ static enum path_kind path_kind(const char *path)
 	return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) ? KIND_STREAM : KIND_REFUSED;
 }
 
+/*
+ * Open the output as the user sees @path (the caller has taken the user's
+ * identity): a new temporary beside it, or a device in place.  -EEXIST for
+ * a path refused by path_kind(); -errno otherwise.
+ */
+static int open_as_user(struct rf_outfile *o, const char *path)
+{
+	enum path_kind kind = path_kind(path);
+	mode_t um;
+
+	if (kind == KIND_REFUSED)
+		return -EEXIST;
+	if (kind == KIND_STREAM) {
+		/* a device or a FIFO (/dev/null, a pipe): written in place, nothing to rename */
+		free(o->tmp);
+		o->tmp = NULL;
+		o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		return o->fd < 0 ? -errno : 0;
+	}
+	/* mkostemp opens with O_CREAT | O_EXCL: never an existing file, never through a link */
+	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (o->fd < 0)
+		return -errno;
+	um = umask(0);
+	umask(um);
+	if (fchmod(o->fd, 0644 & ~um)) {
+		close(o->fd);
+		o->fd = -1;
+		unlink(o->tmp);
+		return -errno;
+	}
+	return 0;
+}
+
 int rf_outfile_open(struct rf_outfile *o, const char *path, unsigned int flags, char *err,
 		    size_t errlen)
 {
-	enum path_kind kind;
 	struct ids saved;
-	int rc, fd = -1;
-	mode_t um;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
@@ -144,47 +176,20 @@ int rf_outfile_open(struct rf_outfile *o, const char *path, unsigned int flags, 
 		say(err, errlen, path, "taking the invoking user's identity", -rc);
 		goto fail;
 	}
-	/* what @path is now, as the user sees it */
-	kind = path_kind(path);
-	if (kind == KIND_REFUSED) {
-		rc = -EEXIST;
-	} else if (kind == KIND_STREAM) {
-		/* a device or a FIFO (/dev/null, a pipe): written in place, nothing to rename */
-		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-		rc = fd < 0 ? -errno : 0;
-		free(o->tmp);
-		o->tmp = NULL;
-	} else {
-		/* mkostemp opens with O_CREAT | O_EXCL: never an existing file, never through a link */
-		fd = mkostemp(o->tmp, O_CLOEXEC);
-		if (fd < 0)
-			rc = -errno;
-		um = umask(0);
-		umask(um);
-		if (fd >= 0 && fchmod(fd, 0644 & ~um))
-			rc = -errno;
-	}
+	rc = open_as_user(o, path);
 	become_root(o, &saved);
-	if (rc == -EEXIST) {
+	if (rc == -EEXIST)
 		snprintf(err, errlen, "%s: is a directory, or a link to a file: name the file itself",
 			 path);
-		goto fail;
-	}
-	if (rc) {
+	else if (rc)
 		say(err, errlen, path, "cannot create the output", -rc);
-		if (fd >= 0) {
-			close(fd);
-			if (o->tmp)
-				unlink(o->tmp);
-		}
-		goto fail;
-	}
-	o->fd = fd;
-	return 0;
+	if (!rc)
+		return 0;
 fail:
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;
+	o->fd = -1;
 	return rc;
 }
 
