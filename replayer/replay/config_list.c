@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "replayer/replay/replay.h"
 
 #define MAX_WORDS	64
@@ -31,15 +32,8 @@ static int add_config(struct rf_config_list *l, const char *profile, char *const
 	char *eq;
 	int rc;
 
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct rf_replay_config *n = realloc(l->items, cap * sizeof(*n));
-
-		if (!n)
-			return RF_ERR_NOMEM;
-		l->items = n;
-		l->cap = cap;
-	}
+	if (RF_GROW(l->items, l->cap, l->nr + 1))
+		return RF_ERR_NOMEM;
 	c = &l->items[l->nr];
 	memset(c, 0, sizeof(*c));
 	rc = rf_model_config_new(&c->cfg, profile);

@@ -5,6 +5,7 @@
 
 #include <refault/trace-json.h>
 
+#include "lib/compiler.h"
 #include "replayer/replay/replay-local.h"
 
 static int add_counter(const char *key, uint64_t value, void *ctx)
@@ -145,12 +146,12 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 	for (i = 0; i < res->nr; i++)
 		width = strlen(res->runs[i].conf->name) > width ? strlen(res->runs[i].conf->name) : width;
 	fprintf(out, "%-*s", (int)width, "config");
-	for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+	for (c = 0; c < ARRAY_SIZE(cols); c++)
 		fprintf(out, " %13s", cols[c].title);
 	fputc('\n', out);
 	for (i = 0; i < res->nr; i++) {
 		fprintf(out, "%-*s", (int)width, res->runs[i].conf->name);
-		for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		for (c = 0; c < ARRAY_SIZE(cols); c++) {
 			if (!counter(&res->runs[i], cols[c].keys, &v))
 				fprintf(out, " %13s", "-");
 			else if (!strcmp(cols[c].title, "est_kernel_ms"))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "replayer/replay/replay.h"
 
 struct column {
@@ -23,7 +24,7 @@ struct rf_series {
 	uint64_t *t;
 	size_t nr, cap;			/* samples */
 	struct column *cols;
-	size_t nr_cols;
+	size_t nr_cols, cap_cols;
 	size_t col_cursor;		/* while taking a sample */
 	int err;
 };
@@ -59,11 +60,11 @@ static int sample_cb(const char *key, uint64_t value, void *ctx)
 
 	/* The model names its sample keys in a fixed order: the first sample sets the columns. */
 	if (s->nr == 1) {
-		struct column *n = realloc(s->cols, (s->nr_cols + 1) * sizeof(*n));
+		struct column *n;
 
-		if (!n)
+		if (RF_GROW(s->cols, s->cap_cols, s->nr_cols + 1))
 			return RF_ERR_NOMEM;
-		s->cols = n;
+		n = s->cols;
 		n[s->nr_cols].key = strdup(key);
 		n[s->nr_cols].v = malloc(s->cap * sizeof(uint64_t));
 		if (!n[s->nr_cols].key || !n[s->nr_cols].v) {
@@ -85,18 +86,15 @@ static int take(struct rf_series *s, const struct rf_model *m, uint64_t t_rel)
 	int rc;
 
 	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		uint64_t *n = realloc(s->t, cap * sizeof(*n));
+		size_t old = s->cap, cap;
 
-		if (!n)
+		if (RF_GROW(s->t, s->cap, s->nr + 1))
 			return RF_ERR_NOMEM;
-		s->t = n;
-		s->cap = cap;
+		/* every column holds as many samples as there are times */
 		for (i = 0; i < s->nr_cols; i++) {
-			n = realloc(s->cols[i].v, cap * sizeof(*n));
-			if (!n)
+			cap = old;
+			if (RF_GROW(s->cols[i].v, cap, s->cap))
 				return RF_ERR_NOMEM;
-			s->cols[i].v = n;
 		}
 	}
 	s->t[s->nr++] = t_rel;

@@ -14,6 +14,8 @@
 
 #include <refault/errors.h>
 
+#include "lib/compiler.h"
+#include "lib/grow.h"
 #include "replayer/validate/validate-local.h"
 
 enum side { KERNEL, MODEL };
@@ -154,11 +156,10 @@ static const char *row_note(const struct scope *s, enum rf_obs_q q, bool memstat
 static int push_row(struct rf_validation *v, const char *scope, enum rf_obs_q q, uint64_t k,
 		    uint64_t m, bool gated, const char *note, const struct scope *s, bool memstat)
 {
-	struct vrow *r, *n = realloc(v->rows, (v->nr_rows + 1) * sizeof(*n));
+	struct vrow *r;
 
-	if (!n)
+	if (RF_GROW(v->rows, v->cap_rows, v->nr_rows + 1))
 		return RF_ERR_NOMEM;
-	v->rows = n;
 	r = &v->rows[v->nr_rows];
 	memset(r, 0, sizeof(*r));
 	r->scope = strdup(scope);
@@ -238,7 +239,7 @@ static void add_notes(struct rf_validation *v)
 	const struct rf_observe *k = v->kernel;
 	uint64_t x;
 
-#define NOTE(...) do { if (v->nr_notes < sizeof(v->notes) / sizeof(v->notes[0])) \
+#define NOTE(...) do { if (v->nr_notes < ARRAY_SIZE(v->notes)) \
 		snprintf(v->notes[v->nr_notes++], sizeof(v->notes[0]), __VA_ARGS__); } while (0)
 	if (v->precached && v->cold_cache)
 		NOTE("%llu pages the trace reads were cached before it began (the program, its "

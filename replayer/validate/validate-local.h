@@ -100,7 +100,7 @@ struct rf_validation {
 	size_t nr_caps;
 	struct rf_observe *kernel;
 	struct vrow *rows;
-	size_t nr_rows;
+	size_t nr_rows, cap_rows;
 	size_t nr_bad;			/* gated rows out of tolerance */
 	char **markers;
 	size_t nr_markers;
