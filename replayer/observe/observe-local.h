@@ -32,6 +32,7 @@ struct obs_cg {
 
 struct rf_observe {
 	uint32_t page_size;
+	unsigned int flags;		/* RF_OBSERVE_* */
 	/* cgroups.c */
 	struct obs_cg *cgs;
 	size_t nr_cg, cap_cg;

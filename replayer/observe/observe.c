@@ -45,7 +45,7 @@ const char *rf_obs_q_source(enum rf_obs_q q, bool memstat)
 	}
 }
 
-int rf_observe_new(struct rf_observe **out, uint32_t page_size)
+int rf_observe_new(struct rf_observe **out, uint32_t page_size, unsigned int flags)
 {
 	struct rf_observe *o = calloc(1, sizeof(*o));
 
@@ -53,6 +53,7 @@ int rf_observe_new(struct rf_observe **out, uint32_t page_size)
 	if (!o)
 		return RF_ERR_NOMEM;
 	o->page_size = page_size ? page_size : 4096;
+	o->flags = flags;
 	if (obs_add_cgroup(o, 0, 0, NULL) < 0) {
 		rf_observe_free(o);
 		return RF_ERR_NOMEM;

@@ -78,8 +78,18 @@ struct rf_obs_cgroup {
 
 struct rf_observe;
 
-/* @page_size: of the recording host (0: 4096). */
-RF_API int rf_observe_new(struct rf_observe **out, uint32_t page_size);
+/*
+ * RF_OBSERVE_PAGES: follow every page (the joins that attribute page-cache
+ * and LRU events to cgroups, the pages cached before the trace): what
+ * rf_observe_local(), rf_observe_unknown_deletes() and
+ * rf_observe_precached() need, a hash lookup or more per page of every
+ * reference.  Without it they read 0; the snapshots and the tallies of the
+ * "observed" section are the same either way.
+ */
+#define RF_OBSERVE_PAGES	0x1u
+
+/* @page_size: of the recording host (0: 4096); @flags: RF_OBSERVE_*. */
+RF_API int rf_observe_new(struct rf_observe **out, uint32_t page_size, unsigned int flags);
 RF_API void rf_observe_free(struct rf_observe *o);
 RF_API int rf_observe_feed(struct rf_observe *o, const struct rf_event *ev);
 

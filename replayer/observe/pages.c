@@ -53,14 +53,21 @@ static int track_precached(struct rf_observe *o, const struct rf_event *ev)
 	return 0;
 }
 
+static bool per_page(const struct rf_observe *o)
+{
+	return o->flags & RF_OBSERVE_PAGES;
+}
+
 static int on_add(struct rf_observe *o, const struct rf_event *ev)
 {
 	size_t idx = obs_cg_index(o, ev->u.file.cgroup);
 
-	o->cgs[idx].cnt[RF_OBS_ADD] += obs_pages(ev->u.file.order);
 	if (ev->u.file.order > o->max_order)
 		o->max_order = ev->u.file.order > RF_OBS_MAX_ORDER ? RF_OBS_MAX_ORDER :
 				ev->u.file.order;
+	if (!per_page(o))
+		return obs_tally(o, "obs.pagecache_add", obs_pages(ev->u.file.order));
+	o->cgs[idx].cnt[RF_OBS_ADD] += obs_pages(ev->u.file.order);
 	if (track_cached(o, ev, true) || obs_map_put(&o->page_cg, page_key_at(ev, 0), idx) ||
 	    (ev->u.file.pfn && (obs_map_put(&o->pfn_cg, ev->u.file.pfn, idx) ||
 				obs_map_put(&o->pc_pfn, ev->u.file.pfn, idx))))
@@ -72,6 +79,8 @@ static int on_del(struct rf_observe *o, const struct rf_event *ev)
 {
 	uint64_t pages = obs_pages(ev->u.file.order), idx;
 
+	if (!per_page(o))
+		return obs_tally(o, "obs.pagecache_del", pages);
 	track_cached(o, ev, false);
 	if (ev->u.file.pfn)
 		obs_map_del(&o->pc_pfn, ev->u.file.pfn, NULL);
@@ -86,11 +95,11 @@ static int on_lru_add(struct rf_observe *o, const struct rf_event *ev)
 {
 	static const char *const lists[] = { "inactive_anon", "active_anon", "inactive_file",
 					     "active_file", "unevictable" };
-	const uint64_t *pc = obs_map_get(&o->pc_pfn, ev->u.lru.pfn);
+	const uint64_t *pc = per_page(o) ? obs_map_get(&o->pc_pfn, ev->u.lru.pfn) : NULL;
 	uint64_t idx = pc ? *pc : obs_cg_index(o, ev->u.lru.cgroup);
 	char key[64];
 
-	if (obs_map_put(&o->pfn_cg, ev->u.lru.pfn, idx))
+	if (per_page(o) && obs_map_put(&o->pfn_cg, ev->u.lru.pfn, idx))
 		return RF_ERR_NOMEM;
 	if (ev->u.lru.lru >= ARRAY_SIZE(lists))
 		return 0;
@@ -100,9 +109,10 @@ static int on_lru_add(struct rf_observe *o, const struct rf_event *ev)
 
 static int on_lru_activate(struct rf_observe *o, const struct rf_event *ev)
 {
-	const uint64_t *idx = obs_map_get(&o->pfn_cg, ev->u.lru.pfn);
+	const uint64_t *idx = per_page(o) ? obs_map_get(&o->pfn_cg, ev->u.lru.pfn) : NULL;
 
-	o->cgs[idx ? *idx : 0].cnt[RF_OBS_PGACTIVATE] += obs_pages(ev->u.lru.order);
+	if (per_page(o))
+		o->cgs[idx ? *idx : 0].cnt[RF_OBS_PGACTIVATE] += obs_pages(ev->u.lru.order);
 	return obs_tally(o, "obs.lru_activate", obs_pages(ev->u.lru.order));
 }
 
@@ -115,7 +125,7 @@ int obs_on_page(struct rf_observe *o, const struct rf_event *ev)
 		return on_del(o, ev);
 	case RF_EV_FILE_READ:
 	case RF_EV_FILE_FAULT:
-		return track_precached(o, ev);
+		return per_page(o) ? track_precached(o, ev) : 0;
 	case RF_EV_FILE_READAHEAD:
 		o->readahead = true;
 		return 0;

@@ -71,7 +71,8 @@ static int build_models(struct rf_replay_result *res, const struct rf_replay_opt
 		if (!mr->series)
 			return RF_ERR_NOMEM;
 	}
-	return rf_observe_new(&res->observe, res->header.host.page_size);
+	return rf_observe_new(&res->observe, res->header.host.page_size,
+			      opts->observe_pages ? RF_OBSERVE_PAGES : 0);
 }
 
 /* The warm stage: every model starts with the pages cached before the trace. */

@@ -74,7 +74,7 @@ static void count_from(void)
 	uint64_t q[RF_OBS_NR];
 	long a, b;
 
-	rf_observe_new(&o, 4096);
+	rf_observe_new(&o, 4096, RF_OBSERVE_PAGES);
 	mkdir_cg(o, 10, "/old");		/* before any snapshot: counts from its first */
 	snapshot(o, RF_COUNTERS_VMSTAT, 0, 1000, 0);
 	mkdir_cg(o, 11, "/new");		/* born in the trace: counts from zero */
@@ -108,7 +108,7 @@ static void attribution(void)
 	struct rf_observe *o;
 	long a;
 
-	rf_observe_new(&o, 4096);
+	rf_observe_new(&o, 4096, RF_OBSERVE_PAGES);
 	mkdir_cg(o, 10, "a");			/* named as the model names memcgs: "/a" */
 	a = rf_observe_cgroup_by_path(o, "/a");
 	ok(a > 0, "a relative path is named from the root");
@@ -126,7 +126,7 @@ static void hostile_orders(void)
 {
 	struct rf_observe *o;
 
-	rf_observe_new(&o, 0);
+	rf_observe_new(&o, 0, RF_OBSERVE_PAGES);
 	page(o, RF_EV_PAGECACHE_ADD, 0, 0, 255);
 	page(o, RF_EV_FILE_FAULT, 0, 1 << 20, 200);
 	is_int(json_value(o, "obs.pagecache_add"), 1ull << RF_OBS_MAX_ORDER,
