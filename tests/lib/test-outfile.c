@@ -53,8 +53,11 @@ static int write_out(const char *path, const char *text, unsigned int flags, int
 
 	if (rc)
 		return rc;
-	if (write(o.fd, text, strlen(text)) < 0)
-		return -errno;
+	if (write(o.fd, text, strlen(text)) < 0) {
+		rc = -errno;
+		rf_outfile_abandon(&o);
+		return rc;
+	}
 	if (!commit) {
 		rf_outfile_abandon(&o);
 		return 0;
