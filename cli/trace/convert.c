@@ -212,8 +212,10 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 		if (jerr == json_tokener_success &&
 		    json_tokener_get_parse_end(js->tok) == (size_t)n)
 			return 1;
+		/* what the tokener made is freed here and nowhere else: the caller keeps *out */
+		json_object_put(*out);
+		*out = NULL;
 		if (jerr == json_tokener_success) {
-			json_object_put(*out);
 			rf_err(verb, "%s: line %" PRIu64 ": more than one JSON value", src->path,
 			       js->lineno);
 		} else {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `refault trace convert`: lossless JSON lines both ways; page requests for cache simulators.
 . "$(dirname "$0")/trace-lib.sh"
-plan 11
+plan 13
 make_small && make_big
 ok $? "test traces made"
 
@@ -66,4 +66,14 @@ rt convert "$TMP/bad.csv" "$TMP/bad.trace" 2> "$TMP/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "line 3" "$TMP/err" && [ "$(rt dump "$TMP/bad.trace" | wc -l)" -eq 1 ]
 ok $? "bad csv line: exit 1, the line named, the lines before it converted"
+# Two JSON values on one line: the second value's object was freed twice (json-c's refcount
+# assertion, heap corruption without it) and the abort left the temporary behind.
+printf '{"t":1,"cpu":0,"pid":1,"type":"marker","text":"a"}\n{"t":2,"cpu":0,"pid":1,"type":"marker","text":"b"} 1\n' \
+	> "$TMP/two.jsonl"
+rt convert "$TMP/two.jsonl" "$TMP/two.trace" 2> "$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "line 2: more than one JSON value" "$TMP/err"
+ok $? "jsonl: two values on a line: exit 1 (no crash), the line named"
+! ls -a "$TMP" | grep -q 'two.trace.tmp-' && [ "$(rt dump "$TMP/two.trace" | wc -l)" -eq 1 ]
+ok $? "... the events before it converted, no temporary left"
 finish
