@@ -332,5 +332,5 @@ int rf_header_from_json(json_object *o, struct rf_trace_header *h, char *errmsg,
 		get_str(rec, "command", h->command, sizeof(h->command));
 		get_str(rec, "params", h->params, sizeof(h->params));
 	}
-	return 0;
+	return rf_header_check(h, errmsg, errlen);
 }

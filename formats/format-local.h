@@ -264,6 +264,9 @@ static inline void rf_put_le64(uint8_t *p, uint64_t v)
 	rf_put_le32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* The header's values against the format's limits (RF_MAX_*): 0 or RF_ERR_CORRUPT with why. */
+RF_HIDDEN int rf_header_check(const struct rf_trace_header *h, char *errmsg, size_t errlen);
+
 /* snprintf into an error buffer; returns @err so call sites can 'return rf_fail(...)'. */
 RF_HIDDEN int rf_fail(char *buf, size_t len, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

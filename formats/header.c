@@ -220,6 +220,28 @@ static int check_identity(const msgpack_object *root, struct rf_trace_header *h,
 	return 0;
 }
 
+int rf_header_check(const struct rf_trace_header *h, char *errmsg, size_t errlen)
+{
+	const struct rf_trace_host *host = &h->host;
+
+	if (h->time_resolution > RF_MAX_TIME_RESOLUTION)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: time_resolution %llu ns is over %llu",
+			       (unsigned long long)h->time_resolution, RF_MAX_TIME_RESOLUTION);
+	if (host->cpus > RF_MAX_CPUS)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
+			       "header: host.cpus %u is over the format's limit of %u", host->cpus,
+			       RF_MAX_CPUS);
+	if (host->numa_nodes > RF_MAX_NUMA_NODES)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
+			       "header: host.numa_nodes %u is over the format's limit of %u",
+			       host->numa_nodes, RF_MAX_NUMA_NODES);
+	if (host->page_size & (host->page_size - 1) || host->page_size > RF_MAX_PAGE_SIZE)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
+			       "header: host.page_size %u is not a power of two up to %u",
+			       host->page_size, RF_MAX_PAGE_SIZE);
+	return 0;
+}
+
 int rf_header_decode(const void *buf, size_t len, struct rf_trace_header *h, char *errmsg, size_t errlen)
 {
 	msgpack_unpacked up;
@@ -257,8 +279,5 @@ int rf_header_decode(const void *buf, size_t len, struct rf_trace_header *h, cha
 	/* 1.x traces have no resolution: their times are exact */
 	if (!err && !h->time_resolution)
 		h->time_resolution = 1;
-	if (!err && h->time_resolution > RF_MAX_TIME_RESOLUTION)
-		err = rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: time_resolution %llu ns is over %llu",
-			      (unsigned long long)h->time_resolution, RF_MAX_TIME_RESOLUTION);
-	return err;
+	return err ? err : rf_header_check(h, errmsg, errlen);
 }

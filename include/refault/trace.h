@@ -276,6 +276,9 @@ struct rf_event {
 #define RF_MAX_CHUNK_BYTES	(4u << 20)	/* decompressed chunk */
 #define RF_MAX_HEADER_BYTES	(1u << 20)	/* decompressed header */
 #define RF_MAX_TIME_RESOLUTION	1000000000ull	/* ns: event times to the second at the coarsest */
+#define RF_MAX_CPUS		16384u		/* header host.cpus (Linux's NR_CPUS is at most 8192) */
+#define RF_MAX_NUMA_NODES	1024u		/* header host.numa_nodes (MAX_NUMNODES, NODES_SHIFT 10) */
+#define RF_MAX_PAGE_SIZE	(1u << 30)	/* header host.page_size: 0 (unknown) or a power of two */
 
 struct rf_trace_host {
 	char hostname[256];

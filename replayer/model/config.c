@@ -567,11 +567,17 @@ int rf_model_config_set(struct rf_model_config *c, const char *key, const char *
 }
 
 /* Key @name takes @v from the trace header, if @v is usable and the key was not set. */
+/* A value from the trace's header, unless the user set the key or the key cannot take it. */
 static void header_value(struct rf_model_config *c, const char *name, uint64_t v, bool usable)
 {
 	const struct cfg_key *k = key_named(name);
 
 	if (!k || (c->set & key_bit(k)) || !usable)
+		return;
+	/* into the key's range: a 8192-CPU host's events go to 4096 CPUs, modulo, as the key says */
+	if (k->k.max && v > k->k.max)
+		v = k->k.max;
+	if (v < k->k.min)
 		return;
 	field_put(c, k, v);
 	c->set |= key_bit(k);

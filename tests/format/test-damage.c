@@ -21,6 +21,7 @@
 
 #include "tests/format/bytes.h"
 #include "tests/format/sample.h"
+#include "lib/compiler.h"
 #include "tests/lib/tap.h"
 
 #define NR_EVENTS	2000u
@@ -612,6 +613,67 @@ static void test_major_version(void)
 	free(b.p);
 }
 
+/* A 2.1 header whose host map has @key = @value (a uint). */
+static void put_host_header(struct buf *b, const char *key, uint64_t value)
+{
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, 3);
+	pack_str(&pk, "format");
+	pack_str(&pk, "refault-trace");
+	pack_str(&pk, "version");
+	msgpack_pack_array(&pk, 2);
+	msgpack_pack_uint32(&pk, 2);
+	msgpack_pack_uint32(&pk, 1);
+	pack_str(&pk, "host");
+	msgpack_pack_map(&pk, 1);
+	pack_str(&pk, key);
+	msgpack_pack_uint64(&pk, value);
+	put_zstd(b, sb.data, sb.size, true);
+	msgpack_sbuffer_destroy(&sb);
+}
+
+/* Header values at and past the format's limits: the last taken, the next refused by name. */
+static void test_header_limits(void)
+{
+	static const struct {
+		const char *key;
+		uint64_t good, bad;
+	} cases[] = {
+		{ "cpus", RF_MAX_CPUS, RF_MAX_CPUS + 1 },
+		{ "cpus", 1, 100000000 },	/* replay used to calloc 52 GB for it */
+		{ "cpus", 2, UINT32_MAX },	/* ... and to say "only 4294967295 CPUs", exit 2 */
+		{ "numa_nodes", RF_MAX_NUMA_NODES, RF_MAX_NUMA_NODES + 1 },
+		{ "page_size", RF_MAX_PAGE_SIZE, 3 * 4096 },
+	};
+	struct rf_trace_reader *r;
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct buf b = { 0 };
+
+		put_host_header(&b, cases[i].key, cases[i].good);
+		save(b.p, b.len);
+		err = rf_trace_reader_open(&r, path, 0);
+		rf_trace_reader_close(r);
+		free(b.p);
+		memset(&b, 0, sizeof(b));
+		put_host_header(&b, cases[i].key, cases[i].bad);
+		save(b.p, b.len);
+		ok(!err && rf_trace_reader_open(&r, path, 0) == RF_ERR_CORRUPT &&
+		   strstr(rf_trace_reader_errmsg(r), cases[i].key),
+		   "header host.%s %llu is read, %llu refused, named: \"%s\"", cases[i].key,
+		   (unsigned long long)cases[i].good, (unsigned long long)cases[i].bad,
+		   r ? rf_trace_reader_errmsg(r) : "");
+		rf_trace_reader_close(r);
+		free(b.p);
+	}
+}
+
 /*
  * A chunk map with the 2.x keys: @enc (0: left out, as in 1.x) and @tu (0: left out).
  * The events that follow: lru_add pfn 1000, lru_add pfn 5, then anon faults
@@ -971,7 +1033,7 @@ int main(void)
 	if (fd < 0)
 		return 1;
 	close(fd);
-	plan(40);
+	plan(45);
 	write_reference(&lo, true);
 	diag("reference: %zu bytes, header %llu, %u chunks, index at %llu, footer at %llu", lo.file.len,
 	     (unsigned long long)lo.header_end, NR_CHUNKS, (unsigned long long)lo.index_off,
@@ -988,6 +1050,7 @@ int main(void)
 	test_bit_flips(&lo);
 	test_newer_minor();
 	test_major_version();
+	test_header_limits();
 	test_chunk_encodings();
 	test_huge_claims();
 	test_hostile_index();
