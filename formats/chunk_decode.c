@@ -5,6 +5,7 @@
  * read off disk is trusted: sizes are bounded, every read is bounds-checked,
  * and an error says which byte of the chunk it was found at.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -436,8 +437,24 @@ static int batch_reserve(struct rf_event_batch *b, struct batch_priv *bp, size_t
 	return RF_GROW(b->events, bp->cap, want);
 }
 
+static int decode(struct rf_chunk_decoder *d, const void *frame, size_t size, uint64_t offset,
+		  struct rf_event_batch *b);
+
 int rf_chunk_decode(struct rf_chunk_decoder *d, const void *frame, size_t size, uint64_t offset,
 		    struct rf_event_batch *b)
+{
+	int r = decode(d, frame, size, offset, b);
+
+	/* the trace is not to blame: say what ran out, not nothing (callers print the chunk) */
+	if (r == RF_ERR_NOMEM)
+		snprintf(d->errmsg, sizeof(d->errmsg), "out of memory decoding it (a chunk takes up "
+			 "to %u MiB decompressed, and its events): not damage in the trace",
+			 RF_MAX_CHUNK_BYTES >> 20);
+	return r;
+}
+
+static int decode(struct rf_chunk_decoder *d, const void *frame, size_t size, uint64_t offset,
+		  struct rf_event_batch *b)
 {
 	struct rf_chunk_cursor cur;
 	struct batch_priv *bp = b->priv_;

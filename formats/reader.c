@@ -673,9 +673,23 @@ int rf_trace_reader_seek_time(struct rf_trace_reader *r, uint64_t t)
 		return (int)n;
 	for (i = 0; i < n && chunks[i].t_last < t; i++)
 		;
-	err = rf_trace_reader_seek_chunk(r, (uint64_t)i);
+	/*
+	 * Past the chunks known, and a walk that stopped at damage (no index): what
+	 * comes after the damage is not known.  Skipping damage, read it all from
+	 * the start; else say so rather than find nothing.
+	 */
+	if (i == n && r->damaged && !(r->flags & RF_READ_SKIP_DAMAGED))
+		return rf_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_CORRUPT,
+			       "%s; the trace has no index, so what follows the damage cannot be found "
+			       "by time (--skip-damaged reads past it; refault trace recover rebuilds "
+			       "the trace)", r->damage);
+	err = rf_trace_reader_seek_chunk(r, i == n && r->damaged ? 0 : (uint64_t)i);
 	if (err)
 		return err;
+	if (i == n && r->damaged) {
+		r->pos = r->data_start;		/* from the first chunk, known or not */
+		r->ordinal = 0;
+	}
 	r->skip_before = t;
 	r->skipping = true;
 	return 0;

@@ -53,7 +53,8 @@ static int write_all(struct rf_trace_writer *w, const void *buf, size_t len)
 			int e = n < 0 ? errno : EIO;
 
 			w->failed = true;
-			return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_IO, "write at offset %llu: %s",
+			/* the errno itself: ENOSPC is what the user needs to hear, not "I/O error" */
+			return rf_fail(w->errmsg, sizeof(w->errmsg), -e, "write at offset %llu: %s",
 				       (unsigned long long)w->offset, strerror(e));
 		}
 		p += n;

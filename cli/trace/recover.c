@@ -133,9 +133,13 @@ static int run(struct recover *rc)
 		err = copy_chunks(rc, r, w);
 	if (err == RF_ERR_NOMEM)
 		rf_err(verb, "out of memory");
-	if (w && rf_trace_writer_close(w) && !err) {
-		rf_err(verb, "%s: cannot write the index", rc->out);
-		err = RF_ERR_IO;
+	if (w) {
+		int cerr = rf_trace_writer_close(w);
+
+		if (cerr && !err) {
+			rf_err(verb, "%s: cannot write the index: %s", rc->out, rf_strerror(cerr));
+			err = cerr;
+		}
 	}
 	size = rf_trace_reader_file_size(r);
 	rf_trace_reader_close(r);

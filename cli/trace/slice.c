@@ -52,6 +52,7 @@ struct slice {
 	uint64_t kept;
 	uint64_t state_kept;
 	uint64_t copied_chunks;
+	bool out_failed;		/* the writer failed: the output is of no use */
 };
 
 /* Naming and set-up events that precede the range and the slice needs (.slice of the type). */
@@ -144,6 +145,7 @@ static int copy(struct slice *s, struct rf_trace_reader *r, struct rf_trace_writ
 		if (err) {
 			rf_err(verb, "%s: %s", s->out, *rf_trace_writer_errmsg(w) ?
 			       rf_trace_writer_errmsg(w) : rf_strerror(err));
+			s->out_failed = true;
 			break;
 		}
 	}
@@ -179,11 +181,17 @@ static int run(struct slice *s)
 		err = copy(s, r, w);
 	rf_trace_reader_close(r);
 	/* after damage in the input, OUT still gets the events before it */
-	if (w && rf_trace_writer_close(w) && !err) {
-		rf_err(verb, "%s: cannot write the index", s->out);
-		err = RF_ERR_IO;
+	if (w) {
+		int cerr = rf_trace_writer_close(w);
+
+		if (cerr) {
+			rf_err(verb, "%s: cannot write the index: %s", s->out, rf_strerror(cerr));
+			err = err ? err : cerr;
+			s->out_failed = true;
+		}
 	}
-	if (!w || err == RF_ERR_IO) {
+	/* the output's own failure, or memory: what it holds is of no use (damage is another thing) */
+	if (!w || s->out_failed || err == RF_ERR_NOMEM) {
 		out_file_discard(&of);
 		return RF_EXIT_FAILURE;
 	}

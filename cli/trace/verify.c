@@ -39,6 +39,7 @@ struct verify {
 	const char *path;
 	bool quiet;
 	uint64_t problems;
+	bool incomplete;		/* out of memory: no verdict */
 	uint64_t chunks;
 	uint64_t events;
 	struct rf_chunk_info *found;	/* what the walk found, for the index check */
@@ -130,10 +131,17 @@ static int walk(struct verify *v)
 		}
 		v->chunks++;
 		rc = rf_chunk_decode(d, f.data, f.size, f.offset, &b);
+		if (rc == RF_ERR_NOMEM) {
+			/* no verdict on the trace: it could not be read to the end */
+			rf_err(verb, "%s: chunk %" PRIu64 " at offset %" PRIu64 ": %s", v->path,
+			       f.ordinal, f.offset, rf_chunk_decoder_errmsg(d));
+			v->incomplete = true;
+			break;
+		}
 		if (rc) {
 			problem(v, "chunk %" PRIu64 " at offset %" PRIu64 " (%zu bytes): %s",
 				f.ordinal, f.offset, f.size, rf_chunk_decoder_errmsg(d));
-			rc = rc == RF_ERR_NOMEM ? rc : 0;
+			rc = 0;
 			if (v->nr_damaged < MAX_REPORTS)
 				v->damaged[v->nr_damaged++] = f.offset;
 			continue;
@@ -142,7 +150,7 @@ static int walk(struct verify *v)
 		describe(&ci, &f, &b);
 		rc = remember(v, &ci);
 	}
-	if (rc < 0)
+	if (rc < 0 && !v->incomplete)
 		rf_err(verb, "%s: %s", v->path, rf_strerror(rc));
 	rf_event_batch_release(&b);
 	rf_chunk_decoder_free(d);
@@ -231,6 +239,8 @@ int trace_verify(int argc, char **argv)
 	if (!rc)
 		rc = check_index(&v);
 	free(v.found);
+	if (v.incomplete)
+		return RF_EXIT_FAILURE;
 	if (rc || v.problems) {
 		if (!v.quiet)
 			fprintf(stderr, "%s: NOT whole: %" PRIu64 " problem%s, %zu good chunks "

@@ -39,6 +39,12 @@ check "replay -o /dev/null: written in place, the device stays a device" \
 	"'$REFAULT' replay '$t' -p v4.6 -q -o /dev/null && [ -c /dev/null ]"
 "$REFAULT" gen cgroup-thrash --mem 16M -o "$tmp/g.rft" > /dev/null 2>&1
 check "gen writes a whole trace when it succeeds" "'$REFAULT' trace verify -q '$tmp/g.rft'"
+# A full disk is named as one (the writer said "input/output error"), and a device stays a device.
+nospace() { "$REFAULT" "$@" 2>&1 >/dev/null | grep -q "No space left on device" && [ -c /dev/full ]; }
+check "gen -o /dev/full: 'No space left on device'" "nospace gen cgroup-thrash --mem 16M -o /dev/full"
+check "trace recover -o /dev/full: 'No space left on device'" "nospace trace recover '$t' -o /dev/full"
+check "trace convert to /dev/full: 'No space left on device'" "nospace trace convert '$t' /dev/full --to trace"
+check "trace slice -o /dev/full: 'No space left on device'" "nospace trace slice '$t' -o /dev/full"
 ln -s "$tmp/keep" "$tmp/link"
 check "an output that is a link to a file is refused, the file untouched" \
 	"fails gen cgroup-thrash --mem 16M -o '$tmp/link'"

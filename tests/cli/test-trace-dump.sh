@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `refault trace dump`: text and JSON lines, and every filter.
 . "$(dirname "$0")/trace-lib.sh"
-plan 16
+plan 18
 make_small && make_big
 ok $? "test traces made"
 count() { rt dump "$@" | wc -l; }
@@ -31,6 +31,18 @@ ok $? "damage: the 300 events before it are printed, then chunk and offset named
 rt dump "$TMP/flip.trace" --skip-damaged > "$TMP/out" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l < "$TMP/out")" -eq 910 ]
 ok $? "--skip-damaged: the 910 events of the other chunks, and exit 1"
+# No index and the first chunk damaged: --from found nothing to seek to and printed nothing, exit 0.
+last_off=$(chunk_field "$TMP/big.trace" 10 offset)
+last_size=$(chunk_field "$TMP/big.trace" 10 size)
+head -c $((last_off + last_size)) "$TMP/big.trace" > "$TMP/noidx.trace"
+off=$(chunk_field "$TMP/big.trace" 0 offset)
+printf '\377\377\377\377' | dd of="$TMP/noidx.trace" bs=1 seek=$((off + 50)) conv=notrunc 2>/dev/null
+rt dump "$TMP/noidx.trace" --from 1.5005 > "$TMP/out" 2> "$TMP/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "chunk 0 at offset $off" "$TMP/err" && grep -q "no index" "$TMP/err"
+ok $? "no index, first chunk damaged: --from fails naming the damage, not an empty success"
+rt dump "$TMP/noidx.trace" --from 1.5005 --skip-damaged > "$TMP/out" 2>/dev/null; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l < "$TMP/out")" -eq 505 ]
+ok $? "... and with --skip-damaged reads past it: the 505 events from then on, exit 1"
 if have_python; then
 	rt dump --json "$TMP/small.trace" | "$PYTHON3" -c 'import json, sys
 evs = [json.loads(l) for l in sys.stdin]
