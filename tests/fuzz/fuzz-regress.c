@@ -4,7 +4,10 @@
  * `make check` replays each past finding with the normal compiler (and
  * under ASan/UBSan with --enable-sanitizers).
  *
- *   fuzz-regress [FILE|DIR]...     default: $top_srcdir/tests/fuzz/corpus
+ *   regress-TARGET [FILE|DIR]...   default: $top_srcdir/tests/fuzz/FUZZ_CORPUS
+ *
+ * One binary per target: this file and the target's, FUZZ_CORPUS its corpus
+ * folder ("corpus" for the reader's, "corpus-compare", ...).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -15,6 +18,10 @@
 #include <sys/stat.h>
 
 #include "lib/grow.h"
+
+#ifndef FUZZ_CORPUS
+#define FUZZ_CORPUS "corpus"
+#endif
 #include "tests/lib/tap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -85,7 +92,7 @@ int main(int argc, char **argv)
 		for (i = 1; i < argc; i++)
 			run_path(argv[i]);
 	} else {
-		snprintf(dflt, sizeof(dflt), "%s/tests/fuzz/corpus", top ? top : ".");
+		snprintf(dflt, sizeof(dflt), "%s/tests/fuzz/%s", top ? top : ".", FUZZ_CORPUS);
 		run_path(dflt);
 	}
 	if (!tap_.run)

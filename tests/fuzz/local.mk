@@ -1,25 +1,81 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# tests/fuzz/: fuzzing the reader.  `make fuzz` builds the libFuzzer binary with clang straight from
-# the library's sources; fuzz-regress replays the corpus (every past finding) in `make check`.
-check_PROGRAMS += tests/fuzz/fuzz-regress
-tests_fuzz_fuzz_regress_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-reader.c \
-	tests/format/bytes.h
-tests_fuzz_fuzz_regress_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
-tests_fuzz_fuzz_regress_LDADD = librefault-trace.la $(RF_UTIL) $(ZSTD_LIBS)
-TESTS += tests/fuzz/fuzz-regress
-EXTRA_DIST += tests/fuzz/corpus tests/fuzz/make-corpus.sh
+# tests/fuzz/: a libFuzzer target per input surface (docs/reliability.md):
+#   reader   trace files (the format library)
+#   compare  results files, LKP stats.json/matrix.json, through `refault compare`
+#   gate     `compare --fail-if` expressions
+#   config   `--set KEY=VALUE` strings and `--matrix` files
+#   convert  csv, oracleGeneral and jsonl through `refault trace convert`
+# `make fuzz` builds them with clang (-fsanitize=fuzzer,address,undefined) straight from the
+# sources; regress-TARGET replays the target's corpus (every seed and past finding) in `make check`
+# with the normal compiler, under ASan/UBSan in the sanitizer builds.
+FUZZ_TARGETS = reader compare gate config convert
+FUZZ_CLI_TRACE = cli/builtin-trace.c cli/trace/common.c cli/trace/print.c cli/trace/filter.c \
+	cli/trace/info.c cli/trace/dump.c cli/trace/verify.c cli/trace/slice.c cli/trace/recover.c \
+	cli/trace/convert.c cli/trace/pages.c
+fuzz_reader_SRC = $(librefault_trace_la_SOURCES) $(librefault_util_la_SOURCES)
+fuzz_compare_SRC = cli/builtin-compare.c cli/util.c $(librefault_compare_la_SOURCES) $(fuzz_reader_SRC)
+fuzz_gate_SRC = $(fuzz_compare_SRC)
+fuzz_config_SRC = replayer/replay/config_list.c $(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
+fuzz_convert_SRC = cli/util.c $(FUZZ_CLI_TRACE) $(fuzz_reader_SRC)
+FUZZ_LIBS = $(ZSTD_LIBS) $(MSGPACK_LIBS) $(JSONC_LIBS) $(UNWIND_LIBS) -lm
+
+regress_programs = tests/fuzz/regress-reader tests/fuzz/regress-compare tests/fuzz/regress-gate \
+	tests/fuzz/regress-config tests/fuzz/regress-convert
+check_PROGRAMS += $(regress_programs)
+TESTS += $(regress_programs)
+tests_fuzz_regress_reader_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-reader.c
+tests_fuzz_regress_reader_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) -DFUZZ_CORPUS='"corpus"'
+tests_fuzz_regress_reader_LDADD = librefault-trace.la $(RF_UTIL) $(ZSTD_LIBS)
+tests_fuzz_regress_compare_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-compare.c \
+	cli/builtin-compare.c cli/util.c
+tests_fuzz_regress_compare_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS) \
+	-DFUZZ_CORPUS='"corpus-compare"'
+tests_fuzz_regress_compare_LDADD = $(COMPARE_LIBS) $(UNWIND_LIBS)
+tests_fuzz_regress_gate_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-gate.c \
+	cli/builtin-compare.c cli/util.c
+tests_fuzz_regress_gate_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS) -DFUZZ_CORPUS='"corpus-gate"'
+tests_fuzz_regress_gate_LDADD = $(COMPARE_LIBS) $(UNWIND_LIBS)
+tests_fuzz_regress_config_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-config.c
+tests_fuzz_regress_config_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -DFUZZ_CORPUS='"corpus-config"'
+tests_fuzz_regress_config_LDADD = $(REPLAY_LIBS)
+tests_fuzz_regress_convert_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-convert.c \
+	cli/util.c $(FUZZ_CLI_TRACE)
+tests_fuzz_regress_convert_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS) \
+	-DFUZZ_CORPUS='"corpus-convert"'
+tests_fuzz_regress_convert_LDADD = librefault-trace.la $(RF_UTIL) $(JSONC_LIBS) $(UNWIND_LIBS) -lm
+EXTRA_DIST += tests/fuzz/corpus tests/fuzz/corpus-compare tests/fuzz/corpus-gate \
+	tests/fuzz/corpus-config tests/fuzz/corpus-convert tests/fuzz/make-corpus.sh \
+	tests/fuzz/fuzz-memfile.h tests/fuzz/campaign.sh
 
 FUZZ_CC = clang
 FUZZ_CFLAGS = -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-tests/fuzz/fuzz-reader: $(top_srcdir)/tests/fuzz/fuzz-reader.c $(librefault_trace_la_SOURCES) \
-		$(librefault_util_la_SOURCES) config.h
-	@$(MKDIR_P) tests/fuzz
-	$(AM_V_CCLD)srcs=; for f in $(librefault_trace_la_SOURCES) $(librefault_util_la_SOURCES); do \
-		case $$f in *.c) srcs="$$srcs $(top_srcdir)/$$f";; esac; done; \
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(top_srcdir)/include -I$(top_srcdir) -I$(top_builddir) \
-		$(ZSTD_CFLAGS) $(MSGPACK_CFLAGS) $(JSONC_CFLAGS) \
-		-o $@ $(top_srcdir)/tests/fuzz/fuzz-reader.c $$srcs $(ZSTD_LIBS) $(MSGPACK_LIBS) $(JSONC_LIBS) -lm
-fuzz: tests/fuzz/fuzz-reader
-	@echo "run: tests/fuzz/fuzz-reader -max_total_time=600 -max_len=65536 fuzz-work/ $(top_srcdir)/tests/fuzz/corpus"
+FUZZ_BINS = tests/fuzz/fuzz-reader tests/fuzz/fuzz-compare tests/fuzz/fuzz-gate \
+	tests/fuzz/fuzz-config tests/fuzz/fuzz-convert
+# one clang link of the target's file ($<) and the sources of what it reaches ($$list)
+FUZZ_LINK = srcs=; for f in $$list; do case $$f in *.c) srcs="$$srcs $(top_srcdir)/$$f";; esac; \
+	done; $(MKDIR_P) tests/fuzz && \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -include config.h -I$(top_srcdir)/include -I$(top_srcdir) \
+	-I$(top_builddir) $(ZSTD_CFLAGS) $(MSGPACK_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS) \
+	-o $@ $< $$srcs $(FUZZ_LIBS)
+tests/fuzz/fuzz-reader: $(top_srcdir)/tests/fuzz/fuzz-reader.c config.h
+	$(AM_V_CCLD)list='$(fuzz_reader_SRC)'; $(FUZZ_LINK)
+tests/fuzz/fuzz-compare: $(top_srcdir)/tests/fuzz/fuzz-compare.c config.h
+	$(AM_V_CCLD)list='$(fuzz_compare_SRC)'; $(FUZZ_LINK)
+tests/fuzz/fuzz-gate: $(top_srcdir)/tests/fuzz/fuzz-gate.c config.h
+	$(AM_V_CCLD)list='$(fuzz_gate_SRC)'; $(FUZZ_LINK)
+tests/fuzz/fuzz-config: $(top_srcdir)/tests/fuzz/fuzz-config.c config.h
+	$(AM_V_CCLD)list='$(fuzz_config_SRC)'; $(FUZZ_LINK)
+tests/fuzz/fuzz-convert: $(top_srcdir)/tests/fuzz/fuzz-convert.c config.h
+	$(AM_V_CCLD)list='$(fuzz_convert_SRC)'; $(FUZZ_LINK)
+# make fuzz [FUZZ_TIME=seconds]: build every target and run each for FUZZ_TIME (default 60)
+FUZZ_TIME = 60
+fuzz: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz-work/$$t; \
+		corpus=$(top_srcdir)/tests/fuzz/corpus; [ $$t = reader ] || corpus=$$corpus-$$t; \
+		echo "== fuzz-$$t for $(FUZZ_TIME) s (new inputs in fuzz-work/$$t)"; \
+		tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_TIME) -max_len=65536 -print_final_stats=1 \
+			fuzz-work/$$t $$corpus 2>&1 | tail -12 || exit 1; \
+	done
 .PHONY: fuzz
-CLEANFILES += tests/fuzz/fuzz-reader
+CLEANFILES += $(FUZZ_BINS)
