@@ -183,6 +183,10 @@ static int load_sides(struct compare_opts *o, struct rf_compare_side *sides)
 			rf_err(VERB, "%s", err);
 			return RF_EXIT_FAILURE;
 		}
+		if (sides[i].lost_events)
+			fprintf(stderr, "WARNING: %s: the kernel lost %llu records while its trace was "
+				"recorded: its numbers are short\n", sides[i].spec,
+				(unsigned long long)sides[i].lost_events);
 		if (sides[i].events_skipped)
 			rf_err(VERB, "warning: %s: %llu events were in damaged chunks and skipped: "
 			       "partial results", sides[i].spec,

@@ -29,6 +29,7 @@ struct rf_compare_run {
 	char *fingerprint;
 	char *trace_path;
 	uint64_t events_skipped;
+	uint64_t lost_events;		/* records the kernel dropped while recording */
 	struct rf_compare_timeline tl;
 };
 

@@ -63,6 +63,7 @@ struct rf_compare_side {
 	size_t fingerprints_cap;
 	char *trace_path;		/* of the first run */
 	uint64_t events_skipped;	/* summed over runs: non-zero means partial results */
+	uint64_t lost_events;		/* summed over runs: records the kernel lost recording */
 	struct rf_compare_metric *m;	/* sorted by name */
 	size_t nm;
 	struct rf_compare_timeline tl;	/* the first run's time series (may be empty) */

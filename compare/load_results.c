@@ -158,10 +158,12 @@ static int load_trace(struct rf_compare_run *r, struct json_object *root)
 	struct json_object *fp = get(trace, "fingerprint", json_type_string);
 	struct json_object *path = get(trace, "path", json_type_string);
 	struct json_object *skipped = get(trace, "events_skipped", json_type_int);
+	struct json_object *lost = get(trace, "lost_events", json_type_int);
 
 	r->fingerprint = fp ? strdup(json_object_get_string(fp)) : NULL;
 	r->trace_path = path ? strdup(json_object_get_string(path)) : NULL;
 	r->events_skipped = skipped ? (uint64_t)json_object_get_int64(skipped) : 0;
+	r->lost_events = lost ? (uint64_t)json_object_get_int64(lost) : 0;
 	if ((fp && !r->fingerprint) || (path && !r->trace_path))
 		return RF_ERR_NOMEM;
 	return 0;

@@ -265,6 +265,7 @@ static int load_group(struct rf_compare_side *side, const char *spec, char **con
 		if (!ret && !run.lkp)
 			ret = add_fingerprint(side, run.fingerprint);
 		side->events_skipped += run.events_skipped;
+		side->lost_events += run.lost_events;
 		if (!ret)
 			ret = merge_run(side, &run);
 		rf_compare_run_release(&run);

@@ -24,6 +24,7 @@ struct rf_replay_result {
 	struct rf_model_run *runs;
 	size_t nr;
 	struct rf_observe *observe;	/* the kernel's account; NULL once taken */
+	uint64_t lost;			/* its lost records, once taken */
 	bool warm_cache;		/* the warm stage ran */
 	uint64_t preloaded;		/* pages the warm pass gave each model */
 	const struct rf_chunk_info *index;	/* owned by the reader; NULL without an index */

@@ -239,6 +239,12 @@ struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res)
 {
 	struct rf_observe *o = res->observe;
 
+	res->lost = o ? rf_observe_lost_events(o) : 0;
 	res->observe = NULL;
 	return o;
+}
+
+uint64_t rf_replay_result_lost(const struct rf_replay_result *res)
+{
+	return res->observe ? rf_observe_lost_events(res->observe) : res->lost;
 }

@@ -94,6 +94,8 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out);
 const struct rf_trace_header *rf_replay_result_header(const struct rf_replay_result *res);
 /* Events of the trace the models were fed. */
 uint64_t rf_replay_result_events(const struct rf_replay_result *res);
+/* Records the kernel dropped while the trace was recorded (its lost events). */
+uint64_t rf_replay_result_lost(const struct rf_replay_result *res);
 /* Pages the warm pass gave every model before the trace (0 without --warm-cache). */
 uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res);
 /* The kernel's account, taken out of @res (the caller frees it with rf_observe_free()). */

@@ -84,6 +84,7 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 	json_object_object_add(trace, "events", json_object_new_uint64(res->nr ? res->runs[0].events : 0));
 	json_object_object_add(trace, "events_skipped", json_object_new_uint64(res->events_skipped));
 	json_object_object_add(trace, "chunks_damaged", json_object_new_uint64(res->chunks_damaged));
+	json_object_object_add(trace, "lost_events", json_object_new_uint64(rf_replay_result_lost(res)));
 	if (res->chunks_damaged)
 		json_object_object_add(trace, "first_damage", json_object_new_string(res->first_damage));
 	if (res->warm_cache)
@@ -133,6 +134,10 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 	size_t i, c, width = 6;
 	uint64_t v;
 
+	if (rf_replay_result_lost(res))
+		fprintf(out, "WARNING: the kernel lost %llu records while this trace was recorded: "
+			"every count below is short (record again with a larger --buffer-size)\n",
+			(unsigned long long)rf_replay_result_lost(res));
 	fprintf(out, "refault replay: %s, %llu events, %zu configuration%s, %.2f s\n", res->trace_path,
 		(unsigned long long)(res->nr ? res->runs[0].events : 0), res->nr, res->nr == 1 ? "" : "s",
 		res->wall_seconds);

@@ -34,7 +34,12 @@ static const char *fmt_err(const struct vrow *r, char *buf, size_t len)
 static void header(const struct rf_validation *v, FILE *out)
 {
 	const struct rf_trace_host *h = &v->header.host;
+	uint64_t lost = rf_observe_lost_events(v->kernel);
 
+	if (lost)
+		fprintf(out, "WARNING: the kernel lost %llu records while this trace was recorded: the "
+			"model missed what they held (record again with a larger --buffer-size)\n",
+			(unsigned long long)lost);
 	fprintf(out, "kernel:    %s, %u CPUs, %llu MiB, swap %llu MiB, THP %s\n",
 		h->kernel_release, h->cpus, (unsigned long long)(h->mem_bytes >> 20),
 		(unsigned long long)(h->swap_bytes >> 20), h->thp_mode[0] ? h->thp_mode : "?");
@@ -248,6 +253,7 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 	json_object_object_add(o, "kernel_release",
 			       json_object_new_string(v->header.host.kernel_release));
 	json_object_object_add(o, "profile", json_object_new_string(v->profile));
+	json_object_object_add(o, "lost_events", json_object_new_uint64(rf_observe_lost_events(v->kernel)));
 	json_object_object_add(o, "profile_reason", json_object_new_string(v->profile_why));
 	json_object_object_add(o, "tolerance", json_object_new_double(v->tolerance));
 	json_object_object_add(o, "slack_pages", json_object_new_uint64(v->slack));

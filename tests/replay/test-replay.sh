@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..15"
+echo "1..18"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -91,4 +91,24 @@ check "--warm-cache gives the models the pages cached before the trace, and says
 	"$PYTHON3 -c 'import json,sys; w=json.load(open(sys.argv[1])); c=json.load(open(sys.argv[2])); assert w[\"trace\"][\"warm_cache_pages\"] > 0 and \"warm_cache_pages\" not in c[\"trace\"], w[\"trace\"]' '$tmp/warm.json' '$tmp/cold.json'"
 check "--warm-cache results are the same at any --threads" \
 	"$PYTHON3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); a.pop(\"run\"); b.pop(\"run\"); assert a==b' '$tmp/warm.json' '$tmp/warm3.json'"
+
+# Lost records are said first, by replay, compare and validate, and are in the results
+# (1238 added to the 20 small.jsonl loses itself).
+{ head -n 1 "$top_srcdir/tests/cli/data/small.jsonl"
+  echo '{"t":1000000001,"cpu":0,"pid":0,"type":"lost","lost_cpu":0,"count":1238,"t_begin":0,"t_end":1000000001}'
+  tail -n +2 "$top_srcdir/tests/cli/data/small.jsonl"; } > "$tmp/lost.jsonl"
+"$REFAULT" trace convert "$tmp/lost.jsonl" "$tmp/lost.rft" 2>/dev/null
+"$REFAULT" replay "$tmp/lost.rft" -p v6.18 -o "$tmp/lost.json" > "$tmp/out" 2>&1
+check "replay: the lost records are the first line of the summary, and in the results" \
+	"head -n 1 '$tmp/out' | grep -q '^WARNING: the kernel lost 1258 records' && $PYTHON3 -c 'import json,sys; assert json.load(open(sys.argv[1]))[\"trace\"][\"lost_events\"] == 1258' '$tmp/lost.json'"
+"$REFAULT" compare "$tmp/lost.json:v6.18@kernel" "$tmp/lost.json:v6.18" > "$tmp/out" 2> "$tmp/err"
+check "compare: each side's lost records, first" \
+	"head -n 1 '$tmp/err' | grep -q 'WARNING: .*lost.json:v6.18@kernel: the kernel lost 1258 records'"
+"$REFAULT" trace convert "$rec" "$tmp/rec.jsonl" 2>/dev/null
+{ head -n 1 "$tmp/rec.jsonl"
+  echo '{"t":1,"cpu":0,"pid":0,"type":"lost","lost_cpu":0,"count":1238,"t_begin":0,"t_end":1}'
+  tail -n +2 "$tmp/rec.jsonl"; } > "$tmp/rec-lost.jsonl"
+"$REFAULT" trace convert "$tmp/rec-lost.jsonl" "$tmp/rec-lost.rft" 2>/dev/null
+"$REFAULT" validate "$tmp/rec-lost.rft" --no-series > "$tmp/out" 2>&1
+check "validate: the lost records first" "head -n 1 '$tmp/out' | grep -q '^WARNING: the kernel lost 1238 records'"
 exit $fail
