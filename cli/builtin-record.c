@@ -207,9 +207,10 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
+	/* a process gone is the state of the system, as a cgroup gone is: a failure, not usage */
 	if (c->opts.scope == RF_SCOPE_PID && !c->argv && kill(c->opts.pid, 0) && errno == ESRCH) {
 		rf_err(VERB, "no process %d", (int)c->opts.pid);
-		return RF_EXIT_USAGE;
+		return RF_EXIT_FAILURE;
 	}
 	if (c->memcg_limit && !c->argv)
 		return bad("%s", "--memcg-limit needs a command: refault record --memcg-limit 256M -- COMMAND");

@@ -189,13 +189,31 @@ static const struct rf_compare_series *find_series(const struct rf_compare_side 
 	return ser;
 }
 
+/*
+ * "no time series NAME in SIDE (did you mean: A B)": the series whose names hold NAME, else all of
+ * them; whole names only, and how many more when they do not fit.
+ */
 static void list_series(const struct rf_compare_side *s, char *err, size_t len, const char *name)
 {
-	size_t i, used;
+	size_t i, used, matching = 0, left = 0;
+	const char *n;
 
-	used = (size_t)snprintf(err, len, "no time series '%s' in %s (it has:", name, s->spec);
-	for (i = 0; i < s->tl.nseries && used < len; i++)
-		used += (size_t)snprintf(err + used, len - used, " %s", s->tl.series[i].name);
+	for (i = 0; i < s->tl.nseries; i++)
+		matching += strstr(s->tl.series[i].name, name) != NULL;
+	used = (size_t)snprintf(err, len, "no time series '%s' in %s (%s:", name, s->spec,
+				matching ? "did you mean" : "it has");
+	for (i = 0; i < s->tl.nseries && used < len; i++) {
+		n = s->tl.series[i].name;
+		if (matching && !strstr(n, name))
+			continue;
+		if (left || used + strlen(n) + 24 >= len) {
+			left++;
+			continue;
+		}
+		used += (size_t)snprintf(err + used, len - used, " %s", n);
+	}
+	if (used < len && left)
+		used += (size_t)snprintf(err + used, len - used, " ... and %zu more", left);
 	if (used < len)
 		snprintf(err + used, len - used, "%s)", s->tl.nseries ? "" : " none");
 }

@@ -175,7 +175,8 @@ uint64_t rf_memcg_id(const struct rf_memcg_root *r, const char *rel)
 	char path[4096];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s%s", r->mount, rel);
+	/* "-G ceo-g" and "-G /ceo-g" both name a cgroup below the hierarchy's root */
+	snprintf(path, sizeof(path), "%s%s%s", r->mount, rel[0] == '/' ? "" : "/", rel);
 	return stat(path, &st) ? 0 : (uint64_t)st.st_ino;
 }
 

@@ -295,7 +295,9 @@ static int make_norm(struct rf_recorder *rec)
 	if (rec->opts.scope == RF_SCOPE_CGROUP) {
 		cfg.scope_cgroup = rec->have_root ? rf_memcg_id(&rec->root, rec->opts.cgroup) : 0;
 		if (!cfg.scope_cgroup) {
-			snprintf(rec->errmsg, sizeof(rec->errmsg), "no memory cgroup '%s'",
+			snprintf(rec->errmsg, sizeof(rec->errmsg), "no memory cgroup '%s' (looked for "
+				 "%s%s%s)", rec->opts.cgroup, rec->have_root ? rec->root.mount :
+				 "a memory cgroup hierarchy", rec->opts.cgroup[0] == '/' ? "" : "/",
 				 rec->opts.cgroup);
 			return -ENOENT;
 		}

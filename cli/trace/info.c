@@ -102,6 +102,27 @@ static int scan(struct info *in, struct rf_trace_reader *r, const char *path)
 	return 0;
 }
 
+/* @label then @list, cut at commas into lines of 100 columns, each continued under the first. */
+static void print_wrapped(const char *label, const char *list)
+{
+	size_t indent = strlen(label), col = indent, n;
+	const char *p = list, *comma;
+
+	fputs(label, stdout);
+	while (*p) {
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) + 1 : strlen(p);
+		if (col > indent && col + n > 100) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		}
+		fwrite(p, 1, n, stdout);
+		col += n;
+		p += n;
+	}
+	fputc('\n', stdout);
+}
+
 static void print_header_text(const struct rf_trace_header *h)
 {
 	char when[64] = "?", mem[32], swap[32];
@@ -118,14 +139,19 @@ static void print_header_text(const struct rf_trace_header *h)
 	if (h->time_resolution > 1)
 		printf(", times rounded down to %llu ns", (unsigned long long)h->time_resolution);
 	printf("\n");
-	printf("host:         %s, Linux %s %s, %u CPUs, %u NUMA nodes, page size %u\n",
-	       h->host.hostname, h->host.kernel_release, h->host.arch, h->host.cpus,
-	       h->host.numa_nodes, h->host.page_size);
+	if (*h->host.kernel_release || h->host.cpus)
+		printf("host:         %s, Linux %s %s, %u CPUs, %u NUMA nodes, page size %u\n",
+		       *h->host.hostname ? h->host.hostname : "?", h->host.kernel_release,
+		       h->host.arch, h->host.cpus, h->host.numa_nodes, h->host.page_size);
+	else
+		printf("host:         not recorded (%s), page size %u\n",
+		       h->synthetic ? "a synthetic or converted trace" : "the producer did not say",
+		       h->host.page_size);
 	printf("memory:       %s, swap %s, THP %s\n",
 	       rf_format_bytes(h->host.mem_bytes, mem, sizeof(mem)),
 	       rf_format_bytes(h->host.swap_bytes, swap, sizeof(swap)),
 	       *h->host.thp_mode ? h->host.thp_mode : "unknown");
-	printf("sources:      %s\n", h->sources);
+	print_wrapped("sources:      ", h->sources);
 	printf("scope:        %s\n", h->scope);
 	printf("command:      %s\n", h->command);
 	if (*h->params)

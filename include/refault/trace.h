@@ -307,7 +307,7 @@ struct rf_trace_header {
 	uint64_t time_resolution;
 	struct rf_trace_host host;
 	bool synthetic;
-	char sources[512];		/* comma-separated event sources */
+	char sources[RF_MAX_STRING];	/* comma-separated event sources */
 	char scope[256];		/* "-a", "-G /grp", "-p 123", "-- cmd" */
 	char command[1024];		/* the producer's command line */
 	char params[1024];		/* generator parameters, "key=value ..." */

@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
 has_memcg=$([ -n "$(memcg_own_dir)" ] && echo 1)
-echo "1..14"
+echo "1..19"
 run=
 
 expect() {	# expect STATUS PATTERN DESCRIPTION -- ARGS
@@ -28,6 +28,10 @@ expect 2 "unknown option '--bogus'" "an unknown option" -- --bogus
 expect 2 "unknown event 'nosuch'" "an unknown event" -- --events refs,nosuch
 expect 2 "needs a command" "--memcg-limit without a command" -- --memcg-limit 64M -a
 expect 1 "no tracefs at /nonexistent" "a missing tracefs" -- --tracefs /nonexistent -- true
+# A process or a cgroup that is not there is the system's state: exit 1 both (-p said 2).
+expect 1 "no process 2147483646" "a process that is not there" -- -p 2147483646
+expect 1 "no memory cgroup 'nosuch-cg' (looked for /.*/nosuch-cg)" \
+	"a cgroup that is not there, and the path it looked for" -- -G nosuch-cg
 if [ -n "$has_memcg" ]; then
 	expect 1 "cannot run '/nonexistent/cmd'" "a command that cannot run, in a memcg" -- \
 		--memcg-limit 64M -- /nonexistent/cmd
@@ -35,6 +39,23 @@ if [ -n "$has_memcg" ]; then
 		--buffer-size 64T --memcg-limit 64M -- true
 else
 	for i in 1 2 3 4; do n=$((n + 1)); echo "ok $n # SKIP no memory cgroup"; done
+fi
+# -G NAME without its slash names the same cgroup as -G /NAME (it joined mount and name without one)
+own=$(memcg_own_dir)
+mnt=$(awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+if [ -n "$own" ] && mkdir "$mnt/refault-test-g-$$" 2> /dev/null; then
+	"$REFAULT" record -q -G "refault-test-g-$$" -o "$dir/g.trace" 2> "$dir/out" &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	st=$?
+	rmdir "$mnt/refault-test-g-$$"
+	sed 's/^/# /' "$dir/out"
+	tap $([ $st -eq 0 ] && "$REFAULT" trace verify -q "$dir/g.trace"; echo $?) \
+		"-G refault-test-g-$$ (no leading slash) records that cgroup (exit $st)"
+else
+	n=$((n + 1)); echo "ok $n # SKIP no v1 memory hierarchy to make a cgroup in"
 fi
 unpriv="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
 if ! command -v setpriv > /dev/null; then
