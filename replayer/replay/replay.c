@@ -181,8 +181,14 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 		rc = preload(res, opts, err, errlen);
 	if (!rc)
 		rc = start_probes(res, err, errlen);
-	if (!rc)
-		rc = rf_replay_pipeline(opts, r, res, res->nr_index, err, errlen);
+	if (!rc) {
+		char msg[512] = "";
+
+		rc = rf_replay_pipeline(opts, r, res, res->nr_index, msg, sizeof(msg));
+		/* the trace's damage names its chunk and offset; the file is ours to name */
+		if (rc)
+			snprintf(err, errlen, "%s: %s", opts->trace_path, msg);
+	}
 	if (!rc) {
 		rc = finish_models(res);
 		if (rc)

@@ -180,7 +180,7 @@ int rf_warm_scan(struct rf_warm **out, const char *path, bool skip_damaged, char
 	e = rf_trace_reader_open(&rd, path, skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
 	while (!e && (got = rf_trace_reader_next(rd, &ev)) != 0) {
 		if (got < 0) {
-			snprintf(err, errlen, "%s", rf_trace_reader_errmsg(rd));
+			snprintf(err, errlen, "%s: %s", path, rf_trace_reader_errmsg(rd));
 			e = got;
 		} else {
 			e = warm_step(w, &ev);

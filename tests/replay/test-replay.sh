@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..18"
+echo "1..19"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -63,8 +63,10 @@ size=$(stat -c %s "$tmp/bad.rft")
 printf '\377\377\377\377' | dd of="$tmp/bad.rft" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 "$REFAULT" replay "$tmp/bad.rft" -p v4.6 -q -o "$tmp/bad.json" 2>"$tmp/err"
 rc=$?
-check "a damaged trace fails with exit 1 and names chunk and offset, writing no results" \
-	"test $rc -eq 1 && grep -q 'chunk [0-9]* at offset [0-9]*' '$tmp/err' && test ! -e '$tmp/bad.json'"
+check "a damaged trace fails with exit 1 and names file, chunk and offset, writing no results" \
+	"test $rc -eq 1 && grep -q 'bad.rft: chunk [0-9]* at offset [0-9]*' '$tmp/err' && test ! -e '$tmp/bad.json'"
+"$REFAULT" validate "$tmp/bad.rft" 2>"$tmp/err"
+check "... and validate names them too" "grep -q 'bad.rft: chunk [0-9]* at offset [0-9]*' '$tmp/err'"
 "$REFAULT" replay "$tmp/bad.rft" -p v4.6 -q --skip-damaged -o "$tmp/skip.json" 2>"$tmp/err"
 check "--skip-damaged goes on and the results say what was skipped" \
 	"$PYTHON3 -c 'import json,sys; t=json.load(open(sys.argv[1]))[\"trace\"]; assert t[\"chunks_damaged\"]>=1 and t[\"events_skipped\"]>0, t' '$tmp/skip.json'"
