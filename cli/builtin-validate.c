@@ -31,7 +31,9 @@ static const char usage[] =
 	"  -p, --profile P     model profile (default: the one for the recording kernel)\n"
 	"  -s, --set KEY=VALUE override a model switch (repeatable), as for refault replay\n"
 	"  -t, --tolerance X   relative tolerance, \"5%\" or \"0.05\" (default 5%)\n"
-	"      --slack PAGES   absolute slack added to the tolerance (default 0)\n"
+	"      --slack PAGES   absolute slack added to the tolerance (default 64: pages no trace\n"
+	"                      shows, such as the program's own text activated by the loader, are\n"
+	"                      a few dozen in any run; --slack 0 holds rows to the percentage)\n"
 	"      --cold-cache    start the model with an empty page cache (default: with the\n"
 	"                      pages the trace reads but never saw enter, cached before it,\n"
 	"                      charged to the root memcg); their number becomes slack\n"
@@ -128,7 +130,8 @@ static int parse_opt(struct validate_args *a, int c)
 
 int cmd_validate(int argc, char **argv)
 {
-	struct validate_args a = { .o = { .tolerance = 0.05 }, .series = true };
+	struct validate_args a = { .o = { .tolerance = 0.05, .slack = RF_VALIDATE_DEFAULT_SLACK },
+				   .series = true };
 	struct rf_validation *v;
 	bool first = true;
 	char err[1024];

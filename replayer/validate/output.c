@@ -48,6 +48,10 @@ static void header(const struct rf_validation *v, FILE *out)
 		fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the "
 			"trace), ", v->tolerance * 100, (unsigned long long)v->slack,
 			(unsigned long long)v->precached);
+	else if (v->slack == RF_VALIDATE_DEFAULT_SLACK)
+		fprintf(out, "tolerance: %.1f%% + %llu pages (the default floor: pages no trace shows, "
+			"such as the program's text; --slack 0 for none), ", v->tolerance * 100,
+			(unsigned long long)v->slack);
 	else
 		fprintf(out, "tolerance: %.1f%% + %llu pages, ", v->tolerance * 100,
 			(unsigned long long)v->slack);
@@ -103,6 +107,11 @@ static void table(const struct rf_validation *v, FILE *out)
 
 		if (r->note)
 			snprintf(nb, sizeof(nb), "[%zu]", note_number(v, r->note));
+		if (r->not_recorded) {
+			fprintf(out, "  %-24s %12s %12llu %9s  %-4s %-4s %s\n", rf_obs_q_name(r->q),
+				"not recorded", (unsigned long long)r->model, "", "", nb, r->source);
+			continue;
+		}
 		fprintf(out, "  %-24s %12llu %12llu %9s  %-4s %-4s %s\n", rf_obs_q_name(r->q),
 			(unsigned long long)r->kernel, (unsigned long long)r->model,
 			fmt_err(r, e, sizeof(e)), !r->gated ? (r->ok ? "(ok)" : "(no)") :
@@ -137,6 +146,10 @@ static void divergences(const struct rf_validation *v, FILE *out)
 		}
 		fputc('\n', out);
 	}
+	/* counters at the start and the end only: one phase, which says nothing of when */
+	if (v->nr_caps <= 2)
+		fprintf(out, "  (the trace has counter snapshots at its start and end only: record with "
+			"--snapshot-interval 1s to see in which phase a quantity leaves the kernel)\n");
 }
 
 static void notes(const struct rf_validation *v, FILE *out)
@@ -216,7 +229,9 @@ static json_object *row_json(const struct rf_validation *v, const struct vrow *r
 
 	json_object_object_add(o, "scope", json_object_new_string(r->scope));
 	json_object_object_add(o, "quantity", json_object_new_string(rf_obs_q_name(r->q)));
-	json_object_object_add(o, "kernel", json_object_new_uint64(r->kernel));
+	json_object_object_add(o, "kernel", r->not_recorded ? NULL : json_object_new_uint64(r->kernel));
+	if (r->not_recorded)
+		json_object_object_add(o, "not_recorded", json_object_new_boolean(true));
 	json_object_object_add(o, "model", json_object_new_uint64(r->model));
 	json_object_object_add(o, "error_pct", isinf(r->err_pct) ? NULL :
 			       json_object_new_double(r->err_pct));

@@ -26,6 +26,7 @@ struct scope {
 	enum scope_kind kind;
 	size_t cg;			/* SC_CGROUP */
 	const uint8_t *in;		/* [nr_cg]: in the subtree of cg */
+	bool root;			/* SC_CGROUP: the hierarchy's root ("/", an -a trace's) */
 };
 
 static bool in_subtree(const struct rf_observe *k, size_t j, size_t root)
@@ -132,6 +133,31 @@ static bool recorded_cg(const struct rf_observe *k, const struct vcapture *end, 
 	return true;
 }
 
+/*
+ * The tracepoint a quantity's kernel number comes from when memory.stat does not give it, and
+ * whether the trace recorded it: a trace recorded with --events that left it out has no number
+ * (the header's sources say; a trace whose header says none, or whose list was cut, is taken
+ * to have them all).
+ */
+static bool source_recorded(const struct rf_validation *v, enum rf_obs_q q)
+{
+	static const char *const needs[RF_OBS_NR] = {
+		[RF_OBS_ADD] = "mm_filemap_add_to_page_cache",
+		[RF_OBS_DEL] = "mm_filemap_delete_from_page_cache",
+		[RF_OBS_PGACTIVATE] = "mm_lru_activate",
+		[RF_OBS_PGREFILL] = "mm_vmscan_lru_shrink_active",
+		[RF_OBS_SCAN_FILE] = "mm_vmscan_lru_shrink_inactive",
+		[RF_OBS_SCAN_ANON] = "mm_vmscan_lru_shrink_inactive",
+		[RF_OBS_STEAL_FILE] = "mm_vmscan_lru_shrink_inactive",
+		[RF_OBS_STEAL_ANON] = "mm_vmscan_lru_shrink_inactive",
+	};
+
+	size_t n = strlen(v->header.sources);
+
+	/* recorders before the header kept 4096 bytes of sources cut theirs at 511: unknown */
+	return !n || n == 511 || !needs[q] || strstr(v->header.sources, needs[q]);
+}
+
 /* @readahead: the trace names what the kernel read ahead (file_readahead) */
 static const char *row_note(const struct scope *s, enum rf_obs_q q, bool memstat_cg, bool below,
 			    bool readahead)
@@ -143,6 +169,9 @@ static const char *row_note(const struct scope *s, enum rf_obs_q q, bool memstat
 	if (is_reclaim_q(q) && !memstat_cg)
 		return "v1 vmscan events carry no memcg: reclaim is pinned on the reclaiming "
 		       "task's cgroup; compare it on the cgroup that holds the limit: not gated";
+	if (rf_obs_q_is_gauge(q) && s->root)
+		return "the root's list sizes hold the whole host's pages, the model's only what the "
+		       "trace loaded: shown, not gated";
 	if (rf_obs_q_is_gauge(q) && below)
 		return "a list size below the recorded cgroup: how a shared limit's pages split "
 		       "between children at the end depends on the order reclaim visits them "
@@ -177,6 +206,10 @@ static int push_row(struct rf_validation *v, const char *scope, enum rf_obs_q q,
 	r->source = s->kind == SC_HOST ? "/proc/vmstat" :
 		rf_obs_q_source(q, s->kind == SC_CGROUP && memstat);
 	r->note = note;
+	/* held by the absolute slack alone: say so beside the row */
+	if (r->ok && !note && v->slack && !within(k, m, v->tolerance, r->slack - v->slack))
+		r->note = "within the tolerance by the absolute slack alone (--slack): a count this "
+			  "small is mostly pages no trace shows (the program's text, its libraries)";
 	if (gated && !r->ok)
 		v->nr_bad++;
 	return 0;
@@ -194,12 +227,21 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 		uint64_t k, m;
 		const char *note = row_note(s, q, recorded, below, rf_observe_has_readahead(v->kernel));
 		bool gated = s->kind == SC_CGROUP && !(is_reclaim_q(q) && !recorded) &&
-			     !(rf_obs_q_is_gauge(q) && below);
+			     !(rf_obs_q_is_gauge(q) && (below || s->root));
+		bool stat_q = s->kind == SC_CGROUP && (end->k_statmask[s->cg] & 1u << q);
 
 		if (!value(end, s, q, KERNEL, &k) || !value(end, s, q, MODEL, &m))
 			continue;
+		if (!stat_q && s->kind != SC_HOST && !source_recorded(v, q)) {
+			e = push_row(v, name, q, 0, m, false, "the trace did not record this quantity's "
+				     "tracepoint (recorded with --events): not recorded, not gated", s,
+				     memstat);
+			if (!e)
+				v->rows[v->nr_rows - 1].not_recorded = true;
+			continue;
+		}
 		/* a memory.stat row needs no excuse, unless it is not gated: then say why */
-		if (s->kind == SC_CGROUP && (end->k_statmask[s->cg] & 1u << q))
+		if (stat_q)
 			note = q == RF_OBS_ADD || !gated ? note : NULL;
 		e = push_row(v, name, q, k, m, gated, note, s, memstat);
 	}
@@ -324,7 +366,8 @@ int vrows_build(struct rf_validation *v)
 	if (!in)
 		return RF_ERR_NOMEM;
 	for (i = 1; i < end->nr_cg && !e; i++) {
-		struct scope s = { .kind = SC_CGROUP, .cg = i, .in = in };
+		struct scope s = { .kind = SC_CGROUP, .cg = i, .in = in,
+				   .root = !strcmp(rf_observe_cgroup(k, i)->path, "/") };
 		uint64_t kadd = 0, madd = 0;
 
 		if (!shown(k, end, i, v->main_cg >= 0))

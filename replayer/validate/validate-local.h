@@ -83,6 +83,7 @@ struct vrow {
 	int phase;			/* first phase out of tolerance, -1 none */
 	const char *source;		/* the kernel number's source */
 	const char *note;		/* what the trace cannot know about this row, or NULL */
+	bool not_recorded;		/* the trace has no source for the kernel's number */
 };
 
 struct rf_validation {

@@ -19,12 +19,20 @@
 
 #include <refault/api.h>
 
+/*
+ * The floor a person gets without --slack: what no trace shows (the program's own text and
+ * libraries activated through the loader's mappings, a few pages of metadata) measured 1..51
+ * pages over the validation suite's recordings (docs/fidelity.md); the suite runs with 0.
+ */
+#define RF_VALIDATE_DEFAULT_SLACK	64u
+
 struct rf_validate_opts {
 	const char *profile;		/* NULL: chosen from the trace header */
 	char *const *sets;		/* "KEY=VALUE" model overrides */
 	size_t nr_sets;
 	double tolerance;		/* 0.05 = 5 % */
-	uint64_t slack;			/* absolute slack in pages (small counts) */
+	uint64_t slack;			/* absolute slack in pages (small counts); the CLI's
+					 * default is RF_VALIDATE_DEFAULT_SLACK */
 	bool cold_cache;		/* the model starts empty; pages cached before are slack */
 	unsigned int threads;		/* replay engine threads (0: 1) */
 	bool progress;			/* the engine's progress line on stderr */

@@ -54,7 +54,7 @@ measure() {
 	mcase=$1 mout=$dir/$1.$2
 	rm -f "$dir/$mcase.err"
 	if vrecord "$mcase" "$dir" "$VWORKLOAD"; then
-		"$REFAULT" validate "$dir/$mcase.rft" --json > "$mout.json" 2> "$mout.verr"
+		"$REFAULT" validate "$dir/$mcase.rft" --slack 0 --json > "$mout.json" 2> "$mout.verr"
 		mst=$?
 		[ $mst -eq 0 ] || [ $mst -eq 3 ] || printf '{"error": "refault validate exit %d: %s"}\n' \
 			$mst "$(jstr "$mout.verr")" > "$mout.json"

@@ -37,7 +37,7 @@ attempt() {
 		return 1
 	fi
 	echo "ok $2 - $c: refault record -- vworkload $(vcase_args "$c" .)" > "$dir/$c.tap"
-	"$REFAULT" validate "$dir/$c.rft" --json > "$dir/$c.json" 2> "$dir/$c.verr"
+	"$REFAULT" validate "$dir/$c.rft" --slack 0 --json > "$dir/$c.json" 2> "$dir/$c.verr"
 	st=$?
 	sed 's/^/# /' "$dir/$c.verr"
 	if [ $st -ne 0 ] && [ $st -ne 3 ]; then
