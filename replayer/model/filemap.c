@@ -87,6 +87,8 @@ void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, 
 				return;
 			created = true;
 		}
+		if (P(m, idx)->flags & PG_reading)
+			ra_read_done(m, P(m, idx));	/* filemap_update_page() waited */
 		if (write)
 			P(m, idx)->flags |= PG_dirty;
 		if (idx == last)
@@ -127,6 +129,8 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 		if (idx == RF_NIL)
 			return;
 	}
+	if (P(m, idx)->flags & PG_reading)
+		ra_read_done(m, P(m, idx));	/* lock_folio_maybe_drop_mmap() waited */
 	if (ev->u.file.mm) {
 		uint32_t i = id_map_find(&m->mm_index, ev->u.file.mm);
 

@@ -37,6 +37,7 @@
 #define MAX_MEMCGS		65535u
 #define RA_HOLD_MAX		8u	/* file_readahead events one read or fault may follow */
 #define RA_PIN_MAX		31u	/* PAGEVEC_SIZE: the folios filemap_get_pages() holds */
+#define RA_READS_MAX		64u	/* readaheads whose reads may still be in flight */
 #define MAX_ORDER_MODEL		9	/* PMD order: larger orders are taken as THPs */
 #define MAX_RANGE_PAGES		(1ull << 24)	/* pages one read/write/fadvise event may cover */
 
@@ -248,6 +249,7 @@ enum rf_vm_event {
 #define PG_writeback	0x0800u	/* swap write started in this reclaim pass (vmscan.c) */
 #define PG_locked	0x1000u	/* a readahead in progress added it: reclaim cannot lock it */
 #define PG_pinned	0x2000u	/* the read or fault that started a readahead holds it */
+#define PG_reading	0x4000u	/* locked until its read completes: readahead.c ra_read_busy() */
 
 enum page_where {
 	WHERE_FREE = 0,
@@ -356,6 +358,7 @@ struct rf_mapping {
 	bool large_folios;	/* it has held a folio of order > 0 (readpos.c tracks streams) */
 	uint32_t first_node;
 	uint32_t nr_large_shadows;	/* shadow entries of order > 0 (lookups skip them if 0) */
+	uint64_t ra_read_time;	/* trace ns the reader took to reach its last readahead */
 	uint64_t nrpages;	/* base pages */
 	uint64_t nrshadows;	/* shadow entries (one per evicted folio, whatever its order) */
 };
@@ -576,6 +579,15 @@ struct rf_model {
 		uint32_t memcg, cpu;
 	} ra_held[RA_HOLD_MAX];
 	uint32_t nr_ra_held;
+	/* the last readaheads, whose folios' reads may not have completed (readahead.c) */
+	struct rf_ra_read {
+		uint64_t index, end;	/* [index, end) of the mapping */
+		uint64_t time;		/* trace time the readahead ran */
+		uint32_t mapping;
+		bool reached;		/* a read or fault reached one of its folios */
+	} ra_reads[RA_READS_MAX];
+	uint32_t ra_reads_next;
+	uint64_t now;			/* trace time of the event modelled (a readahead's own) */
 
 	struct rf_read_state *read_state;	/* READ_STATE_SLOTS, allocated at the first read */
 	struct rf_read_state *last_read_state;	/* the entry the last read used */
@@ -724,6 +736,8 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);
 /* readahead.c */
 void ra_hold(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);
 void ra_release(struct rf_model *m, const struct rf_event *next);
+bool ra_read_busy(struct rf_model *m, struct rf_page *p);
+void ra_read_done(struct rf_model *m, struct rf_page *p);
 
 /* memory.c */
 void map_page(struct rf_model *m, uint32_t page, uint8_t flags, bool exec);

@@ -247,6 +247,7 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 	if (m->finished)
 		return RF_ERR_STATE;
 	m->nr_events++;
+	m->now = ev->time;
 	if (m->nr_ra_held && kind != FEED_IGNORE)
 		ra_release(m, ev);
 	m->cur_cpu = ev->cpu % m->cfg.cpus;

@@ -4,7 +4,7 @@
  * v6.18; __do_page_cache_readahead(), v4.6.2), and the model's delivery of
  * file_readahead events: each is held until the read or fault it was for,
  * which says which folios the reader held while it ran (filemap_fault(),
- * filemap_get_pages()).
+ * filemap_get_pages()); and when the reads it submitted complete.
  */
 #include "model-local.h"
 
@@ -52,21 +52,100 @@ static void file_readahead(struct rf_model *m, uint32_t mapping, uint64_t index,
 	}
 }
 
-/* The folios of [index, index + nr) that a readahead locked, unlocked: its reads complete. */
-static void unlock_range(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr)
+/*
+ * The readahead of [index, index + nr) at trace time @time is over: the
+ * folios it added are submitted for read (read_pages(), v6.18; v4.6.2 the
+ * same) and stay locked until each read completes, when the filesystem's
+ * bio completion calls folio_end_read() (ext4: mpage_end_io(), v6.18;
+ * unlock_page() in v4.6.2), which the trace does not record (ra_read_busy()).
+ */
+static void ra_submit_reads(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr,
+			    uint64_t time)
 {
 	uint64_t i = index, end = index + nr;
+	bool added = false;
 
 	while (i < end) {
 		uint32_t idx = xa_lookup_page(m, mapping, i);
+		struct rf_page *p;
 
 		if (idx == RF_NIL) {
 			i++;
 			continue;
 		}
-		P(m, idx)->flags &= ~PG_locked;
-		i = P(m, idx)->index + page_nr(P(m, idx));
+		p = P(m, idx);
+		if (p->flags & PG_locked) {
+			p->flags = (p->flags & ~PG_locked) | PG_reading;
+			added = true;
+		}
+		i = p->index + page_nr(p);
 	}
+	if (added) {
+		m->ra_reads[m->ra_reads_next] = (struct rf_ra_read){
+			.index = index, .end = end, .time = time, .mapping = mapping };
+		m->ra_reads_next = (m->ra_reads_next + 1) % RA_READS_MAX;
+	}
+}
+
+/* The most recent readahead that covers @p's index, whose reads it is under. */
+static struct rf_ra_read *ra_read_of(struct rf_model *m, const struct rf_page *p)
+{
+	uint32_t i, k = m->ra_reads_next;
+
+	for (i = 0; i < RA_READS_MAX; i++) {
+		struct rf_ra_read *r;
+
+		k = (k + RA_READS_MAX - 1) % RA_READS_MAX;
+		r = &m->ra_reads[k];
+		if (r->mapping == p->mapping && r->end > r->index && p->index >= r->index &&
+		    p->index < r->end)
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * Is the read of readahead folio @p still in flight?  Reclaim then cannot
+ * lock it (folio_trylock() fails in shrink_folio_list(), v6.18;
+ * trylock_page() in shrink_page_list(), v4.6.2) and keeps it.  When the
+ * read completes the trace does not say (no event marks folio_end_read()).
+ * It says when the reader got there: filemap_fault() waits for the folio's
+ * lock (lock_folio_maybe_drop_mmap(), the fault retried once it is read)
+ * and filemap_read() for its update (filemap_update_page()), so the first
+ * read or fault of a readahead folio ends after its read completed; the
+ * reader's first arrival in a readahead is the one most likely to have
+ * waited for it (later ones include its reading of the folios before).
+ * DECIDED: a readahead's reads take as long as, on the last readahead of
+ * the same file a reader reached, the time from that readahead to the
+ * first read or fault of one of its folios (ra_read_done()); before any
+ * was reached, they complete when the readahead is over.  Past that time,
+ * or once its readahead is no longer among the RA_READS_MAX last, the
+ * folio is taken as read and unlocked.
+ */
+bool ra_read_busy(struct rf_model *m, struct rf_page *p)
+{
+	const struct rf_ra_read *r = ra_read_of(m, p);
+	uint64_t took = m->mappings[p->mapping].ra_read_time;
+
+	if (r && took && m->now < r->time + took)
+		return true;
+	p->flags &= ~PG_reading;
+	return false;
+}
+
+/*
+ * The first read or fault of readahead folio @p: its read is complete.  The
+ * first of its readahead's folios reached says how long its reads took.
+ */
+void ra_read_done(struct rf_model *m, struct rf_page *p)
+{
+	struct rf_ra_read *r = ra_read_of(m, p);
+
+	if (r && !r->reached) {
+		r->reached = true;
+		m->mappings[p->mapping].ra_read_time = m->now > r->time ? m->now - r->time : 0;
+	}
+	p->flags &= ~PG_reading;
 }
 
 /*
@@ -117,14 +196,16 @@ static bool same_file(const struct rf_event *a, const struct rf_event *b)
  * held meanwhile (pin_reader()).  Every folio the readaheads add stays
  * locked until all of them are done: page_cache_ra_order() adds its folios
  * locked and submits their reads at the end (read_pages()), and the reads
- * complete after that, so reclaim the readahead's own charges run skips them.
- * SIMPLIFIED: the model completes those reads when the readahead is over; in
- * the kernel they complete some time later, which the trace does not say.
+ * complete after that, so reclaim the readahead's own charges run skips them;
+ * and after it, until ra_read_busy() takes their reads as complete.  Each
+ * readahead runs at its own event's time, which follows its page-cache adds
+ * in the trace.
  */
 void ra_release(struct rf_model *m, const struct rf_event *next)
 {
 	uint32_t pinned[RA_PIN_MAX], nr_pinned = 0, i, n = m->nr_ra_held, cpu = m->cur_cpu;
 	uint32_t mapping = RF_NONE;
+	uint64_t now = m->now;
 
 	m->nr_ra_held = 0;
 	if (next && (next->type == RF_EV_FILE_FAULT || next->type == RF_EV_FILE_READ) &&
@@ -137,6 +218,7 @@ void ra_release(struct rf_model *m, const struct rf_event *next)
 		const struct rf_held_ra *h = &m->ra_held[i];
 
 		m->cur_cpu = h->cpu;
+		m->now = h->ev.time;
 		mapping = file_mapping(m, h->ev.u.file.dev, h->ev.u.file.ino);
 		if (mapping != RF_NONE)
 			file_readahead(m, mapping, h->ev.u.file.index,
@@ -148,12 +230,13 @@ void ra_release(struct rf_model *m, const struct rf_event *next)
 
 		mapping = mapping_find(m, MAPPING_FILE, ev->u.file.dev, ev->u.file.ino);
 		if (mapping != RF_NONE)
-			unlock_range(m, mapping, ev->u.file.index,
-				     ev->u.file.nr ? clamp_range(ev->u.file.nr) : 1);
+			ra_submit_reads(m, mapping, ev->u.file.index,
+					ev->u.file.nr ? clamp_range(ev->u.file.nr) : 1, ev->time);
 	}
 	for (i = 0; i < nr_pinned; i++)
 		P(m, pinned[i])->flags &= ~PG_pinned;
 	m->cur_cpu = cpu;
+	m->now = now;
 }
 
 /* Hold a file_readahead for the event after it (ra_release()). */

@@ -9,7 +9,9 @@
  * invalidate_mapping_pages(), v4.6.2: clean, unmapped LRU pages go (no
  * shadow); mapped ones are deactivated (deactivate_file_page(),
  * SIMPLIFIED: moved at once, not through the per-CPU batch); pages a
- * batch holds are busy and retried after lru_add_drain_all().
+ * batch holds are busy and retried after lru_add_drain_all(); a page
+ * under read is skipped (trylock_page() fails; folio_trylock() in v6.18
+ * mapping_try_invalidate()).
  */
 struct invalidate_ctx {
 	uint32_t busy;
@@ -30,6 +32,8 @@ static void invalidate_slot(struct rf_model *m, uint64_t index, uint64_t e, void
 		c->busy++;
 		return;
 	}
+	if ((p->flags & PG_reading) && ra_read_busy(m, p))
+		return;		/* its read in flight: trylock_page() fails */
 	if (p->mapcount) {
 		if (p->flags & PG_active) {
 			del_page_from_lru_list(m, idx);

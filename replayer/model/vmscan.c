@@ -291,6 +291,8 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 		 */
 		if (p->flags & PG_locked)
 			goto keep;		/* readahead in progress: folio_trylock() fails */
+		if ((p->flags & PG_reading) && ra_read_busy(m, p))
+			goto keep;		/* its read in flight: folio_trylock() fails */
 		sc->nr_scanned += m->p->scan_nr_pages ? nr : 1;
 		if (!sc->may_unmap && p->mapcount)
 			goto keep;

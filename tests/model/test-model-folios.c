@@ -421,6 +421,79 @@ static void test_readahead_locks_its_folios(void)
 }
 
 /*
+ * The reads a readahead submits complete some time later (folio_end_read()
+ * from the bio completion), and until then reclaim cannot lock its folios
+ * (folio_trylock() in shrink_folio_list(), v6.18).  The trace does not say
+ * when; the model takes a readahead's reads to take as long as a reader took
+ * to reach the file's last readahead it reached (readahead.c,
+ * ra_read_busy()).  /e holds 48 pages.  Folio A = [0, 16) of file 18 is read
+ * ahead at 0 and read at 5 ms: reads take 5 ms.  Folio B = [16, 32) is read
+ * ahead at 10 ms, then 32 pages of file 19 are read at @fill_ms: at the 17th
+ * the limit reclaims 32 pages from the tail: A (read once), then B, then
+ * file 19's first pages.  At 11 ms B's read is in flight: kept (scanned, not
+ * freed, at each priority that reaches it) and file 19's pages go instead;
+ * at 20 ms it is complete and goes, unread, and reading it refaults.  Events
+ * without a time (every other test) read at once.
+ */
+static void read_at(struct rf_model *m, uint64_t ino, uint64_t index, uint64_t nr, uint64_t ms)
+{
+	struct rf_event ev = { .pid = 500, .type = RF_EV_FILE_READ, .time = ms * 1000000 };
+
+	ev.u.file.dev = 8;
+	ev.u.file.ino = ino;
+	ev.u.file.index = index;
+	ev.u.file.nr = nr;
+	feed(m, &ev);
+}
+
+static void readahead_at(struct rf_model *m, uint64_t index, uint64_t ms)
+{
+	struct rf_event ev = { .pid = 500, .type = RF_EV_FILE_READAHEAD, .time = ms * 1000000 };
+
+	ev.u.file.dev = 8;
+	ev.u.file.ino = 18;
+	ev.u.file.index = index;
+	ev.u.file.nr = 16;
+	ev.u.file.order = 4;
+	feed(m, &ev);
+}
+
+static void reads_in_flight(uint64_t fill_ms, uint64_t *refault, uint64_t *kept)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+	struct rf_event ev = { .type = RF_EV_COUNTERS, .time = 10 * 1000000 };
+
+	cg_mkdir(m, 14, 1, "/e");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 14, 0, RF_LIMIT_MEMORY, 48 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 14, 500, 0, 0);
+	readahead_at(m, 0, 0);
+	read_at(m, 18, 0, 1, 5);
+	readahead_at(m, 16, 10);
+	feed(m, &ev);
+	read_at(m, 19, 0, 32, fill_ms);
+	*kept = C(m, "memcg./e.pgscan_file") - C(m, "memcg./e.pgsteal_file");
+	read_at(m, 18, 16, 1, fill_ms + 1);
+	*refault = C(m, "memcg./e.workingset_refault_file");
+	rf_model_free(m);
+}
+
+static void test_readahead_reads_in_flight(void)
+{
+	uint64_t refault, kept;
+
+	reads_in_flight(11, &refault, &kept);
+	ok(refault == 0 && kept >= 16 && kept % 16 == 0,
+	   "a folio read ahead 1 ms ago, reads taking 5 ms: kept by reclaim (scanned, not freed: "
+	   "%llu), then read without a refault (%llu)",
+	   (unsigned long long)kept, (unsigned long long)refault);
+	reads_in_flight(20, &refault, &kept);
+	ok(refault > 0 && kept == 0,
+	   "... read ahead 10 ms ago: its read is complete, reclaimed unread (kept %llu), and "
+	   "reading it refaults (%llu)",
+	   (unsigned long long)kept, (unsigned long long)refault);
+}
+
+/*
  * zap_pte_range(): an unmap takes every PTE the range holds, whatever the
  * folio.  A 16-page folio faulted at four of its pages (four PTEs) is
  * unmapped by munmap(), and POSIX_FADV_DONTNEED then drops it (a mapped one
@@ -639,7 +712,7 @@ static void test_readahead_held_across_ignored(void)
 
 int main(void)
 {
-	plan(42);
+	plan(44);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -649,6 +722,7 @@ int main(void)
 	test_readahead_charges();
 	test_readahead_holds_reader();
 	test_readahead_locks_its_folios();
+	test_readahead_reads_in_flight();
 	test_partly_cached_fault();
 	test_unmap_takes_every_pte();
 	test_determinism();
