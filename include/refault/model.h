@@ -161,8 +161,11 @@ RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, 
  * NAME_FILE, NAME_STACK names; LOST, MARKER, END; unknown types) change
  * nothing else, leave a held readahead held and are counted in
  * model.events_ignored, as all COUNTERS are.  Values out of range are
- * bounded, not trusted: orders above 9 count as 9 (PMD), ranges as at most
- * 2^24 pages; unknown pids, mms and cgroups fall back to the root memcg or
+ * bounded, not trusted: orders above 9 count as 9 (PMD); a read, write or
+ * readahead covers at most MAX_RW_COUNT bytes and no page at or past
+ * MAX_LFS_FILESIZE; a cgroup nested more than 256 levels deep, or past the
+ * 65535th, is folded into its parent (its mkdir counted as ignored, its
+ * limits too); unknown pids, mms and cgroups fall back to the root memcg or
  * are ignored.
  * Return: 0; RF_ERR_STATE after rf_model_finish(); RF_ERR_NOMEM (the model
  *         is then unusable: every later call returns it).

@@ -13,10 +13,12 @@
 void generic_fadvise(struct rf_model *m, uint32_t mapping, uint32_t advice, uint64_t index,
 		     uint64_t nr)
 {
-	uint64_t last = nr ? index + nr - 1 : UINT64_MAX >> 1;
+	const uint64_t end = UINT64_MAX >> 1;	/* past any file's last page */
+	uint64_t last;
 
-	if (advice != POSIX_FADV_DONTNEED)
+	if (advice != POSIX_FADV_DONTNEED || index > end)
 		return;
+	last = nr && nr - 1 <= end - index ? index + nr - 1 : end;
 	lru_add_drain(m);
 	if (invalidate_mapping_pages(m, mapping, index, last)) {
 		lru_add_drain_all(m);

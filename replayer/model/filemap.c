@@ -29,12 +29,12 @@ uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino)
  * PG_referenced on pages it creates.
  */
 uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		      uint32_t memcg, bool write)
+		      uint32_t memcg, bool write, enum rf_gfp gfp)
 {
 	uint64_t shadow;
 	uint32_t idx;
 
-	idx = new_page(m, mapping, index, order, memcg, write ? PG_referenced | PG_dirty : 0);
+	idx = new_page(m, mapping, index, order, memcg, write ? PG_referenced | PG_dirty : 0, gfp);
 	if (idx == RF_NIL)
 		return RF_NIL;
 	shadow = xa_take_shadow(m, mapping, index, order, P(m, idx)->memcg);
@@ -52,8 +52,8 @@ static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint
 	uint64_t nr = 1ull << order, aligned = index & ~(nr - 1);
 
 	if (order && range_free(m, mapping, aligned, nr))
-		return insert_folio(m, mapping, aligned, order, memcg, write);
-	return insert_folio(m, mapping, index, 0, memcg, write);
+		return insert_folio(m, mapping, aligned, order, memcg, write, RF_GFP_KERNEL);
+	return insert_folio(m, mapping, index, 0, memcg, write, RF_GFP_KERNEL);
 }
 
 /*

@@ -32,7 +32,9 @@ struct rf_memcg *memcg_by_slot(struct rf_model *m, uint32_t slot)
 
 uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid)
 {
-	return id_map_find(&m->cgid_index, cgid);
+	uint32_t slot = id_map_find(&m->cgid_index, cgid);
+
+	return slot != RF_NONE ? slot : id_map_find(&m->cgid_folded, cgid);
 }
 
 uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id)
@@ -155,6 +157,10 @@ int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *
 
 	if (memcg_slot_by_cgid(m, cgid) != RF_NONE)
 		return 0;		/* already known (e.g. named twice) */
+	if (id_map_get(&m->cgid_folded, parent) ||
+	    (ps != RF_NONE && m->memcgs[ps]->depth >= MAX_MEMCG_DEPTH) ||
+	    m->nr_memcgs >= MAX_MEMCGS)
+		return id_map_put(&m->cgid_folded, cgid, ps == RF_NONE ? 0 : ps) ? RF_ERR_NOMEM : 1;
 	/* The hierarchy's root, as recorders and gen name it: that is the model's root memcg. */
 	if (path && !strcmp(path, "/"))
 		return id_map_put(&m->cgid_index, cgid, 0);
@@ -170,7 +176,8 @@ int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *
 	}
 	mc = memcg_alloc(m, cgid, path, ps);
 	if (!mc)
-		return m->nr_memcgs >= MAX_MEMCGS ? 0 : RF_ERR_NOMEM;
+		return RF_ERR_NOMEM;
+	mc->depth = m->memcgs[ps]->depth + 1;
 	return id_map_put(&m->cgid_index, cgid, mc->slot);
 }
 
@@ -230,8 +237,9 @@ void memcg_maybe_release_id(struct rf_model *m, uint32_t slot)
 /* css_offline: pages stay where they are; the id goes when nothing pins it. */
 void memcg_rmdir(struct rf_model *m, uint64_t cgid)
 {
-	uint32_t slot = memcg_slot_by_cgid(m, cgid);
+	uint32_t slot = id_map_find(&m->cgid_index, cgid);
 
+	id_map_del(&m->cgid_folded, cgid, NULL);
 	if (slot == RF_NONE || slot == 0)
 		return;
 	m->memcgs[slot]->online = false;
@@ -243,7 +251,7 @@ void memcg_rmdir(struct rf_model *m, uint64_t cgid)
 /* A limit of the trace's (CGROUP_LIMIT) for memcg @cgid, unless the configuration set it. */
 void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t bytes)
 {
-	uint32_t slot = memcg_slot_by_cgid(m, cgid);
+	uint32_t slot = id_map_find(&m->cgid_index, cgid);
 	struct rf_memcg *mc;
 
 	if (slot == RF_NONE || slot == 0)
@@ -349,10 +357,15 @@ static void reclaim_high(struct rf_model *m, uint32_t memcg, uint64_t nr)
 
 /*
  * mm/memcontrol.c: try_charge(), v4.6.2 (retries: MEM_CGROUP_RECLAIM_RETRIES
- * = 5; v5.x MAX_RECLAIM_RETRIES = 16).  memsw is charged first when swap
- * accounting is on; a memsw failure reclaims without swap.
+ * = 5; v5.x MAX_RECLAIM_RETRIES = 16; try_charge_memcg(), v6.18).  memsw is
+ * charged first when swap accounting is on; a memsw failure reclaims
+ * without swap.  Out of retries the charge is forced (the model kills
+ * nothing), except a readahead's (@gfp): __GFP_NORETRY fails after the
+ * first reclaim ("goto nomem", from v4.7), GFP_KERNEL in a read or fault
+ * after mem_cgroup_oom() (v4.6.2 "nomem": -ENOMEM unless __GFP_NOFAIL).
+ * Returns -1 when it failed, nothing charged.
  */
-int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr)
+int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr, enum rf_gfp gfp)
 {
 	unsigned int retries = m->p->memcg_reclaim_retries, loops = 0;
 	const size_t mem_off = offsetof(struct rf_memcg, memory);
@@ -387,18 +400,25 @@ int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr)
 
 			if (mem_cgroup_margin(m, over) >= nr)
 				continue;
+			if (gfp == RF_GFP_READAHEAD && m->p->ra_charge_noretry)
+				goto nomem;
 			if (reclaimed && nr <= 8)
 				continue;
 		}
 		if (!retries--)
 			break;
 	}
-	/* mem_cgroup_oom(): counted; the charge is forced (nothing is killed) */
+	/* mem_cgroup_oom(): counted; the charge is forced (nothing is killed), a readahead's fails */
 	count_memcg_event(m, over, EV_MEMCG_OOM, 1);
+	if (gfp == RF_GFP_READAHEAD)
+		goto nomem;
 	page_counter_charge(m, memcg, mem_off, nr);
 	if (swap_account_on(m))
 		page_counter_charge(m, memcg, msw_off, nr);
 	return 0;
+nomem:
+	m->memcgs[memcg]->nr_pages -= nr;
+	return -1;
 }
 
 /* mem_cgroup_uncharge(): the page is freed */

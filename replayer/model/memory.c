@@ -57,7 +57,7 @@ void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned i
 	else
 		order = 0;	/* the huge range is partly used: a base page */
 	idx = new_page(m, mapping, index, order, memcg,
-		       PG_swapbacked | (m->p->new_anon_inactive ? 0 : PG_active));
+		       PG_swapbacked | (m->p->new_anon_inactive ? 0 : PG_active), RF_GFP_KERNEL);
 	if (idx == RF_NIL)
 		return;
 	map_page(m, idx, flags | RF_REF_WRITE, false);

@@ -35,22 +35,16 @@
 #define MEM_CGROUP_ID_MAX	65535u
 #define MAX_PAGEVEC		64u	/* largest batch size a config may ask for */
 #define MAX_MEMCGS		65535u
+#define MAX_MEMCG_DEPTH		256u	/* levels below the root the model nests memcgs */
 #define RA_HOLD_MAX		8u	/* file_readahead events one read or fault may follow */
 #define RA_PIN_MAX		31u	/* PAGEVEC_SIZE: the folios filemap_get_pages() holds */
 #define RA_READS_MAX		64u	/* readaheads whose reads may still be in flight */
 #define MAX_ORDER_MODEL		9	/* PMD order: larger orders are taken as THPs */
-#define MAX_RANGE_PAGES		(1ull << 24)	/* pages one read/write/fadvise event may cover */
 
 /* An event's order, bounded: larger orders are taken as PMD-sized folios. */
 static inline unsigned int clamp_order(unsigned int order)
 {
 	return order > MAX_ORDER_MODEL ? MAX_ORDER_MODEL : order;
-}
-
-/* An event's range in pages, bounded. */
-static inline uint64_t clamp_range(uint64_t nr)
-{
-	return nr > MAX_RANGE_PAGES ? MAX_RANGE_PAGES : nr;
 }
 
 enum lru_list {
@@ -142,6 +136,8 @@ struct rf_profile {
 	bool ws_stamp_first;		/* v6.x: the shadow holds the age before eviction ages it */
 	bool large_file_folios;		/* v6.x: readahead in large folios, page_cache_ra_order() */
 	bool read_same_folio;		/* v6.x filemap_read(): pos_same_folio(), not prev_index */
+	bool ra_charge_noretry;		/* v4.7+ (Hocko, "mm, memcg: use consistent gfp flags
+					 * during readahead"): readahead charges __GFP_NORETRY */
 	enum file_low_rule file_low;
 	enum scan_balance_rule balance;
 	enum shadow_limit_rule shadow_limit;
@@ -429,6 +425,7 @@ struct rf_memcg {
 	uint64_t cgid;			/* cgroup id in the trace */
 	uint32_t slot;
 	uint32_t parent, first_child, last_child, next_sibling;
+	uint32_t depth;			/* levels below the root */
 	uint16_t id;			/* mem_cgroup_id(); 0 once released */
 	bool online;
 	int swappiness;			/* -1: the global vm_swappiness */
@@ -562,6 +559,7 @@ struct rf_model {
 	uint32_t nr_memcgs;
 	uint32_t *id_to_slot;		/* mem_cgroup_from_id(); RF_NONE if free */
 	struct id_map cgid_index;	/* trace cgroup id -> slot */
+	struct id_map cgid_folded;	/* cgroups the model folds into an ancestor -> its slot */
 
 	/* processes */
 	struct id_map pid_index;	/* pid -> index in pids[] */
@@ -656,16 +654,33 @@ void add_page_to_lru_list_tail(struct rf_model *m, uint32_t page, int lru);
 void del_page_from_lru_list(struct rf_model *m, uint32_t page);
 uint64_t lruvec_lru_size(struct rf_model *m, uint32_t memcg, int lru);
 
+/*
+ * How an allocation may fail.  RF_GFP_KERNEL: after all its retries the page
+ * is given anyway (the model kills nothing).  RF_GFP_READAHEAD,
+ * readahead_gfp_mask() (include/linux/pagemap.h): __GFP_NORETRY, the page
+ * allocator gives up after one direct reclaim round (alloc_pages()), and so
+ * does the memcg charge from v4.7 (ra_charge_noretry); before, the charge
+ * was GFP_KERNEL's, which in a read or fault fails after all its retries
+ * (try_charge()).  A readahead folio that fails is not added.
+ */
+enum rf_gfp { RF_GFP_KERNEL, RF_GFP_READAHEAD };
+
 /* memcg.c */
 uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid);
 struct rf_memcg *memcg_by_slot(struct rf_model *m, uint32_t slot);
 uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id);
 int memcg_root_init(struct rf_model *m);
+/*
+ * A cgroup created: 0, or 1 if the model folds it into its parent (its
+ * tasks are charged there, its limits ignored) because it is nested deeper
+ * than MAX_MEMCG_DEPTH, under a folded one, or past MAX_MEMCGS memcgs (the
+ * kernel's MEM_CGROUP_ID_MAX: mkdir fails with -ENOSPC); RF_ERR_NOMEM.
+ */
 int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *path);
 void memcg_rmdir(struct rf_model *m, uint64_t cgid);
 void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t bytes);
 void memcg_free_all(struct rf_model *m);
-int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr);
+int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr, enum rf_gfp gfp);
 void mem_cgroup_uncharge(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void mem_cgroup_swapout(struct rf_model *m, uint32_t memcg, uint64_t nr);
 bool mem_cgroup_try_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
@@ -715,10 +730,34 @@ static inline unsigned int page_shift(const struct rf_model *m)
 	return __builtin_ctz(m->cfg.page_size);
 }
 
+/*
+ * The pages of a read, write or readahead event at @index, @nr long (0: one
+ * page), bounded as the kernel bounds them: one read() or write() moves at
+ * most MAX_RW_COUNT bytes (INT_MAX & PAGE_MASK, rw_verify_area(),
+ * fs/read_write.c, v4.6.2 and v6.18), a file_readahead is the folios one
+ * such read or one fault brought in (docs/recording.md), and no file has a
+ * page at or past MAX_LFS_FILESIZE (LLONG_MAX bytes, include/linux/fs.h).
+ * 0: the event is past the end of any file.
+ */
+static inline uint64_t file_range(const struct rf_model *m, uint64_t index, uint64_t nr)
+{
+	uint64_t max_rw = (uint64_t)INT32_MAX >> page_shift(m);
+	uint64_t end = (uint64_t)INT64_MAX >> page_shift(m);
+
+	if (index >= end)
+		return 0;
+	if (!nr)
+		nr = 1;
+	if (nr > max_rw)
+		nr = max_rw;
+	return nr < end - index ? nr : end - index;
+}
+
 /* page_alloc.c */
-int alloc_pages(struct rf_model *m, uint64_t nr);
+
+int alloc_pages(struct rf_model *m, uint64_t nr, enum rf_gfp gfp);
 uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		  uint32_t memcg, uint16_t flags);
+		  uint32_t memcg, uint16_t flags, enum rf_gfp gfp);
 void free_page_final(struct rf_model *m, uint32_t page);
 void setup_watermarks(struct rf_model *m);
 
@@ -728,7 +767,7 @@ int split_huge_page(struct rf_model *m, uint32_t page);
 /* filemap.c */
 uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino);
 uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		      uint32_t memcg, bool write);
+		      uint32_t memcg, bool write, enum rf_gfp gfp);
 void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, unsigned int order,
 	     uint32_t memcg, bool write, struct rf_read_state *rs);
 void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);

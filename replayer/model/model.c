@@ -88,8 +88,15 @@ static void on_cgroup(struct rf_model *m, const struct rf_event *ev)
 
 	switch (ev->type) {
 	case RF_EV_CGROUP_MKDIR:
-		if (memcg_mkdir(m, ev->u.cgroup.id, ev->u.cgroup.parent, ev->u.cgroup.path))
+		switch (memcg_mkdir(m, ev->u.cgroup.id, ev->u.cgroup.parent, ev->u.cgroup.path)) {
+		case 0:
+			break;
+		case 1:
+			m->nr_ignored++;	/* folded into its parent */
+			break;
+		default:
 			m->error = RF_ERR_NOMEM;
+		}
 		break;
 	case RF_EV_CGROUP_RMDIR:
 		memcg_rmdir(m, ev->u.cgroup.id);
@@ -121,7 +128,7 @@ static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memc
 			return;
 		if (ev->type == RF_EV_FADVISE)
 			generic_fadvise(m, mapping, ev->u.file.advice, ev->u.file.index,
-					clamp_range(ev->u.file.nr));
+					ev->u.file.nr);
 		else
 			truncate_inode_pages_range(m, mapping, ev->u.file.index,
 						   ev->u.file.flags & RF_TRUNC_UNLINK);
@@ -130,7 +137,9 @@ static void on_file(struct rf_model *m, const struct rf_event *ev, uint32_t memc
 	mapping = file_mapping(m, ev->u.file.dev, ev->u.file.ino);
 	if (mapping == RF_NONE)
 		return;
-	nr = ev->u.file.nr ? clamp_range(ev->u.file.nr) : 1;
+	nr = file_range(m, ev->u.file.index, ev->u.file.nr);
+	if (!nr)
+		return;
 	if (ev->type == RF_EV_FILE_FAULT) {
 		file_fault(m, ev, memcg);
 	} else if (ev->type == RF_EV_FILE_READAHEAD) {
@@ -371,6 +380,7 @@ void rf_model_free(struct rf_model *m)
 	pair_map_destroy(&m->node_index);
 	pair_map_destroy(&m->mapping_index);
 	id_map_destroy(&m->cgid_index);
+	id_map_destroy(&m->cgid_folded);
 	id_map_destroy(&m->pid_index);
 	id_map_destroy(&m->mm_index);
 	free(m);

@@ -15,9 +15,12 @@
  * here it runs to completion at once), retry at the min watermark, then
  * direct reclaim (try_to_free_pages()) up to 16 rounds while it makes
  * progress (MAX_RECLAIM_RETRIES, v4.7+).  A failure is counted as "oom" and
- * the page is given anyway: the model kills nothing.
+ * the page is given anyway: the model kills nothing.  A readahead's
+ * allocation (__GFP_NORETRY) gives up after the first round instead
+ * (__alloc_pages_slowpath(): "goto noretry", v4.6.2; "goto nopage", v6.18)
+ * and returns -1.
  */
-int alloc_pages(struct rf_model *m, uint64_t nr)
+int alloc_pages(struct rf_model *m, uint64_t nr, enum rf_gfp gfp)
 {
 	int tries;
 
@@ -33,6 +36,8 @@ int alloc_pages(struct rf_model *m, uint64_t nr)
 
 		if (m->nr_free - (int64_t)nr >= (int64_t)m->wmark_min)
 			goto take;
+		if (gfp == RF_GFP_READAHEAD)
+			return -1;
 		if (!progress)
 			break;
 	}
@@ -71,17 +76,22 @@ void free_page_final(struct rf_model *m, uint32_t idx)
  * A new page (folio of 2^@order pages) for (@mapping, @index), allocated and
  * charged to @memcg before anything sees it (folio_alloc() and
  * mem_cgroup_charge(), as do_anonymous_page() and filemap_add_folio() call
- * them); not yet in the tree nor on an LRU.  RF_NIL without memory.
+ * them); not yet in the tree nor on an LRU.  RF_NIL if a readahead's
+ * allocation or charge failed (@gfp), or without memory (m->error set).
  */
 uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		  uint32_t memcg, uint16_t flags)
+		  uint32_t memcg, uint16_t flags, enum rf_gfp gfp)
 {
 	uint64_t nr = 1ull << order;
 	uint32_t idx;
 	struct rf_page *p;
 
-	alloc_pages(m, nr);
-	try_charge(m, memcg, nr);
+	if (alloc_pages(m, nr, gfp))
+		return RF_NIL;
+	if (try_charge(m, memcg, nr, gfp)) {
+		m->nr_free += nr;	/* folio_put() of the folio no one saw */
+		return RF_NIL;
+	}
 	idx = page_alloc_slot(m);
 	if (idx == RF_NIL) {
 		m->error = RF_ERR_NOMEM;

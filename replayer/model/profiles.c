@@ -81,6 +81,7 @@
 		.pvec_post_8f18 = true,							\
 		.swap_account = true,							\
 		.swappiness_max = 100,							\
+		.ra_charge_noretry = true,						\
 		.memcg_reclaim_retries = 5,						\
 		.shadow_seeks = 2)							\
 	ROW("v5.10", 5, 10,								\
@@ -110,6 +111,7 @@
 		.scan_nr_pages = true,							\
 		.swap_account = true,							\
 		.swappiness_max = 200,							\
+		.ra_charge_noretry = true,						\
 		.memcg_reclaim_retries = 16,						\
 		.shadow_seeks = 0)							\
 	ROW("v6.18", 6, 18,								\
@@ -144,6 +146,7 @@
 		.read_same_folio = true,						\
 		.swap_account = true,							\
 		.swappiness_max = 200,							\
+		.ra_charge_noretry = true,						\
 		.memcg_reclaim_retries = 16,						\
 		.shadow_seeks = 0,							\
 		.shrink_deferred_memcg = true)

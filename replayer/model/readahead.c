@@ -20,16 +20,21 @@
  * stops there and leaves the rest of the window to do_page_cache_ra(), which
  * reads base pages and skips each present one (page_cache_ra_unbounded()).
  * Profiles without large file folios read ahead base pages
- * (__do_page_cache_readahead(), v4.6.2).
+ * (__do_page_cache_readahead(), v4.6.2).  A folio whose allocation or
+ * charge fails (readahead_gfp_mask(), new_page()) ends the readahead: in
+ * page_cache_ra_order() a large one hands the rest to do_page_cache_ra()
+ * as -EEXIST does, and there page_cache_ra_unbounded() stops at -ENOMEM
+ * (v6.18) and __do_page_cache_readahead() at a failed allocation (v4.6.2).
+ * SIMPLIFIED: after a failed charge v4.6.2's read_pages() and v5.10's
+ * page_cache_ra_unbounded() go on to the next page; with the folios before
+ * it still locked each attempt fails the same way, and only the counters of
+ * those failed charges are missing.
  */
 static void file_readahead(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr,
 			   unsigned int order, uint32_t memcg)
 {
-	uint64_t i = index, end;
+	uint64_t i = index, end = index + nr;
 
-	if (nr > UINT64_MAX - index)
-		nr = UINT64_MAX - index;
-	end = index + nr;
 	if (!m->p->large_file_folios)
 		order = 0;
 	while (i < end && !m->error) {
@@ -40,10 +45,16 @@ static void file_readahead(struct rf_model *m, uint32_t mapping, uint64_t index,
 			o--;
 		len = 1ull << o;
 		if (range_free(m, mapping, i, len)) {
-			uint32_t idx = insert_folio(m, mapping, i, o, memcg, false);
+			uint32_t idx = insert_folio(m, mapping, i, o, memcg, false, RF_GFP_READAHEAD);
 
-			if (idx != RF_NIL)
+			if (idx != RF_NIL) {
 				P(m, idx)->flags |= PG_locked;
+			} else if (o) {
+				order = 0;	/* page_cache_ra_order(): do_page_cache_ra() goes on */
+				continue;
+			} else {
+				break;
+			}
 		} else if (o) {
 			order = 0;	/* -EEXIST: base pages from here on, this slot included */
 			continue;
@@ -163,11 +174,9 @@ static uint32_t pin_reader(struct rf_model *m, const struct rf_event *next, uint
 			   uint32_t *pinned)
 {
 	uint64_t i = next->u.file.index;
-	uint64_t end = next->type == RF_EV_FILE_FAULT ? i + 1 : i + clamp_range(next->u.file.nr);
+	uint64_t end = i + (next->type == RF_EV_FILE_FAULT ? 1 : file_range(m, i, next->u.file.nr));
 	uint32_t n = 0;
 
-	if (end <= i)
-		end = i + 1;
 	while (i < end && n < RA_PIN_MAX) {
 		uint32_t idx = xa_lookup_page(m, mapping, i);
 		struct rf_page *p;
@@ -222,7 +231,7 @@ void ra_release(struct rf_model *m, const struct rf_event *next)
 		mapping = file_mapping(m, h->ev.u.file.dev, h->ev.u.file.ino);
 		if (mapping != RF_NONE)
 			file_readahead(m, mapping, h->ev.u.file.index,
-				       h->ev.u.file.nr ? clamp_range(h->ev.u.file.nr) : 1,
+				       file_range(m, h->ev.u.file.index, h->ev.u.file.nr),
 				       clamp_order(h->ev.u.file.order), h->memcg);
 	}
 	for (i = 0; i < n && !m->error; i++) {
@@ -231,7 +240,7 @@ void ra_release(struct rf_model *m, const struct rf_event *next)
 		mapping = mapping_find(m, MAPPING_FILE, ev->u.file.dev, ev->u.file.ino);
 		if (mapping != RF_NONE)
 			ra_submit_reads(m, mapping, ev->u.file.index,
-					ev->u.file.nr ? clamp_range(ev->u.file.nr) : 1, ev->time);
+					file_range(m, ev->u.file.index, ev->u.file.nr), ev->time);
 	}
 	for (i = 0; i < nr_pinned; i++)
 		P(m, pinned[i])->flags &= ~PG_pinned;

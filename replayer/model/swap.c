@@ -96,9 +96,9 @@ int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t 
 	count_memcg_event(m, owner, EV_PGMAJFAULT, 1);
 	m->ev[EV_PSWPIN]++;
 	count_memcg_event(m, owner, EV_PSWPIN, 1);
-	if (alloc_pages(m, 1))
+	if (alloc_pages(m, 1, RF_GFP_KERNEL))
 		return m->error;
-	try_charge(m, owner, 1);
+	try_charge(m, owner, 1, RF_GFP_KERNEL);
 	idx = page_alloc_slot(m);
 	if (idx == RF_NIL)
 		return m->error = RF_ERR_NOMEM;

@@ -710,9 +710,63 @@ static void test_readahead_held_across_ignored(void)
 	rf_model_free(m);
 }
 
+/*
+ * A readahead allocates with readahead_gfp_mask(): __GFP_NORETRY.  /f holds
+ * 32 pages; a readahead of 64 pages fills it with 32 locked pages, and the
+ * 33rd charge finds nothing reclaim can take.  From v4.7 the charge gives
+ * up after that one reclaim (no OOM) and the readahead stops; v4.6.2's
+ * GFP_KERNEL charge retries, counts a memcg OOM and fails (the model forces
+ * only what is not a readahead).  Nothing is charged past the limit.
+ */
+static void readahead_over_limit(const char *profile, uint64_t oom)
+{
+	struct rf_model *m = mk(profile, quiet);
+
+	cg_mkdir(m, 16, 1, "/f");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 16, 0, RF_LIMIT_MEMORY, 32 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 16, 600, 0, 0);
+	readahead(m, 600, 20, 0, 64, 0);
+	settle(m);
+	ok(C(m, "vmstat.nr_file_pages") == 32 && C(m, "memcg./f.usage") == 32 &&
+	   C(m, "memcg./f.events.oom") == oom,
+	   "%s: a readahead past its cgroup's limit stops at the failed charge (cached %llu, "
+	   "usage %llu, oom %llu)", profile, (unsigned long long)C(m, "vmstat.nr_file_pages"),
+	   (unsigned long long)C(m, "memcg./f.usage"),
+	   (unsigned long long)C(m, "memcg./f.events.oom"));
+	rf_model_free(m);
+}
+
+/*
+ * What no kernel can have is bounded, not trusted: a read past
+ * MAX_LFS_FILESIZE reads nothing, one of 2^40 pages reads MAX_RW_COUNT
+ * bytes (524287 pages), and a cgroup nested deeper than 256 levels is
+ * folded into its ancestor at that depth (its mkdir ignored).
+ */
+static void test_bounded_input(void)
+{
+	struct rf_model *m = mk("v6.18", (const char *const[]){ "memory=4G", "cpus=2", NULL });
+	char path[2 * 300 + 1] = "";
+	uint64_t id, ignored;
+
+	read_pages(m, 0, 700, 21, (uint64_t)INT64_MAX >> 12, 4);
+	is_int(C(m, "vmstat.nr_file_pages"), 0, "a read past MAX_LFS_FILESIZE reads nothing");
+	read_pages(m, 0, 700, 21, 0, 1ull << 40);
+	is_int(C(m, "vmstat.nr_file_pages"), 524287, "a read of 2^40 pages reads MAX_RW_COUNT bytes");
+	ignored = C(m, "model.events_ignored");
+	for (id = 2; id < 302; id++) {
+		strcat(path, "/c");
+		cg_mkdir(m, id, id - 1, path);
+	}
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 301, 701, 0, 0);
+	read_pages(m, 0, 701, 22, 0, 1);
+	is_int(C(m, "model.events_ignored") - ignored, 44,
+	       "300 nested cgroups: the 44 below level 256 are folded into their ancestor");
+	rf_model_free(m);
+}
+
 int main(void)
 {
-	plan(44);
+	plan(49);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -729,5 +783,8 @@ int main(void)
 	test_level1_shadow_node();
 	test_split_nodes_charged();
 	test_readahead_held_across_ignored();
+	readahead_over_limit("v6.18", 0);
+	readahead_over_limit("v4.6", 1);
+	test_bounded_input();
 	return done_testing();
 }
