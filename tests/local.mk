@@ -9,6 +9,7 @@ include tests/record/local.mk
 include tests/gen/local.mk
 include tests/model/local.mk
 include tests/observe/local.mk
+include tests/hostile/local.mk
 include tests/refpolicy/local.mk
 include tests/replay/local.mk
 include tests/validate/local.mk
