@@ -100,9 +100,50 @@ int rf_config_list_add_profiles(struct rf_config_list *l, const char *profiles, 
 	return rc;
 }
 
+/* The alternatives of matrix word @w: "a|b|c" or "KEY=a|b" (empty ones do not count). */
+static size_t nr_alternatives(const char *w)
+{
+	const char *eq = strchr(w, '=');
+	size_t n = 0;
+
+	for (w = eq ? eq + 1 : w; *w; w += strcspn(w, "|")) {
+		w += strspn(w, "|");
+		if (*w)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * How many configurations the words of one line give, checked before any is
+ * made: the product of their alternatives, at most @budget.  A word with no
+ * value ("KEY=", "|") is an error, as is a product over @budget.
+ */
+static int count_line(char **words, size_t nr, size_t budget, char *err, size_t errlen)
+{
+	size_t i, product = 1;
+
+	for (i = 0; i < nr; i++) {
+		size_t n = nr_alternatives(words[i]);
+
+		if (!n) {
+			snprintf(err, errlen, "'%s' has no value", words[i]);
+			return RF_ERR_CONFIG;
+		}
+		if (product > budget / n) {
+			snprintf(err, errlen, "matrix expands to more than %d configurations",
+				 MAX_EXPANSION);
+			return RF_ERR_CONFIG;
+		}
+		product *= n;
+	}
+	return 0;
+}
+
 /*
  * Expand word @i of @words (alternatives separated by '|') and recurse; at
  * the end, words[0] is the profile and the rest are KEY=VALUE settings.
+ * count_line() bounded what it makes.
  */
 static int expand(struct rf_config_list *l, char **words, size_t nr, size_t i, char **chosen,
 		  char *const *sets, size_t nr_sets, size_t *budget, char *err, size_t errlen)
@@ -167,7 +208,9 @@ int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *
 		}
 		if (rc || !nr)
 			continue;
-		rc = expand(l, words, nr, 0, chosen, sets, nr_sets, &budget, err, errlen);
+		rc = count_line(words, nr, budget, err, errlen);
+		if (!rc)
+			rc = expand(l, words, nr, 0, chosen, sets, nr_sets, &budget, err, errlen);
 		if (rc) {
 			char msg[512];
 

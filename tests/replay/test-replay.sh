@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..19"
+echo "1..21"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -56,6 +56,18 @@ printf 'v4.5|v4.6 memory=32M|48M  # sweep\n' > "$tmp/matrix"
 "$REFAULT" replay "$tmp/t.rft" --matrix "$tmp/matrix" -q -o "$tmp/m.json"
 check "--matrix expands to the cartesian product, in order" \
 	"test \"\$($PYTHON3 -c 'import json,sys; print(\" \".join(c[\"name\"] for c in json.load(open(sys.argv[1]))[\"configs\"]))' '$tmp/m.json')\" = 'v4.5,memory=32M v4.5,memory=48M v4.6,memory=32M v4.6,memory=48M'"
+
+# A word with no value, or a product over the limit, is refused before anything is expanded
+printf 'v4.5|v4.6|v4.9|v5.10|v6.18 memory=1G|2G|3G|4G|5G|6G|7G|8G swappiness=1|2|3|4|5|6|7|8|9 cpus=1|2|3|4|5|6|7|8 x=\n' > "$tmp/matrix"
+"$REFAULT" replay "$tmp/t.rft" --matrix "$tmp/matrix" -q 2>"$tmp/err"
+rc=$?
+check "--matrix: a word with no value is an error that names line and word (exit 2)" \
+	"test $rc -eq 2 && grep -q 'matrix:1: .x=. has no value' '$tmp/err'"
+printf 'v4.5|v4.6|v4.9|v5.10|v6.18 memory=1G|2G|3G|4G|5G|6G|7G|8G swappiness=1|2|3|4|5|6|7|8|9 cpus=1|2|3|4|5|6|7|8|9|10|11|12\n' > "$tmp/matrix"
+"$REFAULT" replay "$tmp/t.rft" --matrix "$tmp/matrix" -q 2>"$tmp/err"
+rc=$?
+check "--matrix: 4320 configurations on one line are refused (exit 2)" \
+	"test $rc -eq 2 && grep -q 'more than 4096 configurations' '$tmp/err'"
 
 # Damage: flip a byte in the middle of the trace
 cp "$tmp/t.rft" "$tmp/bad.rft"
