@@ -52,20 +52,21 @@ FUZZ_CFLAGS = -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitiz
 FUZZ_BINS = tests/fuzz/fuzz-reader tests/fuzz/fuzz-compare tests/fuzz/fuzz-gate \
 	tests/fuzz/fuzz-config tests/fuzz/fuzz-convert
 # one clang link of the target's file ($<) and the sources of what it reaches ($$list)
+# Each target is rebuilt when any of its sources changes (found through VPATH).
 FUZZ_LINK = srcs=; for f in $$list; do case $$f in *.c) srcs="$$srcs $(top_srcdir)/$$f";; esac; \
 	done; $(MKDIR_P) tests/fuzz && \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -include config.h -I$(top_srcdir)/include -I$(top_srcdir) \
 	-I$(top_builddir) $(ZSTD_CFLAGS) $(MSGPACK_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS) \
 	-o $@ $< $$srcs $(FUZZ_LIBS)
-tests/fuzz/fuzz-reader: $(top_srcdir)/tests/fuzz/fuzz-reader.c config.h
+tests/fuzz/fuzz-reader: $(top_srcdir)/tests/fuzz/fuzz-reader.c config.h $(fuzz_reader_SRC)
 	$(AM_V_CCLD)list='$(fuzz_reader_SRC)'; $(FUZZ_LINK)
-tests/fuzz/fuzz-compare: $(top_srcdir)/tests/fuzz/fuzz-compare.c config.h
+tests/fuzz/fuzz-compare: $(top_srcdir)/tests/fuzz/fuzz-compare.c config.h $(fuzz_compare_SRC)
 	$(AM_V_CCLD)list='$(fuzz_compare_SRC)'; $(FUZZ_LINK)
-tests/fuzz/fuzz-gate: $(top_srcdir)/tests/fuzz/fuzz-gate.c config.h
+tests/fuzz/fuzz-gate: $(top_srcdir)/tests/fuzz/fuzz-gate.c config.h $(fuzz_gate_SRC)
 	$(AM_V_CCLD)list='$(fuzz_gate_SRC)'; $(FUZZ_LINK)
-tests/fuzz/fuzz-config: $(top_srcdir)/tests/fuzz/fuzz-config.c config.h
+tests/fuzz/fuzz-config: $(top_srcdir)/tests/fuzz/fuzz-config.c config.h $(fuzz_config_SRC)
 	$(AM_V_CCLD)list='$(fuzz_config_SRC)'; $(FUZZ_LINK)
-tests/fuzz/fuzz-convert: $(top_srcdir)/tests/fuzz/fuzz-convert.c config.h
+tests/fuzz/fuzz-convert: $(top_srcdir)/tests/fuzz/fuzz-convert.c config.h $(fuzz_convert_SRC)
 	$(AM_V_CCLD)list='$(fuzz_convert_SRC)'; $(FUZZ_LINK)
 # make fuzz [FUZZ_TIME=seconds]: build every target and run each for FUZZ_TIME (default 60)
 FUZZ_TIME = 60
