@@ -56,6 +56,8 @@ struct record_cmd {
 	struct rf_writer_options wopts;
 	struct rf_outfile out_file;	/* written under a temporary name, renamed when done */
 	int out_fd;
+	int close_err;			/* closing the writer failed (e.g. ENOSPC on its last chunk) */
+	off_t out_size;			/* the trace's size, said once it has its name */
 	bool started;			/* the recording began: what it wrote is kept */
 	bool as_root;			/* --as-root: run COMMAND as root under sudo */
 	int sig_fd;
@@ -326,11 +328,20 @@ static void note_leftovers(const char *out)
 	d = opendir(dir[0] ? dir : "/");
 	if (!d)
 		return;
-	while ((de = readdir(d)))
-		if (!strncmp(de->d_name, prefix, strlen(prefix)))
-			rf_err(VERB, "note: %s/%s is the trace of an interrupted recording: keep it with "
-			       "'refault trace recover %s/%s FILE', or remove it", dir, de->d_name,
-			       dir, de->d_name);
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		if (!fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+		    !st.st_size)
+			rf_err(VERB, "note: %s/%s is what an interrupted recording left before its "
+			       "first event: nothing; remove it", dir, de->d_name);
+		else
+			rf_err(VERB, "note: %s/%s is the trace of an interrupted recording: "
+			       "'refault trace recover %s/%s FILE' makes what it holds whole; or "
+			       "remove it", dir, de->d_name, dir, de->d_name);
+	}
 	closedir(d);
 }
 
@@ -363,7 +374,7 @@ static int open_output(struct record_cmd *c)
 static int close_output(struct record_cmd *c, int ret)
 {
 	char msg[1024];
-	int closed = 0;
+	int closed = c->close_err;
 
 	if (c->w) {
 		closed = rf_trace_writer_close(c->w);	/* index what we have */
@@ -377,8 +388,8 @@ static int close_output(struct record_cmd *c, int ret)
 		return ret;
 	}
 	if (closed) {
-		rf_err(VERB, "%s: the trace so far stays in %s: %s (refault trace recover reads it)",
-		       c->out, c->out_file.tmp, rf_strerror(closed));
+		rf_err(VERB, "%s: not written (an existing one is kept); the trace so far is in %s: %s "
+		       "(refault trace recover reads it)", c->out, c->out_file.tmp, rf_strerror(closed));
 		rf_outfile_leave(&c->out_file);
 		return RF_EXIT_FAILURE;
 	}
@@ -464,14 +475,47 @@ static bool stop_requested(struct record_cmd *c, int timeout_ms)
 	return target_gone(c);
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The events written so far go to disk as a chunk at least once a second,
+ * so a recorder killed (SIGKILL, a crash, the machine's OOM killer) loses
+ * at most the last second: the chunks before read back (refault trace
+ * recover), as perf's periodic writes do for perf.data.
+ */
+#define FLUSH_INTERVAL_NS	1000000000ull
+
+static int flush_due(struct record_cmd *c, uint64_t *last)
+{
+	uint64_t now = monotonic_ns();
+	int err;
+
+	if (!c->w || now - *last < FLUSH_INTERVAL_NS)
+		return 0;
+	*last = now;
+	err = rf_trace_writer_flush(c->w);
+	if (err)
+		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_trace_writer_errmsg(c->w));
+	return err;
+}
+
 static int record_loop(struct record_cmd *c)
 {
+	uint64_t flushed = monotonic_ns();
 	int err = 0;
 
 	while (!err && !stop_requested(c, 20)) {
 		err = rf_recorder_poll(c->rec);
 		if (!err)
 			err = rf_recorder_tick(c->rec);
+		if (!err)
+			err = flush_due(c, &flushed);
 	}
 	return err;
 }
@@ -480,42 +524,41 @@ static int finish_trace(struct record_cmd *c)
 {
 	struct rf_event ev = { .type = RF_EV_END };
 	struct rf_record_stats st;
-	struct timespec ts;
 	int err;
 
 	rf_recorder_stats(c->rec, &st);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ev.time = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	ev.time = monotonic_ns();
 	ev.u.end.nr_events = st.events;
 	ev.u.end.nr_lost = st.lost;
 	err = sink_event(c, &ev);
 	if (!err) {
 		err = rf_trace_writer_close(c->w);
 		c->w = NULL;
+		c->close_err = err;
 		if (err)
 			snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_strerror(err));
 	}
 	return err;
 }
 
+/* What was recorded, said once the trace has its name (close_output()). */
 static void summary(struct record_cmd *c)
 {
 	struct rf_record_stats st;
-	struct stat sb;
 	uint64_t refs;
 	char size[32];
 
+	if (c->quiet || !c->rec)
+		return;
 	rf_recorder_stats(c->rec, &st);
 	refs = st.by_type[RF_EV_FILE_READ] + st.by_type[RF_EV_FILE_FAULT] +
 	       st.by_type[RF_EV_ANON_FAULT];
-	if (c->quiet || fstat(c->out_fd, &sb))
-		return;
 	fprintf(stderr, "refault record: %llu tracepoint records -> %llu events (%llu references), "
 		"%llu lost; %s in %s (%.2f bytes/event)\n",
 		(unsigned long long)st.records, (unsigned long long)st.events,
 		(unsigned long long)refs, (unsigned long long)st.lost,
-		rf_format_bytes(sb.st_size, size, sizeof(size)), c->out,
-		st.events ? (double)sb.st_size / st.events : 0.0);
+		rf_format_bytes((uint64_t)c->out_size, size, sizeof(size)), c->out,
+		st.events ? (double)c->out_size / st.events : 0.0);
 	if (st.lost)
 		fprintf(stderr, "refault record: the kernel dropped %llu records: use a larger --buffer-size\n",
 			(unsigned long long)st.lost);
@@ -524,6 +567,7 @@ static void summary(struct record_cmd *c)
 static int run(struct record_cmd *c, const sigset_t *old)
 {
 	struct rf_record_sink sink = { .event = sink_event, .ctx = c };
+	struct stat sb;
 	int err;
 
 	if (c->memcg_limit && make_memcg(c))
@@ -549,7 +593,8 @@ static int run(struct record_cmd *c, const sigset_t *old)
 		rf_err(VERB, "%s", c->werr[0] ? c->werr : rf_recorder_errmsg(c->rec));
 		return RF_EXIT_FAILURE;
 	}
-	summary(c);
+	if (!fstat(c->out_fd, &sb))
+		c->out_size = sb.st_size;
 	return RF_EXIT_OK;
 }
 
@@ -558,6 +603,8 @@ static int cleanup(struct record_cmd *c, int ret)
 {
 	rf_workload_free(c->wl);	/* a command not yet released exits; wait for it */
 	ret = close_output(c, ret);
+	if (ret == RF_EXIT_OK)
+		summary(c);
 	rf_recorder_free(c->rec);
 	if (c->memcg_dir[0] && rf_memcg_remove(c->memcg_dir))
 		rf_err(VERB, "warning: cannot remove memory cgroup %s", c->memcg_dir);

@@ -225,6 +225,7 @@ int rf_outfile_commit(struct rf_outfile *o, char *err, size_t errlen)
 {
 	struct ids saved;
 	char *old = NULL;
+	bool gone;
 	int rc;
 
 	if (!o->tmp) {
@@ -254,10 +255,14 @@ int rf_outfile_commit(struct rf_outfile *o, char *err, size_t errlen)
 	}
 	if (!rc && rename(o->tmp, o->path))
 		rc = -errno;
+	gone = rc == -ENOENT && access(o->tmp, F_OK);
 	if (rc)
 		unlink(o->tmp);
 	become_root(o, &saved);
-	if (rc)
+	if (gone)
+		say(err, errlen, o->path, "its directory was removed while it was written, and what "
+		    "was written with it", -rc);
+	else if (rc)
 		say(err, errlen, o->path, old ? "replacing the output" : "naming the output", -rc);
 	free(old);
 	free(o->path);

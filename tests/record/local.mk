@@ -16,7 +16,7 @@ tests_record_workload_drain_SOURCES = tests/record/workload-drain.c
 record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-errors.sh \
 	tests/record/test-record-kill.sh tests/record/test-record-readahead.sh \
 	tests/record/test-record-drain.sh tests/record/test-record-memstat.sh \
-	tests/record/test-record-safety.sh
+	tests/record/test-record-safety.sh tests/record/test-record-faults.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 # The command of record -- COMMAND: held, released, killed as a group, run as the sudo user.
