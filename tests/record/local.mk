@@ -23,3 +23,15 @@ EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 check_PROGRAMS += tests/record/test-workload
 tests_record_test_workload_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
 TESTS += tests/record/test-workload
+# The tests that record run one after another: every recording removes the tracefs instances and
+# memory cgroups a SIGKILLed recorder left, so one running beside test-record-safety's or
+# test-record-faults' kill cases would remove what they check is left.
+tests/record/test-record-errors.log: tests/record/test-record-workload.log
+tests/record/test-record-kill.log: tests/record/test-record-errors.log
+tests/record/test-record-readahead.log: tests/record/test-record-kill.log
+tests/record/test-record-drain.log: tests/record/test-record-readahead.log
+tests/record/test-record-memstat.log: tests/record/test-record-drain.log
+tests/record/test-record-safety.log: tests/record/test-record-memstat.log
+tests/record/test-record-faults.log: tests/record/test-record-safety.log
+tests/validate/test-validate.log: tests/record/test-record-faults.log
+tests/cli/test-outputs.log: tests/validate/test-validate.log

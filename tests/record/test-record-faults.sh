@@ -71,12 +71,23 @@ head -1 "$dir/out" | sed 's/^/# /'
 head -1 "$dir/out" | grep -q "^WARNING: the kernel lost $lost records"
 tap $? "... and replay says it first"
 
+# The recording has begun when its command runs (the recorder holds it until then): slow to set
+# up under a sanitizer, so kill points count from there.
+wait_started() {
+	i=0
+	while [ ! -e "$dir/started" ] && [ $i -lt 600 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # A recording with few events, killed 2.5 s in: its first second is on disk (a chunk is written
 # at least once a second, not only when full), so the read before the sleep is recovered.
-rm -f "$dir"/.k.trace.tmp-*
-"$REFAULT" record -q -o "$dir/k.trace" -- sh -c "cat '$dir/a.dat' > /dev/null; sleep 10" \
-	2> /dev/null &
+rm -f "$dir"/.k.trace.tmp-* "$dir/started"
+"$REFAULT" record -q -o "$dir/k.trace" -- sh -c "cat '$dir/a.dat' > /dev/null; \
+	touch '$dir/started'; sleep 10" 2> /dev/null &
 pid=$!
+wait_started
 sleep 2.5
 cmd=$(ps -o pid= --ppid $pid | tr -d ' ')
 kill -KILL $pid 2> /dev/null
@@ -91,20 +102,22 @@ fi
 tap $? "a quiet recording SIGKILLed at 2.5 s: the events of its first second are on disk (${reads:-0} file reads)"
 rm -f "$dir"/.k.trace.tmp-* "$dir/rec.trace"
 
-# SIGKILL at 50 ms and at KILLS points drawn from SEED, 1.5 to 4 s into a workload of 6 s.  The
-# recorder writes a chunk at least once a second, so each of those leaves a trace under the
-# temporary name that `trace recover` makes whole; killed before its first chunk, a file the
-# next recording names, and that recover reads or says holds nothing.  The next recording
-# works and removes the killed one's tracefs instances.
+# SIGKILL 50 ms after launch (before the recording begins) and at KILLS points drawn from SEED,
+# 1.5 to 4 s after it began, into a workload of 6 s.  The recorder writes a chunk at least once a
+# second, so each of those leaves a trace under the temporary name that `trace recover` makes
+# whole; killed before its first chunk, a file the next recording names, and that recover reads
+# or says holds nothing.  The next recording works and removes the killed one's tracefs instances.
 points="0.05 $(awk -v s="$SEED" -v k="$KILLS" \
 	'BEGIN { srand(s); for (i = 0; i < k; i++) printf "%.2f ", 1.5 + rand() * 2.5 }')"
 echo "# SIGKILL points (SEED=$SEED): $points"
 for d in $points; do
-	rm -f "$dir"/.k.trace.tmp-* "$dir/k.trace"
-	"$REFAULT" record -q -o "$dir/k.trace" -- sh -c "end=\$((\$(date +%s) + 6)); \
+	rm -f "$dir"/.k.trace.tmp-* "$dir/k.trace" "$dir/started"
+	"$REFAULT" record -q -o "$dir/k.trace" -- sh -c "touch '$dir/started'; \
+		end=\$((\$(date +%s) + 6)); \
 		while [ \$(date +%s) -lt \$end ]; do cat '$dir/a.dat' > /dev/null; done" \
 		2> "$dir/err" &
 	pid=$!
+	[ "$d" = 0.05 ] || wait_started
 	sleep "$d"
 	cmd=$(ps -o pid= --ppid $pid | tr -d ' ')
 	kill -KILL $pid 2> /dev/null

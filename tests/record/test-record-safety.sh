@@ -54,7 +54,7 @@ if [ -n "$(memcg_own_dir)" ]; then
 	"$REFAULT" record -q --memcg-limit 64M -o "$dir/k.rft" -- sleep 30 &
 	pid=$!
 	i=0
-	while ! leftover_cgroup $pid && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	while ! leftover_cgroup $pid && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done	# 20 s: a loaded machine
 	kill -KILL $pid
 	wait $pid 2> /dev/null
 	pkill -KILL -f "^sleep 30$"
