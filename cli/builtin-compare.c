@@ -315,8 +315,7 @@ static int write_html(const char *path, const struct rf_compare_report *rep)
 
 static int plot(const struct compare_opts *o, const struct rf_compare_report *rep)
 {
-	char err[RF_COMPARE_ERRLEN];
-	bool ambiguous;
+	char err[RF_COMPARE_ERRLEN], cands[400];
 	const char *name;
 
 	if (o->over_time) {
@@ -327,9 +326,13 @@ static int plot(const struct compare_opts *o, const struct rf_compare_report *re
 		}
 		return 0;
 	}
-	name = rf_compare_resolve(rep->sides, rep->nsides, o->plot, &ambiguous);
+	name = rf_compare_resolve(rep->sides, rep->nsides, o->plot, cands, sizeof(cands));
 	if (!name) {
-		rf_err(VERB, "--plot %s: %s metric", o->plot, ambiguous ? "ambiguous" : "unknown");
+		if (cands[0])
+			rf_err(VERB, "--plot %s: ambiguous metric: %s (name one)", o->plot, cands);
+		else
+			rf_err(VERB, "--plot %s: unknown metric (refault compare --all lists them)",
+			       o->plot);
 		return RF_EXIT_FAILURE;
 	}
 	rf_compare_plot_variants(stdout, rep, name);

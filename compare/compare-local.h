@@ -31,12 +31,17 @@ struct rf_compare_run {
 	uint64_t events_skipped;
 	uint64_t lost_events;		/* records the kernel dropped while recording */
 	struct rf_compare_timeline tl;
+	struct rf_compare_alias *alias;	/* results "aliases" */
+	size_t nalias, alias_cap;
 };
 
 /* Append @n samples (copied) under @name. */
 int rf_compare_run_add(struct rf_compare_run *r, const char *name, const double *v, size_t n,
 		       bool exact);
 void rf_compare_run_sort(struct rf_compare_run *r);
+/* One alias of a results file: @kernel_name, the profile's, is stored as @name. */
+int rf_compare_run_alias(struct rf_compare_run *r, const char *kernel_name, const char *name);
+void rf_compare_aliases_release(struct rf_compare_alias *alias, size_t n);
 void rf_compare_run_release(struct rf_compare_run *r);
 void rf_compare_timeline_release(struct rf_compare_timeline *tl);
 /*

@@ -53,6 +53,12 @@ struct rf_compare_timeline {
 };
 
 /* One column of the table: a results file, a configuration in it, or a group of runs. */
+/* A profile's kernel name for a metric stored under today's name (results "aliases"). */
+struct rf_compare_alias {
+	char *kernel_name;
+	char *name;
+};
+
 struct rf_compare_side {
 	char *label;			/* column title: the configuration name or the file */
 	char *spec;			/* as given on the command line */
@@ -66,6 +72,8 @@ struct rf_compare_side {
 	uint64_t lost_events;		/* summed over runs: records the kernel lost recording */
 	struct rf_compare_metric *m;	/* sorted by name */
 	size_t nm;
+	struct rf_compare_alias *alias;	/* the first run's: its profile's kernel names */
+	size_t nalias;
 	struct rf_compare_timeline tl;	/* the first run's time series (may be empty) */
 };
 
@@ -84,12 +92,16 @@ RF_API void rf_compare_side_release(struct rf_compare_side *side);
 RF_API int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_compare_side *b,
 				  char *err, size_t errlen);
 /*
- * Resolve a metric name a user typed: exact, or without its group prefix
- * when that is unique.  Returns the full name or NULL; *ambiguous is set
- * when several metrics match.
+ * Resolve a metric name a user typed (docs/compare.md, "Metric names"):
+ * exact; a profile's kernel name (an alias: v4.6 "vmstat.pgscan_kswapd_normal"
+ * is "vmstat.pgscan_kswapd"); or a short name, the end of full names after a
+ * dot: the recorded cgroup's ("memcg.recorded.NAME") first, then the global
+ * one ("vmstat.NAME"), then the only metric it ends.  Returns the full name,
+ * or NULL: unknown, or ambiguous with the candidates in @cands ("a, b, c",
+ * cut at @len; empty when unknown).
  */
 RF_API const char *rf_compare_resolve(const struct rf_compare_side *sides, size_t nsides,
-				      const char *name, bool *ambiguous);
+				      const char *name, char *cands, size_t len);
 
 /* The LKP verdict on one metric of one side against the base. */
 struct rf_compare_verdict {

@@ -122,16 +122,18 @@ static const struct rf_compare_row *find_row(const struct rf_compare_gate *g,
 					     size_t len)
 {
 	const struct rf_compare_row *row;
+	char cands[400];
 	const char *name;
-	bool ambiguous;
 	size_t i;
 
-	name = rf_compare_resolve(rep->sides, rep->nsides, g->metric, &ambiguous);
+	name = rf_compare_resolve(rep->sides, rep->nsides, g->metric, cands, sizeof(cands));
 	if (!name) {
-		rf_compare_seterr(msg, len, ambiguous ? "metric '%s' is ambiguous: name it with "
-				  "its group (e.g. vmstat.%s)" : "unknown metric '%s' (in no "
-				  "column%s)", g->metric,
-				  ambiguous ? g->metric : "; refault compare --all lists them");
+		if (cands[0])
+			rf_compare_seterr(msg, len, "metric '%s' is ambiguous: %s (name one)",
+					  g->metric, cands);
+		else
+			rf_compare_seterr(msg, len, "unknown metric '%s' (in no column; refault "
+					  "compare --all lists them)", g->metric);
 		return NULL;
 	}
 	row = rf_compare_report_row(rep, name);

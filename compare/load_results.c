@@ -74,6 +74,27 @@ static int load_stats(struct rf_compare_run *r, struct json_object *stats, const
 	return 0;
 }
 
+/* "aliases": the profile's kernel names of counters stored under today's (docs/results-format.md). */
+static int load_aliases(struct rf_compare_run *r, struct json_object *aliases, const char *where,
+			char *err, size_t errlen)
+{
+	int ret;
+
+	if (!aliases)
+		return 0;
+	json_object_object_foreach(aliases, key, val) {
+		if (!json_object_is_type(val, json_type_string)) {
+			rf_compare_seterr(err, errlen, "%s: aliases.\"%s\" is not a string", where,
+					  key);
+			return RF_ERR_CORRUPT;
+		}
+		ret = rf_compare_run_alias(r, key, json_object_get_string(val));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Run-to-run measurements: they vary, so they are samples, never exact. */
 static int load_run_stats(struct rf_compare_run *r, struct json_object *run)
 {
@@ -256,6 +277,8 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, 
 	/* the kernel's numbers have no replay run and no model time series */
 	if (!ret && !kernel)
 		ret = load_run_stats(r, get(root, "run", json_type_object));
+	if (!ret && !kernel)
+		ret = load_aliases(r, get(c, "aliases", json_type_object), where, err, errlen);
 	ts = kernel ? NULL : get(c, "timeseries", json_type_object);
 	if (!ret && ts)
 		ret = load_timeseries(&r->tl, ts, where, err, errlen);

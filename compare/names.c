@@ -162,42 +162,81 @@ bool rf_compare_is_decision_stat(const char *name)
 	return !starts(name, "cost.") && !starts(name, "replay.") && !starts(name, "run.");
 }
 
-static bool has_metric(const struct rf_compare_side *sides, size_t nsides, const char *name)
+static const char *find_any(const struct rf_compare_side *sides, size_t nsides, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < nsides; i++)
-		if (rf_compare_side_find(&sides[i], name))
-			return true;
-	return false;
-}
-
-const char *rf_compare_resolve(const struct rf_compare_side *sides, size_t nsides, const char *name,
-			       bool *ambiguous)
-{
-	const char *found = NULL;
-	size_t i, j;
-
-	*ambiguous = false;
 	for (i = 0; i < nsides; i++) {
 		const struct rf_compare_metric *m = rf_compare_side_find(&sides[i], name);
 
 		if (m)
 			return m->name;
 	}
-	for (i = 0; i < nsides; i++) {
-		for (j = 0; j < sides[i].nm; j++) {
-			const char *full = sides[i].m[j].name;
-			const char *rest = strchr(full, '.');
+	return NULL;
+}
 
-			if (!rest || strcmp(rest + 1, name))
-				continue;
-			if (found && strcmp(found, full)) {
-				*ambiguous = true;
-				return NULL;
-			}
-			found = full;
-		}
+/* A profile's kernel name for a metric the results store under today's name. */
+static const char *find_alias(const struct rf_compare_side *sides, size_t nsides, const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i < nsides; i++)
+		for (j = 0; j < sides[i].nalias; j++)
+			if (!strcmp(sides[i].alias[j].kernel_name, name))
+				return find_any(sides, nsides, sides[i].alias[j].name);
+	return NULL;
+}
+
+/* @full is "<something>.@name" */
+static bool ends_at_dot(const char *full, const char *name)
+{
+	size_t a = strlen(full), b = strlen(name);
+
+	return a > b && full[a - b - 1] == '.' && !strcmp(full + a - b, name);
+}
+
+static void add_candidate(char *cands, size_t len, const char *full)
+{
+	size_t used = len ? strlen(cands) : 0;
+
+	if (used + 1 < len)
+		snprintf(cands + used, len - used, "%s%s", used ? ", " : "", full);
+}
+
+const char *rf_compare_resolve(const struct rf_compare_side *sides, size_t nsides, const char *name,
+			       char *cands, size_t len)
+{
+	static const char *const preferred[] = { "memcg.recorded.%s", "vmstat.%s" };
+	const char *found = NULL, *hit;
+	char full[512];
+	size_t i, j, n = 0;
+
+	if (len)
+		cands[0] = 0;
+	hit = find_any(sides, nsides, name);
+	if (!hit)
+		hit = find_alias(sides, nsides, name);
+	for (i = 0; !hit && i < ARRAY_SIZE(preferred); i++) {
+		snprintf(full, sizeof(full), preferred[i], name);
+		hit = find_any(sides, nsides, full);
+		if (!hit)
+			hit = find_alias(sides, nsides, full);
 	}
-	return found && has_metric(sides, nsides, found) ? found : NULL;
+	if (hit)
+		return hit;
+	for (i = 0; i < nsides; i++)
+		for (j = 0; j < sides[i].nm; j++) {
+			const char *m = sides[i].m[j].name;
+
+			if (!ends_at_dot(m, name) || find_any(sides, i, m))
+				continue;	/* not it, or counted in an earlier column */
+			found = m;
+			n++;
+			add_candidate(cands, len, m);
+		}
+	if (n == 1 && len)
+		cands[0] = 0;
+	if (n == 1)
+		return found;
+	return NULL;
 }

@@ -175,17 +175,22 @@ int rf_compare_plot_variants(FILE *out, const struct rf_compare_report *rep, con
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 
-/* A series by its name, or with "vmstat." added. */
+/* A series by its name, or its profile's kernel name (an alias), or with "vmstat." added. */
 static const struct rf_compare_series *find_series(const struct rf_compare_side *s,
 						   const char *name)
 {
 	const struct rf_compare_series *ser = rf_compare_side_series(s, name);
 	char buf[256];
+	size_t i;
 
 	if (!ser) {
 		snprintf(buf, sizeof(buf), "vmstat.%s", name);
 		ser = rf_compare_side_series(s, buf);
 	}
+	for (i = 0; !ser && i < s->nalias; i++)
+		if (!strcmp(s->alias[i].kernel_name, name) ||
+		    !strcmp(s->alias[i].kernel_name, buf))
+			ser = rf_compare_side_series(s, s->alias[i].name);
 	return ser;
 }
 

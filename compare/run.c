@@ -43,6 +43,35 @@ void rf_compare_run_sort(struct rf_compare_run *r)
 		qsort(r->m, r->nm, sizeof(*r->m), metric_cmp);
 }
 
+int rf_compare_run_alias(struct rf_compare_run *r, const char *kernel_name, const char *name)
+{
+	struct rf_compare_alias *a;
+
+	if (RF_GROW(r->alias, r->alias_cap, r->nalias + 1))
+		return RF_ERR_NOMEM;
+	a = &r->alias[r->nalias];
+	a->kernel_name = strdup(kernel_name);
+	a->name = strdup(name);
+	if (!a->kernel_name || !a->name) {
+		free(a->kernel_name);
+		free(a->name);
+		return RF_ERR_NOMEM;
+	}
+	r->nalias++;
+	return 0;
+}
+
+void rf_compare_aliases_release(struct rf_compare_alias *alias, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(alias[i].kernel_name);
+		free(alias[i].name);
+	}
+	free(alias);
+}
+
 void rf_compare_timeline_release(struct rf_compare_timeline *tl)
 {
 	size_t i;
@@ -65,6 +94,7 @@ void rf_compare_run_release(struct rf_compare_run *r)
 		free(r->m[i].v);
 	}
 	free(r->m);
+	rf_compare_aliases_release(r->alias, r->nalias);
 	free(r->config);
 	free(r->fingerprint);
 	free(r->trace_path);

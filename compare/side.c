@@ -256,6 +256,10 @@ static int load_group(struct rf_compare_side *side, const char *spec, char **con
 			memset(&run.tl, 0, sizeof(run.tl));
 			side->trace_path = run.trace_path;
 			run.trace_path = NULL;
+			side->alias = run.alias;
+			side->nalias = run.nalias;
+			run.alias = NULL;
+			run.nalias = 0;
 			*config = run.config;
 			run.config = NULL;
 		} else if (!ret && *config && (!run.config || strcmp(run.config, *config))) {
@@ -309,6 +313,7 @@ void rf_compare_side_release(struct rf_compare_side *side)
 		free(side->fingerprints[i]);
 	free(side->fingerprints);
 	free(side->m);
+	rf_compare_aliases_release(side->alias, side->nalias);
 	free(side->label);
 	free(side->spec);
 	free(side->trace_path);

@@ -181,8 +181,9 @@ RF_API int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
 RF_API int rf_model_finish(struct rf_model *m);
 
 /*
- * Every counter, in this fixed order: "vmstat.<name>" (global, named and
- * gated as the profile's /proc/vmstat), "gauge.<name>", "model.<name>"
+ * Every counter, in this fixed order: "vmstat.<name>" (global, gated as the
+ * profile's /proc/vmstat, named as today's kernel names it whatever the
+ * profile: see rf_model_aliases()), "gauge.<name>", "model.<name>"
  * (the model's own: events, alloc failures, watermarks, shadows...),
  * "cost.<op>" and "cost.estimated_ns", then per memcg in creation order
  * "memcg.<path>.<name>" and "model.memcg.<path>.<name>".  Counts of pages
@@ -201,7 +202,21 @@ RF_API int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, v
  */
 RF_API int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
 
-/* One counter by key (as rf_model_counters() names it; a walk of them all); false if unknown. */
+/*
+ * The profile's kernel's own name for each global counter whose name has
+ * changed since (v4.6 "vmstat.pgscan_kswapd_normal" for
+ * "vmstat.pgscan_kswapd", v4.x "vmstat.workingset_refault" for
+ * "vmstat.workingset_refault_file"...), in a fixed order; none for a
+ * profile of today's names.  A non-zero return from @cb stops the walk
+ * and is returned.
+ */
+typedef int (*rf_model_alias_cb)(const char *kernel_name, const char *name, void *ctx);
+RF_API int rf_model_aliases(const struct rf_model *m, rf_model_alias_cb cb, void *ctx);
+
+/*
+ * One counter by key, as rf_model_counters() names it or by its alias
+ * (a walk of them all); false if unknown.
+ */
 RF_API bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value);
 
 /* Free @m (NULL is fine). */

@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Counters out, under the names the profile's kernel uses (mm/vmstat.c:
- * vmstat_text, v4.6.2 / v4.9 / v5.10.7): v4.6 has zone-suffixed
- * pgscan/pgsteal/pgrefill ("_normal": the model's one zone), v4.8+ node
- * names and allocstall_<zone>, v5.8+ pgscan_anon/file, v5.9+
- * workingset_*_anon/_file.  Model-only values are under "model." and
- * "gauge.", the cost model under "cost.".  The order is fixed.
+ * Counters out.  The global ones are named as today's /proc/vmstat names
+ * them (mm/vmstat.c: vmstat_text, v6.18), whatever the profile, so that one
+ * quantity has one name across kernel eras: pgscan_kswapd, not v4.6's
+ * zone-suffixed pgscan_kswapd_normal; workingset_refault_file, not v4.x's
+ * workingset_refault.  What each profile's kernel calls them is given by
+ * rf_model_aliases(): v4.6.2 has zone-suffixed pgrefill/pgscan/pgsteal
+ * ("_normal": the model's one zone) and one allocstall, v4.8+ node names
+ * and allocstall_<zone>, v5.8+ pgscan_anon/file, v5.9+ workingset_*_anon/
+ * _file (before v5.9 anon pages leave no shadow entries, so the file count
+ * is the kernel's whole workingset_refault).  What a quantity counts stays
+ * the profile's (a v4.x huge page is one pgscan).  Model-only values are
+ * under "model." and "gauge.", the cost model under "cost.".  The order is
+ * fixed.
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/compiler.h"
 #include "model-local.h"
 
 static const char *const cost_names[NR_COST_OPS] = {
@@ -71,42 +79,24 @@ static void putf(struct emit *e, uint64_t v, const char *fmt, ...)
 
 static void emit_vm_events(struct emit *e, const uint64_t *ev, const char *prefix)
 {
-	const struct rf_profile *p = e->m->p;
-	const char *zone = p->node_lru ? "" : "_normal";
+	static const enum rf_vm_event global[] = {
+		EV_PGACTIVATE, EV_PGDEACTIVATE, EV_PGREFILL, EV_PGSCAN_KSWAPD, EV_PGSCAN_DIRECT,
+		EV_PGSTEAL_KSWAPD, EV_PGSTEAL_DIRECT, EV_PGSCAN_ANON, EV_PGSCAN_FILE, EV_PGSTEAL_ANON,
+		EV_PGSTEAL_FILE, EV_PGROTATED, EV_WORKINGSET_REFAULT_ANON, EV_WORKINGSET_REFAULT_FILE,
+		EV_WORKINGSET_ACTIVATE_ANON, EV_WORKINGSET_ACTIVATE_FILE, EV_WORKINGSET_RESTORE_ANON,
+		EV_WORKINGSET_RESTORE_FILE, EV_WORKINGSET_NODERECLAIM, EV_PGFAULT, EV_PGMAJFAULT,
+		EV_PSWPIN, EV_PSWPOUT,
+	};
+	size_t i;
 
-	putf(e, ev[EV_PGACTIVATE], "%spgactivate", prefix);
-	putf(e, ev[EV_PGDEACTIVATE], "%spgdeactivate", prefix);
-	putf(e, ev[EV_PGREFILL], "%spgrefill%s", prefix, zone);
-	putf(e, ev[EV_PGSCAN_KSWAPD], "%spgscan_kswapd%s", prefix, zone);
-	putf(e, ev[EV_PGSCAN_DIRECT], "%spgscan_direct%s", prefix, zone);
-	putf(e, ev[EV_PGSTEAL_KSWAPD], "%spgsteal_kswapd%s", prefix, zone);
-	putf(e, ev[EV_PGSTEAL_DIRECT], "%spgsteal_direct%s", prefix, zone);
-	if (p->vmstat_v58_names) {
-		putf(e, ev[EV_PGSCAN_ANON], "%spgscan_anon", prefix);
-		putf(e, ev[EV_PGSCAN_FILE], "%spgscan_file", prefix);
-		putf(e, ev[EV_PGSTEAL_ANON], "%spgsteal_anon", prefix);
-		putf(e, ev[EV_PGSTEAL_FILE], "%spgsteal_file", prefix);
-	}
-	putf(e, ev[EV_PGROTATED], "%spgrotated", prefix);
-	if (p->vmstat_v59_names) {
-		int i;
+	for (i = 0; i < ARRAY_SIZE(global); i++) {
+		enum rf_vm_event v = global[i];
 
-		for (i = EV_WORKINGSET_REFAULT_ANON; i <= EV_WORKINGSET_RESTORE_FILE; i++)
-			putf(e, ev[i], "%s%s", prefix, event_names[i]);
-	} else {
-		putf(e, ev[EV_WORKINGSET_REFAULT_ANON] + ev[EV_WORKINGSET_REFAULT_FILE],
-		     "%sworkingset_refault", prefix);
-		putf(e, ev[EV_WORKINGSET_ACTIVATE_ANON] + ev[EV_WORKINGSET_ACTIVATE_FILE],
-		     "%sworkingset_activate", prefix);
-		if (p->ws_restore)
-			putf(e, ev[EV_WORKINGSET_RESTORE_ANON] + ev[EV_WORKINGSET_RESTORE_FILE],
-			     "%sworkingset_restore", prefix);
+		if ((v == EV_WORKINGSET_RESTORE_ANON || v == EV_WORKINGSET_RESTORE_FILE) &&
+		    !e->m->p->ws_restore)
+			continue;	/* PG_workingset: v4.20+ */
+		putf(e, ev[v], "%s%s", prefix, event_names[v]);
 	}
-	putf(e, ev[EV_WORKINGSET_NODERECLAIM], "%sworkingset_nodereclaim", prefix);
-	putf(e, ev[EV_PGFAULT], "%spgfault", prefix);
-	putf(e, ev[EV_PGMAJFAULT], "%spgmajfault", prefix);
-	putf(e, ev[EV_PSWPIN], "%spswpin", prefix);
-	putf(e, ev[EV_PSWPOUT], "%spswpout", prefix);
 }
 
 static void emit_global(struct emit *e, bool sample)
@@ -127,8 +117,7 @@ static void emit_global(struct emit *e, bool sample)
 	emit_vm_events(e, m->ev, "vmstat.");
 	if (sample)
 		return;
-	put(e, m->p->node_lru ? "vmstat.allocstall_normal" : "vmstat.allocstall",
-	    m->ev[EV_ALLOCSTALL]);
+	put(e, "vmstat.allocstall_normal", m->ev[EV_ALLOCSTALL]);
 	put(e, "vmstat.pageoutrun", m->ev[EV_PAGEOUTRUN]);
 	put(e, "vmstat.slabs_scanned", m->ev[EV_SLABS_SCANNED]);
 	put(e, "vmstat.pgfree", m->ev[EV_PGFREE]);
@@ -226,6 +215,56 @@ int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx)
 	return vmstat_emit(m, cb, ctx, true);
 }
 
+/*
+ * The profile's kernel names for the global counters whose name changed
+ * since (see the head of this file); a name of today is not listed.
+ */
+int rf_model_aliases(const struct rf_model *m, rf_model_alias_cb cb, void *ctx)
+{
+	enum { ZONE, V59, V59_RESTORE };	/* renamed in v4.8; in v5.9; in v5.9, v4.20+ only */
+	static const struct {
+		const char *kernel, *stable;
+		int change;
+	} tab[] = {
+		{ "vmstat.pgrefill_normal", "vmstat.pgrefill", ZONE },
+		{ "vmstat.pgscan_kswapd_normal", "vmstat.pgscan_kswapd", ZONE },
+		{ "vmstat.pgscan_direct_normal", "vmstat.pgscan_direct", ZONE },
+		{ "vmstat.pgsteal_kswapd_normal", "vmstat.pgsteal_kswapd", ZONE },
+		{ "vmstat.pgsteal_direct_normal", "vmstat.pgsteal_direct", ZONE },
+		{ "vmstat.allocstall", "vmstat.allocstall_normal", ZONE },
+		{ "vmstat.workingset_refault", "vmstat.workingset_refault_file", V59 },
+		{ "vmstat.workingset_activate", "vmstat.workingset_activate_file", V59 },
+		{ "vmstat.workingset_restore", "vmstat.workingset_restore_file", V59_RESTORE },
+	};
+	const struct rf_profile *p = m->p;
+	size_t i;
+	int r;
+
+	for (i = 0; i < ARRAY_SIZE(tab); i++) {
+		bool named = tab[i].change == ZONE ? !p->node_lru :
+			     !p->vmstat_v59_names && (tab[i].change == V59 || p->ws_restore);
+
+		if (named && (r = cb(tab[i].kernel, tab[i].stable, ctx)))
+			return r;
+	}
+	return 0;
+}
+
+struct alias_lookup {
+	const char *key;
+	const char *stable;
+};
+
+static int alias_lookup_cb(const char *kernel, const char *stable, void *ctx)
+{
+	struct alias_lookup *a = ctx;
+
+	if (strcmp(kernel, a->key))
+		return 0;
+	a->stable = stable;
+	return 1;
+}
+
 struct lookup {
 	const char *key;
 	uint64_t v;
@@ -247,7 +286,13 @@ bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value
 {
 	struct lookup l = { .key = key };
 
+	struct alias_lookup a = { .key = key };
+
 	vmstat_emit(m, lookup_cb, &l, false);
+	if (!l.found && rf_model_aliases(m, alias_lookup_cb, &a)) {
+		l.key = a.stable;
+		vmstat_emit(m, lookup_cb, &l, false);
+	}
 	if (l.found && value)
 		*value = l.v;
 	return l.found;

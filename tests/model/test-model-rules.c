@@ -877,9 +877,87 @@ static void test_shadow_deferred_reparent(void)
 	rf_model_free(m);
 }
 
+/* ------------------------------------------------------ counter names */
+
+/* vmstat.* names only, a '\n'-joined list, with the restore/nodes counters of v4.20+ left out. */
+static int vmstat_names_cb(const char *key, uint64_t v, void *ctx)
+{
+	char *list = ctx;
+
+	(void)v;
+	if (strncmp(key, "vmstat.", 7) || strstr(key, "workingset_restore") ||
+	    !strcmp(key, "vmstat.workingset_nodes"))
+		return 0;
+	if (strlen(list) + strlen(key) + 2 < 4096) {
+		strcat(list, key);
+		strcat(list, "\n");
+	}
+	return 0;
+}
+
+struct alias_check {
+	const struct rf_model *m;
+	int n, same;
+	bool refault;
+};
+
+static int alias_cb(const char *kernel_name, const char *name, void *ctx)
+{
+	struct alias_check *a = ctx;
+	uint64_t k = 1, v = 2;
+
+	a->n++;
+	a->same += rf_model_counter(a->m, kernel_name, &k) && rf_model_counter(a->m, name, &v) &&
+		   k == v;
+	a->refault |= !strcmp(kernel_name, "vmstat.workingset_refault") &&
+		      !strcmp(name, "vmstat.workingset_refault_file");
+	return 0;
+}
+
+/*
+ * One quantity, one name across profiles: every profile's global counters
+ * carry today's names (mm/vmstat.c vmstat_text, v6.18), and
+ * rf_model_aliases() gives each kernel's own (v4.6.2 zone-suffixed
+ * pgscan_kswapd_normal, v4.x workingset_refault), which rf_model_counter()
+ * also takes.
+ */
+static void test_stable_names(void)
+{
+	static const char *const profiles[] = { "v4.5", "v4.6", "v4.9", "v5.10" };
+	static char ref[4096], got[4096];
+	struct rf_model *m = mk("v6.18", quiet_v46);
+	struct alias_check a = { .m = m };
+	size_t i;
+
+	ref[0] = 0;
+	rf_model_counters(m, vmstat_names_cb, ref);
+	rf_model_aliases(m, alias_cb, &a);
+	is_int(a.n, 0, "v6.18 has today's names: no aliases");
+	rf_model_free(m);
+	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++) {
+		m = mk(profiles[i], quiet_v46);
+		read_pages(m, 0, 64, 1, 0, 1);
+		got[0] = 0;
+		rf_model_counters(m, vmstat_names_cb, got);
+		ok(!strcmp(got, ref), "%s: the global counters have v6.18's names", profiles[i]);
+		memset(&a, 0, sizeof(a));
+		a.m = m;
+		rf_model_aliases(m, alias_cb, &a);
+		ok(a.same == a.n && (a.n > 0) == (i < 3) && a.refault == (i < 3),
+		   "%s: %d aliases (its kernel's names), each read as its counter", profiles[i], a.n);
+		rf_model_free(m);
+	}
+	m = mk("v4.6", quiet_v46);
+	read_pages(m, 0, 64, 1, 0, 1);
+	ok(rf_model_counter(m, "vmstat.pgscan_kswapd_normal", NULL) &&
+	   !rf_model_counter(m, "vmstat.pgscan_kswapd_dma", NULL),
+	   "v4.6: rf_model_counter() takes the kernel's pgscan_kswapd_normal, not a made-up name");
+	rf_model_free(m);
+}
+
 int main(void)
 {
-	plan(58);
+	plan(68);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -899,5 +977,6 @@ int main(void)
 	test_shadow_shrinker();
 	test_shadow_reparent();
 	test_shadow_deferred_reparent();
+	test_stable_names();
 	return done_testing();
 }
