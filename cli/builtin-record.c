@@ -277,6 +277,24 @@ static void join_argv(const struct record_cmd *c, char *buf, size_t len)
 }
 
 /* The header needs the sources, known once the recorder is started: open on first event. */
+/* The memory cgroup recorded (-G, or --memcg-limit's), as "/path" below the root; else "". */
+static void recorded_cgroup(const struct record_cmd *c, char *buf, size_t len)
+{
+	const char *g = c->opts.cgroup;
+	size_t n;
+
+	buf[0] = 0;
+	if (c->opts.scope != RF_SCOPE_CGROUP && !c->memcg_rel[0])
+		return;
+	g = c->memcg_rel[0] ? c->memcg_rel : g;
+	if (!g)
+		return;
+	if (snprintf(buf, len, "%s%s", *g == '/' ? "" : "/", g) >= (int)len)
+		buf[len - 1] = 0;	/* a path of RF_MAX_STRING: cut, as every header string */
+	for (n = strlen(buf); n > 1 && buf[n - 1] == '/'; n--)
+		buf[n - 1] = 0;
+}
+
 static int open_writer(struct record_cmd *c)
 {
 	struct rf_trace_header *h = &c->hdr;
@@ -289,6 +307,7 @@ static int open_writer(struct record_cmd *c)
 	h->time_resolution = c->time_resolution;
 	snprintf(h->sources, sizeof(h->sources), "%s", rf_recorder_sources(c->rec));
 	describe(c, h->scope, sizeof(h->scope));
+	recorded_cgroup(c, h->cgroup, sizeof(h->cgroup));
 	join_argv(c, h->command, sizeof(h->command));
 	err = rf_trace_writer_fdopen(&c->w, c->out_fd, h, &c->wopts);
 	if (err)

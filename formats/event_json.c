@@ -264,6 +264,7 @@ json_object *rf_header_to_json(const struct rf_trace_header *h)
 	json_object_object_add(rec, "scope", json_object_new_string(h->scope));
 	json_object_object_add(rec, "command", json_object_new_string(h->command));
 	json_object_object_add(rec, "params", json_object_new_string(h->params));
+	json_object_object_add(rec, "cgroup", json_object_new_string(h->cgroup));
 	json_object_object_add(o, "recording", rec);
 	return o;
 }
@@ -331,6 +332,7 @@ int rf_header_from_json(json_object *o, struct rf_trace_header *h, char *errmsg,
 		get_str(rec, "scope", h->scope, sizeof(h->scope));
 		get_str(rec, "command", h->command, sizeof(h->command));
 		get_str(rec, "params", h->params, sizeof(h->params));
+		get_str(rec, "cgroup", h->cgroup, sizeof(h->cgroup));
 	}
 	return rf_header_check(h, errmsg, errlen);
 }

@@ -75,7 +75,7 @@ int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_u64(&pk, "numa_nodes", h->host.numa_nodes);
 	pack_kv_str(&pk, "thp_mode", h->host.thp_mode);
 	pack_cstr(&pk, "recording");
-	msgpack_pack_map(&pk, 5);
+	msgpack_pack_map(&pk, 6);
 	pack_cstr(&pk, "synthetic");
 	if (h->synthetic)
 		msgpack_pack_true(&pk);
@@ -85,6 +85,7 @@ int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_str(&pk, "scope", h->scope);
 	pack_kv_str(&pk, "command", h->command);
 	pack_kv_str(&pk, "params", h->params);
+	pack_kv_str(&pk, "cgroup", h->cgroup);
 	if (!sb.data) {
 		msgpack_sbuffer_destroy(&sb);
 		return RF_ERR_NOMEM;
@@ -120,6 +121,7 @@ static const struct field_map host_fields[] = {
 static const struct field_map rec_fields[] = {
 	{ "synthetic", 'b', offsetof(struct rf_trace_header, synthetic), 0 },
 	HS("sources", sources), HS("scope", scope), HS("command", command), HS("params", params),
+	HS("cgroup", cgroup),
 };
 
 static bool key_is(const msgpack_object *k, const char *s)

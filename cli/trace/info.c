@@ -153,6 +153,8 @@ static void print_header_text(const struct rf_trace_header *h)
 	       *h->host.thp_mode ? h->host.thp_mode : "unknown");
 	print_wrapped("sources:      ", h->sources);
 	printf("scope:        %s\n", h->scope);
+	if (h->cgroup[0])
+		printf("cgroup:       %s\n", h->cgroup);
 	printf("command:      %s\n", h->command);
 	if (*h->params)
 		printf("params:       %s\n", h->params);

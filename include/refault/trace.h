@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	2
-#define RF_TRACE_VERSION_MINOR	1
+#define RF_TRACE_VERSION_MINOR	2
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -309,6 +309,12 @@ struct rf_trace_header {
 	bool synthetic;
 	char sources[RF_MAX_STRING];	/* comma-separated event sources */
 	char scope[256];		/* "-a", "-G /grp", "-p 123", "-- cmd" */
+	/*
+	 * The memory cgroup recorded (since 2.2), as a path below the
+	 * hierarchy's root ("/grp", "/user.slice/refault-record-123" of
+	 * --memcg-limit); empty when the scope is not one cgroup (-a, -p).
+	 */
+	char cgroup[RF_MAX_STRING];
 	char command[1024];		/* the producer's command line */
 	char params[1024];		/* generator parameters, "key=value ..." */
 };
