@@ -16,7 +16,7 @@
 static const char usage[] =
 	"usage: refault replay TRACE [--profile P[,P...]] [--set KEY=VALUE]... [--matrix FILE]\n"
 	"                      [--threads N] [--interval T] [-o RESULTS.json] [--skip-damaged]\n"
-	"                      [--warm-cache] [--quiet]\n"
+	"                      [--warm-cache] [--all-cgroups] [--quiet]\n"
 	"\n"
 	"Replays TRACE through a model of Linux reclaim, once per configuration, in one pass:\n"
 	"chunks are decoded once, on any worker thread, and every configuration's model consumes\n"
@@ -37,6 +37,9 @@ static const char usage[] =
 	"      --warm-cache       start every model with the pages the trace reads but never saw\n"
 	"                         enter the cache (cached before it began), in the root memcg,\n"
 	"                         as refault validate does; the results say how many\n"
+	"      --all-cgroups      keep the cgroups outside the recorded one (-G, --memcg-limit)\n"
+	"                         in the results, under their paths; the recorded one is always\n"
+	"                         \"memcg.recorded.*\", the same in every recording\n"
 	"  -q, --quiet            no progress line and no summary\n"
 	"      --list-profiles    print the profiles and what each models, then exit\n"
 	"      --list-keys        print the keys --set takes, their values and defaults, then exit\n"
@@ -98,6 +101,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		{ "list-profiles", no_argument, NULL, 'L' },
 		{ "list-keys", no_argument, NULL, 'K' },
 		{ "warm-cache", no_argument, NULL, 'W' },
+		{ "all-cgroups", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,6 +141,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		case 'L': list_profiles(); return -1;
 		case 'K': rf_model_config_keys(print_key, NULL); return -1;
 		case 'W': a->opts.warm_cache = true; break;
+		case 'A': a->opts.all_cgroups = true; break;
 		case 'h': fputs(usage, stdout); return -1;
 		default: return RF_EXIT_USAGE;
 		}
@@ -172,6 +177,11 @@ static int write_results(const struct rf_replay_result *res, struct rf_outfile *
 	char msg[1024];
 	int rc = 0;
 
+	if (!o) {
+		rf_err("replay", "%s: out of memory", out->path);
+		rf_outfile_abandon(out);
+		return RF_EXIT_FAILURE;
+	}
 	if (json_object_to_fd(out->fd, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) < 0) {
 		rf_err("replay", "writing %s: %s", out->path, json_util_get_last_err());
 		rf_outfile_abandon(out);

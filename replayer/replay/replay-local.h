@@ -3,7 +3,27 @@
 #ifndef REFAULT_RESULT_LOCAL_H
 #define REFAULT_RESULT_LOCAL_H
 
+#include "lib/hash.h"
+#include "lib/hashmap.h"
 #include "replayer/replay/replay.h"
+
+RF_HASHMAP_DEFINE(path_map, uint64_t, uint32_t, rf_hash64, RF_HASHMAP_EQ, 75)
+
+/* cgroup_names.c: the recorded cgroup as "memcg.recorded"; the others left out unless @all. */
+struct rf_cgroup_names {
+	char recorded[RF_MAX_STRING];	/* its path, "" when the trace names none */
+	bool all;
+	char **paths;			/* every memcg the model knows */
+	size_t n, cap;
+	struct path_map known;		/* rf_hash_str(path) -> index in paths */
+};
+
+int rf_cgroup_names_init(struct rf_cgroup_names *cn, const struct rf_trace_header *h,
+			 const struct rf_model *m, bool all);
+/* @key as the results name it: itself, renamed into @buf, or NULL (a cgroup left out). */
+const char *rf_cgroup_names_key(const struct rf_cgroup_names *cn, const char *key, char *buf,
+				size_t len);
+void rf_cgroup_names_release(struct rf_cgroup_names *cn);
 
 /* One configuration's model and what the engine counted around it. */
 struct rf_model_run {
@@ -35,6 +55,7 @@ struct rf_replay_result {
 	unsigned int threads;
 	double wall_seconds;
 	uint64_t peak_rss_bytes;
+	bool all_cgroups;		/* --all-cgroups: keep the cgroups outside the recorded one */
 };
 
 int rf_replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader *r,

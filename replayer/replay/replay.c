@@ -159,6 +159,7 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 		return RF_ERR_NOMEM;
 	res->fingerprint = RF_FNV1A_INIT;
 	res->threads = opts->threads;
+	res->all_cgroups = opts->all_cgroups;
 	res->trace_path = strdup(opts->trace_path);
 	rc = rf_trace_reader_open(&r, opts->trace_path, opts->skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
 	if (rc) {

@@ -80,6 +80,7 @@ struct rf_replay_opts {
 	bool progress;			/* a progress line on stderr */
 	bool warm_cache;		/* pre-load the pages cached before the trace (warm.c) */
 	bool observe_pages;		/* the kernel's account follows every page (RF_OBSERVE_PAGES) */
+	bool all_cgroups;		/* results keep the cgroups outside the recorded one */
 };
 
 /* What a replay produced, before it becomes JSON. */

@@ -8,9 +8,48 @@
 #include "lib/compiler.h"
 #include "replayer/replay/replay-local.h"
 
+struct named {
+	const struct rf_cgroup_names *cn;
+	json_object *o;
+};
+
 static int add_counter(const char *key, uint64_t value, void *ctx)
 {
-	json_object_object_add(ctx, key, json_object_new_uint64(value));
+	struct named *n = ctx;
+	char buf[RF_MAX_STRING + 64];
+
+	key = rf_cgroup_names_key(n->cn, key, buf, sizeof(buf));
+	if (key)
+		json_object_object_add(n->o, key, json_object_new_uint64(value));
+	return 0;
+}
+
+/* The kernel's account under the same cgroup names as the model's counters. */
+static json_object *observed_json(const struct rf_replay_result *res,
+				  const struct rf_cgroup_names *cn)
+{
+	json_object *all = json_object_new_object(), *o;
+	char buf[RF_MAX_STRING + 64];
+
+	if (!res->observe)
+		return all;
+	rf_observe_to_json(res->observe, all);
+	if (!cn->recorded[0])
+		return all;
+	o = json_object_new_object();
+	json_object_object_foreach(all, key, val) {
+		const char *k = rf_cgroup_names_key(cn, key, buf, sizeof(buf));
+
+		if (k)
+			json_object_object_add(o, k, json_object_get(val));
+	}
+	json_object_put(all);
+	return o;
+}
+
+static int add_alias(const char *kernel_name, const char *name, void *ctx)
+{
+	json_object_object_add(ctx, kernel_name, json_object_new_string(name));
 	return 0;
 }
 
@@ -29,13 +68,14 @@ static int add_setting(const char *key, const char *value, bool overridden, void
 	return 0;
 }
 
-static json_object *run_stats(const struct rf_model_run *mr)
+static json_object *run_stats(const struct rf_model_run *mr, const struct rf_cgroup_names *cn)
 {
 	json_object *stats = json_object_new_object();
+	struct named n = { cn, stats };
 	char key[96];
 	unsigned int t;
 
-	rf_model_counters(mr->model, add_counter, stats);
+	rf_model_counters(mr->model, add_counter, &n);
 	json_object_object_add(stats, "replay.events", json_object_new_uint64(mr->events));
 	json_object_object_add(stats, "replay.out_of_order_events", json_object_new_uint64(mr->out_of_order));
 	for (t = 0; t < RF_EV_TYPE_MAX; t++) {
@@ -47,20 +87,22 @@ static json_object *run_stats(const struct rf_model_run *mr)
 	return stats;
 }
 
-static json_object *config_json(const struct rf_replay_result *res, const struct rf_model_run *mr)
+static json_object *config_json(const struct rf_replay_result *res, const struct rf_model_run *mr,
+				const struct rf_cgroup_names *cn)
 {
 	struct describe_ctx d = { json_object_new_object(), json_object_new_object() };
-	json_object *c = json_object_new_object(), *obs = json_object_new_object();
+	json_object *c = json_object_new_object(), *aliases;
 
 	json_object_object_add(c, "name", json_object_new_string(mr->conf->name));
 	json_object_object_add(c, "profile", json_object_new_string(mr->conf->profile));
 	rf_model_config_describe(mr->conf->cfg, add_setting, &d);
 	json_object_object_add(c, "settings", d.settings);
 	json_object_object_add(c, "overridden", d.overridden);
-	json_object_object_add(c, "stats", run_stats(mr));
-	if (res->observe)
-		rf_observe_to_json(res->observe, obs);
-	json_object_object_add(c, "observed", obs);
+	json_object_object_add(c, "stats", run_stats(mr, cn));
+	aliases = json_object_new_object();
+	rf_model_aliases(mr->model, add_alias, aliases);
+	json_object_object_add(c, "aliases", aliases);
+	json_object_object_add(c, "observed", observed_json(res, cn));
 	json_object_object_add(c, "timeseries", rf_series_to_json(mr->series));
 	return c;
 }
@@ -68,9 +110,17 @@ static json_object *config_json(const struct rf_replay_result *res, const struct
 json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with_run)
 {
 	json_object *o = json_object_new_object(), *trace = json_object_new_object(), *configs, *ver, *run;
+	struct rf_cgroup_names cn;
 	char fp[17];
 	size_t i;
 
+	if (rf_cgroup_names_init(&cn, &res->header, res->nr ? res->runs[0].model : NULL,
+				 res->all_cgroups)) {
+		rf_cgroup_names_release(&cn);
+		json_object_put(o);
+		json_object_put(trace);
+		return NULL;
+	}
 	json_object_object_add(o, "format", json_object_new_string("refault-results"));
 	ver = json_object_new_array();
 	json_object_array_add(ver, json_object_new_int(1));
@@ -87,12 +137,14 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 	json_object_object_add(trace, "lost_events", json_object_new_uint64(rf_replay_result_lost(res)));
 	if (res->chunks_damaged)
 		json_object_object_add(trace, "first_damage", json_object_new_string(res->first_damage));
+	if (cn.recorded[0])
+		json_object_object_add(trace, "recorded_cgroup", json_object_new_string(cn.recorded));
 	if (res->warm_cache)
 		json_object_object_add(trace, "warm_cache_pages", json_object_new_uint64(res->preloaded));
 	json_object_object_add(o, "trace", trace);
 	configs = json_object_new_array();
 	for (i = 0; i < res->nr; i++)
-		json_object_array_add(configs, config_json(res, &res->runs[i]));
+		json_object_array_add(configs, config_json(res, &res->runs[i], &cn));
 	json_object_object_add(o, "configs", configs);
 	if (with_run) {
 		double eps = res->wall_seconds > 0 && res->nr ?
@@ -105,32 +157,44 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 		json_object_object_add(run, "peak_rss_bytes", json_object_new_uint64(res->peak_rss_bytes));
 		json_object_object_add(o, "run", run);
 	}
+	rf_cgroup_names_release(&cn);
 	return o;
 }
 
-/* The first of @keys the model has: counter names follow each profile's kernel version. */
-static bool counter(const struct rf_model_run *mr, const char *const *keys, uint64_t *v)
+
+/*
+ * A summary column: @name of the recorded cgroup ("memcg.<path>.<name>")
+ * when the trace has one, else the global "vmstat.<name>"; "pgsteal" is
+ * kswapd's and direct reclaim's together.
+ */
+static bool summary_value(const struct rf_model *m, const char *rec, const char *name, uint64_t *v)
 {
-	for (; *keys; keys++)
-		if (rf_model_counter(mr->model, *keys, v))
-			return true;
-	return false;
+	char key[RF_MAX_STRING + 64];
+	uint64_t d;
+
+	if (!strcmp(name, "est_kernel_ms"))
+		return rf_model_counter(m, "cost.estimated_ns", v);
+	if (!strcmp(name, "pgsteal"))
+		return summary_value(m, rec, "pgsteal_kswapd", v) &&
+		       summary_value(m, rec, "pgsteal_direct", &d) && (*v += d, true);
+	if (*rec)
+		snprintf(key, sizeof(key), "memcg.%s.%s", rec, name);
+	else
+		snprintf(key, sizeof(key), "vmstat.%s", name);
+	return rf_model_counter(m, key, v);
 }
 
 void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 {
-	static const struct {
-		const char *title;
-		const char *keys[4];
-	} cols[] = {
-		{ "refault", { "vmstat.workingset_refault_file", "vmstat.workingset_refault" } },
-		{ "ws_activate", { "vmstat.workingset_activate_file", "vmstat.workingset_activate" } },
-		{ "pgactivate", { "vmstat.pgactivate" } },
-		{ "pgscan_kswapd", { "vmstat.pgscan_kswapd", "vmstat.pgscan_kswapd_normal" } },
-		{ "pgscan_direct", { "vmstat.pgscan_direct", "vmstat.pgscan_direct_normal" } },
-		{ "pgsteal", { "vmstat.pgsteal_kswapd", "vmstat.pgsteal_kswapd_normal" } },
-		{ "est_kernel_ms", { "cost.estimated_ns" } },
+	static const char *const cols[] = {
+		"workingset_refault_file", "workingset_activate_file", "pgactivate", "pgscan_kswapd",
+		"pgscan_direct", "pgsteal", "est_kernel_ms",
 	};
+	static const char *const titles[] = {
+		"refault", "ws_activate", "pgactivate", "pgscan_kswapd", "pgscan_direct", "pgsteal",
+		"est_kernel_ms",
+	};
+	struct rf_cgroup_names cn;
 	size_t i, c, width = 6;
 	uint64_t v;
 
@@ -148,22 +212,32 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 		fprintf(out, "WARNING: %llu damaged chunk(s) skipped (%llu events known lost): %s\n",
 			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,
 			res->first_damage);
+	if (rf_cgroup_names_init(&cn, &res->header, res->nr ? res->runs[0].model : NULL, false))
+		cn.recorded[0] = 0;
+	if (cn.recorded[0])
+		fprintf(out, "counts of the recorded cgroup %s (memcg.recorded.*; global: vmstat.*)\n",
+			cn.recorded);
 	for (i = 0; i < res->nr; i++)
 		width = strlen(res->runs[i].conf->name) > width ? strlen(res->runs[i].conf->name) : width;
 	fprintf(out, "%-*s", (int)width, "config");
 	for (c = 0; c < ARRAY_SIZE(cols); c++)
-		fprintf(out, " %13s", cols[c].title);
+		fprintf(out, " %13s", titles[c]);
 	fputc('\n', out);
 	for (i = 0; i < res->nr; i++) {
 		fprintf(out, "%-*s", (int)width, res->runs[i].conf->name);
 		for (c = 0; c < ARRAY_SIZE(cols); c++) {
-			if (!counter(&res->runs[i], cols[c].keys, &v))
+			if (!summary_value(res->runs[i].model, cn.recorded, cols[c], &v))
 				fprintf(out, " %13s", "-");
-			else if (!strcmp(cols[c].title, "est_kernel_ms"))
+			else if (!strcmp(cols[c], "est_kernel_ms"))
 				fprintf(out, " %13.1f", (double)v / 1e6);
 			else
 				fprintf(out, " %13llu", (unsigned long long)v);
 		}
 		fputc('\n', out);
 	}
+	if (res->nr > 1)
+		fprintf(out, "est_kernel_ms prices each profile's own operations (docs/model.md, "
+			"\"Cost model\"): v6.x moves a large folio in one where v4.x moves each page, "
+			"so across eras it compares the kernels' work, not a cost per page\n");
+	rf_cgroup_names_release(&cn);
 }

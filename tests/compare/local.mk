@@ -4,6 +4,7 @@ check_PROGRAMS += tests/compare/test-compare-rules
 tests_compare_test_compare_rules_SOURCES = tests/compare/test-compare-rules.c
 tests_compare_test_compare_rules_LDADD = $(COMPARE_LIBS)
 compare_sh_tests = tests/compare/test-compare-table.sh tests/compare/test-compare-gates.sh \
+	tests/compare/test-compare-names.sh \
 	tests/compare/test-compare-export.sh tests/compare/test-compare-errors.sh \
 	tests/compare/test-compare-html.sh tests/compare/test-compare-kernel.sh
 TESTS += tests/compare/test-compare-rules $(compare_sh_tests)

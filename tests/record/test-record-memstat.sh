@@ -3,7 +3,8 @@
 # memory.stat of the cgroups below the recorded one: a command run under --memcg-limit makes a
 # child cgroup, moves into it, reads a file and waits two snapshot intervals.  The trace must carry
 # memory.stat snapshots of the child (so that validate compares its refaults and list sizes),
-# besides those of the recorded cgroup, and nothing may be left behind.
+# besides those of the recorded cgroup, and nothing may be left behind.  The header names the
+# recorded cgroup (format 2.2), and replay calls it memcg.recorded, its child memcg.recorded/child.
 . "$top_srcdir/tests/record/lib.sh"
 record_begin memcg
 head -c 4M /dev/urandom > "$dir/f.dat"
@@ -16,7 +17,7 @@ sleep 0.3
 echo \$\$ > "\$cg/tasks"
 rmdir "\$cg/child"
 EOS
-echo "1..4"
+echo "1..6"
 "$REFAULT" record -q -o "$dir/m.trace" --memcg-limit 64M --snapshot-interval 50ms -- \
 	sh "$dir/cmd.sh" 2> "$dir/err" &
 pid=$!
@@ -37,4 +38,12 @@ echo "# memory.stat snapshots: $ntop of the recorded cgroup, $nchild of its chil
 tap $? "memory.stat of the recorded cgroup, at start and end at least ($ntop)"
 [ "$nchild" -ge 1 ]
 tap $? "memory.stat of the child cgroup made while recording ($nchild)"
+"$REFAULT" trace info "$dir/m.trace" > "$dir/info" 2>&1
+grep -q "^cgroup: *.*/refault-record-$pid\$" "$dir/info"
+tap $? "the header names the recorded cgroup: $(sed -n 's/^cgroup: *//p' "$dir/info")"
+"$REFAULT" replay -q "$dir/m.trace" -o "$dir/r.json" 2> "$dir/err" &&
+	grep -q '"memcg.recorded.usage"' "$dir/r.json" &&
+	grep -q '"memcg.recorded/child.usage"' "$dir/r.json" &&
+	! grep -q "refault-record-$pid\.usage" "$dir/r.json"
+tap $? "replay names it memcg.recorded and its child memcg.recorded/child"
 exit $failed
