@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* refault replay: feed a trace through one or more reclaim-model configurations. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli/builtin.h"
 #include "cli/util.h"
 #include "lib/outfile.h"
+#include "lib/utf8.h"
 #include "replayer/replay/replay.h"
 
 #define MAX_SETS 256
@@ -182,8 +184,9 @@ static int write_results(const struct rf_replay_result *res, struct rf_outfile *
 		rf_outfile_abandon(out);
 		return RF_EXIT_FAILURE;
 	}
-	if (json_object_to_fd(out->fd, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) < 0) {
-		rf_err("replay", "writing %s: %s", out->path, json_util_get_last_err());
+	if (rf_utf8_json_write_fd(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_NOSLASHESCAPE), out->fd)) {
+		rf_err("replay", "writing %s: %s", out->path, strerror(errno));
 		rf_outfile_abandon(out);
 		rc = RF_EXIT_FAILURE;
 	} else if (rf_outfile_commit(out, msg, sizeof(msg))) {

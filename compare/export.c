@@ -6,10 +6,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include <json-c/json.h>
+
+#include "lib/utf8.h"
 
 #include "compare/compare-local.h"
 
@@ -95,8 +98,9 @@ int rf_compare_write_json(FILE *out, const struct rf_compare_report *rep, bool a
 		if (rep->rows[i].shown)
 			json_object_array_add(rows, row_json(&rep->rows[i], rep->nsides));
 	json_object_object_add(root, "rows", rows);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
+	rf_utf8_json_write(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	fputc('\n', out);
 	json_object_put(root);
 	return ferror(out) ? RF_ERR_IO : 0;
 }
@@ -196,9 +200,9 @@ int rf_compare_write_matrix(int fd, const char *path, const struct rf_compare_si
 	while (json_object_array_length(src) < side->runs)
 		json_object_array_add(src, json_object_new_string(side->spec));
 	json_object_object_add(root, "stats_source", src);
-	if (json_object_to_fd(fd, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) {
-		rf_compare_seterr(err, errlen, "%s: cannot write: %s", path,
-				  json_util_get_last_err());
+	if (rf_utf8_json_write_fd(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+				  JSON_C_TO_STRING_NOSLASHESCAPE), fd)) {
+		rf_compare_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 		ret = RF_ERR_IO;
 	}
 	free(copy);

@@ -5,6 +5,6 @@
 noinst_LTLIBRARIES += librefault-util.la
 librefault_util_la_SOURCES = \
 	lib/compiler.h lib/hash.h lib/hashmap.h lib/grow.h lib/grow.c lib/units.h lib/units.c \
-	lib/outfile.h lib/outfile.c
+	lib/outfile.h lib/outfile.c lib/utf8.h lib/utf8.c
 librefault_util_la_LIBADD = -lm
 RF_UTIL = librefault-util.la

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lib/compiler.h"
+#include "lib/utf8.h"
 #include "lib/grow.h"
 #include "lib/units.h"
 #include "model-local.h"
@@ -550,6 +551,12 @@ int rf_model_config_set(struct rf_model_config *c, const char *key, const char *
 		err[0] = '\0';
 	if (!key || !value)
 		return cfg_error(err, errlen, "missing key or value");
+	if (!rf_utf8_printable(key))
+		return cfg_error(err, errlen, "a key with a control character or bytes that are not "
+				 "UTF-8");
+	if (!rf_utf8_printable(value))
+		return cfg_error(err, errlen, "%s: a value with a control character or bytes that are "
+				 "not UTF-8", key);
 	k = key_lookup(key, &path);
 	if (!k)
 		return unknown_key(key, err, errlen);

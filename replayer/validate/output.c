@@ -8,6 +8,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/utf8.h"
 #include "replayer/validate/validate-local.h"
 
 static double secs(const struct rf_validation *v, uint64_t t)
@@ -294,8 +295,9 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 	for (i = 0; i < v->nr_notes; i++)
 		json_object_array_add(notes, json_object_new_string(v->notes[i]));
 	json_object_object_add(o, "notes", notes);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							    JSON_C_TO_STRING_NOSLASHESCAPE));
+	rf_utf8_json_write(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	fputc('\n', out);
 	json_object_put(o);
 	return 0;
 }

@@ -6,3 +6,7 @@ TESTS += tests/lib/test-hashmap
 check_PROGRAMS += tests/lib/test-outfile
 tests_lib_test_outfile_LDADD = $(RF_UTIL)
 TESTS += tests/lib/test-outfile
+# UTF-8 checks and the JSON writer that replaces what is not UTF-8.
+check_PROGRAMS += tests/lib/test-utf8
+tests_lib_test_utf8_LDADD = $(RF_UTIL)
+TESTS += tests/lib/test-utf8

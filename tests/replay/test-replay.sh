@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..21"
+echo "1..24"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -125,4 +125,18 @@ check "compare: each side's lost records, first" \
 "$REFAULT" trace convert "$tmp/rec-lost.jsonl" "$tmp/rec-lost.rft" 2>/dev/null
 "$REFAULT" validate "$tmp/rec-lost.rft" --no-series > "$tmp/out" 2>&1
 check "validate: the lost records first" "head -n 1 '$tmp/out' | grep -q '^WARNING: the kernel lost 1238 records'"
+# Names from a trace can hold any bytes (a cgroup path is the kernel's); the results are UTF-8 JSON
+# all the same, the ill-formed bytes written as U+FFFD.
+"$REFAULT" trace convert "$tmp/t.rft" "$tmp/t.jsonl" 2>/dev/null
+LC_ALL=C sed 's|"path":"/hot"|"path":"/h\xff\xfeot"|' "$tmp/t.jsonl" > "$tmp/bytes.jsonl"
+"$REFAULT" trace convert "$tmp/bytes.jsonl" "$tmp/bytes.rft" 2>/dev/null
+"$REFAULT" replay "$tmp/bytes.rft" -q -o "$tmp/bytes.json"
+check "a cgroup path of bytes that are not UTF-8: the results are strict UTF-8 JSON, U+FFFD in their place" \
+	"$PYTHON3 -c 'import json,sys; d=json.loads(open(sys.argv[1],\"rb\").read().decode(\"utf-8\")); assert \"memcg./h\ufffd\ufffdot.usage\" in d[\"configs\"][0][\"stats\"]' '$tmp/bytes.json'"
+"$REFAULT" replay "$tmp/t.rft" -q -o "$tmp/x.json" --set "$(printf 'limit./a\001=1G')" 2> "$tmp/err"
+check "--set with a control character: exit 2, said so" \
+	"test \$? -eq 2 && grep -q 'a key with a control character' '$tmp/err'"
+"$REFAULT" replay "$tmp/t.rft" -q -o "$tmp/x.json" --set "$(printf 'limit./a=1G\377')" 2> "$tmp/err"
+check "--set with a value that is not UTF-8: exit 2, said so, the key named" \
+	"test \$? -eq 2 && grep -q 'limit./a: a value with a control character or bytes that are not UTF-8' '$tmp/err'"
 exit $fail
