@@ -60,6 +60,8 @@ struct record_cmd {
 	off_t out_size;			/* the trace's size, said once it has its name */
 	bool started;			/* the recording began: what it wrote is kept */
 	bool as_root;			/* --as-root: run COMMAND as root under sudo */
+	bool bounded;			/* -a/-G/-p -- COMMAND: the command only says when to stop */
+	uint64_t duration_ns;		/* --duration: stop after this long (0: no limit) */
 	int sig_fd;
 	struct rf_workload *wl;		/* -- COMMAND */
 	int signals;			/* stop signals received */
@@ -71,15 +73,19 @@ struct record_cmd {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: refault record [-a | -G CGROUP | -p PID | -- COMMAND ARGS...] [options]\n"
+		"usage: refault record [-a | -G CGROUP | -p PID] [options] [-- COMMAND ARGS...]\n"
 		"\n"
 		"Record page references, cgroup and reclaim events of the running kernel.\n"
 		"\n"
 		"  -a                      every task on the system (the default without a command)\n"
 		"  -G, --cgroup CGROUP     tasks in this memory cgroup (path below the hierarchy root)\n"
 		"  -p, --pid PID           this process and the tasks it forks; stops when it exits\n"
-		"  -- COMMAND ARGS         run COMMAND (no shell); stop when it exits.  Under sudo it\n"
+		"  -- COMMAND ARGS         run COMMAND (no shell) and record it and what it forks; stop\n"
+		"                          when it exits.  After -a, -G or -p, record that scope while\n"
+		"                          COMMAND runs (as perf record -a -- sleep 5).  Under sudo it\n"
 		"                          runs as the user who ran sudo\n"
+		"      --duration T        stop after T (e.g. 30s, 2m); a COMMAND still running gets\n"
+		"                          SIGTERM, and the recording ends when it exits\n"
 		"      --as-root           under sudo, run COMMAND as root\n"
 		"  -o, --output FILE       trace file (default refault.trace); written under a temporary\n"
 		"                          name and renamed when the recording ends, the file it\n"
@@ -101,7 +107,10 @@ static void usage(FILE *out)
 		"Exit status: 0 recorded, 1 failed, 2 bad command line.\n");
 }
 
-enum { OPT_MEMCG = 256, OPT_EVENTS, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT };
+enum {
+	OPT_MEMCG = 256, OPT_EVENTS, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
+	OPT_DURATION,
+};
 
 static const struct option longopts[] = {
 	{ "all", no_argument, NULL, 'a' },
@@ -116,6 +125,7 @@ static const struct option longopts[] = {
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "list-events", no_argument, NULL, OPT_LIST },
 	{ "as-root", no_argument, NULL, OPT_AS_ROOT },
+	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -177,6 +187,11 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 		return 0;
 	case OPT_TRACEFS: c->opts.tracefs_dir = optarg; return 0;
 	case OPT_AS_ROOT: c->as_root = true; return 0;
+	case OPT_DURATION:
+		if (rf_parse_duration(optarg, &v) || !v)
+			return bad("invalid --duration '%s' (e.g. 30s, 2m)", optarg);
+		c->duration_ns = v;
+		return 0;
 	case 'q': c->quiet = true; return 0;
 	default: return RF_EXIT_USAGE;
 	}
@@ -205,10 +220,13 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 	if (optind < argc) {
 		c->argv = argv + optind;
 		c->argc = argc - optind;
-		ret = set_scope(c, RF_SCOPE_PID, &nscopes);
+		c->bounded = nscopes > 0;
+		ret = c->bounded ? 0 : set_scope(c, RF_SCOPE_PID, &nscopes);
 		if (ret)
 			return ret;
 	}
+	if (c->memcg_limit && c->bounded)
+		return bad("%s", "--memcg-limit records its command in a fresh cgroup: drop -a, -G or -p");
 	/* a process gone is the state of the system, as a cgroup gone is: a failure, not usage */
 	if (c->opts.scope == RF_SCOPE_PID && !c->argv && kill(c->opts.pid, 0) && errno == ESRCH) {
 		rf_err(VERB, "no process %d", (int)c->opts.pid);
@@ -248,23 +266,27 @@ static int check_privileges(void)
 
 /* ---------------------------------------------------------------- sink */
 
+/* "-a", "-G /grp", "-p 123", "-- cmd args", or a scope bounded by a command: "-a -- sleep 5". */
 static void describe(struct record_cmd *c, char *scope, size_t len)
 {
 	size_t off = 0;
 	int i;
 
+	scope[0] = 0;
 	switch (c->opts.scope) {
-	case RF_SCOPE_ALL: snprintf(scope, len, "-a"); break;
-	case RF_SCOPE_CGROUP: snprintf(scope, len, "-G %s", c->opts.cgroup); break;
+	case RF_SCOPE_ALL: off = snprintf(scope, len, "-a "); break;
+	case RF_SCOPE_CGROUP: off = snprintf(scope, len, "-G %s ", c->opts.cgroup); break;
 	case RF_SCOPE_PID:
-		if (!c->argv) {
-			snprintf(scope, len, "-p %d", (int)c->opts.pid);
-			break;
-		}
-		off = snprintf(scope, len, "--");
-		for (i = 0; i < c->argc && off < len; i++)
-			off += snprintf(scope + off, len - off, " %s", c->argv[i]);
+		if (!c->argv || c->bounded)
+			off = snprintf(scope, len, "-p %d ", (int)c->opts.pid);
+		break;
 	}
+	if (c->argv && off < len)
+		off += snprintf(scope + off, len - off, "--");
+	for (i = 0; c->argv && i < c->argc && off < len; i++)
+		off += snprintf(scope + off, len - off, " %s", c->argv[i]);
+	if (!c->argv && off && off <= len)
+		scope[off - 1] = 0;	/* the space before a command there is not */
 }
 
 static void join_argv(const struct record_cmd *c, char *buf, size_t len)
@@ -433,7 +455,8 @@ static int spawn(struct record_cmd *c, const sigset_t *old)
 		rf_err(VERB, "%s", msg);
 		return RF_EXIT_FAILURE;
 	}
-	c->opts.pid = rf_workload_pid(c->wl);
+	if (!c->bounded)
+		c->opts.pid = rf_workload_pid(c->wl);
 	return 0;
 }
 
@@ -524,12 +547,29 @@ static int flush_due(struct record_cmd *c, uint64_t *last)
 	return err;
 }
 
+/*
+ * --duration: at the end of it the recording stops; a command still running
+ * is sent SIGTERM, as a stop signal would be, and SIGKILL 5 s later.
+ */
+static bool duration_over(struct record_cmd *c, uint64_t start)
+{
+	uint64_t now = monotonic_ns();
+
+	if (!c->duration_ns || now - start < c->duration_ns)
+		return false;
+	if (!c->wl)
+		return true;
+	if (c->signals == 0 || (c->signals == 1 && now - start >= c->duration_ns + 5000000000ull))
+		rf_workload_kill(c->wl, c->signals++ ? SIGKILL : SIGTERM);
+	return false;
+}
+
 static int record_loop(struct record_cmd *c)
 {
-	uint64_t flushed = monotonic_ns();
+	uint64_t flushed = monotonic_ns(), start = flushed;
 	int err = 0;
 
-	while (!err && !stop_requested(c, 20)) {
+	while (!err && !stop_requested(c, 20) && !duration_over(c, start)) {
 		err = rf_recorder_poll(c->rec);
 		if (!err)
 			err = rf_recorder_tick(c->rec);

@@ -99,7 +99,7 @@ static void find_recorded(struct rf_cgroup_names *cn, const struct rf_trace_head
 	if (h->cgroup[0])
 		g = h->cgroup;
 	else if (!strncmp(h->scope, "-G ", 3))
-		g = h->scope + 3;
+		g = h->scope + 3;	/* before 2.2 -G had no command after it */
 	else if (strstr(h->command, "--memcg-limit"))
 		g = memcg_limit_group(cn);
 	if (g && *g)

@@ -16,7 +16,8 @@ tests_record_workload_drain_SOURCES = tests/record/workload-drain.c
 record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-errors.sh \
 	tests/record/test-record-kill.sh tests/record/test-record-readahead.sh \
 	tests/record/test-record-drain.sh tests/record/test-record-memstat.sh \
-	tests/record/test-record-safety.sh tests/record/test-record-faults.sh
+	tests/record/test-record-safety.sh tests/record/test-record-faults.sh \
+	tests/record/test-record-duration.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 # The command of record -- COMMAND: held, released, killed as a group, run as the sudo user.
@@ -33,5 +34,6 @@ tests/record/test-record-drain.log: tests/record/test-record-readahead.log
 tests/record/test-record-memstat.log: tests/record/test-record-drain.log
 tests/record/test-record-safety.log: tests/record/test-record-memstat.log
 tests/record/test-record-faults.log: tests/record/test-record-safety.log
-tests/validate/test-validate.log: tests/record/test-record-faults.log
+tests/record/test-record-duration.log: tests/record/test-record-faults.log
+tests/validate/test-validate.log: tests/record/test-record-duration.log
 tests/cli/test-outputs.log: tests/validate/test-validate.log
