@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install what refault needs to build on Debian 12 (run as root).
 # With --test, also what the tests use: an independent msgpack decoder, clang for the fuzz target,
-# chromium to load the HTML report in a real browser, and sudo for the recorder's privilege tests.
+# chromium to load the HTML report in a real browser, sudo for the recorder's privilege tests,
+# and groff (groff-base) to render the manual pages.
 set -e
 packages="
 	build-essential autoconf automake libtool pkg-config
@@ -9,7 +10,7 @@ packages="
 	libtracefs-dev libtraceevent-dev python3
 "
 if [ "${1:-}" = --test ]; then
-	packages="$packages python3-msgpack clang chromium sudo"
+	packages="$packages python3-msgpack clang chromium sudo groff-base"
 fi
 export DEBIAN_FRONTEND=noninteractive
 if [ "$(id -u)" != 0 ]; then

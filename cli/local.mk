@@ -11,3 +11,20 @@ refault_SOURCES = cli/refault.c cli/builtin.h cli/util.c cli/util.h \
 refault_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS)
 refault_LDADD = librefault-validate.la librefault-compare.la librefault-gen.la $(REPLAY_LIBS) \
 	$(RECORD_LIBS) $(RF_UTIL) $(JSONC_LIBS) $(UNWIND_LIBS) -lm
+# bash completion, installed as "refault" where bash-completion looks (XDG_DATA_DIRS too, so a
+# --prefix install is found with its share/ on that path).
+bashcompletiondir = $(datadir)/bash-completion/completions
+EXTRA_DIST += cli/refault.bash-completion
+install-data-local: install-bash-completion
+uninstall-local: uninstall-bash-completion
+install-bash-completion:
+	$(MKDIR_P) '$(DESTDIR)$(bashcompletiondir)'
+	$(INSTALL_DATA) '$(srcdir)/cli/refault.bash-completion' '$(DESTDIR)$(bashcompletiondir)/refault'
+uninstall-bash-completion:
+	rm -f '$(DESTDIR)$(bashcompletiondir)/refault'
+.PHONY: install-bash-completion uninstall-bash-completion
+# The manual pages (docs/man/), one per verb; tests/cli/test-man.sh keeps their options and
+# each verb's --help the same.
+dist_man_MANS = docs/man/refault.1 docs/man/refault-record.1 docs/man/refault-replay.1 \
+	docs/man/refault-compare.1 docs/man/refault-validate.1 docs/man/refault-gen.1 \
+	docs/man/refault-trace.1

@@ -5,6 +5,7 @@ cli_sh_tests = \
 	tests/cli/test-trace-info.sh tests/cli/test-trace-dump.sh tests/cli/test-trace-verify.sh \
 	tests/cli/test-trace-recover.sh tests/cli/test-trace-slice.sh tests/cli/test-trace-convert.sh \
 	tests/cli/test-trace-usage.sh tests/cli/test-refault-usage.sh tests/cli/test-outputs.sh \
-	tests/cli/test-trace-nomem.sh
+	tests/cli/test-trace-nomem.sh tests/cli/test-completion.sh \
+	tests/cli/test-man.sh
 TESTS += $(cli_sh_tests)
 EXTRA_DIST += $(cli_sh_tests) tests/cli/trace-lib.sh tests/cli/data/small.jsonl
