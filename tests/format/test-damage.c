@@ -651,7 +651,7 @@ static void test_header_limits(void)
 	};
 	struct rf_trace_reader *r;
 	size_t i;
-	int err;
+	int err, bad;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct buf b = { 0 };
@@ -664,8 +664,9 @@ static void test_header_limits(void)
 		memset(&b, 0, sizeof(b));
 		put_host_header(&b, cases[i].key, cases[i].bad);
 		save(b.p, b.len);
-		ok(!err && rf_trace_reader_open(&r, path, 0) == RF_ERR_CORRUPT &&
-		   strstr(rf_trace_reader_errmsg(r), cases[i].key),
+		r = NULL;	/* the arguments below are evaluated in no fixed order: open first */
+		bad = rf_trace_reader_open(&r, path, 0);
+		ok(!err && bad == RF_ERR_CORRUPT && strstr(rf_trace_reader_errmsg(r), cases[i].key),
 		   "header host.%s %llu is read, %llu refused, named: \"%s\"", cases[i].key,
 		   (unsigned long long)cases[i].good, (unsigned long long)cases[i].bad,
 		   r ? rf_trace_reader_errmsg(r) : "");
