@@ -7,7 +7,8 @@ refault_SOURCES = cli/refault.c cli/builtin.h cli/util.c cli/util.h \
 	cli/builtin-compare.c cli/builtin-trace.c \
 	cli/trace/trace-local.h cli/trace/common.c cli/trace/print.c \
 	cli/trace/filter.c cli/trace/info.c cli/trace/dump.c cli/trace/verify.c cli/trace/slice.c \
-	cli/trace/recover.c cli/trace/convert.h cli/trace/convert.c cli/trace/pages.c
+	cli/trace/recover.c cli/trace/convert.h cli/trace/convert.c cli/trace/pages.c \
+	cli/trace/names.c
 refault_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS)
 refault_LDADD = librefault-validate.la librefault-compare.la librefault-gen.la $(REPLAY_LIBS) \
 	$(RECORD_LIBS) $(RF_UTIL) $(JSONC_LIBS) $(UNWIND_LIBS) -lm

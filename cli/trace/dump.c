@@ -14,9 +14,11 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: refault trace dump TRACE [--json] [--type T[,T...]] [--class C[,C...]]\n"
 		"                         [--pid P] [--cgroup ID] [--from T] [--to T] [--limit N]\n"
-		"                         [--skip-damaged]\n\n"
+		"                         [--skip-damaged] [--no-names]\n\n"
 		"Print the events of TRACE in file order, one per line:\n"
-		"  text:  SECONDS.NANOSECONDS [CPU] PID TYPE field=value ...\n"
+		"  text:  SECONDS.NANOSECONDS [CPU] PID TYPE field=value ... [comm=\"...\"]\n"
+		"         [file=\"...\"] [memcg=\"...\"]: the thread's command, the file's path and\n"
+		"         the memory cgroup's path, as far as the events read so far named them\n"
 		"  --json: one JSON object per line, as 'convert' reads and writes them.\n\n"
 		"  --type T,...    only these event types (file_read, anon_fault, access, mmap, ...)\n"
 		"  --class C,...   only these classes: reference, state, observation, meta\n"
@@ -27,19 +29,22 @@ static void usage(FILE *out)
 		"                  first event\n"
 		"  --to T          events at or before T\n"
 		"  --limit N       stop after N events\n"
-		"  --skip-damaged  report a damaged chunk and go on with the next one\n\n"
+		"  --skip-damaged  report a damaged chunk and go on with the next one\n"
+		"  --no-names      no comm=, file=, memcg= (and --from seeks: names are learnt from\n"
+		"                  the events before it, so with them --from reads from the start)\n\n"
 		"On damage, the events before it are printed, then the error (chunk and offset);\n"
 		"the exit status is then 1, with --skip-damaged too.\n"
 		"Exit status: 0 success, 1 bad data or I/O error, 2 bad command line.\n");
 }
 
-enum { OPT_JSON = 256, OPT_LIMIT, OPT_SKIP, OPT_FILTER };
+enum { OPT_JSON = 256, OPT_LIMIT, OPT_SKIP, OPT_NO_NAMES, OPT_FILTER };
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "skip-damaged", no_argument, NULL, OPT_SKIP },
+	{ "no-names", no_argument, NULL, OPT_NO_NAMES },
 	TRACE_FILTER_LONGOPTS(OPT_FILTER),
 	{ NULL, 0, NULL, 0 },
 };
@@ -48,6 +53,7 @@ struct dump_opts {
 	const char *path;
 	bool json;
 	bool skip_damaged;
+	bool no_names;
 	uint64_t limit;
 	struct trace_filter filter;
 };
@@ -70,6 +76,9 @@ static int parse(struct dump_opts *o, int argc, char **argv)
 		case OPT_SKIP:
 			o->skip_damaged = true;
 			break;
+		case OPT_NO_NAMES:
+			o->no_names = true;
+			break;
 		case OPT_LIMIT:
 			if (rf_parse_u64(optarg, &o->limit))
 				return rf_usage_error(verb, "--limit needs a number");
@@ -89,13 +98,14 @@ static int parse(struct dump_opts *o, int argc, char **argv)
 /*
  * Where to start and which chunk is the last that may hold events up to
  * --to.  Seeking skips the events before --from, so it is only done when
- * no pid or cgroup filter needs to learn from them.
+ * no pid or cgroup filter, and no names (text without --no-names), need to learn from them.
  */
 static int position(struct dump_opts *o, struct rf_trace_reader *r, uint64_t *first_chunk,
 		    uint64_t *last_chunk)
 {
 	const struct rf_chunk_info *chunks;
-	bool seek = o->filter.from_arg && !o->filter.by_pid && !o->filter.by_cgroup;
+	bool seek = o->filter.from_arg && !o->filter.by_pid && !o->filter.by_cgroup &&
+		    (o->json || o->no_names);
 	long n = 0, i;
 
 	*first_chunk = 0;
@@ -119,7 +129,7 @@ static int position(struct dump_opts *o, struct rf_trace_reader *r, uint64_t *fi
 	return rf_trace_reader_seek_time(r, o->filter.from);
 }
 
-static int run(struct dump_opts *o, struct rf_trace_reader *r)
+static int run(struct dump_opts *o, struct rf_trace_reader *r, struct trace_names *names)
 {
 	struct rf_reader_stats st;
 	uint64_t first_chunk, last_chunk, base, printed = 0;
@@ -152,6 +162,8 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 				break;
 		}
 		err = trace_filter_learn(&o->filter, &ev);
+		if (!err && names)
+			err = trace_names_learn(names, &ev);
 		if (err)
 			break;
 		if (!trace_filter_match(&o->filter, &ev))
@@ -159,7 +171,7 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 		if (o->json)
 			err = trace_print_event_json(stdout, &ev);
 		else
-			err = trace_print_event(stdout, &ev);
+			err = trace_print_event(stdout, &ev, names);
 		if (err)
 			break;
 		printed++;
@@ -179,6 +191,7 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r)
 int trace_dump(int argc, char **argv)
 {
 	struct dump_opts o = { 0 };
+	struct trace_names names = { 0 };
 	struct rf_trace_reader *r;
 	int status;
 
@@ -191,7 +204,8 @@ int trace_dump(int argc, char **argv)
 		status = RF_EXIT_FAILURE;
 		goto out;
 	}
-	status = run(&o, r);
+	status = run(&o, r, o.json || o.no_names ? NULL : &names);
+	trace_names_free(&names);
 	rf_trace_reader_close(r);
 out:
 	trace_filter_free(&o.filter);

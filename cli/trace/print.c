@@ -109,7 +109,13 @@ static bool common_key(const char *k)
 	return !strcmp(k, "t") || !strcmp(k, "cpu") || !strcmp(k, "pid") || !strcmp(k, "type");
 }
 
-int trace_print_event(FILE *out, const struct rf_event *ev)
+void trace_print_field(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, " %s=", name);
+	print_string(out, value);
+}
+
+int trace_print_event(FILE *out, const struct rf_event *ev, const struct trace_names *names)
 {
 	struct json_object_iterator it, end;
 	json_object *o = rf_event_to_json(ev);
@@ -129,6 +135,8 @@ int trace_print_event(FILE *out, const struct rf_event *ev)
 		if (!print_limit_field(out, ev, name))
 			print_value(out, name, json_object_iter_peek_value(&it));
 	}
+	if (names)
+		trace_names_print(out, names, ev);
 	fputc('\n', out);
 	json_object_put(o);
 	return 0;

@@ -116,13 +116,36 @@ int trace_parse_time(const char *s, uint64_t *ns, bool *relative);
 
 /* ------------------------------------------------------------- printing */
 
-/* One line, perf-script-like: "  12.000001000 [003]  1234 file_read dev=8:1 ino=12 ..." */
-int trace_print_event(FILE *out, const struct rf_event *ev);
+/*
+ * One line, perf-script-like: "  12.000001000 [003]  1234 file_read dev=8:1 ino=12 ...",
+ * and, with @names, what they know of its task, file and memory cgroup (names.c).
+ */
+struct trace_names;
+int trace_print_event(FILE *out, const struct rf_event *ev, const struct trace_names *names);
+/* " NAME=\"VALUE\"", the value quoted and escaped as the event's own strings are. */
+void trace_print_field(FILE *out, const char *name, const char *value);
 /* json-c flags for one-line JSON (where json-c is included). */
 #define TRACE_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* One JSON object on one line. */
 int trace_print_event_json(FILE *out, const struct rf_event *ev);
+
+/* ---------------------------------------------------------------- names */
+
+/* What `trace dump` learns of names from the events it reads (names.c). */
+struct trace_names {
+	struct u64_map comm;		/* pid -> index in strings */
+	struct u64_map file;		/* rf_hash2(dev, ino) -> index */
+	struct u64_map cgroup;		/* memcg id -> index */
+	char **strings;
+	size_t nr, cap;
+};
+
+/* Learn from @ev (name_pid, exec, fork, name_file, cgroup_mkdir); call for every event read. */
+int trace_names_learn(struct trace_names *n, const struct rf_event *ev);
+/* " comm=... file=... memcg=..." for @ev, what is known and @ev does not say itself. */
+void trace_names_print(FILE *out, const struct trace_names *n, const struct rf_event *ev);
+void trace_names_free(struct trace_names *n);
 
 /* ----------------------------------------------------------- out files */
 
