@@ -92,7 +92,8 @@ static void usage(FILE *out)
 		"                          replaces kept as FILE.old; under sudo created as the user\n"
 		"  -m, --buffer-size SIZE  ring buffer per CPU (default 8M)\n"
 		"      --memcg-limit SIZE  run COMMAND in a fresh memory cgroup with this limit\n"
-		"      --events LIST       groups or events, comma-separated (default all; --list-events)\n"
+		"  -e, --events LIST       groups or events, comma-separated, as perf record -e (default\n"
+		"                          all; --list-events names them: -e refs,vmscan)\n"
 		"      --snapshot-interval T  counters and limits every T (e.g. 1s; default start and end)\n"
 		"      --time-resolution NS  write event times rounded down to NS nanoseconds (default 1000:\n"
 		"                          the microseconds perf script and ftrace print; 1 keeps every\n"
@@ -108,7 +109,7 @@ static void usage(FILE *out)
 }
 
 enum {
-	OPT_MEMCG = 256, OPT_EVENTS, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
+	OPT_MEMCG = 256, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
 	OPT_DURATION,
 };
 
@@ -119,7 +120,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "buffer-size", required_argument, NULL, 'm' },
 	{ "memcg-limit", required_argument, NULL, OPT_MEMCG },
-	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "events", required_argument, NULL, 'e' },
 	{ "snapshot-interval", required_argument, NULL, OPT_SNAP },
 	{ "time-resolution", required_argument, NULL, OPT_TIMERES },
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
@@ -170,7 +171,7 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 			return bad("invalid --memcg-limit '%s' (e.g. 256M)", optarg);
 		c->memcg_limit = v;
 		return 0;
-	case OPT_EVENTS:
+	case 'e':
 		if (rf_record_check_events(optarg, msg, sizeof(msg)))
 			return bad("%s", msg);
 		c->opts.events = optarg;
@@ -203,7 +204,7 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 	int opt, nscopes = 0, ret;
 	bool first = true;
 
-	while ((opt = rf_getopt(VERB, argc, argv, "+:aG:p:o:m:qh", longopts, NULL, &first)) != -1) {
+	while ((opt = rf_getopt(VERB, argc, argv, "+:aG:p:o:m:e:qh", longopts, NULL, &first)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return -1;

@@ -5,7 +5,7 @@
 # and --duration with a command that would outlive it (SIGTERM at T, the trace complete).
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
-echo "1..8"
+echo "1..9"
 head -c 1M /dev/urandom > "$dir/a.dat"
 # Something outside any recorded command to be seen by -a: cat in a loop.
 ( while :; do cat "$dir/a.dat" > /dev/null; sleep 0.02; done ) &
@@ -50,4 +50,8 @@ tap $? "... and the trace is complete"
 "$REFAULT" record -q -a --memcg-limit 64M -o "$dir/x.trace" -- true > "$dir/out" 2>&1
 [ $? -eq 2 ] && grep -q "drop -a, -G or -p" "$dir/out"
 tap $? "--memcg-limit with -a and a command: a usage error that says what to drop"
+"$REFAULT" record -q -e refs -a --duration 0.5 -o "$dir/e.trace" 2> "$dir/err" &&
+	"$REFAULT" trace info "$dir/e.trace" | grep -q '^sources: *filemap:' &&
+	! "$REFAULT" trace info "$dir/e.trace" | grep -q 'vmscan'
+tap $? "-e refs records the refs group only, as perf record -e"
 exit $failed
