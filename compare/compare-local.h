@@ -91,6 +91,19 @@ const struct rf_compare_row *rf_compare_report_row(const struct rf_compare_repor
 						   const char *name);
 
 /* table.c: one cell as LKP prints it: value (10) + stddev (6); change (12). */
+/* html.c's parts: the table (html_table.c) and the charts (svg.c). */
+struct rf_compare_line {
+	const char *name;
+	const double *x;		/* trace time, s */
+	const double *y;
+	size_t n;			/* 0: the column has no such series */
+};
+
+void rf_compare_html_escape(FILE *out, const char *s, size_t n);
+void rf_compare_html_table(FILE *out, const struct rf_compare_report *rep);
+void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
+			  const struct rf_compare_line *l, size_t n);
+
 void rf_compare_format_value(char *buf, size_t len, double mean, double stddev);
 void rf_compare_format_change(char *buf, size_t len, double change, bool absolute);
 

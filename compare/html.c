@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * One self-contained HTML page: inline CSS and SVG, no network, no external
- * script.  The decisions summary and the LKP table as text, then SVG charts
- * over trace time: LRU list sizes per column, and refault and scan rates
- * with one line per column.  A short inline script only writes what it
- * found into #status, so a headless browser can check that the page loaded.
+ * script.  The decisions summary, the LKP table as a table (html_table.c;
+ * the text form folded below it, to copy into mail), then SVG charts over
+ * trace time (svg.c), one per quantity with one line per column: each LRU
+ * list's size, refault and scan rates.  The global counters have one name
+ * in every profile, so columns of every kernel era share each chart.  A
+ * short inline script only writes what it found into #status, so a
+ * headless browser can check that the page loaded.
  */
 #include "config.h"
 
@@ -13,44 +16,6 @@
 #include <string.h>
 
 #include "compare/compare-local.h"
-
-#define CW	560.0		/* chart width */
-#define CH	240.0		/* chart height */
-#define ML	70.0		/* margins: left, right, top, bottom */
-#define MR	12.0
-#define MT	28.0
-#define MB	34.0
-
-static const char *const colors[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-};
-
-struct line {
-	const char *name;
-	const double *x;
-	double *y;
-	size_t n;
-};
-
-static void escape(FILE *out, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(s[i], out);
-		}
-	}
-}
-
-static void escape_str(FILE *out, const char *s)
-{
-	escape(out, s, strlen(s));
-}
 
 static const char *basename_of(const char *series)
 {
@@ -73,104 +38,48 @@ static bool is_rate_counter(const char *series)
 	return !is_list_size(series) && (strstr(b, "refault") || strstr(b, "pgscan"));
 }
 
-static void bounds(const struct line *l, size_t n, double *xmax, double *ymin, double *ymax)
+static bool any_nonzero(const struct rf_compare_line *l, size_t n)
 {
 	size_t i, j;
 
-	*xmax = 0;
-	*ymin = 0;
-	*ymax = 0;
 	for (i = 0; i < n; i++)
-		for (j = 0; j < l[i].n; j++) {
-			*xmax = fmax(*xmax, l[i].x[j]);
-			*ymin = fmin(*ymin, l[i].y[j]);
-			*ymax = fmax(*ymax, l[i].y[j]);
-		}
-	if (*ymax == *ymin)
-		*ymax = *ymin + 1;
-	if (*xmax == 0)
-		*xmax = 1;
+		for (j = 0; j < l[i].n; j++)
+			if (l[i].y[j] != 0)
+				return true;
+	return false;
 }
 
-static void axes(FILE *out, double xmax, double ymin, double ymax, const char *unit)
+/* @name into the list of quantities zero throughout (@zero: "a, b, c"). */
+static void note_zero(char *zero, size_t len, const char *name)
 {
-	int i;
+	size_t used = strlen(zero);
 
-	fprintf(out, "<rect class=\"frame\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"/>\n",
-		ML, MT, CW - ML - MR, CH - MT - MB);
-	for (i = 0; i <= 4; i++) {
-		double y = MT + (CH - MT - MB) * i / 4;
-
-		fprintf(out, "<line class=\"grid\" x1=\"%g\" x2=\"%g\" y1=\"%g\" y2=\"%g\"/>"
-			"<text class=\"tick\" x=\"%g\" y=\"%g\" text-anchor=\"end\">%.4g</text>\n",
-			ML, CW - MR, y, y, ML - 4, y + 4, ymax - (ymax - ymin) * i / 4);
-	}
-	for (i = 0; i <= 4; i++) {
-		double x = ML + (CW - ML - MR) * i / 4;
-
-		fprintf(out, "<text class=\"tick\" x=\"%g\" y=\"%g\" text-anchor=\"middle\">%.3g"
-			"</text>\n", x, CH - MB + 14, xmax * i / 4);
-	}
-	fprintf(out, "<text class=\"unit\" x=\"%g\" y=\"%g\" text-anchor=\"middle\">trace time "
-		"(s)</text><text class=\"unit\" x=\"4\" y=\"%g\">%s</text>\n",
-		ML + (CW - ML - MR) / 2, CH - 4, MT - 8, unit);
+	if (used + 1 < len)
+		snprintf(zero + used, len - used, "%s%s", used ? ", " : "", name);
 }
 
-static void path(FILE *out, const struct line *l, size_t k, double xmax, double ymin,
-		 double ymax)
+/* One LRU list's size over trace time, one line per column; none if zero throughout. */
+static void list_chart(FILE *out, const struct rf_compare_report *rep, const char *name,
+		       char *zero, size_t zlen)
 {
-	size_t j;
+	struct rf_compare_line *l = calloc(rep->nsides, sizeof(*l));
+	size_t i;
 
-	fprintf(out, "<path class=\"line\" stroke=\"%s\" d=\"", colors[k % 8]);
-	for (j = 0; j < l->n; j++)
-		fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M',
-			ML + (CW - ML - MR) * l->x[j] / xmax,
-			MT + (CH - MT - MB) * (ymax - l->y[j]) / (ymax - ymin));
-	fprintf(out, "\"><title>");
-	escape_str(out, l->name);
-	fprintf(out, "</title></path>\n");
-}
-
-static void chart(FILE *out, const char *title, const char *unit, const struct line *l,
-		  size_t n)
-{
-	double xmax, ymin, ymax;
-	size_t k;
-
-	bounds(l, n, &xmax, &ymin, &ymax);
-	fprintf(out, "<figure><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
-		"viewBox=\"0 0 %g %g\" width=\"%g\" height=\"%g\" role=\"img\">\n"
-		"<text class=\"title\" x=\"%g\" y=\"16\" text-anchor=\"middle\">", CW, CH, CW, CH,
-		CW / 2);
-	escape_str(out, title);
-	fprintf(out, "</text>\n");
-	axes(out, xmax, ymin, ymax, unit);
-	for (k = 0; k < n; k++)
-		if (l[k].n)
-			path(out, &l[k], k, xmax, ymin, ymax);
-	fprintf(out, "</svg><figcaption>");
-	for (k = 0; k < n; k++) {
-		fprintf(out, "<span class=\"key\" style=\"color:%s\">&#9632;</span> ", colors[k % 8]);
-		escape_str(out, l[k].name);
-		fprintf(out, " &nbsp; ");
-	}
-	fprintf(out, "</figcaption></figure>\n");
-}
-
-static void list_chart(FILE *out, const struct rf_compare_side *s)
-{
-	struct line l[16];
-	char title[256];
-	size_t i, n = 0;
-
-	for (i = 0; i < s->tl.nseries && n < 16; i++)
-		if (is_list_size(s->tl.series[i].name))
-			l[n++] = (struct line){ s->tl.series[i].name, s->tl.t_s, s->tl.series[i].v,
-						s->tl.series[i].n };
-	if (!n)
+	if (!l)
 		return;
-	snprintf(title, sizeof(title), "LRU list sizes: %s", s->label);
-	chart(out, title, "pages", l, n);
+	for (i = 0; i < rep->nsides; i++) {
+		const struct rf_compare_series *ser = rf_compare_side_series(&rep->sides[i], name);
+
+		l[i].name = rep->sides[i].label;
+		if (ser)
+			l[i] = (struct rf_compare_line){ rep->sides[i].label, rep->sides[i].tl.t_s,
+							 ser->v, ser->n };
+	}
+	if (any_nonzero(l, rep->nsides))
+		rf_compare_svg_chart(out, name, "pages", l, rep->nsides);
+	else
+		note_zero(zero, zlen, name);
+	free(l);
 }
 
 /* A cumulative counter as a rate per second of trace time, between samples. */
@@ -197,9 +106,10 @@ static bool seen_before(const struct rf_compare_report *rep, size_t side, const 
 	return false;
 }
 
-static void rate_chart(FILE *out, const struct rf_compare_report *rep, const char *name)
+static void rate_chart(FILE *out, const struct rf_compare_report *rep, const char *name,
+		       char *zero, size_t zlen)
 {
-	struct line *l = calloc(rep->nsides, sizeof(*l));
+	struct rf_compare_line *l = calloc(rep->nsides, sizeof(*l));
 	char title[256];
 	size_t i;
 
@@ -216,14 +126,18 @@ static void rate_chart(FILE *out, const struct rf_compare_report *rep, const cha
 		l[i].n = l[i].y ? ser->n : 0;
 	}
 	snprintf(title, sizeof(title), "%s per second", name);
-	chart(out, title, "/s", l, rep->nsides);
+	if (any_nonzero(l, rep->nsides))
+		rf_compare_svg_chart(out, title, "pages/s", l, rep->nsides);
+	else
+		note_zero(zero, zlen, name);
 	for (i = 0; i < rep->nsides; i++)
-		free(l[i].y);
+		free((void *)l[i].y);
 	free(l);
 }
 
 static void charts(FILE *out, const struct rf_compare_report *rep)
 {
+	char zero[1024] = "";
 	size_t i, j, n = 0;
 
 	for (i = 0; i < rep->nsides; i++)
@@ -235,21 +149,32 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 	}
 	fprintf(out, "<h2>LRU list sizes over trace time</h2>\n<div class=\"charts\">\n");
 	for (i = 0; i < rep->nsides; i++)
-		list_chart(out, &rep->sides[i]);
+		for (j = 0; j < rep->sides[i].tl.nseries; j++) {
+			const char *name = rep->sides[i].tl.series[j].name;
+
+			if (is_list_size(name) && !seen_before(rep, i, name))
+				list_chart(out, rep, name, zero, sizeof(zero));
+		}
 	fprintf(out, "</div>\n<h2>Refault and scan rates</h2>\n<div class=\"charts\">\n");
 	for (i = 0; i < rep->nsides; i++)
 		for (j = 0; j < rep->sides[i].tl.nseries; j++) {
 			const char *name = rep->sides[i].tl.series[j].name;
 
 			if (is_rate_counter(name) && !seen_before(rep, i, name))
-				rate_chart(out, rep, name);
+				rate_chart(out, rep, name, zero, sizeof(zero));
 		}
 	fprintf(out, "</div>\n");
+	if (*zero) {
+		fprintf(out, "<p class=\"note\">Zero throughout, in every column (not drawn): ");
+		rf_compare_html_escape(out, zero, strlen(zero));
+		fprintf(out, ".</p>\n");
+	}
 }
 
-/* Text output of @fn, escaped into a <pre>. */
+/* Text output of @fn, escaped into a <pre>; folded away under @summary when there is one. */
 static int pre(FILE *out, const struct rf_compare_report *rep,
-	       int (*fn)(FILE *, const struct rf_compare_report *), const char *cls)
+	       int (*fn)(FILE *, const struct rf_compare_report *), const char *cls,
+	       const char *summary)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -261,9 +186,11 @@ static int pre(FILE *out, const struct rf_compare_report *rep,
 	ret = fn(mem, rep);
 	fclose(mem);
 	if (!ret && len) {
+		if (summary)
+			fprintf(out, "<details><summary>%s</summary>\n", summary);
 		fprintf(out, "<pre class=\"%s\">", cls);
-		escape(out, buf, len);
-		fprintf(out, "</pre>\n");
+		rf_compare_html_escape(out, buf, len);
+		fprintf(out, "</pre>\n%s", summary ? "</details>\n" : "");
 	}
 	free(buf);
 	return ret;
@@ -278,7 +205,18 @@ static const char style[] =
 	"figcaption{font-size:12px;max-width:560px}"
 	"svg.chart{background:#fff;border:1px solid #ddd}"
 	".frame{fill:none;stroke:#999}.grid{stroke:#eee}.line{fill:none;stroke-width:1.6}"
-	".tick,.unit{font-size:10px;fill:#555}.title{font-size:13px;fill:#222}"
+	".tick,.unit{font-size:11px;fill:#444}.title{font-size:13px;fill:#222}"
+	"table.lkp{border-collapse:collapse;font-size:12px;font-variant-numeric:tabular-nums}"
+	"table.lkp th,table.lkp td{padding:2px 8px;border-bottom:1px solid #eee;white-space:nowrap}"
+	"table.lkp th{text-align:right;background:#f6f6f4;position:sticky;top:0}"
+	"table.lkp td.val,table.lkp td.chg{text-align:right}"
+	"table.lkp td.name,table.lkp th.name{text-align:left;font-family:ui-monospace,monospace}"
+	"table.lkp tr.same td{color:#999}table.lkp tbody tr:hover{background:#f3f7ff}"
+	"table.lkp td.up{color:#b00;font-weight:600;background:#fdecea}"
+	"table.lkp td.down{color:#06c;font-weight:600;background:#e8f1fb}"
+	".note{font-size:12px;color:#555}"
+	".legend{white-space:nowrap;margin-right:.8em}svg.key{vertical-align:middle}"
+	"details summary{cursor:pointer;font-size:12px;color:#555;margin:.6em 0}"
 	"#status{font-size:11px;color:#888}";
 
 static const char script[] =
@@ -297,14 +235,16 @@ int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
 		"<title>refault compare: ");
 	for (i = 0; i < rep->nsides; i++) {
 		fprintf(out, "%s", i ? " vs " : "");
-		escape_str(out, rep->sides[i].label);
+		rf_compare_html_escape(out, rep->sides[i].label, strlen(rep->sides[i].label));
 	}
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>refault compare</h1>\n",
 		style);
-	ret = pre(out, rep, rf_compare_print_decisions, "decisions");
+	ret = pre(out, rep, rf_compare_print_decisions, "decisions", NULL);
 	fprintf(out, "<h2>LKP comparison table</h2>\n");
+	rf_compare_html_table(out, rep);
 	if (!ret)
-		ret = pre(out, rep, rf_compare_print_table, "table");
+		ret = pre(out, rep, rf_compare_print_table, "table",
+			  "the table as text (lkp-tests ncompare's form, to copy into mail)");
 	charts(out, rep);
 	fprintf(out, "<p id=\"status\">script did not run</p>\n<script>%s</script>\n"
 		"</body></html>\n", script);

@@ -9,3 +9,4 @@ compare_sh_tests = tests/compare/test-compare-table.sh tests/compare/test-compar
 	tests/compare/test-compare-html.sh tests/compare/test-compare-kernel.sh
 TESTS += tests/compare/test-compare-rules $(compare_sh_tests)
 EXTRA_DIST += tests/compare/lib.sh tests/compare/mkresults.py tests/compare/expected $(compare_sh_tests)
+CLEANFILES += tests/compare/report-cgroups.png

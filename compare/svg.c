@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One SVG line chart of the HTML report: axes with round tick values
+ * (1, 2 or 5 times a power of ten) in readable units (12k pages, 250 ms),
+ * one line per series, each with a colour and a dash pattern of its own so
+ * that two identical series (v4.6 and v4.6+55779ec deciding alike) both stay
+ * visible, the later drawn thinner over the earlier.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare/compare-local.h"
+
+#define CW	560.0		/* chart width */
+#define CH	240.0		/* chart height */
+#define ML	56.0		/* margins: left, right, top, bottom */
+#define MR	12.0
+#define MT	28.0
+#define MB	34.0
+#define PW	(CW - ML - MR)	/* plot area */
+#define PH	(CH - MT - MB)
+
+static const char *const colors[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+};
+static const char *const dashes[] = { "", "7 3", "2 3", "9 3 2 3", "4 4", "1 2" };
+
+void rf_compare_html_escape(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(s[i], out);
+		}
+	}
+}
+
+static void esc(FILE *out, const char *s)
+{
+	rf_compare_html_escape(out, s, strlen(s));
+}
+
+/* The round step (1, 2 or 5 x 10^k) that cuts @range into at most @n parts. */
+static double nice_step(double range, int n)
+{
+	double raw = range / n, p = pow(10, floor(log10(raw))), f = raw / p;
+
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+/* 12000 -> "12k", 2500000 -> "2.5M", 0.25 -> "0.25" */
+static void si(char *buf, size_t len, double v)
+{
+	static const struct {
+		double div;
+		const char *sfx;
+	} units[] = { { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } };
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (fabs(v) >= units[i].div) {
+			snprintf(buf, len, "%.4g%s", v / units[i].div, units[i].sfx);
+			return;
+		}
+	snprintf(buf, len, "%.4g", v);
+}
+
+/* Trace time: the unit that makes the largest tick a number a person reads. */
+static double time_unit(double xmax, const char **name)
+{
+	if (xmax < 1e-3) {
+		*name = "\xc2\xb5s";
+		return 1e6;
+	}
+	if (xmax < 1) {
+		*name = "ms";
+		return 1e3;
+	}
+	*name = "s";
+	return 1;
+}
+
+static void bounds(const struct rf_compare_line *l, size_t n, double *xmax, double *ymin,
+		   double *ymax)
+{
+	size_t i, j;
+
+	*xmax = 0;
+	*ymin = 0;
+	*ymax = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < l[i].n; j++) {
+			*xmax = fmax(*xmax, l[i].x[j]);
+			*ymin = fmin(*ymin, l[i].y[j]);
+			*ymax = fmax(*ymax, l[i].y[j]);
+		}
+	if (!(*ymax > *ymin))
+		*ymax = *ymin + 1;
+	if (!(*xmax > 0))
+		*xmax = 1;
+}
+
+static void axes(FILE *out, double xmax, double ymin, double ymax, const char *unit)
+{
+	double step = nice_step(ymax - ymin, 4), v, tu, tstep;
+	const char *tname;
+	char buf[32];
+
+	fprintf(out, "<rect class=\"frame\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"/>\n",
+		ML, MT, PW, PH);
+	for (v = ceil(ymin / step) * step; v <= ymax + step * 1e-9; v += step) {
+		double y = MT + PH * (ymax - v) / (ymax - ymin);
+
+		si(buf, sizeof(buf), fabs(v) < step * 1e-9 ? 0 : v);
+		fprintf(out, "<line class=\"grid\" x1=\"%g\" x2=\"%g\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"tick\" x=\"%g\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			ML, CW - MR, y, y, ML - 4, y + 3.5, buf);
+	}
+	tu = time_unit(xmax, &tname);
+	tstep = nice_step(xmax * tu, 5);
+	for (v = 0; v <= xmax * tu + tstep * 1e-9; v += tstep) {
+		double x = ML + PW * v / (xmax * tu);
+
+		snprintf(buf, sizeof(buf), "%.4g", v);
+		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\"/>"
+			"<text class=\"tick\" x=\"%.1f\" y=\"%g\" text-anchor=\"middle\">%s</text>\n",
+			x, x, MT, CH - MB, x, CH - MB + 13, buf);
+	}
+	fprintf(out, "<text class=\"unit\" x=\"%g\" y=\"%g\" text-anchor=\"middle\">trace time "
+		"(%s)</text><text class=\"unit\" x=\"4\" y=\"%g\">", ML + PW / 2, CH - 6, tname,
+		MT - 10);
+	esc(out, unit);
+	fprintf(out, "</text>\n");
+}
+
+static void path(FILE *out, const struct rf_compare_line *l, size_t k, size_t n, double xmax,
+		 double ymin, double ymax)
+{
+	size_t j;
+
+	/* the first drawn widest: a later identical line shows on top of it, and it around */
+	fprintf(out, "<path class=\"line\" stroke=\"%s\" stroke-width=\"%.1f\"%s%s%s d=\"",
+		colors[k % 8], 1.2 + 1.6 * (double)(n - 1 - k) / (n > 1 ? (double)(n - 1) : 1),
+		*dashes[k % 6] ? " stroke-dasharray=\"" : "", dashes[k % 6],
+		*dashes[k % 6] ? "\"" : "");
+	for (j = 0; j < l->n; j++)
+		fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M', ML + PW * l->x[j] / xmax,
+			MT + PH * (ymax - l->y[j]) / (ymax - ymin));
+	fprintf(out, "\"><title>");
+	esc(out, l->name);
+	fprintf(out, "</title></path>\n");
+}
+
+static void legend_key(FILE *out, size_t k)
+{
+	fprintf(out, "<svg class=\"key\" width=\"26\" height=\"8\"><line x1=\"0\" y1=\"4\" x2=\"26\" "
+		"y2=\"4\" stroke=\"%s\" stroke-width=\"2.2\"%s%s%s/></svg>", colors[k % 8],
+		*dashes[k % 6] ? " stroke-dasharray=\"" : "", dashes[k % 6],
+		*dashes[k % 6] ? "\"" : "");
+}
+
+void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
+			  const struct rf_compare_line *l, size_t n)
+{
+	double xmax, ymin, ymax;
+	size_t k;
+
+	bounds(l, n, &xmax, &ymin, &ymax);
+	fprintf(out, "<figure><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
+		"viewBox=\"0 0 %g %g\" width=\"%g\" height=\"%g\" role=\"img\">\n"
+		"<text class=\"title\" x=\"%g\" y=\"16\" text-anchor=\"middle\">", CW, CH, CW, CH,
+		CW / 2);
+	esc(out, title);
+	fprintf(out, "</text>\n");
+	axes(out, xmax, ymin, ymax, unit);
+	for (k = 0; k < n; k++)
+		if (l[k].n)
+			path(out, &l[k], k, n, xmax, ymin, ymax);
+	fprintf(out, "</svg><figcaption>");
+	for (k = 0; k < n; k++) {
+		fprintf(out, "<span class=\"legend\">");
+		legend_key(out, k);
+		fputc(' ', out);
+		esc(out, l[k].name);
+		fprintf(out, "%s</span> ", l[k].n ? "" : " (none)");
+	}
+	fprintf(out, "</figcaption></figure>\n");
+}
