@@ -4,7 +4,8 @@
  * script.  The decisions summary, the LKP table as a table (html_table.c;
  * the text form folded below it, to copy into mail), then SVG charts over
  * trace time (svg.c), one per quantity with one line per column: each LRU
- * list's size, refault and scan rates.  The global counters have one name
+ * list's size, refault and scan rates, globally and per cgroup (the model's
+ * samples of up to RF_MODEL_SAMPLE_MEMCGS cgroups).  The global counters have one name
  * in every profile, so columns of every kernel era share each chart.  A
  * short inline script only writes what it found into #status, so a
  * headless browser can check that the page loaded.
@@ -24,10 +25,13 @@ static const char *basename_of(const char *series)
 	return dot ? dot + 1 : series;
 }
 
+/* vmstat's nr_*active*, nr_unevictable; a cgroup's inactive_file and active_file. */
 static bool is_list_size(const char *series)
 {
 	const char *b = basename_of(series);
 
+	if (!strncmp(series, "memcg.", 6))
+		return !strcmp(b, "inactive_file") || !strcmp(b, "active_file");
 	return !strncmp(b, "nr_", 3) && (strstr(b, "active") || strstr(b, "unevictable"));
 }
 
@@ -217,7 +221,7 @@ static const char style[] =
 	".note{font-size:12px;color:#555}"
 	".legend{white-space:nowrap;margin-right:.8em}svg.key{vertical-align:middle}"
 	"details summary{cursor:pointer;font-size:12px;color:#555;margin:.6em 0}"
-	"#status{font-size:11px;color:#888}";
+	"#status{display:none}";
 
 static const char script[] =
 	"(function(){var c=document.querySelectorAll('svg.chart'),p=0,e=0;"

@@ -198,8 +198,14 @@ RF_API int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, v
  * A cheap subset for time series, named as rf_model_counters() names them:
  * the global list sizes, free, file and anon pages, the LRU, reclaim,
  * workingset, fault and swap events (not allocstall, pageoutrun,
- * slabs_scanned, pgfree), gauge.pvec_pages and gauge.stranded_pages.
+ * slabs_scanned, pgfree), gauge.pvec_pages and gauge.stranded_pages; then,
+ * while the model has at most RF_MODEL_SAMPLE_MEMCGS cgroups besides the
+ * root, per cgroup in creation order "memcg.<path>." inactive_file,
+ * active_file, workingset_refault_file, workingset_activate_file,
+ * pgscan_kswapd and pgscan_direct.  A cgroup made later adds its keys to
+ * later samples.
  */
+#define RF_MODEL_SAMPLE_MEMCGS	64
 RF_API int rf_model_sample(const struct rf_model *m, rf_model_counter_cb cb, void *ctx);
 
 /*

@@ -174,6 +174,33 @@ static void emit_cost(struct emit *e)
 	put(e, "cost.estimated_ns", ns);
 }
 
+/*
+ * The per-memcg part of a sample: each cgroup's file lists and the counters
+ * its refault and reclaim story is told in, while the model has at most
+ * RF_MODEL_SAMPLE_MEMCGS cgroups besides the root (a sample stays cheap).
+ */
+static void sample_memcgs(struct emit *e)
+{
+	static const enum rf_vm_event evs[] = {
+		EV_WORKINGSET_REFAULT_FILE, EV_WORKINGSET_ACTIVATE_FILE, EV_PGSCAN_KSWAPD,
+		EV_PGSCAN_DIRECT,
+	};
+	const struct rf_model *m = e->m;
+	uint32_t i;
+	size_t k;
+
+	if (m->nr_memcgs > RF_MODEL_SAMPLE_MEMCGS + 1)
+		return;
+	for (i = 1; i < m->nr_memcgs; i++) {
+		const struct rf_memcg *mc = m->memcgs[i];
+
+		putf(e, mc->lruvec.size[LRU_INACTIVE_FILE], "memcg.%s.inactive_file", mc->path);
+		putf(e, mc->lruvec.size[LRU_ACTIVE_FILE], "memcg.%s.active_file", mc->path);
+		for (k = 0; k < ARRAY_SIZE(evs); k++)
+			putf(e, mc->ev[evs[k]], "memcg.%s.%s", mc->path, event_names[evs[k]]);
+	}
+}
+
 int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, bool sample)
 {
 	struct emit e = { .m = m, .cb = cb, .ctx = ctx };
@@ -182,8 +209,10 @@ int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, boo
 	emit_global(&e, sample);
 	put(&e, "gauge.pvec_pages", m->pvec_pages);
 	put(&e, "gauge.stranded_pages", m->stranded);
-	if (sample)
+	if (sample) {
+		sample_memcgs(&e);
 		return e.r;
+	}
 	put(&e, "gauge.pvec_pages_peak", m->pvec_pages_peak);
 	put(&e, "gauge.pvec_pages_at_exit", m->pvec_pages_at_exit);
 	put(&e, "gauge.stranded_pages_peak", m->stranded_peak);

@@ -24,27 +24,43 @@ static int add_counter(const char *key, uint64_t value, void *ctx)
 	return 0;
 }
 
+/* @o's keys under the results' cgroup names (a new object; @o is put). */
+static json_object *renamed(json_object *o, const struct rf_cgroup_names *cn)
+{
+	json_object *r;
+	char buf[RF_MAX_STRING + 64];
+
+	if (!cn->recorded[0])
+		return o;
+	r = json_object_new_object();
+	json_object_object_foreach(o, key, val) {
+		const char *k = rf_cgroup_names_key(cn, key, buf, sizeof(buf));
+
+		if (k)
+			json_object_object_add(r, k, json_object_get(val));
+	}
+	json_object_put(o);
+	return r;
+}
+
+static json_object *series_json(const struct rf_model_run *mr, const struct rf_cgroup_names *cn)
+{
+	json_object *ts = rf_series_to_json(mr->series), *series;
+
+	if (json_object_object_get_ex(ts, "series", &series))
+		json_object_object_add(ts, "series", renamed(json_object_get(series), cn));
+	return ts;
+}
+
 /* The kernel's account under the same cgroup names as the model's counters. */
 static json_object *observed_json(const struct rf_replay_result *res,
 				  const struct rf_cgroup_names *cn)
 {
-	json_object *all = json_object_new_object(), *o;
-	char buf[RF_MAX_STRING + 64];
+	json_object *all = json_object_new_object();
 
-	if (!res->observe)
-		return all;
-	rf_observe_to_json(res->observe, all);
-	if (!cn->recorded[0])
-		return all;
-	o = json_object_new_object();
-	json_object_object_foreach(all, key, val) {
-		const char *k = rf_cgroup_names_key(cn, key, buf, sizeof(buf));
-
-		if (k)
-			json_object_object_add(o, k, json_object_get(val));
-	}
-	json_object_put(all);
-	return o;
+	if (res->observe)
+		rf_observe_to_json(res->observe, all);
+	return renamed(all, cn);
 }
 
 static int add_alias(const char *kernel_name, const char *name, void *ctx)
@@ -103,7 +119,7 @@ static json_object *config_json(const struct rf_replay_result *res, const struct
 	rf_model_aliases(mr->model, add_alias, aliases);
 	json_object_object_add(c, "aliases", aliases);
 	json_object_object_add(c, "observed", observed_json(res, cn));
-	json_object_object_add(c, "timeseries", rf_series_to_json(mr->series));
+	json_object_object_add(c, "timeseries", series_json(mr, cn));
 	return c;
 }
 

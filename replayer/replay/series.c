@@ -3,17 +3,25 @@
  * Time series: every interval of trace time, the model's sample keys (list
  * sizes and main cumulative counters, rf_model_sample()).  A sample at time
  * k*interval shows the state before the first event at or after that time;
- * a last sample shows the state at the end of the trace.
+ * a last sample shows the state at the end of the trace.  A key first given
+ * in a later sample (a cgroup made during the trace) reads 0 before it; a
+ * key a sample no longer gives (the model past RF_MODEL_SAMPLE_MEMCGS
+ * cgroups) keeps its last value.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/grow.h"
+#include "lib/hash.h"
+#include "lib/hashmap.h"
 #include "replayer/replay/replay.h"
+
+RF_HASHMAP_DEFINE(col_map, uint64_t, uint32_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
 struct column {
 	char *key;
 	uint64_t *v;
+	size_t filled;			/* samples with a value */
 };
 
 struct rf_series {
@@ -25,7 +33,8 @@ struct rf_series {
 	size_t nr, cap;			/* samples */
 	struct column *cols;
 	size_t nr_cols, cap_cols;
-	size_t col_cursor;		/* while taking a sample */
+	size_t col_cursor;		/* while taking a sample: the column expected next */
+	struct col_map by_key;		/* rf_hash_str(key) -> column */
 	int err;
 };
 
@@ -49,35 +58,80 @@ void rf_series_free(struct rf_series *s)
 		free(s->cols[i].v);
 	}
 	free(s->cols);
+	col_map_destroy(&s->by_key);
 	free(s->t);
 	free(s);
+}
+
+static int new_column(struct rf_series *s, const char *key, size_t *out)
+{
+	struct column *c;
+
+	if (RF_GROW(s->cols, s->cap_cols, s->nr_cols + 1))
+		return RF_ERR_NOMEM;
+	c = &s->cols[s->nr_cols];
+	c->key = strdup(key);
+	c->v = calloc(s->cap, sizeof(uint64_t));	/* 0 before the key was first given */
+	c->filled = 0;
+	if (!c->key || !c->v || col_map_put(&s->by_key, rf_hash_str(key), (uint32_t)s->nr_cols)) {
+		free(c->key);
+		free(c->v);
+		return RF_ERR_NOMEM;
+	}
+	*out = s->nr_cols++;
+	return 0;
+}
+
+/* The column of @key: the one after the last (the model's order is fixed), else by name. */
+static int column_of(struct rf_series *s, const char *key, size_t *out)
+{
+	const uint32_t *i;
+
+	if (s->col_cursor < s->nr_cols && !strcmp(s->cols[s->col_cursor].key, key)) {
+		*out = s->col_cursor;
+		return 0;
+	}
+	i = col_map_get(&s->by_key, rf_hash_str(key));
+	if (i && !strcmp(s->cols[*i].key, key)) {
+		*out = *i;
+		return 0;
+	}
+	return i ? RF_ERR_STATE : new_column(s, key, out);	/* a hash collision: refuse */
 }
 
 static int sample_cb(const char *key, uint64_t value, void *ctx)
 {
 	struct rf_series *s = ctx;
-	size_t i = s->col_cursor++;
+	struct column *c;
+	size_t i;
+	int rc = column_of(s, key, &i);
 
-	/* The model names its sample keys in a fixed order: the first sample sets the columns. */
-	if (s->nr == 1) {
-		struct column *n;
-
-		if (RF_GROW(s->cols, s->cap_cols, s->nr_cols + 1))
-			return RF_ERR_NOMEM;
-		n = s->cols;
-		n[s->nr_cols].key = strdup(key);
-		n[s->nr_cols].v = malloc(s->cap * sizeof(uint64_t));
-		if (!n[s->nr_cols].key || !n[s->nr_cols].v) {
-			free(n[s->nr_cols].key);
-			free(n[s->nr_cols].v);
-			return RF_ERR_NOMEM;
-		}
-		s->nr_cols++;
+	if (rc)
+		return rc;
+	c = &s->cols[i];
+	while (c->filled + 1 < s->nr) {		/* a sample that did not give it: its last value */
+		c->v[c->filled] = c->filled ? c->v[c->filled - 1] : 0;
+		c->filled++;
 	}
-	if (i >= s->nr_cols || strcmp(s->cols[i].key, key))
-		return RF_ERR_STATE;
-	s->cols[i].v[s->nr - 1] = value;
+	c->v[s->nr - 1] = value;
+	c->filled = s->nr;
+	s->col_cursor = i + 1;
 	return 0;
+}
+
+/* After a sample: the columns it did not give keep their last value. */
+static void carry(struct rf_series *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_cols; i++) {
+		struct column *c = &s->cols[i];
+
+		while (c->filled < s->nr) {
+			c->v[c->filled] = c->filled ? c->v[c->filled - 1] : 0;
+			c->filled++;
+		}
+	}
 }
 
 static int take(struct rf_series *s, const struct rf_model *m, uint64_t t_rel)
@@ -100,8 +154,8 @@ static int take(struct rf_series *s, const struct rf_model *m, uint64_t t_rel)
 	s->t[s->nr++] = t_rel;
 	s->col_cursor = 0;
 	rc = rf_model_sample(m, sample_cb, s);
-	if (!rc && s->col_cursor != s->nr_cols)
-		rc = RF_ERR_STATE;
+	if (!rc)
+		carry(s);
 	return rc;
 }
 

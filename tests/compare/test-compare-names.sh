@@ -11,7 +11,7 @@
 #   are left out unless --all-cgroups;
 # - the replay summary shows the recorded cgroup's reclaim, not the global zeroes.
 . "$top_srcdir/tests/compare/lib.sh"
-echo "1..16"
+echo "1..19"
 cd "$T" || exit 1
 thrash=$top_srcdir/traces/cgroup-thrash.rft
 hot=$top_srcdir/traces/validate-hot.rft
@@ -89,6 +89,23 @@ check "... in the kernel's column too (exit $rc)" [ $rc -eq 0 ]
 check "--all-cgroups keeps the others under their paths" \
 	sh -c "grep -q '\"memcg./process_api.usage\"' all.json && grep -q '\"memcg.recorded.usage\"' all.json"
 
+# Per-cgroup time series: the 23047a96 story is /hot's refaults against /stream's scans.
+$PYTHON3 - demo.json hot.json > series.out <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))["configs"][0]
+ts, st = d["timeseries"]["series"], d["stats"]
+k = "memcg./hot.workingset_refault_file"
+print(k in ts and ts[k][0] == 0 and ts[k][-1] == st[k] and "memcg./stream.pgscan_kswapd" in ts)
+r = json.load(open(sys.argv[2]))["configs"][1]["timeseries"]["series"]
+print("memcg.recorded.inactive_file" in r and not any(x.startswith("memcg./") for x in r))
+EOF
+check "per-cgroup series: /hot's refaults from 0 to its total, /stream's scans" \
+	sh -c "[ \"\$(sed -n 1p series.out)\" = True ]"
+check "... a recorded trace's under memcg.recorded, the others left out" \
+	sh -c "[ \"\$(sed -n 2p series.out)\" = True ]"
+run demo.json:v4.5 demo.json:v4.6 --html demo.html
+check "... and the HTML report draws them: /hot's refault rate, a line per column" \
+	grep -q '>memcg./hot.workingset_refault_file per second<' demo.html
 "$REFAULT" replay "$hot" -p v4.5,v6.18 > sum.out 2>&1
 sed 's/^/# /' sum.out
 check "the summary says its counts are the recorded cgroup's" \
