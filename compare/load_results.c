@@ -274,12 +274,13 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, 
 		ret = set_config_name(r, c, kernel);
 	if (!ret)
 		ret = load_stats(r, stats, where, err, errlen);
-	/* the kernel's numbers have no replay run and no model time series */
+	/* the kernel's numbers have no replay run; their time series is the kernel's own */
 	if (!ret && !kernel)
 		ret = load_run_stats(r, get(root, "run", json_type_object));
 	if (!ret && !kernel)
 		ret = load_aliases(r, get(c, "aliases", json_type_object), where, err, errlen);
-	ts = kernel ? NULL : get(c, "timeseries", json_type_object);
+	/* the kernel's own series, at its counter snapshots (older results have none) */
+	ts = get(c, kernel ? "observed_timeseries" : "timeseries", json_type_object);
 	if (!ret && ts)
 		ret = load_timeseries(&r->tl, ts, where, err, errlen);
 	if (!ret)

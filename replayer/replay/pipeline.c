@@ -176,8 +176,18 @@ static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_ev
 	rc = rf_series_advance(mr->series, mr->model, ev->time);
 	if (!rc && p && p->before)
 		rc = p->before(pctx, mr->model, k ? NULL : res->observe, ev);
+	if (!rc && k == 0 && !res->fed) {
+		res->fed = true;
+		res->t_first = ev->time;
+	}
+	if (!rc && k == 0 && ev->type != RF_EV_COUNTERS)
+		rc = rf_replay_kernel_sample(res);
 	if (!rc && k == 0)
 		rc = rf_observe_feed(res->observe, ev);
+	if (!rc && k == 0 && ev->type == RF_EV_COUNTERS) {
+		res->kernel_pending = true;	/* sampled after the snapshot's last counters */
+		res->kernel_t = ev->time;
+	}
 	if (!rc)
 		rc = rf_model_feed(mr->model, ev);
 	if (!rc && p && p->after)

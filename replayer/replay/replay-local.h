@@ -56,7 +56,21 @@ struct rf_replay_result {
 	double wall_seconds;
 	uint64_t peak_rss_bytes;
 	bool all_cgroups;		/* --all-cgroups: keep the cgroups outside the recorded one */
+	struct rf_series *kernel_series;	/* the kernel's, at its counter snapshots */
+	uint64_t t_first;		/* the first event's time, once fed */
+	bool fed;
+	bool kernel_pending;		/* a snapshot's counters were fed, not yet sampled */
+	uint64_t kernel_t;		/* the time of its last counters event */
 };
+
+/*
+ * kernel_series.c: the kernel's series takes one sample per snapshot (its
+ * vmstat and memory.stat counters events, back to back), after the last of
+ * them: call before each event that is not counters, and at the end.
+ */
+int rf_replay_kernel_sample(struct rf_replay_result *res);
+
+
 
 int rf_replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader *r,
 		       struct rf_replay_result *res, uint64_t total_chunks, char *err, size_t errlen);

@@ -71,6 +71,9 @@ static int build_models(struct rf_replay_result *res, const struct rf_replay_opt
 		if (!mr->series)
 			return RF_ERR_NOMEM;
 	}
+	res->kernel_series = rf_series_new(interval);
+	if (!res->kernel_series)
+		return RF_ERR_NOMEM;
 	return rf_observe_new(&res->observe, res->header.host.page_size,
 			      opts->observe_pages ? RF_OBSERVE_PAGES : 0);
 }
@@ -124,9 +127,9 @@ static double now(void)
 static int finish_models(struct rf_replay_result *res)
 {
 	size_t i;
-	int rc;
+	int rc = rf_replay_kernel_sample(res);	/* a snapshot the trace ends on */
 
-	for (i = 0; i < res->nr; i++) {
+	for (i = 0; !rc && i < res->nr; i++) {
 		struct rf_model_run *mr = &res->runs[i];
 		const struct rf_replay_probe *p = mr->conf->probe;
 
@@ -136,10 +139,8 @@ static int finish_models(struct rf_replay_result *res)
 		if (!rc && p && p->finish)
 			rc = p->finish(mr->conf->probe_ctx, mr->model, i ? NULL : res->observe,
 				       mr->last_time);
-		if (rc)
-			return rc;
 	}
-	return 0;
+	return rc;
 }
 
 int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *configs,
@@ -222,6 +223,7 @@ void rf_replay_result_free(struct rf_replay_result *res)
 		rf_series_free(res->runs[i].series);
 	}
 	free(res->runs);
+	rf_series_free(res->kernel_series);
 	rf_observe_free(res->observe);
 	free(res->trace_path);
 	free(res);

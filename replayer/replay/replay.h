@@ -123,7 +123,16 @@ struct rf_series *rf_series_new(uint64_t interval_ns);
 /* Call before feeding each event: takes the samples due before @t. */
 int rf_series_advance(struct rf_series *s, const struct rf_model *m, uint64_t t);
 int rf_series_finish(struct rf_series *s, const struct rf_model *m, uint64_t t_end);
+/*
+ * One sample at @t of what @walk gives (key, value pairs, as rf_model_sample()
+ * names them), times counted from @t0 (the first event): the kernel's own
+ * series, a sample at each of its counter snapshots.
+ */
+typedef int (*rf_series_walk)(const void *src, rf_model_counter_cb cb, void *ctx);
+int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_walk walk,
+		     const void *src);
 json_object *rf_series_to_json(const struct rf_series *s);
+size_t rf_series_samples(const struct rf_series *s);
 void rf_series_free(struct rf_series *s);
 
 #endif /* REFAULT_ENGINE_H */

@@ -43,9 +43,9 @@ static json_object *renamed(json_object *o, const struct rf_cgroup_names *cn)
 	return r;
 }
 
-static json_object *series_json(const struct rf_model_run *mr, const struct rf_cgroup_names *cn)
+static json_object *series_json(const struct rf_series *s, const struct rf_cgroup_names *cn)
 {
-	json_object *ts = rf_series_to_json(mr->series), *series;
+	json_object *ts = rf_series_to_json(s), *series;
 
 	if (json_object_object_get_ex(ts, "series", &series))
 		json_object_object_add(ts, "series", renamed(json_object_get(series), cn));
@@ -119,7 +119,9 @@ static json_object *config_json(const struct rf_replay_result *res, const struct
 	rf_model_aliases(mr->model, add_alias, aliases);
 	json_object_object_add(c, "aliases", aliases);
 	json_object_object_add(c, "observed", observed_json(res, cn));
-	json_object_object_add(c, "timeseries", series_json(mr, cn));
+	json_object_object_add(c, "timeseries", series_json(mr->series, cn));
+	if (rf_series_samples(res->kernel_series))
+		json_object_object_add(c, "observed_timeseries", series_json(res->kernel_series, cn));
 	return c;
 }
 

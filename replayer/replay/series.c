@@ -134,7 +134,7 @@ static void carry(struct rf_series *s)
 	}
 }
 
-static int take(struct rf_series *s, const struct rf_model *m, uint64_t t_rel)
+static int take_with(struct rf_series *s, uint64_t t_rel, rf_series_walk walk, const void *src)
 {
 	size_t i;
 	int rc;
@@ -153,10 +153,30 @@ static int take(struct rf_series *s, const struct rf_model *m, uint64_t t_rel)
 	}
 	s->t[s->nr++] = t_rel;
 	s->col_cursor = 0;
-	rc = rf_model_sample(m, sample_cb, s);
+	rc = walk(src, sample_cb, s);
 	if (!rc)
 		carry(s);
 	return rc;
+}
+
+static int model_walk(const void *m, rf_model_counter_cb cb, void *ctx)
+{
+	return rf_model_sample(m, cb, ctx);
+}
+
+static int take(struct rf_series *s, const struct rf_model *m, uint64_t t_rel)
+{
+	return take_with(s, t_rel, model_walk, m);
+}
+
+int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_walk walk,
+		     const void *src)
+{
+	if (!s->started) {
+		s->started = true;
+		s->t0 = t0;
+	}
+	return take_with(s, t >= s->t0 ? t - s->t0 : 0, walk, src);
 }
 
 int rf_series_advance(struct rf_series *s, const struct rf_model *m, uint64_t t)
@@ -188,6 +208,11 @@ int rf_series_finish(struct rf_series *s, const struct rf_model *m, uint64_t t_e
 	if (!s->started)
 		return 0;
 	return take(s, m, t_end >= s->t0 ? t_end - s->t0 : 0);
+}
+
+size_t rf_series_samples(const struct rf_series *s)
+{
+	return s ? s->nr : 0;
 }
 
 json_object *rf_series_to_json(const struct rf_series *s)

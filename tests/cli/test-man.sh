@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The manual pages and --help never drift: for each verb, the long options its --help prints and
-# the option entries of docs/man/refault-VERB.1 (".B"/".BR" lines naming \-\-OPTION) are the same
+# the option entries of the verb's page in docs/man/ (".B"/".BR" lines naming \-\-OPTION) are the same
 # set; refault-trace.1 has the union of `refault trace` and its six subcommands.  Each page
 # renders without a warning where groff or mandoc is installed.
 : "${REFAULT:?}" "${top_srcdir:?}"

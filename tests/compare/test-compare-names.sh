@@ -11,7 +11,7 @@
 #   are left out unless --all-cgroups;
 # - the replay summary shows the recorded cgroup's reclaim, not the global zeroes.
 . "$top_srcdir/tests/compare/lib.sh"
-echo "1..19"
+echo "1..21"
 cd "$T" || exit 1
 thrash=$top_srcdir/traces/cgroup-thrash.rft
 hot=$top_srcdir/traces/validate-hot.rft
@@ -106,6 +106,18 @@ check "... a recorded trace's under memcg.recorded, the others left out" \
 run demo.json:v4.5 demo.json:v4.6 --html demo.html
 check "... and the HTML report draws them: /hot's refault rate, a line per column" \
 	grep -q '>memcg./hot.workingset_refault_file per second<' demo.html
+$PYTHON3 - hot.json > kseries.out <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))["configs"][1]
+k = "memcg.recorded.workingset_refault_file"
+ts = c["observed_timeseries"]
+print(len(ts["t"]) > 5 and ts["series"][k][0] == 0 and ts["series"][k][-1] == c["observed"][k])
+EOF
+check "the kernel's own series, a sample per counter snapshot, ending at its totals" \
+	grep -qx True kseries.out
+run hot.json:v6.18@kernel hot.json:v6.18 --html kernel.html
+check "... drawn beside the model's in an @kernel report" \
+	sh -c "grep -q '>memcg.recorded.inactive_file<' kernel.html && [ \$(grep -c '<title>v6.18@kernel</title>' kernel.html) -ge 4 ]"
 "$REFAULT" replay "$hot" -p v4.5,v6.18 > sum.out 2>&1
 sed 's/^/# /' sum.out
 check "the summary says its counts are the recorded cgroup's" \
