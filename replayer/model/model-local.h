@@ -603,6 +603,7 @@ struct rf_model {
 	uint64_t nr_pages_scanned;	/* NR_PAGES_SCANNED, reset on free */
 	uint64_t swap_total, swap_used;	/* pages */
 	uint64_t nr_file_pages, nr_anon_pages, nr_shadow, nr_swap_shadow;
+	uint64_t file_pages_added;	/* page-cache pages allocated, base pages: the reads from disk */
 	unsigned int inactive_anon_ratio_zone;	/* zone->inactive_ratio (v4.5) */
 	bool kswapd_wanted;
 	bool in_reclaim;		/* no nested reclaim from allocations */

@@ -105,8 +105,10 @@ uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned
 	p->flags = flags;
 	if (flags & PG_swapbacked)
 		m->nr_anon_pages += nr;
-	else
+	else {
 		m->nr_file_pages += nr;
+		m->file_pages_added += nr;
+	}
 	return idx;
 }
 

@@ -221,6 +221,7 @@ int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, boo
 	put(&e, "model.events_ignored", m->nr_ignored);
 	put(&e, "model.alloc_failures", m->ev[EV_OOM]);
 	put(&e, "model.overcommit", m->nr_free < 0 ? (uint64_t)-m->nr_free : 0);
+	put(&e, "model.file_pages_added", m->file_pages_added);
 	put(&e, "model.nr_shadow", m->nr_shadow);
 	put(&e, "model.nr_shadow_nodes", m->nr_shadow_nodes);
 	put(&e, "model.nr_swap_entries", m->nr_swap_shadow);

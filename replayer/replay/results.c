@@ -181,6 +181,33 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 
 
 /*
+ * Pages cached before the trace began are misses to a model that starts
+ * empty: the reads a cached file gives look like reads from disk, charged to
+ * the reader.  Where the kernel's page-cache adds were recorded and the
+ * models added many more, say so, and what to do.
+ */
+static void precached_note(const struct rf_replay_result *res, FILE *out)
+{
+	json_object *obs, *v;
+	uint64_t added = 0, kernel = 0;
+
+	if (res->warm_cache || !res->nr || !res->observe ||
+	    !strstr(res->header.sources, "mm_filemap_add_to_page_cache") ||
+	    !rf_model_counter(res->runs[0].model, "model.file_pages_added", &added))
+		return;
+	obs = json_object_new_object();
+	if (obs && !rf_observe_to_json(res->observe, obs) &&
+	    json_object_object_get_ex(obs, "obs.pagecache_add", &v))
+		kernel = json_object_get_uint64(v);
+	json_object_put(obs);
+	if (added > kernel + (kernel / 10 > 1024 ? kernel / 10 : 1024))
+		fprintf(out, "note: the models read %llu pages into the page cache where the kernel "
+			"added %llu: the others were cached before the trace began, and a model "
+			"starts empty; --warm-cache gives them to every model first, as refault "
+			"validate does\n", (unsigned long long)added, (unsigned long long)kernel);
+}
+
+/*
  * A summary column: @name of the recorded cgroup ("memcg.<path>.<name>")
  * when the trace has one, else the global "vmstat.<name>"; "pgsteal" is
  * kswapd's and direct reclaim's together.
@@ -230,6 +257,7 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 		fprintf(out, "WARNING: %llu damaged chunk(s) skipped (%llu events known lost): %s\n",
 			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,
 			res->first_damage);
+	precached_note(res, out);
 	if (rf_cgroup_names_init(&cn, &res->header, res->nr ? res->runs[0].model : NULL, false))
 		cn.recorded[0] = 0;
 	if (cn.recorded[0])

@@ -11,7 +11,7 @@
 #   are left out unless --all-cgroups;
 # - the replay summary shows the recorded cgroup's reclaim, not the global zeroes.
 . "$top_srcdir/tests/compare/lib.sh"
-echo "1..21"
+echo "1..24"
 cd "$T" || exit 1
 thrash=$top_srcdir/traces/cgroup-thrash.rft
 hot=$top_srcdir/traces/validate-hot.rft
@@ -125,4 +125,15 @@ check "the summary says its counts are the recorded cgroup's" \
 check "... and shows its reclaim (pgscan_direct > 0), which the global counters do not count" \
 	sh -c "awk '\$1 == \"v6.18\" { exit !(\$6 > 0) }' sum.out"
 check "... and says how est_kernel_ms compares across eras" grep -q "^est_kernel_ms prices" sum.out
+# The same recording of a file read while it was cached: the kernel added nothing to the page
+# cache, every model reads it from disk; the summary says so and what to do.
+grep -v '"type":"pagecache_add"' hot.jsonl > cached.jsonl
+"$REFAULT" trace convert cached.jsonl cached.rft > /dev/null 2>&1
+"$REFAULT" replay cached.rft -o cached.json > cached.out 2>&1
+check "a file cached before the recording: the summary says the models read it from disk, and --warm-cache" \
+	grep -q "^note: the models read [0-9]* pages into the page cache where the kernel added 0: .*--warm-cache" cached.out
+"$REFAULT" replay cached.rft -o cached.json --warm-cache > cached.out 2>&1
+check "... and with --warm-cache it does not" sh -c "! grep -q '^note: the models read' cached.out"
+check "... and the bundled recording, whose reads the kernel added, gets no such note" \
+	sh -c "! grep -q '^note: the models read' sum.out"
 exit 0

@@ -124,7 +124,10 @@ for d in $points; do
 	wait $pid 2> /dev/null
 	[ -n "$cmd" ] && kill -KILL -- "-$cmd" 2> /dev/null
 	part=$(ls "$dir"/.k.trace.tmp-* 2> /dev/null | head -1)
-	if [ -z "$part" ]; then
+	if [ -z "$part" ] && [ "$d" = 0.05 ]; then
+		[ ! -e "$dir/k.trace" ]
+		tap $? "SIGKILL at $d s, before the recorder opened its output: nothing left"
+	elif [ -z "$part" ]; then
 		tap 1 "SIGKILL at $d s: no trace under a temporary name"
 	elif [ "$d" = 0.05 ]; then
 		"$REFAULT" record -q -o "$dir/k.trace" -- true 2> "$dir/err"
