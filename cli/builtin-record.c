@@ -62,6 +62,8 @@ struct record_cmd {
 	bool as_root;			/* --as-root: run COMMAND as root under sudo */
 	bool bounded;			/* -a/-G/-p -- COMMAND: the command only says when to stop */
 	uint64_t duration_ns;		/* --duration: stop after this long (0: no limit) */
+	uint64_t flushed;		/* when a chunk was last written (flush_due()) */
+	unsigned int since_check;	/* events since flush_due() last looked */
 	int sig_fd;
 	struct rf_workload *wl;		/* -- COMMAND */
 	int signals;			/* stop signals received */
@@ -338,6 +340,56 @@ static int open_writer(struct record_cmd *c)
 	return err;
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The events written so far go to disk as a chunk at least once a second,
+ * so a recorder killed (SIGKILL, a crash, the machine's OOM killer) loses
+ * at most the last second: the chunks before read back (refault trace
+ * recover), as perf's periodic writes do for perf.data.  Checked between
+ * polls and every FLUSH_CHECK_EVENTS events within one (a busy machine keeps
+ * a poll reading for longer than that).
+ */
+#define FLUSH_INTERVAL_NS	1000000000ull
+#define FLUSH_CHECK_EVENTS	4096
+
+static int flush_due(struct record_cmd *c)
+{
+	uint64_t now = monotonic_ns();
+	int err;
+
+	if (!c->w || now - c->flushed < FLUSH_INTERVAL_NS)
+		return 0;
+	c->flushed = now;
+	err = rf_trace_writer_flush(c->w);
+	if (err)
+		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_trace_writer_errmsg(c->w));
+	return err;
+}
+
+/*
+ * --duration: at the end of it the recording stops; a command still running
+ * is sent SIGTERM, as a stop signal would be, and SIGKILL 5 s later.
+ */
+static bool duration_over(struct record_cmd *c, uint64_t start)
+{
+	uint64_t now = monotonic_ns();
+
+	if (!c->duration_ns || now - start < c->duration_ns)
+		return false;
+	if (!c->wl)
+		return true;
+	if (c->signals == 0 || (c->signals == 1 && now - start >= c->duration_ns + 5000000000ull))
+		rf_workload_kill(c->wl, c->signals++ ? SIGKILL : SIGTERM);
+	return false;
+}
+
 static int sink_event(void *ctx, const struct rf_event *ev)
 {
 	struct record_cmd *c = ctx;
@@ -351,6 +403,10 @@ static int sink_event(void *ctx, const struct rf_event *ev)
 	err = rf_trace_writer_append(c->w, ev);
 	if (err)
 		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_trace_writer_errmsg(c->w));
+	else if (++c->since_check >= FLUSH_CHECK_EVENTS) {
+		c->since_check = 0;
+		err = flush_due(c);
+	}
 	return err;
 }
 
@@ -518,64 +574,18 @@ static bool stop_requested(struct record_cmd *c, int timeout_ms)
 	return target_gone(c);
 }
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * The events written so far go to disk as a chunk at least once a second,
- * so a recorder killed (SIGKILL, a crash, the machine's OOM killer) loses
- * at most the last second: the chunks before read back (refault trace
- * recover), as perf's periodic writes do for perf.data.
- */
-#define FLUSH_INTERVAL_NS	1000000000ull
-
-static int flush_due(struct record_cmd *c, uint64_t *last)
-{
-	uint64_t now = monotonic_ns();
-	int err;
-
-	if (!c->w || now - *last < FLUSH_INTERVAL_NS)
-		return 0;
-	*last = now;
-	err = rf_trace_writer_flush(c->w);
-	if (err)
-		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_trace_writer_errmsg(c->w));
-	return err;
-}
-
-/*
- * --duration: at the end of it the recording stops; a command still running
- * is sent SIGTERM, as a stop signal would be, and SIGKILL 5 s later.
- */
-static bool duration_over(struct record_cmd *c, uint64_t start)
-{
-	uint64_t now = monotonic_ns();
-
-	if (!c->duration_ns || now - start < c->duration_ns)
-		return false;
-	if (!c->wl)
-		return true;
-	if (c->signals == 0 || (c->signals == 1 && now - start >= c->duration_ns + 5000000000ull))
-		rf_workload_kill(c->wl, c->signals++ ? SIGKILL : SIGTERM);
-	return false;
-}
-
 static int record_loop(struct record_cmd *c)
 {
-	uint64_t flushed = monotonic_ns(), start = flushed;
+	uint64_t start = monotonic_ns();
 	int err = 0;
 
+	c->flushed = start;
 	while (!err && !stop_requested(c, 20) && !duration_over(c, start)) {
 		err = rf_recorder_poll(c->rec);
 		if (!err)
 			err = rf_recorder_tick(c->rec);
 		if (!err)
-			err = flush_due(c, &flushed);
+			err = flush_due(c);
 	}
 	return err;
 }

@@ -585,6 +585,8 @@ static const struct rf_vma *maps_file(const struct rf_norm *n, const struct rf_v
 	const struct rf_vma *m, *file = NULL;
 	uint64_t base = (v->start >> n->page_shift) - v->pgoff;	/* page of file offset 0 */
 
+	if (!fresh->nr)
+		return NULL;	/* no maps read (the process gone): fresh->v may be NULL */
 	for (m = rf_vmas_find(fresh, v->start) ?: fresh->v; m < fresh->v + fresh->nr; m++) {
 		if (m->end <= v->start || !m->ino)
 			continue;

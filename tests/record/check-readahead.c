@@ -46,6 +46,7 @@ struct facts {
 	uint32_t trace_dev, wr_dev;
 	uint64_t trace_ino, wr_ino;
 	uint64_t ra_of_trace, ra_of_written, adds_of_written;
+	struct rf_event first_ra_of_written;	/* to say which, when there is one */
 	uint64_t faults;
 	struct rf_u64_map pfn_cg;	/* pfn -> cgroup of its page-cache add, while cached */
 	uint64_t lru_joined, lru_wrong_cg;
@@ -135,7 +136,9 @@ static void see(struct facts *x, const struct rf_event *ev)
 	switch (ev->type) {
 	case RF_EV_FILE_READAHEAD:
 		x->ra_of_trace += ev->u.file.dev == x->trace_dev && ev->u.file.ino == x->trace_ino;
-		x->ra_of_written += ev->u.file.dev == x->wr_dev && ev->u.file.ino == x->wr_ino;
+		if (ev->u.file.dev == x->wr_dev && ev->u.file.ino == x->wr_ino &&
+		    !x->ra_of_written++)
+			x->first_ra_of_written = *ev;
 		if (f)
 			read_ahead(f, ev);
 		break;
@@ -241,6 +244,12 @@ int main(int argc, char **argv)
 	   " of %" PRIu64 " late, %" PRIu64 " faults)", x.mm.late, x.mm.first_touches, x.faults);
 	ok(x.ra_of_trace == 0, "no file_readahead of the trace file itself (%" PRIu64 ")",
 	   x.ra_of_trace);
+	if (x.ra_of_written)
+		diag("the first file_readahead of the written file: t=%" PRIu64 " pid %d index %" PRIu64
+		     " nr %" PRIu64 " order %u (the adds before it: %" PRIu64 ")",
+		     x.first_ra_of_written.time, x.first_ra_of_written.pid,
+		     x.first_ra_of_written.u.file.index, x.first_ra_of_written.u.file.nr,
+		     x.first_ra_of_written.u.file.order, x.adds_of_written);
 	ok(x.adds_of_written > 0 && x.ra_of_written == 0,
 	   "write(): page-cache adds (%" PRIu64 ") but no file_readahead (%" PRIu64 ")",
 	   x.adds_of_written, x.ra_of_written);

@@ -34,9 +34,13 @@ tap $? "... which it names"
 tap $? "a successful record replaces the output and keeps the old one as p.rft.old"
 
 # SIGTERM: the command gets it (its whole group), the trace is finished and indexed.
-"$REFAULT" record -q -o "$dir/term.rft" -- sh -c 'sleep 30 & sleep 30; wait' 2> "$dir/err" &
+# (The signal goes once the command runs: the recorder's setup is seconds under a sanitizer.)
+"$REFAULT" record -q -o "$dir/term.rft" -- sh -c "touch '$dir/started'; sleep 30 & sleep 30; wait" \
+	2> "$dir/err" &
 pid=$!
-sleep 1
+i=0
+while [ ! -e "$dir/started" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.5
 start=$(date +%s)
 kill -TERM $pid
 wait $pid
