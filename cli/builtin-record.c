@@ -146,7 +146,8 @@ static int bad(const char *fmt, const char *arg)
 static int set_scope(struct record_cmd *c, enum rf_record_scope s, int *nscopes)
 {
 	c->opts.scope = s;
-	return ++*nscopes > 1 ? bad("%s", "-a, -G, -p and -- COMMAND exclude each other") : 0;
+	return ++*nscopes > 1 ? bad("%s", "-a, -G and -p exclude each other (a -- COMMAND may follow "
+				    "one of them)") : 0;
 }
 
 static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
@@ -231,7 +232,8 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 	if (c->memcg_limit && c->bounded)
 		return bad("%s", "--memcg-limit records its command in a fresh cgroup: drop -a, -G or -p");
 	/* a process gone is the state of the system, as a cgroup gone is: a failure, not usage */
-	if (c->opts.scope == RF_SCOPE_PID && !c->argv && kill(c->opts.pid, 0) && errno == ESRCH) {
+	if (c->opts.scope == RF_SCOPE_PID && (!c->argv || c->bounded) && kill(c->opts.pid, 0) &&
+	    errno == ESRCH) {
 		rf_err(VERB, "no process %d", (int)c->opts.pid);
 		return RF_EXIT_FAILURE;
 	}

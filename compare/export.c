@@ -85,6 +85,7 @@ int rf_compare_write_json(FILE *out, const struct rf_compare_report *rep, bool a
 	struct json_object *root = json_object_new_object(), *sides = json_object_new_array();
 	struct json_object *rows = json_object_new_array(), *ver = json_object_new_array();
 	size_t i;
+	int ret;
 
 	json_object_object_add(root, "format", json_object_new_string("refault-compare"));
 	json_object_array_add(ver, json_object_new_int(1));
@@ -98,10 +99,12 @@ int rf_compare_write_json(FILE *out, const struct rf_compare_report *rep, bool a
 		if (rep->rows[i].shown)
 			json_object_array_add(rows, row_json(&rep->rows[i], rep->nsides));
 	json_object_object_add(root, "rows", rows);
-	rf_utf8_json_write(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE), out);
-	fputc('\n', out);
+	ret = rf_utf8_json_write(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								JSON_C_TO_STRING_NOSLASHESCAPE), out);
 	json_object_put(root);
+	if (ret)
+		return errno == ENOMEM ? RF_ERR_NOMEM : RF_ERR_IO;
+	fputc('\n', out);
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 

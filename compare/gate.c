@@ -137,7 +137,12 @@ static const struct rf_compare_row *find_row(const struct rf_compare_gate *g,
 		return NULL;
 	}
 	row = rf_compare_report_row(rep, name);
-	for (i = 0; row && i < rep->nsides; i++)
+	if (!row) {
+		rf_compare_seterr(msg, len, "metric %s is not in every column (beside an @kernel "
+				  "column only the quantities both have are compared)", name);
+		return NULL;
+	}
+	for (i = 0; i < rep->nsides; i++)
 		if (!row->cell[i].present) {
 			rf_compare_seterr(msg, len, "metric %s is missing from column %s (%s)",
 					  name, rep->sides[i].label, rep->sides[i].spec);

@@ -5,7 +5,7 @@
  * the text form folded below it, to copy into mail), then SVG charts over
  * trace time (svg.c), one per quantity with one line per column: each LRU
  * list's size, refault and scan rates, globally and per cgroup (the model's
- * samples of up to RF_MODEL_SAMPLE_MEMCGS cgroups).  The global counters have one name
+ * samples of the first RF_MODEL_SAMPLE_MEMCGS cgroups).  The global counters have one name
  * in every profile, so columns of every kernel era share each chart.  A
  * short inline script only writes what it found into #status, so a
  * headless browser can check that the page loaded.

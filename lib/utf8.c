@@ -14,10 +14,11 @@ static bool cont(unsigned char c)
 
 size_t rf_utf8_seq(const unsigned char *s, size_t n)
 {
-	unsigned char c = s[0];
+	unsigned char c;
 
 	if (!n)
 		return 0;
+	c = s[0];
 	if (c < 0x80)
 		return 1;
 	if (c >= 0xc2 && c <= 0xdf)

@@ -199,8 +199,8 @@ RF_API int rf_model_counters(const struct rf_model *m, rf_model_counter_cb cb, v
  * the global list sizes, free, file and anon pages, the LRU, reclaim,
  * workingset, fault and swap events (not allocstall, pageoutrun,
  * slabs_scanned, pgfree), gauge.pvec_pages and gauge.stranded_pages; then,
- * while the model has at most RF_MODEL_SAMPLE_MEMCGS cgroups besides the
- * root, per cgroup in creation order "memcg.<path>." inactive_file,
+ * for the first RF_MODEL_SAMPLE_MEMCGS cgroups besides the root, per cgroup
+ * in creation order "memcg.<path>." inactive_file,
  * active_file, workingset_refault_file, workingset_activate_file,
  * pgscan_kswapd and pgscan_direct.  A cgroup made later adds its keys to
  * later samples.

@@ -176,7 +176,7 @@ static void emit_cost(struct emit *e)
 
 /*
  * The per-memcg part of a sample: each cgroup's file lists and the counters
- * its refault and reclaim story is told in, while the model has at most
+ * its refault and reclaim story is told in, for the first
  * RF_MODEL_SAMPLE_MEMCGS cgroups besides the root (a sample stays cheap).
  */
 static void sample_memcgs(struct emit *e)
@@ -189,9 +189,7 @@ static void sample_memcgs(struct emit *e)
 	uint32_t i;
 	size_t k;
 
-	if (m->nr_memcgs > RF_MODEL_SAMPLE_MEMCGS + 1)
-		return;
-	for (i = 1; i < m->nr_memcgs; i++) {
+	for (i = 1; i < m->nr_memcgs && i <= RF_MODEL_SAMPLE_MEMCGS; i++) {
 		const struct rf_memcg *mc = m->memcgs[i];
 
 		putf(e, mc->lruvec.size[LRU_INACTIVE_FILE], "memcg.%s.inactive_file", mc->path);

@@ -5,7 +5,8 @@
  * recordings of one workload (each --memcg-limit run makes a group of its
  * own name) are runs of one thing to compare; its children are
  * "memcg.recorded/<child>.<name>".  Cgroups outside it are left out unless
- * asked for (--all-cgroups).  docs/results-format.md, "Cgroup names".
+ * asked for (--all-cgroups).  docs/replay.md, "The recorded cgroup and the
+ * summary".
  */
 #include "config.h"
 
@@ -76,10 +77,12 @@ static const char *memcg_limit_group(const struct rf_cgroup_names *cn)
 	size_t i;
 
 	for (i = 0; i < cn->n; i++) {
-		const char *base = strrchr(cn->paths[i], '/');
-		const char *d = base ? base + sizeof("/refault-record-") - 1 : NULL;
+		const char *base = strrchr(cn->paths[i], '/'), *d;
 
-		if (!base || strncmp(base, "/refault-record-", 16) || !*d)
+		if (!base || strncmp(base, "/refault-record-", 16))
+			continue;
+		d = base + 16;
+		if (!*d)
 			continue;
 		while (isdigit((unsigned char)*d))
 			d++;
@@ -106,14 +109,31 @@ static void find_recorded(struct rf_cgroup_names *cn, const struct rf_trace_head
 		normalize(cn->recorded, sizeof(cn->recorded), g, strlen(g));
 }
 
+/* The cgroups the kernel's account saw (it may know some the model folded or never met). */
+static int collect_observed(struct rf_cgroup_names *cn, const struct rf_observe *o)
+{
+	size_t i, n = o ? rf_observe_nr_cgroups(o) : 0;
+	int r = 0;
+
+	for (i = 0; i < n && !r; i++) {
+		const struct rf_obs_cgroup *g = rf_observe_cgroup(o, i);
+
+		if (g && g->path && *g->path && !known(cn, g->path, strlen(g->path)))
+			r = add_path(cn, g->path, strlen(g->path));
+	}
+	return r;
+}
+
 int rf_cgroup_names_init(struct rf_cgroup_names *cn, const struct rf_trace_header *h,
-			 const struct rf_model *m, bool all)
+			 const struct rf_model *m, const struct rf_observe *o, bool all)
 {
 	int r;
 
 	memset(cn, 0, sizeof(*cn));
 	cn->all = all;
 	r = m ? rf_model_counters(m, collect, cn) : 0;
+	if (!r)
+		r = collect_observed(cn, o);
 	if (!r)
 		find_recorded(cn, h);
 	return r;
@@ -133,14 +153,11 @@ void rf_cgroup_names_release(struct rf_cgroup_names *cn)
 /* The longest known cgroup path @rest begins with, followed by a '.'; its length, or 0. */
 static size_t path_of(const struct rf_cgroup_names *cn, const char *rest)
 {
-	size_t i = strlen(rest), r = strlen(cn->recorded);
+	size_t i = strlen(rest);
 
 	while (i-- > 0)
 		if (rest[i] == '.' && known(cn, rest, i))
 			return i;
-	/* a cgroup the kernel's account saw and the model did not: by its prefix */
-	if (r && !strncmp(rest, cn->recorded, r) && (rest[r] == '.' || rest[r] == '/'))
-		return rest[r] == '.' ? r : strcspn(rest + r, ".") + r;
 	return 0;
 }
 
@@ -167,6 +184,8 @@ const char *rf_cgroup_names_key(const struct rf_cgroup_names *cn, const char *ke
 		return key;
 	rest = key + strlen(prefix);
 	p = path_of(cn, rest);
+	if (!p && r == 1 && *rest == '/')	/* the root recorded: every cgroup is below it */
+		p = rest[1] == '.' ? 1 : strcspn(rest, ".");
 	if (!p || !below(rest, p, cn->recorded))
 		return cn->all ? key : NULL;
 	if (r == 1)	/* the root: "/.usage" is ".usage", "/x.usage" "/x.usage" */

@@ -19,7 +19,7 @@ struct rf_cgroup_names {
 };
 
 int rf_cgroup_names_init(struct rf_cgroup_names *cn, const struct rf_trace_header *h,
-			 const struct rf_model *m, bool all);
+			 const struct rf_model *m, const struct rf_observe *o, bool all);
 /* @key as the results name it: itself, renamed into @buf, or NULL (a cgroup left out). */
 const char *rf_cgroup_names_key(const struct rf_cgroup_names *cn, const char *key, char *buf,
 				size_t len);

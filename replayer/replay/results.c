@@ -133,7 +133,7 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 	size_t i;
 
 	if (rf_cgroup_names_init(&cn, &res->header, res->nr ? res->runs[0].model : NULL,
-				 res->all_cgroups)) {
+				 res->observe, res->all_cgroups)) {
 		rf_cgroup_names_release(&cn);
 		json_object_put(o);
 		json_object_put(trace);
@@ -258,7 +258,8 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,
 			res->first_damage);
 	precached_note(res, out);
-	if (rf_cgroup_names_init(&cn, &res->header, res->nr ? res->runs[0].model : NULL, false))
+	if (rf_cgroup_names_init(&cn, &res->header, res->nr ? res->runs[0].model : NULL,
+				 res->observe, false))
 		cn.recorded[0] = 0;
 	if (cn.recorded[0])
 		fprintf(out, "counts of the recorded cgroup %s (memcg.recorded.*; global: vmstat.*)\n",

@@ -5,8 +5,8 @@
  * k*interval shows the state before the first event at or after that time;
  * a last sample shows the state at the end of the trace.  A key first given
  * in a later sample (a cgroup made during the trace) reads 0 before it; a
- * key a sample no longer gives (the model past RF_MODEL_SAMPLE_MEMCGS
- * cgroups) keeps its last value.
+ * key a later sample does not give (the kernel's series between snapshots of
+ * different sources) keeps its last value.
  */
 #include <stdlib.h>
 #include <string.h>

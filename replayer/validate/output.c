@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A validation as a text table (with the divergences and notes under it) or as JSON. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -263,6 +264,7 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 	json_object *o = json_object_new_object(), *rows = json_object_new_array();
 	json_object *notes = json_object_new_array(), *phases = json_object_new_array();
 	size_t i;
+	int rc;
 
 	if (!o || !rows || !notes || !phases)
 		return RF_ERR_NOMEM;
@@ -295,9 +297,11 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 	for (i = 0; i < v->nr_notes; i++)
 		json_object_array_add(notes, json_object_new_string(v->notes[i]));
 	json_object_object_add(o, "notes", notes);
-	rf_utf8_json_write(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE), out);
-	fputc('\n', out);
+	rc = rf_utf8_json_write(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE), out);
 	json_object_put(o);
-	return 0;
+	if (rc)
+		return errno == ENOMEM ? RF_ERR_NOMEM : RF_ERR_IO;
+	fputc('\n', out);
+	return ferror(out) ? RF_ERR_IO : 0;
 }

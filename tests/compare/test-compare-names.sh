@@ -11,7 +11,7 @@
 #   are left out unless --all-cgroups;
 # - the replay summary shows the recorded cgroup's reclaim, not the global zeroes.
 . "$top_srcdir/tests/compare/lib.sh"
-echo "1..24"
+echo "1..25"
 cd "$T" || exit 1
 thrash=$top_srcdir/traces/cgroup-thrash.rft
 hot=$top_srcdir/traces/validate-hot.rft
@@ -85,6 +85,9 @@ check "a short name resolves to the recorded cgroup's, first (exit $rc)" \
 	sh -c "[ $rc -eq 0 ] && \"$REFAULT\" compare hot.json:v4.5 hot.json:v6.18 --fail-if 'pgscan_direct > -100%' 2>&1 | grep -q 'memcg.recorded.pgscan_direct in v6.18'"
 run hot.json:v6.18@kernel hot.json:v6.18 --fail-if 'memcg.recorded.workingset_refault_file > +1000%'
 check "... in the kernel's column too (exit $rc)" [ $rc -eq 0 ]
+run hot.json:v6.18@kernel hot.json:v6.18 --fail-if 'cost.estimated_ns > 0'
+check "a gate on what the kernel's column lacks says so (was a message of stack garbage)" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'metric cost.estimated_ns is not in every column' '$T/err'"
 "$REFAULT" replay -q "$hot" -o all.json --all-cgroups
 check "--all-cgroups keeps the others under their paths" \
 	sh -c "grep -q '\"memcg./process_api.usage\"' all.json && grep -q '\"memcg.recorded.usage\"' all.json"
@@ -123,7 +126,7 @@ sed 's/^/# /' sum.out
 check "the summary says its counts are the recorded cgroup's" \
 	grep -q "^counts of the recorded cgroup $path " sum.out
 check "... and shows its reclaim (pgscan_direct > 0), which the global counters do not count" \
-	sh -c "awk '\$1 == \"v6.18\" { exit !(\$6 > 0) }' sum.out"
+	sh -c "awk '\$1 == \"v6.18\" { seen = 1; ok = \$6 > 0 } END { exit !(seen && ok) }' sum.out"
 check "... and says how est_kernel_ms compares across eras" grep -q "^est_kernel_ms prices" sum.out
 # The same recording of a file read while it was cached: the kernel added nothing to the page
 # cache, every model reads it from disk; the summary says so and what to do.

@@ -947,6 +947,20 @@ static void test_stable_names(void)
 		   "%s: %d aliases (its kernel's names), each read as its counter", profiles[i], a.n);
 		rf_model_free(m);
 	}
+	{
+		struct snap v49, v510;
+
+		/* the alias of v4.x workingset_refault is today's _file count: no anon shadows before v5.9 */
+		run_mixed("v4.9", &v49, 60000);
+		run_mixed("v5.10", &v510, 60000);
+		ok(snap_get(&v49, "vmstat.workingset_refault_anon") == 0 &&
+		   snap_get(&v510, "vmstat.workingset_refault_anon") > 0,
+		   "before v5.9 no anonymous refault (v4.9: 0), so workingset_refault is the _file count "
+		   "(v5.10 on the same swapping stream: %llu)",
+		   (unsigned long long)snap_get(&v510, "vmstat.workingset_refault_anon"));
+		snap_free(&v49);
+		snap_free(&v510);
+	}
 	m = mk("v4.6", quiet_v46);
 	read_pages(m, 0, 64, 1, 0, 1);
 	ok(rf_model_counter(m, "vmstat.pgscan_kswapd_normal", NULL) &&
@@ -957,7 +971,7 @@ static void test_stable_names(void)
 
 int main(void)
 {
-	plan(68);
+	plan(69);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();

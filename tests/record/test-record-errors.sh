@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
 has_memcg=$([ -n "$(memcg_own_dir)" ] && echo 1)
-echo "1..21"
+echo "1..23"
 run=
 
 expect() {	# expect STATUS PATTERN DESCRIPTION -- ARGS
@@ -27,6 +27,7 @@ expect() {	# expect STATUS PATTERN DESCRIPTION -- ARGS
 expect 2 "unknown option '--bogus'" "an unknown option" -- --bogus
 expect 2 "unknown event 'nosuch'" "an unknown event" -- --events refs,nosuch
 expect 2 "unknown event 'nosuch'" "... named with -e, as perf record -e" -- -e refs,nosuch
+expect 1 "no process 999999" "-p of a process gone, with a command to bound it" -- -p 999999 -- true
 expect 2 "needs a command" "--memcg-limit without a command" -- --memcg-limit 64M -a
 expect 1 "no tracefs at /nonexistent" "a missing tracefs" -- --tracefs /nonexistent -- true
 # A process or a cgroup that is not there is the system's state: exit 1 both (-p said 2).

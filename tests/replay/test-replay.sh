@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..24"
+echo "1..25"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -139,4 +139,18 @@ check "--set with a control character: exit 2, said so" \
 "$REFAULT" replay "$tmp/t.rft" -q -o "$tmp/x.json" --set "$(printf 'limit./a=1G\377')" 2> "$tmp/err"
 check "--set with a value that is not UTF-8: exit 2, said so, the key named" \
 	"test \$? -eq 2 && grep -q 'limit./a: a value with a control character or bytes that are not UTF-8' '$tmp/err'"
+# 70 more cgroups made halfway: the first 64 keep their series to the end (were frozen there).
+"$PYTHON3" - "$tmp/t.jsonl" "$tmp/many.jsonl" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+half = len(lines) // 2
+t = json.loads(lines[half])["t"]
+extra = [json.dumps({"t": t, "cpu": 0, "pid": 0, "type": "cgroup_mkdir", "id": 5000 + i,
+                     "parent": 1, "path": "/extra%d" % i}) for i in range(70)]
+open(sys.argv[2], "w").write("\n".join(lines[:half] + extra + lines[half:]) + "\n")
+EOF
+"$REFAULT" trace convert "$tmp/many.jsonl" "$tmp/many.rft" 2>/dev/null
+"$REFAULT" replay "$tmp/many.rft" -p v4.5 -q -o "$tmp/many.json"
+check "past 64 cgroups the first ones' series go on: each ends at its total" \
+	"$PYTHON3 -c 'import json,sys; c=json.load(open(sys.argv[1]))[\"configs\"][0]; ts=c[\"timeseries\"][\"series\"]; k=[x for x in ts if x.startswith(\"memcg./\") and x.endswith(\".pgscan_kswapd\") and c[\"stats\"].get(x)]; assert k and all(ts[x][-1] == c[\"stats\"][x] for x in k), k' '$tmp/many.json'"
 exit $fail
