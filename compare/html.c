@@ -62,30 +62,6 @@ static void note_zero(char *zero, size_t len, const char *name)
 		snprintf(zero + used, len - used, "%s%s", used ? ", " : "", name);
 }
 
-/* One LRU list's size over trace time, one line per column; none if zero throughout. */
-static void list_chart(FILE *out, const struct rf_compare_report *rep, const char *name,
-		       char *zero, size_t zlen)
-{
-	struct rf_compare_line *l = calloc(rep->nsides, sizeof(*l));
-	size_t i;
-
-	if (!l)
-		return;
-	for (i = 0; i < rep->nsides; i++) {
-		const struct rf_compare_series *ser = rf_compare_side_series(&rep->sides[i], name);
-
-		l[i].name = rep->sides[i].label;
-		if (ser)
-			l[i] = (struct rf_compare_line){ rep->sides[i].label, rep->sides[i].tl.t_s,
-							 ser->v, ser->n };
-	}
-	if (any_nonzero(l, rep->nsides))
-		rf_compare_svg_chart(out, name, "pages", l, rep->nsides);
-	else
-		note_zero(zero, zlen, name);
-	free(l);
-}
-
 /* A cumulative counter as a rate per second of trace time, between samples. */
 static double *rate_of(const struct rf_compare_side *s, const struct rf_compare_series *ser)
 {
@@ -110,8 +86,13 @@ static bool seen_before(const struct rf_compare_report *rep, size_t side, const 
 	return false;
 }
 
-static void rate_chart(FILE *out, const struct rf_compare_report *rep, const char *name,
-		       char *zero, size_t zlen)
+/*
+ * One quantity over trace time, a line per column: its value (a list's size),
+ * or with @rate its rate per second (a cumulative counter); none if zero
+ * throughout, named in @zero instead.
+ */
+static void quantity_chart(FILE *out, const struct rf_compare_report *rep, const char *name,
+			   bool rate, char *zero, size_t zlen)
 {
 	struct rf_compare_line *l = calloc(rep->nsides, sizeof(*l));
 	char title[256];
@@ -126,15 +107,15 @@ static void rate_chart(FILE *out, const struct rf_compare_report *rep, const cha
 		if (!ser)
 			continue;
 		l[i].x = rep->sides[i].tl.t_s;
-		l[i].y = rate_of(&rep->sides[i], ser);
+		l[i].y = rate ? rate_of(&rep->sides[i], ser) : ser->v;
 		l[i].n = l[i].y ? ser->n : 0;
 	}
-	snprintf(title, sizeof(title), "%s per second", name);
+	snprintf(title, sizeof(title), rate ? "%s per second" : "%s", name);
 	if (any_nonzero(l, rep->nsides))
-		rf_compare_svg_chart(out, title, "pages/s", l, rep->nsides);
+		rf_compare_svg_chart(out, title, rate ? "pages/s" : "pages", l, rep->nsides);
 	else
 		note_zero(zero, zlen, name);
-	for (i = 0; i < rep->nsides; i++)
+	for (i = 0; rate && i < rep->nsides; i++)
 		free((void *)l[i].y);
 	free(l);
 }
@@ -157,7 +138,7 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 			const char *name = rep->sides[i].tl.series[j].name;
 
 			if (is_list_size(name) && !seen_before(rep, i, name))
-				list_chart(out, rep, name, zero, sizeof(zero));
+				quantity_chart(out, rep, name, false, zero, sizeof(zero));
 		}
 	fprintf(out, "</div>\n<h2>Refault and scan rates</h2>\n<div class=\"charts\">\n");
 	for (i = 0; i < rep->nsides; i++)
@@ -165,7 +146,7 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 			const char *name = rep->sides[i].tl.series[j].name;
 
 			if (is_rate_counter(name) && !seen_before(rep, i, name))
-				rate_chart(out, rep, name, zero, sizeof(zero));
+				quantity_chart(out, rep, name, true, zero, sizeof(zero));
 		}
 	fprintf(out, "</div>\n");
 	if (*zero) {
