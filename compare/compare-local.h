@@ -100,6 +100,7 @@ struct rf_compare_line {
 };
 
 void rf_compare_html_escape(FILE *out, const char *s, size_t n);
+void rf_compare_html_escape_str(FILE *out, const char *s);
 void rf_compare_html_table(FILE *out, const struct rf_compare_report *rep);
 void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 			  const struct rf_compare_line *l, size_t n);

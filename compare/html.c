@@ -151,7 +151,7 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 	fprintf(out, "</div>\n");
 	if (*zero) {
 		fprintf(out, "<p class=\"note\">Zero throughout, in every column (not drawn): ");
-		rf_compare_html_escape(out, zero, strlen(zero));
+		rf_compare_html_escape_str(out, zero);
 		fprintf(out, ".</p>\n");
 	}
 }
@@ -220,7 +220,7 @@ int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
 		"<title>refault compare: ");
 	for (i = 0; i < rep->nsides; i++) {
 		fprintf(out, "%s", i ? " vs " : "");
-		rf_compare_html_escape(out, rep->sides[i].label, strlen(rep->sides[i].label));
+		rf_compare_html_escape_str(out, rep->sides[i].label);
 	}
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>refault compare</h1>\n",
 		style);

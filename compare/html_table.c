@@ -13,11 +13,6 @@
 
 #include "compare/compare-local.h"
 
-static void esc(FILE *out, const char *s)
-{
-	rf_compare_html_escape(out, s, strlen(s));
-}
-
 /* The text table's cell, without its padding. */
 static void trimmed(FILE *out, const char *s)
 {
@@ -46,11 +41,11 @@ static void header(FILE *out, const struct rf_compare_report *rep)
 	size_t i;
 
 	fprintf(out, "<table class=\"lkp\"><thead><tr><th class=\"val\">");
-	esc(out, rep->sides[0].label);
+	rf_compare_html_escape_str(out, rep->sides[0].label);
 	fprintf(out, "</th>");
 	for (i = 1; i < rep->nsides; i++) {
 		fprintf(out, "<th class=\"chg\">%%change</th><th class=\"val\">");
-		esc(out, rep->sides[i].label);
+		rf_compare_html_escape_str(out, rep->sides[i].label);
 		fprintf(out, "</th>");
 	}
 	fprintf(out, "<th class=\"name\">metric</th></tr></thead>\n<tbody>\n");
@@ -81,7 +76,7 @@ static void row_html(FILE *out, const struct rf_compare_row *row, size_t nsides)
 		fprintf(out, "<td class=\"chg%s\"", dir);
 		if (c->verdict.why) {
 			fprintf(out, " title=\"");
-			esc(out, c->verdict.why);
+			rf_compare_html_escape_str(out, c->verdict.why);
 			fputc('"', out);
 		}
 		fputc('>', out);
@@ -90,7 +85,7 @@ static void row_html(FILE *out, const struct rf_compare_row *row, size_t nsides)
 		value_cell(out, c);
 	}
 	fprintf(out, "<td class=\"name\">");
-	esc(out, row->name);
+	rf_compare_html_escape_str(out, row->name);
 	fprintf(out, "</td></tr>\n");
 }
 

@@ -43,7 +43,7 @@ void rf_compare_html_escape(FILE *out, const char *s, size_t n)
 	}
 }
 
-static void esc(FILE *out, const char *s)
+void rf_compare_html_escape_str(FILE *out, const char *s)
 {
 	rf_compare_html_escape(out, s, strlen(s));
 }
@@ -137,7 +137,7 @@ static void axes(FILE *out, double xmax, double ymin, double ymax, const char *u
 	fprintf(out, "<text class=\"unit\" x=\"%g\" y=\"%g\" text-anchor=\"middle\">trace time "
 		"(%s)</text><text class=\"unit\" x=\"4\" y=\"%g\">", ML + PW / 2, CH - 6, tname,
 		MT - 10);
-	esc(out, unit);
+	rf_compare_html_escape_str(out, unit);
 	fprintf(out, "</text>\n");
 }
 
@@ -155,7 +155,7 @@ static void path(FILE *out, const struct rf_compare_line *l, size_t k, size_t n,
 		fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M', ML + PW * l->x[j] / xmax,
 			MT + PH * (ymax - l->y[j]) / (ymax - ymin));
 	fprintf(out, "\"><title>");
-	esc(out, l->name);
+	rf_compare_html_escape_str(out, l->name);
 	fprintf(out, "</title></path>\n");
 }
 
@@ -178,7 +178,7 @@ void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 		"viewBox=\"0 0 %g %g\" width=\"%g\" height=\"%g\" role=\"img\">\n"
 		"<text class=\"title\" x=\"%g\" y=\"16\" text-anchor=\"middle\">", CW, CH, CW, CH,
 		CW / 2);
-	esc(out, title);
+	rf_compare_html_escape_str(out, title);
 	fprintf(out, "</text>\n");
 	axes(out, xmax, ymin, ymax, unit);
 	for (k = 0; k < n; k++)
@@ -189,7 +189,7 @@ void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 		fprintf(out, "<span class=\"legend\">");
 		legend_key(out, k);
 		fputc(' ', out);
-		esc(out, l[k].name);
+		rf_compare_html_escape_str(out, l[k].name);
 		fprintf(out, "%s</span> ", l[k].n ? "" : " (none)");
 	}
 	fprintf(out, "</figcaption></figure>\n");

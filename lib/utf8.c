@@ -53,9 +53,30 @@ bool rf_utf8_printable(const char *s)
 	return true;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
+/* @text in parts for @put: its well-formed runs, and "\ufffd" for each ill-formed byte. */
+static int each_part(const char *text, int (*put)(void *ctx, const void *p, size_t n), void *ctx)
+{
+	const unsigned char *p = (const unsigned char *)text, *run = p;
+	size_t n, k;
+
+	if (!text)	/* json-c's serializer out of memory */
+		return errno = ENOMEM, -1;
+	for (n = strlen(text); n; p += k, n -= k) {
+		k = rf_utf8_seq(p, n);
+		if (k)
+			continue;
+		k = 1;
+		if (put(ctx, run, (size_t)(p - run)) || put(ctx, "\\ufffd", 6))
+			return -1;
+		run = p + 1;
+	}
+	return put(ctx, run, (size_t)(p - run));
+}
+
+static int put_fd(void *ctx, const void *buf, size_t n)
 {
 	const char *p = buf;
+	int fd = *(int *)ctx;
 
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -70,43 +91,17 @@ static int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
+static int put_file(void *ctx, const void *p, size_t n)
+{
+	return fwrite(p, 1, n, ctx) == n ? 0 : -1;
+}
+
 int rf_utf8_json_write_fd(const char *text, int fd)
 {
-	const unsigned char *p = (const unsigned char *)text, *run = p;
-	size_t n, k;
-	int r = 0;
-
-	if (!text)	/* json-c's serializer out of memory */
-		return errno = ENOMEM, -1;
-	n = strlen(text);
-	for (; n && !r; p += k, n -= k) {
-		k = rf_utf8_seq(p, n);
-		if (k)
-			continue;
-		k = 1;
-		r = write_all(fd, run, (size_t)(p - run)) || write_all(fd, "\\ufffd", 6) ? -1 : 0;
-		run = p + 1;
-	}
-	return r || write_all(fd, run, (size_t)(p - run)) || write_all(fd, "\n", 1) ? -1 : 0;
+	return each_part(text, put_fd, &fd) || put_fd(&fd, "\n", 1) ? -1 : 0;
 }
 
 int rf_utf8_json_write(const char *text, FILE *out)
 {
-	const unsigned char *p = (const unsigned char *)text, *run = p;
-	size_t n, k;
-
-	if (!text)
-		return errno = ENOMEM, -1;
-	n = strlen(text);
-	for (; n; p += k, n -= k) {
-		k = rf_utf8_seq(p, n);
-		if (k)
-			continue;
-		k = 1;
-		fwrite(run, 1, (size_t)(p - run), out);
-		fputs("\\ufffd", out);
-		run = p + 1;
-	}
-	fwrite(run, 1, (size_t)(p - run), out);
-	return ferror(out) ? -1 : 0;
+	return each_part(text, put_file, out) || ferror(out) ? -1 : 0;
 }

@@ -72,7 +72,7 @@ static int new_column(struct rf_series *s, const char *key, size_t *out)
 	c = &s->cols[s->nr_cols];
 	c->key = strdup(key);
 	c->v = calloc(s->cap, sizeof(uint64_t));	/* 0 before the key was first given */
-	c->filled = 0;
+	c->filled = s->nr - 1;				/* those samples: taken before it */
 	if (!c->key || !c->v || col_map_put(&s->by_key, rf_hash_str(key), (uint32_t)s->nr_cols)) {
 		free(c->key);
 		free(c->v);
@@ -108,11 +108,7 @@ static int sample_cb(const char *key, uint64_t value, void *ctx)
 
 	if (rc)
 		return rc;
-	c = &s->cols[i];
-	while (c->filled + 1 < s->nr) {		/* a sample that did not give it: its last value */
-		c->v[c->filled] = c->filled ? c->v[c->filled - 1] : 0;
-		c->filled++;
-	}
+	c = &s->cols[i];	/* carry() filled it up to this sample */
 	c->v[s->nr - 1] = value;
 	c->filled = s->nr;
 	s->col_cursor = i + 1;
