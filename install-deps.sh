@@ -7,7 +7,7 @@ set -e
 packages="
 	build-essential autoconf automake libtool pkg-config
 	libzstd-dev zstd libmsgpack-dev liburcu-dev libunwind-dev libjson-c-dev
-	libtracefs-dev libtraceevent-dev python3
+	libtracefs-dev libtraceevent-dev libbpf-dev python3
 "
 if [ "${1:-}" = --test ]; then
 	packages="$packages python3-msgpack clang chromium sudo groff-base"

@@ -96,6 +96,9 @@ static void usage(FILE *out)
 		"      --memcg-limit SIZE  run COMMAND in a fresh memory cgroup with this limit\n"
 		"  -e, --events LIST       groups or events, comma-separated, as perf record -e (default\n"
 		"                          all; --list-events names them: -e refs,vmscan)\n"
+		"      --kprobes WHEN      read hits and faults from kprobe events: auto (default: where\n"
+		"                          this kernel lacks the filemap tracepoints, before 6.11),\n"
+		"                          always (also where it has them), never (tracepoints only)\n"
 		"      --snapshot-interval T  counters and limits every T (e.g. 1s; default start and end)\n"
 		"      --time-resolution NS  write event times rounded down to NS nanoseconds (default 1000:\n"
 		"                          the microseconds perf script and ftrace print; 1 keeps every\n"
@@ -112,7 +115,7 @@ static void usage(FILE *out)
 
 enum {
 	OPT_MEMCG = 256, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
-	OPT_DURATION,
+	OPT_DURATION, OPT_KPROBES,
 };
 
 static const struct option longopts[] = {
@@ -129,6 +132,7 @@ static const struct option longopts[] = {
 	{ "list-events", no_argument, NULL, OPT_LIST },
 	{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "kprobes", required_argument, NULL, OPT_KPROBES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -195,6 +199,16 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 		if (rf_parse_duration(optarg, &v) || !v)
 			return bad("invalid --duration '%s' (e.g. 30s, 2m)", optarg);
 		c->duration_ns = v;
+		return 0;
+	case OPT_KPROBES:
+		if (!strcmp(optarg, "auto"))
+			c->opts.kprobes = RF_KPROBES_AUTO;
+		else if (!strcmp(optarg, "always"))
+			c->opts.kprobes = RF_KPROBES_ALWAYS;
+		else if (!strcmp(optarg, "never"))
+			c->opts.kprobes = RF_KPROBES_NEVER;
+		else
+			return bad("invalid --kprobes '%s' (auto, always or never)", optarg);
 		return 0;
 	case 'q': c->quiet = true; return 0;
 	default: return RF_EXIT_USAGE;
@@ -325,10 +339,13 @@ static void recorded_cgroup(const struct record_cmd *c, char *buf, size_t len)
 static int open_writer(struct record_cmd *c)
 {
 	struct rf_trace_header *h = &c->hdr;
+	bool v2;
 	int err;
 
 	rf_trace_header_init(h, "refault record");
 	rf_trace_header_fill_host(h);
+	if (!rf_memcg_mount(h->host.cgroup_mount, sizeof(h->host.cgroup_mount), &v2))
+		h->host.cgroup_version = v2 ? 2 : 1;
 	h->created = time(NULL);
 	snprintf(h->clock, sizeof(h->clock), "mono");
 	h->time_resolution = c->time_resolution;
@@ -653,6 +670,10 @@ static int run(struct record_cmd *c, const sigset_t *old)
 		rf_err(VERB, "%s", c->werr[0] ? c->werr : rf_recorder_errmsg(c->rec));
 		return RF_EXIT_FAILURE;
 	}
+	if (*rf_recorder_missing(c->rec))
+		rf_err(VERB, "warning: this kernel has no %s, and no kprobe event stands in (kprobe "
+		       "events and BTF needed, see --kprobes): the references they give are not "
+		       "in the trace", rf_recorder_missing(c->rec));
 	if (c->argv && release(c))
 		return RF_EXIT_FAILURE;
 	c->started = true;

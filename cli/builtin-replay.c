@@ -18,7 +18,7 @@
 static const char usage[] =
 	"usage: refault replay TRACE [--profile P[,P...]] [--set KEY=VALUE]... [--matrix FILE]\n"
 	"                      [--threads N] [--interval T] [-o RESULTS.json] [--skip-damaged]\n"
-	"                      [--warm-cache] [--all-cgroups] [--quiet]\n"
+	"                      [--warm-cache] [--all-cgroups] [--allow-mglru] [--quiet]\n"
 	"\n"
 	"Replays TRACE through a model of Linux reclaim, once per configuration, in one pass:\n"
 	"chunks are decoded once, on any worker thread, and every configuration's model consumes\n"
@@ -42,6 +42,9 @@ static const char usage[] =
 	"      --all-cgroups      keep the cgroups outside the one recorded (record -G, or its\n"
 	"                         memory limit) in the results, under their paths; the recorded\n"
 	"                         one is always \"memcg.recorded.*\", the same in every recording\n"
+	"      --allow-mglru      replay a trace recorded with the multi-gen LRU on through the\n"
+	"                         classic-LRU profiles (refused otherwise: the kernel's numbers\n"
+	"                         beside the model's would be another reclaim algorithm's)\n"
 	"  -q, --quiet            no progress line and no summary\n"
 	"      --list-profiles    print the profiles and what each models, then exit\n"
 	"      --list-keys        print the keys --set takes, their values and defaults, then exit\n"
@@ -104,6 +107,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		{ "list-keys", no_argument, NULL, 'K' },
 		{ "warm-cache", no_argument, NULL, 'W' },
 		{ "all-cgroups", no_argument, NULL, 'A' },
+		{ "allow-mglru", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -144,6 +148,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		case 'K': rf_model_config_keys(print_key, NULL); return -1;
 		case 'W': a->opts.warm_cache = true; break;
 		case 'A': a->opts.all_cgroups = true; break;
+		case 'M': a->opts.allow_mglru = true; break;
 		case 'h': fputs(usage, stdout); return -1;
 		default: return RF_EXIT_USAGE;
 		}

@@ -19,7 +19,7 @@
 static const char usage[] =
 	"usage: refault validate TRACE [--profile P] [--set KEY=VALUE]... [--tolerance 5%]\n"
 	"                        [--slack PAGES] [--cold-cache] [--json] [--no-series]\n"
-	"                        [--threads N] [--quiet]\n"
+	"                        [--threads N] [--allow-mglru] [--quiet]\n"
 	"\n"
 	"Replays a trace recorded with 'refault record' through the model configured as the\n"
 	"recording kernel (profile from the header's kernel release, memory and CPUs from the\n"
@@ -40,6 +40,9 @@ static const char usage[] =
 	"      --json          the same as JSON, with every row's series\n"
 	"      --no-series     leave the time series out of the table\n"
 	"  -j, --threads N     replay engine threads decoding the trace (default: online CPUs)\n"
+	"      --allow-mglru   validate a trace recorded with the multi-gen LRU on against a\n"
+	"                      classic-LRU profile (refused otherwise: the kernel's numbers\n"
+	"                      would be another reclaim algorithm's)\n"
 	"  -q, --quiet         no progress line\n"
 	"\n"
 	"Rows of the cgroups are gated; rows the trace cannot pin down are shown and not gated\n"
@@ -81,6 +84,7 @@ static const struct option longopts[] = {
 	{ "cold-cache", no_argument, NULL, 'C' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "allow-mglru", no_argument, NULL, 'M' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,6 +99,7 @@ static int parse_opt(struct validate_args *a, int c)
 	case 'J': a->json = true; return 0;
 	case 'N': a->series = false; return 0;
 	case 'C': a->o.cold_cache = true; return 0;
+	case 'M': a->o.allow_mglru = true; return 0;
 	case 'q': a->quiet = true; return 0;
 	case 'h': fputs(usage, stdout); return -1;
 	case 's':

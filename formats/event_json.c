@@ -257,6 +257,10 @@ json_object *rf_header_to_json(const struct rf_trace_header *h)
 	json_object_object_add(host, "swap_bytes", json_object_new_uint64(h->host.swap_bytes));
 	json_object_object_add(host, "numa_nodes", json_object_new_uint64(h->host.numa_nodes));
 	json_object_object_add(host, "thp_mode", json_object_new_string(h->host.thp_mode));
+	json_object_object_add(host, "lru_gen", json_object_new_string(h->host.lru_gen));
+	json_object_object_add(host, "cgroup_version",
+			       json_object_new_uint64(h->host.cgroup_version));
+	json_object_object_add(host, "cgroup_mount", json_object_new_string(h->host.cgroup_mount));
 	json_object_object_add(o, "host", host);
 	rec = json_object_new_object();
 	json_object_object_add(rec, "synthetic", json_object_new_boolean(h->synthetic));
@@ -324,6 +328,9 @@ int rf_header_from_json(json_object *o, struct rf_trace_header *h, char *errmsg,
 		get_u64(host, "swap_bytes", &h->host.swap_bytes);
 		get_u32(host, "numa_nodes", &h->host.numa_nodes);
 		get_str(host, "thp_mode", h->host.thp_mode, sizeof(h->host.thp_mode));
+		get_str(host, "lru_gen", h->host.lru_gen, sizeof(h->host.lru_gen));
+		get_u32(host, "cgroup_version", &h->host.cgroup_version);
+		get_str(host, "cgroup_mount", h->host.cgroup_mount, sizeof(h->host.cgroup_mount));
 	}
 	if (json_object_object_get_ex(o, "recording", &rec)) {
 		if (json_object_object_get_ex(rec, "synthetic", &v))

@@ -64,7 +64,7 @@ int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_str(&pk, "clock", h->clock);
 	pack_kv_u64(&pk, "time_resolution", h->time_resolution ? h->time_resolution : 1);
 	pack_cstr(&pk, "host");
-	msgpack_pack_map(&pk, 9);
+	msgpack_pack_map(&pk, 12);
 	pack_kv_str(&pk, "hostname", h->host.hostname);
 	pack_kv_str(&pk, "kernel_release", h->host.kernel_release);
 	pack_kv_str(&pk, "arch", h->host.arch);
@@ -74,6 +74,9 @@ int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_u64(&pk, "swap_bytes", h->host.swap_bytes);
 	pack_kv_u64(&pk, "numa_nodes", h->host.numa_nodes);
 	pack_kv_str(&pk, "thp_mode", h->host.thp_mode);
+	pack_kv_str(&pk, "lru_gen", h->host.lru_gen);
+	pack_kv_u64(&pk, "cgroup_version", h->host.cgroup_version);
+	pack_kv_str(&pk, "cgroup_mount", h->host.cgroup_mount);
 	pack_cstr(&pk, "recording");
 	msgpack_pack_map(&pk, 6);
 	pack_cstr(&pk, "synthetic");
@@ -117,6 +120,8 @@ static const struct field_map host_fields[] = {
 	HS("arch", host.arch), HU("page_size", host.page_size), HU("cpus", host.cpus),
 	HU("mem_bytes", host.mem_bytes), HU("swap_bytes", host.swap_bytes),
 	HU("numa_nodes", host.numa_nodes), HS("thp_mode", host.thp_mode),
+	HS("lru_gen", host.lru_gen), HU("cgroup_version", host.cgroup_version),
+	HS("cgroup_mount", host.cgroup_mount),
 };
 static const struct field_map rec_fields[] = {
 	{ "synthetic", 'b', offsetof(struct rf_trace_header, synthetic), 0 },
@@ -241,6 +246,9 @@ int rf_header_check(const struct rf_trace_header *h, char *errmsg, size_t errlen
 		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
 			       "header: host.page_size %u is not a power of two up to %u",
 			       host->page_size, RF_MAX_PAGE_SIZE);
+	if (host->cgroup_version > 2)
+		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
+			       "header: host.cgroup_version %u is not 0, 1 or 2", host->cgroup_version);
 	return 0;
 }
 

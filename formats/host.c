@@ -2,6 +2,7 @@
 /* Describe the running host for a trace header: what a replay needs to size its model. */
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -61,6 +62,31 @@ static void read_thp_mode(char *out, size_t len)
 	fclose(f);
 }
 
+/* The first line of a small sysfs file, without its newline; "" when it cannot be read. */
+static void read_line(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	fclose(f);
+}
+
+bool rf_trace_host_lru_gen_on(const struct rf_trace_host *host)
+{
+	char *end;
+	unsigned long v;
+
+	if (!host->lru_gen[0])
+		return false;
+	v = strtoul(host->lru_gen, &end, 0);
+	/* mm/vmscan.c enabled_show(): "0x%04x", bit 0 is LRU_GEN_CORE (6.1 .. 6.18) */
+	return end != host->lru_gen && !*end && (v & 1);
+}
+
 void rf_trace_header_fill_host(struct rf_trace_header *h)
 {
 	struct rf_trace_host *host = &h->host;
@@ -80,4 +106,5 @@ void rf_trace_header_fill_host(struct rf_trace_header *h)
 	host->swap_bytes = meminfo_kb("SwapTotal") * 1024;
 	host->numa_nodes = count_numa_nodes();
 	read_thp_mode(host->thp_mode, sizeof(host->thp_mode));
+	read_line("/sys/kernel/mm/lru_gen/enabled", host->lru_gen, sizeof(host->lru_gen));
 }

@@ -255,6 +255,32 @@ int rf_memcg_walk(const struct rf_memcg_root *r, const char *rel,
 	return walk(r, strcmp(rel, "/") ? rel : "", 0, fn, ctx);
 }
 
+/*
+ * cgroup v2: a child has memory.max only when its parent delegates the memory
+ * controller (kernel/cgroup/cgroup.c cgroup_subtree_control_write()).  Enable
+ * it in @parent if it is not; a non-root cgroup with processes of its own
+ * cannot (-EBUSY, the "no internal processes" rule), so say what to do.
+ */
+static int v2_delegate_memory(const char *parent, char *msg, size_t msglen)
+{
+	char path[4096], buf[512];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
+	if (!read_small(path, buf, sizeof(buf)) && strstr(buf, "memory"))
+		return 0;
+	err = write_small(path, "+memory");
+	if (err == -EBUSY)
+		snprintf(msg, msglen, "cannot enable the memory controller in %s: the cgroup has "
+			 "processes of its own, and cgroup v2 delegates controllers only from a cgroup "
+			 "without any; run refault record from a cgroup of its own (systemd-run "
+			 "--scope -p Delegate=yes refault record ...)", path);
+	else if (err)
+		snprintf(msg, msglen, "cannot enable the memory controller in %s: %s", path,
+			 strerror(-err));
+	return err;
+}
+
 int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msglen)
 {
 	struct rf_memcg_root r;
@@ -269,6 +295,12 @@ int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msg
 	}
 	if (!strcmp(own, "/"))
 		own[0] = '\0';
+	snprintf(dir, len, "%s%s", r.mount, own);
+	if (r.v2) {
+		err = v2_delegate_memory(dir, msg, msglen);
+		if (err)
+			return err;
+	}
 	snprintf(dir, len, "%s%s/" RF_RECORD_PREFIX "%d", r.mount, own, (int)getpid());
 	if (mkdir(dir, 0755)) {
 		err = -errno;

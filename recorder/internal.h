@@ -10,6 +10,7 @@
 
 #include <refault/trace.h>
 
+#include "recorder/record.h"
 #include "recorder/tp.h"
 
 /* What a recording leaves while it runs, a tracefs instance and a memory cgroup: PREFIX + pid. */
@@ -69,6 +70,35 @@ void rf_source_counts(const struct rf_source *src, uint64_t *pages, uint64_t *by
 void rf_source_close(struct rf_source *src);
 /* Remove refault-record-PID instances whose PID is gone (left by a SIGKILL). */
 void rf_source_remove_stale(const char *tracefs_dir);
+
+/* ------------------------------------------------------- kprobe sources */
+
+struct rf_kprobes;
+
+/*
+ * Make kprobe events in group @group (a C identifier) for the wanted
+ * tracepoints that have a kprobe source and, with RF_KPROBES_AUTO, that the
+ * kernel lacks.  0 with *@out NULL when none is needed, or none can be made
+ * and @mode is AUTO (the events are left out, as any the kernel lacks);
+ * else an error in @msg.  *@out is set even on error, for
+ * rf_kprobes_destroy().
+ */
+int rf_kprobes_create(struct rf_kprobes **out, const char *group, enum rf_kprobe_mode mode,
+		      const bool want[TP_MAX], const char *tracefs_dir, char *msg, size_t len);
+/* The group event @id is in if a kprobe stands in for it, else NULL. */
+const char *rf_kprobes_group(const struct rf_kprobes *k, enum rf_tp_id id);
+/* The kernel function a kprobe for @id is on, else NULL. */
+const char *rf_kprobes_symbol(const struct rf_kprobes *k, enum rf_tp_id id);
+/* Remove the events (after every instance that enabled them is gone) and free @k. */
+void rf_kprobes_destroy(struct rf_kprobes *k);
+/*
+ * One line per kprobe source into @buf: the tracepoint, the function, and the
+ * fetch arguments this kernel's BTF gives (or why it gives none).  The bytes
+ * written.
+ */
+size_t rf_kprobes_describe(char *buf, size_t len);
+/* Remove the kprobe groups of recorders that died without removing them. */
+void rf_kprobes_remove_stale(void);
 
 /* ------------------------------------------------------------ vmas */
 

@@ -8,6 +8,8 @@
  *                k-way merge of the per-CPU streams by (time, cpu)
  *   tp.c         tracepoint table: which events, their field handles (looked
  *                up once from each event's format file)
+ *   kprobes.c    kprobe events standing in for the filemap tracepoints an
+ *                older kernel lacks (offsets from its BTF, via libbpf)
  *   normalize.c  raw records -> struct rf_event (references, state, observations)
  *   tasks.c      per-thread state (tgid, mm, cgroup, the read syscall in flight)
  *   vmas.c       per-process mapping tables (/proc/PID/maps + mmap/munmap)
@@ -40,6 +42,13 @@ enum rf_record_scope {
 	RF_SCOPE_CGROUP,	/* -G CGROUP: tasks in that memory cgroup subtree */
 };
 
+/* Where the filemap read/fault events come from (kprobes.c). */
+enum rf_kprobe_mode {
+	RF_KPROBES_AUTO = 0,	/* kprobe events for the tracepoints this kernel lacks */
+	RF_KPROBES_ALWAYS,	/* kprobe events for every one that has a kprobe source */
+	RF_KPROBES_NEVER,	/* tracepoints only */
+};
+
 struct rf_record_opts {
 	enum rf_record_scope scope;
 	pid_t pid;			/* RF_SCOPE_PID */
@@ -49,6 +58,7 @@ struct rf_record_opts {
 	uint64_t buffer_bytes;		/* per CPU; 0 = default */
 	uint64_t snapshot_ns;		/* 0 = only at start and end */
 	uint64_t poll_ns;		/* 0 = default */
+	enum rf_kprobe_mode kprobes;	/* --kprobes */
 	dev_t out_dev;			/* the output file, whose page cache the recorder skips */
 	ino_t out_ino;
 };
@@ -94,6 +104,8 @@ void rf_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st
 const char *rf_recorder_errmsg(const struct rf_recorder *rec);
 /* The event sources actually enabled, "filemap:mm_filemap_get_pages,..." */
 const char *rf_recorder_sources(const struct rf_recorder *rec);
+/* The reference events of the default set the kernel lacks, with no kprobe in their stead: "" or "a:b, c:d". */
+const char *rf_recorder_missing(const struct rf_recorder *rec);
 
 /* Check an --events list without touching tracefs: 0 or RF_ERR_INVAL with @msg set. */
 int rf_record_check_events(const char *list, char *msg, size_t len);

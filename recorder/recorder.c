@@ -28,16 +28,19 @@ struct rf_recorder {
 	struct rf_record_opts opts;
 	struct rf_record_sink sink;
 	struct rf_source *src;
+	struct rf_kprobes *kp;
 	struct rf_norm *norm;
 	struct rf_tp_set tps;
 	struct rf_memcg_root root;
 	bool have_root;
 	bool want[TP_MAX];
+	const char *system[TP_MAX];	/* where each event is: its system, or a kprobe group */
 	bool explicit_events;
 	uint64_t last_snapshot;
 	uint64_t kernel_lost;
 	char name[64];
 	char sources[2048];
+	char missing[512];	/* the reference events of the default set this kernel lacks */
 	char errmsg[512];
 };
 
@@ -72,6 +75,10 @@ void rf_record_list_events(char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "  %-8s %s:%s\n",
 				rf_tp_group_name(d->group), d->system, d->name);
 	}
+	if (off < len)
+		off += snprintf(buf + off, len - off, "kprobe sources (--kprobes), from this kernel's BTF:\n");
+	if (off < len)
+		rf_kprobes_describe(buf + off, len - off);
 }
 
 int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
@@ -105,7 +112,7 @@ static void wanted_systems(const struct rf_recorder *rec, const char **sys, size
 	int i;
 
 	for (i = 0; i < TP_MAX; i++) {
-		const char *s = rf_tp_desc(i)->system;
+		const char *s = rec->system[i];
 
 		if (!rec->want[i])
 			continue;
@@ -146,23 +153,32 @@ static int enable_events(struct rf_recorder *rec)
 		if (!rec->want[i])
 			continue;
 		if (!rec->tps.tp[i].enabled) {
-			if (!rec->explicit_events)
-				continue;	/* default set: use what this kernel has */
+			if (!rec->explicit_events) {	/* default set: use what this kernel has */
+				size_t m = strlen(rec->missing);
+
+				if (d->group == RF_TPG_refs)
+					snprintf(rec->missing + m, sizeof(rec->missing) - m, "%s%s:%s",
+						 m ? ", " : "", d->system, d->name);
+				continue;
+			}
 			snprintf(rec->errmsg, sizeof(rec->errmsg),
 				 "event %s:%s does not exist on this kernel", d->system, d->name);
 			return RF_ERR_UNSUPPORTED;
 		}
-		err = rf_source_enable(rec->src, d->system, d->name);
+		err = rf_source_enable(rec->src, rec->system[i], d->name);
 		if (!err && in_drain(i))
-			err = rf_source_enable_drain(rec->src, d->system, d->name,
+			err = rf_source_enable_drain(rec->src, rec->system[i], d->name,
 						     drain_filter(i));
 		if (err) {
 			snprintf(rec->errmsg, sizeof(rec->errmsg), "cannot enable %s:%s: %s",
-				 d->system, d->name, rf_strerror(err));
+				 rec->system[i], d->name, rf_strerror(err));
 			return err;
 		}
-		off += snprintf(rec->sources + off, sizeof(rec->sources) - off, "%s%s:%s",
-				off ? "," : "", d->system, d->name);
+		/* "system:event", or "system:event=kprobe:function" for a kprobe's */
+		off += snprintf(rec->sources + off, sizeof(rec->sources) - off, "%s%s:%s%s%s",
+				off ? "," : "", d->system, d->name,
+				rf_kprobes_symbol(rec->kp, i) ? "=kprobe:" : "",
+				rf_kprobes_symbol(rec->kp, i) ?: "");
 		if (off >= sizeof(rec->sources))
 			off = sizeof(rec->sources) - 1;
 	}
@@ -180,14 +196,25 @@ static int open_source(struct rf_recorder *rec)
 		.follow_pid = rec->opts.scope == RF_SCOPE_PID ? rec->opts.pid : 0,
 		.systems = systems,
 	};
-	int err;
+	char group[64];
+	int err, i;
 
+	/* a kprobe group is a C identifier: "refault_record_PID" */
+	snprintf(group, sizeof(group), "%s", rec->name);
+	for (i = 0; group[i]; i++)
+		group[i] = group[i] == '-' ? '_' : group[i];
+	err = rf_kprobes_create(&rec->kp, group, rec->opts.kprobes, rec->want,
+				rec->opts.tracefs_dir, rec->errmsg, sizeof(rec->errmsg));
+	if (err)
+		return err;
+	for (i = 0; i < TP_MAX; i++)
+		rec->system[i] = rf_kprobes_group(rec->kp, i) ?: rf_tp_desc(i)->system;
 	wanted_systems(rec, systems, TP_MAX + 1);
 	err = rf_source_open(&rec->src, &cfg, rec->errmsg, sizeof(rec->errmsg));
 	if (err)
 		return err;
-	err = rf_tp_resolve(&rec->tps, rf_source_tep(rec->src), rec->want, rec->errmsg,
-			    sizeof(rec->errmsg));
+	err = rf_tp_resolve(&rec->tps, rf_source_tep(rec->src), rec->want, rec->system,
+			    rec->errmsg, sizeof(rec->errmsg));
 	return err ?: enable_events(rec);
 }
 
@@ -330,6 +357,7 @@ int rf_recorder_start(struct rf_recorder *rec)
 	int err;
 
 	rf_source_remove_stale(rec->opts.tracefs_dir);
+	rf_kprobes_remove_stale();
 	err = make_norm(rec);
 	if (!err)
 		err = open_source(rec);
@@ -402,6 +430,7 @@ void rf_recorder_free(struct rf_recorder *rec)
 	if (!rec)
 		return;
 	rf_source_close(rec->src);
+	rf_kprobes_destroy(rec->kp);	/* after the instances that enabled them */
 	rf_tp_set_free(&rec->tps);
 	rf_norm_free(rec->norm);
 	free(rec);
@@ -429,4 +458,9 @@ const char *rf_recorder_errmsg(const struct rf_recorder *rec)
 const char *rf_recorder_sources(const struct rf_recorder *rec)
 {
 	return rec->sources;
+}
+
+const char *rf_recorder_missing(const struct rf_recorder *rec)
+{
+	return rec->missing;
 }

@@ -128,7 +128,7 @@ static int resolve_one(struct rf_tp *tp, struct tep_event *ev, char *msg, size_t
 		tp->field[f] = tep_find_any_field(ev, tp->desc->fields[f]);
 		if (!tp->field[f]) {
 			snprintf(msg, len, "%s:%s has no field '%s' on this kernel",
-				 tp->desc->system, tp->desc->name, tp->desc->fields[f]);
+				 tp->system, tp->desc->name, tp->desc->fields[f]);
 			return RF_ERR_UNSUPPORTED;
 		}
 		tp->num[f] = num_of(tp->field[f], native);
@@ -155,7 +155,7 @@ static int build_id_map(struct rf_tp_set *set)
 }
 
 int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want[TP_MAX],
-		  char *msg, size_t len)
+		  const char *const *system, char *msg, size_t len)
 {
 	struct tep_event *any = NULL;
 	int i, err;
@@ -165,9 +165,10 @@ int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want
 		struct tep_event *ev;
 
 		set->tp[i].desc = &descs[i];
+		set->tp[i].system = system && system[i] ? system[i] : descs[i].system;
 		if (!want[i])
 			continue;
-		ev = tep_find_event_by_name(tep, descs[i].system, descs[i].name);
+		ev = tep_find_event_by_name(tep, set->tp[i].system, descs[i].name);
 		if (!ev)
 			continue;	/* the caller decides whether that is fatal */
 		err = resolve_one(&set->tp[i], ev, msg, len);

@@ -110,9 +110,14 @@ struct rf_tp_num {
 	uint8_t size;		/* 1, 2, 4 or 8; 0: let libtraceevent read it */
 };
 
-/* One enabled tracepoint: its format, resolved once at start-up. */
+/*
+ * One enabled tracepoint: its format, resolved once at start-up.  Its records
+ * come from the tracepoint, or from a kprobe event of the same name and
+ * fields in group @system (kprobes.c) on a kernel without it.
+ */
 struct rf_tp {
 	const struct rf_tp_desc *desc;
+	const char *system;		/* desc->system, or the kprobe group */
 	struct tep_event *event;
 	struct tep_format_field *field[RF_TP_MAX_FIELDS];
 	struct rf_tp_num num[RF_TP_MAX_FIELDS];
@@ -134,9 +139,13 @@ const struct rf_tp_desc *rf_tp_desc(enum rf_tp_id id);
 const char *rf_tp_group_name(enum rf_tp_group group);
 /* Select from an --events list (NULL = all groups): sets @want[id]. */
 int rf_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len);
-/* Resolve formats of the wanted events in @tep; missing ones are left disabled. */
+/*
+ * Resolve formats of the wanted events in @tep; missing ones are left
+ * disabled.  @system[id], if @system and it are not NULL, is where event
+ * @id is (a kprobe group) instead of its tracepoint's system.
+ */
 int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want[TP_MAX],
-		  char *msg, size_t len);
+		  const char *const *system, char *msg, size_t len);
 void rf_tp_set_free(struct rf_tp_set *set);
 /* The tracepoint of a raw record, or NULL; @pid gets common_pid. */
 const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int32_t *pid);

@@ -151,6 +151,13 @@ static void print_header_text(const struct rf_trace_header *h)
 	       rf_format_bytes(h->host.mem_bytes, mem, sizeof(mem)),
 	       rf_format_bytes(h->host.swap_bytes, swap, sizeof(swap)),
 	       *h->host.thp_mode ? h->host.thp_mode : "unknown");
+	if (h->host.lru_gen[0] || h->host.cgroup_version)
+		printf("reclaim:      %s%s%s%s, memory cgroup %s%s%s\n",
+		       rf_trace_host_lru_gen_on(&h->host) ? "multi-gen LRU" : "classic LRU",
+		       h->host.lru_gen[0] ? " (lru_gen/enabled " : " (no multi-gen LRU",
+		       h->host.lru_gen, ")",
+		       h->host.cgroup_version == 2 ? "v2" : h->host.cgroup_version == 1 ? "v1" : "none",
+		       h->host.cgroup_mount[0] ? " at " : "", h->host.cgroup_mount);
 	print_wrapped("sources:      ", h->sources);
 	printf("scope:        %s\n", h->scope);
 	if (h->cgroup[0])

@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	2
-#define RF_TRACE_VERSION_MINOR	2
+#define RF_TRACE_VERSION_MINOR	3
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -285,6 +285,19 @@ struct rf_trace_host {
 	char kernel_release[256];
 	char arch[32];
 	char thp_mode[32];	/* "always", "madvise", "never", "" unknown */
+	/*
+	 * Since 2.3: /sys/kernel/mm/lru_gen/enabled as the kernel printed it
+	 * ("0x0007": the multi-gen LRU on; "0x0000": off, the classic LRU), ""
+	 * when the kernel has no multi-gen LRU (or the trace is older).
+	 */
+	char lru_gen[32];
+	/*
+	 * Since 2.3: the memory cgroup hierarchy recorded in: 1 (v1 "memory"
+	 * controller), 2 (cgroup2 with the memory controller), 0 none/unknown;
+	 * and where it was mounted.
+	 */
+	uint32_t cgroup_version;
+	char cgroup_mount[256];
 	uint64_t mem_bytes;
 	uint64_t swap_bytes;
 	uint32_t page_size;
@@ -331,6 +344,15 @@ RF_API void rf_trace_header_init(struct rf_trace_header *h, const char *producer
  * (uname, page size, CPUs, memory, swap, NUMA nodes, THP mode).
  */
 RF_API void rf_trace_header_fill_host(struct rf_trace_header *h);
+
+/**
+ * rf_trace_host_lru_gen_on() - was the multi-gen LRU on when @host recorded?
+ *
+ * True when @host->lru_gen reads as a number with the core bit (0x0001,
+ * LRU_GEN_CORE) set; false for "0x0000", for "" (no multi-gen LRU, or a
+ * trace older than 2.3) and for anything unreadable.
+ */
+RF_API bool rf_trace_host_lru_gen_on(const struct rf_trace_host *host);
 
 /* Names: "file_read", "anon_fault", ...; NULL / RF_EV_NONE when unknown. */
 RF_API const char *rf_event_type_name(unsigned int type);

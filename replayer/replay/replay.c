@@ -169,6 +169,18 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 		goto out;
 	}
 	res->header = *rf_trace_reader_header(r);
+	/*
+	 * Every profile of rf_model_profiles() models the classic LRU: beside a
+	 * multi-gen LRU kernel's own numbers, its numbers are another algorithm's.
+	 */
+	if (rf_trace_host_lru_gen_on(&res->header.host) && !opts->allow_mglru) {
+		snprintf(err, errlen, "%s was recorded with the multi-gen LRU on (lru_gen/enabled "
+			 "%s) and the model's profiles are classic LRU: record with it off (echo 0 > "
+			 "/sys/kernel/mm/lru_gen/enabled) or pass --allow-mglru to replay it anyway",
+			 opts->trace_path, res->header.host.lru_gen);
+		rc = RF_ERR_CONFIG;
+		goto out;
+	}
 	res->trace_bytes = rf_trace_reader_file_size(r);
 	if (rf_trace_reader_has_index(r)) {
 		n = rf_trace_reader_chunks(r, &chunks);

@@ -81,6 +81,9 @@ struct rf_replay_opts {
 	bool warm_cache;		/* pre-load the pages cached before the trace (warm.c) */
 	bool observe_pages;		/* the kernel's account follows every page (RF_OBSERVE_PAGES) */
 	bool all_cgroups;		/* results keep the cgroups outside the recorded one */
+	bool allow_mglru;		/* replay a trace recorded with the multi-gen LRU on
+					 * (header host.lru_gen) through the classic-LRU
+					 * profiles; RF_ERR_CONFIG otherwise */
 };
 
 /* What a replay produced, before it becomes JSON. */

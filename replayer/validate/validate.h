@@ -36,14 +36,18 @@ struct rf_validate_opts {
 	bool cold_cache;		/* the model starts empty; pages cached before are slack */
 	unsigned int threads;		/* replay engine threads (0: 1) */
 	bool progress;			/* the engine's progress line on stderr */
+	bool allow_mglru;		/* validate a trace recorded with the multi-gen LRU on
+					 * against a classic-LRU profile (refused otherwise) */
 };
 
 struct rf_validation;
 
 /*
  * rf_validate_run() - replay @path and compare
- * Return: 0; RF_ERR_CONFIG for a bad profile or --set; RF_ERR_INVAL for a
- * trace with no observations; other errors of the trace or the model.
+ * Return: 0; RF_ERR_CONFIG for a bad profile or --set, or a trace recorded
+ * with the multi-gen LRU on (header host.lru_gen) without @o->allow_mglru;
+ * RF_ERR_INVAL for a trace with no observations; other errors of the trace
+ * or the model.
  */
 RF_API int rf_validate_run(struct rf_validation **out, const char *path,
 			   const struct rf_validate_opts *o, char *err, size_t errlen);

@@ -208,12 +208,15 @@ int main(void)
 	int fd, rc;
 	long nchunks;
 
-	plan(21);
+	plan(22);
 	fd = mkstemp(path);
 	close(fd);
 	rf_trace_header_init(hp, "test-roundtrip");
 	rf_trace_header_fill_host(hp);
 	strcpy(h.params, "case=all-types");
+	strcpy(h.host.lru_gen, "0x0007");
+	h.host.cgroup_version = 2;
+	strcpy(h.host.cgroup_mount, "/sys/fs/cgroup");
 	ok(!rf_trace_writer_open(&w, path, hp, &opts), "writer opens");
 	for (i = 0; i < NR_EVENTS; i++) {
 		make_event(i, &ev);
@@ -233,6 +236,11 @@ int main(void)
 	}
 	ok(rf_trace_reader_has_index(r), "index found");
 	is_str(rf_trace_reader_header(r)->params, "case=all-types", "header round-trips");
+	ok(!strcmp(rf_trace_reader_header(r)->host.lru_gen, "0x0007") &&
+	   rf_trace_reader_header(r)->host.cgroup_version == 2 &&
+	   !strcmp(rf_trace_reader_header(r)->host.cgroup_mount, "/sys/fs/cgroup") &&
+	   rf_trace_host_lru_gen_on(&rf_trace_reader_header(r)->host),
+	   "2.3 header: lru_gen, cgroup_version and cgroup_mount round-trip");
 	ok(rf_trace_reader_header(r)->version_major == RF_TRACE_VERSION_MAJOR &&
 	   rf_trace_reader_header(r)->time_resolution == 1,
 	   "written as format %u.x with exact times by default", RF_TRACE_VERSION_MAJOR);

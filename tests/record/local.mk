@@ -17,7 +17,7 @@ record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-
 	tests/record/test-record-kill.sh tests/record/test-record-readahead.sh \
 	tests/record/test-record-drain.sh tests/record/test-record-memstat.sh \
 	tests/record/test-record-safety.sh tests/record/test-record-faults.sh \
-	tests/record/test-record-duration.sh
+	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 # The command of record -- COMMAND: held, released, killed as a group, run as the sudo user.
@@ -35,5 +35,6 @@ tests/record/test-record-memstat.log: tests/record/test-record-drain.log
 tests/record/test-record-safety.log: tests/record/test-record-memstat.log
 tests/record/test-record-faults.log: tests/record/test-record-safety.log
 tests/record/test-record-duration.log: tests/record/test-record-faults.log
-tests/validate/test-validate.log: tests/record/test-record-duration.log
+tests/record/test-record-kprobes.log: tests/record/test-record-duration.log
+tests/validate/test-validate.log: tests/record/test-record-kprobes.log
 tests/cli/test-outputs.log: tests/validate/test-validate.log
