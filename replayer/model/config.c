@@ -96,7 +96,7 @@ static const struct cfg_key keys[] = {
 		 "LRU batches before or after 8f182270 (post: a compound page drains its batch "
 		 "at once); default per profile"),
 	UINT_KEY("pagevec_size", p.pagevec_size, 1, MAX_PAGEVEC, 0,
-		 "pages per LRU batch; default per profile: 14 (v4.x), 15 (v5.10), 31 (v6.18)"),
+		 "pages per LRU batch; default per profile: 14 (v4.x), 15 (v5.10, v6.1), 31 (v6.12, v6.18)"),
 	ENUM_KEY("swap_account", p.swap_account, on_off_names, 0,
 		 "memcg swap accounting (swapaccount=); default on"),
 	ENUM_KEY("swap_account_key", swap_account_static_key, account_key_names, 0,

@@ -37,7 +37,7 @@
 #define MAX_MEMCGS		65535u
 #define MAX_MEMCG_DEPTH		256u	/* levels below the root the model nests memcgs */
 #define RA_HOLD_MAX		8u	/* file_readahead events one read or fault may follow */
-#define RA_PIN_MAX		31u	/* PAGEVEC_SIZE: the folios filemap_get_pages() holds */
+#define RA_PIN_MAX		MAX_PAGEVEC	/* the most folios a read holds (read_batch) */
 #define RA_READS_MAX		64u	/* readaheads whose reads may still be in flight */
 #define MAX_ORDER_MODEL		9	/* PMD order: larger orders are taken as THPs */
 
@@ -90,7 +90,7 @@ enum file_low_rule {
 enum scan_balance_rule {
 	BALANCE_ROTATED,	/* v4.x-v5.7: recent_scanned / recent_rotated */
 	BALANCE_COST,		/* v5.8+: anon_cost / file_cost, lru_note_cost(nr_pages) */
-	BALANCE_COST_IO,	/* v6.16+: cost = nr_io * SWAP_CLUSTER_MAX + nr_rotated */
+	BALANCE_COST_IO,	/* v6.2+ (0538a82c39e9): cost = nr_io * SWAP_CLUSTER_MAX + nr_rotated */
 };
 
 /* count_shadow_nodes(): how many shadow nodes a list may keep */
@@ -132,10 +132,18 @@ struct rf_profile {
 	bool lruvec_lock;		/* v5.11+: one lock per lruvec, not per node/zone */
 	bool no_wmark_scale;		/* v4.5: low = min * 5/4, high = min * 3/2 */
 	bool thp_swap;			/* v4.13+: an anon THP is swapped whole if slots allow */
-	bool stats_flushed;		/* v6.x rstat: reclaim reads memcg stats as last flushed */
-	bool ws_stamp_first;		/* v6.x: the shadow holds the age before eviction ages it */
-	bool large_file_folios;		/* v6.x: readahead in large folios, page_cache_ra_order() */
-	bool read_same_folio;		/* v6.x filemap_read(): pos_same_folio(), not prev_index */
+	bool stats_flushed;		/* v6.12+: reclaim reads memcg stats as last flushed
+					 * (mem_cgroup_flush_stats_ratelimited()); v5.13..v6.11
+					 * prepare_scan_count() flushes them first: exact */
+	bool ws_stamp_first;		/* v5.12+ (Salvador, "clarify eviction order"): the
+					 * shadow holds the age before eviction ages it */
+	bool large_file_folios;		/* readahead in large folios, page_cache_ra_order()
+					 * (v5.18), on ext4 from v6.16 (7ac67301e82f) */
+	bool read_same_folio;		/* v5.19+ (5ccc944dce3d) filemap_read(): pos_same_folio(),
+					 * not prev_index */
+	bool read_batch;		/* v5.10+: a read holds up to pagevec_size cached
+					 * folios across readahead (filemap_get_pages()); before,
+					 * the one page it copies (do_generic_file_read()) */
 	bool ra_charge_noretry;		/* v4.7+ (Hocko, "mm, memcg: use consistent gfp flags
 					 * during readahead"): readahead charges __GFP_NORETRY */
 	enum file_low_rule file_low;

@@ -164,7 +164,8 @@ void ra_read_done(struct rf_model *m, struct rf_page *p)
  * runs: filemap_fault() found the folio (filemap_get_folio() takes a
  * reference) and calls do_async_mmap_readahead() before it locks it;
  * filemap_get_pages() holds its batch of cached folios (up to PAGEVEC_SIZE,
- * from the read's first page to the first hole) across filemap_readahead().
+ * from the read's first page to the first hole: v5.10+, read_batch; before,
+ * do_generic_file_read() held the one page) across filemap_readahead().
  * Reclaim meets them with that extra reference and __remove_mapping()'s
  * folio_ref_freeze() fails: kept (v6.18 shrink_folio_list(); the same in
  * v4.6.2).  A read or fault whose first page is not cached started a
@@ -175,9 +176,9 @@ static uint32_t pin_reader(struct rf_model *m, const struct rf_event *next, uint
 {
 	uint64_t i = next->u.file.index;
 	uint64_t end = i + (next->type == RF_EV_FILE_FAULT ? 1 : file_range(m, i, next->u.file.nr));
-	uint32_t n = 0;
+	uint32_t n = 0, max = m->p->read_batch ? m->p->pagevec_size : 1;
 
-	while (i < end && n < RA_PIN_MAX) {
+	while (i < end && n < max) {
 		uint32_t idx = xa_lookup_page(m, mapping, i);
 		struct rf_page *p;
 

@@ -122,7 +122,13 @@ static void profile_for_release(void)
 		snprintf(rel, sizeof(rel), "%u.%u.0-test", major, minor);
 		own += !strcmp(rf_model_profile_for_release(rel, why, sizeof(why)), *p);
 	}
-	ok(rows == 5 && own == rows, "each of the %d release profiles is its release's pick", rows);
+	ok(rows == 7 && own == rows, "each of the %d release profiles is its release's pick", rows);
+	is_str(rf_model_profile_for_release("6.1.0-57-amd64", why, sizeof(why)), "v6.1",
+	       "Debian's 6.1 LTS picks v6.1");
+	is_str(rf_model_profile_for_release("6.12.117+deb12-amd64", why, sizeof(why)), "v6.12",
+	       "Debian's 6.12 LTS picks v6.12");
+	is_str(rf_model_profile_for_release("6.6.63", why, sizeof(why)), "v6.1",
+	       "6.6 picks v6.1, the nearest older");
 }
 
 /*
@@ -157,7 +163,7 @@ int main(void)
 	char err[256];
 	int n[3] = { 0 }, i, found = 0;
 
-	plan(37);
+	plan(40);
 	for (i = 0; i < 5; i++)
 		for (const char *const *p = names; *p; p++)
 			found += !strcmp(*p, want[i]);
