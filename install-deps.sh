@@ -3,15 +3,21 @@
 # With --test, also what the tests use: an independent msgpack decoder, clang for the fuzz target,
 # chromium to load the HTML report in a real browser, sudo for the recorder's privilege tests,
 # and groff (groff-base) to render the manual pages.
+# With --lab, also what the kernel lab (make check-kernels, tests/kernels/) boots guests with:
+# qemu, a static busybox for their initramfs, cpio, kmod (depmod), e2fsprogs.
 set -e
 packages="
 	build-essential autoconf automake libtool pkg-config
 	libzstd-dev zstd libmsgpack-dev liburcu-dev libunwind-dev libjson-c-dev
 	libtracefs-dev libtraceevent-dev libbpf-dev python3
 "
-if [ "${1:-}" = --test ]; then
-	packages="$packages python3-msgpack clang chromium sudo groff-base"
-fi
+for arg in "$@"; do
+	case $arg in
+	--test) packages="$packages python3-msgpack clang chromium sudo groff-base";;
+	--lab) packages="$packages qemu-system-x86 busybox-static cpio kmod e2fsprogs";;
+	*) echo "install-deps.sh: unknown option '$arg' (--test, --lab)" >&2; exit 2;;
+	esac
+done
 export DEBIAN_FRONTEND=noninteractive
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps.sh: run as root (apt-get install)" >&2

@@ -380,12 +380,11 @@ void rf_kprobes_remove_stale(void)
 		prefix[i] = prefix[i] == '-' ? '_' : prefix[i];
 	plen = strlen(prefix);
 	for (i = 0; all && all[i]; i++) {
-		char *system = NULL, *name = RF_RECORD_PREFIX;
-		char stale[64];
+		char *system = NULL, stale[64];
 
 		tracefs_dynevent_info(all[i], &system, NULL, NULL, NULL, NULL);
 		if (system && !strncmp(system, prefix, plen)) {
-			snprintf(stale, sizeof(stale), "%s%s", name, system + plen);
+			snprintf(stale, sizeof(stale), RF_RECORD_PREFIX "%s", system + plen);
 			if (rf_record_name_stale(stale))
 				tracefs_dynevent_destroy(all[i], true);
 		}

@@ -13,6 +13,7 @@ include tests/hostile/local.mk
 include tests/refpolicy/local.mk
 include tests/replay/local.mk
 include tests/validate/local.mk
+include tests/kernels/local.mk
 include tests/compare/local.mk
 include tests/cli/local.mk
 include tests/bench/local.mk

@@ -229,16 +229,24 @@ static uint32_t read_names(const struct rf_event *ev, const struct stat_name *ta
 	return seen;
 }
 
+/* Pages charged: v1's hierarchical total_cache + total_rss, else v2's (hierarchical) file + anon. */
 static uint64_t charged_pages(const struct rf_event *ev, uint32_t page_size)
 {
-	uint64_t v = 0;
+	uint64_t v1 = 0, v2 = 0;
+	bool have_v1 = false;
 	uint32_t i;
 
-	for (i = 0; i < ev->u.counters.nr; i++)
-		if (!strcmp(ev->u.counters.entries[i].name, "total_cache") ||
-		    !strcmp(ev->u.counters.entries[i].name, "total_rss"))
-			v += ev->u.counters.entries[i].value / page_size;
-	return v;
+	for (i = 0; i < ev->u.counters.nr; i++) {
+		const struct rf_counter *c = &ev->u.counters.entries[i];
+
+		if (!strcmp(c->name, "total_cache") || !strcmp(c->name, "total_rss")) {
+			v1 += c->value / page_size;
+			have_v1 = true;
+		} else if (!strcmp(c->name, "file") || !strcmp(c->name, "anon")) {
+			v2 += c->value / page_size;
+		}
+	}
+	return have_v1 ? v1 : v2;
 }
 
 static void snapshot_quantities(struct rf_observe *o, const struct rf_event *ev)

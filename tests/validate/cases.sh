@@ -19,6 +19,20 @@ vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	anon-swap) echo "anon 96 2";;
 	compete) echo "compete $2/f128a $2/f128b 2";;
 	hot) echo "hot $2/f256 32 1";;
+	# not in the suite: the kernel lab's check that kprobe sources give the tracepoints'
+	# references (CASE:kprobes against CASE:tracepoints, tests/kernels/)
+	mmap-small) echo "mmap $2/f32 1";;
+	*:kprobes|*:tracepoints) vcase_args "${1%:*}" "$2";;
+	esac
+}
+
+# The flags a case records with beyond the suite's own: CASE:kprobes records from kprobe
+# events where the kernel has tracepoints too (refault record --kprobes always),
+# CASE:tracepoints from tracepoints only.
+vcase_record_args() {
+	case $1 in
+	*:kprobes) echo "--kprobes always";;
+	*:tracepoints) echo "--kprobes never";;
 	esac
 }
 
@@ -33,15 +47,45 @@ vcase_describe() {
 	anon-swap) echo "dirty 96 MiB anonymous twice with a 256 MiB swap file";;
 	compete) echo "two child cgroups read a 128 MiB file each, twice, at once";;
 	hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB";;
+	mmap-small) echo "mmap a 32 MiB file, read a byte of every page, once";;
+	*:kprobes) echo "$(vcase_describe "${1%:*}"), from kprobe events";;
+	*:tracepoints) echo "$(vcase_describe "${1%:*}"), from tracepoints";;
 	esac
 }
 
-# The v1 memory cgroup we run in, or empty.
+# The memory cgroup we run in, or empty: in the v1 memory hierarchy, or where there is none in
+# cgroup2 when it has the memory controller (vmemcg_version says which).
 vmemcg_own_dir() {
-	mnt=$(awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { print $5; exit }' /proc/self/mountinfo)
-	[ -n "$mnt" ] || return 0
-	rel=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3; exit }' /proc/self/cgroup)
+	mnt=$(vmemcg_mount cgroup)
+	if [ -n "$mnt" ]; then
+		rel=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3; exit }' /proc/self/cgroup)
+	else
+		mnt=$(vmemcg_mount cgroup2)
+		[ -n "$mnt" ] || return 0
+		rel=$(awk -F: '$1 == "0" && $2 == "" { print $3; exit }' /proc/self/cgroup)
+	fi
 	echo "$mnt${rel%/}"
+}
+
+# vmemcg_mount cgroup|cgroup2: where the v1 memory hierarchy is mounted, or cgroup2 when it
+# has the memory controller; nothing when it is not.  (mountinfo: the file system type is the
+# field after "-", the super options the last.)
+vmemcg_mount() {
+	mnt=$(awk -v t="$1" '{ for (i = 7; i < NF; i++) if ($i == "-") {
+		if ($(i + 1) == t && (t == "cgroup2" || $NF ~ /(^|,)memory(,|$)/)) { print $5; exit }
+		break } }' /proc/self/mountinfo)
+	[ -n "$mnt" ] || return 0
+	[ "$1" = cgroup ] || grep -qw memory "$mnt/cgroup.controllers" 2>/dev/null || return 0
+	echo "$mnt"
+}
+
+# v1, v2 or nothing: the memory cgroup hierarchy vmemcg_own_dir uses.
+vmemcg_version() {
+	if [ -n "$(vmemcg_mount cgroup)" ]; then
+		echo v1
+	elif [ -n "$(vmemcg_mount cgroup2)" ]; then
+		echo v2
+	fi
 }
 
 # Why the suite cannot run here, or nothing.
@@ -49,7 +93,12 @@ vcannot_run() {
 	[ -n "$REFAULT" ] && [ -x "$REFAULT" ] || { echo "no refault binary (\$REFAULT)"; return; }
 	[ "$(id -u)" -eq 0 ] || { echo "recording needs root"; return; }
 	[ -d /sys/kernel/tracing/instances ] || { echo "no tracefs at /sys/kernel/tracing"; return; }
-	[ -n "$(vmemcg_own_dir)" ] || { echo "no v1 memory cgroup hierarchy"; return; }
+	# cgroup2 only where the caller says so (VALLOW_V2=1: tests/kernels/ does, in its guests)
+	case $(vmemcg_version) in
+	v1) ;;
+	v2) [ -n "${VALLOW_V2:-}" ] || { echo "no v1 memory cgroup hierarchy"; return; };;
+	*) echo "no v1 memory cgroup hierarchy"; return;;
+	esac
 	case $(stat -f -c %T "$1") in
 	tmpfs|ramfs) echo "$1 is on tmpfs (its page cache is not traced as file reads)";;
 	esac
@@ -68,8 +117,10 @@ vswap_off() {
 	VSWAP=
 }
 
-vswap_on() {	# a 256 MiB swap file in /var/tmp; 1 when swapon is refused
-	VSWAP=/var/tmp/refault-validate-swap.$$
+# VSWAPDIR: where vswap_on puts the swap file (default /var/tmp); a directory on a disk file
+# system (swapon refuses tmpfs)
+vswap_on() {	# a 256 MiB swap file in $VSWAPDIR; 1 when swapon is refused
+	VSWAP=${VSWAPDIR:-/var/tmp}/refault-validate-swap.$$
 	{ dd if=/dev/zero of="$VSWAP" bs=1M count=256 status=none && chmod 600 "$VSWAP" &&
 		mkswap "$VSWAP" > /dev/null && swapon "$VSWAP"; } 2>/dev/null && return 0
 	rm -f "$VSWAP"
@@ -87,7 +138,7 @@ vrecord() {
 	fi
 	# shellcheck disable=SC2046
 	"$REFAULT" record -q -o "$dir/$name.rft" --memcg-limit $VLIMIT --snapshot-interval $VSNAP \
-		-- "$wl" $(vcase_args "$name" "$dir") 2> "$dir/$name.err" &
+		$(vcase_record_args "$name") -- "$wl" $(vcase_args "$name" "$dir") 2> "$dir/$name.err" &
 	rpid=$!
 	wait $rpid
 	st=$?

@@ -15,6 +15,7 @@
  *   vworkload compete FILE_A FILE_B PASSES  two children, each in its own child cgroup of
  *                                           ours (vworkload-a, -b: left for the caller to
  *                                           remove), read their file PASSES times at once
+ *                                           (cgroup v1 "memory" hierarchy or cgroup2)
  */
 #include "config.h"
 
@@ -159,11 +160,15 @@ static void hot(const char *path, long hot_mib, long rounds)
 	close(sfd);
 }
 
-/* Our memory cgroup's directory: the v1 "memory" mount plus /proc/self/cgroup's path. */
-static void own_memcg(char *dir, size_t len)
+/*
+ * Our memory cgroup's directory: the v1 "memory" mount plus /proc/self/cgroup's path; where
+ * there is no v1 memory hierarchy, the cgroup2 mount plus the "0::PATH" line.  1 on cgroup2.
+ */
+static int own_memcg(char *dir, size_t len)
 {
-	char line[4096], mnt[2048] = "", rel[2048] = "";
+	char line[4096], mnt[2048] = "", mnt2[2048] = "", rel[2048] = "", rel2[2048] = "";
 	FILE *f = fopen("/proc/self/mountinfo", "re");
+	int v2;
 
 	while (f && fgets(line, sizeof(line), f)) {
 		char point[2048], opts[2048];
@@ -173,6 +178,9 @@ static void own_memcg(char *dir, size_t len)
 		    sscanf(strstr(line, " - cgroup ") + 10, "%*s %2047s", opts) == 1 &&
 		    (strstr(opts, ",memory") || !strncmp(opts, "memory", 6)))
 			snprintf(mnt, sizeof(mnt), "%s", point);
+		else if (strstr(line, " - cgroup2 ") && !mnt2[0] &&
+			 sscanf(line, "%*s %*s %*s %*s %2047s", point) == 1)
+			snprintf(mnt2, sizeof(mnt2), "%s", point);
 	}
 	if (f)
 		fclose(f);
@@ -180,16 +188,25 @@ static void own_memcg(char *dir, size_t len)
 	while (f && fgets(line, sizeof(line), f)) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 
-		if (c2 && strstr(c1, "memory") && strstr(c1, "memory") < c2) {
-			c2[strcspn(c2, "\n")] = '\0';
+		if (!c2)
+			continue;
+		c2[strcspn(c2, "\n")] = '\0';
+		if (strstr(c1, "memory") && strstr(c1, "memory") < c2)
 			snprintf(rel, sizeof(rel), "%s", c2 + 1);
-		}
+		else if (!strncmp(line, "0::", 3))
+			snprintf(rel2, sizeof(rel2), "%s", c2 + 1);
 	}
 	if (f)
 		fclose(f);
-	if (!mnt[0])
-		die("no v1 memory cgroup mount");
+	v2 = !mnt[0];
+	if (v2) {
+		if (!mnt2[0] || !rel2[0])
+			die("no v1 memory cgroup mount and no cgroup2 mount");
+		snprintf(mnt, sizeof(mnt), "%s", mnt2);
+		snprintf(rel, sizeof(rel), "%s", rel2);
+	}
 	snprintf(dir, len, "%s%s", mnt, strcmp(rel, "/") ? rel : "");
+	return v2;
 }
 
 static void enter(const char *dir)
@@ -208,13 +225,33 @@ static void compete(const char *a, const char *b, long passes)
 	char own[4096], dirs[2][4200];
 	const char *files[2] = { a, b };
 	pid_t kids[2];
-	int i, st, failed = 0;
+	int i, st, v2, failed = 0;
 
-	own_memcg(own, sizeof(own));
+	v2 = own_memcg(own, sizeof(own));
 	for (i = 0; i < 2; i++) {
 		snprintf(dirs[i], sizeof(dirs[i]), "%s/vworkload-%c", own, 'a' + i);
 		if (mkdir(dirs[i], 0755) && errno != EEXIST)
 			die(dirs[i]);
+	}
+	if (v2) {
+		/*
+		 * cgroup2: a child cgroup has a memory controller of its own only when our
+		 * cgroup (the recorder's --memcg-limit group) has "+memory" in its
+		 * cgroup.subtree_control, and the no-internal-process rule refuses that
+		 * (EBUSY) while a process is in it: we are its only one, so we move into
+		 * vworkload-a first (all we do from here is fork and wait: a few pages of
+		 * stack charged there), then enable the controller, then fork the children
+		 * into vworkload-a and -b.  The limit stays on our cgroup, over both.  v1
+		 * has neither rule: there we stay where we are.
+		 */
+		char knob[4300];
+		FILE *f;
+
+		enter(dirs[0]);
+		snprintf(knob, sizeof(knob), "%s/cgroup.subtree_control", own);
+		f = fopen(knob, "we");
+		if (!f || fputs("+memory\n", f) < 0 || fclose(f))
+			die(knob);
 	}
 	for (i = 0; i < 2; i++) {
 		kids[i] = fork();

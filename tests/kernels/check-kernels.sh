@@ -1,0 +1,224 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# make check-kernels: the validation suite's workloads recorded in qemu guests running other
+# kernels (tests/kernels/lab.sh), each trace validated here on the host as
+# tests/validate/test-validate.sh does (refault validate --slack 0 --json, then
+# check-tolerance.py with tests/validate/tolerances; a case out of tolerance is recorded once
+# more, in a second boot, and the second recording decides).  TAP on stdout.
+#
+#   KERNELS   the configurations (default all three):
+#               6.1-v1   linux-image-6.1.0-57-amd64, cgroup v1, MGLRU as it boots (off)
+#               6.1-v2   the same kernel, cgroup v2
+#               6.12-v2  linux-image-6.12.117+deb12-amd64, cgroup v2 (it has no v1 memory
+#                        controller), MGLRU off (echo 0 > /sys/kernel/mm/lru_gen/enabled)
+#   CASES     cases of tests/validate/cases.sh (default all nine)
+#   REFAULT_LAB_CACHE  the lab's cache (default ~/.cache/refault-lab)
+#   LAB_OUT   where traces and console logs go (default BUILDDIR/tests/kernels/out):
+#             LAB_OUT/CONFIG/, and LAB_OUT/CONFIG/again/ for the second recordings
+#   LAB_ACCEL auto|kvm|tcg (default auto), LAB_BUDGET seconds per boot (default 1800)
+#   LAB_RERECORD=0  no second recording
+#   LAB_REUSE=1  boot nothing: validate the traces a previous run left in LAB_OUT
+# Set by the make target: top_srcdir, top_builddir, REFAULT, VWORKLOAD, PYTHON3 (by default:
+# this script's source tree, the current directory as the build tree, its refault and
+# tests/validate/vworkload, python3).
+# A configuration whose kernel package is neither cached nor downloadable is skipped, with
+# the reason; so is everything when qemu is missing.
+set -u
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$PWD}
+REFAULT=${REFAULT:-$top_builddir/refault}
+VWORKLOAD=${VWORKLOAD:-$top_builddir/tests/validate/vworkload}
+# shellcheck source=tests/validate/cases.sh disable=SC1091
+. "$top_srcdir/tests/validate/cases.sh"
+lab=$top_srcdir/tests/kernels/lab.sh
+tol=$top_srcdir/tests/validate/tolerances
+KERNELS=${KERNELS:-"6.1-v1 6.1-v2 6.12-v2"}
+out_top=${LAB_OUT:-$top_builddir/tests/kernels/out}
+PYTHON3=${PYTHON3:-python3}
+read -r -a cases <<< "${CASES:-$VCASES}"
+# On a kernel with the filemap tracepoints, these are recorded from them and from the kprobe
+# events that stand in for them on older kernels (refault record --kprobes): the references
+# must be the same, in the same order (EQUIV_CASES="" leaves the check out).
+EQUIV_CASES=${EQUIV_CASES-"read2-small mmap-small"}
+
+if ! command -v qemu-system-x86_64 > /dev/null 2>&1; then
+	echo "1..0 # SKIP no qemu-system-x86_64 (apt-get install qemu-system-x86)"
+	exit 0
+fi
+"$PYTHON3" -c '' 2> /dev/null || { echo "Bail out! no python3 (\$PYTHON3)"; exit 1; }
+
+# run_lab DIR ARGS...: lab.sh into DIR, its progress as TAP comments as it goes; lab.sh's status
+run_lab() {
+	local d=$1
+	shift
+	mkdir -p "$d" || { echo "Bail out! cannot create $d"; exit 1; }
+	"$lab" "$@" --refault "$REFAULT" --vworkload "$VWORKLOAD" --out "$d" \
+		--accel "${LAB_ACCEL:-auto}" --budget "${LAB_BUDGET:-1800}" 2>&1 |
+		tee "$d/lab.log" | sed -u 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+
+# vcase K DIR C: the TAP lines of case C as recorded in DIR (numbered from 1) in DIR/C.tap;
+# 0 when every line is ok
+vcase() {
+	local k=$1 d=$2 c=$3 cst vst what
+	what="refault record -- vworkload $(vcase_args "$c" .)"
+	cst=$(awk -v c="$c" '$1 == c { print $2 }' "$d/cases.txt" 2> /dev/null | tail -n 1)
+	{
+		if [ -z "$cst" ]; then
+			echo "not ok 1 - $k $c: $what (it never ran in the guest: $d/console.log)"
+		elif [ "$cst" = 2 ]; then
+			echo "ok 1 # SKIP $k $c: $(cat "$d/$c.err" 2> /dev/null)"
+		else
+			[ ! -s "$d/$c.err" ] || sed "s/^/# $k $c: /" "$d/$c.err"
+			if [ "$cst" != 0 ] || [ ! -s "$d/$c.rft" ]; then
+				echo "not ok 1 - $k $c: $what (exit $cst in the guest)"
+			else
+				echo "ok 1 - $k $c: $what"
+				"$REFAULT" validate "$d/$c.rft" --slack 0 --json > "$d/$c.json" 2> "$d/$c.verr"
+				vst=$?
+				sed "s/^/# $k $c: /" "$d/$c.verr"
+				if [ $vst -ne 0 ] && [ $vst -ne 3 ]; then
+					echo "not ok 2 - $k $c: refault validate exits 0 or 3 (got $vst)"
+				else
+					echo "ok 2 - $k $c: refault validate exits 0 or 3 (got $vst)"
+					"$PYTHON3" "$top_srcdir/tests/validate/check-tolerance.py" "$c" \
+						"$d/$c.json" "$tol" 3 "$k" |
+						sed "s/^\(\(not \)\{0,1\}ok [0-9]* - \)/\1$k /"
+				fi
+			fi
+		fi
+	} > "$d/$c.tap"
+	! failing "$d/$c.tap"
+}
+
+# failing FILE: 0 when it has a "not ok" line that is not a known divergence ("# TODO")
+failing() {
+	grep '^not ok' "$1" | grep -qv '# TODO'
+}
+
+# refs TRACE: the references to the workload's files (on the lab's disk: the program's own
+# text and libraries, on the initramfs, fault by their ASLR placement) as the kernel named
+# them: type, file, pages, flags; not the time, CPU, pid or address-space id, which differ
+# from one recording to the next
+refs() {
+	"$REFAULT" trace dump --no-names "$1" |
+		awk '$4 ~ /^(file_read|file_fault)$/ && $5 !~ /^dev=0:/ {
+			$1 = $2 = $3 = ""; sub(/ mm=[^ ]*/, ""); sub(/^ */, ""); print }'
+}
+
+# equiv K DIR C: one TAP line: C:tracepoints and C:kprobes reference the same pages, the
+# reads in the same order.  Faults are compared as sets: which of two recordings' faults
+# comes first at a readahead window's edge is when the window's reads completed.
+equiv() {
+	local k=$1 d=$2 c=$3 a b na moved
+	a=$d/$c:tracepoints.rft b=$d/$c:kprobes.rft
+	if [ ! -s "$a" ] || [ ! -s "$b" ]; then
+		echo "not ok 1 - $k $c: recorded from tracepoints and from kprobes (missing: $a or $b)"
+		return
+	fi
+	refs "$a" > "$d/$c.tracepoints.refs"
+	refs "$b" > "$d/$c.kprobes.refs"
+	na=$(wc -l < "$d/$c.tracepoints.refs")
+	moved=$(diff "$d/$c.tracepoints.refs" "$d/$c.kprobes.refs" | grep -c '^>')
+	if "$REFAULT" trace info "$b" | tr -d '\n ' | grep -q 'mm_filemap_get_pages=kprobe:' &&
+		[ "$na" -gt 0 ] &&
+		cmp -s <(sort "$d/$c.tracepoints.refs") <(sort "$d/$c.kprobes.refs") &&
+		cmp -s <(grep '^file_read' "$d/$c.tracepoints.refs") \
+			<(grep '^file_read' "$d/$c.kprobes.refs"); then
+		echo "ok 1 - $k $c: from kprobe events, the same $na references as from the" \
+			"tracepoints, reads in the same order ($moved faults elsewhere in the order)"
+	else
+		echo "not ok 1 - $k $c: from kprobe events, the same references as from the" \
+			"tracepoints ($na; diff $d/$c.tracepoints.refs $d/$c.kprobes.refs)"
+		diff "$d/$c.tracepoints.refs" "$d/$c.kprobes.refs" | head -n 20 | sed 's/^/# /'
+	fi
+}
+
+n=0
+failed=0
+emit() {	# emit FILE: its TAP lines numbered on from $n
+	awk -v n="$n" '/^(not )?ok [0-9]+/ { n++; sub(/ok [0-9]+/, "ok " n) } { print }' "$1"
+	n=$((n + $(grep -c '^\(not \)\{0,1\}ok [0-9]' "$1")))
+	! failing "$1" || failed=1
+}
+
+t_all=$SECONDS
+for k in $KERNELS; do
+	case $k in
+	6.1-v1) args=(--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v1);;
+	6.1-v2) args=(--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v2);;
+	6.12-v2) args=(--kernel-pkg linux-image-6.12.117+deb12-amd64 --cgroup v2 --mglru 0);;
+	*) echo "Bail out! unknown configuration '$k' in KERNELS (6.1-v1, 6.1-v2, 6.12-v2)"; exit 1;;
+	esac
+	out=$out_top/$k
+	t0=$SECONDS
+	if [ -n "${LAB_REUSE:-}" ]; then
+		st=0
+		[ ! -r "$out/lab.log" ] || sed 's/^/# /' "$out/lab.log"
+	else
+		rm -rf "$out/again"
+		sel=()
+		for c in "${cases[@]}"; do sel+=(--case "$c"); done
+		if [ "$k" = 6.12-v2 ]; then
+			for c in $EQUIV_CASES; do sel+=(--case "$c:tracepoints" --case "$c:kprobes"); done
+		fi
+		run_lab "$out" "${args[@]}" "${sel[@]}"
+		st=$?
+	fi
+	if [ "$st" -eq 3 ]; then
+		n=$((n + 1))
+		echo "ok $n # SKIP $k: $(grep -m 1 '^lab: error: ' "$out/lab.log" | sed 's/^lab: error: //')"
+		continue
+	fi
+	# the guest booted when its summary has cases
+	n=$((n + 1))
+	if ! grep -q '^case ' "$out/summary.txt" 2> /dev/null; then
+		echo "not ok $n - $k: the guest boots and runs the cases ($out/lab.log, $out/console.log)"
+		failed=1
+		continue
+	fi
+	echo "ok $n - $k: the guest boots and runs the cases in $((SECONDS - t0)) s" \
+		"($(sed -n 's/^accel: //p' "$out/summary.txt"))"
+	again=()
+	for c in "${cases[@]}"; do
+		vcase "$k" "$out" "$c" || again+=("$c")
+	done
+	if [ ${#again[@]} -gt 0 ] && [ "${LAB_RERECORD:-1}" != 0 ]; then
+		# The kernel does not repeat itself exactly (test-validate.sh): one more recording
+		# of each case out of tolerance, in one more boot, decides.
+		for c in "${again[@]}"; do
+			echo "# $k $c: out of tolerance on the first recording:"
+			grep '^not ok' "$out/$c.tap" | sed 's/^not ok [0-9]* - /#   first recording: not ok - /'
+		done
+		if [ -z "${LAB_REUSE:-}" ]; then
+			sel=()
+			for c in "${again[@]}"; do sel+=(--case "$c"); done
+			echo "# $k: recording ${again[*]} once more"
+			run_lab "$out/again" "${args[@]}" "${sel[@]}"
+		elif [ -r "$out/again/lab.log" ]; then
+			sed 's/^/# /' "$out/again/lab.log"
+		fi
+		if [ -r "$out/again/cases.txt" ]; then
+			for c in "${again[@]}"; do
+				vcase "$k" "$out/again" "$c"
+			done
+		else
+			again=()
+		fi
+	fi
+	for c in "${cases[@]}"; do
+		case " ${again[*]} " in
+		*" $c "*) emit "$out/again/$c.tap";;
+		*) emit "$out/$c.tap";;
+		esac
+	done
+	[ "$k" = 6.12-v2 ] || continue
+	for c in $EQUIV_CASES; do
+		equiv "$k" "$out" "$c" > "$out/$c.equiv.tap"
+		emit "$out/$c.equiv.tap"
+	done
+done
+echo "# all configurations: $((SECONDS - t_all)) s"
+echo "1..$n"
+exit $failed
