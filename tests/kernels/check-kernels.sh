@@ -163,6 +163,7 @@ for k in $KERNELS; do
 		if [ "$k" = 6.12-v2 ]; then
 			for c in $EQUIV_CASES; do sel+=(--case "$c:tracepoints" --case "$c:kprobes"); done
 		fi
+		sel+=(--append refault.kprobes_kill=1)
 		run_lab "$out" "${args[@]}" "${sel[@]}"
 		st=$?
 	fi
@@ -213,6 +214,18 @@ for k in $KERNELS; do
 		*) emit "$out/$c.tap";;
 		esac
 	done
+	kk=$out/kprobes-kill.txt
+	if [ -r "$kk" ]; then
+		n=$((n + 1))
+		if grep -q '^after-kill [1-9]' "$kk" && grep -q '^after-next 0$' "$kk"; then
+			echo "ok $n - $k: a recorder killed leaves its kprobe events, the next recording" \
+				"removes them ($(tr '\n' ' ' < "$kk"))"
+		else
+			echo "not ok $n - $k: a recorder killed leaves its kprobe events, the next" \
+				"recording removes them ($(tr '\n' ' ' < "$kk"))"
+			failed=1
+		fi
+	fi
 	[ "$k" = 6.12-v2 ] || continue
 	for c in $EQUIV_CASES; do
 		equiv "$k" "$out" "$c" > "$out/$c.equiv.tap"

@@ -70,7 +70,7 @@ configs=()
 read -r -a cases <<< "$VCASES"
 for k in $KERNELS; do
 	"$PYTHON3" "$top_srcdir/tests/validate/fidelity-table.py" --doc "$doc" \
-		--section "kernel-$k" --tolerances "$top_srcdir/tests/validate/tolerances" \
+		--section "kernel-$k" --level 4 --tolerances "$top_srcdir/tests/validate/tolerances" \
 		--command "$cmd" --date "$(date -u +%Y-%m-%d)" --tree "$tree" "$work/$k" "${cases[@]}" ||
 		exit 1
 	configs+=(--config "$k=$work/$k")

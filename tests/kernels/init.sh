@@ -16,6 +16,8 @@
 #   refault.cases=A,B,...       the cases (default: cases.sh's nine)
 #   refault.probe=1             say "probe ok" and power off at once (lab.sh's KVM probe)
 #   refault.test_crash=CASE     crash the kernel (sysrq c) after CASE: tests lab.sh's retry
+#   refault.kprobes_kill=1      after the cases, SIGKILL a recorder with kprobe events and
+#                               check the next recording removes them (kprobes-kill.txt)
 #
 # Every line for lab.sh starts "refault-lab: " on the console (ttyS0): "init" when init is
 # reached, "case NAME start|end", "done" at the end, "fail WHAT" before powering off early.
@@ -44,7 +46,7 @@ mount -t tmpfs tmpfs /tmp
 mount -t tracefs tracefs /sys/kernel/tracing || fail "mount -t tracefs at /sys/kernel/tracing"
 mark "init $(uname -r) up=$(up)"
 
-cg=auto mglru='' cases='' probe='' test_crash=''
+cg=auto mglru='' cases='' probe='' test_crash='' refault_kill=''
 read -r cmdline < /proc/cmdline
 for w in $cmdline; do
 	case $w in
@@ -53,6 +55,7 @@ for w in $cmdline; do
 	refault.cases=*) cases=$(echo "${w#*=}" | tr , ' ');;
 	refault.probe=*) probe=${w#*=};;
 	refault.test_crash=*) test_crash=${w#*=};;
+	refault.kprobes_kill=*) refault_kill=${w#*=};;
 	esac
 done
 if [ -n "$probe" ]; then
@@ -164,6 +167,23 @@ done
 for d in "$(vmemcg_own_dir)"/refault-record-*; do
 	[ ! -d "$d" ] || mark "warning: a cgroup is left behind: $d"
 done
+# A recorder killed with its kprobe events made leaves them; the next recording removes them
+# (recorder/kprobes.c).  /mnt/out/kprobes-kill.txt: what kprobe_events held after the kill, and
+# after the next recording.
+if [ -w /sys/kernel/tracing/kprobe_events ] && [ -n "$refault_kill" ]; then
+	"$REFAULT" record -q --kprobes always -o /mnt/w/killed.rft -- sleep 30 2> /dev/null &
+	kpid=$!
+	sleep 3
+	kill -9 $kpid
+	wait $kpid 2> /dev/null
+	{
+		echo "after-kill $(grep -c '^p:refault_record_' /sys/kernel/tracing/kprobe_events)"
+		"$REFAULT" record -q --kprobes never -o /mnt/w/next.rft -- true 2> /dev/null
+		echo "after-next $(grep -c '^p:refault_record_' /sys/kernel/tracing/kprobe_events)"
+	} > /mnt/out/kprobes-kill.txt
+	pkill -9 sleep 2> /dev/null
+	mark "kprobes-kill $(tr '\n' ' ' < /mnt/out/kprobes-kill.txt)"
+fi
 sync
 swapoff -a 2> /dev/null
 umount /mnt || fail "umount /mnt (the traces may be incomplete)"
