@@ -219,8 +219,16 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 		t->rd.ino = ino;
 	}
 	ev.u.file.cgroup = t->cgroup;
-	/* brought in for a read or a fault: readahead of the reference to come */
-	err = t->rd.active || t->fault.on ? rf_ra_add(n, t, raw, dev, ino, idx, order) : 0;
+	/*
+	 * Brought in for a read or a fault: readahead of the reference to come.  A
+	 * fault reads ahead in the file it faults on only (filemap_fault() and its
+	 * do_*_mmap_readahead() take the vma's file): an add of another file while
+	 * a fault is held is the task's next, untraced, syscall (a write() whose
+	 * copy faulted), not the fault's.
+	 */
+	err = t->rd.active || (t->fault.on && t->fault.ev.u.file.dev == dev &&
+			       t->fault.ev.u.file.ino == ino) ?
+	      rf_ra_add(n, t, raw, dev, ino, idx, order) : 0;
 	return err ? err : rf_norm_emit(n, &ev);
 }
 
