@@ -15,6 +15,46 @@
 #include "model-local.h"
 
 /*
+ * What the 6.x classic rows share (v5.10's rules, the per-lruvec lock of
+ * v5.11, the shadow stamped first from v5.12, per-memcg nr_deferred from
+ * v5.13, pos_same_folio() from v5.19); each row adds what differs: the cost
+ * (v6.2), the batch size (v6.9), the stats flush in reclaim (v6.12), ext4's
+ * large folios (v6.16).  A field is set in one of the two places only.
+ */
+#define CLASSIC_6X								\
+		.ws_domain = WS_RECLAIM_ROOT,						\
+		.ws_cost = WSCOST_RCU,							\
+		.node_lru = true,							\
+		.ws_no_write_refault = true,						\
+		.ws_restore = true,							\
+		.ws_anon = true,							\
+		.ws_memcg_stats = true,							\
+		.new_anon_inactive = true,						\
+		.anon_two_look = true,							\
+		.deactivate_workingset = true,						\
+		.kswapd_check_first = true,						\
+		.pgactivate_nr_pages = true,						\
+		.vmstat_v58_names = true,						\
+		.vmstat_v59_names = true,						\
+		.memcg_vm_events = true,						\
+		.lruvec_lock = true,							\
+		.file_low = FILE_LOW_AT_ROOT,						\
+		.shadow_limit = SHADOW_LIMIT_LRU8,					\
+		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
+		.pvec_post_8f18 = true,							\
+		.thp_swap = true,							\
+		.scan_nr_pages = true,							\
+		.ws_stamp_first = true,							\
+		.read_same_folio = true,						\
+		.read_batch = true,							\
+		.swap_account = true,							\
+		.swappiness_max = 200,							\
+		.ra_charge_noretry = true,						\
+		.memcg_reclaim_retries = 16,						\
+		.shadow_seeks = 0,							\
+		.shrink_deferred_memcg = true
+
+/*
  * One row per profile: its name, the kernel release it models (major,
  * minor; 0, 0 for a release with a patch applied), what it models in a
  * line, and its switches.  The list of names and the pick by release
@@ -117,112 +157,22 @@
 		.shadow_seeks = 0)							\
 	ROW("v6.1", 6, 1,								\
 	    "v6.1 classic (non-MGLRU) LRU: batches of 15, cost = pages written, exact stats",	\
-		.ws_domain = WS_RECLAIM_ROOT,						\
-		.ws_cost = WSCOST_RCU,							\
-		.node_lru = true,							\
-		.ws_no_write_refault = true,						\
-		.ws_restore = true,							\
-		.ws_anon = true,							\
-		.ws_memcg_stats = true,							\
-		.new_anon_inactive = true,						\
-		.anon_two_look = true,							\
-		.deactivate_workingset = true,						\
-		.kswapd_check_first = true,						\
-		.pgactivate_nr_pages = true,						\
-		.vmstat_v58_names = true,						\
-		.vmstat_v59_names = true,						\
-		.memcg_vm_events = true,						\
-		.lruvec_lock = true,							\
-		.file_low = FILE_LOW_AT_ROOT,						\
+		CLASSIC_6X,								\
 		.balance = BALANCE_COST,						\
-		.shadow_limit = SHADOW_LIMIT_LRU8,					\
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
-		.pagevec_size = 15,							\
-		.pvec_post_8f18 = true,							\
-		.thp_swap = true,							\
-		.scan_nr_pages = true,							\
-		.ws_stamp_first = true,							\
-		.read_same_folio = true,						\
-		.read_batch = true,							\
-		.swap_account = true,							\
-		.swappiness_max = 200,							\
-		.ra_charge_noretry = true,						\
-		.memcg_reclaim_retries = 16,						\
-		.shadow_seeks = 0,							\
-		.shrink_deferred_memcg = true)						\
+		.pagevec_size = 15)							\
 	ROW("v6.12", 6, 12,								\
 	    "v6.12 classic (non-MGLRU) LRU: batches of 31, IO-weighted cost, no ext4 large folios",	\
-		.ws_domain = WS_RECLAIM_ROOT,						\
-		.ws_cost = WSCOST_RCU,							\
-		.node_lru = true,							\
-		.ws_no_write_refault = true,						\
-		.ws_restore = true,							\
-		.ws_anon = true,							\
-		.ws_memcg_stats = true,							\
-		.new_anon_inactive = true,						\
-		.anon_two_look = true,							\
-		.deactivate_workingset = true,						\
-		.kswapd_check_first = true,						\
-		.pgactivate_nr_pages = true,						\
-		.vmstat_v58_names = true,						\
-		.vmstat_v59_names = true,						\
-		.memcg_vm_events = true,						\
-		.lruvec_lock = true,							\
-		.file_low = FILE_LOW_AT_ROOT,						\
+		CLASSIC_6X,								\
 		.balance = BALANCE_COST_IO,						\
-		.shadow_limit = SHADOW_LIMIT_LRU8,					\
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
 		.pagevec_size = 31,							\
-		.pvec_post_8f18 = true,							\
-		.thp_swap = true,							\
-		.scan_nr_pages = true,							\
-		.stats_flushed = true,							\
-		.ws_stamp_first = true,							\
-		.read_same_folio = true,						\
-		.read_batch = true,							\
-		.swap_account = true,							\
-		.swappiness_max = 200,							\
-		.ra_charge_noretry = true,						\
-		.memcg_reclaim_retries = 16,						\
-		.shadow_seeks = 0,							\
-		.shrink_deferred_memcg = true)						\
+		.stats_flushed = true)							\
 	ROW("v6.18", 6, 18,								\
 	    "v6.18 classic (non-MGLRU) LRU: folio batches of 31, IO-weighted cost",	\
-		.ws_domain = WS_RECLAIM_ROOT,						\
-		.ws_cost = WSCOST_RCU,							\
-		.node_lru = true,							\
-		.ws_no_write_refault = true,						\
-		.ws_restore = true,							\
-		.ws_anon = true,							\
-		.ws_memcg_stats = true,							\
-		.new_anon_inactive = true,						\
-		.anon_two_look = true,							\
-		.deactivate_workingset = true,						\
-		.kswapd_check_first = true,						\
-		.pgactivate_nr_pages = true,						\
-		.vmstat_v58_names = true,						\
-		.vmstat_v59_names = true,						\
-		.memcg_vm_events = true,						\
-		.lruvec_lock = true,							\
-		.file_low = FILE_LOW_AT_ROOT,						\
+		CLASSIC_6X,								\
 		.balance = BALANCE_COST_IO,						\
-		.shadow_limit = SHADOW_LIMIT_LRU8,					\
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
 		.pagevec_size = 31,							\
-		.pvec_post_8f18 = true,							\
-		.thp_swap = true,							\
-		.scan_nr_pages = true,							\
 		.stats_flushed = true,							\
-		.ws_stamp_first = true,							\
-		.large_file_folios = true,						\
-		.read_same_folio = true,						\
-		.read_batch = true,							\
-		.swap_account = true,							\
-		.swappiness_max = 200,							\
-		.ra_charge_noretry = true,						\
-		.memcg_reclaim_retries = 16,						\
-		.shadow_seeks = 0,							\
-		.shrink_deferred_memcg = true)
+		.large_file_folios = true)
 
 static const struct rf_profile profiles[] = {
 #define ROW(n, maj, min, sum, ...)						\
