@@ -15,13 +15,12 @@
 #include "model-local.h"
 
 /*
- * What the 6.x classic rows share (v5.10's rules, the per-lruvec lock of
- * v5.11, the shadow stamped first from v5.12, per-memcg nr_deferred from
- * v5.13, pos_same_folio() from v5.19); each row adds what differs: the cost
- * (v6.2), the batch size (v6.9), the stats flush in reclaim (v6.12), ext4's
- * large folios (v6.16).  A field is set in one of the two places only.
+ * v5.10's rules, which the later classic rows keep: PG_workingset and restore,
+ * anon shadows, aging at the reclaim root, new anon pages inactive, the anon
+ * two-look rule, deactivation decided at the root, pgscan/pgsteal per memcg,
+ * a read holding its batch.  Its row adds its cost rule and batch size.
  */
-#define CLASSIC_6X								\
+#define CLASSIC_5_10								\
 		.ws_domain = WS_RECLAIM_ROOT,						\
 		.ws_cost = WSCOST_RCU,							\
 		.node_lru = true,							\
@@ -37,21 +36,31 @@
 		.vmstat_v58_names = true,						\
 		.vmstat_v59_names = true,						\
 		.memcg_vm_events = true,						\
-		.lruvec_lock = true,							\
 		.file_low = FILE_LOW_AT_ROOT,						\
 		.shadow_limit = SHADOW_LIMIT_LRU8,					\
 		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
 		.pvec_post_8f18 = true,							\
 		.thp_swap = true,							\
 		.scan_nr_pages = true,							\
-		.ws_stamp_first = true,							\
-		.read_same_folio = true,						\
 		.read_batch = true,							\
 		.swap_account = true,							\
 		.swappiness_max = 200,							\
 		.ra_charge_noretry = true,						\
 		.memcg_reclaim_retries = 16,						\
-		.shadow_seeks = 0,							\
+		.shadow_seeks = 0
+
+/*
+ * What the 6.x classic rows share: v5.10's rules, the per-lruvec lock of
+ * v5.11, the shadow stamped first from v5.12, per-memcg nr_deferred from
+ * v5.13, pos_same_folio() from v5.19; each row adds what differs: the cost
+ * (v6.2), the batch size (v6.9), the stats flush in reclaim (v6.12), ext4's
+ * large folios (v6.16).  A field is set in one place only.
+ */
+#define CLASSIC_6X								\
+		CLASSIC_5_10,								\
+		.lruvec_lock = true,							\
+		.ws_stamp_first = true,							\
+		.read_same_folio = true,						\
 		.shrink_deferred_memcg = true
 
 /*
@@ -126,35 +135,9 @@
 		.shadow_seeks = 2)							\
 	ROW("v5.10", 5, 10,								\
 	    "v5.10: anon workingset, reclaim-root aging, cost-based anon/file balance",	\
-		.ws_domain = WS_RECLAIM_ROOT,						\
-		.ws_cost = WSCOST_RCU,							\
-		.node_lru = true,							\
-		.ws_no_write_refault = true,						\
-		.ws_restore = true,							\
-		.ws_anon = true,							\
-		.ws_memcg_stats = true,							\
-		.new_anon_inactive = true,						\
-		.anon_two_look = true,							\
-		.deactivate_workingset = true,						\
-		.kswapd_check_first = true,						\
-		.pgactivate_nr_pages = true,						\
-		.vmstat_v58_names = true,						\
-		.vmstat_v59_names = true,						\
-		.memcg_vm_events = true,						\
-		.file_low = FILE_LOW_AT_ROOT,						\
+		CLASSIC_5_10,								\
 		.balance = BALANCE_COST,						\
-		.shadow_limit = SHADOW_LIMIT_LRU8,					\
-		.shadow_shrinker = SHADOW_SHRINKER_MEMCG,				\
-		.pagevec_size = 15,							\
-		.pvec_post_8f18 = true,							\
-		.thp_swap = true,							\
-		.scan_nr_pages = true,							\
-		.read_batch = true,							\
-		.swap_account = true,							\
-		.swappiness_max = 200,							\
-		.ra_charge_noretry = true,						\
-		.memcg_reclaim_retries = 16,						\
-		.shadow_seeks = 0)							\
+		.pagevec_size = 15)							\
 	ROW("v6.1", 6, 1,								\
 	    "v6.1 classic (non-MGLRU) LRU: batches of 15, cost = pages written, exact stats",	\
 		CLASSIC_6X,								\
