@@ -344,6 +344,12 @@ static int open_writer(struct record_cmd *c)
 
 	rf_trace_header_init(h, "refault record");
 	rf_trace_header_fill_host(h);
+	/* docs/recording.md, "Known limits": an anonymous THP fault is recorded as one page */
+	if (!strcmp(h->host.thp_mode, "always"))
+		rf_err(VERB, "warning: transparent huge pages are 'always': an anonymous fault the "
+		       "kernel serves with a 2 MiB folio is recorded as one page, so a replay "
+		       "undercounts anonymous memory (echo madvise > "
+		       "/sys/kernel/mm/transparent_hugepage/enabled to record without)");
 	if (!rf_memcg_mount(h->host.cgroup_mount, sizeof(h->host.cgroup_mount), &v2))
 		h->host.cgroup_version = v2 ? 2 : 1;
 	h->created = time(NULL);
@@ -653,20 +659,6 @@ static void summary(struct record_cmd *c)
 			(unsigned long long)st.lost);
 }
 
-/* docs/recording.md, "Known limits": an anonymous THP fault is recorded as one page. */
-static void thp_warning(void)
-{
-	struct rf_trace_header h;
-
-	rf_trace_header_init(&h, "refault record");
-	rf_trace_header_fill_host(&h);
-	if (!strcmp(h.host.thp_mode, "always"))
-		rf_err(VERB, "warning: transparent huge pages are 'always': an anonymous fault the "
-		       "kernel serves with a 2 MiB folio is recorded as one page, so a replay "
-		       "undercounts anonymous memory (echo madvise > "
-		       "/sys/kernel/mm/transparent_hugepage/enabled to record without)");
-}
-
 static int run(struct record_cmd *c, const sigset_t *old)
 {
 	struct rf_record_sink sink = { .event = sink_event, .ctx = c };
@@ -684,7 +676,6 @@ static int run(struct record_cmd *c, const sigset_t *old)
 		rf_err(VERB, "%s", c->werr[0] ? c->werr : rf_recorder_errmsg(c->rec));
 		return RF_EXIT_FAILURE;
 	}
-	thp_warning();
 	if (*rf_recorder_missing(c->rec))
 		rf_err(VERB, "warning: this kernel has no %s, and no kprobe event stands in (kprobe "
 		       "events and BTF needed, see --kprobes): the references they give are not "

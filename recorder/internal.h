@@ -76,14 +76,15 @@ void rf_source_remove_stale(const char *tracefs_dir);
 struct rf_kprobes;
 
 /*
- * Make kprobe events in group @group (a C identifier) for the wanted
+ * Make kprobe events, in the group named after the recorder's @name
+ * ("refault-record-PID" -> "refault_record_PID"), for the wanted
  * tracepoints that have a kprobe source and, with RF_KPROBES_AUTO, that the
  * kernel lacks.  0 with *@out NULL when none is needed, or none can be made
  * and @mode is AUTO (the events are left out, as any the kernel lacks);
  * else an error in @msg.  *@out is set even on error, for
  * rf_kprobes_destroy().
  */
-int rf_kprobes_create(struct rf_kprobes **out, const char *group, enum rf_kprobe_mode mode,
+int rf_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe_mode mode,
 		      const bool want[TP_MAX], const char *tracefs_dir, char *msg, size_t len);
 /* The group event @id is in if a kprobe stands in for it, else NULL. */
 const char *rf_kprobes_group(const struct rf_kprobes *k, enum rf_tp_id id);

@@ -276,7 +276,17 @@ static int kprobes_available(const char *tracefs, char *msg, size_t len)
 	return RF_ERR_UNSUPPORTED;
 }
 
-int rf_kprobes_create(struct rf_kprobes **out, const char *group, enum rf_kprobe_mode mode,
+/* A kprobe group is a C identifier: "refault-record-PID" becomes "refault_record_PID". */
+static void group_of(const char *name, char *group, size_t len)
+{
+	size_t i;
+
+	snprintf(group, len, "%s", name);
+	for (i = 0; group[i]; i++)
+		group[i] = group[i] == '-' ? '_' : group[i];
+}
+
+int rf_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe_mode mode,
 		      const bool want[TP_MAX], const char *tracefs_dir, char *msg, size_t len)
 {
 	const char *tracefs = tracefs_dir ? tracefs_dir : tracefs_tracing_dir();
@@ -309,7 +319,7 @@ int rf_kprobes_create(struct rf_kprobes **out, const char *group, enum rf_kprobe
 		return RF_ERR_NOMEM;
 	}
 	*out = k;
-	snprintf(k->group, sizeof(k->group), "%s", group);
+	group_of(name, k->group, sizeof(k->group));
 	for (i = 0; i < ARRAY_SIZE(sources) && !err; i++)
 		if (need[i])
 			err = make_probe(k, i, btf, msg, len);
@@ -374,10 +384,7 @@ void rf_kprobes_remove_stale(void)
 	size_t plen;
 	int i;
 
-	/* the groups are RF_RECORD_PREFIX with '_' for '-': "refault_record_PID" */
-	snprintf(prefix, sizeof(prefix), "%s", RF_RECORD_PREFIX);
-	for (i = 0; prefix[i]; i++)
-		prefix[i] = prefix[i] == '-' ? '_' : prefix[i];
+	group_of(RF_RECORD_PREFIX, prefix, sizeof(prefix));
 	plen = strlen(prefix);
 	for (i = 0; all && all[i]; i++) {
 		char *system = NULL, stale[64];

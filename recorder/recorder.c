@@ -196,14 +196,9 @@ static int open_source(struct rf_recorder *rec)
 		.follow_pid = rec->opts.scope == RF_SCOPE_PID ? rec->opts.pid : 0,
 		.systems = systems,
 	};
-	char group[64];
 	int err, i;
 
-	/* a kprobe group is a C identifier: "refault_record_PID" */
-	snprintf(group, sizeof(group), "%s", rec->name);
-	for (i = 0; group[i]; i++)
-		group[i] = group[i] == '-' ? '_' : group[i];
-	err = rf_kprobes_create(&rec->kp, group, rec->opts.kprobes, rec->want,
+	err = rf_kprobes_create(&rec->kp, rec->name, rec->opts.kprobes, rec->want,
 				rec->opts.tracefs_dir, rec->errmsg, sizeof(rec->errmsg));
 	if (err)
 		return err;
