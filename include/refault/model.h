@@ -56,6 +56,9 @@ RF_API const char *rf_model_profile_for_release(const char *release, char *why, 
  */
 RF_API int rf_model_config_new(struct rf_model_config **out, const char *profile);
 
+/* Whether @c models the multi-gen LRU (its lru_gen key is not 0). */
+RF_API bool rf_model_config_lru_gen(const struct rf_model_config *c);
+
 /* A deep copy of @c.  Return: 0 or RF_ERR_NOMEM. */
 RF_API int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_config *c);
 

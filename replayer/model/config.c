@@ -124,6 +124,16 @@ static const struct cfg_key keys[] = {
 	ENUM_KEY("memcg_stats", p.stats_flushed, memcg_stats_names, 0,
 		 "memcg statistics as reclaim reads them: flushed (v6.x rstat: as of the last "
 		 "flush) or exact; default flushed for v6.18, exact before"),
+	UINT_KEY("lru_gen", p.lru_gen_caps, 0, 7, 0,
+		 "the multi-gen LRU, as /sys/kernel/mm/lru_gen/enabled: 0 off (classic), bits 0x1 "
+		 "core, 0x2 page-table walk, 0x4 non-leaf young; v6.12 only (its rules: "
+		 "docs/model.md); default 7 for v6.12-mglru, 0 otherwise"),
+	UINT_KEY("lru_gen.min_ttl_ms", lru_gen_min_ttl_ms, 0, 1u << 30, 0,
+		 "/sys/kernel/mm/lru_gen/min_ttl_ms: kswapd counts an OOM when every memcg's "
+		 "oldest generation is younger; default 0 (off)"),
+	UINT_KEY("lru_gen.seed", lru_gen_seed, 0, UINT64_MAX, 0,
+		 "seed of the generator standing in for get_random_u32_below() (the memcg "
+		 "LRU's bins); default 1"),
 	UINT_KEY("kswapd_cpu", kswapd_cpu, 0, 4095, KEY_NONE_IF_NEGATIVE,
 		 "the CPU kswapd runs on; default none (a CPU no event names)"),
 #define X(op_, name_, ns_, help_)						\
@@ -452,6 +462,7 @@ int rf_model_config_new(struct rf_model_config **out, const char *profile)
 	c->swappiness = 60;
 	c->watermark_scale_factor = 10;
 	c->kswapd_cpu = -1;
+	c->lru_gen_seed = 1;
 	for (i = 0; i < NR_COST_OPS; i++)
 		c->cost_ns[i] = rf_cost_default_ns(i);
 	*out = c;
@@ -601,6 +612,11 @@ void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trac
 		     host->page_size >= 4096 && !(host->page_size & (host->page_size - 1)));
 }
 
+bool rf_model_config_lru_gen(const struct rf_model_config *c)
+{
+	return c->p.lru_gen_caps != 0;
+}
+
 int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_cb cb, void *ctx)
 {
 	const struct rf_profile *row = rf_profile_find(c->profile);
@@ -692,6 +708,14 @@ int cfg_validate(const struct rf_model_config *c, char *err, size_t errlen)
 	if (c->p.pagevec_size < pv->k.min || c->p.pagevec_size > pv->k.max)
 		return cfg_error(err, errlen, "pagevec_size=%u: want %" PRIu64 "..%" PRIu64,
 				 c->p.pagevec_size, pv->k.min, pv->k.max);
+	if (c->p.lru_gen_caps && !c->p.lru_gen_rules)
+		return cfg_error(err, errlen, "lru_gen=%u: profile %s has no multi-gen LRU modelled "
+				 "(v6.12's is: take v6.12-mglru, or lru_gen=0)",
+				 c->p.lru_gen_caps, c->profile);
+	if (c->p.lru_gen_caps && !(c->p.lru_gen_caps & LRU_GEN_CAP_CORE))
+		return cfg_error(err, errlen, "lru_gen=%u: the walk bits (0x2, 0x4) need the core "
+				 "(0x1), as the kernel's enabled file does: take lru_gen=%u or 0",
+				 c->p.lru_gen_caps, c->p.lru_gen_caps | LRU_GEN_CAP_CORE);
 	for (i = 0; i < c->nr_limits; i++)
 		if (c->limits[i].kind == RF_LIMIT_MEMORY && c->limits[i].bytes < c->page_size)
 			return cfg_error(err, errlen,

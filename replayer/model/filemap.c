@@ -124,8 +124,11 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 	if (idx == RF_NIL) {
 		m->ev[EV_PGMAJFAULT]++;
 		count_memcg_event(m, memcg, EV_PGMAJFAULT, 1);
+		/* lru_gen_enter_fault(), v6.1+: vma_has_recency() */
+		m->in_lru_fault = lru_gen_on(m) && !(ev->u.file.flags & (RF_REF_SEQ | RF_REF_RAND));
 		idx = add_to_page_cache_lru(m, mapping, ev->u.file.index,
 					    clamp_order(ev->u.file.order), memcg, false);
+		m->in_lru_fault = false;
 		if (idx == RF_NIL)
 			return;
 	}

@@ -13,6 +13,8 @@ int split_huge_page(struct rf_model *m, uint32_t head)
 	struct rf_page *h = P(m, head);
 	uint64_t i, nr = page_nr(h);
 	int lru = page_lru(h);
+	uint32_t tails[1u << MAX_ORDER_MODEL];
+	bool gen_list = lru_gen_on(m) && h->where == WHERE_LRU;
 
 	for (i = 1; i < nr; i++) {
 		uint32_t idx = page_alloc_slot(m);
@@ -28,13 +30,17 @@ int split_huge_page(struct rf_model *m, uint32_t head)
 		t->batch_refs = 0;
 		t->prev = t->next = RF_NIL;
 		xa_store(m, t->mapping, t->index, (uint64_t)idx << 2 | SLOT_PAGE);
-		if (h->where == WHERE_LRU || h->where == WHERE_ISOLATED)
+		if (gen_list)
+			tails[i - 1] = idx;
+		else if (h->where == WHERE_LRU || h->where == WHERE_ISOLATED)
 			add_page_to_lru_list_tail(m, idx, lru);
 		else
 			t->where = WHERE_FREE;
 	}
 	h = P(m, head);
-	if (h->where == WHERE_LRU) {
+	if (gen_list) {
+		lru_gen_split_folio(m, head, tails, (uint32_t)(nr - 1));
+	} else if (h->where == WHERE_LRU) {
 		/* the head keeps its place; its size on the list shrinks */
 		del_page_from_lru_list(m, head);
 		h->order = 0;

@@ -15,6 +15,8 @@ librefault_model_la_SOURCES = \
 	replayer/model/memcg-stats.c \
 	replayer/model/swap.c \
 	replayer/model/workingset.c \
+	replayer/model/lru_gen.c \
+	replayer/model/lru_gen_evict.c \
 	replayer/model/vmscan.c \
 	replayer/model/vmstat.c \
 	replayer/model/page_alloc.c \

@@ -31,7 +31,8 @@ int page_lru(const struct rf_page *p)
 	return lru;
 }
 
-static void update_lru_size(struct rf_model *m, uint32_t memcg, int lru, int64_t nr)
+/* __update_lru_size(): the list's size in @memcg's lruvec and, hierarchically, its ancestors' */
+void update_lru_size(struct rf_model *m, uint32_t memcg, int lru, int64_t nr)
 {
 	struct rf_memcg *mc = m->memcgs[memcg];
 
@@ -72,24 +73,40 @@ static void link_page(struct rf_model *m, uint32_t idx, int lru, bool tail)
 	cost_add(m, COST_PAGE_MOVE, 1);
 }
 
-/* include/linux/mm_inline.h: add_page_to_lru_list(), v4.6 (list_add at the head) */
+/*
+ * include/linux/mm_inline.h: add_page_to_lru_list(), v4.6 (list_add at the
+ * head); lruvec_add_folio(), v6.1+: with the multi-gen LRU on, its
+ * generation lists instead (lru_gen_add_folio(), which places the folio by
+ * its flags: @lru is not used).
+ */
 void add_page_to_lru_list(struct rf_model *m, uint32_t idx, int lru)
 {
-	link_page(m, idx, lru, false);
+	if (lru_gen_on(m))
+		lru_gen_add_folio(m, idx, false);
+	else
+		link_page(m, idx, lru, false);
 }
 
-/* add_page_to_lru_list_tail(), v4.6: rotation and lru_deactivate_file_fn */
+/* add_page_to_lru_list_tail(), v4.6: rotation and lru_deactivate_file_fn (v6.1+ lruvec_add_folio_tail()) */
 void add_page_to_lru_list_tail(struct rf_model *m, uint32_t idx, int lru)
 {
-	link_page(m, idx, lru, true);
+	if (lru_gen_on(m))
+		lru_gen_add_folio(m, idx, true);
+	else
+		link_page(m, idx, lru, true);
 }
 
-/* del_page_from_lru_list(), v4.6; the caller decides where the page goes */
+/* del_page_from_lru_list(), v4.6 (v6.1+ lruvec_del_folio()); the caller decides where it goes */
 void del_page_from_lru_list(struct rf_model *m, uint32_t idx)
 {
 	struct rf_page *p = P(m, idx);
 	struct rf_lruvec *lv = page_lruvec(m, p);
 	int lru = p->lru;
+
+	if (lru_gen_on(m)) {
+		lru_gen_del_folio(m, idx, false);
+		return;
+	}
 
 	if (p->prev != RF_NIL)
 		P(m, p->prev)->next = p->next;

@@ -104,6 +104,9 @@ static struct rf_memcg *memcg_alloc(struct rf_model *m, uint64_t cgid, const cha
 	}
 	m->memcgs[slot] = mc;
 	m->nr_memcgs++;
+	lru_gen_init_lruvec(m, slot);
+	if (lru_gen_on(m))
+		lru_gen_online_memcg(m, slot);	/* mem_cgroup_css_online() */
 	apply_config_limits(m, mc);
 	return mc;
 }
@@ -228,6 +231,8 @@ void memcg_maybe_release_id(struct rf_model *m, uint32_t slot)
 			return;
 		m->id_to_slot[mc->id] = RF_NONE;
 		mc->id = 0;
+		if (lru_gen_on(m))
+			lru_gen_release_memcg(m, slot);	/* mem_cgroup_css_released() */
 		memcg_unlink(m, slot);
 		invalidate_reclaim_iterators(m, slot);
 		slot = parent;
@@ -243,6 +248,8 @@ void memcg_rmdir(struct rf_model *m, uint64_t cgid)
 	if (slot == RF_NONE || slot == 0)
 		return;
 	m->memcgs[slot]->online = false;
+	if (lru_gen_on(m))
+		lru_gen_offline_memcg(m, slot);	/* mem_cgroup_css_offline() */
 	shadow_nodes_reparent(m, slot);
 	id_map_del(&m->cgid_index, cgid, NULL);
 	memcg_maybe_release_id(m, slot);

@@ -47,8 +47,10 @@ void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned i
 		P(m, (uint32_t)(e >> 2))->flags |= PG_young;
 		return;
 	}
+	m->in_lru_fault = fault && lru_gen_on(m) && !(flags & (RF_REF_SEQ | RF_REF_RAND));
 	if (e && (e & SLOT_TAG_MASK) == SLOT_SWAP) {
 		do_swap_page(m, mapping, index, e, memcg, flags);
+		m->in_lru_fault = false;
 		return;
 	}
 	nr = 1ull << order;
@@ -58,11 +60,14 @@ void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned i
 		order = 0;	/* the huge range is partly used: a base page */
 	idx = new_page(m, mapping, index, order, memcg,
 		       PG_swapbacked | (m->p->new_anon_inactive ? 0 : PG_active), RF_GFP_KERNEL);
-	if (idx == RF_NIL)
+	if (idx == RF_NIL) {
+		m->in_lru_fault = false;
 		return;
+	}
 	map_page(m, idx, flags | RF_REF_WRITE, false);
 	xa_store_page(m, idx);
 	lru_cache_add(m, idx);
+	m->in_lru_fault = false;
 }
 
 /* --------------------------------------------------------------- unmaps */

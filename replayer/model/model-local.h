@@ -157,6 +157,10 @@ struct rf_profile {
 	unsigned int memcg_reclaim_retries;
 	unsigned int shadow_seeks;	/* shadow shrinker .seeks: 2 (v4.x), 0 (v5.x) */
 	bool shrink_deferred_memcg;	/* v5.13+: nr_deferred per memcg, used as nr >> priority */
+	/* the multi-gen LRU (lru_gen.c, lru_gen_evict.c), on when lru_gen_caps is set */
+	unsigned int lru_gen_caps;	/* /sys/kernel/mm/lru_gen/enabled: LRU_GEN_CAP_*, 0 = classic */
+	bool lru_gen_rules;		/* the row's release has its multi-gen LRU modelled
+					 * (v6.12.117's rules; docs/model.md "MGLRU") */
 };
 
 const struct rf_profile *rf_profile_find(const char *name);
@@ -274,7 +278,7 @@ struct rf_page {
 	uint8_t lru;		/* enum lru_list while WHERE_LRU / ISOLATED */
 	uint8_t mapcount;	/* PTE mappings, saturating at 255 */
 	uint8_t batch_refs;	/* references held by activate batches */
-	uint8_t pad_;
+	uint8_t gen;		/* multi-gen LRU: LRU_GEN_* bits (lru_gen.c), 0 off its lists */
 };
 
 static inline uint64_t page_nr(const struct rf_page *p)
@@ -405,6 +409,44 @@ static inline uint32_t id_map_find(const struct id_map *h, uint64_t key)
 
 /* ---------------------------------------------------------------- lruvec */
 
+/*
+ * The multi-gen LRU (include/linux/mmzone.h, v6.1..v6.18): generations seq
+ * min_seq[type]..max_seq of each type, gen = seq % MAX_NR_GENS; a folio's
+ * generation (plus one) and its refs are in rf_page.gen as the kernel keeps
+ * them in folio->flags (LRU_GEN_MASK, LRU_REFS_MASK).  CONFIG_LRU_GEN_STATS
+ * is off in the kernels modelled (Debian's), so NR_HIST_GENS is 1.
+ */
+#define MIN_NR_GENS		2u
+#define MAX_NR_GENS		4u
+#define MAX_NR_TIERS		4u
+#define LRU_REFS_WIDTH		2u	/* MAX_NR_TIERS - 2 spare flag bits (page-flags-layout.h) */
+#define MIN_LRU_BATCH		64u	/* BITS_PER_LONG */
+#define MAX_LRU_BATCH		(MIN_LRU_BATCH * 64)
+#define MEMCG_NR_GENS		3u
+#define MEMCG_NR_BINS		8u
+#define LRU_GEN_CAP_CORE	0x1u	/* /sys/kernel/mm/lru_gen/enabled bits */
+#define LRU_GEN_CAP_MM_WALK	0x2u
+#define LRU_GEN_CAP_NONLEAF	0x4u
+
+#define LRU_GEN_MASK		0x07u	/* rf_page.gen: gen + 1, 0 = on no generation list */
+#define LRU_REFS_SHIFT		3
+#define LRU_REFS_MASK		(((1u << LRU_REFS_WIDTH) - 1) << LRU_REFS_SHIFT)
+
+struct rf_lrugen {
+	uint64_t max_seq, min_seq[2];		/* [0] anon, [1] file (LRU_GEN_ANON/FILE) */
+	uint64_t timestamps[MAX_NR_GENS];	/* trace ns each generation was made */
+	uint32_t head[MAX_NR_GENS][2], tail[MAX_NR_GENS][2];
+	int64_t nr_pages[MAX_NR_GENS][2];	/* base pages (one zone) */
+	uint64_t avg_refaulted[2][MAX_NR_TIERS], avg_total[2][MAX_NR_TIERS];
+	uint64_t protected[2][MAX_NR_TIERS - 1];
+	uint64_t evicted[2][MAX_NR_TIERS], refaulted[2][MAX_NR_TIERS];
+	uint64_t mm_seq;			/* lru_gen_mm_state.seq */
+	/* the node's memcg LRU (lru_gen_rotate_memcg()): generation, segment, bin, links */
+	uint8_t memcg_gen, seg, bin;
+	bool on_memcg_lru;
+	uint32_t memcg_prev, memcg_next;	/* memcg slots, RF_NONE at the ends */
+};
+
 struct rf_lruvec {
 	uint32_t head[NR_LRU_LISTS], tail[NR_LRU_LISTS];
 	uint64_t size[NR_LRU_LISTS];		/* base pages on each list */
@@ -418,6 +460,7 @@ struct rf_lruvec {
 	uint64_t flushed_activate[2];		/* WORKINGSET_ACTIVATE_ANON/FILE, hierarchical */
 	uint64_t flushed_local[NR_LRU_LISTS];	/* lruvec_page_state_local() as flushed */
 	uint64_t flushed_xa_nodes;		/* page-cache nodes charged, as flushed */
+	struct rf_lrugen lrugen;
 };
 
 /* ----------------------------------------------------------------- memcg */
@@ -503,6 +546,8 @@ struct rf_model_config {
 	int32_t kswapd_cpu;		/* -1: a CPU that never appears in the trace */
 	bool drain_all;			/* reclaim calls lru_add_drain_all() (not a kernel) */
 	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
+	uint32_t lru_gen_min_ttl_ms;	/* /sys/kernel/mm/lru_gen/min_ttl_ms */
+	uint64_t lru_gen_seed;		/* seeds the memcg LRU's random bins */
 	uint32_t cost_ns[NR_COST_OPS];
 	uint64_t set;			/* keys set explicitly: bit i for config.c's keys[i] */
 	struct rf_limit_override *limits;
@@ -619,6 +664,16 @@ struct rf_model {
 	uint64_t next_stats_flush;	/* trace time of the next periodic rstat flush, 0: none */
 	bool stats_ever_flushed;	/* until then memcg stats read exact (memcg-stats.c) */
 
+	/* the multi-gen LRU (lru_gen.c, lru_gen_evict.c) */
+	bool in_lru_fault;		/* current->in_lru_fault: a fault with recency runs */
+	bool in_kswapd;			/* reclaim has a walk context (kswapd: set_mm_walk()) */
+	uint64_t memcg_lru_seq;		/* pgdat->memcg_lru.seq */
+	uint32_t memcg_lru_head[MEMCG_NR_GENS][MEMCG_NR_BINS];
+	uint32_t memcg_lru_tail[MEMCG_NR_GENS][MEMCG_NR_BINS];
+	uint32_t memcg_lru_nr[MEMCG_NR_GENS];
+	uint64_t rng;			/* get_random_u32_below()'s stand-in: seeded, lru_gen_seed */
+	uint64_t nr_min_ttl_oom;	/* lru_gen_age_node() would have called the OOM killer */
+
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];
 	uint64_t cost[NR_COST_OPS];
@@ -661,6 +716,7 @@ int page_lru(const struct rf_page *p);
 void add_page_to_lru_list(struct rf_model *m, uint32_t page, int lru);
 void add_page_to_lru_list_tail(struct rf_model *m, uint32_t page, int lru);
 void del_page_from_lru_list(struct rf_model *m, uint32_t page);
+void update_lru_size(struct rf_model *m, uint32_t memcg, int lru, int64_t nr);
 uint64_t lruvec_lru_size(struct rf_model *m, uint32_t memcg, int lru);
 
 /*
@@ -852,6 +908,44 @@ enum reclaim_kind {
 	RECLAIM_PAGEOUT,
 };
 
+struct scan_control {
+	uint64_t nr_to_reclaim;
+	uint64_t nr_reclaimed;
+	uint64_t nr_scanned;
+	uint32_t target;		/* target_mem_cgroup slot; RF_NONE = global */
+	int priority;
+	enum reclaim_kind kind;
+	bool may_unmap, may_swap, may_thrash;
+	/* v5.9+ (prepare_scan_count) */
+	uint64_t anon_cost, file_cost;
+	unsigned int may_deactivate;
+	bool cache_trim_mode, file_is_tiny;
+};
+
+struct shrink_stat {
+	uint64_t nr_reclaimed;
+	uint64_t nr_pageout;
+	uint64_t nr_activate;
+};
+
+static inline bool global_reclaim(const struct scan_control *sc)
+{
+	return sc->target == RF_NONE;
+}
+
+/* root_reclaim(), v6.12: global reclaim or reclaim of the root memcg */
+static inline bool root_reclaim(const struct scan_control *sc)
+{
+	return sc->target == RF_NONE || sc->target == 0;
+}
+
+uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct scan_control *sc,
+			  struct shrink_stat *st);
+void end_swap_writeback(struct rf_model *m, const uint32_t *list, uint32_t n);
+void shrink_shadow_slab(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
+			uint64_t scanned);
+bool zone_balanced(struct rf_model *m, uint64_t gap);
+
 uint64_t try_to_free_pages(struct rf_model *m);
 uint64_t try_to_free_mem_cgroup_pages(struct rf_model *m, uint32_t memcg, uint64_t nr,
 				      bool may_swap);
@@ -860,6 +954,52 @@ void kswapd_run(struct rf_model *m);
 uint64_t reclaim_pages(struct rf_model *m, uint32_t *list, uint32_t nr);
 void lru_note_cost(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr_io,
 		   uint64_t nr_rotated);
+
+/*
+ * The multi-gen LRU.  lru_gen.c: generations, placement, refs and aging;
+ * lru_gen_evict.c: eviction, the PID controller and the memcg LRU;
+ * workingset.c: its shadows.  All of it only where lru_gen_on().
+ */
+static inline bool lru_gen_on(const struct rf_model *m)
+{
+	return m->p->lru_gen_caps & LRU_GEN_CAP_CORE;
+}
+
+static inline int folio_lru_gen(const struct rf_page *p)
+{
+	return (int)(p->gen & LRU_GEN_MASK) - 1;
+}
+
+static inline int lru_gen_from_seq(uint64_t seq)
+{
+	return (int)(seq % MAX_NR_GENS);
+}
+
+void lru_gen_init_lruvec(struct rf_model *m, uint32_t memcg);
+void lru_gen_add_folio(struct rf_model *m, uint32_t page, bool reclaiming);
+void lru_gen_del_folio(struct rf_model *m, uint32_t page, bool reclaiming);
+void lru_gen_split_folio(struct rf_model *m, uint32_t head, const uint32_t *tails, uint32_t nr);
+void lru_gen_inc_refs(struct rf_model *m, struct rf_page *p);
+int folio_lru_refs(const struct rf_page *p);
+int lru_tier_from_refs(int refs);
+void folio_clear_lru_refs(struct rf_page *p);
+int folio_inc_gen(struct rf_model *m, uint32_t page, bool reclaiming);
+bool try_to_inc_min_seq(struct rf_model *m, uint32_t memcg, bool can_swap);
+bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap,
+			bool force_scan);
+bool lru_gen_look_around(struct rf_model *m, uint32_t page);
+void lru_gen_list_move(struct rf_model *m, uint32_t page, int gen, bool tail);
+int get_nr_gens(const struct rf_lrugen *g, int type);
+
+void lru_gen_shrink_node(struct rf_model *m, struct scan_control *sc);
+void lru_gen_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc);
+void lru_gen_age_node(struct rf_model *m, struct scan_control *sc);
+void lru_gen_online_memcg(struct rf_model *m, uint32_t memcg);
+void lru_gen_offline_memcg(struct rf_model *m, uint32_t memcg);
+void lru_gen_release_memcg(struct rf_model *m, uint32_t memcg);
+
+uint64_t lru_gen_eviction(struct rf_model *m, struct rf_page *p);
+bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow);
 
 /* vmstat.c */
 static inline void cost_add(struct rf_model *m, enum rf_cost_op op, uint64_t n)

@@ -338,12 +338,17 @@ int rf_model_new(struct rf_model **out, const struct rf_model_config *c, char *e
 	m->nr_free = (int64_t)m->managed;
 	m->swap_total = c->swap_bytes / c->page_size;
 	setup_watermarks(m);
+	m->rng = c->lru_gen_seed;
 	m->nr_cpus = c->cpus + 1;
 	m->cpus = calloc(m->nr_cpus, sizeof(*m->cpus));
 	m->nr_page_slots = 1;			/* slot 0 is RF_NIL */
 	m->nr_node_slots = 1;
 	m->access_mapping[0] = m->access_mapping[1] = RF_NONE;
 	/* the other indexes start empty (a zeroed map is one) and grow */
+	for (i = 0; i < MEMCG_NR_GENS * MEMCG_NR_BINS; i++) {
+		m->memcg_lru_head[i / MEMCG_NR_BINS][i % MEMCG_NR_BINS] = RF_NONE;
+		m->memcg_lru_tail[i / MEMCG_NR_BINS][i % MEMCG_NR_BINS] = RF_NONE;
+	}
 	if (!m->cpus || RF_GROW(m->pages, m->cap_pages, 1024) ||
 	    RF_GROW(m->nodes, m->cap_nodes, 256) || pair_map_init(&m->node_index, 1024) ||
 	    memcg_root_init(m))

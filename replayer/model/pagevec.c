@@ -143,6 +143,9 @@ void lru_cache_add(struct rf_model *m, uint32_t idx)
 	struct rf_pvec *pv = &m->cpus[cpu].lru_add;
 	uint32_t size = m->p->pagevec_size;
 
+	/* folio_add_lru(), v6.1+: a folio added in a fault joins the youngest generation */
+	if (m->in_lru_fault && !m->in_reclaim)
+		p->flags |= PG_active;
 	p->where = WHERE_PVEC;
 	p->cpu = cpu;
 	m->pvec_pages += page_nr(p);
@@ -207,6 +210,10 @@ void mark_page_accessed(struct rf_model *m, uint32_t idx)
 {
 	struct rf_page *p = P(m, idx);
 
+	if (lru_gen_on(m)) {
+		lru_gen_inc_refs(m, p);		/* folio_mark_accessed(), v6.1+ */
+		return;
+	}
 	if (!(p->flags & PG_active) && (p->flags & PG_referenced)) {
 		if (p->where == WHERE_LRU)
 			activate_page(m, idx);

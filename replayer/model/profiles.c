@@ -64,6 +64,22 @@
 		.shrink_deferred_memcg = true
 
 /*
+ * A 6.x release whose multi-gen LRU is modelled has a second row with
+ * lru_gen_caps set: the sysfs value 7 (core, mm walk, non-leaf young).  Its
+ * rules are v6.12.117's (Debian 6.12, "mm/mglru: fix underprotected page
+ * cache" in it); v6.1.y and v6.18 change them (docs/model.md "MGLRU") and
+ * have no such row yet.
+ */
+#define LRU_GEN_CAPS_ALL (LRU_GEN_CAP_CORE | LRU_GEN_CAP_MM_WALK | LRU_GEN_CAP_NONLEAF)
+
+#define V6_12									\
+		CLASSIC_6X,								\
+		.balance = BALANCE_COST_IO,						\
+		.pagevec_size = 31,							\
+		.stats_flushed = true,							\
+		.lru_gen_rules = true
+
+/*
  * One row per profile: its name, the kernel release it models (major,
  * minor; 0, 0 for a release with a patch applied), what it models in a
  * line, and its switches.  The list of names and the pick by release
@@ -145,10 +161,11 @@
 		.pagevec_size = 15)							\
 	ROW("v6.12", 6, 12,								\
 	    "v6.12 classic (non-MGLRU) LRU: batches of 31, IO-weighted cost, no ext4 large folios",	\
-		CLASSIC_6X,								\
-		.balance = BALANCE_COST_IO,						\
-		.pagevec_size = 31,							\
-		.stats_flushed = true)							\
+		V6_12)									\
+	ROW("v6.12-mglru", 6, 12,							\
+	    "v6.12 multi-gen LRU (Debian's default): tiers, PID controller, memcg LRU, mm walk",	\
+		V6_12,									\
+		.lru_gen_caps = LRU_GEN_CAPS_ALL)					\
 	ROW("v6.18", 6, 18,								\
 	    "v6.18 classic (non-MGLRU) LRU: folio batches of 31, IO-weighted cost",	\
 		CLASSIC_6X,								\
@@ -214,8 +231,8 @@ static const struct rf_profile *release_row(unsigned int major, unsigned int min
 	const struct rf_profile *p, *pick = NULL, *oldest = NULL;
 
 	for (p = profiles; p < profiles + NR_PROFILES; p++) {
-		if (!p->major)
-			continue;
+		if (!p->major || p->lru_gen_caps)
+			continue;	/* a patch, or a release's multi-gen LRU row */
 		if (!oldest || release_cmp(p, oldest->major, oldest->minor) < 0)
 			oldest = p;
 		if ((newest || release_cmp(p, major, minor) <= 0) &&

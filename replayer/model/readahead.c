@@ -224,6 +224,9 @@ void ra_release(struct rf_model *m, const struct rf_event *next)
 		if (mapping != RF_NONE)
 			nr_pinned = pin_reader(m, next, mapping, pinned);
 	}
+	/* a fault's readahead runs inside it: lru_gen_enter_fault() (v6.1+ handle_mm_fault()) */
+	m->in_lru_fault = lru_gen_on(m) && next && next->type == RF_EV_FILE_FAULT &&
+		!(next->u.file.flags & (RF_REF_SEQ | RF_REF_RAND));
 	for (i = 0; i < n && !m->error; i++) {
 		const struct rf_held_ra *h = &m->ra_held[i];
 
@@ -243,6 +246,7 @@ void ra_release(struct rf_model *m, const struct rf_event *next)
 			ra_submit_reads(m, mapping, ev->u.file.index,
 					file_range(m, ev->u.file.index, ev->u.file.nr), ev->time);
 	}
+	m->in_lru_fault = false;
 	for (i = 0; i < nr_pinned; i++)
 		P(m, pinned[i])->flags &= ~PG_pinned;
 	m->cur_cpu = cpu;

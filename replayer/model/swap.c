@@ -114,7 +114,7 @@ int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t 
 	xa_store_page(m, idx);
 	if (m->p->ws_anon)
 		workingset_refault(m, p, entry);
-	if (m->p->ws_restore)
+	if (m->p->ws_restore && !lru_gen_on(m))
 		p->flags |= PG_workingset;
 	lru_cache_add(m, idx);
 	return m->error;

@@ -35,7 +35,12 @@ static void invalidate_slot(struct rf_model *m, uint64_t index, uint64_t e, void
 	if ((p->flags & PG_reading) && ra_read_busy(m, p))
 		return;		/* its read in flight: trylock_page() fails */
 	if (p->mapcount) {
-		if (p->flags & PG_active) {
+		if (lru_gen_on(m)) {
+			/* v6.12 lru_deactivate_file(): to the oldest generation's tail */
+			del_page_from_lru_list(m, idx);
+			p->flags &= ~(PG_active | PG_referenced);
+			add_page_to_lru_list_tail(m, idx, page_lru(p));
+		} else if (p->flags & PG_active) {
 			del_page_from_lru_list(m, idx);
 			p->flags &= ~(PG_active | PG_referenced);
 			add_page_to_lru_list(m, idx, page_lru(p));

@@ -27,31 +27,12 @@
 #define DEACTIVATE_ANON	1u
 #define DEACTIVATE_FILE	2u
 
-struct scan_control {
-	uint64_t nr_to_reclaim;
-	uint64_t nr_reclaimed;
-	uint64_t nr_scanned;
-	uint32_t target;		/* target_mem_cgroup slot; RF_NONE = global */
-	int priority;
-	enum reclaim_kind kind;
-	bool may_unmap, may_swap, may_thrash;
-	/* v5.9+ (prepare_scan_count) */
-	uint64_t anon_cost, file_cost;
-	unsigned int may_deactivate;
-	bool cache_trim_mode, file_is_tiny;
-};
-
 enum page_references {
 	PAGEREF_RECLAIM,
 	PAGEREF_RECLAIM_CLEAN,
 	PAGEREF_KEEP,
 	PAGEREF_ACTIVATE,
 };
-
-static bool global_reclaim(const struct scan_control *sc)
-{
-	return sc->target == RF_NONE;
-}
 
 static uint32_t reclaim_root(const struct scan_control *sc)
 {
@@ -204,9 +185,15 @@ static int page_referenced(struct rf_model *m, struct rf_page *p, const struct s
 	if (!p->mapcount)
 		return 0;
 	cost_add(m, COST_RMAP_WALK, 1);
-	if (!(p->flags & PG_young))
-		return 0;
-	p->flags &= ~PG_young;
+	if (lru_gen_on(m)) {
+		/* folio_referenced_one(), v6.1+: the PTE and its neighbours */
+		if (!lru_gen_look_around(m, (uint32_t)(p - m->pages)))
+			return 0;
+	} else {
+		if (!(p->flags & PG_young))
+			return 0;
+		p->flags &= ~PG_young;
+	}
 	if (p->flags & PG_seqread)
 		return 0;
 	if (sc->target != RF_NONE) {
@@ -264,18 +251,12 @@ static void remove_mapping_and_free(struct rf_model *m, uint32_t idx, const stru
 	free_page_final(m, idx);
 }
 
-struct shrink_stat {
-	uint64_t nr_reclaimed;
-	uint64_t nr_pageout;
-	uint64_t nr_activate;
-};
-
 /*
  * shrink_page_list(), v4.6.2: the fate of each isolated page, in isolation
  * order.  Survivors are left in @list (compacted) and returned by count.
  */
-static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
-				 struct scan_control *sc, struct shrink_stat *st)
+uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct scan_control *sc,
+			  struct shrink_stat *st)
 {
 	uint32_t i, kept = 0;
 
@@ -295,6 +276,10 @@ static uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n,
 			goto keep;		/* its read in flight: folio_trylock() fails */
 		sc->nr_scanned += m->p->scan_nr_pages ? nr : 1;
 		if (!sc->may_unmap && p->mapcount)
+			goto keep;
+		/* v6.1+ shrink_folio_list(): folio_update_gen() tried to promote it */
+		if (lru_gen_on(m) && p->mapcount && (p->flags & PG_referenced) &&
+		    sc->kind != RECLAIM_PAGEOUT)
 			goto keep;
 		/* before v5.3: double the slab pressure for mapped and swap-cache pages */
 		if (!m->p->scan_nr_pages && (p->mapcount || (p->flags & PG_swapcache)))
@@ -378,7 +363,7 @@ static void putback_inactive_pages(struct rf_model *m, uint32_t *list, uint32_t 
  * still on an inactive list to its tail (pgrotated), where the next pass
  * meets it first.  SIMPLIFIED: the kernel's I/O completes some time later.
  */
-static void end_swap_writeback(struct rf_model *m, const uint32_t *list, uint32_t n)
+void end_swap_writeback(struct rf_model *m, const uint32_t *list, uint32_t n)
 {
 	uint32_t i;
 
@@ -391,6 +376,7 @@ static void end_swap_writeback(struct rf_model *m, const uint32_t *list, uint32_
 		if (p->where != WHERE_LRU || (p->flags & PG_active))
 			continue;
 		del_page_from_lru_list(m, list[i]);
+		p->flags &= ~PG_active;		/* lru_move_tail(); lru_gen: the oldest generation */
 		add_page_to_lru_list_tail(m, list[i], page_lru(p));
 		m->ev[EV_PGROTATED] += page_nr(p);
 	}
@@ -626,6 +612,10 @@ static void shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_contro
 	bool scan_adjusted;
 	int lru;
 
+	if (lru_gen_on(m) && !root_reclaim(sc)) {
+		lru_gen_shrink_lruvec(m, memcg, sc);	/* v6.1+ shrink_lruvec() */
+		return;
+	}
 	get_scan_count(m, memcg, sc, nr);
 	for (lru = 0; lru < 4; lru++)
 		targets[lru] = nr[lru];
@@ -730,6 +720,14 @@ static uint64_t memcg_lru_pages(struct rf_model *m, uint32_t memcg)
 	return lv->size[0] + lv->size[1] + lv->size[2] + lv->size[3];
 }
 
+/* shrink_slab(memcg) for the shadow-node shrinker, after @memcg's LRU scan of @scanned pages */
+void shrink_shadow_slab(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
+			uint64_t scanned)
+{
+	if (sc->kind != RECLAIM_PAGEOUT)
+		shrink_shadow_nodes(m, memcg, scanned, memcg_lru_pages(m, memcg), sc->priority);
+}
+
 /*
  * shrink_zone(), v4.6.2 / shrink_node() v4.9 / shrink_node_memcgs() v5.10.7,
  * v6.18.  The shadow shrinker: memcg-aware since v4.6 (0a6b76dd), it runs
@@ -743,7 +741,11 @@ static void shrink_node(struct rf_model *m, struct scan_control *sc)
 	uint64_t scanned0 = sc->nr_scanned;
 	bool done = false, per_memcg = m->p->shadow_shrinker == SHADOW_SHRINKER_MEMCG;
 
-	if (m->p->file_low == FILE_LOW_AT_ROOT)
+	if (lru_gen_on(m) && root_reclaim(sc)) {
+		lru_gen_shrink_node(m, sc);		/* v6.1+ shrink_node() */
+		return;
+	}
+	if (m->p->file_low == FILE_LOW_AT_ROOT && !lru_gen_on(m))
 		prepare_scan_count(m, sc);
 	for (memcg = mem_cgroup_iter(m, root, RF_NONE, sc->priority, &done); memcg != RF_NONE;
 	     memcg = mem_cgroup_iter(m, root, memcg, sc->priority, &done)) {
@@ -755,9 +757,8 @@ static void shrink_node(struct rf_model *m, struct scan_control *sc)
 			count_memcg_event(m, memcg, EV_MEMCG_LOW, 1);
 		}
 		shrink_lruvec(m, memcg, sc);
-		if (per_memcg && sc->kind != RECLAIM_PAGEOUT)
-			shrink_shadow_nodes(m, memcg, sc->nr_scanned - scanned,
-					    memcg_lru_pages(m, memcg), sc->priority);
+		if (per_memcg)
+			shrink_shadow_slab(m, memcg, sc, sc->nr_scanned - scanned);
 		if (m->p->memcg_iter_cookie && !global_reclaim(sc) &&
 		    sc->nr_reclaimed >= sc->nr_to_reclaim)
 			break;		/* mem_cgroup_iter_break(); the cursor stays here */
@@ -783,7 +784,8 @@ retry:
 		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
 			break;
 	} while (--sc->priority >= 0);
-	if (m->p->file_low == FILE_LOW_AT_ROOT || m->p->file_low == FILE_LOW_SQRT_REFAULT)
+	if ((m->p->file_low == FILE_LOW_AT_ROOT || m->p->file_low == FILE_LOW_SQRT_REFAULT) &&
+	    !lru_gen_on(m))
 		snapshot_refaults(m, reclaim_root(sc));
 	if (sc->nr_reclaimed)
 		return sc->nr_reclaimed;
@@ -847,11 +849,15 @@ uint64_t try_to_free_mem_cgroup_pages(struct rf_model *m, uint32_t memcg, uint64
 	return r;
 }
 
-/* age_active_anon(), v4.6.2: every memcg, no cookie */
+/* age_active_anon(), v4.6.2: every memcg, no cookie (kswapd_age_node(), v6.1+) */
 static void age_active_anon(struct rf_model *m, struct scan_control *sc)
 {
 	uint32_t memcg;
 
+	if (lru_gen_on(m)) {
+		lru_gen_age_node(m, sc);
+		return;
+	}
 	if (!m->swap_total)
 		return;
 	for (memcg = 0; memcg != RF_NONE; memcg = memcg_next_preorder(m, 0, memcg)) {
@@ -862,7 +868,7 @@ static void age_active_anon(struct rf_model *m, struct scan_control *sc)
 	}
 }
 
-static bool zone_balanced(struct rf_model *m, uint64_t gap)
+bool zone_balanced(struct rf_model *m, uint64_t gap)
 {
 	return m->nr_free > 0 && (uint64_t)m->nr_free > m->wmark_high + gap;
 }
@@ -909,7 +915,8 @@ static void balance_pgdat(struct rf_model *m)
 		if (raise_priority || !sc.nr_reclaimed)
 			sc.priority--;
 	} while (sc.priority >= 1 && !zone_balanced(m, 0));
-	if (m->p->file_low == FILE_LOW_AT_ROOT || m->p->file_low == FILE_LOW_SQRT_REFAULT)
+	if ((m->p->file_low == FILE_LOW_AT_ROOT || m->p->file_low == FILE_LOW_SQRT_REFAULT) &&
+	    !lru_gen_on(m))
 		snapshot_refaults(m, 0);
 }
 

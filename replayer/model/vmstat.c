@@ -123,6 +123,43 @@ static void emit_global(struct emit *e, bool sample)
 	put(e, "vmstat.pgfree", m->ev[EV_PGFREE]);
 }
 
+/*
+ * The multi-gen LRU state of a lruvec, as /sys/kernel/debug/lru_gen shows
+ * it: max_seq, min_seq of each type, and the pages of each generation
+ * counted from the youngest (gen0 = max_seq).  Model-only: the PID
+ * controller's counts of the generation being evicted, summed over tiers.
+ */
+static void emit_lru_gen(struct emit *e, const char *prefix, const struct rf_lrugen *g)
+{
+	static const char *const type_names[2] = { "anon", "file" };
+	uint64_t age;
+	int type, tier;
+
+	putf(e, g->max_seq, "%slru_gen.max_seq", prefix);
+	for (type = 0; type < 2; type++) {
+		uint64_t refaulted = 0, evicted = 0, protected = 0;
+
+		putf(e, g->min_seq[type], "%slru_gen.min_seq_%s", prefix, type_names[type]);
+		for (age = 0; age < MAX_NR_GENS; age++) {
+			int64_t n = 0;
+
+			if (g->max_seq - age >= g->min_seq[type])
+				n = g->nr_pages[lru_gen_from_seq(g->max_seq - age)][type];
+			putf(e, n > 0 ? (uint64_t)n : 0, "%slru_gen.gen%u_%s", prefix,
+			     (unsigned int)age, type_names[type]);
+		}
+		for (tier = 0; tier < (int)MAX_NR_TIERS; tier++) {
+			refaulted += g->refaulted[type][tier];
+			evicted += g->evicted[type][tier];
+			if (tier)
+				protected += g->protected[type][tier - 1];
+		}
+		putf(e, refaulted, "model.%slru_gen.refaulted_%s", prefix, type_names[type]);
+		putf(e, evicted, "model.%slru_gen.evicted_%s", prefix, type_names[type]);
+		putf(e, protected, "model.%slru_gen.protected_%s", prefix, type_names[type]);
+	}
+}
+
 static void emit_memcg(struct emit *e, const struct rf_memcg *mc)
 {
 	char prefix[4200];
@@ -142,6 +179,8 @@ static void emit_memcg(struct emit *e, const struct rf_memcg *mc)
 	putf(e, mc->nr_shadow_nodes, "model.%sshadow_nodes", prefix);
 	putf(e, mc->nr_xa_nodes, "model.%sxa_nodes", prefix);
 	putf(e, mc->shadow_deferred, "model.%sshadow_deferred", prefix);
+	if (lru_gen_on(e->m))
+		emit_lru_gen(e, prefix, &lv->lrugen);
 	for (i = 0; i < NR_VM_EVENTS; i++) {
 		if (i == EV_OOM || i == EV_PGFREE || i == EV_PAGEOUTRUN || i == EV_SLABS_SCANNED)
 			continue;
@@ -218,6 +257,8 @@ int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, boo
 	put(&e, "model.events", m->nr_events);
 	put(&e, "model.events_ignored", m->nr_ignored);
 	put(&e, "model.alloc_failures", m->ev[EV_OOM]);
+	if (lru_gen_on(m))
+		put(&e, "model.lru_gen_min_ttl_oom", m->nr_min_ttl_oom);
 	put(&e, "model.overcommit", m->nr_free < 0 ? (uint64_t)-m->nr_free : 0);
 	put(&e, "model.file_pages_added", m->file_pages_added);
 	put(&e, "model.nr_shadow", m->nr_shadow);

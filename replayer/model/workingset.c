@@ -108,6 +108,8 @@ uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t tar
 
 	if (tag == SLOT_SWAP && !m->p->ws_anon)
 		return pack_swap_entry(m, owner, 0, 0, false);	/* no anon workingset */
+	if (lru_gen_on(m))
+		return lru_gen_eviction(m, p);
 	switch (m->p->ws_domain) {
 	case WS_ZONE:
 		cost_add(m, COST_ATOMIC, 1);
@@ -270,9 +272,89 @@ static bool refault_v5(struct rf_model *m, struct rf_page *p, uint64_t shadow)
  */
 bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 {
+	if (lru_gen_on(m))
+		return lru_gen_refault(m, p, shadow);
 	if (m->p->ws_domain == WS_RECLAIM_ROOT)
 		return refault_v5(m, p, shadow);
 	return refault_v4(m, p, shadow);
+}
+
+/* --------------------------------------------------------- multi-gen LRU */
+
+/*
+ * lru_gen_eviction(), v6.12: the token is the folio's lruvec's min_seq of
+ * its type and its refs beyond the first (refs - 1), the workingset bit
+ * says it had any; evicted[] of its tier counts it for the PID controller.
+ * No nonresident age, and the folio's own memcg (not the reclaim root).
+ */
+uint64_t lru_gen_eviction(struct rf_model *m, struct rf_page *p)
+{
+	struct rf_lrugen *g = &page_lruvec(m, p)->lrugen;
+	int type = page_is_file(p), refs = folio_lru_refs(p), tier = lru_tier_from_refs(refs);
+	uint16_t id = m->memcgs[p->memcg]->id;
+	uint64_t token = (g->min_seq[type] << LRU_REFS_WIDTH) | (uint64_t)(refs > 1 ? refs - 1 : 0);
+
+	g->evicted[type][tier] += page_nr(p);
+	cost_add(m, COST_ATOMIC, 1);
+	if (!type)
+		return pack_swap_entry(m, id, id, token, refs != 0);
+	return pack_shadow(m, SLOT_SHADOW, id, token, refs != 0);
+}
+
+/*
+ * lru_gen_test_recent(), v6.12.117: the folio left from the generation
+ * that is still the oldest of its type (min_seq, as far as the token holds
+ * it; v6.18: within MAX_NR_GENS of max_seq).
+ */
+static bool lru_gen_test_recent(struct rf_model *m, uint64_t shadow, int type, uint32_t *memcg,
+				uint64_t *token, bool *workingset)
+{
+	uint64_t mask = eviction_mask(m, shadow & SLOT_TAG_MASK) >> LRU_REFS_WIDTH, seq;
+	const struct rf_lrugen *g;
+	uint16_t id;
+
+	unpack_shadow(m, shadow, &id, token, workingset);
+	*memcg = mem_cgroup_from_id(m, id);
+	if (*memcg == RF_NONE)
+		*memcg = 0;		/* mem_cgroup_lruvec(NULL): the root's */
+	g = &m->memcgs[*memcg]->lruvec.lrugen;
+	seq = *token >> LRU_REFS_WIDTH;
+	return seq == (g->min_seq[type] & mask);
+}
+
+/*
+ * lru_gen_refault(), v6.12.117: counted only in the lruvec the shadow
+ * names when the folio is charged there; a recent refault counts in
+ * refaulted[] of its tier and as an activation, and restores the folio to
+ * the top tier (refs saturated, PG_workingset) when it faulted, or had been
+ * read at least 3 times (refs >= BIT(LRU_REFS_WIDTH) - 1).  (v6.1 counts
+ * nothing for a refault that is not recent; v6.18 counts the activation only
+ * in a fault: not modelled yet.)
+ */
+bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
+{
+	int type = page_is_file(p), refs, tier;
+	uint64_t nr = page_nr(p), token;
+	uint32_t memcg;
+	bool ws, recent;
+
+	recent = lru_gen_test_recent(m, shadow, type, &memcg, &token, &ws);
+	if (memcg != p->memcg)
+		return false;
+	count_ws(m, memcg, type ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
+	if (!recent)
+		return false;
+	refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + ws;
+	tier = lru_tier_from_refs(refs);
+	m->memcgs[memcg]->lruvec.lrugen.refaulted[type][tier] += nr;
+	workingset_count_activate(m, memcg, type, nr);
+	if (m->in_lru_fault || refs >= (1 << LRU_REFS_WIDTH) - 1) {
+		p->gen |= LRU_REFS_MASK;
+		p->flags |= PG_workingset;
+		count_ws(m, memcg, type ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON,
+			 nr);
+	}
+	return false;
 }
 
 /* ---------------------------------------------------------- shadow nodes */

@@ -4,7 +4,8 @@ model_tests = \
 	tests/model/test-model-rules \
 	tests/model/test-model-config \
 	tests/model/test-model-robust \
-	tests/model/test-model-folios
+	tests/model/test-model-folios \
+	tests/model/test-model-lru-gen
 check_PROGRAMS += $(model_tests)
 TESTS += $(model_tests)
 EXTRA_DIST += tests/model/model-helpers.h
@@ -16,3 +17,5 @@ tests_model_test_model_robust_SOURCES = tests/model/test-model-robust.c tests/mo
 tests_model_test_model_robust_LDADD = $(MODEL_LIBS)
 tests_model_test_model_folios_SOURCES = tests/model/test-model-folios.c tests/model/model-helpers.h
 tests_model_test_model_folios_LDADD = $(MODEL_LIBS)
+tests_model_test_model_lru_gen_SOURCES = tests/model/test-model-lru-gen.c tests/model/model-helpers.h
+tests_model_test_model_lru_gen_LDADD = $(MODEL_LIBS)

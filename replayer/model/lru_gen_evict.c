@@ -1,0 +1,693 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The multi-gen LRU's eviction: mm/vmscan.c's "the eviction", "PID
+ * controller", "working set protection" and "memcg LRU" sections.
+ *
+ *   lru_gen_shrink_node    root reclaim (kswapd, direct): the memcg LRU
+ *   shrink_many/shrink_one walk the memcgs by generation and bin
+ *   lru_gen_shrink_lruvec  memcg limit reclaim, from shrink_lruvec()
+ *   try_to_shrink_lruvec   age or evict until nr_to_scan is met
+ *   evict_folios           isolate_folios() + shrink_folio_list()
+ *   isolate_folios         the type (get_type_to_scan()), the tier
+ *   scan_folios            sort_folio() or isolate_folio() each folio of
+ *                          the oldest generation
+ *
+ * The rules are v6.12.117's (v6.1.y and v6.18 differ: docs/model.md
+ * "MGLRU").  The memcg LRU's random bins come from a
+ * generator seeded by the config (lru_gen_seed, docs/model.md), so a replay
+ * is the same every time.  One node, one zone, GFP_KERNEL (__GFP_IO) reclaim.
+ */
+#include "lib/compiler.h"
+#include "model-local.h"
+
+#define MAX_SWAPPINESS		200
+#define MEMCG_LRU_HEAD		1
+#define MEMCG_LRU_TAIL		2
+#define MEMCG_LRU_OLD		3
+#define MEMCG_LRU_YOUNG		4
+
+static struct rf_lrugen *lrugen_of(struct rf_model *m, uint32_t memcg)
+{
+	return &m->memcgs[memcg]->lruvec.lrugen;
+}
+
+/* get_random_u32_below(): splitmix64 of the model's own state, seeded by lru_gen_seed */
+static uint32_t random_below(struct rf_model *m, uint32_t n)
+{
+	uint64_t z = (m->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (uint32_t)(((z >> 32) * n) >> 32);
+}
+
+/* get_swappiness(), v6.12: 0 without swap to use (fewer than MIN_LRU_BATCH slots) */
+static int get_swappiness(struct rf_model *m, uint32_t memcg, const struct scan_control *sc)
+{
+	if (!sc->may_swap || mem_cgroup_get_nr_swap_pages(m, memcg) < MIN_LRU_BATCH)
+		return 0;
+	return mem_cgroup_swappiness(m, memcg);
+}
+
+/* --------------------------------------------------------- PID controller */
+
+struct ctrl_pos {
+	uint64_t refaulted, total;
+	int gain;
+};
+
+/* read_ctrl_pos(), v6.12: the P term and the I term (averages) of one tier */
+static void read_ctrl_pos(const struct rf_lrugen *g, int type, int tier, int gain,
+			  struct ctrl_pos *pos)
+{
+	pos->refaulted = g->avg_refaulted[type][tier] + g->refaulted[type][tier];
+	pos->total = g->avg_total[type][tier] + g->evicted[type][tier];
+	if (tier)
+		pos->total += g->protected[type][tier - 1];
+	pos->gain = gain;
+}
+
+/*
+ * positive_ctrl_err(), v6.12: the process variable has few refaults
+ * (< MIN_LRU_BATCH) or a refault rate, weighted by the gains, no higher
+ * than the setpoint's.
+ */
+static bool positive_ctrl_err(const struct ctrl_pos *sp, const struct ctrl_pos *pv)
+{
+	return pv->refaulted < MIN_LRU_BATCH ||
+	       pv->refaulted * (sp->total + MIN_LRU_BATCH) * (uint64_t)sp->gain <=
+	       (sp->refaulted + 1) * pv->total * (uint64_t)pv->gain;
+}
+
+/* get_tier_idx(), v6.12: the tiers above the first one that refaults more (gains 1:2) are protected */
+static int get_tier_idx(const struct rf_lrugen *g, int type)
+{
+	struct ctrl_pos sp, pv;
+	int tier;
+
+	read_ctrl_pos(g, type, 0, 1, &sp);
+	for (tier = 1; tier < (int)MAX_NR_TIERS; tier++) {
+		read_ctrl_pos(g, type, tier, 2, &pv);
+		if (!positive_ctrl_err(&sp, &pv))
+			break;
+	}
+	return tier - 1;
+}
+
+/*
+ * get_type_to_scan(), v6.12: the first tiers of anon (gain swappiness) and
+ * file (gain 200 - swappiness) decide the type; the other type's first
+ * tier is the setpoint for the chosen type's tiers.
+ */
+static int get_type_to_scan(const struct rf_lrugen *g, int swappiness, int *tier_idx)
+{
+	int gain[2] = { swappiness, MAX_SWAPPINESS - swappiness };
+	struct ctrl_pos sp, pv;
+	int type, tier;
+
+	read_ctrl_pos(g, 0, 0, gain[0], &sp);
+	read_ctrl_pos(g, 1, 0, gain[1], &pv);
+	type = positive_ctrl_err(&sp, &pv);
+	read_ctrl_pos(g, !type, 0, gain[!type], &sp);
+	for (tier = 1; tier < (int)MAX_NR_TIERS; tier++) {
+		read_ctrl_pos(g, type, tier, gain[type], &pv);
+		if (!positive_ctrl_err(&sp, &pv))
+			break;
+	}
+	*tier_idx = tier - 1;
+	return type;
+}
+
+/* ------------------------------------------------------------- eviction */
+
+/*
+ * sort_folio(), v6.12.117, in its order: a folio promoted since (its flags
+ * name a younger generation) goes to that list; a protected one (tier
+ * above tier_idx, or refs saturated: "mm/mglru: fix underprotected page
+ * cache") to min_seq + 1, counted in protected[].  Anything else is
+ * isolated, locked, dirty or under writeback too (v6.1 and v6.18 sort
+ * those to min_seq + 1: not modelled yet).
+ */
+static bool sort_folio(struct rf_model *m, uint32_t idx, int tier_idx)
+{
+	struct rf_page *p = P(m, idx);
+	struct rf_lrugen *g = lrugen_of(m, p->memcg);
+	int gen = folio_lru_gen(p), type = page_is_file(p), refs = folio_lru_refs(p);
+	int tier = lru_tier_from_refs(refs);
+
+	if (gen != lru_gen_from_seq(g->min_seq[type])) {
+		lru_gen_list_move(m, idx, gen, false);
+		return true;
+	}
+	if (tier > tier_idx || refs == 1 << LRU_REFS_WIDTH) {
+		gen = folio_inc_gen(m, idx, false);
+		lru_gen_list_move(m, idx, gen, true);
+		g->protected[type][tier - 1] += page_nr(p);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * isolate_folio(), v6.12: a folio nobody else frees; it keeps its refs only
+ * with PG_referenced, which it loses (for shrink_folio_list()).
+ */
+static bool isolate_folio(struct rf_model *m, uint32_t idx)
+{
+	struct rf_page *p = P(m, idx);
+
+	if (p->flags & PG_orphan)
+		return false;		/* raced with release_pages() */
+	if (!(p->flags & PG_referenced))
+		folio_clear_lru_refs(p);
+	p->flags &= ~PG_referenced;
+	lru_gen_del_folio(m, idx, true);
+	return true;
+}
+
+static void count_both(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev, uint64_t nr,
+		       bool global)
+{
+	if (global)
+		m->ev[ev] += nr;
+	count_memcg_event(m, memcg, ev, nr);
+}
+
+/*
+ * scan_folios(), v6.12: from the tail of the oldest generation of @type,
+ * until MIN_LRU_BATCH pages are isolated (or as many skipped) or
+ * MAX_LRU_BATCH folios looked at.  pgscan counts the isolated pages,
+ * pgrefill the sorted ones.  Returns the pages scanned, 0 if nothing could
+ * be isolated with folios left.
+ */
+static uint64_t scan_folios(struct rf_model *m, uint32_t memcg, const struct scan_control *sc,
+			    int type, int tier, uint32_t *list, uint32_t *n)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	int gen = lru_gen_from_seq(g->min_seq[type]);
+	uint32_t remaining = MAX_LRU_BATCH, first_moved = RF_NIL;
+	uint64_t scanned = 0, sorted = 0, isolated = 0, skipped = 0;
+	bool global = global_reclaim(sc), kswapd;
+
+	*n = 0;
+	if (get_nr_gens(g, type) == (int)MIN_NR_GENS)
+		return 0;
+	while (g->tail[gen][type] != RF_NIL && g->tail[gen][type] != first_moved) {
+		uint32_t idx = g->tail[gen][type];
+		uint64_t delta = page_nr(P(m, idx));
+
+		scanned += delta;
+		if (sort_folio(m, idx, tier)) {
+			sorted += delta;
+		} else if (isolate_folio(m, idx)) {
+			list[(*n)++] = idx;
+			isolated += delta;
+		} else {
+			/* moved aside and spliced back at the head: here, to the head at once */
+			lru_gen_list_move(m, idx, gen, false);
+			if (first_moved == RF_NIL)
+				first_moved = idx;
+			skipped += delta;
+		}
+		if (!--remaining || RF_MAX(isolated, skipped) >= MIN_LRU_BATCH ||
+		    *n == MIN_LRU_BATCH)
+			break;
+	}
+	kswapd = sc->kind == RECLAIM_KSWAPD;
+	count_both(m, memcg, kswapd ? EV_PGSCAN_KSWAPD : EV_PGSCAN_DIRECT, isolated, global);
+	count_both(m, memcg, EV_PGREFILL, sorted, global);
+	count_both(m, memcg, type ? EV_PGSCAN_FILE : EV_PGSCAN_ANON, isolated, true);
+	return isolated || !remaining ? scanned : 0;
+}
+
+/*
+ * isolate_folios(), v6.12: the obvious type first (no swap: file; anon
+ * older than file: anon; swappiness 1: file, 200: anon), else
+ * get_type_to_scan(); the other type if the first yields nothing.
+ */
+static uint64_t isolate_folios(struct rf_model *m, uint32_t memcg, const struct scan_control *sc,
+			       int swappiness, int *type_scanned, uint32_t *list, uint32_t *n)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	int type, tier = -1, i;
+	uint64_t scanned = 0;
+
+	if (!swappiness)
+		type = 1;
+	else if (g->min_seq[0] < g->min_seq[1])
+		type = 0;
+	else if (swappiness == 1)
+		type = 1;
+	else if (swappiness == MAX_SWAPPINESS)
+		type = 0;
+	else
+		type = get_type_to_scan(g, swappiness, &tier);
+	for (i = !swappiness; i < 2; i++) {
+		if (tier < 0)
+			tier = get_tier_idx(g, type);
+		scanned = scan_folios(m, memcg, sc, type, tier, list, n);
+		if (scanned)
+			break;
+		type = !type;
+		tier = -1;
+	}
+	*type_scanned = type;
+	return scanned;
+}
+
+/*
+ * evict_folios(), v6.12: isolate a batch, shrink_folio_list() it, and put
+ * back what it kept: a folio rejected for a reason that lasts (active,
+ * referenced, mapped, locked, dirty, under writeback) with PG_active and its
+ * refs cleared, so it joins max_seq; one waiting for its reclaim writeback
+ * as it is (max_seq - 1); a clean leftover is tried once more.
+ */
+static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
+			     int swappiness)
+{
+	uint32_t list[MIN_LRU_BATCH], clean[MIN_LRU_BATCH], n, kept, nr_clean, i;
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	bool global = global_reclaim(sc), kswapd = sc->kind == RECLAIM_KSWAPD, skip_retry = false;
+	uint64_t scanned;
+	int type;
+
+	cost_add(m, COST_LRU_LOCK, 1);
+	scanned = isolate_folios(m, memcg, sc, swappiness, &type, list, &n);
+	scanned += try_to_inc_min_seq(m, memcg, swappiness);
+	if (get_nr_gens(g, !swappiness) == (int)MIN_NR_GENS)
+		scanned = 0;
+	while (n) {
+		struct shrink_stat st = { 0 };
+
+		kept = shrink_page_list(m, list, n, sc, &st);
+		if (m->error)
+			return 0;
+		sc->nr_reclaimed += st.nr_reclaimed;
+		nr_clean = 0;
+		for (i = 0; i < kept; i++) {
+			struct rf_page *p = P(m, list[i]);
+
+			if (p->flags & PG_writeback) {
+				/* restore LRU_REFS_FLAGS cleared by isolate_folio() */
+				if (p->flags & PG_workingset)
+					p->flags |= PG_referenced;
+				continue;
+			}
+			if (skip_retry || (p->flags & (PG_active | PG_referenced | PG_locked |
+						      PG_dirty)) || p->mapcount) {
+				p->gen &= (uint8_t)~LRU_REFS_MASK;
+				p->flags = (p->flags & ~(PG_referenced | PG_workingset)) |
+					   PG_active;
+				continue;
+			}
+			clean[nr_clean++] = list[i];
+			list[i] = RF_NIL;
+		}
+		cost_add(m, COST_LRU_LOCK, 1);
+		for (i = 0; i < kept; i++)		/* move_folios_to_lru() */
+			if (list[i] != RF_NIL)
+				add_page_to_lru_list(m, list[i], 0);
+		for (i = 0; i < kept; i++)
+			if (list[i] != RF_NIL)
+				end_swap_writeback(m, &list[i], 1);
+		count_both(m, memcg, kswapd ? EV_PGSTEAL_KSWAPD : EV_PGSTEAL_DIRECT,
+			   st.nr_reclaimed, global);
+		count_both(m, memcg, type ? EV_PGSTEAL_FILE : EV_PGSTEAL_ANON, st.nr_reclaimed,
+			   true);
+		for (i = 0; i < nr_clean; i++)
+			list[i] = clean[i];
+		n = nr_clean;
+		skip_retry = true;
+	}
+	return scanned;
+}
+
+/* ---------------------------------------------------------------- aging */
+
+/*
+ * should_run_aging(), v6.12.117: whether the lruvec needs a new generation,
+ * and how much it holds (@nr_to_scan).  It must age when the evictable type
+ * is down to MIN_NR_GENS generations; at MIN_NR_GENS + 1 it ages when the
+ * youngest holds more than half of the pages or the oldest less than a
+ * quarter (v6.18's reworked feedback ages at MIN_NR_GENS + 1 always).
+ */
+static bool should_run_aging(struct rf_model *m, uint32_t memcg, bool can_swap,
+			     uint64_t *nr_to_scan)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint64_t old = 0, young = 0, total = 0, seq;
+	int type;
+
+	if (g->min_seq[!can_swap] + MIN_NR_GENS > g->max_seq) {
+		*nr_to_scan = 0;
+		return true;
+	}
+	for (type = !can_swap; type < 2; type++) {
+		for (seq = g->min_seq[type]; seq <= g->max_seq; seq++) {
+			int64_t size = g->nr_pages[lru_gen_from_seq(seq)][type];
+			uint64_t s = size > 0 ? (uint64_t)size : 0;
+
+			total += s;
+			if (seq == g->max_seq)
+				young += s;
+			else if (seq + MIN_NR_GENS == g->max_seq)
+				old += s;
+		}
+	}
+	*nr_to_scan = total;
+	if (g->min_seq[!can_swap] + MIN_NR_GENS < g->max_seq)
+		return false;
+	if (young * MIN_NR_GENS > total)
+		return true;
+	if (old * (MIN_NR_GENS + 2) < total)
+		return true;
+	return false;
+}
+
+/*
+ * get_nr_to_scan(), v6.12: -1 stops (the memcg is protected, or aging ran),
+ * else the pages to scan at this priority; no aging at DEF_PRIORITY.
+ */
+static int64_t get_nr_to_scan(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
+			      bool can_swap)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint64_t nr_to_scan;
+	bool success = should_run_aging(m, memcg, can_swap, &nr_to_scan);
+
+	if (nr_to_scan && !m->memcgs[memcg]->online)
+		return (int64_t)nr_to_scan;
+	if (!success || sc->priority == DEF_PRIORITY)
+		return (int64_t)(nr_to_scan >> sc->priority);
+	return try_to_inc_max_seq(m, memcg, g->max_seq, can_swap, false) ? -1 : 0;
+}
+
+/*
+ * should_abort_scan(), v6.12: root reclaim stops with its target met, or
+ * for kswapd with the zone above high + MIN_LRU_BATCH; memcg reclaim never.
+ */
+static bool should_abort_scan(struct rf_model *m, const struct scan_control *sc)
+{
+	if (!root_reclaim(sc))
+		return false;
+	if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+		return true;
+	if (sc->kind != RECLAIM_KSWAPD)
+		return false;
+	return zone_balanced(m, MIN_LRU_BATCH);
+}
+
+/* try_to_shrink_lruvec(), v6.12: true if the lruvec should be rotated (aged, or protected) */
+static bool try_to_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
+{
+	int swappiness = get_swappiness(m, memcg, sc);
+	uint64_t scanned = 0;
+	int64_t nr_to_scan;
+
+	for (;;) {
+		uint64_t delta;
+
+		nr_to_scan = get_nr_to_scan(m, memcg, sc, swappiness);
+		if (nr_to_scan <= 0)
+			break;
+		delta = evict_folios(m, memcg, sc, swappiness);
+		if (!delta || m->error)
+			break;
+		scanned += delta;
+		if (scanned >= (uint64_t)nr_to_scan)
+			break;
+		if (should_abort_scan(m, sc))
+			break;
+	}
+	return nr_to_scan < 0;
+}
+
+/*
+ * lruvec_is_sizable(), v6.12: its evictable generations hold pages worth
+ * scanning at this priority (an offline memcg: any).
+ */
+static bool lruvec_is_sizable(struct rf_model *m, uint32_t memcg, const struct scan_control *sc)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	bool can_swap = get_swappiness(m, memcg, sc);
+	uint64_t total = 0, seq;
+	int type;
+
+	for (type = !can_swap; type < 2; type++)
+		for (seq = g->min_seq[type]; seq <= g->max_seq; seq++) {
+			int64_t s = g->nr_pages[lru_gen_from_seq(seq)][type];
+
+			total += s > 0 ? (uint64_t)s : 0;
+		}
+	return m->memcgs[memcg]->online ? (total >> sc->priority) != 0 : total != 0;
+}
+
+/* ------------------------------------------------------------ memcg LRU */
+
+static void memcg_lru_unlink(struct rf_model *m, uint32_t memcg)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint32_t *head = &m->memcg_lru_head[g->memcg_gen][g->bin];
+	uint32_t *tail = &m->memcg_lru_tail[g->memcg_gen][g->bin];
+
+	if (g->memcg_prev != RF_NONE)
+		lrugen_of(m, g->memcg_prev)->memcg_next = g->memcg_next;
+	else
+		*head = g->memcg_next;
+	if (g->memcg_next != RF_NONE)
+		lrugen_of(m, g->memcg_next)->memcg_prev = g->memcg_prev;
+	else
+		*tail = g->memcg_prev;
+	g->memcg_prev = g->memcg_next = RF_NONE;
+}
+
+static void memcg_lru_link(struct rf_model *m, uint32_t memcg, int gen, uint32_t bin, bool at_head)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint32_t *head = &m->memcg_lru_head[gen][bin], *tail = &m->memcg_lru_tail[gen][bin];
+
+	g->memcg_gen = (uint8_t)gen;
+	g->bin = (uint8_t)bin;
+	if (at_head) {
+		g->memcg_prev = RF_NONE;
+		g->memcg_next = *head;
+		if (*head != RF_NONE)
+			lrugen_of(m, *head)->memcg_prev = memcg;
+		else
+			*tail = memcg;
+		*head = memcg;
+	} else {
+		g->memcg_next = RF_NONE;
+		g->memcg_prev = *tail;
+		if (*tail != RF_NONE)
+			lrugen_of(m, *tail)->memcg_next = memcg;
+		else
+			*head = memcg;
+		*tail = memcg;
+	}
+}
+
+/*
+ * lru_gen_rotate_memcg(), v6.12: HEAD and TAIL keep the memcg's generation
+ * and set its segment, OLD and YOUNG move it to the oldest or the next
+ * generation; a random bin each time.  The oldest generation emptied, the
+ * memcg LRU's seq moves on.
+ */
+static void lru_gen_rotate_memcg(struct rf_model *m, uint32_t memcg, int op)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint32_t bin = random_below(m, MEMCG_NR_BINS);
+	int old = g->memcg_gen, new = old;
+	uint8_t seg = 0;
+
+	if (!g->on_memcg_lru)
+		return;
+	if (op == MEMCG_LRU_HEAD || op == MEMCG_LRU_TAIL)
+		seg = (uint8_t)op;
+	else if (op == MEMCG_LRU_OLD)
+		new = (int)(m->memcg_lru_seq % MEMCG_NR_GENS);
+	else
+		new = (int)((m->memcg_lru_seq + 1) % MEMCG_NR_GENS);
+	g->seg = seg;
+	memcg_lru_unlink(m, memcg);
+	memcg_lru_link(m, memcg, new, bin, op == MEMCG_LRU_HEAD || op == MEMCG_LRU_OLD);
+	m->memcg_lru_nr[old]--;
+	m->memcg_lru_nr[new]++;
+	if (!m->memcg_lru_nr[old] && old == (int)(m->memcg_lru_seq % MEMCG_NR_GENS))
+		m->memcg_lru_seq++;
+}
+
+/* lru_gen_online_memcg(), v6.12: at the tail of a random bin of the current generation */
+void lru_gen_online_memcg(struct rf_model *m, uint32_t memcg)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint32_t bin = random_below(m, MEMCG_NR_BINS);
+	int gen = (int)(m->memcg_lru_seq % MEMCG_NR_GENS);
+
+	if (g->on_memcg_lru)
+		return;
+	memcg_lru_link(m, memcg, gen, bin, false);
+	g->on_memcg_lru = true;
+	m->memcg_lru_nr[gen]++;
+}
+
+/* lru_gen_offline_memcg(), v6.12: to the oldest generation, reclaimed first */
+void lru_gen_offline_memcg(struct rf_model *m, uint32_t memcg)
+{
+	lru_gen_rotate_memcg(m, memcg, MEMCG_LRU_OLD);
+}
+
+/* lru_gen_release_memcg(), v6.12: off the memcg LRU */
+void lru_gen_release_memcg(struct rf_model *m, uint32_t memcg)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	int gen = g->memcg_gen;
+
+	if (!g->on_memcg_lru)
+		return;
+	memcg_lru_unlink(m, memcg);
+	g->on_memcg_lru = false;
+	m->memcg_lru_nr[gen]--;
+	if (!m->memcg_lru_nr[gen] && gen == (int)(m->memcg_lru_seq % MEMCG_NR_GENS))
+		m->memcg_lru_seq++;
+}
+
+/*
+ * shrink_one(), v6.12: the memcg LRU operation for @memcg after trying it:
+ * below memory.low it goes to the tail once before it is reclaimed (a low
+ * event); aged (or protected) and online: YOUNG; too small or offline: one
+ * retry at the TAIL, then YOUNG.
+ */
+static int shrink_one(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint64_t scanned = sc->nr_scanned;
+	bool success;
+
+	if (mem_cgroup_low(m, 0, memcg)) {
+		if (g->seg != MEMCG_LRU_TAIL)
+			return MEMCG_LRU_TAIL;
+		count_memcg_event(m, memcg, EV_MEMCG_LOW, 1);
+	}
+	success = try_to_shrink_lruvec(m, memcg, sc);
+	if (m->p->shadow_shrinker == SHADOW_SHRINKER_MEMCG)
+		shrink_shadow_slab(m, memcg, sc, sc->nr_scanned - scanned);
+	if (success && m->memcgs[memcg]->online)
+		return MEMCG_LRU_YOUNG;
+	if (!success && lruvec_is_sizable(m, memcg, sc))
+		return 0;
+	return g->seg != MEMCG_LRU_TAIL ? MEMCG_LRU_TAIL : MEMCG_LRU_YOUNG;
+}
+
+/*
+ * shrink_many(), v6.12: the memcgs of the memcg LRU's oldest generation,
+ * bin by bin from a random one, until the reclaim is met; each memcg's
+ * rotation waits until the walk has stepped past it.
+ */
+static void shrink_many(struct rf_model *m, struct scan_control *sc)
+{
+	int gen = (int)(m->memcg_lru_seq % MEMCG_NR_GENS);
+	uint32_t bin, first_bin = random_below(m, MEMCG_NR_BINS);
+
+	bin = first_bin;
+	do {
+		uint32_t cur = m->memcg_lru_head[gen][bin], prev = RF_NONE;
+		int op = 0;
+
+		while (cur != RF_NONE) {
+			if (op) {
+				lru_gen_rotate_memcg(m, prev, op);
+				op = 0;
+			}
+			if (lrugen_of(m, cur)->memcg_gen == gen) {
+				op = shrink_one(m, cur, sc);
+				if (m->error || should_abort_scan(m, sc)) {
+					if (op)
+						lru_gen_rotate_memcg(m, cur, op);
+					return;
+				}
+			}
+			prev = cur;
+			cur = lrugen_of(m, cur)->memcg_next;
+		}
+		if (op)
+			lru_gen_rotate_memcg(m, prev, op);
+		bin = (bin + 1) % MEMCG_NR_BINS;
+	} while (bin != first_bin);
+}
+
+/*
+ * set_initial_priority(), v6.12: at DEF_PRIORITY with a target of at least
+ * MIN_LRU_BATCH, the priority at which the inactive pages' share would meet
+ * it: fls(reclaimable) - 1 - fls(nr_to_reclaim - 1), within 6..12.
+ */
+static void set_initial_priority(struct rf_model *m, struct scan_control *sc)
+{
+	uint64_t reclaimable;
+	int priority;
+
+	if (sc->priority != DEF_PRIORITY || sc->nr_to_reclaim < MIN_LRU_BATCH)
+		return;
+	reclaimable = m->memcgs[0]->lruvec.hier_size[LRU_INACTIVE_FILE];
+	if (m->swap_total > m->swap_used)
+		reclaimable += m->memcgs[0]->lruvec.hier_size[LRU_INACTIVE_ANON];
+	priority = (reclaimable ? 64 - __builtin_clzll(reclaimable) : 0) - 1 -
+		(sc->nr_to_reclaim > 1 ? 64 - __builtin_clzll(sc->nr_to_reclaim - 1) : 0);
+	sc->priority = RF_MIN(RF_MAX(priority, DEF_PRIORITY / 2), DEF_PRIORITY);
+}
+
+/*
+ * lru_gen_shrink_node(), v6.12: root reclaim, with a walk context for
+ * kswapd (look-around promotes without folio_activate()).
+ */
+void lru_gen_shrink_node(struct rf_model *m, struct scan_control *sc)
+{
+	uint64_t reclaimed = sc->nr_reclaimed;
+
+	if (!sc->may_unmap)
+		return;
+	lru_add_drain(m);
+	m->in_kswapd = sc->kind == RECLAIM_KSWAPD;
+	set_initial_priority(m, sc);
+	if (sc->kind == RECLAIM_KSWAPD)
+		sc->nr_reclaimed = 0;
+	shrink_many(m, sc);
+	if (sc->kind == RECLAIM_KSWAPD)
+		sc->nr_reclaimed += reclaimed;
+	m->in_kswapd = false;
+}
+
+/* lru_gen_shrink_lruvec(), v6.12: memcg reclaim of one lruvec; rotate it YOUNG when it aged */
+void lru_gen_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
+{
+	lru_add_drain(m);
+	if (try_to_shrink_lruvec(m, memcg, sc))
+		lru_gen_rotate_memcg(m, memcg, MEMCG_LRU_YOUNG);
+}
+
+/*
+ * lru_gen_age_node(), v6.12 (kswapd, each balance_pgdat() round): the
+ * initial priority and, with min_ttl_ms, whether any memcg's oldest file
+ * generation is older than it; none is: the OOM killer (counted in
+ * model.lru_gen_min_ttl_oom; the model kills nothing).
+ */
+void lru_gen_age_node(struct rf_model *m, struct scan_control *sc)
+{
+	uint64_t min_ttl = (uint64_t)m->cfg.lru_gen_min_ttl_ms * 1000000u;
+	bool reclaimable = !min_ttl;
+	uint32_t memcg;
+
+	set_initial_priority(m, sc);
+	for (memcg = 0; memcg != RF_NONE && !reclaimable; memcg = memcg_next_preorder(m, 0, memcg)) {
+		struct rf_lrugen *g = lrugen_of(m, memcg);
+		uint64_t birth = g->timestamps[lru_gen_from_seq(g->min_seq[1])];
+
+		if (memcg && !m->memcgs[memcg]->id)
+			continue;
+		if (lruvec_is_sizable(m, memcg, sc) && birth + min_ttl < m->now)
+			reclaimable = true;
+	}
+	if (!reclaimable)
+		m->nr_min_ttl_oom++;
+}
