@@ -143,6 +143,17 @@ static int finish_models(struct rf_replay_result *res)
 	return rc;
 }
 
+/* whether a configuration of @l models the multi-gen LRU */
+static bool any_lru_gen(const struct rf_config_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (rf_model_config_lru_gen(l->items[i].cfg))
+			return true;
+	return false;
+}
+
 int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *configs,
 		  struct rf_replay_result **out, char *err, size_t errlen)
 {
@@ -170,13 +181,15 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 	}
 	res->header = *rf_trace_reader_header(r);
 	/*
-	 * Every profile of rf_model_profiles() models the classic LRU: beside a
-	 * multi-gen LRU kernel's own numbers, its numbers are another algorithm's.
+	 * A trace of a multi-gen LRU kernel through classic profiles only: their
+	 * numbers beside the kernel's would be another algorithm's.  With an
+	 * -mglru configuration among them, the classic ones are comparisons.
 	 */
-	if (rf_trace_host_lru_gen_on(&res->header.host) && !opts->allow_mglru) {
+	if (rf_trace_host_lru_gen_on(&res->header.host) && !opts->allow_mglru &&
+	    !any_lru_gen(configs)) {
 		snprintf(err, errlen, "%s was recorded with the multi-gen LRU on (lru_gen/enabled "
-			 "%s) and the model's profiles are classic LRU: record with it off (echo 0 > "
-			 "/sys/kernel/mm/lru_gen/enabled) or pass --allow-mglru to replay it anyway",
+			 "%s) and every configuration is classic LRU: add an -mglru profile (e.g. "
+			 "--profile v6.12-mglru,v6.12), or pass --allow-mglru to replay it anyway",
 			 opts->trace_path, res->header.host.lru_gen);
 		rc = RF_ERR_CONFIG;
 		goto out;

@@ -236,6 +236,20 @@ static int configure(struct vrun *r, const struct rf_validate_opts *o, struct rf
 		snprintf(v->profile, sizeof(v->profile), "%s",
 			 rf_model_profile_for_release(v->header.host.kernel_release, v->profile_why,
 						  sizeof(v->profile_why)));
+		/* the multi-gen LRU on: that release's -mglru row, where it has one */
+		if (rf_trace_host_lru_gen_on(&v->header.host)) {
+			char mglru[sizeof(v->profile)];
+
+			snprintf(mglru, sizeof(mglru), "%.*s-mglru", (int)sizeof(v->profile) - 7,
+				 v->profile);
+			if (rf_model_profile_summary(mglru)) {
+				snprintf(v->profile, sizeof(v->profile), "%s", mglru);
+				snprintf(v->profile_why + strlen(v->profile_why),
+					 sizeof(v->profile_why) - strlen(v->profile_why),
+					 ", its multi-gen LRU row (lru_gen/enabled %s)",
+					 v->header.host.lru_gen);
+			}
+		}
 	}
 	e = rf_config_list_add_profiles(l, v->profile, o->sets, o->nr_sets, err, errlen);
 	if (!e) {

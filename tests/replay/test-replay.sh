@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..28"
+echo "1..30"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -153,16 +153,27 @@ EOF
 "$REFAULT" replay "$tmp/many.rft" -p v4.5 -q -o "$tmp/many.json"
 check "past 64 cgroups the first ones' series go on: each ends at its total" \
 	"$PYTHON3 -c 'import json,sys; c=json.load(open(sys.argv[1]))[\"configs\"][0]; ts=c[\"timeseries\"][\"series\"]; k=[x for x in ts if x.startswith(\"memcg./\") and x.endswith(\".pgscan_kswapd\") and c[\"stats\"].get(x)]; assert k and all(ts[x][-1] == c[\"stats\"][x] for x in k), k' '$tmp/many.json'"
-# A trace recorded with the multi-gen LRU on (header host.lru_gen, format 2.3): the classic-LRU
-# profiles are refused beside its kernel's numbers, unless --allow-mglru says so.
+# A trace recorded with the multi-gen LRU on (header host.lru_gen, format 2.3): classic-LRU
+# configurations alone are refused beside its kernel's numbers, unless --allow-mglru says so;
+# with an -mglru profile among them the classic ones are comparisons.
 sed '1s|"lru_gen":""|"lru_gen":"0x0007"|' "$tmp/t.jsonl" > "$tmp/mglru.jsonl"
 "$REFAULT" trace convert "$tmp/mglru.jsonl" "$tmp/mglru.rft" 2>/dev/null
 "$REFAULT" replay "$tmp/mglru.rft" -q -o "$tmp/mglru.json" 2> "$tmp/err"
-check "replay of a trace recorded with MGLRU on: exit 2, the file and the override named, no results" \
-	"test \$? -eq 2 && grep -q 'mglru.rft was recorded with the multi-gen LRU on (lru_gen/enabled 0x0007).*--allow-mglru' '$tmp/err' && test ! -e '$tmp/mglru.json'"
+check "replay of a trace recorded with MGLRU on, classic profiles only: exit 2, the file and the ways out named, no results" \
+	"test \$? -eq 2 && grep -q 'mglru.rft was recorded with the multi-gen LRU on (lru_gen/enabled 0x0007).*-mglru profile.*--allow-mglru' '$tmp/err' && test ! -e '$tmp/mglru.json'"
 "$REFAULT" replay "$tmp/mglru.rft" -q --allow-mglru -o "$tmp/mglru.json"
 check "replay --allow-mglru replays it" "test \$? -eq 0 -a -s '$tmp/mglru.json'"
-"$REFAULT" validate "$tmp/mglru.rft" -q > /dev/null 2> "$tmp/err"
-check "validate of a trace recorded with MGLRU on: exit 2 with the same message" \
+rm -f "$tmp/mglru.json"
+"$REFAULT" replay "$tmp/mglru.rft" -q --profile v6.12-mglru,v6.12 -o "$tmp/mglru.json"
+check "replay with an -mglru profile beside a classic one: no refusal" "test \$? -eq 0 -a -s '$tmp/mglru.json'"
+"$REFAULT" validate "$tmp/mglru.rft" -q --profile v6.12 > /dev/null 2> "$tmp/err"
+check "validate of a trace recorded with MGLRU on against a classic --profile: exit 2 with the same message" \
 	"test \$? -eq 2 && grep -q 'recorded with the multi-gen LRU on.*--allow-mglru' '$tmp/err'"
+"$REFAULT" trace convert "$top_srcdir/traces/validate-hot.rft" "$tmp/hot.jsonl" 2>/dev/null
+sed '1s|"lru_gen":"[^"]*"|"lru_gen":"0x0007"|; 1s|"kernel_release":"[^"]*"|"kernel_release":"6.12.117"|' \
+	"$tmp/hot.jsonl" > "$tmp/mglru612.jsonl"
+"$REFAULT" trace convert "$tmp/mglru612.jsonl" "$tmp/mglru612.rft" 2>/dev/null
+"$REFAULT" validate "$tmp/mglru612.rft" --json > "$tmp/v.json" 2>/dev/null
+check "validate of a 6.12 trace recorded with MGLRU on picks v6.12-mglru" \
+	"grep -q '\"profile\": *\"v6.12-mglru\"' '$tmp/v.json'"
 exit $fail
