@@ -24,6 +24,8 @@
  */
 #include "model-local.h"
 
+#define PAGEVEC_SIZE_V61	15	/* v6.1 look-around activates fewer candidates than this */
+
 static struct rf_lrugen *lrugen_of(struct rf_model *m, uint32_t memcg)
 {
 	return &m->memcgs[memcg]->lruvec.lrugen;
@@ -40,13 +42,14 @@ static bool lru_gen_is_active(const struct rf_lrugen *g, int gen)
 	return gen == lru_gen_from_seq(g->max_seq) || gen == lru_gen_from_seq(g->max_seq - 1);
 }
 
-/* lru_gen_init_lruvec(), v6.12: max_seq = MIN_NR_GENS + 1, every generation born now */
+/* lru_gen_init_lruvec(), v6.12: max_seq = MIN_NR_GENS + 1 (mm_state seq one less), all born now */
 void lru_gen_init_lruvec(struct rf_model *m, uint32_t memcg)
 {
 	struct rf_lrugen *g = lrugen_of(m, memcg);
 	int gen, type;
 
 	g->max_seq = MIN_NR_GENS + 1;
+	g->mm_seq = MIN_NR_GENS;
 	for (gen = 0; gen < (int)MAX_NR_GENS; gen++) {
 		g->timestamps[gen] = m->now;
 		for (type = 0; type < 2; type++)
@@ -493,8 +496,10 @@ bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool c
 	(void)force_scan;
 	if (seq <= g->mm_seq)
 		return false;
-	if (m->p->lru_gen_caps & LRU_GEN_CAP_MM_WALK)
+	if (m->p->lru_gen_caps & LRU_GEN_CAP_MM_WALK) {
+		m->lru_gen_walk = true;		/* set_mm_walk(NULL, true): kept until reclaim ends */
 		walk_young(m, memcg, can_swap);
+	}
 	g->mm_seq++;
 	return inc_max_seq(m, memcg, seq, can_swap);
 }
@@ -566,23 +571,29 @@ static bool look_window(struct rf_model *m, const struct rf_page *p, struct look
  * lru_gen_look_around(), v6.12, from the rmap walk of a folio reclaim found
  * young (its PTE cleared): the young neighbours in its PTE table (at most
  * MIN_LRU_BATCH around it, one VMA, the same memcg, anon only when the
- * folio is anon) are cleared and promoted: with a walk context (kswapd:
- * set_mm_walk()) to max_seq by folio_update_gen(), else by folio_activate()
- * (counted in pgactivate), an isolated one gets PG_referenced.
+ * folio is anon) are cleared and promoted: with a walk context
+ * (set_mm_walk(): kswapd, or reclaim after an mm walk) to max_seq by
+ * folio_update_gen(), else by folio_activate() (counted in pgactivate); an
+ * isolated one gets PG_referenced.  v6.1 (lru_gen_look_self) also marks
+ * the folio itself PG_referenced, so shrink_folio_list() activates it, and
+ * without a walk activates the neighbours only when fewer than 15
+ * (PAGEVEC_SIZE), else updates their generations.
  */
 bool lru_gen_look_around(struct rf_model *m, uint32_t idx)
 {
 	struct rf_page *p = P(m, idx);
 	struct rf_lrugen *g = lrugen_of(m, p->memcg);
 	int new_gen = lru_gen_from_seq(g->max_seq);
-	bool can_swap = !page_is_file(p), walk = m->in_kswapd;
-	uint32_t memcg = p->memcg;
+	bool can_swap = !page_is_file(p), self = m->p->lru_gen_look_self;
+	uint32_t memcg = p->memcg, cand[MIN_LRU_BATCH], nr_cand = 0, k;
 	struct look_ctx c;
 	uint64_t i;
 
 	if (!(p->flags & PG_young))
 		return false;
 	p->flags &= ~PG_young;
+	if (self && p->where != WHERE_LRU)
+		p->flags |= PG_referenced;
 	if (!look_window(m, p, &c))
 		return true;
 	for (i = c.first; i <= c.last; i++) {
@@ -599,17 +610,23 @@ bool lru_gen_look_around(struct rf_model *m, uint32_t idx)
 			continue;
 		q->flags &= ~PG_young;
 		cost_add(m, COST_ATOMIC, 1);
-		if (walk) {
-			folio_update_gen(m, n, new_gen);
-			continue;
-		}
 		old = folio_lru_gen(q);
 		if (old < 0) {
 			q->flags |= PG_referenced;
+		} else if (m->lru_gen_walk && !self) {
+			folio_update_gen(m, n, new_gen);
 		} else if (old != new_gen) {
-			folio_clear_lru_refs(q);
-			activate_page(m, n);
+			cand[nr_cand++] = n;
 		}
+	}
+	if (self && (m->lru_gen_walk || nr_cand >= PAGEVEC_SIZE_V61)) {
+		for (k = 0; k < nr_cand; k++)
+			folio_update_gen(m, cand[k], new_gen);
+		return true;
+	}
+	for (k = 0; k < nr_cand; k++) {
+		folio_clear_lru_refs(P(m, cand[k]));
+		activate_page(m, cand[k]);
 	}
 	return true;
 }

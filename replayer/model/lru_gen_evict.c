@@ -50,6 +50,20 @@ static int get_swappiness(struct rf_model *m, uint32_t memcg, const struct scan_
 	return mem_cgroup_swappiness(m, memcg);
 }
 
+/*
+ * v6.1.192: get_swappiness() has no may_swap test; lru_gen_shrink_lruvec()
+ * takes 0 without may_swap, except global reclaim with swap to use: 1.
+ */
+static int get_swappiness_v61(struct rf_model *m, uint32_t memcg, const struct scan_control *sc)
+{
+	int sw = mem_cgroup_get_nr_swap_pages(m, memcg) < MIN_LRU_BATCH ? 0 :
+		mem_cgroup_swappiness(m, memcg);
+
+	if (sc->may_swap)
+		return sw;
+	return global_reclaim(sc) && sw ? 1 : 0;
+}
+
 /* --------------------------------------------------------- PID controller */
 
 struct ctrl_pos {
@@ -125,9 +139,11 @@ static int get_type_to_scan(const struct rf_lrugen *g, int swappiness, int *tier
  * sort_folio(), v6.12.117, in its order: a folio promoted since (its flags
  * name a younger generation) goes to that list; a protected one (tier
  * above tier_idx, or refs saturated: "mm/mglru: fix underprotected page
- * cache") to min_seq + 1, counted in protected[].  Anything else is
- * isolated, locked, dirty or under writeback too (v6.1 and v6.18 sort
- * those to min_seq + 1: not modelled yet).
+ * cache") to min_seq + 1, counted in protected[] (v6.1: and as a workingset
+ * activation).  v6.1 (lru_gen_sort_busy) moves a locked folio or one under
+ * writeback a generation up (to the list's head), where v6.12 isolates it
+ * and shrink_folio_list() keeps it.  (v6.1 and v6.18 sort dirty file folios
+ * too; the model takes file folios as cleaned before reclaim meets them.)
  */
 static bool sort_folio(struct rf_model *m, uint32_t idx, int tier_idx)
 {
@@ -144,6 +160,13 @@ static bool sort_folio(struct rf_model *m, uint32_t idx, int tier_idx)
 		gen = folio_inc_gen(m, idx, false);
 		lru_gen_list_move(m, idx, gen, true);
 		g->protected[type][tier - 1] += page_nr(p);
+		if (m->p->lru_gen_ws_v61)
+			workingset_count_activate(m, p->memcg, type, page_nr(p));
+		return true;
+	}
+	if (m->p->lru_gen_sort_busy && (p->flags & (PG_locked | PG_writeback))) {
+		gen = folio_inc_gen(m, idx, true);
+		lru_gen_list_move(m, idx, gen, false);
 		return true;
 	}
 	return false;
@@ -264,7 +287,7 @@ static uint64_t isolate_folios(struct rf_model *m, uint32_t memcg, const struct 
  * as it is (max_seq - 1); a clean leftover is tried once more.
  */
 static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
-			     int swappiness)
+			     int swappiness, bool *need_swapping)
 {
 	uint32_t list[MIN_LRU_BATCH], clean[MIN_LRU_BATCH], n, kept, nr_clean, i;
 	struct rf_lrugen *g = lrugen_of(m, memcg);
@@ -277,6 +300,8 @@ static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_con
 	scanned += try_to_inc_min_seq(m, memcg, swappiness);
 	if (get_nr_gens(g, !swappiness) == (int)MIN_NR_GENS)
 		scanned = 0;
+	if (n && !type)
+		*need_swapping = true;
 	while (n) {
 		struct shrink_stat st = { 0 };
 
@@ -331,6 +356,7 @@ static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_con
  * is down to MIN_NR_GENS generations; at MIN_NR_GENS + 1 it ages when the
  * youngest holds more than half of the pages or the oldest less than a
  * quarter (v6.18's reworked feedback ages at MIN_NR_GENS + 1 always).
+ * v6.1 sizes @nr_to_scan even when it must age; v6.12 gives 0 then.
  */
 static bool should_run_aging(struct rf_model *m, uint32_t memcg, bool can_swap,
 			     uint64_t *nr_to_scan)
@@ -339,7 +365,7 @@ static bool should_run_aging(struct rf_model *m, uint32_t memcg, bool can_swap,
 	uint64_t old = 0, young = 0, total = 0, seq;
 	int type;
 
-	if (g->min_seq[!can_swap] + MIN_NR_GENS > g->max_seq) {
+	if (g->min_seq[!can_swap] + MIN_NR_GENS > g->max_seq && !m->p->lru_gen_kswapd_ages) {
 		*nr_to_scan = 0;
 		return true;
 	}
@@ -356,6 +382,8 @@ static bool should_run_aging(struct rf_model *m, uint32_t memcg, bool can_swap,
 		}
 	}
 	*nr_to_scan = total;
+	if (g->min_seq[!can_swap] + MIN_NR_GENS > g->max_seq)
+		return true;
 	if (g->min_seq[!can_swap] + MIN_NR_GENS < g->max_seq)
 		return false;
 	if (young * MIN_NR_GENS > total)
@@ -402,6 +430,7 @@ static bool should_abort_scan(struct rf_model *m, const struct scan_control *sc)
 static bool try_to_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
 {
 	int swappiness = get_swappiness(m, memcg, sc);
+	bool need_swapping = false;
 	uint64_t scanned = 0;
 	int64_t nr_to_scan;
 
@@ -411,7 +440,7 @@ static bool try_to_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan
 		nr_to_scan = get_nr_to_scan(m, memcg, sc, swappiness);
 		if (nr_to_scan <= 0)
 			break;
-		delta = evict_folios(m, memcg, sc, swappiness);
+		delta = evict_folios(m, memcg, sc, swappiness, &need_swapping);
 		if (!delta || m->error)
 			break;
 		scanned += delta;
@@ -421,6 +450,143 @@ static bool try_to_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan
 			break;
 	}
 	return nr_to_scan < 0;
+}
+
+/* ------------------------------------------------------- v6.1's aging */
+
+/*
+ * get_nr_to_scan(), v6.1.192: the pages to scan at this priority, 0 to
+ * stop.  Aging is needed: not at DEF_PRIORITY, not by kswapd (it ages in
+ * lru_gen_age_node()); direct reclaim ages and goes on evicting.
+ */
+static uint64_t get_nr_to_scan_v61(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
+				   bool can_swap, bool *need_aging)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint64_t nr;
+
+	*need_aging = should_run_aging(m, memcg, can_swap, &nr);
+	if (m->memcgs[memcg]->online)
+		nr >>= sc->priority;
+	if (!*need_aging)
+		return nr;
+	if (sc->priority != DEF_PRIORITY) {
+		if (sc->kind == RECLAIM_KSWAPD)
+			return 0;
+		if (try_to_inc_max_seq(m, memcg, g->max_seq, can_swap, false))
+			return nr;
+	}
+	return g->min_seq[!can_swap] + MIN_NR_GENS <= g->max_seq ? nr : 0;
+}
+
+/*
+ * should_abort_scan(), v6.1.192: direct reclaim stops once it aged this
+ * memcg twice, or met its target by swapping; memcg reclaim goes on; below
+ * DEF_PRIORITY - 2, with the zone above its watermark (high for kswapd,
+ * low otherwise; kswapd after reclaiming its target since its last aging
+ * pass), it stops and counts MIN_LRU_BATCH more reclaimed.
+ */
+static bool should_abort_scan_v61(struct rf_model *m, uint32_t memcg, uint64_t seq,
+				  struct scan_control *sc, bool need_swapping)
+{
+	uint64_t wmark;
+
+	if (sc->kind != RECLAIM_KSWAPD) {
+		if (lrugen_of(m, memcg)->max_seq - seq > 1)
+			return true;
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim && need_swapping)
+			return true;
+		if (!global_reclaim(sc))
+			return false;
+	} else if (sc->nr_reclaimed - sc->last_reclaimed < sc->nr_to_reclaim) {
+		return false;
+	}
+	if (sc->priority > DEF_PRIORITY - 2)
+		return false;
+	wmark = sc->kind == RECLAIM_KSWAPD ? m->wmark_high : m->wmark_low;
+	if (m->nr_free < 0 || wmark > (uint64_t)m->nr_free)
+		return false;
+	sc->nr_reclaimed += MIN_LRU_BATCH;
+	return true;
+}
+
+/*
+ * lru_gen_shrink_lruvec(), v6.1.192: every lruvec of the memcg walk
+ * (shrink_node_memcgs(), root reclaim too), kswapd with its walk context;
+ * without swap to use, global reclaim still takes swappiness 1.  Reclaim
+ * that got MIN_LRU_BATCH pages without aging tells kswapd's next
+ * lru_gen_age_node() it may skip.
+ */
+static void shrink_lruvec_v61(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
+{
+	uint64_t seq = lrugen_of(m, memcg)->max_seq, reclaimed = sc->nr_reclaimed, scanned = 0;
+	bool need_aging = false, need_swapping = false;
+
+	lru_add_drain(m);
+	m->lru_gen_walk = sc->kind == RECLAIM_KSWAPD;
+	for (;;) {
+		int swappiness = get_swappiness_v61(m, memcg, sc);
+		uint64_t nr = get_nr_to_scan_v61(m, memcg, sc, swappiness, &need_aging), delta;
+
+		if (!nr)
+			goto done;
+		delta = evict_folios(m, memcg, sc, swappiness, &need_swapping);
+		if (!delta || m->error)
+			goto done;
+		scanned += delta;
+		if (scanned >= nr)
+			break;
+		if (should_abort_scan_v61(m, memcg, seq, sc, need_swapping))
+			break;
+	}
+	if (sc->nr_reclaimed - reclaimed >= MIN_LRU_BATCH && !need_aging)
+		sc->memcgs_need_aging = false;
+done:
+	m->lru_gen_walk = false;
+}
+
+/*
+ * lru_gen_age_node() and age_lruvec(), v6.1.192 (kswapd, each
+ * balance_pgdat() round): skipped once after eviction cleared
+ * memcgs_need_aging; else every memcg that needs it ages (with kswapd's walk
+ * context); with min_ttl_ms, a memcg whose oldest file generation is younger
+ * is not reclaimable, and none being so counts an OOM.
+ */
+static void lru_gen_age_node_v61(struct rf_model *m, struct scan_control *sc)
+{
+	uint64_t min_ttl = (uint64_t)m->cfg.lru_gen_min_ttl_ms * 1000000u;
+	bool success = false;
+	uint32_t memcg;
+
+	sc->last_reclaimed = sc->nr_reclaimed;
+	if (!sc->memcgs_need_aging) {
+		sc->memcgs_need_aging = true;
+		return;
+	}
+	m->lru_gen_walk = true;
+	for (memcg = 0; memcg != RF_NONE && !m->error; memcg = memcg_next_preorder(m, 0, memcg)) {
+		struct rf_lrugen *g = lrugen_of(m, memcg);
+		int swappiness = get_swappiness_v61(m, memcg, sc);
+		uint64_t nr;
+		bool need;
+
+		if (memcg && !m->memcgs[memcg]->id)
+			continue;
+		need = should_run_aging(m, memcg, swappiness, &nr);
+		if (min_ttl) {
+			if (g->timestamps[lru_gen_from_seq(g->min_seq[1])] + min_ttl > m->now)
+				continue;
+			if (!(m->memcgs[memcg]->online ? nr >> sc->priority : nr) &&
+			    sc->priority != DEF_PRIORITY)
+				continue;
+		}
+		if (need)
+			try_to_inc_max_seq(m, memcg, g->max_seq, swappiness, false);
+		success = true;
+	}
+	m->lru_gen_walk = false;
+	if (!success && min_ttl)
+		m->nr_min_ttl_oom++;
 }
 
 /*
@@ -525,7 +691,7 @@ void lru_gen_online_memcg(struct rf_model *m, uint32_t memcg)
 	uint32_t bin = random_below(m, MEMCG_NR_BINS);
 	int gen = (int)(m->memcg_lru_seq % MEMCG_NR_GENS);
 
-	if (g->on_memcg_lru)
+	if (!m->p->lru_gen_memcg_lru || g->on_memcg_lru)
 		return;
 	memcg_lru_link(m, memcg, gen, bin, false);
 	g->on_memcg_lru = true;
@@ -648,22 +814,27 @@ void lru_gen_shrink_node(struct rf_model *m, struct scan_control *sc)
 	if (!sc->may_unmap)
 		return;
 	lru_add_drain(m);
-	m->in_kswapd = sc->kind == RECLAIM_KSWAPD;
+	m->lru_gen_walk = sc->kind == RECLAIM_KSWAPD;	/* set_mm_walk(pgdat, ...) */
 	set_initial_priority(m, sc);
 	if (sc->kind == RECLAIM_KSWAPD)
 		sc->nr_reclaimed = 0;
 	shrink_many(m, sc);
 	if (sc->kind == RECLAIM_KSWAPD)
 		sc->nr_reclaimed += reclaimed;
-	m->in_kswapd = false;
+	m->lru_gen_walk = false;	/* clear_mm_walk() */
 }
 
 /* lru_gen_shrink_lruvec(), v6.12: memcg reclaim of one lruvec; rotate it YOUNG when it aged */
 void lru_gen_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
 {
+	if (m->p->lru_gen_kswapd_ages) {
+		shrink_lruvec_v61(m, memcg, sc);
+		return;
+	}
 	lru_add_drain(m);
 	if (try_to_shrink_lruvec(m, memcg, sc))
 		lru_gen_rotate_memcg(m, memcg, MEMCG_LRU_YOUNG);
+	m->lru_gen_walk = false;	/* clear_mm_walk() */
 }
 
 /*
@@ -678,6 +849,10 @@ void lru_gen_age_node(struct rf_model *m, struct scan_control *sc)
 	bool reclaimable = !min_ttl;
 	uint32_t memcg;
 
+	if (m->p->lru_gen_kswapd_ages) {
+		lru_gen_age_node_v61(m, sc);
+		return;
+	}
 	set_initial_priority(m, sc);
 	for (memcg = 0; memcg != RF_NONE && !reclaimable; memcg = memcg_next_preorder(m, 0, memcg)) {
 		struct rf_lrugen *g = lrugen_of(m, memcg);

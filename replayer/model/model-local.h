@@ -160,7 +160,20 @@ struct rf_profile {
 	/* the multi-gen LRU (lru_gen.c, lru_gen_evict.c), on when lru_gen_caps is set */
 	unsigned int lru_gen_caps;	/* /sys/kernel/mm/lru_gen/enabled: LRU_GEN_CAP_*, 0 = classic */
 	bool lru_gen_rules;		/* the row's release has its multi-gen LRU modelled
-					 * (v6.12.117's rules; docs/model.md "MGLRU") */
+					 * (docs/model.md "MGLRU"): v6.12.117's rules, with
+					 * the switches below for v6.1.192's */
+	bool lru_gen_memcg_lru;		/* v6.12 (not v6.1): root reclaim walks the per-node
+					 * memcg LRU (shrink_many()), aging in eviction only */
+	bool lru_gen_kswapd_ages;	/* v6.1: kswapd ages in lru_gen_age_node()
+					 * (age_lruvec()); get_nr_to_scan() and
+					 * should_abort_scan() of v6.1 */
+	bool lru_gen_sort_busy;		/* v6.1: sort_folio() moves locked and writeback
+					 * folios a generation up (PG_reclaim) */
+	bool lru_gen_ws_v61;		/* v6.1: a refault counts only when recent, and
+					 * workingset_activate counts sort_folio()'s protection */
+	bool lru_gen_look_self;		/* v6.1: look-around marks the reclaimed folio's own
+					 * young PTE (PG_referenced: activated); fewer than 15
+					 * neighbours to promote: folio_activate() */
 };
 
 const struct rf_profile *rf_profile_find(const char *name);
@@ -666,7 +679,7 @@ struct rf_model {
 
 	/* the multi-gen LRU (lru_gen.c, lru_gen_evict.c) */
 	bool in_lru_fault;		/* current->in_lru_fault: a fault with recency runs */
-	bool in_kswapd;			/* reclaim has a walk context (kswapd: set_mm_walk()) */
+	bool lru_gen_walk;		/* reclaim has a walk context (set_mm_walk()) */
 	uint64_t memcg_lru_seq;		/* pgdat->memcg_lru.seq */
 	uint32_t memcg_lru_head[MEMCG_NR_GENS][MEMCG_NR_BINS];
 	uint32_t memcg_lru_tail[MEMCG_NR_GENS][MEMCG_NR_BINS];
@@ -920,6 +933,9 @@ struct scan_control {
 	uint64_t anon_cost, file_cost;
 	unsigned int may_deactivate;
 	bool cache_trim_mode, file_is_tiny;
+	/* v6.1 multi-gen LRU: lru_gen_age_node()'s shortcut and kswapd's progress mark */
+	bool memcgs_need_aging;
+	uint64_t last_reclaimed;
 };
 
 struct shrink_stat {

@@ -65,19 +65,31 @@
 
 /*
  * A 6.x release whose multi-gen LRU is modelled has a second row with
- * lru_gen_caps set: the sysfs value 7 (core, mm walk, non-leaf young).  Its
- * rules are v6.12.117's (Debian 6.12, "mm/mglru: fix underprotected page
- * cache" in it); v6.1.y and v6.18 change them (docs/model.md "MGLRU") and
- * have no such row yet.
+ * lru_gen_caps set: the sysfs value 7 (core, mm walk, non-leaf young).  The
+ * rules are each release's own sources': v6.12.117 (Debian 6.12, "mm/mglru:
+ * fix underprotected page cache" in it) and v6.1.192 (Debian 6.1, which has
+ * that fix too, but no memcg LRU and the older aging).  v6.18 changes them
+ * again (docs/model.md "MGLRU") and has no such row yet.
  */
 #define LRU_GEN_CAPS_ALL (LRU_GEN_CAP_CORE | LRU_GEN_CAP_MM_WALK | LRU_GEN_CAP_NONLEAF)
+
+#define V6_1									\
+		CLASSIC_6X,								\
+		.balance = BALANCE_COST,						\
+		.pagevec_size = 15,							\
+		.lru_gen_rules = true,							\
+		.lru_gen_kswapd_ages = true,						\
+		.lru_gen_sort_busy = true,						\
+		.lru_gen_ws_v61 = true,							\
+		.lru_gen_look_self = true
 
 #define V6_12									\
 		CLASSIC_6X,								\
 		.balance = BALANCE_COST_IO,						\
 		.pagevec_size = 31,							\
 		.stats_flushed = true,							\
-		.lru_gen_rules = true
+		.lru_gen_rules = true,							\
+		.lru_gen_memcg_lru = true
 
 /*
  * One row per profile: its name, the kernel release it models (major,
@@ -156,9 +168,11 @@
 		.pagevec_size = 15)							\
 	ROW("v6.1", 6, 1,								\
 	    "v6.1 classic (non-MGLRU) LRU: batches of 15, cost = pages written, exact stats",	\
-		CLASSIC_6X,								\
-		.balance = BALANCE_COST,						\
-		.pagevec_size = 15)							\
+		V6_1)									\
+	ROW("v6.1-mglru", 6, 1,								\
+	    "v6.1 multi-gen LRU (lru_gen enabled=7): kswapd ages, no memcg LRU, mm walk",	\
+		V6_1,									\
+		.lru_gen_caps = LRU_GEN_CAPS_ALL)					\
 	ROW("v6.12", 6, 12,								\
 	    "v6.12 classic (non-MGLRU) LRU: batches of 31, IO-weighted cost, no ext4 large folios",	\
 		V6_12)									\

@@ -612,8 +612,9 @@ static void shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_contro
 	bool scan_adjusted;
 	int lru;
 
-	if (lru_gen_on(m) && !root_reclaim(sc)) {
-		lru_gen_shrink_lruvec(m, memcg, sc);	/* v6.1+ shrink_lruvec() */
+	/* v6.12 shrink_lruvec(): memcg reclaim; v6.1: every lruvec (no memcg LRU) */
+	if (lru_gen_on(m) && (!root_reclaim(sc) || !m->p->lru_gen_memcg_lru)) {
+		lru_gen_shrink_lruvec(m, memcg, sc);
 		return;
 	}
 	get_scan_count(m, memcg, sc, nr);
@@ -741,8 +742,8 @@ static void shrink_node(struct rf_model *m, struct scan_control *sc)
 	uint64_t scanned0 = sc->nr_scanned;
 	bool done = false, per_memcg = m->p->shadow_shrinker == SHADOW_SHRINKER_MEMCG;
 
-	if (lru_gen_on(m) && root_reclaim(sc)) {
-		lru_gen_shrink_node(m, sc);		/* v6.1+ shrink_node() */
+	if (lru_gen_on(m) && root_reclaim(sc) && m->p->lru_gen_memcg_lru) {
+		lru_gen_shrink_node(m, sc);		/* v6.12 shrink_node() */
 		return;
 	}
 	if (m->p->file_low == FILE_LOW_AT_ROOT && !lru_gen_on(m))

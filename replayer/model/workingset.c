@@ -327,9 +327,10 @@ static bool lru_gen_test_recent(struct rf_model *m, uint64_t shadow, int type, u
  * names when the folio is charged there; a recent refault counts in
  * refaulted[] of its tier and as an activation, and restores the folio to
  * the top tier (refs saturated, PG_workingset) when it faulted, or had been
- * read at least 3 times (refs >= BIT(LRU_REFS_WIDTH) - 1).  (v6.1 counts
- * nothing for a refault that is not recent; v6.18 counts the activation only
- * in a fault: not modelled yet.)
+ * read at least 3 times (refs >= BIT(LRU_REFS_WIDTH) - 1).  v6.1
+ * (lru_gen_ws_v61) counts nothing for a refault that is not recent and no
+ * activation at all (sort_folio() counts those).  (v6.18 counts the
+ * activation only in a fault: not modelled yet.)
  */
 bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 {
@@ -339,7 +340,7 @@ bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	bool ws, recent;
 
 	recent = lru_gen_test_recent(m, shadow, type, &memcg, &token, &ws);
-	if (memcg != p->memcg)
+	if (memcg != p->memcg || (!recent && m->p->lru_gen_ws_v61))
 		return false;
 	count_ws(m, memcg, type ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
 	if (!recent)
@@ -347,7 +348,8 @@ bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + ws;
 	tier = lru_tier_from_refs(refs);
 	m->memcgs[memcg]->lruvec.lrugen.refaulted[type][tier] += nr;
-	workingset_count_activate(m, memcg, type, nr);
+	if (!m->p->lru_gen_ws_v61)
+		workingset_count_activate(m, memcg, type, nr);
 	if (m->in_lru_fault || refs >= (1 << LRU_REFS_WIDTH) - 1) {
 		p->gen |= LRU_REFS_MASK;
 		p->flags |= PG_workingset;

@@ -63,7 +63,7 @@ static void test_placement(void)
  * tier 1) it is not protected: without refaults get_tier_idx() returns 3,
  * and no tier is above that.
  */
-static uint64_t pgrefill_after_stream(const char *profile, int reads)
+static uint64_t pgrefill_after_stream(const char *profile, int reads, uint64_t *activate)
 {
 	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
 	struct rf_model *m = mk(profile, small);
@@ -75,19 +75,32 @@ static uint64_t pgrefill_after_stream(const char *profile, int reads)
 	for (i = 0; i < 8192; i++)
 		read_pages(m, 0, 99, 2, (uint64_t)i, 1);
 	v = C(m, "vmstat.pgrefill");
+	if (activate)
+		*activate = C(m, "vmstat.workingset_activate_file");
 	if (C(m, "vmstat.pgsteal_kswapd") + C(m, "vmstat.pgsteal_direct") < 4096)
 		diag("%s: the stream did not reclaim", profile);
 	rf_model_free(m);
 	return v;
 }
 
+/*
+ * v6.1.192 has the same refs and the same protection (its sort_folio()
+ * has the saturation test too), and counts the protection as a workingset
+ * activation, which v6.12 counts at a recent refault instead.
+ */
 static void test_refs_protection(void)
 {
-	is_int(pgrefill_after_stream("v6.12-mglru", 5), 1,
+	uint64_t act;
+
+	is_int(pgrefill_after_stream("v6.12-mglru", 5, &act), 1,
 	       "refs saturated (5 reads): protected once (pgrefill 1)");
-	is_int(pgrefill_after_stream("v6.12-mglru", 2), 0,
+	is_int(act, 0, "... v6.12: not an activation");
+	is_int(pgrefill_after_stream("v6.12-mglru", 2, NULL), 0,
 	       "read twice (tier 1) with no refaults: not protected");
-	is_int(pgrefill_after_stream("v6.12-mglru", 1), 0, "read once: not protected");
+	is_int(pgrefill_after_stream("v6.12-mglru", 1, NULL), 0, "read once: not protected");
+	is_int(pgrefill_after_stream("v6.1-mglru", 5, &act), 1,
+	       "v6.1: refs saturated, protected once");
+	is_int(act, 1, "... v6.1: counted as a workingset activation");
 }
 
 /*
@@ -96,10 +109,11 @@ static void test_refs_protection(void)
  * workingset_activate_file) iff min_seq is unchanged.  MADV_PAGEOUT evicts
  * a mapped folio without moving min_seq; a stream afterwards moves it.
  */
-static void refault_after(bool stream, uint64_t *refault, uint64_t *activate)
+static void refault_after(const char *profile, bool stream, uint64_t *refault,
+			  uint64_t *activate)
 {
 	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
-	struct rf_model *m = mk("v6.12-mglru", small);
+	struct rf_model *m = mk(profile, small);
 	int i;
 
 	mmap_file(m, 1, 7, 0x100000, 1, 1);
@@ -118,12 +132,17 @@ static void test_recent(void)
 {
 	uint64_t refault, activate;
 
-	refault_after(false, &refault, &activate);
+	refault_after("v6.12-mglru", false, &refault, &activate);
 	is_int(refault * 10 + activate, 11,
 	       "refault while min_seq is still the eviction's: counted and recent");
-	refault_after(true, &refault, &activate);
+	refault_after("v6.12-mglru", true, &refault, &activate);
 	is_int(refault * 10 + activate, 10,
 	       "refault after min_seq moved on: counted, not recent");
+	/* v6.1.192 lru_gen_refault(): nothing unless recent, and no activation */
+	refault_after("v6.1-mglru", false, &refault, &activate);
+	is_int(refault * 10 + activate, 10, "v6.1: a recent refault is counted, not activated");
+	refault_after("v6.1-mglru", true, &refault, &activate);
+	is_int(refault * 10 + activate, 0, "v6.1: a refault that is not recent is not counted");
 }
 
 /*
@@ -135,13 +154,14 @@ static void test_recent(void)
  * generations run dry and reclaim must age.  Every min_seq advance keeps
  * the window within [MIN_NR_GENS, MAX_NR_GENS] (seq_is_valid()).
  */
-static void test_aging(void)
+static void aging(const char *profile)
 {
 	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
-	struct rf_model *m = mk("v6.12-mglru", small);
+	struct rf_model *m = mk(profile, small);
 	uint64_t max, min;
 	int i;
 
+	diag("%s", profile);
 	for (i = 0; i < 8192; i++)
 		read_pages(m, 0, 99, 2, (uint64_t)i, 1);
 	is_int(C(m, "memcg./.lru_gen.max_seq"), 3, "a stream of reads through 4M: no aging");
@@ -157,6 +177,13 @@ static void test_aging(void)
 	ok(C(m, "memcg./.lru_gen.min_seq_anon") <= min,
 	   "anon's min_seq never passes file's (try_to_inc_min_seq())");
 	rf_model_free(m);
+}
+
+/* v6.1.192 ages in kswapd (lru_gen_age_node()) and in direct reclaim below DEF_PRIORITY */
+static void test_aging(void)
+{
+	aging("v6.12-mglru");
+	aging("v6.1-mglru");
 }
 
 /*
