@@ -17,6 +17,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/workingset.c \
 	replayer/model/lru_gen.c \
 	replayer/model/lru_gen_evict.c \
+	replayer/model/lru_gen_walk.c \
 	replayer/model/vmscan.c \
 	replayer/model/vmstat.c \
 	replayer/model/page_alloc.c \

@@ -5,9 +5,10 @@
  * lru_gen_update_size(), folio_lru_refs()), mm/swap.c (folio_inc_refs()),
  * mm/vmscan.c's "the aging" and "rmap/PT walk feedback" sections
  * (folio_update_gen(), folio_inc_gen(), inc_min_seq(), try_to_inc_min_seq(),
- * inc_max_seq(), try_to_inc_max_seq(), lru_gen_look_around()).  The
- * rules are v6.12.117's; those that differ in v6.1.y and v6.18 are
- * not modelled yet (docs/model.md "MGLRU" lists them).
+ * inc_max_seq(), try_to_inc_max_seq()); the page-table walk and
+ * look-around are in lru_gen_walk.c.  The rules are v6.12.117's, with
+ * v6.1.192's as profile switches (model-local.h lru_gen_*; docs/model.md
+ * "MGLRU").
  *
  * A folio's generation is in rf_page.gen (gen + 1, as folio->flags holds
  * it) and the list it sits on in rf_page.lru: the two differ after a lazy
@@ -15,16 +16,8 @@
  * as in the kernel.  Sizes (nr_pages[], and the active/inactive sizes that
  * vmstat and memory.stat show: the two youngest generations are "active",
  * lru_gen_is_active()) follow the flags.  One node, one zone.
- *
- * SIMPLIFIED (docs/model.md): the page-table walk of try_to_inc_max_seq()
- * finds every young mapped folio of the lruvec; the kernel's walk skips PTE
- * tables its Bloom filter does not hold (not dense at the previous walk or
- * look-around, mm not new).  Look-around scans the neighbours of one VMA
- * (the first that maps a file folio).
  */
 #include "model-local.h"
-
-#define PAGEVEC_SIZE_V61	15	/* v6.1 look-around activates fewer candidates than this */
 
 static struct rf_lrugen *lrugen_of(struct rf_model *m, uint32_t memcg)
 {
@@ -292,7 +285,7 @@ void lru_gen_inc_refs(struct rf_model *m, struct rf_page *p)
  * @gen (its flags only: sort_folio() moves it); an isolated folio gets
  * PG_referenced for shrink_folio_list().  The old generation, or -1.
  */
-static int folio_update_gen(struct rf_model *m, uint32_t idx, int gen)
+int folio_update_gen(struct rf_model *m, uint32_t idx, int gen)
 {
 	struct rf_page *p = P(m, idx);
 	int old = folio_lru_gen(p);
@@ -452,41 +445,10 @@ static bool inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool c
 }
 
 /*
- * The page-table walk (walk_mm() .. walk_pte_range(), v6.12): every young
- * PTE mapping a folio of this lruvec promotes it to max_seq and is cleared.
- * VMAs without recency (VM_SEQ_READ, VM_RAND_READ) are skipped, anon when
- * it cannot be swapped (should_skip_vma()).  SIMPLIFIED: see the top.
- */
-static void walk_young(struct rf_model *m, uint32_t memcg, bool can_swap)
-{
-	struct rf_lrugen *g = lrugen_of(m, memcg);
-	int new_gen = lru_gen_from_seq(g->max_seq), gen, type;
-
-	for (type = !can_swap; type < 2; type++) {
-		for (gen = 0; gen < (int)MAX_NR_GENS; gen++) {
-			uint32_t idx;
-
-			if (gen == new_gen)
-				continue;
-			for (idx = g->head[gen][type]; idx != RF_NIL; idx = P(m, idx)->next) {
-				struct rf_page *p = P(m, idx);
-
-				if (!p->mapcount || !(p->flags & PG_young) ||
-				    (p->flags & PG_seqread))
-					continue;
-				p->flags &= ~PG_young;
-				cost_add(m, COST_ATOMIC, 1);
-				folio_update_gen(m, idx, new_gen);
-			}
-		}
-	}
-}
-
-/*
  * try_to_inc_max_seq(), v6.12: once per generation (mm_state seq), walk
  * the page tables where the hardware sets accessed bits and the mm walk is
- * enabled (should_walk_mmu(): lru_gen cap 0x2), else only count
- * (iterate_mm_list_nowalk()); then inc_max_seq().
+ * enabled (should_walk_mmu(): lru_gen cap 0x2; lru_gen_walk.c), else only
+ * count (iterate_mm_list_nowalk()); then inc_max_seq().
  */
 bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap,
 			bool force_scan)
@@ -498,135 +460,8 @@ bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool c
 		return false;
 	if (m->p->lru_gen_caps & LRU_GEN_CAP_MM_WALK) {
 		m->lru_gen_walk = true;		/* set_mm_walk(NULL, true): kept until reclaim ends */
-		walk_young(m, memcg, can_swap);
+		lru_gen_walk_mm(m, memcg, seq, can_swap);
 	}
 	g->mm_seq++;
 	return inc_max_seq(m, memcg, seq, can_swap);
-}
-
-/* ------------------------------------------------------------ look-around */
-
-struct look_ctx {
-	uint32_t mapping;	/* the neighbours' page-cache or anon tree */
-	uint64_t first, last;	/* their indices in it */
-};
-
-/* The indices around @p one PTE table maps with it, in one VMA: lru_gen_look_around()'s window. */
-static bool look_window(struct rf_model *m, const struct rf_page *p, struct look_ctx *c)
-{
-	uint64_t start, end, addr, vstart, vend, pgoff = 0;
-	unsigned int shift = page_shift(m);
-	uint64_t pmd = (uint64_t)1 << (shift + 9);	/* PMD_SIZE with 4 KiB pages */
-	uint64_t batch = (uint64_t)MIN_LRU_BATCH << shift;
-
-	c->mapping = p->mapping;
-	if (!page_is_file(p)) {
-		/* an mm's anon tree is indexed by address */
-		addr = p->index << shift;
-		vstart = 0;
-		vend = UINT64_MAX;
-	} else {
-		const struct rf_mapping *mp = &m->mappings[p->mapping];
-		const struct rf_vma *v = NULL;
-		uint32_t i;
-
-		if (mp->kind != MAPPING_FILE)
-			return false;
-		for (i = 0; i < m->nr_mms && !v; i++)
-			v = find_file_vma(&m->mms[i], mp->dev, mp->ino, p->index, shift);
-		if (!v)
-			return false;
-		vstart = v->start;
-		vend = v->end;
-		pgoff = v->pgoff;
-		addr = v->start + ((p->index - v->pgoff) << shift);
-	}
-	start = addr & ~(pmd - 1);
-	if (start < vstart)
-		start = vstart;
-	end = (addr | (pmd - 1)) < vend - 1 ? (addr | (pmd - 1)) + 1 : vend;
-	if (end - start == ((uint64_t)1 << shift))
-		return false;
-	if (end - start > batch) {
-		if (addr - start < batch / 2)
-			end = start + batch;
-		else if (end - addr < batch / 2)
-			start = end - batch;
-		else {
-			start = addr - batch / 2;
-			end = addr + batch / 2;
-		}
-	}
-	if (!page_is_file(p)) {
-		c->first = start >> shift;
-		c->last = (end >> shift) - 1;
-	} else {
-		c->first = pgoff + ((start - vstart) >> shift);
-		c->last = pgoff + ((end - vstart) >> shift) - 1;
-	}
-	return true;
-}
-
-/*
- * lru_gen_look_around(), v6.12, from the rmap walk of a folio reclaim found
- * young (its PTE cleared): the young neighbours in its PTE table (at most
- * MIN_LRU_BATCH around it, one VMA, the same memcg, anon only when the
- * folio is anon) are cleared and promoted: with a walk context
- * (set_mm_walk(): kswapd, or reclaim after an mm walk) to max_seq by
- * folio_update_gen(), else by folio_activate() (counted in pgactivate); an
- * isolated one gets PG_referenced.  v6.1 (lru_gen_look_self) also marks
- * the folio itself PG_referenced, so shrink_folio_list() activates it, and
- * without a walk activates the neighbours only when fewer than 15
- * (PAGEVEC_SIZE), else updates their generations.
- */
-bool lru_gen_look_around(struct rf_model *m, uint32_t idx)
-{
-	struct rf_page *p = P(m, idx);
-	struct rf_lrugen *g = lrugen_of(m, p->memcg);
-	int new_gen = lru_gen_from_seq(g->max_seq);
-	bool can_swap = !page_is_file(p), self = m->p->lru_gen_look_self;
-	uint32_t memcg = p->memcg, cand[MIN_LRU_BATCH], nr_cand = 0, k;
-	struct look_ctx c;
-	uint64_t i;
-
-	if (!(p->flags & PG_young))
-		return false;
-	p->flags &= ~PG_young;
-	if (self && p->where != WHERE_LRU)
-		p->flags |= PG_referenced;
-	if (!look_window(m, p, &c))
-		return true;
-	for (i = c.first; i <= c.last; i++) {
-		uint32_t n = xa_lookup_page(m, c.mapping, i);
-		struct rf_page *q;
-		int old;
-
-		if (n == RF_NIL || n == idx)
-			continue;
-		q = P(m, n);
-		if (q->index != i || q->memcg != memcg || !q->mapcount ||
-		    !(q->flags & PG_young) || (!can_swap && !page_is_file(q)) ||
-		    (q->flags & PG_orphan))
-			continue;
-		q->flags &= ~PG_young;
-		cost_add(m, COST_ATOMIC, 1);
-		old = folio_lru_gen(q);
-		if (old < 0) {
-			q->flags |= PG_referenced;
-		} else if (m->lru_gen_walk && !self) {
-			folio_update_gen(m, n, new_gen);
-		} else if (old != new_gen) {
-			cand[nr_cand++] = n;
-		}
-	}
-	if (self && (m->lru_gen_walk || nr_cand >= PAGEVEC_SIZE_V61)) {
-		for (k = 0; k < nr_cand; k++)
-			folio_update_gen(m, cand[k], new_gen);
-		return true;
-	}
-	for (k = 0; k < nr_cand; k++) {
-		folio_clear_lru_refs(P(m, cand[k]));
-		activate_page(m, cand[k]);
-	}
-	return true;
 }

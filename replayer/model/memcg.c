@@ -130,6 +130,7 @@ void memcg_free_all(struct rf_model *m)
 	uint32_t i;
 
 	for (i = 0; i < m->nr_memcgs; i++) {
+		lru_gen_free_filters(&m->memcgs[i]->lruvec.lrugen);
 		free(m->memcgs[i]->path);
 		free(m->memcgs[i]);
 	}

@@ -454,6 +454,8 @@ struct rf_lrugen {
 	uint64_t protected[2][MAX_NR_TIERS - 1];
 	uint64_t evicted[2][MAX_NR_TIERS], refaulted[2][MAX_NR_TIERS];
 	uint64_t mm_seq;			/* lru_gen_mm_state.seq */
+	struct pair_map bloom[2];		/* the Bloom filters: (mm, PMD) sets (lru_gen_walk.c) */
+	bool bloom_made[2];
 	/* the node's memcg LRU (lru_gen_rotate_memcg()): generation, segment, bin, links */
 	uint8_t memcg_gen, seg, bin;
 	bool on_memcg_lru;
@@ -533,6 +535,7 @@ struct rf_mm {
 	uint64_t mm;
 	uint32_t anon_mapping;
 	uint32_t users;
+	bool lru_gen_walked;		/* on a memcg's mm list since its last walk (lru_gen_walk.c) */
 	struct rf_vma *vmas;
 	uint32_t nr_vmas;
 	size_t cap_vmas;
@@ -686,6 +689,9 @@ struct rf_model {
 	uint32_t memcg_lru_nr[MEMCG_NR_GENS];
 	uint64_t rng;			/* get_random_u32_below()'s stand-in: seeded, lru_gen_seed */
 	uint64_t nr_min_ttl_oom;	/* lru_gen_age_node() would have called the OOM killer */
+	/* the walk's statistics, as debugfs lru_gen_full's mm_stats name them */
+	uint64_t walk_leaf_total, walk_leaf_young, walk_nonleaf_found, walk_nonleaf_added;
+	uint64_t look_young;		/* young PTEs look-around cleared (the folio's own too) */
 
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];
@@ -1003,7 +1009,10 @@ int folio_inc_gen(struct rf_model *m, uint32_t page, bool reclaiming);
 bool try_to_inc_min_seq(struct rf_model *m, uint32_t memcg, bool can_swap);
 bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap,
 			bool force_scan);
+int folio_update_gen(struct rf_model *m, uint32_t page, int gen);
 bool lru_gen_look_around(struct rf_model *m, uint32_t page);
+void lru_gen_walk_mm(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap);
+void lru_gen_free_filters(struct rf_lrugen *g);
 void lru_gen_list_move(struct rf_model *m, uint32_t page, int gen, bool tail);
 int get_nr_gens(const struct rf_lrugen *g, int type);
 

@@ -257,8 +257,14 @@ int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, boo
 	put(&e, "model.events", m->nr_events);
 	put(&e, "model.events_ignored", m->nr_ignored);
 	put(&e, "model.alloc_failures", m->ev[EV_OOM]);
-	if (lru_gen_on(m))
+	if (lru_gen_on(m)) {
 		put(&e, "model.lru_gen_min_ttl_oom", m->nr_min_ttl_oom);
+		put(&e, "model.lru_gen_walk.leaf_total", m->walk_leaf_total);
+		put(&e, "model.lru_gen_walk.leaf_young", m->walk_leaf_young);
+		put(&e, "model.lru_gen_walk.nonleaf_found", m->walk_nonleaf_found);
+		put(&e, "model.lru_gen_walk.nonleaf_added", m->walk_nonleaf_added);
+		put(&e, "model.lru_gen_look_around.young", m->look_young);
+	}
 	put(&e, "model.overcommit", m->nr_free < 0 ? (uint64_t)-m->nr_free : 0);
 	put(&e, "model.file_pages_added", m->file_pages_added);
 	put(&e, "model.nr_shadow", m->nr_shadow);

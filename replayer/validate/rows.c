@@ -215,6 +215,33 @@ static int push_row(struct rf_validation *v, const char *scope, enum rf_obs_q q,
 	return 0;
 }
 
+static bool is_scan_steal(enum rf_obs_q q)
+{
+	return q >= RF_OBS_SCAN_FILE && q <= RF_OBS_STEAL_ANON;
+}
+
+/*
+ * The multi-gen LRU's evict_folios() of v6.1.192 emits neither
+ * mm_vmscan_lru_isolate nor mm_vmscan_lru_shrink_inactive (v6.12.117's
+ * does): with the multi-gen LRU on, a host that reclaimed (/proc/vmstat
+ * pgsteal) while the trace saw no scan or steal at all says its kernel is
+ * such a one, and the trace has no per-cgroup scan and steal to compare.
+ */
+static bool eviction_unseen(const struct rf_validation *v, const struct vcapture *end)
+{
+	uint64_t seen = 0;
+	size_t j;
+	int q;
+
+	if (!rf_trace_host_lru_gen_on(&v->header.host) || !end->host_have ||
+	    !(end->host_k[RF_OBS_STEAL_FILE] + end->host_k[RF_OBS_STEAL_ANON]))
+		return false;
+	for (j = 0; j < end->nr_cg; j++)
+		for (q = RF_OBS_SCAN_FILE; q <= RF_OBS_STEAL_ANON; q++)
+			seen += end->k[j * RF_OBS_NR + q];
+	return !seen;
+}
+
 static int scope_rows(struct rf_validation *v, const struct scope *s, const char *name)
 {
 	const struct vcapture *end = &v->caps[v->nr_caps - 1];
@@ -236,6 +263,14 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 			e = push_row(v, name, q, 0, m, false, "the trace did not record this quantity's "
 				     "tracepoint (recorded with --events): not recorded, not gated", s,
 				     memstat);
+			if (!e)
+				v->rows[v->nr_rows - 1].not_recorded = true;
+			continue;
+		}
+		if (!stat_q && s->kind != SC_HOST && is_scan_steal(q) && v->evict_unseen) {
+			e = push_row(v, name, q, 0, m, false, "this kernel's multi-gen LRU evicts "
+				     "without the vmscan tracepoints (6.1's evict_folios(); 6.12's has "
+				     "them): not observed, not gated", s, memstat);
 			if (!e)
 				v->rows[v->nr_rows - 1].not_recorded = true;
 			continue;
@@ -356,6 +391,7 @@ int vrows_build(struct rf_validation *v)
 	 */
 	v->folio_slack = rf_observe_max_folio_order(k) ? 1ull << rf_observe_max_folio_order(k) : 0;
 	end = &v->caps[v->nr_caps - 1];
+	v->evict_unseen = eviction_unseen(v, end);
 	for (i = 1; i < end->nr_cg; i++)
 		if (recorded_cg(k, end, i) &&
 		    (v->main_cg < 0 || end->k[i * RF_OBS_NR + RF_OBS_ADD] >= best)) {

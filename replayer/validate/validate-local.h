@@ -97,6 +97,8 @@ struct rf_validation {
 	bool cold_cache;
 	uint64_t stat_slack;		/* memory.stat's flush threshold: 64 pages per CPU */
 	uint64_t folio_slack;		/* file lists: one folio of the largest order seen */
+	bool evict_unseen;		/* a multi-gen LRU that evicts without the vmscan
+					 * tracepoints (rows.c eviction_unseen()) */
 	struct vcapture *caps;		/* caps[0]: start; the last: end of trace */
 	size_t nr_caps;
 	struct rf_observe *kernel;

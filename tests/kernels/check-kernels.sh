@@ -6,11 +6,13 @@
 # check-tolerance.py with tests/validate/tolerances; a case out of tolerance is recorded once
 # more, in a second boot, and the second recording decides).  TAP on stdout.
 #
-#   KERNELS   the configurations (default all three):
+#   KERNELS   the configurations (default all five):
 #               6.1-v1   linux-image-6.1.0-57-amd64, cgroup v1, MGLRU as it boots (off)
 #               6.1-v2   the same kernel, cgroup v2
 #               6.12-v2  linux-image-6.12.117+deb12-amd64, cgroup v2 (it has no v1 memory
 #                        controller), MGLRU off (echo 0 > /sys/kernel/mm/lru_gen/enabled)
+#               6.1-v2-mglru   6.1, cgroup v2, MGLRU on (echo y): validated with v6.1-mglru
+#               6.12-v2-mglru  6.12, cgroup v2, MGLRU on as it boots: v6.12-mglru
 #   CASES     cases of tests/validate/cases.sh (default all nine)
 #   REFAULT_LAB_CACHE  the lab's cache (default ~/.cache/refault-lab)
 #   LAB_OUT   where traces and console logs go (default BUILDDIR/tests/kernels/out):
@@ -32,7 +34,7 @@ VWORKLOAD=${VWORKLOAD:-$top_builddir/tests/validate/vworkload}
 . "$top_srcdir/tests/validate/cases.sh"
 lab=$top_srcdir/tests/kernels/lab.sh
 tol=$top_srcdir/tests/validate/tolerances
-KERNELS=${KERNELS:-"6.1-v1 6.1-v2 6.12-v2"}
+KERNELS=${KERNELS:-"6.1-v1 6.1-v2 6.12-v2 6.1-v2-mglru 6.12-v2-mglru"}
 out_top=${LAB_OUT:-$top_builddir/tests/kernels/out}
 PYTHON3=${PYTHON3:-python3}
 read -r -a cases <<< "${CASES:-$VCASES}"
@@ -149,7 +151,10 @@ for k in $KERNELS; do
 	6.1-v1) args=(--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v1);;
 	6.1-v2) args=(--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v2);;
 	6.12-v2) args=(--kernel-pkg linux-image-6.12.117+deb12-amd64 --cgroup v2 --mglru 0);;
-	*) echo "Bail out! unknown configuration '$k' in KERNELS (6.1-v1, 6.1-v2, 6.12-v2)"; exit 1;;
+	6.1-v2-mglru) args=(--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v2 --mglru 1);;
+	6.12-v2-mglru) args=(--kernel-pkg linux-image-6.12.117+deb12-amd64 --cgroup v2 --mglru 1);;
+	*) echo "Bail out! unknown configuration '$k' in KERNELS (6.1-v1, 6.1-v2, 6.12-v2," \
+		"6.1-v2-mglru, 6.12-v2-mglru)"; exit 1;;
 	esac
 	out=$out_top/$k
 	t0=$SECONDS

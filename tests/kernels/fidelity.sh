@@ -32,7 +32,10 @@ args_of() {
 	6.1-v1) echo "--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v1";;
 	6.1-v2) echo "--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v2";;
 	6.12-v2) echo "--kernel-pkg linux-image-6.12.117+deb12-amd64 --cgroup v2 --mglru 0";;
-	*) echo "fidelity.sh: unknown configuration '$1' (6.1-v1, 6.1-v2, 6.12-v2)" >&2; exit 1;;
+	6.1-v2-mglru) echo "--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v2 --mglru 1";;
+	6.12-v2-mglru) echo "--kernel-pkg linux-image-6.12.117+deb12-amd64 --cgroup v2 --mglru 1";;
+	*) echo "fidelity.sh: unknown configuration '$1' (6.1-v1, 6.1-v2, 6.12-v2, 6.1-v2-mglru," \
+		"6.12-v2-mglru)" >&2; exit 1;;
 	esac
 }
 start=$SECONDS
