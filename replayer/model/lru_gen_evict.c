@@ -12,10 +12,12 @@
  *   scan_folios            sort_folio() or isolate_folio() each folio of
  *                          the oldest generation
  *
- * The rules are v6.12.117's (v6.1.y and v6.18 differ: docs/model.md
- * "MGLRU").  The memcg LRU's random bins come from a
- * generator seeded by the config (lru_gen_seed, docs/model.md), so a replay
- * is the same every time.  One node, one zone, GFP_KERNEL (__GFP_IO) reclaim.
+ * The rules are v6.12.117's; v6.1.192's are switches (lru_gen_kswapd_ages:
+ * its own get_nr_to_scan(), should_abort_scan(), lru_gen_shrink_lruvec()
+ * and lru_gen_age_node(), below; lru_gen_memcg_lru off: no memcg LRU).
+ * The memcg LRU's random bins come from a generator seeded by the config
+ * (lru_gen_seed, docs/model.md), so a replay is the same every time.  One
+ * node, one zone, GFP_KERNEL (__GFP_IO) reclaim.
  */
 #include "lib/compiler.h"
 #include "model-local.h"

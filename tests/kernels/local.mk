@@ -2,9 +2,10 @@
 # tests/kernels/: the kernel lab.  The validation suite's workloads (tests/validate/cases.sh)
 # recorded in qemu guests running Debian's 6.1 and 6.12 kernels (lab.sh: the guest only
 # records), then validated here as test-validate.sh does (check-kernels.sh prints TAP).  Not
-# part of make check: it boots three guests, a few minutes each under TCG.
+# part of make check: it boots five guests (two with the multi-gen LRU on), a few minutes each
+# under TCG.
 #
-#   make check-kernels [KERNELS="6.1-v1 6.1-v2 6.12-v2"] [CASES="read2-large ..."] \
+#   make check-kernels [KERNELS="6.1-v1 6.1-v2 6.12-v2 6.1-v2-mglru 6.12-v2-mglru"] [CASES=...] \
 #       [REFAULT_LAB_CACHE=DIR] [LAB_ACCEL=auto|kvm|tcg] [LAB_BUDGET=SECONDS] [LAB_OUT=DIR]
 #       [LAB_REUSE=1: validate the traces of the last run again, booting nothing]
 #
