@@ -126,8 +126,8 @@ static const struct cfg_key keys[] = {
 		 "flush) or exact; default flushed for v6.18, exact before"),
 	UINT_KEY("lru_gen", p.lru_gen_caps, 0, 7, 0,
 		 "the multi-gen LRU, as /sys/kernel/mm/lru_gen/enabled: 0 off (classic), bits 0x1 "
-		 "core, 0x2 page-table walk, 0x4 non-leaf young; v6.1 and v6.12 only (their "
-		 "rules: docs/model.md); default 7 for the -mglru profiles, 0 otherwise"),
+		 "core, 0x2 page-table walk, 0x4 non-leaf young; v6.1, v6.12 and v6.18 only "
+		 "(their rules: docs/model.md); default 7 for the -mglru profiles, 0 otherwise"),
 	UINT_KEY("lru_gen.min_ttl_ms", lru_gen_min_ttl_ms, 0, 1u << 30, 0,
 		 "/sys/kernel/mm/lru_gen/min_ttl_ms: kswapd counts an OOM when every memcg's "
 		 "oldest generation is younger; default 0 (off)"),
@@ -710,7 +710,7 @@ int cfg_validate(const struct rf_model_config *c, char *err, size_t errlen)
 				 c->p.pagevec_size, pv->k.min, pv->k.max);
 	if (c->p.lru_gen_caps && !c->p.lru_gen_rules)
 		return cfg_error(err, errlen, "lru_gen=%u: profile %s has no multi-gen LRU modelled "
-				 "(v6.1's and v6.12's are: take v6.1-mglru or v6.12-mglru, or "
+				 "(v6.1's, v6.12's and v6.18's are: take an -mglru profile, or "
 				 "lru_gen=0)",
 				 c->p.lru_gen_caps, c->profile);
 	if (c->p.lru_gen_caps && !(c->p.lru_gen_caps & LRU_GEN_CAP_CORE))

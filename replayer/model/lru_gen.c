@@ -7,8 +7,8 @@
  * (folio_update_gen(), folio_inc_gen(), inc_min_seq(), try_to_inc_min_seq(),
  * inc_max_seq(), try_to_inc_max_seq()); the page-table walk and
  * look-around are in lru_gen_walk.c.  The rules are v6.12.117's, with
- * v6.1.192's as profile switches (model-local.h lru_gen_*; docs/model.md
- * "MGLRU").
+ * v6.1.192's and v6.18.2's as profile switches (model-local.h lru_gen_*;
+ * docs/model.md "MGLRU").
  *
  * A folio's generation is in rf_page.gen (gen + 1, as folio->flags holds
  * it) and the list it sits on in rf_page.lru: the two differ after a lazy
@@ -147,14 +147,31 @@ static void set_gen(struct rf_page *p, int gen)
  * or with the window at MIN_NR_GENS + 1 -> min_seq; else min_seq + 1.
  * PG_active is never kept on a generation list; an active folio loses its
  * refs and PG_referenced (not PG_workingset).  Reclaim's rotations go to the
- * list's tail (folio_rotate_reclaimable()).  (v6.18 lru_gen_folio_seq()
- * counts back from max_seq instead: not modelled yet.)
+ * list's tail (folio_rotate_reclaimable()).  v6.18 (lru_gen_place_seq)
+ * counts back from max_seq: active -> max_seq - 1, max_seq with
+ * PG_workingset; rotated -> min_seq; anon outside the swap cache and
+ * reclaim writeback -> max_seq - 1; else min_seq, one up with PG_workingset
+ * (lru_gen_folio_seq()), and keeps the refs.
  */
-static uint64_t lru_gen_folio_seq(const struct rf_lrugen *g, const struct rf_page *p,
-				  bool reclaiming)
+static uint64_t lru_gen_folio_seq(const struct rf_model *m, const struct rf_lrugen *g,
+				  const struct rf_page *p, bool reclaiming)
 {
 	int type = page_is_file(p);
 
+	if (m->p->lru_gen_place_seq) {
+		uint64_t ws = !!(p->flags & PG_workingset), gen, seq;
+
+		if (p->flags & PG_active)
+			gen = MIN_NR_GENS - ws;
+		else if (reclaiming)
+			gen = MAX_NR_GENS;
+		else if ((!type && !(p->flags & PG_swapcache)) || (p->flags & PG_writeback))
+			gen = MIN_NR_GENS;
+		else
+			gen = MAX_NR_GENS - ws;
+		seq = g->max_seq - gen + 1;
+		return seq > g->min_seq[type] ? seq : g->min_seq[type];
+	}
 	if (p->flags & PG_active)
 		return g->max_seq;
 	if ((!type && !(p->flags & PG_swapcache)) || (p->flags & PG_writeback))
@@ -164,16 +181,25 @@ static uint64_t lru_gen_folio_seq(const struct rf_lrugen *g, const struct rf_pag
 	return g->min_seq[type] + 1;
 }
 
+/* the seq lru_gen_add_folio() would give @idx now, outside reclaim */
+uint64_t lru_gen_add_seq(struct rf_model *m, uint32_t idx)
+{
+	const struct rf_page *p = P(m, idx);
+
+	return lru_gen_folio_seq(m, lrugen_of(m, p->memcg), p, false);
+}
+
 void lru_gen_add_folio(struct rf_model *m, uint32_t idx, bool reclaiming)
 {
 	struct rf_page *p = P(m, idx);
 	struct rf_lrugen *g = lrugen_of(m, p->memcg);
-	int gen = lru_gen_from_seq(lru_gen_folio_seq(g, p, reclaiming));
+	int gen = lru_gen_from_seq(lru_gen_folio_seq(m, g, p, reclaiming));
 
-	if (p->flags & PG_active) {
+	if ((p->flags & PG_active) && !m->p->lru_gen_refs_sticky) {
 		p->gen &= (uint8_t)~LRU_REFS_MASK;
-		p->flags &= ~(PG_referenced | PG_active);
+		p->flags &= ~PG_referenced;
 	}
+	p->flags &= ~PG_active;
 	set_gen(p, gen);
 	lru_gen_update_size(m, p, -1, gen);
 	gen_link(m, idx, gen, reclaiming);
@@ -231,51 +257,87 @@ static int refs_bits(const struct rf_page *p)
 }
 
 /*
- * folio_lru_refs(), v6.12.117: accesses through file descriptors beyond
- * the first: the refs bits + PG_workingset (PG_referenced, the first
- * access, counts zero).
+ * folio_lru_refs(): accesses through file descriptors.  v6.12.117: the
+ * refs bits + PG_workingset, beyond the first (PG_referenced counts zero);
+ * v6.18 (lru_gen_refs_sticky): with PG_referenced, all of them (the bits +
+ * 1), else 0.
  */
-int folio_lru_refs(const struct rf_page *p)
+int folio_lru_refs(const struct rf_model *m, const struct rf_page *p)
 {
+	if (m->p->lru_gen_refs_sticky)
+		return (p->flags & PG_referenced) ? refs_bits(p) + 1 : 0;
 	return refs_bits(p) + !!(p->flags & PG_workingset);
 }
 
-/* lru_tier_from_refs(), v6.12.117: order_base_2(refs + 1): 0, 1, 2, 2, 3 for refs 0..4 */
-int lru_tier_from_refs(int refs)
+static int order_base_2(unsigned int n)
 {
-	unsigned int n = (unsigned int)refs + 1;
-
 	return n <= 1 ? 0 : 32 - __builtin_clz(n - 1);
 }
 
-/* folio_clear_lru_refs(): the refs bits, PG_referenced and PG_workingset (LRU_REFS_FLAGS) */
-void folio_clear_lru_refs(struct rf_page *p)
+/*
+ * lru_tier_from_refs(): v6.12.117 order_base_2(refs + 1), tiers 0, 1, 2, 2,
+ * 3 for refs 0..4; v6.18 tier 3 with PG_workingset, else order_base_2(refs).
+ */
+int lru_tier_from_refs(const struct rf_model *m, int refs, bool workingset)
+{
+	if (m->p->lru_gen_refs_sticky)
+		return workingset ? (int)MAX_NR_TIERS - 1 : order_base_2((unsigned int)refs);
+	return order_base_2((unsigned int)refs + 1);
+}
+
+/*
+ * folio_clear_lru_refs(): LRU_REFS_FLAGS and the refs bits: PG_referenced
+ * and PG_workingset (v6.12.117); v6.18 keeps PG_workingset.
+ */
+void folio_clear_lru_refs(const struct rf_model *m, struct rf_page *p)
 {
 	p->gen &= (uint8_t)~LRU_REFS_MASK;
-	p->flags &= ~(PG_referenced | PG_workingset);
+	p->flags &= ~PG_referenced;
+	if (!m->p->lru_gen_refs_sticky)
+		p->flags &= ~PG_workingset;
+}
+
+/*
+ * lru_gen_set_refs(), v6.18: a young PTE seen: the first time PG_referenced
+ * (false), after that PG_workingset (true); the refs bits start again.
+ */
+bool lru_gen_set_refs(struct rf_page *p)
+{
+	p->gen &= (uint8_t)~LRU_REFS_MASK;
+	if (!(p->flags & (PG_referenced | PG_workingset))) {
+		p->flags |= PG_referenced;
+		return false;
+	}
+	p->flags = (p->flags & ~PG_referenced) | PG_workingset;
+	return true;
 }
 
 /*
  * folio_mark_accessed() with the multi-gen LRU on: folio_inc_refs(),
  * v6.12.117 mm/swap.c: PG_referenced, then PG_workingset, then the refs bits
- * up to their maximum.  No list move, no workingset aging, no pgactivate.
+ * up to their maximum.  v6.18 lru_gen_inc_refs(): PG_referenced (the bits
+ * cleared), then the bits, then, saturated, PG_workingset.  No list move,
+ * no workingset aging, no pgactivate.
  */
 void lru_gen_inc_refs(struct rf_model *m, struct rf_page *p)
 {
 	int refs;
 
-	(void)m;
 	if (!(p->flags & PG_referenced)) {
 		p->flags |= PG_referenced;
+		if (m->p->lru_gen_refs_sticky)
+			p->gen &= (uint8_t)~LRU_REFS_MASK;
 		return;
 	}
-	if (!(p->flags & PG_workingset)) {
+	if (!m->p->lru_gen_refs_sticky && !(p->flags & PG_workingset)) {
 		p->flags |= PG_workingset;
 		return;
 	}
 	refs = refs_bits(p);
 	if (refs < (1 << LRU_REFS_WIDTH) - 1)
 		p->gen = (uint8_t)((p->gen & ~LRU_REFS_MASK) | ((refs + 1) << LRU_REFS_SHIFT));
+	else if (m->p->lru_gen_refs_sticky)
+		p->flags |= PG_workingset;
 }
 
 /* ----------------------------------------------------------- generations */
@@ -283,18 +345,32 @@ void lru_gen_inc_refs(struct rf_model *m, struct rf_page *p)
 /*
  * folio_update_gen(), v6.12: promote a folio seen young in a page table to
  * @gen (its flags only: sort_folio() moves it); an isolated folio gets
- * PG_referenced for shrink_folio_list().  The old generation, or -1.
+ * PG_referenced for shrink_folio_list().  The old generation, or -1.  v6.18
+ * gives a second chance: the first sighting only sets PG_referenced, the
+ * next promotes and sets PG_workingset.
  */
 int folio_update_gen(struct rf_model *m, uint32_t idx, int gen)
 {
 	struct rf_page *p = P(m, idx);
 	int old = folio_lru_gen(p);
 
-	if (old < 0) {
-		p->flags |= PG_referenced;
-		return -1;
+	if (m->p->lru_gen_refs_sticky) {
+		if (!(p->flags & (PG_referenced | PG_workingset))) {
+			p->gen &= (uint8_t)~LRU_REFS_MASK;
+			p->flags |= PG_referenced;
+			return -1;
+		}
+		if (old < 0)
+			return -1;
+		folio_clear_lru_refs(m, p);
+		p->flags |= PG_workingset;
+	} else {
+		if (old < 0) {
+			p->flags |= PG_referenced;
+			return -1;
+		}
+		folio_clear_lru_refs(m, p);
 	}
-	folio_clear_lru_refs(p);
 	set_gen(p, gen);
 	if (old != gen)
 		lru_gen_update_size(m, p, old, gen);
@@ -303,8 +379,8 @@ int folio_update_gen(struct rf_model *m, uint32_t idx, int gen)
 
 /*
  * folio_inc_gen(), v6.12: a folio of the oldest generation moves to the
- * next one, losing its refs (the caller moves it to that list); one already
- * promoted keeps its generation.
+ * next one, losing its refs (the caller moves it to that list; v6.18 keeps
+ * PG_workingset); one already promoted keeps its generation.
  */
 int folio_inc_gen(struct rf_model *m, uint32_t idx, bool reclaiming)
 {
@@ -317,7 +393,7 @@ int folio_inc_gen(struct rf_model *m, uint32_t idx, bool reclaiming)
 	if (gen >= 0 && gen != old)
 		return gen;
 	gen = (old + 1) % (int)MAX_NR_GENS;
-	folio_clear_lru_refs(p);
+	folio_clear_lru_refs(m, p);
 	set_gen(p, gen);
 	lru_gen_update_size(m, p, old, gen);
 	return gen;
@@ -334,24 +410,23 @@ static void reset_ctrl_pos(struct rf_lrugen *g, int type)
 	unsigned int tier;
 
 	for (tier = 0; tier < MAX_NR_TIERS; tier++) {
-		uint64_t total = g->avg_total[type][tier] + g->evicted[type][tier];
+		uint64_t total = g->avg_total[type][tier] + g->evicted[type][tier] +
+			g->protected[type][tier];	/* tier 0: none before v6.18 */
 
-		if (tier)
-			total += g->protected[type][tier - 1];
 		g->avg_refaulted[type][tier] =
 			(g->avg_refaulted[type][tier] + g->refaulted[type][tier]) / 2;
 		g->avg_total[type][tier] = total / 2;
 		g->refaulted[type][tier] = 0;
 		g->evicted[type][tier] = 0;
-		if (tier)
-			g->protected[type][tier - 1] = 0;
+		g->protected[type][tier] = 0;
 	}
 }
 
 /*
  * inc_min_seq(), v6.12: fold the oldest generation of @type into the next
  * (at most MAX_LRU_BATCH folios a call: false, call again), then advance
- * min_seq.  Anon stays when it cannot be swapped.
+ * min_seq.  Anon stays when it cannot be swapped.  v6.18 counts what it
+ * moves as protected, but for the workingset being lazily promoted.
  */
 static bool inc_min_seq(struct rf_model *m, uint32_t memcg, int type, bool can_swap)
 {
@@ -362,7 +437,13 @@ static bool inc_min_seq(struct rf_model *m, uint32_t memcg, int type, bool can_s
 	if (type || can_swap) {
 		while (g->tail[old][type] != RF_NIL) {
 			uint32_t idx = g->tail[old][type];
-			int gen = folio_inc_gen(m, idx, false);
+			struct rf_page *p = P(m, idx);
+			int refs = folio_lru_refs(m, p), gen;
+			bool ws = p->flags & PG_workingset;
+
+			gen = folio_inc_gen(m, idx, false);
+			if (m->p->lru_gen_refs_sticky && refs + ws != (1 << LRU_REFS_WIDTH) + 1)
+				g->protected[type][lru_tier_from_refs(m, refs, ws)] += page_nr(p);
 
 			lru_gen_list_move(m, idx, gen, false);
 			if (!--remaining)
@@ -377,7 +458,9 @@ static bool inc_min_seq(struct rf_model *m, uint32_t memcg, int type, bool can_s
 /*
  * try_to_inc_min_seq(), v6.12: advance min_seq[type] past empty
  * generations; with swap the two are coupled: anon's min_seq never passes
- * file's, and file's moves only as far as anon's (v6.18 lets them drift).
+ * file's, and file's moves only as far as anon's.  v6.18
+ * (lru_gen_aging_gens) lets each move alone, but not one past max_seq -
+ * MIN_NR_GENS while the other is behind it.
  */
 bool try_to_inc_min_seq(struct rf_model *m, uint32_t memcg, bool can_swap)
 {
@@ -395,12 +478,19 @@ bool try_to_inc_min_seq(struct rf_model *m, uint32_t memcg, bool can_swap)
 			min_seq[type]++;
 		}
 	}
-	if (can_swap) {
+	if (can_swap && m->p->lru_gen_aging_gens) {
+		uint64_t seq = g->max_seq - MIN_NR_GENS;
+
+		if (min_seq[0] > seq && min_seq[1] < seq)
+			min_seq[0] = seq;
+		else if (min_seq[1] > seq && min_seq[0] < seq)
+			min_seq[1] = seq;
+	} else if (can_swap) {
 		min_seq[0] = min_seq[0] < min_seq[1] ? min_seq[0] : min_seq[1];
 		min_seq[1] = min_seq[0] > g->min_seq[1] ? min_seq[0] : g->min_seq[1];
 	}
 	for (type = !can_swap; type < 2; type++) {
-		if (min_seq[type] == g->min_seq[type])
+		if (min_seq[type] <= g->min_seq[type])
 			continue;
 		reset_ctrl_pos(g, type);
 		g->min_seq[type] = min_seq[type];

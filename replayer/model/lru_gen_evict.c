@@ -14,7 +14,9 @@
  *
  * The rules are v6.12.117's; v6.1.192's are switches (lru_gen_kswapd_ages:
  * its own get_nr_to_scan(), should_abort_scan(), lru_gen_shrink_lruvec()
- * and lru_gen_age_node(), below; lru_gen_memcg_lru off: no memcg LRU).
+ * and lru_gen_age_node(), below; lru_gen_memcg_lru off: no memcg LRU), and
+ * so are v6.18.2's (lru_gen_refs_sticky, lru_gen_aging_gens,
+ * lru_gen_ctrl_all_tiers).
  * The memcg LRU's random bins come from a generator seeded by the config
  * (lru_gen_seed, docs/model.md), so a replay is the same every time.  One
  * node, one zone, GFP_KERNEL (__GFP_IO) reclaim.
@@ -73,14 +75,20 @@ struct ctrl_pos {
 	int gain;
 };
 
-/* read_ctrl_pos(), v6.12: the P term and the I term (averages) of one tier */
+/*
+ * read_ctrl_pos(), v6.12: the P term and the I term (averages) of one
+ * tier; v6.18: @tier MAX_NR_TIERS sums them all.
+ */
 static void read_ctrl_pos(const struct rf_lrugen *g, int type, int tier, int gain,
 			  struct ctrl_pos *pos)
 {
-	pos->refaulted = g->avg_refaulted[type][tier] + g->refaulted[type][tier];
-	pos->total = g->avg_total[type][tier] + g->evicted[type][tier];
-	if (tier)
-		pos->total += g->protected[type][tier - 1];
+	int i, last = tier < (int)MAX_NR_TIERS ? tier : (int)MAX_NR_TIERS - 1;
+
+	pos->refaulted = pos->total = 0;
+	for (i = tier % (int)MAX_NR_TIERS; i <= last; i++) {
+		pos->refaulted += g->avg_refaulted[type][i] + g->refaulted[type][i];
+		pos->total += g->avg_total[type][i] + g->evicted[type][i] + g->protected[type][i];
+	}
 	pos->gain = gain;
 }
 
@@ -96,15 +104,19 @@ static bool positive_ctrl_err(const struct ctrl_pos *sp, const struct ctrl_pos *
 	       (sp->refaulted + 1) * pv->total * (uint64_t)pv->gain;
 }
 
-/* get_tier_idx(), v6.12: the tiers above the first one that refaults more (gains 1:2) are protected */
-static int get_tier_idx(const struct rf_lrugen *g, int type)
+/*
+ * get_tier_idx(), v6.12: the tiers above the first one that refaults more
+ * (gains 1:2; v6.18 2:3) are protected.
+ */
+static int get_tier_idx(const struct rf_model *m, const struct rf_lrugen *g, int type)
 {
+	bool all = m->p->lru_gen_ctrl_all_tiers;
 	struct ctrl_pos sp, pv;
 	int tier;
 
-	read_ctrl_pos(g, type, 0, 1, &sp);
+	read_ctrl_pos(g, type, 0, all ? 2 : 1, &sp);
 	for (tier = 1; tier < (int)MAX_NR_TIERS; tier++) {
-		read_ctrl_pos(g, type, tier, 2, &pv);
+		read_ctrl_pos(g, type, tier, all ? 3 : 2, &pv);
 		if (!positive_ctrl_err(&sp, &pv))
 			break;
 	}
@@ -146,27 +158,38 @@ static int get_type_to_scan(const struct rf_lrugen *g, int swappiness, int *tier
  * writeback a generation up (to the list's head), where v6.12 isolates it
  * and shrink_folio_list() keeps it.  (v6.1 and v6.18 sort dirty file folios
  * too; the model takes file folios as cleaned before reclaim meets them.)
+ * v6.18 (lru_gen_refs_sticky): protected with a tier above tier_idx or
+ * saturated refs and PG_workingset, to the head of min_seq + 1, counted
+ * unless it is the workingset lazily promoted; under writeback, a
+ * generation up (lru_gen_sort_busy).
  */
 static bool sort_folio(struct rf_model *m, uint32_t idx, int tier_idx)
 {
 	struct rf_page *p = P(m, idx);
 	struct rf_lrugen *g = lrugen_of(m, p->memcg);
-	int gen = folio_lru_gen(p), type = page_is_file(p), refs = folio_lru_refs(p);
-	int tier = lru_tier_from_refs(refs);
+	int gen = folio_lru_gen(p), type = page_is_file(p), refs = folio_lru_refs(m, p);
+	bool ws = p->flags & PG_workingset, sticky = m->p->lru_gen_refs_sticky;
+	int tier = lru_tier_from_refs(m, refs, ws);
+	/* saturated: v6.12 the refs alone; v6.18 with PG_workingset (lazily promoted) */
+	bool saturated = sticky ? refs + ws == (1 << LRU_REFS_WIDTH) + 1 :
+		refs == 1 << LRU_REFS_WIDTH;
 
 	if (gen != lru_gen_from_seq(g->min_seq[type])) {
 		lru_gen_list_move(m, idx, gen, false);
 		return true;
 	}
-	if (tier > tier_idx || refs == 1 << LRU_REFS_WIDTH) {
+	if (tier > tier_idx || saturated) {
 		gen = folio_inc_gen(m, idx, false);
-		lru_gen_list_move(m, idx, gen, true);
-		g->protected[type][tier - 1] += page_nr(p);
+		lru_gen_list_move(m, idx, gen, !sticky);	/* v6.18: to the list's head */
+		if (!sticky || !saturated)
+			g->protected[type][tier] += page_nr(p);
 		if (m->p->lru_gen_ws_v61)
 			workingset_count_activate(m, p->memcg, type, page_nr(p));
 		return true;
 	}
-	if (m->p->lru_gen_sort_busy && (p->flags & (PG_locked | PG_writeback))) {
+	/* v6.1 sorts locked folios too, v6.18 only those under writeback */
+	if (m->p->lru_gen_sort_busy &&
+	    (p->flags & (sticky ? PG_writeback : PG_locked | PG_writeback))) {
 		gen = folio_inc_gen(m, idx, true);
 		lru_gen_list_move(m, idx, gen, false);
 		return true;
@@ -176,7 +199,8 @@ static bool sort_folio(struct rf_model *m, uint32_t idx, int tier_idx)
 
 /*
  * isolate_folio(), v6.12: a folio nobody else frees; it keeps its refs only
- * with PG_referenced, which it loses (for shrink_folio_list()).
+ * with PG_referenced, which it loses (for shrink_folio_list()); v6.18 keeps
+ * PG_referenced and PG_workingset, which folio_check_references() reads.
  */
 static bool isolate_folio(struct rf_model *m, uint32_t idx)
 {
@@ -184,9 +208,15 @@ static bool isolate_folio(struct rf_model *m, uint32_t idx)
 
 	if (p->flags & PG_orphan)
 		return false;		/* raced with release_pages() */
-	if (!(p->flags & PG_referenced))
-		folio_clear_lru_refs(p);
-	p->flags &= ~PG_referenced;
+	if (m->p->lru_gen_refs_sticky) {
+		/* v6.18: only the refs bits, and only without PG_referenced */
+		if (!(p->flags & PG_referenced))
+			p->gen &= (uint8_t)~LRU_REFS_MASK;
+	} else {
+		if (!(p->flags & PG_referenced))
+			folio_clear_lru_refs(m, p);
+		p->flags &= ~PG_referenced;
+	}
 	lru_gen_del_folio(m, idx, true);
 	return true;
 }
@@ -258,6 +288,28 @@ static uint64_t isolate_folios(struct rf_model *m, uint32_t memcg, const struct 
 	int type, tier = -1, i;
 	uint64_t scanned = 0;
 
+	if (m->p->lru_gen_ctrl_all_tiers) {
+		/* v6.18: all tiers of anon against all of file, no shortcuts but swappiness */
+		struct ctrl_pos sp, pv;
+
+		if (swappiness <= 1) {
+			type = 1;
+		} else if (swappiness >= MAX_SWAPPINESS) {
+			type = 0;
+		} else {
+			read_ctrl_pos(g, 0, MAX_NR_TIERS, swappiness, &sp);
+			read_ctrl_pos(g, 1, MAX_NR_TIERS, MAX_SWAPPINESS - swappiness, &pv);
+			type = positive_ctrl_err(&sp, &pv);
+		}
+		for (i = !swappiness; i < 2; i++) {
+			scanned = scan_folios(m, memcg, sc, type, get_tier_idx(m, g, type), list, n);
+			if (scanned)
+				break;
+			type = !type;
+		}
+		*type_scanned = type;
+		return scanned;
+	}
 	if (!swappiness)
 		type = 1;
 	else if (g->min_seq[0] < g->min_seq[1])
@@ -270,7 +322,7 @@ static uint64_t isolate_folios(struct rf_model *m, uint32_t memcg, const struct 
 		type = get_type_to_scan(g, swappiness, &tier);
 	for (i = !swappiness; i < 2; i++) {
 		if (tier < 0)
-			tier = get_tier_idx(g, type);
+			tier = get_tier_idx(m, g, type);
 		scanned = scan_folios(m, memcg, sc, type, tier, list, n);
 		if (scanned)
 			break;
@@ -286,7 +338,8 @@ static uint64_t isolate_folios(struct rf_model *m, uint32_t memcg, const struct 
  * back what it kept: a folio rejected for a reason that lasts (active,
  * referenced, mapped, locked, dirty, under writeback) with PG_active and its
  * refs cleared, so it joins max_seq; one waiting for its reclaim writeback
- * as it is (max_seq - 1); a clean leftover is tried once more.
+ * as it is (max_seq - 1); a clean leftover is tried once more.  v6.18: see
+ * the loop.
  */
 static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
 			     int swappiness, bool *need_swapping)
@@ -300,8 +353,15 @@ static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_con
 	cost_add(m, COST_LRU_LOCK, 1);
 	scanned = isolate_folios(m, memcg, sc, swappiness, &type, list, &n);
 	scanned += try_to_inc_min_seq(m, memcg, swappiness);
-	if (get_nr_gens(g, !swappiness) == (int)MIN_NR_GENS)
+	if (m->p->lru_gen_aging_gens) {
+		/* v6.18: evictable_min_seq() */
+		uint64_t min = swappiness ? RF_MIN(g->min_seq[0], g->min_seq[1]) : g->min_seq[1];
+
+		if (min + MIN_NR_GENS > g->max_seq)
+			scanned = 0;
+	} else if (get_nr_gens(g, !swappiness) == (int)MIN_NR_GENS) {
 		scanned = 0;
+	}
 	if (n && !type)
 		*need_swapping = true;
 	while (n) {
@@ -312,7 +372,26 @@ static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_con
 			return 0;
 		sc->nr_reclaimed += st.nr_reclaimed;
 		nr_clean = 0;
-		for (i = 0; i < kept; i++) {
+		for (i = 0; i < kept && m->p->lru_gen_refs_sticky; i++) {
+			struct rf_page *p = P(m, list[i]);
+
+			/*
+			 * v6.18: a clean, unmapped leftover is tried once more; the
+			 * others come back active when they would go to min_seq
+			 * (refs and PG_referenced cleared, PG_workingset kept).
+			 */
+			if (!skip_retry && !(p->flags & (PG_active | PG_dirty | PG_writeback)) &&
+			    !p->mapcount) {
+				clean[nr_clean++] = list[i];
+				list[i] = RF_NIL;
+				continue;
+			}
+			if (lru_gen_add_seq(m, list[i]) == lrugen_of(m, p->memcg)->min_seq[type]) {
+				p->gen &= (uint8_t)~LRU_REFS_MASK;
+				p->flags = (p->flags & ~PG_referenced) | PG_active;
+			}
+		}
+		for (i = 0; i < kept && !m->p->lru_gen_refs_sticky; i++) {
 			struct rf_page *p = P(m, list[i]);
 
 			if (p->flags & PG_writeback) {
@@ -367,6 +446,21 @@ static bool should_run_aging(struct rf_model *m, uint32_t memcg, bool can_swap,
 	uint64_t old = 0, young = 0, total = 0, seq;
 	int type;
 
+	if (m->p->lru_gen_aging_gens) {
+		/* v6.18: the evictable min_seq, and the number of generations alone */
+		uint64_t min = can_swap ? RF_MIN(g->min_seq[0], g->min_seq[1]) : g->min_seq[1];
+
+		*nr_to_scan = 0;
+		if (min + MIN_NR_GENS > g->max_seq)
+			return true;
+		for (type = !can_swap; type < 2; type++)
+			for (seq = g->min_seq[type]; seq <= g->max_seq; seq++) {
+				int64_t size = g->nr_pages[lru_gen_from_seq(seq)][type];
+
+				*nr_to_scan += size > 0 ? (uint64_t)size : 0;
+			}
+		return min + MIN_NR_GENS == g->max_seq;
+	}
 	if (g->min_seq[!can_swap] + MIN_NR_GENS > g->max_seq && !m->p->lru_gen_kswapd_ages) {
 		*nr_to_scan = 0;
 		return true;

@@ -4,7 +4,8 @@
  * "Bloom filters", "mm_struct list" and "the aging" walk (iterate_mm_list(),
  * walk_mm(), walk_pmd_range(), walk_pte_range(), suitable_to_scan()) and
  * "rmap/PT walk feedback" (lru_gen_look_around()), v6.12.117, with
- * v6.1.192's look-around as a switch (lru_gen_look_self).
+ * v6.1.192's look-around (lru_gen_look_self) and v6.18.2's second chance
+ * (lru_gen_refs_sticky) as switches.
  *
  * The model has no page tables: a PTE table is the range of a VMA one PMD
  * covers (2 MiB with 4 KiB pages), its young PTEs the young mapped folios
@@ -317,7 +318,10 @@ static bool look_window(struct rf_model *m, const struct rf_page *p, struct look
  * this generation, for the next walk.  v6.1 (lru_gen_look_self) also marks
  * the folio itself PG_referenced, so shrink_folio_list() activates it, and
  * without a walk activates the neighbours only when fewer than 15
- * (PAGEVEC_SIZE), else updates their generations.
+ * (PAGEVEC_SIZE), else updates their generations.  v6.18 skips isolated
+ * neighbours and, without a walk, activates one only at its second young
+ * sighting (lru_gen_set_refs()); the folio itself is left to
+ * folio_check_references().
  */
 bool lru_gen_look_around(struct rf_model *m, uint32_t idx)
 {
@@ -350,10 +354,20 @@ bool lru_gen_look_around(struct rf_model *m, uint32_t idx)
 		    !(q->flags & PG_young) || (!can_swap && !page_is_file(q)) ||
 		    (q->flags & PG_orphan))
 			continue;
+		old = folio_lru_gen(q);
+		if (m->p->lru_gen_refs_sticky && old < 0)
+			continue;	/* v6.18 get_pfn_folio(): on a generation list only */
 		q->flags &= ~PG_young;
 		young++;
 		cost_add(m, COST_ATOMIC, 1);
-		old = folio_lru_gen(q);
+		if (m->p->lru_gen_refs_sticky) {
+			/* walk_update_folio() */
+			if (m->lru_gen_walk)
+				folio_update_gen(m, n, new_gen);
+			else if (lru_gen_set_refs(q) && old != new_gen)
+				activate_page(m, n);
+			continue;
+		}
 		if (old < 0) {
 			q->flags |= PG_referenced;
 		} else if (m->lru_gen_walk && !self) {
@@ -371,7 +385,7 @@ bool lru_gen_look_around(struct rf_model *m, uint32_t idx)
 		return true;
 	}
 	for (k = 0; k < nr_cand; k++) {
-		folio_clear_lru_refs(P(m, cand[k]));
+		folio_clear_lru_refs(m, P(m, cand[k]));
 		activate_page(m, cand[k]);
 	}
 	return true;

@@ -174,6 +174,15 @@ struct rf_profile {
 	bool lru_gen_look_self;		/* v6.1: look-around marks the reclaimed folio's own
 					 * young PTE (PG_referenced: activated); fewer than 15
 					 * neighbours to promote: folio_activate() */
+	/* v6.18.2's rework (docs/model.md "MGLRU"), each a switch of the v6.18-mglru row */
+	bool lru_gen_refs_sticky;	/* refs count from PG_referenced, PG_workingset stays
+					 * (tier 3) and marks a second young sighting
+					 * (lru_gen_set_refs(), folio_update_gen()) */
+	bool lru_gen_place_seq;		/* lru_gen_folio_seq(): placement counted from max_seq */
+	bool lru_gen_recent_window;	/* lru_gen_test_recent(): within MAX_NR_GENS of max_seq */
+	bool lru_gen_aging_gens;	/* should_run_aging() by the number of generations only;
+					 * anon and file min_seq apart by at most one */
+	bool lru_gen_ctrl_all_tiers;	/* get_type_to_scan() from all tiers, tier gains 2:3 */
 };
 
 const struct rf_profile *rf_profile_find(const char *name);
@@ -451,7 +460,7 @@ struct rf_lrugen {
 	uint32_t head[MAX_NR_GENS][2], tail[MAX_NR_GENS][2];
 	int64_t nr_pages[MAX_NR_GENS][2];	/* base pages (one zone) */
 	uint64_t avg_refaulted[2][MAX_NR_TIERS], avg_total[2][MAX_NR_TIERS];
-	uint64_t protected[2][MAX_NR_TIERS - 1];
+	uint64_t protected[2][MAX_NR_TIERS];	/* by tier (tier 0 only from v6.18) */
 	uint64_t evicted[2][MAX_NR_TIERS], refaulted[2][MAX_NR_TIERS];
 	uint64_t mm_seq;			/* lru_gen_mm_state.seq */
 	struct pair_map bloom[2];		/* the Bloom filters: (mm, PMD) sets (lru_gen_walk.c) */
@@ -999,12 +1008,14 @@ static inline int lru_gen_from_seq(uint64_t seq)
 
 void lru_gen_init_lruvec(struct rf_model *m, uint32_t memcg);
 void lru_gen_add_folio(struct rf_model *m, uint32_t page, bool reclaiming);
+uint64_t lru_gen_add_seq(struct rf_model *m, uint32_t page);
 void lru_gen_del_folio(struct rf_model *m, uint32_t page, bool reclaiming);
 void lru_gen_split_folio(struct rf_model *m, uint32_t head, const uint32_t *tails, uint32_t nr);
 void lru_gen_inc_refs(struct rf_model *m, struct rf_page *p);
-int folio_lru_refs(const struct rf_page *p);
-int lru_tier_from_refs(int refs);
-void folio_clear_lru_refs(struct rf_page *p);
+int folio_lru_refs(const struct rf_model *m, const struct rf_page *p);
+int lru_tier_from_refs(const struct rf_model *m, int refs, bool workingset);
+void folio_clear_lru_refs(const struct rf_model *m, struct rf_page *p);
+bool lru_gen_set_refs(struct rf_page *p);
 int folio_inc_gen(struct rf_model *m, uint32_t page, bool reclaiming);
 bool try_to_inc_min_seq(struct rf_model *m, uint32_t memcg, bool can_swap);
 bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap,

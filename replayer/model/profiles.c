@@ -67,9 +67,10 @@
  * A 6.x release whose multi-gen LRU is modelled has a second row with
  * lru_gen_caps set: the sysfs value 7 (core, mm walk, non-leaf young).  The
  * rules are each release's own sources': v6.12.117 (Debian 6.12, "mm/mglru:
- * fix underprotected page cache" in it) and v6.1.192 (Debian 6.1, which has
- * that fix too, but no memcg LRU and the older aging).  v6.18 changes them
- * again (docs/model.md "MGLRU") and has no such row yet.
+ * fix underprotected page cache" in it), v6.1.192 (Debian 6.1, which has
+ * that fix too, but no memcg LRU and the older aging) and v6.18.2 (refs,
+ * placement, aging and the controller reworked; from its sources, with no
+ * 6.18 kernel with the multi-gen LRU in the lab to validate it against).
  */
 #define LRU_GEN_CAPS_ALL (LRU_GEN_CAP_CORE | LRU_GEN_CAP_MM_WALK | LRU_GEN_CAP_NONLEAF)
 
@@ -82,6 +83,21 @@
 		.lru_gen_sort_busy = true,						\
 		.lru_gen_ws_v61 = true,							\
 		.lru_gen_look_self = true
+
+#define V6_18									\
+		CLASSIC_6X,								\
+		.balance = BALANCE_COST_IO,						\
+		.pagevec_size = 31,							\
+		.stats_flushed = true,							\
+		.large_file_folios = true,						\
+		.lru_gen_rules = true,							\
+		.lru_gen_memcg_lru = true,						\
+		.lru_gen_sort_busy = true,						\
+		.lru_gen_refs_sticky = true,						\
+		.lru_gen_place_seq = true,						\
+		.lru_gen_recent_window = true,						\
+		.lru_gen_aging_gens = true,						\
+		.lru_gen_ctrl_all_tiers = true
 
 #define V6_12									\
 		CLASSIC_6X,								\
@@ -182,11 +198,11 @@
 		.lru_gen_caps = LRU_GEN_CAPS_ALL)					\
 	ROW("v6.18", 6, 18,								\
 	    "v6.18 classic (non-MGLRU) LRU: folio batches of 31, IO-weighted cost",	\
-		CLASSIC_6X,								\
-		.balance = BALANCE_COST_IO,						\
-		.pagevec_size = 31,							\
-		.stats_flushed = true,							\
-		.large_file_folios = true)
+		V6_18)									\
+	ROW("v6.18-mglru", 6, 18,							\
+	    "v6.18 multi-gen LRU: sticky workingset tier, aging by generations (not lab-validated)",	\
+		V6_18,									\
+		.lru_gen_caps = LRU_GEN_CAPS_ALL)
 
 static const struct rf_profile profiles[] = {
 #define ROW(n, maj, min, sum, ...)						\

@@ -213,6 +213,13 @@ static enum page_references page_check_references(struct rf_model *m, struct rf_
 	bool referenced_page = p->flags & PG_referenced;
 	bool anon = !page_is_file(p);
 
+	/* v6.18 folio_check_references() with the multi-gen LRU: lru_gen_set_refs() decides */
+	if (lru_gen_on(m) && m->p->lru_gen_refs_sticky) {
+		if (!referenced_ptes)
+			return PAGEREF_RECLAIM;
+		return lru_gen_set_refs(p) ? PAGEREF_ACTIVATE : PAGEREF_KEEP;
+	}
+
 	p->flags &= ~PG_referenced;
 	if (referenced_ptes) {
 		if (anon && !m->p->anon_two_look)
@@ -277,9 +284,9 @@ uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct
 		sc->nr_scanned += m->p->scan_nr_pages ? nr : 1;
 		if (!sc->may_unmap && p->mapcount)
 			goto keep;
-		/* v6.1+ shrink_folio_list(): folio_update_gen() tried to promote it */
+		/* v6.1..v6.12 shrink_folio_list(): folio_update_gen() tried to promote it */
 		if (lru_gen_on(m) && p->mapcount && (p->flags & PG_referenced) &&
-		    sc->kind != RECLAIM_PAGEOUT)
+		    sc->kind != RECLAIM_PAGEOUT && !m->p->lru_gen_refs_sticky)
 			goto keep;
 		/* before v5.3: double the slab pressure for mapped and swap-cache pages */
 		if (!m->p->scan_nr_pages && (p->mapcount || (p->flags & PG_swapcache)))

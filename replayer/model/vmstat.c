@@ -151,8 +151,7 @@ static void emit_lru_gen(struct emit *e, const char *prefix, const struct rf_lru
 		for (tier = 0; tier < (int)MAX_NR_TIERS; tier++) {
 			refaulted += g->refaulted[type][tier];
 			evicted += g->evicted[type][tier];
-			if (tier)
-				protected += g->protected[type][tier - 1];
+			protected += g->protected[type][tier];
 		}
 		putf(e, refaulted, "model.%slru_gen.refaulted_%s", prefix, type_names[type]);
 		putf(e, evicted, "model.%slru_gen.evicted_%s", prefix, type_names[type]);

@@ -286,19 +286,23 @@ bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
  * its type and its refs beyond the first (refs - 1), the workingset bit
  * says it had any; evicted[] of its tier counts it for the PID controller.
  * No nonresident age, and the folio's own memcg (not the reclaim root).
+ * v6.18: the workingset bit is PG_workingset itself.
  */
 uint64_t lru_gen_eviction(struct rf_model *m, struct rf_page *p)
 {
 	struct rf_lrugen *g = &page_lruvec(m, p)->lrugen;
-	int type = page_is_file(p), refs = folio_lru_refs(p), tier = lru_tier_from_refs(refs);
+	bool pg_ws = p->flags & PG_workingset;
+	int type = page_is_file(p), refs = folio_lru_refs(m, p);
+	int tier = lru_tier_from_refs(m, refs, pg_ws);
+	bool ws = m->p->lru_gen_refs_sticky ? pg_ws : refs != 0;
 	uint16_t id = m->memcgs[p->memcg]->id;
 	uint64_t token = (g->min_seq[type] << LRU_REFS_WIDTH) | (uint64_t)(refs > 1 ? refs - 1 : 0);
 
 	g->evicted[type][tier] += page_nr(p);
 	cost_add(m, COST_ATOMIC, 1);
 	if (!type)
-		return pack_swap_entry(m, id, id, token, refs != 0);
-	return pack_shadow(m, SLOT_SHADOW, id, token, refs != 0);
+		return pack_swap_entry(m, id, id, token, ws);
+	return pack_shadow(m, SLOT_SHADOW, id, token, ws);
 }
 
 /*
@@ -319,6 +323,11 @@ static bool lru_gen_test_recent(struct rf_model *m, uint64_t shadow, int type, u
 		*memcg = 0;		/* mem_cgroup_lruvec(NULL): the root's */
 	g = &m->memcgs[*memcg]->lruvec.lrugen;
 	seq = *token >> LRU_REFS_WIDTH;
+	if (m->p->lru_gen_recent_window) {
+		uint64_t max = g->max_seq & mask;
+
+		return (max > seq ? max - seq : seq - max) < MAX_NR_GENS;	/* abs_diff() */
+	}
 	return seq == (g->min_seq[type] & mask);
 }
 
@@ -329,8 +338,10 @@ static bool lru_gen_test_recent(struct rf_model *m, uint64_t shadow, int type, u
  * the top tier (refs saturated, PG_workingset) when it faulted, or had been
  * read at least 3 times (refs >= BIT(LRU_REFS_WIDTH) - 1).  v6.1
  * (lru_gen_ws_v61) counts nothing for a refault that is not recent and no
- * activation at all (sort_folio() counts those).  (v6.18 counts the
- * activation only in a fault: not modelled yet.)
+ * activation at all (sort_folio() counts those).  v6.18
+ * (lru_gen_refs_sticky): refs from the token plus the first access, the
+ * activation counted only in a fault, PG_workingset and the restore only
+ * with the shadow's bit, else the refs bits back (without PG_referenced).
  */
 bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 {
@@ -345,8 +356,24 @@ bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	count_ws(m, memcg, type ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
 	if (!recent)
 		return false;
+	if (m->p->lru_gen_refs_sticky) {
+		refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + 1;
+		tier = lru_tier_from_refs(m, refs, ws);
+		m->memcgs[memcg]->lruvec.lrugen.refaulted[type][tier] += nr;
+		if (m->in_lru_fault)
+			workingset_count_activate(m, memcg, type, nr);
+		if (ws) {
+			p->flags |= PG_workingset;
+			count_ws(m, memcg, type ? EV_WORKINGSET_RESTORE_FILE :
+				 EV_WORKINGSET_RESTORE_ANON, nr);
+		} else {
+			p->gen = (uint8_t)((p->gen & ~LRU_REFS_MASK) |
+					   ((unsigned int)(refs - 1) << LRU_REFS_SHIFT));
+		}
+		return false;
+	}
 	refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + ws;
-	tier = lru_tier_from_refs(refs);
+	tier = lru_tier_from_refs(m, refs, ws);
 	m->memcgs[memcg]->lruvec.lrugen.refaulted[type][tier] += nr;
 	if (!m->p->lru_gen_ws_v61)
 		workingset_count_activate(m, memcg, type, nr);

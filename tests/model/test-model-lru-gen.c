@@ -217,6 +217,43 @@ static void test_seeded(void)
 	   (unsigned long long)a);
 }
 
+/*
+ * v6.18.2 (lru_gen_folio_seq()): a fault's folio without PG_workingset goes
+ * to max_seq - 1 (gen1, still active), a read's to min_seq (with four
+ * generations, seq max(3 - 4 + 1, 0) = 0: gen3).  lru_gen_inc_refs(): five
+ * reads saturate the refs (PG_referenced + 3) and set PG_workingset: refs +
+ * workingset = BIT(LRU_REFS_WIDTH) + 1, protected once (pgrefill 1), as the
+ * workingset being lazily promoted.  Reads join min_seq itself, which
+ * reclaim empties and refills: four generations stay, and nothing ages (v6.12
+ * moves min_seq to 1 first).  A read refault counts, and is an activation
+ * only in a fault.
+ */
+static void test_v618(void)
+{
+	struct rf_model *m = mk("v6.18-mglru", quiet);
+	uint64_t refault, activate;
+
+	read_pages(m, 0, 1, 1, 0, 1);
+	is_int(C(m, "memcg./.lru_gen.gen3_file"), 1, "v6.18: a read's folio joins min_seq");
+	mmap_file(m, 2, 7, 0x100000, 16, 2);
+	file_fault(m, 0, 2, 7, 2, 0);
+	is_int(C(m, "memcg./.lru_gen.gen1_file"), 1, "v6.18: a fault's folio joins max_seq - 1");
+	is_int(C(m, "vmstat.nr_active_file"), 1, "... which is active");
+	rf_model_free(m);
+	is_int(pgrefill_after_stream("v6.18-mglru", 5, NULL), 1,
+	       "v6.18: refs saturated and workingset: protected once");
+	is_int(pgrefill_after_stream("v6.18-mglru", 2, NULL), 0, "v6.18: read twice: not protected");
+	m = mk("v6.18-mglru", (const char *const[]){ "memory=4M", "cpus=1", "pagevec_size=1",
+						    NULL });
+	for (int i = 0; i < 8192; i++)
+		read_pages(m, 0, 99, 2, (uint64_t)i, 1);
+	is_int(C(m, "memcg./.lru_gen.max_seq") * 100 + C(m, "memcg./.lru_gen.min_seq_file"), 300,
+	       "v6.18: a stream of reads stays in min_seq 0: four generations, no aging");
+	rf_model_free(m);
+	refault_after("v6.18-mglru", false, &refault, &activate);
+	is_int(refault * 10 + activate, 10, "v6.18: a read refault: counted, not an activation");
+}
+
 /* cfg_validate(): the multi-gen LRU exists from v6.1 on */
 static void test_config(void)
 {
@@ -226,8 +263,8 @@ static void test_config(void)
 
 	rf_model_config_new(&c, "v5.10");
 	rf_model_config_set(c, "lru_gen", "7", err, sizeof(err));
-	ok(rf_model_new(&m, c, err, sizeof(err)) == RF_ERR_CONFIG && strstr(err, "v6.12-mglru"),
-	   "lru_gen=7 on v5.10 refused, naming v6.12-mglru: %s", err);
+	ok(rf_model_new(&m, c, err, sizeof(err)) == RF_ERR_CONFIG && strstr(err, "-mglru"),
+	   "lru_gen=7 on v5.10 refused, naming the -mglru profiles: %s", err);
 	rf_model_config_free(c);
 	rf_model_config_new(&c, "v6.12");
 	ok(!rf_model_config_lru_gen(c), "v6.12 is classic");
@@ -243,6 +280,7 @@ int main(void)
 	test_recent();
 	test_aging();
 	test_seeded();
+	test_v618();
 	test_config();
 	return done_testing();
 }
