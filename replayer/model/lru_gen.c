@@ -380,16 +380,16 @@ int folio_update_gen(struct rf_model *m, uint32_t idx, int gen)
 /*
  * folio_inc_gen(), v6.12: a folio of the oldest generation moves to the
  * next one, losing its refs (the caller moves it to that list; v6.18 keeps
- * PG_workingset); one already promoted keeps its generation.
+ * PG_workingset); one already promoted keeps its generation.  (Its
+ * reclaiming argument sets PG_reclaim, which the model does not keep.)
  */
-int folio_inc_gen(struct rf_model *m, uint32_t idx, bool reclaiming)
+int folio_inc_gen(struct rf_model *m, uint32_t idx)
 {
 	struct rf_page *p = P(m, idx);
 	struct rf_lrugen *g = lrugen_of(m, p->memcg);
 	int type = page_is_file(p), old = lru_gen_from_seq(g->min_seq[type]);
 	int gen = folio_lru_gen(p);
 
-	(void)reclaiming;
 	if (gen >= 0 && gen != old)
 		return gen;
 	gen = (old + 1) % (int)MAX_NR_GENS;
@@ -441,7 +441,7 @@ static bool inc_min_seq(struct rf_model *m, uint32_t memcg, int type, bool can_s
 			int refs = folio_lru_refs(m, p), gen;
 			bool ws = p->flags & PG_workingset;
 
-			gen = folio_inc_gen(m, idx, false);
+			gen = folio_inc_gen(m, idx);
 			if (m->p->lru_gen_refs_sticky && refs + ws != (1 << LRU_REFS_WIDTH) + 1)
 				g->protected[type][lru_tier_from_refs(m, refs, ws)] += page_nr(p);
 
@@ -540,12 +540,10 @@ static bool inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool c
  * enabled (should_walk_mmu(): lru_gen cap 0x2; lru_gen_walk.c), else only
  * count (iterate_mm_list_nowalk()); then inc_max_seq().
  */
-bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap,
-			bool force_scan)
+bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap)
 {
 	struct rf_lrugen *g = lrugen_of(m, memcg);
 
-	(void)force_scan;
 	if (seq <= g->mm_seq)
 		return false;
 	if (m->p->lru_gen_caps & LRU_GEN_CAP_MM_WALK) {

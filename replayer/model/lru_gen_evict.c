@@ -179,7 +179,7 @@ static bool sort_folio(struct rf_model *m, uint32_t idx, int tier_idx)
 		return true;
 	}
 	if (tier > tier_idx || saturated) {
-		gen = folio_inc_gen(m, idx, false);
+		gen = folio_inc_gen(m, idx);
 		lru_gen_list_move(m, idx, gen, !sticky);	/* v6.18: to the list's head */
 		if (!sticky || !saturated)
 			g->protected[type][tier] += page_nr(p);
@@ -190,7 +190,7 @@ static bool sort_folio(struct rf_model *m, uint32_t idx, int tier_idx)
 	/* v6.1 sorts locked folios too, v6.18 only those under writeback */
 	if (m->p->lru_gen_sort_busy &&
 	    (p->flags & (sticky ? PG_writeback : PG_locked | PG_writeback))) {
-		gen = folio_inc_gen(m, idx, true);
+		gen = folio_inc_gen(m, idx);
 		lru_gen_list_move(m, idx, gen, false);
 		return true;
 	}
@@ -504,7 +504,7 @@ static int64_t get_nr_to_scan(struct rf_model *m, uint32_t memcg, struct scan_co
 		return (int64_t)nr_to_scan;
 	if (!success || sc->priority == DEF_PRIORITY)
 		return (int64_t)(nr_to_scan >> sc->priority);
-	return try_to_inc_max_seq(m, memcg, g->max_seq, can_swap, false) ? -1 : 0;
+	return try_to_inc_max_seq(m, memcg, g->max_seq, can_swap) ? -1 : 0;
 }
 
 /*
@@ -569,7 +569,7 @@ static uint64_t get_nr_to_scan_v61(struct rf_model *m, uint32_t memcg, struct sc
 	if (sc->priority != DEF_PRIORITY) {
 		if (sc->kind == RECLAIM_KSWAPD)
 			return 0;
-		if (try_to_inc_max_seq(m, memcg, g->max_seq, can_swap, false))
+		if (try_to_inc_max_seq(m, memcg, g->max_seq, can_swap))
 			return nr;
 	}
 	return g->min_seq[!can_swap] + MIN_NR_GENS <= g->max_seq ? nr : 0;
@@ -677,7 +677,7 @@ static void lru_gen_age_node_v61(struct rf_model *m, struct scan_control *sc)
 				continue;
 		}
 		if (need)
-			try_to_inc_max_seq(m, memcg, g->max_seq, swappiness, false);
+			try_to_inc_max_seq(m, memcg, g->max_seq, swappiness);
 		success = true;
 	}
 	m->lru_gen_walk = false;

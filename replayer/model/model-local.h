@@ -1016,10 +1016,9 @@ int folio_lru_refs(const struct rf_model *m, const struct rf_page *p);
 int lru_tier_from_refs(const struct rf_model *m, int refs, bool workingset);
 void folio_clear_lru_refs(const struct rf_model *m, struct rf_page *p);
 bool lru_gen_set_refs(struct rf_page *p);
-int folio_inc_gen(struct rf_model *m, uint32_t page, bool reclaiming);
+int folio_inc_gen(struct rf_model *m, uint32_t page);
 bool try_to_inc_min_seq(struct rf_model *m, uint32_t memcg, bool can_swap);
-bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap,
-			bool force_scan);
+bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap);
 int folio_update_gen(struct rf_model *m, uint32_t page, int gen);
 bool lru_gen_look_around(struct rf_model *m, uint32_t page);
 void lru_gen_walk_mm(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap);

@@ -84,21 +84,6 @@
 		.lru_gen_ws_v61 = true,							\
 		.lru_gen_look_self = true
 
-#define V6_18									\
-		CLASSIC_6X,								\
-		.balance = BALANCE_COST_IO,						\
-		.pagevec_size = 31,							\
-		.stats_flushed = true,							\
-		.large_file_folios = true,						\
-		.lru_gen_rules = true,							\
-		.lru_gen_memcg_lru = true,						\
-		.lru_gen_sort_busy = true,						\
-		.lru_gen_refs_sticky = true,						\
-		.lru_gen_place_seq = true,						\
-		.lru_gen_recent_window = true,						\
-		.lru_gen_aging_gens = true,						\
-		.lru_gen_ctrl_all_tiers = true
-
 #define V6_12									\
 		CLASSIC_6X,								\
 		.balance = BALANCE_COST_IO,						\
@@ -106,6 +91,17 @@
 		.stats_flushed = true,							\
 		.lru_gen_rules = true,							\
 		.lru_gen_memcg_lru = true
+
+/* as v6.12, plus ext4's large folios and the multi-gen LRU's rework */
+#define V6_18									\
+		V6_12,									\
+		.large_file_folios = true,						\
+		.lru_gen_sort_busy = true,						\
+		.lru_gen_refs_sticky = true,						\
+		.lru_gen_place_seq = true,						\
+		.lru_gen_recent_window = true,						\
+		.lru_gen_aging_gens = true,						\
+		.lru_gen_ctrl_all_tiers = true
 
 /*
  * One row per profile: its name, the kernel release it models (major,
