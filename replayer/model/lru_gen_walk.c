@@ -19,7 +19,6 @@
 #include "lib/compiler.h"
 #include "model-local.h"
 
-#define PMD_SHIFT_4K		21	/* with 4 KiB pages; the model scales it by page size */
 #define PTES_PER_LINE		8	/* clamp(cache_line_size() / sizeof(pte_t), 2, 8) */
 #define PAGEVEC_SIZE_V61	15	/* v6.1 look-around activates fewer candidates than this */
 
