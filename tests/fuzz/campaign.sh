@@ -3,7 +3,7 @@
 # A fuzzing campaign: every target of tests/fuzz for RUNS executions (default 10 million) or
 # SECONDS each, in turn, from its corpus; prints per target the executions, the edges covered
 # (libFuzzer's "cov") and the findings (crash-*/leak-*/timeout-* files) for docs/reliability.md.
-#   cd BUILDDIR && make fuzz FUZZ_TIME=0 && sh SRCDIR/tests/fuzz/campaign.sh [TARGET...]
+#   cd BUILDDIR && make fuzz-build && sh SRCDIR/tests/fuzz/campaign.sh [TARGET...]
 # WORK (default fuzz-work) keeps each target's new inputs and findings; a finding goes into the
 # target's corpus once fixed (renamed finding-*), so `make check` replays it forever.
 top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)

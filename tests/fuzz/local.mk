@@ -68,9 +68,11 @@ tests/fuzz/fuzz-config: $(top_srcdir)/tests/fuzz/fuzz-config.c config.h $(fuzz_c
 	$(AM_V_CCLD)list='$(fuzz_config_SRC)'; $(FUZZ_LINK)
 tests/fuzz/fuzz-convert: $(top_srcdir)/tests/fuzz/fuzz-convert.c config.h $(fuzz_convert_SRC)
 	$(AM_V_CCLD)list='$(fuzz_convert_SRC)'; $(FUZZ_LINK)
-# make fuzz [FUZZ_TIME=seconds]: build every target and run each for FUZZ_TIME (default 60)
+# make fuzz [FUZZ_TIME=seconds]: build every target and run each for FUZZ_TIME (default 60);
+# make fuzz-build: only build them (for tests/fuzz/campaign.sh)
 FUZZ_TIME = 60
-fuzz: $(FUZZ_BINS)
+fuzz-build: $(FUZZ_BINS)
+fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p fuzz-work/$$t; \
 		corpus=$(top_srcdir)/tests/fuzz/corpus; [ $$t = reader ] || corpus=$$corpus-$$t; \
@@ -78,5 +80,5 @@ fuzz: $(FUZZ_BINS)
 		tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_TIME) -max_len=65536 -print_final_stats=1 \
 			fuzz-work/$$t $$corpus 2>&1 | tail -12 || exit 1; \
 	done
-.PHONY: fuzz
+.PHONY: fuzz fuzz-build
 CLEANFILES += $(FUZZ_BINS)
