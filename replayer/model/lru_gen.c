@@ -19,11 +19,6 @@
  */
 #include "model-local.h"
 
-static struct rf_lrugen *lrugen_of(struct rf_model *m, uint32_t memcg)
-{
-	return &m->memcgs[memcg]->lruvec.lrugen;
-}
-
 int get_nr_gens(const struct rf_lrugen *g, int type)
 {
 	return (int)(g->max_seq - g->min_seq[type] + 1);
@@ -58,25 +53,8 @@ static void gen_link(struct rf_model *m, uint32_t idx, int gen, bool tail)
 	struct rf_page *p = P(m, idx);
 	struct rf_lrugen *g = lrugen_of(m, p->memcg);
 	int type = page_is_file(p);
-	uint32_t *head = &g->head[gen][type], *tl = &g->tail[gen][type];
 
-	if (!tail) {
-		p->prev = RF_NIL;
-		p->next = *head;
-		if (*head != RF_NIL)
-			P(m, *head)->prev = idx;
-		else
-			*tl = idx;
-		*head = idx;
-	} else {
-		p->next = RF_NIL;
-		p->prev = *tl;
-		if (*tl != RF_NIL)
-			P(m, *tl)->next = idx;
-		else
-			*head = idx;
-		*tl = idx;
-	}
+	page_list_add(m, idx, &g->head[gen][type], &g->tail[gen][type], tail);
 	p->where = WHERE_LRU;
 	p->lru = (uint8_t)gen;		/* the list it is on */
 	cost_add(m, COST_PAGE_MOVE, 1);
@@ -88,15 +66,7 @@ static void gen_unlink(struct rf_model *m, uint32_t idx)
 	struct rf_lrugen *g = lrugen_of(m, p->memcg);
 	int type = page_is_file(p), gen = p->lru;
 
-	if (p->prev != RF_NIL)
-		P(m, p->prev)->next = p->next;
-	else
-		g->head[gen][type] = p->next;
-	if (p->next != RF_NIL)
-		P(m, p->next)->prev = p->prev;
-	else
-		g->tail[gen][type] = p->prev;
-	p->prev = p->next = RF_NIL;
+	page_list_del(m, idx, &g->head[gen][type], &g->tail[gen][type]);
 }
 
 /* list_move() / list_move_tail() of a folio on the lists onto generation @gen's list */

@@ -30,11 +30,6 @@
 #define MEMCG_LRU_OLD		3
 #define MEMCG_LRU_YOUNG		4
 
-static struct rf_lrugen *lrugen_of(struct rf_model *m, uint32_t memcg)
-{
-	return &m->memcgs[memcg]->lruvec.lrugen;
-}
-
 /* get_random_u32_below(): splitmix64 of the model's own state, seeded by lru_gen_seed */
 static uint32_t random_below(struct rf_model *m, uint32_t n)
 {
@@ -219,14 +214,6 @@ static bool isolate_folio(struct rf_model *m, uint32_t idx)
 	}
 	lru_gen_del_folio(m, idx, true);
 	return true;
-}
-
-static void count_both(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev, uint64_t nr,
-		       bool global)
-{
-	if (global)
-		m->ev[ev] += nr;
-	count_memcg_event(m, memcg, ev, nr);
 }
 
 /*

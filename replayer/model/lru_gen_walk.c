@@ -22,11 +22,6 @@
 #define PTES_PER_LINE		8	/* clamp(cache_line_size() / sizeof(pte_t), 2, 8) */
 #define PAGEVEC_SIZE_V61	15	/* v6.1 look-around activates fewer candidates than this */
 
-static struct rf_lrugen *lrugen_of(struct rf_model *m, uint32_t memcg)
-{
-	return &m->memcgs[memcg]->lruvec.lrugen;
-}
-
 static unsigned int pmd_shift(const struct rf_model *m)
 {
 	return page_shift(m) + 9;

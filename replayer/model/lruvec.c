@@ -50,23 +50,7 @@ static void link_page(struct rf_model *m, uint32_t idx, int lru, bool tail)
 	struct rf_page *p = P(m, idx);
 	struct rf_lruvec *lv = page_lruvec(m, p);
 
-	if (!tail) {
-		p->prev = RF_NIL;
-		p->next = lv->head[lru];
-		if (lv->head[lru] != RF_NIL)
-			P(m, lv->head[lru])->prev = idx;
-		else
-			lv->tail[lru] = idx;
-		lv->head[lru] = idx;
-	} else {
-		p->next = RF_NIL;
-		p->prev = lv->tail[lru];
-		if (lv->tail[lru] != RF_NIL)
-			P(m, lv->tail[lru])->next = idx;
-		else
-			lv->head[lru] = idx;
-		lv->tail[lru] = idx;
-	}
+	page_list_add(m, idx, &lv->head[lru], &lv->tail[lru], tail);
 	p->where = WHERE_LRU;
 	p->lru = lru;
 	update_lru_size(m, p->memcg, lru, (int64_t)page_nr(p));
@@ -108,15 +92,7 @@ void del_page_from_lru_list(struct rf_model *m, uint32_t idx)
 		return;
 	}
 
-	if (p->prev != RF_NIL)
-		P(m, p->prev)->next = p->next;
-	else
-		lv->head[lru] = p->next;
-	if (p->next != RF_NIL)
-		P(m, p->next)->prev = p->prev;
-	else
-		lv->tail[lru] = p->prev;
-	p->prev = p->next = RF_NIL;
+	page_list_del(m, idx, &lv->head[lru], &lv->tail[lru]);
 	p->where = WHERE_ISOLATED;
 	update_lru_size(m, p->memcg, lru, -(int64_t)page_nr(p));
 }

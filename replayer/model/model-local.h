@@ -786,10 +786,64 @@ uint32_t memcg_next_preorder(struct rf_model *m, uint32_t root, uint32_t pos);
 bool mem_cgroup_low(struct rf_model *m, uint32_t root, uint32_t memcg);
 int mem_cgroup_swappiness(struct rf_model *m, uint32_t memcg);
 uint64_t mem_cgroup_get_nr_swap_pages(struct rf_model *m, uint32_t memcg);
+/*
+ * list_add() / list_add_tail() / list_del() of the page at @idx on a list kept
+ * as @head and @tail indexes into the page array (prev/next; RF_NIL ends it):
+ * the classic LRU lists and the multi-gen LRU's generation lists.
+ */
+static inline void page_list_add(struct rf_model *m, uint32_t idx, uint32_t *head,
+				 uint32_t *tail, bool at_tail)
+{
+	struct rf_page *p = P(m, idx);
+
+	if (!at_tail) {
+		p->prev = RF_NIL;
+		p->next = *head;
+		if (*head != RF_NIL)
+			P(m, *head)->prev = idx;
+		else
+			*tail = idx;
+		*head = idx;
+	} else {
+		p->next = RF_NIL;
+		p->prev = *tail;
+		if (*tail != RF_NIL)
+			P(m, *tail)->next = idx;
+		else
+			*head = idx;
+		*tail = idx;
+	}
+}
+
+static inline void page_list_del(struct rf_model *m, uint32_t idx, uint32_t *head,
+				 uint32_t *tail)
+{
+	struct rf_page *p = P(m, idx);
+
+	if (p->prev != RF_NIL)
+		P(m, p->prev)->next = p->next;
+	else
+		*head = p->next;
+	if (p->next != RF_NIL)
+		P(m, p->next)->prev = p->prev;
+	else
+		*tail = p->prev;
+	p->prev = p->next = RF_NIL;
+}
+
 static inline void count_memcg_event(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev,
 				     uint64_t n)
 {
 	m->memcgs[memcg]->ev[ev] += n;
+}
+
+/* The reclaim events (pgscan, pgsteal, pgrefill...): the node's count only for @global reclaim. */
+static inline void count_both(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev,
+			      uint64_t nr, bool global)
+{
+	if (global)
+		m->ev[ev] += nr;
+	count_memcg_event(m, memcg, ev, nr);
 }
 
 /* swap.c */
@@ -994,6 +1048,11 @@ void lru_note_cost(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr_io
 static inline bool lru_gen_on(const struct rf_model *m)
 {
 	return m->p->lru_gen_caps & LRU_GEN_CAP_CORE;
+}
+
+static inline struct rf_lrugen *lrugen_of(struct rf_model *m, uint32_t memcg)
+{
+	return &m->memcgs[memcg]->lruvec.lrugen;
 }
 
 static inline int folio_lru_gen(const struct rf_page *p)

@@ -39,14 +39,6 @@ static uint32_t reclaim_root(const struct scan_control *sc)
 	return sc->target == RF_NONE ? 0 : sc->target;
 }
 
-static void count_both(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev, uint64_t nr,
-		       bool global)
-{
-	if (global)
-		m->ev[ev] += nr;
-	count_memcg_event(m, memcg, ev, nr);
-}
-
 static uint64_t node_lru_pages(struct rf_model *m, int lru)
 {
 	return m->memcgs[0]->lruvec.hier_size[lru];
