@@ -10,38 +10,8 @@
  * keep.  Files are holes: reads allocate clean zero pages, nothing is written.
  */
 #include "recorder/gen/cases.h"
-
-#define GEN_ROTATE_MEMS		4u
 /* readtwice: the second dd trails the first by up to 3 readahead windows of 32 pages. */
 #define GEN_MAX_LAG_PAGES	(3u * 32u)
-
-static int add_files(struct gen_plan *plan, const char *stem, uint32_t nr, uint64_t total)
-{
-	uint64_t per;
-	uint32_t i;
-	int ret;
-
-	ret = gen_per_task(plan, total, nr, "the file set", &per);
-	for (i = 0; !ret && i < nr; i++) {
-		ret = gen_add_file(plan, GEN_LOOP_DEV, per, "%s/sparse-%s-%u", GEN_SPARSE_ROOT, stem, i);
-		ret = ret < 0 ? ret : 0;
-	}
-	return ret;
-}
-
-/* One dd of @file, @passes times over, in @cgroup, starting @delay ns after its fork slot. */
-static int add_reader(struct gen_plan *plan, uint32_t file, uint64_t passes, uint32_t cgroup,
-		      uint64_t delay)
-{
-	struct gen_task *t = gen_add_process(plan, "dd", cgroup);
-	int ret;
-
-	if (!t)
-		return RF_ERR_NOMEM;
-	t->delay = delay;
-	ret = gen_step_read(plan, t, file, passes);
-	return ret ? ret : gen_step_exit(plan, t);
-}
 
 static int read_files(struct gen_plan *plan, const char *stem, uint32_t readers_per_file,
 		      uint32_t cgroup)
@@ -51,13 +21,13 @@ static int read_files(struct gen_plan *plan, const char *stem, uint32_t readers_
 	uint64_t delay;
 	int ret;
 
-	ret = add_files(plan, stem, n, gen_scaled(plan, GEN_ROTATE_MEMS * plan->host.mem_pages));
+	ret = gen_add_files(plan, stem, n, gen_scaled(plan, GEN_ROTATE_MEMS * plan->host.mem_pages));
 	/* Stream 0 is the case's own; tasks draw from streams 1.. in run.c. */
 	rf_prng_seed(&lag, plan->params->seed, 0);
 	for (i = 0; !ret && i < n; i++) {
 		for (r = 0; !ret && r < readers_per_file; r++) {
 			delay = r ? rf_prng_below(&lag, GEN_MAX_LAG_PAGES + 1) * GEN_COST_READ_PAGE : 0;
-			ret = add_reader(plan, first + i, 1, cgroup, delay);
+			ret = gen_add_reader(plan, first + i, 1, cgroup, delay);
 		}
 	}
 	return ret;
@@ -105,11 +75,11 @@ int gen_case_cgroup_thrash(struct gen_plan *plan)
 	cg_hot = cg_stream < 0 ? cg_stream : gen_add_cgroup(plan, "/hot", RF_UNLIMITED);
 	if (cg_hot < 0)
 		return cg_hot;
-	ret = add_files(plan, "stream", n_stream,
+	ret = gen_add_files(plan, "stream", n_stream,
 			gen_scaled(plan, GEN_ROTATE_MEMS * plan->host.mem_pages));
 	first_hot = plan->nr_files;
 	if (!ret)
-		ret = add_files(plan, "hot", n_hot, plan->host.mem_pages / 4);
+		ret = gen_add_files(plan, "hot", n_hot, plan->host.mem_pages / 4);
 	if (ret)
 		return ret;
 	stream_per = plan->files[0].pages;
@@ -118,9 +88,9 @@ int gen_case_cgroup_thrash(struct gen_plan *plan)
 	/* Interleave the two kinds so both start together whatever the fork order. */
 	for (i = 0; !ret && (i < n_stream || i < n_hot); i++) {
 		if (i < n_stream)
-			ret = add_reader(plan, i, 1, (uint32_t)cg_stream, 0);
+			ret = gen_add_reader(plan, i, 1, (uint32_t)cg_stream, 0);
 		if (!ret && i < n_hot)
-			ret = add_reader(plan, first_hot + i, passes, (uint32_t)cg_hot, 0);
+			ret = gen_add_reader(plan, first_hot + i, passes, (uint32_t)cg_hot, 0);
 	}
 	return ret;
 }

@@ -10,36 +10,22 @@
  */
 #include "recorder/gen/cases.h"
 
-#define GEN_ROTATE_MEMS		4u
-
 static int mmap_read(struct gen_plan *plan, const char *stem, bool random)
 {
 	uint32_t n = plan->tasks_wanted, i;
-	struct gen_task *t;
-	uint64_t per, bytes, addr;
+	uint64_t per, addr;
 	int ret, file;
 
 	ret = gen_per_task(plan, gen_scaled(plan, GEN_ROTATE_MEMS * plan->host.mem_pages), n,
 			   "the file set", &per);
-	bytes = per * RF_GEN_PAGE_SIZE;
 	/* Each task is its own process: every one maps at the same address in its own mm. */
-	addr = gen_region_addr(0, bytes);
+	addr = gen_region_addr(0, per * RF_GEN_PAGE_SIZE);
 	for (i = 0; !ret && i < n; i++) {
 		file = gen_add_file(plan, GEN_LOOP_DEV, per, "%s/sparse-%s-%u", GEN_SPARSE_ROOT,
 				    stem, i);
-		if (file < 0)
-			return file;
-		t = gen_add_process(plan, "usemem", 0);
-		if (!t)
-			return RF_ERR_NOMEM;
-		ret = gen_step_mmap_file(plan, t, addr, (uint32_t)file);
-		if (!ret)
-			ret = gen_step_file_faults(plan, t, (uint32_t)file, random,
-						   random ? per * GEN_RAND_REFS_PER_PAGE : per);
-		if (!ret)
-			ret = gen_step_munmap(plan, t, addr, bytes);
-		if (!ret)
-			ret = gen_step_exit(plan, t);
+		ret = file < 0 ? file
+			       : gen_add_mapper(plan, (uint32_t)file, addr, random,
+						random ? per * GEN_RAND_REFS_PER_PAGE : per);
 	}
 	return ret;
 }

@@ -29,6 +29,8 @@ static const struct gen_case gen_cases[] = {
 	  gen_case_lru_file_mmap_read, 0, 1 },
 	{ { "lru-file-mmap-read-rand", "as lru-file-mmap-read with 4 references per page at random pages: refaults of mapped file pages" },
 	  gen_case_lru_file_mmap_read_rand, 0, 1 },
+	{ { "mmap-stream-read-hot", "3/4 of N usemem fault 4*mem*scale of files once through mmap while the rest re-read mem/4 with dd: classic and MGLRU part ways" },
+	  gen_case_mmap_stream_read_hot, 0, 2 },
 	{ { "anon-w-seq", "N usemem each write a private anonymous region (mem/2*scale in all) once, in order: no reclaim" },
 	  gen_case_anon_w_seq, 0, 1 },
 	{ { "anon-w-rand", "as anon-w-seq with 4 writes per page at random pages" },
@@ -85,6 +87,50 @@ int gen_per_task(struct gen_plan *plan, uint64_t total, uint32_t tasks, const ch
 	return gen_plan_error(plan, RF_ERR_RANGE,
 			      "%s of %llu pages leaves less than a page for each of %u tasks; raise --mem or --scale, or lower --tasks",
 			      what, (unsigned long long)total, tasks);
+}
+
+int gen_add_files(struct gen_plan *plan, const char *stem, uint32_t nr, uint64_t total)
+{
+	uint64_t per;
+	uint32_t i;
+	int ret;
+
+	ret = gen_per_task(plan, total, nr, "the file set", &per);
+	for (i = 0; !ret && i < nr; i++) {
+		ret = gen_add_file(plan, GEN_LOOP_DEV, per, "%s/sparse-%s-%u", GEN_SPARSE_ROOT, stem, i);
+		ret = ret < 0 ? ret : 0;
+	}
+	return ret;
+}
+
+int gen_add_reader(struct gen_plan *plan, uint32_t file, uint64_t passes, uint32_t cgroup,
+		   uint64_t delay)
+{
+	struct gen_task *t = gen_add_process(plan, "dd", cgroup);
+	int ret;
+
+	if (!t)
+		return RF_ERR_NOMEM;
+	t->delay = delay;
+	ret = gen_step_read(plan, t, file, passes);
+	return ret ? ret : gen_step_exit(plan, t);
+}
+
+int gen_add_mapper(struct gen_plan *plan, uint32_t file, uint64_t addr, bool random,
+		   uint64_t refs)
+{
+	struct gen_task *t = gen_add_process(plan, "usemem", 0);
+	uint64_t bytes = plan->files[file].pages * RF_GEN_PAGE_SIZE;
+	int ret;
+
+	if (!t)
+		return RF_ERR_NOMEM;
+	ret = gen_step_mmap_file(plan, t, addr, file);
+	if (!ret)
+		ret = gen_step_file_faults(plan, t, file, random, refs);
+	if (!ret)
+		ret = gen_step_munmap(plan, t, addr, bytes);
+	return ret ? ret : gen_step_exit(plan, t);
 }
 
 static int check_params(struct gen_plan *plan, const struct gen_case *c)

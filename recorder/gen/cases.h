@@ -10,6 +10,8 @@
 
 /* Where lkp's vm-scalability keeps its sparse files (a loop-mounted xfs inside tmpfs). */
 #define GEN_SPARSE_ROOT		"/tmp/vm-scalability-tmp/vm-scalability"
+/* The streamed file sets are this many times RAM (times --scale): case-lru-file.c says why. */
+#define GEN_ROTATE_MEMS		4u
 
 /* vm-scalability page-cache cases (case-lru-file.c) */
 int gen_case_lru_file_readtwice(struct gen_plan *plan);
@@ -24,6 +26,8 @@ int gen_case_anon_w_seq(struct gen_plan *plan);
 int gen_case_anon_w_rand(struct gen_plan *plan);
 int gen_case_swap_w_seq(struct gen_plan *plan);
 int gen_case_swap_w_rand(struct gen_plan *plan);
+/* cases that tell reclaim policies apart (case-policy.c) */
+int gen_case_mmap_stream_read_hot(struct gen_plan *plan);
 /* the seeds' own benchmarks (case-seeds.c) */
 int gen_case_noswap_pageout(struct gen_plan *plan);
 int gen_case_pvec_thp_mix(struct gen_plan *plan);
@@ -34,6 +38,16 @@ uint64_t gen_scaled(const struct gen_plan *plan, uint64_t pages);
 /* @total / tasks; an error (plan->err names @what) when a task would get no page. */
 int gen_per_task(struct gen_plan *plan, uint64_t total, uint32_t tasks, const char *what,
 		 uint64_t *out);
+
+/* Tasks and files the cases share (cases.c); each returns 0 or an RF_ERR_* code. */
+/* @nr sparse files "GEN_SPARSE_ROOT/sparse-@stem-I" of @total / @nr pages each. */
+int gen_add_files(struct gen_plan *plan, const char *stem, uint32_t nr, uint64_t total);
+/* One dd bs=4k of @file, @passes times over, in @cgroup, @delay ns after its fork slot. */
+int gen_add_reader(struct gen_plan *plan, uint32_t file, uint64_t passes, uint32_t cgroup,
+		   uint64_t delay);
+/* One usemem in the root cgroup: map @file at @addr, @refs faults (in order or @random), unmap. */
+int gen_add_mapper(struct gen_plan *plan, uint32_t file, uint64_t addr, bool random,
+		   uint64_t refs);
 
 /* Build the plan of case @name (cases.c); @p must stay valid while @plan is used. */
 int gen_plan_build(struct gen_plan *plan, const char *name, const struct rf_gen_params *p,

@@ -434,6 +434,25 @@ static void test_cgroup_thrash(void)
 	release(&s);
 }
 
+static void test_mmap_stream_read_hot(void)
+{
+	struct summary s;
+	bool ok_ = gen_and_read("mmap-stream-read-hot", 4, 0.5, &s);
+	uint64_t stream_per = 4 * MEM_PAGES / 2 / 3, hot_pages = MEM_PAGES / 4, f, once = 0;
+	/* the plan's nominal costs: 2500 ns a fault, 1500 a read (recorder/gen/plan.h) */
+	uint64_t passes = (stream_per * 2500 + hot_pages * 1500 - 1) / (hot_pages * 1500);
+
+	ok(ok_ && s.mmaps == 3 && s.munmaps == 3, "mmap-stream-read-hot: 3 of 4 tasks map a file");
+	for (f = 0; f < 3; f++)
+		once += keys_with(&s, f << 16, stream_per, 1);
+	is_int(once, 3 * stream_per, "mmap-stream-read-hot: each streamed page faulted once");
+	is_int(s.file_faults, 3 * stream_per, "mmap-stream-read-hot: and nothing else faulted");
+	is_int(keys_with(&s, 3ull << 16, hot_pages, (unsigned int)passes), hot_pages,
+	       "mmap-stream-read-hot: each hot page (mem/4) is read %llu times, as long as the stream",
+	       (unsigned long long)passes);
+	release(&s);
+}
+
 static bool same_file(const char *a, const char *b)
 {
 	char cmd[600];
@@ -522,7 +541,7 @@ int main(void)
 
 	if (!mkdtemp(tmpdir))
 		skip_all("cannot make a temporary directory");
-	plan(64);
+	plan(68);
 	test_header_and_order();
 	test_readtwice();
 	test_readonce_memcg();
@@ -531,6 +550,7 @@ int main(void)
 	test_pvec_thp_mix();
 	test_noswap_pageout();
 	test_cgroup_thrash();
+	test_mmap_stream_read_hot();
 	test_determinism();
 	test_bad_params();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
