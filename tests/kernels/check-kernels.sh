@@ -14,6 +14,8 @@
 #               6.1-v2-mglru   6.1, cgroup v2, MGLRU on (echo y): validated with v6.1-mglru
 #               6.12-v2-mglru  6.12, cgroup v2, MGLRU on as it boots: v6.12-mglru
 #   CASES     cases of tests/validate/cases.sh (default all nine)
+#   POLICY_CASES  recorded on 6.12 with and without the multi-gen LRU, for check-policy.py
+#             (default mmap-hot; "" for none)
 #   REFAULT_LAB_CACHE  the lab's cache (default ~/.cache/refault-lab)
 #   LAB_OUT   where traces and console logs go (default BUILDDIR/tests/kernels/out):
 #             LAB_OUT/CONFIG/, and LAB_OUT/CONFIG/again/ for the second recordings
@@ -42,6 +44,10 @@ read -r -a cases <<< "${CASES:-$VCASES}"
 # events that stand in for them on older kernels (refault record --kprobes): the references
 # must be the same, in the same order (EQUIV_CASES="" leaves the check out).
 EQUIV_CASES=${EQUIV_CASES-"read2-small mmap-small"}
+# Recorded on 6.12 with each reclaim algorithm: each algorithm's model must predict the
+# refaults of the kernel that ran it from both traces (check-policy.py; POLICY_CASES=""
+# leaves the check out).
+POLICY_CASES=${POLICY_CASES-"mmap-hot"}
 
 if ! command -v qemu-system-x86_64 > /dev/null 2>&1; then
 	echo "1..0 # SKIP no qemu-system-x86_64 (apt-get install qemu-system-x86)"
@@ -146,6 +152,7 @@ emit() {	# emit FILE: its TAP lines numbered on from $n
 }
 
 t_all=$SECONDS
+skipped=''
 for k in $KERNELS; do
 	case $k in
 	6.1-v1) args=(--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v1);;
@@ -168,11 +175,15 @@ for k in $KERNELS; do
 		if [ "$k" = 6.12-v2 ]; then
 			for c in $EQUIV_CASES; do sel+=(--case "$c:tracepoints" --case "$c:kprobes"); done
 		fi
+		case $k in
+		6.12-v2|6.12-v2-mglru) for c in $POLICY_CASES; do sel+=(--case "$c"); done;;
+		esac
 		sel+=(--append refault.kprobes_kill=1)
 		run_lab "$out" "${args[@]}" "${sel[@]}"
 		st=$?
 	fi
 	if [ "$st" -eq 3 ]; then
+		skipped+=" $k"
 		n=$((n + 1))
 		echo "ok $n # SKIP $k: $(grep -m 1 '^lab: error: ' "$out/lab.log" | sed 's/^lab: error: //')"
 		continue
@@ -237,6 +248,34 @@ for k in $KERNELS; do
 		emit "$out/$c.equiv.tap"
 	done
 done
+# policy C: the classic and the multi-gen model on both 6.12 recordings of C
+policy() {
+	local c=$1 dc=$out_top/6.12-v2 dg=$out_top/6.12-v2-mglru d
+	if [[ "$skipped " == *" 6.12-v2 "* || "$skipped " == *" 6.12-v2-mglru "* ]]; then
+		echo "ok 1 # SKIP $c: a 6.12 configuration was skipped"
+		return
+	fi
+	for d in "$dc" "$dg"; do
+		if [ ! -s "$d/$c.rft" ]; then
+			echo "not ok 1 - $c: recorded on 6.12 with each reclaim algorithm (missing: $d/$c.rft)"
+			return
+		fi
+		"$REFAULT" validate "$d/$c.rft" --slack 0 --json > "$d/$c.json" 2> "$d/$c.verr"
+		"$REFAULT" replay "$d/$c.rft" --warm-cache -q -p v6.12,v6.12-mglru \
+			-o "$d/$c.policy.json" 2>> "$d/$c.verr" || {
+			echo "not ok 1 - $c: refault replay of $d/$c.rft ($(head -n 1 "$d/$c.verr"))"
+			return
+		}
+	done
+	"$PYTHON3" "$top_srcdir/tests/kernels/check-policy.py" "$c" 1 v6.12 v6.12-mglru \
+		"$dc/$c.json" "$dg/$c.json" "$dc/$c.policy.json" "$dg/$c.policy.json"
+}
+if [[ " $KERNELS " == *" 6.12-v2 "* && " $KERNELS " == *" 6.12-v2-mglru "* ]]; then
+	for c in $POLICY_CASES; do
+		policy "$c" > "$out_top/$c.policy.tap"
+		emit "$out_top/$c.policy.tap"
+	done
+fi
 echo "# all configurations: $((SECONDS - t_all)) s"
 echo "1..$n"
 exit $failed

@@ -13,7 +13,7 @@
 # the kernel packages and the workload files' disk image in the cache (default
 # ~/.cache/refault-lab).
 EXTRA_DIST += tests/kernels/lab.sh tests/kernels/init.sh tests/kernels/check-kernels.sh \
-	tests/kernels/fidelity.sh \
+	tests/kernels/fidelity.sh tests/kernels/check-policy.py \
 	tests/kernels/README.md
 check-kernels: refault$(EXEEXT) tests/validate/vworkload$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \

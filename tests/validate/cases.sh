@@ -22,6 +22,8 @@ vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	# not in the suite: the kernel lab's check that kprobe sources give the tracepoints'
 	# references (CASE:kprobes against CASE:tracepoints, tests/kernels/)
 	mmap-small) echo "mmap $2/f32 1";;
+	# not in the suite: classic against the multi-gen LRU on the same kernel (docs/model.md)
+	mmap-hot) echo "mhot $2/f256 32 1";;
 	*:kprobes|*:tracepoints) vcase_args "${1%:*}" "$2";;
 	esac
 }
@@ -48,6 +50,7 @@ vcase_describe() {
 	compete) echo "two child cgroups read a 128 MiB file each, twice, at once";;
 	hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB";;
 	mmap-small) echo "mmap a 32 MiB file, read a byte of every page, once";;
+	mmap-hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB mapped";;
 	*:kprobes) echo "$(vcase_describe "${1%:*}"), from kprobe events";;
 	*:tracepoints) echo "$(vcase_describe "${1%:*}"), from tracepoints";;
 	esac
