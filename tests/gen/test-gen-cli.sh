@@ -29,7 +29,7 @@ refused() {
 echo "1..19"
 
 "$REFAULT" gen --list >"$tmp/list"
-check "--list: one line per case, 12 cases" '[ $(wc -l <"$tmp/list") -eq 12 ]'
+check "--list: one line per case, 13 cases" '[ $(wc -l <"$tmp/list") -eq 13 ]'
 check "--list names the seeds' benchmarks and cgroup-thrash" \
 	'grep -q "^noswap-pageout " "$tmp/list" && grep -q "^pvec-thp-mix " "$tmp/list" && grep -q "^cgroup-thrash " "$tmp/list"'
 check "--help: usage on stdout, exit 0" '"$REFAULT" gen --help | grep -q "^usage: refault gen CASE"'
