@@ -4,6 +4,7 @@
 #define REFAULT_RECORDER_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -144,6 +145,15 @@ struct rf_counter_snap {
 
 int rf_counters_read(struct rf_counter_snap *c, const char *path);
 void rf_counters_free(struct rf_counter_snap *c);
+
+/*
+ * The multi-gen LRU's state from debugfs (lru_gen.c): @fn gets each memcg's
+ * path as the kernel prints it ("/", "/a/b") and its counters (lru_gen.*,
+ * valid during the call); a nonzero return stops the walk with it.
+ */
+typedef int (*rf_lru_gen_fn)(void *ctx, const char *path, const struct rf_counter *c,
+			     uint32_t nr);
+int rf_lru_gen_parse(FILE *f, rf_lru_gen_fn fn, void *ctx);
 
 
 /* --------------------------------------------------------- cgroups */

@@ -36,6 +36,7 @@ struct rf_recorder {
 	bool want[TP_MAX];
 	const char *system[TP_MAX];	/* where each event is: its system, or a kprobe group */
 	bool explicit_events;
+	bool lru_gen;			/* the multi-gen LRU is on and debugfs shows it */
 	uint64_t last_snapshot;
 	uint64_t kernel_lost;
 	char name[64];
@@ -270,6 +271,48 @@ static int snapshot_memcg(void *ctx, const char *rel, uint64_t id)
 	return snapshot_one(rec, path, RF_COUNTERS_MEMCG_STAT, id);
 }
 
+/* The debugfs file of the multi-gen LRU's state, the full form: both types' min_seq. */
+#define LRU_GEN_DEBUGFS	"/sys/kernel/debug/lru_gen_full"
+
+/* One memcg of lru_gen_full: emitted when it is the recorded cgroup or below it. */
+static int snapshot_lru_gen_memcg(void *ctx, const char *path, const struct rf_counter *c,
+				  uint32_t nr)
+{
+	struct rf_recorder *rec = ctx;
+	struct rf_event ev = { .time = now_mono(), .type = RF_EV_COUNTERS };
+	const char *rel = rec->opts.cgroup && strcmp(rec->opts.cgroup, "/") ? rec->opts.cgroup : "";
+	size_t len;
+
+	/* the kernel prints cgroup_path(): "/" for the root, "/a/b" below it */
+	rel += rel[0] == '/';
+	len = strlen(rel);
+	if (path[0] != '/' || (len ? strncmp(path + 1, rel, len) || (path[len + 1] &&
+							path[len + 1] != '/')
+			     : path[1] != '\0'))
+		return 0;
+	ev.u.counters.cgroup = rf_memcg_id(&rec->root, path);
+	if (!ev.u.counters.cgroup)
+		return 0;	/* removed since */
+	ev.u.counters.entries = c;
+	ev.u.counters.nr = nr;
+	ev.u.counters.source = RF_COUNTERS_LRU_GEN;
+	return rf_norm_emit(rec->norm, &ev);
+}
+
+/* Whether to snapshot lru_gen_full: the multi-gen LRU is on and debugfs is readable. */
+static bool want_lru_gen(void)
+{
+	struct rf_trace_header *h = calloc(1, sizeof(*h));
+	bool on;
+
+	if (!h)
+		return false;
+	rf_trace_header_fill_host(h);
+	on = rf_trace_host_lru_gen_on(&h->host) && !access(LRU_GEN_DEBUGFS, R_OK);
+	free(h);
+	return on;
+}
+
 /*
  * /proc/vmstat, memory.stat of the recorded cgroup and of every cgroup below
  * it, parents first (a parent's read flushes its subtree's counters), so that
@@ -288,15 +331,26 @@ static int snapshot(struct rf_recorder *rec)
 		return err;
 	id = rf_memcg_id(&rec->root, rel);
 	err = snapshot_memcg(rec, rel, id);
-	if (err || !rel[0])
-		return err;
-	return rf_norm_cgroups_below(rec->norm, id, snapshot_memcg, rec);
+	if (!err && rel[0])
+		err = rf_norm_cgroups_below(rec->norm, id, snapshot_memcg, rec);
+	/* then the generations of the same cgroups (debugfs unmounted since: no more) */
+	if (!err && rec->lru_gen) {
+		FILE *f = fopen(LRU_GEN_DEBUGFS, "re");
+
+		rec->lru_gen = f != NULL;
+		if (f) {
+			err = rf_lru_gen_parse(f, snapshot_lru_gen_memcg, rec);
+			fclose(f);
+		}
+	}
+	return err;
 }
 
 static int initial_state(struct rf_recorder *rec)
 {
 	int err = 0;
 
+	rec->lru_gen = rec->have_root && want_lru_gen();
 	if (rec->have_root)
 		err = rf_memcg_walk(&rec->root, "/", walk_cgroup, rec);
 	if (!err)

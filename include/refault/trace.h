@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	2
-#define RF_TRACE_VERSION_MINOR	3
+#define RF_TRACE_VERSION_MINOR	4
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -150,6 +150,7 @@ enum rf_counter_source {
 	RF_COUNTERS_VMSTAT = 0,		/* /proc/vmstat */
 	RF_COUNTERS_MEMCG_STAT = 1,	/* memory.stat of .cgroup */
 	RF_COUNTERS_MEMCG_EVENTS = 2,	/* per-memcg counters summed from memcg tracepoints */
+	RF_COUNTERS_LRU_GEN = 3,	/* the multi-gen LRU of .cgroup from debugfs (since 2.4) */
 };
 
 struct rf_counter {

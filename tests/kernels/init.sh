@@ -44,6 +44,8 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 mount -t tracefs tracefs /sys/kernel/tracing || fail "mount -t tracefs at /sys/kernel/tracing"
+# the multi-gen LRU's state (lru_gen_full), which refault record snapshots; optional
+mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
 mark "init $(uname -r) up=$(up)"
 
 cg=auto mglru='' cases='' probe='' test_crash='' refault_kill=''

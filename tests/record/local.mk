@@ -20,6 +20,10 @@ record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-
 	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
+# debugfs's multi-gen LRU state into counters, from text in the kernel's own formats.
+check_PROGRAMS += tests/record/test-lru-gen
+tests_record_test_lru_gen_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
+TESTS += tests/record/test-lru-gen
 # The command of record -- COMMAND: held, released, killed as a group, run as the sudo user.
 check_PROGRAMS += tests/record/test-workload
 tests_record_test_workload_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
