@@ -16,6 +16,8 @@ static const char *const q_names[RF_OBS_NR] = {
 	[RF_OBS_STEAL_FILE] = "pgsteal_file", [RF_OBS_STEAL_ANON] = "pgsteal_anon",
 	[RF_OBS_ACTIVE_FILE] = "active_file", [RF_OBS_INACTIVE_FILE] = "inactive_file",
 	[RF_OBS_ACTIVE_ANON] = "active_anon", [RF_OBS_INACTIVE_ANON] = "inactive_anon",
+	[RF_OBS_GEN_MAX_SEQ] = "lru_gen_max_seq", [RF_OBS_GEN_MIN_SEQ_ANON] = "lru_gen_min_seq_anon",
+	[RF_OBS_GEN_MIN_SEQ_FILE] = "lru_gen_min_seq_file",
 };
 
 const char *rf_obs_q_name(enum rf_obs_q q)
@@ -26,6 +28,11 @@ const char *rf_obs_q_name(enum rf_obs_q q)
 bool rf_obs_q_is_gauge(enum rf_obs_q q)
 {
 	return q >= RF_OBS_ACTIVE_FILE;
+}
+
+bool rf_obs_q_is_gen(enum rf_obs_q q)
+{
+	return q >= RF_OBS_GEN_MAX_SEQ && q <= RF_OBS_GEN_MIN_SEQ_FILE;
 }
 
 const char *rf_obs_q_source(enum rf_obs_q q, bool memstat)
@@ -41,6 +48,9 @@ const char *rf_obs_q_source(enum rf_obs_q q, bool memstat)
 	case RF_OBS_SCAN_ANON: return "mm_vmscan_lru_shrink_inactive nr_scanned";
 	case RF_OBS_STEAL_FILE:
 	case RF_OBS_STEAL_ANON: return "mm_vmscan_lru_shrink_inactive nr_reclaimed";
+	case RF_OBS_GEN_MAX_SEQ:
+	case RF_OBS_GEN_MIN_SEQ_ANON:
+	case RF_OBS_GEN_MIN_SEQ_FILE: return "debugfs lru_gen_full";
 	default: return "memory.stat";
 	}
 }

@@ -59,11 +59,17 @@ enum rf_obs_q {
 	RF_OBS_INACTIVE_FILE,
 	RF_OBS_ACTIVE_ANON,
 	RF_OBS_INACTIVE_ANON,
+	/* the multi-gen LRU's sequence numbers of the memcg's own lruvec (debugfs): gauges */
+	RF_OBS_GEN_MAX_SEQ,
+	RF_OBS_GEN_MIN_SEQ_ANON,
+	RF_OBS_GEN_MIN_SEQ_FILE,
 	RF_OBS_NR
 };
 
 RF_API const char *rf_obs_q_name(enum rf_obs_q q);
 RF_API bool rf_obs_q_is_gauge(enum rf_obs_q q);
+/* A multi-gen LRU sequence number (RF_OBS_GEN_*): a lruvec's own, counted in generations. */
+RF_API bool rf_obs_q_is_gen(enum rf_obs_q q);
 /* Where the kernel's number for @q comes from, in words (@memstat: from memory.stat). */
 RF_API const char *rf_obs_q_source(enum rf_obs_q q, bool memstat);
 

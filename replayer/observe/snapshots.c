@@ -23,7 +23,8 @@ static bool is_gauge(const char *name)
 						"active_", "inactive_", "total_active_",
 						"total_inactive_", "hierarchical_", "swap", "dirty",
 						"writeback", "unevictable", "total_cache", "total_rss",
-						"total_swap", "total_dirty", "total_unevictable" };
+						"total_swap", "total_dirty", "total_unevictable",
+						"lru_gen." };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
@@ -195,6 +196,16 @@ static const struct stat_name memstat_names[] = {
 	{ "pgrefill", RF_OBS_PGREFILL, false },
 };
 
+#define GEN_BITS	(1u << RF_OBS_GEN_MAX_SEQ | 1u << RF_OBS_GEN_MIN_SEQ_ANON | \
+			 1u << RF_OBS_GEN_MIN_SEQ_FILE)
+
+/* debugfs lru_gen_full, as the recorder names it (recorder/lru_gen.c) */
+static const struct stat_name lru_gen_names[] = {
+	{ "lru_gen.max_seq", RF_OBS_GEN_MAX_SEQ, false },
+	{ "lru_gen.min_seq_anon", RF_OBS_GEN_MIN_SEQ_ANON, false },
+	{ "lru_gen.min_seq_file", RF_OBS_GEN_MIN_SEQ_FILE, false },
+};
+
 static const struct stat_name vmstat_names[] = {
 	{ "workingset_refault_file", RF_OBS_REFAULT_FILE, false },
 	{ "workingset_refault_anon", RF_OBS_REFAULT_ANON, false },
@@ -264,20 +275,32 @@ static void snapshot_quantities(struct rf_observe *o, const struct rf_event *ev)
 		o->host_seen = true;
 		return;
 	}
-	if (ev->u.counters.source != RF_COUNTERS_MEMCG_STAT)
+	if (ev->u.counters.source != RF_COUNTERS_MEMCG_STAT &&
+	    ev->u.counters.source != RF_COUNTERS_LRU_GEN)
 		return;
 	i = obs_cg_index(o, ev->u.counters.cgroup);
 	if (!i)
 		return;
 	cg = &o->cgs[i];
+	if (ev->u.counters.source == RF_COUNTERS_LRU_GEN) {
+		/* gauges of the cgroup's own lruvec, beside its memory.stat */
+		seen = read_names(ev, lru_gen_names, ARRAY_SIZE(lru_gen_names), o->page_size, vals);
+		for (q = 0; q < RF_OBS_NR; q++)
+			if (seen & 1u << q)
+				cg->stat[q] = vals[q];
+		cg->cg.memstat |= seen;
+		return;
+	}
 	seen = read_names(ev, memstat_names, ARRAY_SIZE(memstat_names), o->page_size, vals);
-	if (!cg->cg.memstat) {
+	if (!(cg->cg.memstat & ~GEN_BITS)) {
 		for (q = 0; q < RF_OBS_NR; q++)
 			cg->stat0[q] = count_from(cg, vals[q]);
 		cg->initial = count_from(cg, charged_pages(ev, o->page_size));
 	}
-	memcpy(cg->stat, vals, sizeof(vals));
-	cg->cg.memstat = seen;
+	for (q = 0; q < RF_OBS_NR; q++)
+		if (!rf_obs_q_is_gen(q))
+			cg->stat[q] = vals[q];
+	cg->cg.memstat = seen | (cg->cg.memstat & GEN_BITS);
 }
 
 int obs_on_counters(struct rf_observe *o, const struct rf_event *ev)

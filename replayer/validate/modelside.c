@@ -37,6 +37,8 @@ static const struct name_q memcg_names[] = {
 	{ "pgactivate", RF_OBS_PGACTIVATE }, { "pgrefill", RF_OBS_PGREFILL },
 	{ "pgscan_file", RF_OBS_SCAN_FILE }, { "pgscan_anon", RF_OBS_SCAN_ANON },
 	{ "pgsteal_file", RF_OBS_STEAL_FILE }, { "pgsteal_anon", RF_OBS_STEAL_ANON },
+	{ "lru_gen.max_seq", RF_OBS_GEN_MAX_SEQ }, { "lru_gen.min_seq_anon", RF_OBS_GEN_MIN_SEQ_ANON },
+	{ "lru_gen.min_seq_file", RF_OBS_GEN_MIN_SEQ_FILE },
 };
 
 static const struct name_q vmstat_names[] = {
@@ -89,10 +91,16 @@ static uint64_t since_base(const struct walk *w, const char *key, enum rf_obs_q 
 	return v > b ? v - b : 0;
 }
 
-/* "memcg.<path>.<name>" -> the cgroup index of <path> (0 if the trace does not name it) */
+/*
+ * "memcg.<path>.<name>" -> the cgroup index of <path> (0 if the trace does not name it); the
+ * multi-gen LRU's names have a dot of their own ("lru_gen.max_seq").
+ */
 static long memcg_index(struct walk *w, const char *key, const char **name)
 {
-	const char *path = key + strlen("memcg."), *dot = strrchr(path, '.');
+	const char *path = key + strlen("memcg."), *dot = strstr(path, ".lru_gen.");
+
+	if (!dot)
+		dot = strrchr(path, '.');
 	size_t len;
 	long i;
 
@@ -139,8 +147,12 @@ static int capture_cb(const char *key, uint64_t v, void *ctx)
 		return 0;
 	}
 	q = lookup_q(memcg_names, ARRAY_SIZE(memcg_names), name);
-	if (q >= 0)	/* two model memcgs may share a path ("/") */
+	if (q >= 0 && rf_obs_q_is_gen(q)) {	/* a lruvec's own: the youngest of a shared path */
+		if (v > w->c->m[i * RF_OBS_NR + q])
+			w->c->m[i * RF_OBS_NR + q] = v;
+	} else if (q >= 0) {	/* two model memcgs may share a path ("/") */
 		w->c->m[i * RF_OBS_NR + q] += since_base(w, key, q, v);
+	}
 	return 0;
 }
 

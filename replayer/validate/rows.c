@@ -66,7 +66,13 @@ static bool value(const struct vcapture *c, const struct scope *s, enum rf_obs_q
 		return true;
 	}
 	if (side == KERNEL && (rf_obs_q_is_gauge(q) || q == RF_OBS_REFAULT_FILE || q == RF_OBS_REFAULT_ANON))
-		return false;	/* only memory.stat has them */
+		return false;	/* only memory.stat (and debugfs) has them */
+	if (rf_obs_q_is_gen(q)) {	/* the cgroup's own lruvec, not its subtree */
+		if (s->kind != SC_CGROUP || s->cg >= c->nr_cg)
+			return false;
+		*out = c->m[s->cg * RF_OBS_NR + q];
+		return true;
+	}
 	for (j = 0; j < c->nr_cg; j++)
 		if (s->kind == SC_TRACE || s->in[j])
 			sum += side == KERNEL ? c->k[j * RF_OBS_NR + q] : c->m[j * RF_OBS_NR + q];
@@ -92,6 +98,8 @@ static uint64_t row_slack(const struct rf_validation *v, const struct scope *s, 
 {
 	bool stat = s->kind == SC_CGROUP && s->cg < c->nr_cg && (c->k_statmask[s->cg] & 1u << q);
 
+	if (rf_obs_q_is_gen(q))
+		return 0;	/* generations, not pages */
 	return v->slack + (stat ? v->stat_slack : 0) +
 	       (q == RF_OBS_ACTIVE_FILE || q == RF_OBS_INACTIVE_FILE ? v->folio_slack : 0);
 }
@@ -169,6 +177,9 @@ static const char *row_note(const struct scope *s, enum rf_obs_q q, bool memstat
 	if (is_reclaim_q(q) && !memstat_cg)
 		return "v1 vmscan events carry no memcg: reclaim is pinned on the reclaiming "
 		       "task's cgroup; compare it on the cgroup that holds the limit: not gated";
+	if (rf_obs_q_is_gen(q))
+		return "a sequence number of the cgroup's own lruvec (debugfs lru_gen_full), in "
+		       "generations: aging and eviction passes, not pages";
 	if (rf_obs_q_is_gauge(q) && s->root)
 		return "the root's list sizes hold the whole host's pages, the model's only what the "
 		       "trace loaded: shown, not gated";
@@ -277,7 +288,7 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 		}
 		/* a memory.stat row needs no excuse, unless it is not gated: then say why */
 		if (stat_q)
-			note = q == RF_OBS_ADD || !gated ? note : NULL;
+			note = q == RF_OBS_ADD || !gated || rf_obs_q_is_gen(q) ? note : NULL;
 		e = push_row(v, name, q, k, m, gated, note, s, memstat);
 	}
 	return e;

@@ -239,10 +239,78 @@ static void map_churn(void)
 	counter_map_destroy(&m);
 }
 
+/* debugfs lru_gen_full as the recorder writes it (recorder/lru_gen.c) */
+static void lru_gen_snap(uint64_t cgroup, uint64_t max_seq, uint64_t min_anon, uint64_t min_file)
+{
+	struct rf_counter c[] = {
+		{ "lru_gen.max_seq", max_seq }, { "lru_gen.min_seq_anon", min_anon },
+		{ "lru_gen.min_seq_file", min_file }, { "lru_gen.gen0_file", 12 },
+	};
+	struct rf_event ev = { .type = RF_EV_COUNTERS };
+
+	ev.u.counters.cgroup = cgroup;
+	ev.u.counters.source = RF_COUNTERS_LRU_GEN;
+	ev.u.counters.entries = c;
+	ev.u.counters.nr = sizeof(c) / sizeof(c[0]);
+	put(ev);
+}
+
+/* The multi-gen LRU's sequence numbers: the cgroup's own lruvec, gated, no page slack. */
+static void lru_gen_rows(void)
+{
+	char path[] = "/tmp/test-validate-lru-gen.XXXXXX", err[512];
+	struct rf_validate_opts o = { .tolerance = 0.05, .slack = 64 };
+	struct rf_validation *v = NULL;
+	struct rf_trace_header h;
+	const struct vrow *r;
+	int fd = mkstemp(path), e;
+
+	close(fd);
+	rf_trace_header_init(&h, "test-validate-kernel");
+	snprintf(h.host.kernel_release, sizeof(h.host.kernel_release), "6.12.0-test");
+	snprintf(h.host.lru_gen, sizeof(h.host.lru_gen), "0x0007");
+	h.host.mem_bytes = 64ull << 20;
+	h.host.page_size = 4096;
+	h.host.cpus = 2;
+	e = rf_trace_writer_open(&w, path, &h, NULL);
+	if (!e) {
+		mkdir_ev(1, 0, "/");
+		mkdir_ev(10, 1, "/a");
+		mkdir_ev(11, 10, "/a/b");
+		memstat(10, 0, 0, 0);
+		lru_gen_snap(10, 3, 0, 0);
+		file_ev(RF_EV_FILE_READ, 5, 0, 4, 0, 0, 0);
+		memstat(10, 0, 0, 0);
+		/* the parent's: a child's own sequence numbers never add to it */
+		lru_gen_snap(10, 3, 0, 1);
+		e = rf_trace_writer_close(w);
+	}
+	e = e ? e : rf_validate_run(&v, path, &o, err, sizeof(err));
+	if (!is_int(e, 0, "validate runs a trace with lru_gen_full snapshots")) {
+		diag("%s", err);
+		unlink(path);
+		return;
+	}
+	is_str(v->profile, "v6.12-mglru", "6.12 with the multi-gen LRU on picks v6.12-mglru");
+	r = vrows_find(v, "/a", "lru_gen_max_seq");
+	ok(r && r->kernel == 3 && r->model == 3 && r->gated && r->slack == 0 && r->ok,
+	   "max_seq: the kernel's last snapshot against the model's fresh lruvec, gated, no slack");
+	r = vrows_find(v, "/a", "lru_gen_min_seq_file");
+	ok(r && r->kernel == 1 && r->model == 0 && !r->ok && r->note,
+	   "min_seq[file] 1 against 0 is out: a generation is not a page (and the note says so)");
+	r = vrows_find(v, "/a", "lru_gen_min_seq_anon");
+	ok(r && r->kernel == 0 && !strcmp(r->source, "debugfs lru_gen_full"),
+	   "min_seq[anon], from debugfs lru_gen_full");
+	ok(!vrows_find(v, "/", "lru_gen_max_seq"), "no snapshot of the root: no row for it");
+	rf_validation_free(v);
+	unlink(path);
+}
+
 int main(void)
 {
-	plan(32);
+	plan(38);
 	rules();
+	lru_gen_rows();
 	profiles();
 	map_churn();
 	return done_testing();
