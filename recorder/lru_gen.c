@@ -12,7 +12,7 @@
  *
  * lru_gen lists the generations from min_seq[anon] to max_seq; lru_gen_full
  * lists the MAX_NR_GENS up to max_seq and marks with an 'x' after NR_ANON or
- * NR_FILE a generation below that type's min_seq.  Each memcg becomes one
+ * NR_FILE a generation below that type's min_seq.  Lines come oldest first.  Each memcg becomes one
  * counters snapshot of its first node (the model has one node), named as the
  * model names the same state (replayer/model/vmstat.c emit_lru_gen()).
  */
@@ -102,10 +102,12 @@ static int flush(struct memcg_state *s, rf_lru_gen_fn fn, void *ctx)
 	max_seq = s->lines[s->nr_lines - 1].seq;
 	for (type = 0; type < 2; type++) {
 		/* without marks (lru_gen), the first line is min_seq[anon]: file's is unknown */
-		min_seq[type] = max_seq + 1;
-		for (i = 0; i < s->nr_lines && min_seq[type] > max_seq; i++)
-			if (!s->lines[i].below_min[type])
+		min_seq[type] = max_seq;
+		for (i = 0; i < s->nr_lines; i++)
+			if (!s->lines[i].below_min[type]) {
 				min_seq[type] = s->lines[i].seq;
+				break;
+			}
 	}
 	for (i = 0; i < C_NR; i++)
 		c[i] = (struct rf_counter){ .name = counter_names[i], .value = 0 };
@@ -146,7 +148,9 @@ int rf_lru_gen_parse(FILE *f, rf_lru_gen_fn fn, void *ctx)
 			/* a later node of the same memcg ends the first one's lines */
 			s->node_done = s->in_node;
 			s->in_node = true;
-		} else if (s->open && s->in_node && !s->node_done && gen_line(line, &g)) {
+		} else if (s->open && s->in_node && !s->node_done && gen_line(line, &g) &&
+			   (!s->nr_lines || g.seq > s->lines[s->nr_lines - 1].seq)) {
+			/* generations come oldest first: a line out of order is no generation */
 			if (s->nr_lines == LRU_GEN_LINES)
 				memmove(s->lines, s->lines + 1, sizeof(g) * (LRU_GEN_LINES - 1));
 			else

@@ -274,6 +274,25 @@ static int snapshot_memcg(void *ctx, const char *rel, uint64_t id)
 /* The debugfs file of the multi-gen LRU's state, the full form: both types' min_seq. */
 #define LRU_GEN_DEBUGFS	"/sys/kernel/debug/lru_gen_full"
 
+/*
+ * Whether @path as cgroup_path() prints it ("/", "/a/b") is the recorded
+ * cgroup @rel ("a", "/a"; "" for the root) or below it; of the root, as of
+ * memory.stat, only the root itself.
+ */
+static bool recorded_or_below(const char *path, const char *rel)
+{
+	size_t len;
+
+	if (path[0] != '/')
+		return false;
+	path++;
+	rel += rel[0] == '/';
+	if (!rel[0])
+		return !path[0];
+	len = strlen(rel);
+	return !strncmp(path, rel, len) && (!path[len] || path[len] == '/');
+}
+
 /* One memcg of lru_gen_full: emitted when it is the recorded cgroup or below it. */
 static int snapshot_lru_gen_memcg(void *ctx, const char *path, const struct rf_counter *c,
 				  uint32_t nr)
@@ -281,14 +300,8 @@ static int snapshot_lru_gen_memcg(void *ctx, const char *path, const struct rf_c
 	struct rf_recorder *rec = ctx;
 	struct rf_event ev = { .time = now_mono(), .type = RF_EV_COUNTERS };
 	const char *rel = rec->opts.cgroup && strcmp(rec->opts.cgroup, "/") ? rec->opts.cgroup : "";
-	size_t len;
 
-	/* the kernel prints cgroup_path(): "/" for the root, "/a/b" below it */
-	rel += rel[0] == '/';
-	len = strlen(rel);
-	if (path[0] != '/' || (len ? strncmp(path + 1, rel, len) || (path[len + 1] &&
-							path[len + 1] != '/')
-			     : path[1] != '\0'))
+	if (!recorded_or_below(path, rel))
 		return 0;
 	ev.u.counters.cgroup = rf_memcg_id(&rec->root, path);
 	if (!ev.u.counters.cgroup)

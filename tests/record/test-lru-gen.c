@@ -98,7 +98,7 @@ int main(void)
 	FILE *f;
 	int rc;
 
-	plan(17);
+	plan(18);
 
 	/* lru_gen_full: "/" one node; "/a/b" two nodes, the second's lines must not count */
 	f = open_memstream(&text, &len);
@@ -184,5 +184,9 @@ int main(void)
 	memset(&s, 0, sizeof(s));
 	ok(parse("garbage\n 1 2 3\n 1 2 3 4 5\nmemcg x\n 1 0 1 1\n", &s) == 0 && s.nr == 0,
 	   "lines of no memcg, and lines that are no generation, are left");
+	memset(&s, 0, sizeof(s));
+	ok(parse("memcg 1 /\n node 0\n 5 0 1 1\n 3 0 9 9\n", &s) == 0 && s.nr == 1 &&
+	   get(&s, 0, "lru_gen.max_seq") == 5 && get(&s, 0, "lru_gen.gen0_file") == 1,
+	   "generations come oldest first: a line out of order is left");
 	return done_testing();
 }
