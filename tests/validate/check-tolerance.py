@@ -52,9 +52,11 @@ def main():
         scope = r['scope'].rsplit('/', 1)[-1]
         todo = ' # TODO known divergence on %s (tests/validate/tolerances)' % config \
             if known and not ok else ''
-        print('%s %d - %s %s %s: kernel %d model %d (%s), tolerance %.0f%% + %d pages%s'
+        # the multi-gen LRU's sequence numbers count generations
+        unit = 'generations' if r['quantity'].startswith('lru_gen_') else 'pages'
+        print('%s %d - %s %s %s: kernel %d model %d (%s), tolerance %.0f%% + %d %s%s'
               % ('ok' if ok else 'not ok', n, case, scope, r['quantity'], k, m, err,
-                 t * 100, slack, todo))
+                 t * 100, slack, unit, todo))
         failed |= not ok and not known
         n += 1
     return 1 if failed else 0
