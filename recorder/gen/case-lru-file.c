@@ -65,32 +65,25 @@ int gen_case_lru_memcg(struct gen_plan *plan)
  */
 int gen_case_cgroup_thrash(struct gen_plan *plan)
 {
-	uint32_t n_hot = plan->tasks_wanted / 4 ? plan->tasks_wanted / 4 : 1;
-	uint32_t n_stream = plan->tasks_wanted - n_hot;
-	uint32_t first_hot, i;
-	uint64_t stream_per, hot_per, passes;
+	struct gen_stream_hot sh;
+	uint64_t passes;
+	uint32_t i;
 	int cg_stream, cg_hot, ret;
 
 	cg_stream = gen_add_cgroup(plan, "/stream", RF_UNLIMITED);
 	cg_hot = cg_stream < 0 ? cg_stream : gen_add_cgroup(plan, "/hot", RF_UNLIMITED);
 	if (cg_hot < 0)
 		return cg_hot;
-	ret = gen_add_files(plan, "stream", n_stream,
-			gen_scaled(plan, GEN_ROTATE_MEMS * plan->host.mem_pages));
-	first_hot = plan->nr_files;
-	if (!ret)
-		ret = gen_add_files(plan, "hot", n_hot, plan->host.mem_pages / 4);
+	ret = gen_add_stream_hot_files(plan, "stream", &sh);
 	if (ret)
 		return ret;
-	stream_per = plan->files[0].pages;
-	hot_per = plan->files[first_hot].pages;
-	passes = (stream_per + hot_per - 1) / hot_per;
+	passes = (sh.stream_per + sh.hot_per - 1) / sh.hot_per;
 	/* Interleave the two kinds so both start together whatever the fork order. */
-	for (i = 0; !ret && (i < n_stream || i < n_hot); i++) {
-		if (i < n_stream)
-			ret = gen_add_reader(plan, i, 1, (uint32_t)cg_stream, 0);
-		if (!ret && i < n_hot)
-			ret = gen_add_reader(plan, first_hot + i, passes, (uint32_t)cg_hot, 0);
+	for (i = 0; !ret && (i < sh.n_stream || i < sh.n_hot); i++) {
+		if (i < sh.n_stream)
+			ret = gen_add_reader(plan, sh.first_stream + i, 1, (uint32_t)cg_stream, 0);
+		if (!ret && i < sh.n_hot)
+			ret = gen_add_reader(plan, sh.first_hot + i, passes, (uint32_t)cg_hot, 0);
 	}
 	return ret;
 }

@@ -24,31 +24,25 @@
 
 int gen_case_mmap_stream_read_hot(struct gen_plan *plan)
 {
-	uint32_t n_hot = plan->tasks_wanted / 4 ? plan->tasks_wanted / 4 : 1;
-	uint32_t n_stream = plan->tasks_wanted - n_hot, first = plan->nr_files, first_hot, i;
-	uint64_t stream_per, hot_per, passes, addr;
+	struct gen_stream_hot sh;
+	uint64_t passes, addr;
+	uint32_t i;
 	int ret;
 
-	ret = gen_add_files(plan, "mmap-stream", n_stream,
-			    gen_scaled(plan, GEN_ROTATE_MEMS * plan->host.mem_pages));
-	first_hot = plan->nr_files;
-	if (!ret)
-		ret = gen_add_files(plan, "hot", n_hot, plan->host.mem_pages / 4);
+	ret = gen_add_stream_hot_files(plan, "mmap-stream", &sh);
 	if (ret)
 		return ret;
-	stream_per = plan->files[first].pages;
-	hot_per = plan->files[first_hot].pages;
 	/* The readers go on as long as the stream does: a fault costs more than a read. */
-	passes = (stream_per * GEN_COST_FILE_FAULT + hot_per * GEN_COST_READ_PAGE - 1) /
-		 (hot_per * GEN_COST_READ_PAGE);
+	passes = (sh.stream_per * GEN_COST_FILE_FAULT + sh.hot_per * GEN_COST_READ_PAGE - 1) /
+		 (sh.hot_per * GEN_COST_READ_PAGE);
 	/* Each streamer is its own process: all map at the same address, each in its own mm. */
-	addr = gen_region_addr(0, stream_per * RF_GEN_PAGE_SIZE);
+	addr = gen_region_addr(0, sh.stream_per * RF_GEN_PAGE_SIZE);
 	/* Interleave the two kinds so both start together whatever the fork order. */
-	for (i = 0; !ret && (i < n_stream || i < n_hot); i++) {
-		if (i < n_stream)
-			ret = gen_add_mapper(plan, first + i, addr, false, stream_per);
-		if (!ret && i < n_hot)
-			ret = gen_add_reader(plan, first_hot + i, passes, 0, 0);
+	for (i = 0; !ret && (i < sh.n_stream || i < sh.n_hot); i++) {
+		if (i < sh.n_stream)
+			ret = gen_add_mapper(plan, sh.first_stream + i, addr, false, sh.stream_per);
+		if (!ret && i < sh.n_hot)
+			ret = gen_add_reader(plan, sh.first_hot + i, passes, 0, 0);
 	}
 	return ret;
 }

@@ -103,6 +103,25 @@ int gen_add_files(struct gen_plan *plan, const char *stem, uint32_t nr, uint64_t
 	return ret;
 }
 
+int gen_add_stream_hot_files(struct gen_plan *plan, const char *stem, struct gen_stream_hot *sh)
+{
+	int ret;
+
+	sh->n_hot = plan->tasks_wanted / 4 ? plan->tasks_wanted / 4 : 1;
+	sh->n_stream = plan->tasks_wanted - sh->n_hot;
+	sh->first_stream = plan->nr_files;
+	ret = gen_add_files(plan, stem, sh->n_stream,
+			    gen_scaled(plan, GEN_ROTATE_MEMS * plan->host.mem_pages));
+	sh->first_hot = plan->nr_files;
+	if (!ret)
+		ret = gen_add_files(plan, "hot", sh->n_hot, plan->host.mem_pages / 4);
+	if (ret)
+		return ret;
+	sh->stream_per = plan->files[sh->first_stream].pages;
+	sh->hot_per = plan->files[sh->first_hot].pages;
+	return 0;
+}
+
 int gen_add_reader(struct gen_plan *plan, uint32_t file, uint64_t passes, uint32_t cgroup,
 		   uint64_t delay)
 {

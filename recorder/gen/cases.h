@@ -42,6 +42,18 @@ int gen_per_task(struct gen_plan *plan, uint64_t total, uint32_t tasks, const ch
 /* Tasks and files the cases share (cases.c); each returns 0 or an RF_ERR_* code. */
 /* @nr sparse files "GEN_SPARSE_ROOT/sparse-@stem-I" of @total / @nr pages each. */
 int gen_add_files(struct gen_plan *plan, const char *stem, uint32_t nr, uint64_t total);
+/*
+ * A stream beside hot sets (cgroup-thrash, mmap-stream-read-hot): of the tasks,
+ * max(1, N/4) are hot and the rest stream; the streamers' files
+ * "sparse-@stem-I" hold GEN_ROTATE_MEMS x RAM (x --scale) in all, the hot ones'
+ * "sparse-hot-I" a quarter of RAM.  Fills @sh.
+ */
+struct gen_stream_hot {
+	uint32_t n_stream, n_hot;
+	uint32_t first_stream, first_hot;	/* plan->files indexes */
+	uint64_t stream_per, hot_per;		/* pages of each file */
+};
+int gen_add_stream_hot_files(struct gen_plan *plan, const char *stem, struct gen_stream_hot *sh);
 /* One dd bs=4k of @file, @passes times over, in @cgroup, @delay ns after its fork slot. */
 int gen_add_reader(struct gen_plan *plan, uint32_t file, uint64_t passes, uint32_t cgroup,
 		   uint64_t delay);
