@@ -12,9 +12,10 @@
  *
  * lru_gen lists the generations from min_seq[anon] to max_seq; lru_gen_full
  * lists the MAX_NR_GENS up to max_seq and marks with an 'x' after NR_ANON or
- * NR_FILE a generation below that type's min_seq.  Lines come oldest first.  Each memcg becomes one
- * counters snapshot of its first node (the model has one node), named as the
- * model names the same state (replayer/model/vmstat.c emit_lru_gen()).
+ * NR_FILE a generation below that type's min_seq; both oldest first.  Each
+ * memcg becomes one counters snapshot of its first node (the model has one
+ * node), named as the model names the same state (replayer/model/vmstat.c
+ * emit_lru_gen()).
  */
 #include "config.h"
 
@@ -25,7 +26,6 @@
 
 #include <refault/errors.h>
 
-#include "lib/compiler.h"
 #include "recorder/internal.h"
 
 #define LRU_GEN_LINES	4	/* MAX_NR_GENS: the lines of one node */

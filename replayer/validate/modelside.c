@@ -98,11 +98,11 @@ static uint64_t since_base(const struct walk *w, const char *key, enum rf_obs_q 
 static long memcg_index(struct walk *w, const char *key, const char **name)
 {
 	const char *path = key + strlen("memcg."), *dot = strstr(path, ".lru_gen.");
+	size_t len;
+	long i;
 
 	if (!dot)
 		dot = strrchr(path, '.');
-	size_t len;
-	long i;
 
 	if (!dot)
 		return -1;
