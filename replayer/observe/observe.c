@@ -37,11 +37,13 @@ bool rf_obs_q_is_gen(enum rf_obs_q q)
 
 const char *rf_obs_q_source(enum rf_obs_q q, bool memstat)
 {
+	if (memstat && !rf_obs_q_is_gen(q))
+		return "memory.stat";	/* v2's has pgactivate and pgrefill too */
 	switch (q) {
 	case RF_OBS_ADD: return "mm_filemap_add_to_page_cache";
 	case RF_OBS_DEL: return "mm_filemap_delete_from_page_cache";
 	case RF_OBS_REFAULT_FILE:
-	case RF_OBS_REFAULT_ANON: return memstat ? "memory.stat" : "/proc/vmstat";
+	case RF_OBS_REFAULT_ANON: return "/proc/vmstat";
 	case RF_OBS_PGACTIVATE: return "mm_lru_activate + shrink_inactive nr_activate";
 	case RF_OBS_PGREFILL: return "mm_vmscan_lru_shrink_active nr_taken";
 	case RF_OBS_SCAN_FILE:

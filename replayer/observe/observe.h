@@ -70,7 +70,7 @@ RF_API const char *rf_obs_q_name(enum rf_obs_q q);
 RF_API bool rf_obs_q_is_gauge(enum rf_obs_q q);
 /* A multi-gen LRU sequence number (RF_OBS_GEN_*): a lruvec's own, counted in generations. */
 RF_API bool rf_obs_q_is_gen(enum rf_obs_q q);
-/* Where the kernel's number for @q comes from, in words (@memstat: from memory.stat). */
+/* Where the kernel's number for @q comes from, in words (@memstat: it came from memory.stat). */
 RF_API const char *rf_obs_q_source(enum rf_obs_q q, bool memstat);
 
 /* A cgroup as the trace names it.  Index 0 is the "unattributed" bucket (id 0). */

@@ -193,6 +193,7 @@ static const char *row_note(const struct scope *s, enum rf_obs_q q, bool memstat
 	return NULL;
 }
 
+/* @memstat: the kernel's number came from memory.stat (else from tracepoints or /proc/vmstat) */
 static int push_row(struct rf_validation *v, const char *scope, enum rf_obs_q q, uint64_t k,
 		    uint64_t m, bool gated, const char *note, const struct scope *s, bool memstat)
 {
@@ -273,7 +274,7 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 		if (!stat_q && s->kind != SC_HOST && !source_recorded(v, q)) {
 			e = push_row(v, name, q, 0, m, false, "the trace did not record this quantity's "
 				     "tracepoint (recorded with --events): not recorded, not gated", s,
-				     memstat);
+				     false);
 			if (!e)
 				v->rows[v->nr_rows - 1].not_recorded = true;
 			continue;
@@ -281,7 +282,7 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 		if (!stat_q && s->kind != SC_HOST && is_scan_steal(q) && v->evict_unseen) {
 			e = push_row(v, name, q, 0, m, false, "this kernel's multi-gen LRU evicts "
 				     "without the vmscan tracepoints (6.1's evict_folios(); 6.12's has "
-				     "them): not observed, not gated", s, memstat);
+				     "them): not observed, not gated", s, false);
 			if (!e)
 				v->rows[v->nr_rows - 1].not_recorded = true;
 			continue;
@@ -289,7 +290,7 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 		/* a memory.stat row needs no excuse, unless it is not gated: then say why */
 		if (stat_q)
 			note = q == RF_OBS_ADD || !gated || rf_obs_q_is_gen(q) ? note : NULL;
-		e = push_row(v, name, q, k, m, gated, note, s, memstat);
+		e = push_row(v, name, q, k, m, gated, note, s, stat_q);
 	}
 	return e;
 }
