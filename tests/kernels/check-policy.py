@@ -16,14 +16,14 @@ import json
 import sys
 
 QUANTITY = 'workingset_refault_file'
-# A model against the kernel that ran the trace: validate's own tolerance and floor, 5 % + 64
-# pages (docs/fidelity.md).
-TOLERANCE, FLOOR = 0.05, 64
-# A model against the other recording's kernel: the kernel's run-to-run spread comes on top.
-# 6.12.117, mmap-hot, three recordings per algorithm (docs/model.md): the multi-gen kernel
-# refaulted 5312, 5558, 5598 pages (2.8 % stddev, 5.2 % from lowest to highest), the classic
-# one 3874, 3877, 3884 (0.1 %).  So 5 % for the model and 5 % for the kernel.
-CROSS_TOLERANCE = 0.10
+# validate's own tolerance and floor (docs/fidelity.md), 5 % + 64 pages, with the predicted
+# kernel's own run-to-run spread on top: the trace does not carry what makes it vary, so a
+# model gives much the same from every recording.  6.12.117, mmap-hot, 2026-12-01/02: the
+# classic kernel refaulted 3874, 3877, 3880, 3884 pages in four recordings (0.3 % from lowest to
+# highest), and each model predicted it within 1.3 %; the multi-gen kernel 5297, 5312, 5558,
+# 5598 (5.7 %), the v6.12-mglru model 5539..5669 from either trace (at worst +7.0 %).
+TOLERANCE = {'classic': 0.05, 'multi-gen': 0.10}
+FLOOR = 64
 # The same recordings: the multi-gen kernel refaulted 1.37x to 1.45x what the classic one did;
 # below 1.2x the case would no longer tell them apart.
 MIN_RATIO = 1.2
@@ -61,7 +61,7 @@ def main():
     for trace in range(2):
         for algo in range(2):
             want, got = kernel[algo], model_refaults(replays[trace], profiles[algo])
-            tol = TOLERANCE if trace == algo else CROSS_TOLERANCE
+            tol = TOLERANCE[names[algo]]
             ok = got is not None and abs(got - want) <= tol * want + FLOOR
             failed |= not ok
             err = '%+.1f%%' % (100.0 * (got - want) / want) if got is not None and want else '?'
