@@ -49,6 +49,19 @@ static void file_ev(uint16_t type, uint64_t ino, uint64_t index, uint64_t nr, ui
 	put(ev);
 }
 
+/* A COUNTERS snapshot of @cgroup from @source. */
+static void counters(uint64_t cgroup, enum rf_counter_source source, const struct rf_counter *c,
+		     uint32_t nr)
+{
+	struct rf_event ev = { .type = RF_EV_COUNTERS };
+
+	ev.u.counters.cgroup = cgroup;
+	ev.u.counters.source = source;
+	ev.u.counters.entries = c;
+	ev.u.counters.nr = nr;
+	put(ev);
+}
+
 static void memstat(uint64_t cgroup, uint64_t refault_total, uint64_t inactive_pages,
 		    uint64_t active_pages)
 {
@@ -59,13 +72,8 @@ static void memstat(uint64_t cgroup, uint64_t refault_total, uint64_t inactive_p
 		{ "total_inactive_file", inactive_pages * 4096 },
 		{ "total_active_file", active_pages * 4096 },
 	};
-	struct rf_event ev = { .type = RF_EV_COUNTERS };
 
-	ev.u.counters.cgroup = cgroup;
-	ev.u.counters.source = RF_COUNTERS_MEMCG_STAT;
-	ev.u.counters.entries = c;
-	ev.u.counters.nr = sizeof(c) / sizeof(c[0]);
-	put(ev);
+	counters(cgroup, RF_COUNTERS_MEMCG_STAT, c, sizeof(c) / sizeof(c[0]));
 }
 
 static void reclaim(uint64_t scanned, uint64_t reclaimed, uint64_t activated,
@@ -246,13 +254,8 @@ static void lru_gen_snap(uint64_t cgroup, uint64_t max_seq, uint64_t min_anon, u
 		{ "lru_gen.max_seq", max_seq }, { "lru_gen.min_seq_anon", min_anon },
 		{ "lru_gen.min_seq_file", min_file }, { "lru_gen.gen0_file", 12 },
 	};
-	struct rf_event ev = { .type = RF_EV_COUNTERS };
 
-	ev.u.counters.cgroup = cgroup;
-	ev.u.counters.source = RF_COUNTERS_LRU_GEN;
-	ev.u.counters.entries = c;
-	ev.u.counters.nr = sizeof(c) / sizeof(c[0]);
-	put(ev);
+	counters(cgroup, RF_COUNTERS_LRU_GEN, c, sizeof(c) / sizeof(c[0]));
 }
 
 /* The multi-gen LRU's sequence numbers: the cgroup's own lruvec, gated, no page slack. */
