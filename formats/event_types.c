@@ -31,6 +31,8 @@ static const struct rf_event_type_info types[RF_EV_TYPE_MAX] = {
 	[RF_EV_ACCESS] = T("access", REFERENCE, .pages = RF_PAGES_ACCESS, .touches = true),
 	/* the kernel read the pages in ahead of the task: named, not touched */
 	[RF_EV_FILE_READAHEAD] = T("file_readahead", REFERENCE, .pages = RF_PAGES_FILE_RANGE),
+	/* a DAMON region's accessed bits over one aggregation: no page named, none touched */
+	[RF_EV_DAMON_REGION] = T("damon_region", REFERENCE),
 	[RF_EV_MMAP] = T("mmap", STATE, .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_MUNMAP] = T("munmap", STATE, .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_MADVISE] = T("madvise", STATE, .slice = RF_SLICE_TASK_STATE),

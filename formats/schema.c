@@ -42,6 +42,11 @@ static const struct rf_field anon_fault[] = {
 static const struct rf_field access[] = {
 	FLD("key", RF_FK_DELTA_KEY, access.key), U("order", access.order), U("flags", access.flags),
 };
+static const struct rf_field damon_region[] = {
+	U("mm", damon.mm), U("start", damon.start), U("end", damon.end),
+	U("nr_accesses", damon.nr_accesses), U("max_nr_accesses", damon.max_nr_accesses),
+	U("age", damon.age),
+};
 static const struct rf_field mmap_f[] = {
 	U("mm", vma.mm), U("addr", vma.addr), U("len", vma.len), U("prot", vma.prot),
 	U("flags", vma.flags), U("dev", vma.dev), U("ino", vma.ino), U("pgoff", vma.pgoff),
@@ -138,6 +143,7 @@ static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_ANON_FAULT, anon_fault),
 	SCHEMA(RF_EV_ACCESS, access),
 	SCHEMA(RF_EV_FILE_READAHEAD, file_readahead),
+	SCHEMA(RF_EV_DAMON_REGION, damon_region),
 	SCHEMA(RF_EV_MMAP, mmap_f),
 	SCHEMA(RF_EV_MUNMAP, munmap_f),
 	SCHEMA(RF_EV_MADVISE, madvise_f),

@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	2
-#define RF_TRACE_VERSION_MINOR	4
+#define RF_TRACE_VERSION_MINOR	5
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -56,6 +56,7 @@ enum rf_event_type {
 	RF_EV_ANON_FAULT = 4,	/* .anon: mm, addr, order, flags */
 	RF_EV_ACCESS = 5,	/* .access: key, order, flags (synthetic streams) */
 	RF_EV_FILE_READAHEAD = 6,	/* .file: dev, ino, index, nr, order (since 1.1) */
+	RF_EV_DAMON_REGION = 7,	/* .damon: mm, start, end, nr_accesses, max_nr_accesses, age (since 2.5) */
 	/* state */
 	RF_EV_MMAP = 16,	/* .vma: mm, addr, len, prot, flags, dev, ino, pgoff */
 	RF_EV_MUNMAP = 17,	/* .vma: mm, addr, len */
@@ -187,6 +188,14 @@ struct rf_event {
 			uint8_t order;
 			uint8_t flags;		/* RF_REF_* */
 		} anon;
+		struct {
+			uint64_t mm;
+			uint64_t start;		/* byte addresses: [start, end) */
+			uint64_t end;
+			uint32_t nr_accesses;	/* samples that found the region's page accessed */
+			uint32_t max_nr_accesses; /* samples per aggregation (aggr_us / sample_us) */
+			uint32_t age;		/* aggregations the region kept its access pattern */
+		} damon;
 		struct {
 			uint64_t key;		/* page identity in a flat space */
 			uint8_t order;
