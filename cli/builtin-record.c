@@ -100,6 +100,9 @@ static void usage(FILE *out)
 		"                          this kernel lacks the filemap tracepoints, before 6.11),\n"
 		"                          always (also where it has them), never (tracepoints only)\n"
 		"      --snapshot-interval T  counters and limits every T (e.g. 1s; default start and end)\n"
+		"      --damon[=S,A]       sample the recorded process's accessed bits with DAMON (its\n"
+		"                          kdamond, vaddr, every S; regions counted every A; default\n"
+		"                          5ms,100ms): references to mapped pages that raise no fault\n"
 		"      --time-resolution NS  write event times rounded down to NS nanoseconds (default 1000:\n"
 		"                          the microseconds perf script and ftrace print; 1 keeps every\n"
 		"                          nanosecond at ~1.5x the bytes; event order is kept either way)\n"
@@ -115,7 +118,7 @@ static void usage(FILE *out)
 
 enum {
 	OPT_MEMCG = 256, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
-	OPT_DURATION, OPT_KPROBES,
+	OPT_DURATION, OPT_KPROBES, OPT_DAMON,
 };
 
 static const struct option longopts[] = {
@@ -133,6 +136,7 @@ static const struct option longopts[] = {
 	{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "kprobes", required_argument, NULL, OPT_KPROBES },
+	{ "damon", optional_argument, NULL, OPT_DAMON },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -152,6 +156,29 @@ static int set_scope(struct record_cmd *c, enum rf_record_scope s, int *nscopes)
 	c->opts.scope = s;
 	return ++*nscopes > 1 ? bad("%s", "-a, -G and -p exclude each other (a -- COMMAND may follow "
 				    "one of them)") : 0;
+}
+
+/* --damon[=SAMPLE,AGGR]: DAMON's sampling and aggregation intervals, in microseconds. */
+static int parse_damon(struct record_cmd *c, const char *arg)
+{
+	char buf[64], *comma;
+	uint64_t s = 5000ull * 1000, a = 100000ull * 1000;
+
+	if (arg) {
+		snprintf(buf, sizeof(buf), "%s", arg);
+		comma = strchr(buf, ',');
+		if (comma)
+			*comma = '\0';
+		if (strlen(arg) >= sizeof(buf) || rf_parse_duration(buf, &s) ||
+		    (comma && rf_parse_duration(comma + 1, &a)))
+			return bad("invalid --damon '%s' (SAMPLE,AGGR, e.g. 5ms,100ms)", arg);
+	}
+	if (s < 1000 || a < s || a / s > 1000000)
+		return bad("invalid --damon '%s' (the sampling interval at least 1us, the aggregation "
+			   "one at least that and at most a million of them)", arg ?: "");
+	c->opts.damon_sample_us = s / 1000;
+	c->opts.damon_aggr_us = a / 1000;
+	return 0;
 }
 
 static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
@@ -210,6 +237,7 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 		else
 			return bad("invalid --kprobes '%s' (auto, always or never)", optarg);
 		return 0;
+	case OPT_DAMON: return parse_damon(c, optarg);
 	case 'q': c->quiet = true; return 0;
 	default: return RF_EXIT_USAGE;
 	}
@@ -255,6 +283,9 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 		return bad("%s", "--memcg-limit needs a command: refault record --memcg-limit 256M -- COMMAND");
 	if (c->as_root && !c->argv)
 		return bad("%s", "--as-root is about a command: refault record --as-root -- COMMAND");
+	if (c->opts.damon_sample_us && c->opts.scope != RF_SCOPE_PID)
+		return bad("%s", "--damon samples the accessed bits of one process: it needs -p PID "
+			   "or -- COMMAND");
 	return 0;
 }
 

@@ -179,6 +179,22 @@ bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limi
 
 /* ------------------------------------------------------- normalizer */
 
+/* ------------------------------------------------------------------ damon */
+
+/* --damon (damon.c): a kdamond sampling @pid's accessed bits, for damon:damon_aggregated. */
+struct rf_damon_cfg {
+	pid_t pid;
+	uint64_t sample_us;	/* DAMON's sampling interval */
+	uint64_t aggr_us;	/* its aggregation interval: one damon_region per region */
+};
+
+struct rf_damon;
+
+/* Take DAMON's sysfs interface (only when no kdamond is set up) and start; 0 or with @msg. */
+int rf_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *msg, size_t len);
+/* Stop the kdamond and give the interface back; NULL is accepted. */
+void rf_damon_stop(struct rf_damon *d);
+
 struct rf_record_sink;
 struct rf_record_stats;
 struct rf_norm;
@@ -190,6 +206,8 @@ struct rf_norm_cfg {
 	uint64_t scope_cgroup;			/* -G: keep references of this subtree only; 0 all */
 	uint32_t out_dev;			/* kernel encoding; the output file is skipped */
 	uint64_t out_ino;
+	pid_t damon_pid;			/* --damon: the process of target 0, else 0 */
+	uint32_t damon_max_nr_accesses;		/* aggr_us / sample_us */
 };
 
 int rf_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg);

@@ -997,10 +997,37 @@ static int on_drain_del(struct rf_norm *n, const struct rf_tp *tp, const struct 
 	return pc_forget(n, &ev) ? rf_norm_emit(n, &ev) : 0;
 }
 
+/*
+ * damon:damon_aggregated, from the kdamond of --damon: one region of target 0
+ * (the recorded process) over one aggregation interval, in the address space
+ * the process has now (an exec replaces it; DAMON follows the pid).
+ */
+static int on_damon(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = n->cfg.damon_pid,
+			       .type = RF_EV_DAMON_REGION };
+	const struct rf_task *t = rf_task_find(n, n->cfg.damon_pid);
+	const void *d = raw->data;
+	uint64_t acc = rf_tp_u64(tp, TPF(damon_aggregated, nr_accesses), d);
+	uint64_t age = rf_tp_u64(tp, TPF(damon_aggregated, age), d);
+
+	if (!n->cfg.damon_pid || rf_tp_u64(tp, TPF(damon_aggregated, target_id), d) || !t)
+		return 0;	/* not ours (one target), or the process is gone */
+	ev.u.damon.mm = t->mm;
+	ev.u.damon.start = rf_tp_u64(tp, TPF(damon_aggregated, start), d);
+	ev.u.damon.end = rf_tp_u64(tp, TPF(damon_aggregated, end), d);
+	ev.u.damon.nr_accesses = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
+	ev.u.damon.max_nr_accesses = n->cfg.damon_max_nr_accesses;
+	ev.u.damon.age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
+	return rf_norm_emit(n, &ev);
+}
+
 /* A record of the drain instance: another task's context, LRU events and page-cache deletes. */
 static int on_drain(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 		    const struct rf_raw *raw, int32_t pid)
 {
+	if (id == TP_damon_aggregated)
+		return on_damon(n, tp, raw);
 	if (id == TP_mm_filemap_delete_from_page_cache)
 		return on_drain_del(n, tp, raw, pid);
 	if (id != TP_mm_lru_insertion && id != TP_mm_lru_activate)

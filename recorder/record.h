@@ -59,6 +59,8 @@ struct rf_record_opts {
 	uint64_t snapshot_ns;		/* 0 = only at start and end */
 	uint64_t poll_ns;		/* 0 = default */
 	enum rf_kprobe_mode kprobes;	/* --kprobes */
+	uint64_t damon_sample_us;	/* --damon: DAMON's sampling interval; 0 = no DAMON */
+	uint64_t damon_aggr_us;		/* and its aggregation interval */
 	dev_t out_dev;			/* the output file, whose page cache the recorder skips */
 	ino_t out_ino;
 };

@@ -30,6 +30,7 @@ struct rf_recorder {
 	struct rf_source *src;
 	struct rf_kprobes *kp;
 	struct rf_norm *norm;
+	struct rf_damon *damon;
 	struct rf_tp_set tps;
 	struct rf_memcg_root root;
 	bool have_root;
@@ -69,7 +70,8 @@ void rf_record_list_events(char *buf, size_t len)
 	off += snprintf(buf + off, len - off, "groups:");
 	for (i = 0; i < RF_TPG_MAX && off < len; i++)
 		off += snprintf(buf + off, len - off, " %s", rf_tp_group_name(i));
-	off += off < len ? snprintf(buf + off, len - off, " (default: all)\n") : 0;
+	off += off < len ? snprintf(buf + off, len - off, " (default: all but damon, which "
+						 "comes with --damon)\n") : 0;
 	for (i = 0; i < TP_MAX && off < len; i++) {
 		const struct rf_tp_desc *d = rf_tp_desc(i);
 
@@ -101,6 +103,18 @@ int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
 	err = rf_tp_select(opts->events, rec->want, rec->errmsg, sizeof(rec->errmsg));
 	if (err)
 		return err;
+	if (rec->want[TP_damon_aggregated] && !opts->damon_sample_us) {
+		snprintf(rec->errmsg, sizeof(rec->errmsg),
+			 "the damon events need --damon, which starts the monitor that makes them");
+		return RF_ERR_INVAL;
+	}
+	if (opts->damon_sample_us && opts->scope != RF_SCOPE_PID) {
+		snprintf(rec->errmsg, sizeof(rec->errmsg),
+			 "--damon samples the accessed bits of one process: it needs -p PID or "
+			 "-- COMMAND");
+		return RF_ERR_INVAL;
+	}
+	rec->want[TP_damon_aggregated] = opts->damon_sample_us != 0;
 	rec->have_root = !rf_memcg_root_find(&rec->root);
 	snprintf(rec->name, sizeof(rec->name), RF_RECORD_PREFIX "%d", (int)getpid());
 	return 0;
@@ -154,6 +168,11 @@ static int enable_events(struct rf_recorder *rec)
 		if (!rec->want[i])
 			continue;
 		if (!rec->tps.tp[i].enabled) {
+			if (i == TP_damon_aggregated) {
+				snprintf(rec->errmsg, sizeof(rec->errmsg), "--damon: this kernel "
+					 "has no damon:damon_aggregated tracepoint (CONFIG_DAMON)");
+				return RF_ERR_UNSUPPORTED;
+			}
 			if (!rec->explicit_events) {	/* default set: use what this kernel has */
 				size_t m = strlen(rec->missing);
 
@@ -166,7 +185,11 @@ static int enable_events(struct rf_recorder *rec)
 				 "event %s:%s does not exist on this kernel", d->system, d->name);
 			return RF_ERR_UNSUPPORTED;
 		}
-		err = rf_source_enable(rec->src, rec->system[i], d->name);
+		/* the kdamond's records: no task of the scope, so in the drain instance only */
+		if (i == TP_damon_aggregated)
+			err = rf_source_enable_drain(rec->src, rec->system[i], d->name, NULL);
+		else
+			err = rf_source_enable(rec->src, rec->system[i], d->name);
 		if (!err && in_drain(i))
 			err = rf_source_enable_drain(rec->src, rec->system[i], d->name,
 						     drain_filter(i));
@@ -379,6 +402,9 @@ static int make_norm(struct rf_recorder *rec)
 		.sink = &rec->sink,
 		.out_dev = rf_kdev(rec->opts.out_dev),
 		.out_ino = rec->opts.out_ino,
+		.damon_pid = rec->opts.damon_sample_us ? rec->opts.pid : 0,
+		.damon_max_nr_accesses = rec->opts.damon_sample_us ?
+			(uint32_t)(rec->opts.damon_aggr_us / rec->opts.damon_sample_us) : 0,
 	};
 
 	if (rec->opts.scope == RF_SCOPE_CGROUP) {
@@ -427,6 +453,12 @@ int rf_recorder_start(struct rf_recorder *rec)
 		err = initial_state(rec);
 	if (!err)
 		err = rf_source_start(rec->src, rec->errmsg, sizeof(rec->errmsg));
+	if (!err && rec->opts.damon_sample_us) {
+		struct rf_damon_cfg d = { .pid = rec->opts.pid, .sample_us = rec->opts.damon_sample_us,
+					  .aggr_us = rec->opts.damon_aggr_us };
+
+		err = rf_damon_start(&rec->damon, &d, rec->errmsg, sizeof(rec->errmsg));
+	}
 	return failed(rec, err);
 }
 
@@ -470,7 +502,11 @@ static int kernel_losses(struct rf_recorder *rec)
 
 int rf_recorder_stop(struct rf_recorder *rec)
 {
-	int err = rf_source_trace_off(rec->src);
+	int err;
+
+	rf_damon_stop(rec->damon);	/* its last aggregations are in the ring buffer */
+	rec->damon = NULL;
+	err = rf_source_trace_off(rec->src);
 
 	if (!err)
 		err = rf_source_read(rec->src, 0);
@@ -491,6 +527,7 @@ void rf_recorder_free(struct rf_recorder *rec)
 {
 	if (!rec)
 		return;
+	rf_damon_stop(rec->damon);
 	rf_source_close(rec->src);
 	rf_kprobes_destroy(rec->kp);	/* after the instances that enabled them */
 	rf_tp_set_free(&rec->tps);

@@ -76,7 +76,7 @@ int rf_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len)
 	int i, err = 0;
 
 	for (i = 0; i < TP_MAX; i++)
-		want[i] = !list;
+		want[i] = !list && descs[i].group != RF_TPG_damon;
 	if (!list)
 		return 0;
 	copy = strdup(list);

@@ -28,8 +28,11 @@ struct tep_handle;
 struct tep_event;
 struct tep_format_field;
 
-/* The --events groups, in the order --list-events gives them. */
-#define RF_TP_GROUPS(G) G(refs) G(tasks) G(cgroup) G(lru) G(vmscan)
+/*
+ * The --events groups, in the order --list-events gives them; damon only comes
+ * with --damon (it needs the kdamond that option starts).
+ */
+#define RF_TP_GROUPS(G) G(refs) G(tasks) G(cgroup) G(lru) G(vmscan) G(damon)
 
 #define RF_TRACEPOINTS(TP, F)								\
 	TP(filemap, mm_filemap_get_pages, refs, F(i_ino) F(s_dev) F(index) F(last_index))	\
@@ -67,7 +70,9 @@ struct tep_format_field;
 	TP(vmscan, mm_vmscan_direct_reclaim_begin, vmscan, F(order))			\
 	TP(vmscan, mm_vmscan_direct_reclaim_end, vmscan, F(nr_reclaimed))		\
 	TP(vmscan, mm_vmscan_memcg_reclaim_begin, vmscan, F(order))			\
-	TP(vmscan, mm_vmscan_memcg_reclaim_end, vmscan, F(nr_reclaimed))
+	TP(vmscan, mm_vmscan_memcg_reclaim_end, vmscan, F(nr_reclaimed))		\
+	TP(damon, damon_aggregated, damon,						\
+	   F(target_id) F(start) F(end) F(nr_accesses) F(age))
 
 #define RF_TP_MAX_FIELDS 8
 
@@ -137,7 +142,7 @@ struct rf_tp_set {
 
 const struct rf_tp_desc *rf_tp_desc(enum rf_tp_id id);
 const char *rf_tp_group_name(enum rf_tp_group group);
-/* Select from an --events list (NULL = all groups): sets @want[id]. */
+/* Select from an --events list (NULL = all groups but damon): sets @want[id]. */
 int rf_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len);
 /*
  * Resolve formats of the wanted events in @tep; missing ones are left

@@ -53,9 +53,11 @@ static int collect(void *ctx, const struct rf_event *ev)
 	return 0;
 }
 
-static void harness_init(struct harness *h)
+/* @damon_pid: --damon's process (0: none), its samples 20 per aggregation */
+static void harness_init_damon(struct harness *h, int32_t damon_pid)
 {
-	struct rf_norm_cfg cfg = { .tps = &h->tps, .sink = &h->sink };
+	struct rf_norm_cfg cfg = { .tps = &h->tps, .sink = &h->sink, .damon_pid = damon_pid,
+				   .damon_max_nr_accesses = damon_pid ? 20 : 0 };
 	int i, f;
 
 	memset(h, 0, sizeof(*h));
@@ -73,6 +75,11 @@ static void harness_init(struct harness *h)
 	h->sink = (struct rf_record_sink){ .event = collect, .ctx = &h->out };
 	if (rf_norm_new(&h->n, &cfg))
 		exit(1);
+}
+
+static void harness_init(struct harness *h)
+{
+	harness_init_damon(h, 0);
 }
 
 /*
@@ -268,6 +275,49 @@ static void test_drain(void)
 	   del->u.file.order == 2,
 	   "kswapd's delete of the scope's folio is written with its pid, an unknown pfn's is not");
 	harness_free(&h);
+}
+
+/*
+ * --damon: the kdamond's damon_aggregated records (drain instance, the
+ * kdamond's pid) become damon_region events of the recorded process, in the
+ * address space it has at the time (here the one it had at start: mm id =
+ * its tgid); a region without access is kept; a record of another target,
+ * or one without --damon, is dropped.  (An exec's new address space is the
+ * kernel lab's: its filename is a string this harness cannot lay out.)
+ */
+static void test_damon(void)
+{
+	const int32_t kdamond = FAKE_PID + 3;
+	const struct rf_event *a, *b;
+	struct harness h, none;
+	int err = 0;
+
+	harness_init_damon(&h, FAKE_PID);
+	err |= FEED(&h, sys_enter_read, FAKE_PID, 0, 1000, .fd = 3, .count = 4096);
+	err |= FEED_DRAIN(&h, damon_aggregated, kdamond, 2000, .target_id = 0,
+			  .start = 0x400000, .end = 0x800000, .nr_accesses = 3, .age = 7);
+	err |= FEED_DRAIN(&h, damon_aggregated, kdamond, 2100, .target_id = 1,
+			  .start = 0x400000, .end = 0x800000, .nr_accesses = 5, .age = 1);
+	err |= FEED_DRAIN(&h, damon_aggregated, kdamond, 4000, .target_id = 0,
+			  .start = 0x1000, .end = 0x2000, .nr_accesses = 0, .age = 0);
+	err |= rf_norm_flush(h.n);
+	is_int(err, 0, "damon_aggregated records are taken");
+	a = nth_of(&h, RF_EV_DAMON_REGION, 0);
+	b = nth_of(&h, RF_EV_DAMON_REGION, 1);
+	ok(count_of(&h, RF_EV_DAMON_REGION) == 2 && a && a->pid == FAKE_PID &&
+	   a->u.damon.start == 0x400000 && a->u.damon.end == 0x800000 &&
+	   a->u.damon.nr_accesses == 3 && a->u.damon.max_nr_accesses == 20 && a->u.damon.age == 7,
+	   "target 0's region is the recorded process's, with its counts (target 1's dropped)");
+	ok(a && b && a->u.damon.mm == (uint32_t)FAKE_PID && b->u.damon.mm == a->u.damon.mm &&
+	   b->u.damon.nr_accesses == 0 && b->time == 4000,
+	   "in the process's address space; a region without access is kept");
+	harness_free(&h);
+	harness_init(&none);
+	err = FEED(&none, sys_enter_read, FAKE_PID, 0, 1000, .fd = 3, .count = 4096) |
+	      FEED_DRAIN(&none, damon_aggregated, kdamond, 2000, .target_id = 0, .start = 0x1000,
+			 .end = 0x2000, .nr_accesses = 1);
+	ok(!err && count_of(&none, RF_EV_DAMON_REGION) == 0, "without --damon: none");
+	harness_free(&none);
 }
 
 /*
@@ -479,7 +529,7 @@ out:
 
 int main(void)
 {
-	plan(20);
+	plan(24);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
@@ -487,5 +537,6 @@ int main(void)
 	test_flush_order();
 	test_mmap_fd_reused();
 	test_mmap_hole_refilled();
+	test_damon();
 	return done_testing();
 }

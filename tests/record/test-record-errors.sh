@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
 has_memcg=$([ -n "$(memcg_own_dir)" ] && echo 1)
-echo "1..23"
+echo "1..29"
 run=
 
 expect() {	# expect STATUS PATTERN DESCRIPTION -- ARGS
@@ -29,6 +29,10 @@ expect 2 "unknown event 'nosuch'" "an unknown event" -- --events refs,nosuch
 expect 2 "unknown event 'nosuch'" "... named with -e, as perf record -e" -- -e refs,nosuch
 expect 1 "no process 999999" "-p of a process gone, with a command to bound it" -- -p 999999 -- true
 expect 2 "needs a command" "--memcg-limit without a command" -- --memcg-limit 64M -a
+expect 2 "it needs -p PID or -- COMMAND" "--damon of every task" -- -a --damon -- true
+expect 2 "invalid --damon '1ms,0'" "--damon with no aggregation interval" -- --damon=1ms,0 -- true
+expect 1 "the damon events need --damon" "the damon events without their monitor" -- \
+	-e refs,damon -- true
 expect 1 "no tracefs at /nonexistent" "a missing tracefs" -- --tracefs /nonexistent -- true
 # A process or a cgroup that is not there is the system's state: exit 1 both (-p said 2).
 expect 1 "no process 2147483646" "a process that is not there" -- -p 2147483646

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * --damon: a DAMON monitor of the recorded process's virtual address space,
+ * set up through the kernel's sysfs interface (mm/damon/sysfs.c, v5.18+:
+ * /sys/kernel/mm/damon/admin/kdamonds/), whose damon:damon_aggregated
+ * tracepoint (mm/damon/core.c kdamond_reset_aggregated()) the drain instance
+ * records: per region and aggregation interval, how many of the sampled
+ * accessed-bit checks (mm/damon/vaddr.c damon_va_check_accesses()) found the
+ * region's sampled page accessed.  It is how refault learns of references to
+ * mapped pages that raise no fault.
+ *
+ * The recorder takes the interface only when no kdamond is configured
+ * (nr_kdamonds is 0: no other user), and gives it back at the end
+ * (state off, nr_kdamonds 0).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <refault/errors.h>
+
+#include "recorder/internal.h"
+
+#define DAMON_ADMIN	"/sys/kernel/mm/damon/admin/kdamonds"
+#define KDAMOND		DAMON_ADMIN "/0"
+#define CONTEXT		KDAMOND "/contexts/0"
+
+struct rf_damon {
+	bool on;
+};
+
+static int sysfs_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+	size_t len = strlen(val);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, len) != (ssize_t)len)
+		err = -errno ?: RF_ERR_IO;
+	close(fd);
+	return err;
+}
+
+static int sysfs_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int sysfs_write_u64(const char *path, uint64_t v)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
+	return sysfs_write(path, val);
+}
+
+/* Whether the space-separated list @list has the word @w. */
+static bool has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p;
+
+	for (p = strstr(list, w); p; p = strstr(p + 1, w))
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* Give the interface back: the kdamond off (it stops synchronously), no kdamond left. */
+static void release(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	sysfs_write(KDAMOND "/state", "off");
+	for (i = 0; i < 100 && sysfs_write(DAMON_ADMIN "/nr_kdamonds", "0") == -EBUSY; i++)
+		nanosleep(&ts, NULL);
+}
+
+/* Each step: the file below KDAMOND, the value; a message naming the file on failure. */
+static int step(const char *file, const char *val, char *msg, size_t len)
+{
+	int err = sysfs_write(file, val);
+
+	if (err)
+		snprintf(msg, len, "DAMON: cannot write '%s' to %s: %s", val, file,
+			 rf_strerror(err));
+	return err;
+}
+
+int rf_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *msg, size_t len)
+{
+	char buf[256], pid[24];
+	int err;
+
+	*out = NULL;
+	if (!cfg->sample_us || cfg->aggr_us < cfg->sample_us) {
+		snprintf(msg, len, "DAMON: the aggregation interval must be at least the sampling one");
+		return RF_ERR_INVAL;
+	}
+	err = sysfs_read(DAMON_ADMIN "/nr_kdamonds", buf, sizeof(buf));
+	if (err) {
+		snprintf(msg, len, "--damon: this kernel has no DAMON sysfs interface (%s: %s; "
+			 "CONFIG_DAMON_SYSFS, v5.18 and later)", DAMON_ADMIN "/nr_kdamonds",
+			 rf_strerror(err));
+		return err == -ENOENT ? RF_ERR_UNSUPPORTED : err;
+	}
+	if (strcmp(buf, "0")) {
+		snprintf(msg, len, "--damon: DAMON's sysfs interface already has %s kdamond(s) set "
+			 "up (another tool, or a recorder that was killed); refault record takes it "
+			 "only when free ('echo off > %s/N/state; echo 0 > %s/nr_kdamonds' frees it)",
+			 buf, DAMON_ADMIN, DAMON_ADMIN);
+		return -EBUSY;
+	}
+	err = step(DAMON_ADMIN "/nr_kdamonds", "1", msg, len) ?:
+	      step(KDAMOND "/contexts/nr_contexts", "1", msg, len);
+	if (!err && !sysfs_read(CONTEXT "/avail_operations", buf, sizeof(buf)) &&
+	    !has_word(buf, "vaddr")) {
+		snprintf(msg, len, "--damon: this kernel's DAMON has no virtual address space "
+			 "monitoring (avail_operations: %s; CONFIG_DAMON_VADDR)", buf);
+		err = RF_ERR_UNSUPPORTED;
+	}
+	snprintf(pid, sizeof(pid), "%d", (int)cfg->pid);
+	err = err ?: step(CONTEXT "/operations", "vaddr", msg, len);
+	/* aggr_us before sample_us would not matter: DAMON checks them at "on" */
+	if (!err && (err = sysfs_write_u64(CONTEXT "/monitoring_attrs/intervals/sample_us",
+					   cfg->sample_us)))
+		snprintf(msg, len, "DAMON: cannot set sample_us: %s", rf_strerror(err));
+	if (!err && (err = sysfs_write_u64(CONTEXT "/monitoring_attrs/intervals/aggr_us",
+					   cfg->aggr_us)))
+		snprintf(msg, len, "DAMON: cannot set aggr_us: %s", rf_strerror(err));
+	/* the regions follow the mappings at every aggregation: the workload execs after start */
+	if (!err && (err = sysfs_write_u64(CONTEXT "/monitoring_attrs/intervals/update_us",
+					   cfg->aggr_us)))
+		snprintf(msg, len, "DAMON: cannot set update_us: %s", rf_strerror(err));
+	err = err ?: step(CONTEXT "/targets/nr_targets", "1", msg, len);
+	err = err ?: step(CONTEXT "/targets/0/pid_target", pid, msg, len);
+	err = err ?: step(KDAMOND "/state", "on", msg, len);
+	if (err) {
+		release();
+		return err;
+	}
+	*out = calloc(1, sizeof(**out));
+	if (!*out) {
+		release();
+		return RF_ERR_NOMEM;
+	}
+	(*out)->on = true;
+	return 0;
+}
+
+void rf_damon_stop(struct rf_damon *d)
+{
+	if (!d)
+		return;
+	if (d->on)
+		release();
+	free(d);
+}
