@@ -134,6 +134,9 @@ static const struct cfg_key keys[] = {
 	UINT_KEY("lru_gen.seed", lru_gen_seed, 0, UINT64_MAX, 0,
 		 "seed of the generator standing in for get_random_u32_below() (the memcg "
 		 "LRU's bins); default 1"),
+	ENUM_KEY("damon", damon, on_off_names, 0,
+		 "DAMON's accessed-bit samples (damon_region events of record --damon) make the "
+		 "region's mapped pages young, each with the chance the samples give; default on"),
 	UINT_KEY("kswapd_cpu", kswapd_cpu, 0, 4095, KEY_NONE_IF_NEGATIVE,
 		 "the CPU kswapd runs on; default none (a CPU no event names)"),
 #define X(op_, name_, ns_, help_)						\
@@ -463,6 +466,7 @@ int rf_model_config_new(struct rf_model_config **out, const char *profile)
 	c->watermark_scale_factor = 10;
 	c->kswapd_cpu = -1;
 	c->lru_gen_seed = 1;
+	c->damon = true;
 	for (i = 0; i < NR_COST_OPS; i++)
 		c->cost_ns[i] = rf_cost_default_ns(i);
 	*out = c;

@@ -27,6 +27,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/memory.c \
 	replayer/model/mmap.c \
 	replayer/model/madvise.c \
+	replayer/model/damon.c \
 	replayer/model/truncate.c \
 	replayer/model/fadvise.c \
 	replayer/model/fork.c \

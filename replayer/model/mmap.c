@@ -30,6 +30,14 @@ struct rf_mm *mm_get(struct rf_model *m, uint64_t mm)
 	return &m->mms[m->nr_mms++];
 }
 
+/* The mm @mm, or NULL if no event made it. */
+struct rf_mm *mm_find(const struct rf_model *m, uint64_t mm)
+{
+	uint32_t i = id_map_find(&m->mm_index, mm);
+
+	return i == RF_NONE ? NULL : &m->mms[i];
+}
+
 /* The vma of @x mapping file (@dev, @ino) at page @index, or NULL. */
 const struct rf_vma *find_file_vma(const struct rf_mm *x, uint32_t dev, uint64_t ino,
 				   uint64_t index, unsigned int shift)

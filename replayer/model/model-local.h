@@ -571,6 +571,7 @@ struct rf_model_config {
 	int32_t kswapd_cpu;		/* -1: a CPU that never appears in the trace */
 	bool drain_all;			/* reclaim calls lru_add_drain_all() (not a kernel) */
 	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
+	bool damon;			/* damon_region events make pages young (damon.c) */
 	uint32_t lru_gen_min_ttl_ms;	/* /sys/kernel/mm/lru_gen/min_ttl_ms */
 	uint64_t lru_gen_seed;		/* seeds the memcg LRU's random bins */
 	uint32_t cost_ns[NR_COST_OPS];
@@ -701,6 +702,8 @@ struct rf_model {
 	/* the walk's statistics, as debugfs lru_gen_full's mm_stats name them */
 	uint64_t walk_leaf_total, walk_leaf_young, walk_nonleaf_found, walk_nonleaf_added;
 	uint64_t look_young;		/* young PTEs look-around cleared (the folio's own too) */
+	uint64_t damon_regions;		/* damon_region events with accesses (damon.c) */
+	uint64_t damon_young;		/* pages they made young (or found young) */
 
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];
@@ -934,11 +937,15 @@ void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end
 /* mmap.c */
 struct rf_mm *mm_get(struct rf_model *m, uint64_t mm);
 void mm_put(struct rf_model *m, uint64_t mm);
+struct rf_mm *mm_find(const struct rf_model *m, uint64_t mm);
 const struct rf_vma *find_file_vma(const struct rf_mm *x, uint32_t dev, uint64_t ino,
 				   uint64_t index, unsigned int shift);
 void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev, uint64_t start,
 		 uint64_t end);
 void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
+
+/* damon.c */
+void damon_region(struct rf_model *m, const struct rf_event *ev);
 
 /* madvise.c */
 void do_madvise(struct rf_model *m, struct rf_mm *x, uint32_t advice, uint64_t start, uint64_t end);

@@ -19,6 +19,8 @@
  *                  huge_memory.c: do_huge_pmd_anonymous_page()      swap.c do_swap_page()
  * ACCESS           (synthetic) with RF_REF_ANON as ANON_FAULT       memory.c anon_touch()
  *                  without its fault counts, else a one-page read   filemap.c file_rw()
+ * DAMON_REGION     the MMU setting young PTE bits, as DAMON's       damon.c damon_region()
+ *                  mm/damon/vaddr.c sampled them
  * MMAP             mmap.c: mmap_region()                            mmap.c mmap_region()
  * MUNMAP           mmap.c: do_munmap(), unmap_region();             mmap.c do_munmap(),
  *                  memory.c: zap_pte_range()                        memory.c zap_range()
@@ -192,6 +194,7 @@ enum feed_kind {
 	FEED_TASK,
 	FEED_CGROUP,
 	FEED_COUNTERS,
+	FEED_DAMON,
 };
 
 static const uint8_t feed_kinds[] = {
@@ -215,6 +218,7 @@ static const uint8_t feed_kinds[] = {
 	[RF_EV_CGROUP_ATTACH] = FEED_CGROUP,
 	[RF_EV_CGROUP_LIMIT] = FEED_CGROUP,
 	[RF_EV_COUNTERS] = FEED_COUNTERS,
+	[RF_EV_DAMON_REGION] = FEED_DAMON,
 };
 
 static enum feed_kind feed_kind(uint16_t type)
@@ -283,6 +287,9 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 		break;
 	case FEED_COUNTERS:
 		on_counters(m, ev);
+		break;
+	case FEED_DAMON:
+		damon_region(m, ev);
 		break;
 	case FEED_IGNORE:
 	default:

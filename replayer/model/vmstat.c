@@ -264,6 +264,10 @@ int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, boo
 		put(&e, "model.lru_gen_walk.nonleaf_added", m->walk_nonleaf_added);
 		put(&e, "model.lru_gen_look_around.young", m->look_young);
 	}
+	if (m->damon_regions) {
+		put(&e, "model.damon_regions", m->damon_regions);
+		put(&e, "model.damon_young", m->damon_young);
+	}
 	put(&e, "model.overcommit", m->nr_free < 0 ? (uint64_t)-m->nr_free : 0);
 	put(&e, "model.file_pages_added", m->file_pages_added);
 	put(&e, "model.nr_shadow", m->nr_shadow);

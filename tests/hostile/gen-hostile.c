@@ -128,6 +128,57 @@ static void case_ranges(struct gen *g)
 	}
 }
 
+/*
+ * damon_region events over everything: the whole address space, regions past a
+ * vma whose pgoff wraps, start after end, more accesses than samples, no samples,
+ * 2^32 - 1 samples; a thousand times each.
+ */
+static void case_damon(struct gen *g)
+{
+	static const uint64_t ranges[][2] = {
+		{ 0, UINT64_MAX }, { 0x7f0000000000ull, 0x7f0000000000ull + (1ull << 40) },
+		{ 0x100000000000ull, 0x100000000000ull + (1ull << 44) }, { UINT64_MAX, 0 },
+		{ 0x600000000000ull, 0x600000001000ull },
+	};
+	static const uint32_t acc[][2] = { { 1, 20 }, { 21, 20 }, { 5, 0 }, { 1, UINT32_MAX },
+					   { UINT32_MAX, UINT32_MAX } };
+	struct rf_event ev = { .type = RF_EV_MMAP };
+	size_t i, j;
+	int r;
+
+	prologue(g);
+	ev.u.vma.mm = MM;
+	ev.u.vma.addr = 0x100000000000ull;
+	ev.u.vma.len = 1ull << 44;
+	ev.u.vma.prot = 1;
+	ev.u.vma.dev = DEV;
+	ev.u.vma.ino = INO;
+	ev.u.vma.pgoff = UINT64_MAX - 10;
+	put(g, &ev);
+	for (i = 0; i < 64; i++) {
+		file_ev(g, RF_EV_FILE_FAULT, i, 1, 0);
+		ev.type = RF_EV_ANON_FAULT;
+		ev.u.anon.mm = MM;
+		ev.u.anon.addr = 0x600000000000ull + (i << 12);
+		ev.u.anon.order = 0;
+		put(g, &ev);
+	}
+	for (r = 0; r < 1000; r++)
+		for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+			for (j = 0; j < sizeof(acc) / sizeof(acc[0]); j++) {
+				memset(&ev, 0, sizeof(ev));
+				ev.type = RF_EV_DAMON_REGION;
+				ev.pid = 100;
+				ev.u.damon.mm = MM;
+				ev.u.damon.start = ranges[i][0];
+				ev.u.damon.end = ranges[i][1];
+				ev.u.damon.nr_accesses = acc[j][0];
+				ev.u.damon.max_nr_accesses = acc[j][1];
+				ev.u.damon.age = UINT32_MAX;
+				put(g, &ev);
+			}
+}
+
 /* A readahead window larger than its cgroup's limit (64 MiB = 16384 pages), held by the read after. */
 static void case_readahead(struct gen *g)
 {
@@ -276,6 +327,7 @@ static const struct {
 	{ "orders", case_orders, 4 },
 	{ "ranges", case_ranges, 4 },
 	{ "readahead-over-limit", case_readahead, 4 },
+	{ "damon-regions", case_damon, 4 },
 	{ "deep-cgroups", case_deep_cgroups, 4 },
 	{ "many-cgroups", case_many_cgroups, 4 },
 	{ "markers", case_markers, 4 },

@@ -5,7 +5,8 @@ model_tests = \
 	tests/model/test-model-config \
 	tests/model/test-model-robust \
 	tests/model/test-model-folios \
-	tests/model/test-model-lru-gen
+	tests/model/test-model-lru-gen \
+	tests/model/test-model-damon
 check_PROGRAMS += $(model_tests)
 TESTS += $(model_tests)
 EXTRA_DIST += tests/model/model-helpers.h
@@ -19,3 +20,5 @@ tests_model_test_model_folios_SOURCES = tests/model/test-model-folios.c tests/mo
 tests_model_test_model_folios_LDADD = $(MODEL_LIBS)
 tests_model_test_model_lru_gen_SOURCES = tests/model/test-model-lru-gen.c tests/model/model-helpers.h
 tests_model_test_model_lru_gen_LDADD = $(MODEL_LIBS)
+tests_model_test_model_damon_SOURCES = tests/model/test-model-damon.c tests/model/model-helpers.h
+tests_model_test_model_damon_LDADD = $(MODEL_LIBS)
