@@ -16,6 +16,8 @@
 #   CASES     cases of tests/validate/cases.sh (default all nine)
 #   POLICY_CASES  recorded on 6.12 with and without the multi-gen LRU, for check-policy.py
 #             (default mmap-hot; "" for none)
+#   DAMON_CASES  recorded on 6.12 with the multi-gen LRU under record --damon, as CASE:damon
+#             (default "mmap-small read2-small"; "" for none)
 #   REFAULT_LAB_CACHE  the lab's cache (default ~/.cache/refault-lab)
 #   LAB_OUT   where traces and console logs go (default BUILDDIR/tests/kernels/out):
 #             LAB_OUT/CONFIG/, and LAB_OUT/CONFIG/again/ for the second recordings
@@ -48,6 +50,10 @@ EQUIV_CASES=${EQUIV_CASES-"read2-small mmap-small"}
 # refaults of the kernel that ran it from both traces (check-policy.py; POLICY_CASES=""
 # leaves the check out).
 POLICY_CASES=${POLICY_CASES-"mmap-hot"}
+# Recorded on 6.12 with the multi-gen LRU under `record --damon` (as CASE:damon), one after the
+# other: each trace has DAMON's regions of the workload, and the second recording could take
+# DAMON's interface, so the first gave it back (DAMON_CASES="" leaves them out).
+DAMON_CASES=${DAMON_CASES-"mmap-small read2-small"}
 
 if ! command -v qemu-system-x86_64 > /dev/null 2>&1; then
 	echo "1..0 # SKIP no qemu-system-x86_64 (apt-get install qemu-system-x86)"
@@ -143,6 +149,29 @@ equiv() {
 	fi
 }
 
+# damon K DIR C: the damon_region events of DIR/C:damon.rft, of the workload's address space
+damon() {
+	local k=$1 d=$2 c=$3 t=$2/$3:damon.rft regions accessed mms
+	if [ ! -s "$t" ]; then
+		echo "not ok 1 - $k $c:damon: recorded with --damon (missing: $t; $(head -n 1 \
+			"$d/$c:damon.err" 2> /dev/null))"
+		return
+	fi
+	"$REFAULT" trace dump --type damon_region --no-names "$t" > "$d/$c.damon.txt" 2>&1
+	regions=$(grep -c ' damon_region ' "$d/$c.damon.txt")
+	accessed=$(grep -c ' nr_accesses=[1-9]' "$d/$c.damon.txt")
+	mms=$(sed -n 's/.* mm=\([^ ]*\) .*/\1/p' "$d/$c.damon.txt" | sort -u | wc -l)
+	# the regions of the address space the workload execs into, and its text at least accessed
+	if [ "$regions" -gt 0 ] && [ "$accessed" -gt 0 ] && [ "$mms" -le 2 ] &&
+		"$REFAULT" trace verify -q "$t"; then
+		echo "ok 1 - $k $c:damon: $regions DAMON regions ($accessed accessed) of $mms" \
+			"address space(s)"
+	else
+		echo "not ok 1 - $k $c:damon: DAMON regions of the workload ($regions, $accessed" \
+			"accessed, $mms address spaces; $d/$c.damon.txt)"
+	fi
+}
+
 n=0
 failed=0
 emit() {	# emit FILE: its TAP lines numbered on from $n
@@ -178,6 +207,9 @@ for k in $KERNELS; do
 		case $k in
 		6.12-v2|6.12-v2-mglru) for c in $POLICY_CASES; do sel+=(--case "$c"); done;;
 		esac
+		if [ "$k" = 6.12-v2-mglru ]; then
+			for c in $DAMON_CASES; do sel+=(--case "$c:damon"); done
+		fi
 		sel+=(--append refault.kprobes_kill=1)
 		run_lab "$out" "${args[@]}" "${sel[@]}"
 		st=$?
@@ -243,6 +275,12 @@ for k in $KERNELS; do
 				"recording removes them ($(tr '\n' ' ' < "$kk"))"
 			failed=1
 		fi
+	fi
+	if [ "$k" = 6.12-v2-mglru ]; then
+		for c in $DAMON_CASES; do
+			damon "$k" "$out" "$c" > "$out/$c.damon.tap"
+			emit "$out/$c.damon.tap"
+		done
 	fi
 	[ "$k" = 6.12-v2 ] || continue
 	for c in $EQUIV_CASES; do

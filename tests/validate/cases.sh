@@ -24,17 +24,19 @@ vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	mmap-small) echo "mmap $2/f32 1";;
 	# not in the suite: classic against the multi-gen LRU on the same kernel (docs/model.md)
 	mmap-hot) echo "mhot $2/f256 32 1";;
-	*:kprobes|*:tracepoints) vcase_args "${1%:*}" "$2";;
+	*:kprobes|*:tracepoints|*:damon) vcase_args "${1%:*}" "$2";;
 	esac
 }
 
 # The flags a case records with beyond the suite's own: CASE:kprobes records from kprobe
 # events where the kernel has tracepoints too (refault record --kprobes always),
-# CASE:tracepoints from tracepoints only.
+# CASE:tracepoints from tracepoints only, CASE:damon with DAMON's accessed-bit samples
+# (--damon).
 vcase_record_args() {
 	case $1 in
 	*:kprobes) echo "--kprobes always";;
 	*:tracepoints) echo "--kprobes never";;
+	*:damon) echo "--damon";;
 	esac
 }
 
@@ -53,6 +55,7 @@ vcase_describe() {
 	mmap-hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB mapped";;
 	*:kprobes) echo "$(vcase_describe "${1%:*}"), from kprobe events";;
 	*:tracepoints) echo "$(vcase_describe "${1%:*}"), from tracepoints";;
+	*:damon) echo "$(vcase_describe "${1%:*}"), with DAMON's accessed-bit samples";;
 	esac
 }
 
@@ -133,10 +136,10 @@ vswap_on() {	# a 256 MiB swap file in $VSWAPDIR; 1 when swapon is refused
 
 # vrecord NAME DIR WORKLOAD: record case NAME into DIR/NAME.rft; 0 on success.
 vrecord() {
-	name=$1 dir=$2 wl=$3
+	name=$1 dir=$2 wl=$3 base=${1%%:*}	# CASE:variant runs CASE's workload
 	# shellcheck disable=SC2046
 	"$wl" drop "$dir/f256" "$dir/f32" "$dir/f128a" "$dir/f128b" || return 1
-	if [ "$name" = anon-swap ]; then
+	if [ "$base" = anon-swap ]; then
 		vswap_on || { echo "swapon refused" > "$dir/$name.err"; return 2; }
 	fi
 	# shellcheck disable=SC2046
@@ -145,8 +148,8 @@ vrecord() {
 	rpid=$!
 	wait $rpid
 	st=$?
-	[ "$name" = anon-swap ] && vswap_off
-	if [ "$name" = compete ]; then
+	[ "$base" = anon-swap ] && vswap_off
+	if [ "$base" = compete ]; then
 		# vworkload leaves its child cgroups for the parent's memory.stat: remove them now
 		own=$(vmemcg_own_dir)
 		rmdir "$own/refault-record-$rpid/vworkload-a" "$own/refault-record-$rpid/vworkload-b" \
