@@ -135,8 +135,8 @@ static const struct cfg_key keys[] = {
 		 "seed of the generator standing in for get_random_u32_below() (the memcg "
 		 "LRU's bins); default 1"),
 	ENUM_KEY("damon", damon, on_off_names, 0,
-		 "DAMON's accessed-bit samples (damon_region events of record --damon) make the "
-		 "region's mapped pages young, each with the chance the samples give; default on"),
+		 "DAMON's accessed-bit samples (damon_region events of record --damon) give the "
+		 "region's mapped pages the young PTEs DAMON saw; default on"),
 	UINT_KEY("kswapd_cpu", kswapd_cpu, 0, 4095, KEY_NONE_IF_NEGATIVE,
 		 "the CPU kswapd runs on; default none (a CPU no event names)"),
 #define X(op_, name_, ns_, help_)						\

@@ -4,89 +4,97 @@
  * the recorded process's accessed bits saw, given back to the mapped pages
  * as the young PTE bit a reference sets without a fault (the bit that
  * folio_referenced() (vmscan.c), lru_gen_look_around() and the multi-gen
- * page-table walk (lru_gen_walk.c) read and clear).
+ * page-table walk (lru_gen_walk.c) read and clear), and what DAMON's own
+ * checks do to those bits.
  *
  * DAMON (mm/damon/vaddr.c, v5.15+: damon_va_prepare_access_checks(),
- * damon_va_check_accesses()) checks one random page per region each sampling
- * interval; nr_accesses of max_nr_accesses checks found it accessed since the
- * previous one.  So k / N estimates the chance that a page of the region is
- * referenced within one sampling interval, and, taking the intervals as
- * independent, q = 1 - (1 - k / N)^N the chance that it was referenced at
- * least once during the aggregation interval the event closes: each resident
- * mapped page of the region is made young with probability q.  The draw is a
- * hash of the event's time, the mapping and the page index, so a replay is
- * the same whatever the threads and configurations beside it.  The event
- * comes at the end of its interval, so a reclaim inside the interval sees the
- * bits one interval late.  A region with no access sets nothing: it does not
- * say that pages were not referenced before it.  `--set damon=off` ignores
- * the events.
+ * damon_va_check_accesses(); mm/damon/ops-common.c damon_ptep_mkold()) checks
+ * one random address of the region each sampling interval: accessed if its
+ * PTE was young, which the check then clears, moving the bit to the folio's
+ * PG_young.  nr_accesses = k of max_nr_accesses = N checks hit, so k / N
+ * estimates the fraction of the region's pages (its whole span: an address
+ * with no page is never accessed) whose PTE is young.  The model brings the
+ * region to that: with R pages in the span, Y of its resident mapped pages
+ * young, and M of them not, each of the M becomes young with the chance
+ * (k R / N - Y) / M, when that is positive (a fault has already made young
+ * what DAMON saw of a stream).  Then DAMON's k hits: k of the young pages
+ * (each with the chance k / young) lose the PTE bit to PG_idle_young, which
+ * folio_referenced() counts (folio_test_clear_young()) but the multi-gen
+ * page-table walk, which reads PTEs alone (walk_pte_range()), does not.
+ * Draws are a hash of the event's time, the mapping and the page index, so a
+ * replay is the same whatever the threads and configurations beside it.  The
+ * event comes at the end of its interval: reclaim inside the interval sees
+ * the bits up to one interval late.  `--set damon=off` ignores the events.
  */
 #include "model-local.h"
 
+enum damon_pass { DAMON_COUNT, DAMON_MARK, DAMON_CHECK };
+
 struct damon_visit {
+	enum damon_pass pass;
 	uint64_t salt;
-	uint64_t threshold;	/* a page is young when its draw is at most this */
+	uint64_t threshold;	/* MARK, CHECK: a page is picked when its draw is at most this */
+	uint64_t young, old;	/* COUNT: resident mapped pages of the region, young or not */
 };
 
-/* A page (or a slot of a large folio) of the region: young if mapped and drawn. */
-static void damon_young(struct rf_model *m, uint64_t index, uint64_t e, void *ctx)
+/* A page (or a slot of a large folio) of the region, resident and mapped: one pass's work. */
+static void damon_visit(struct rf_model *m, uint64_t index, uint64_t e, void *ctx)
 {
-	const struct damon_visit *v = ctx;
+	struct damon_visit *v = ctx;
 	struct rf_page *p;
+	bool picked;
 
 	if ((e & SLOT_TAG_MASK) != SLOT_PAGE && (e & SLOT_TAG_MASK) != SLOT_TAIL)
 		return;	/* a shadow or swap entry: not resident */
 	p = P(m, (uint32_t)(e >> 2));
 	if (!p->mapcount || (p->flags & PG_orphan))
 		return;
-	if (v->threshold != UINT64_MAX && rf_hash2(v->salt, index) > v->threshold)
-		return;
-	m->damon_young++;
-	p->flags |= PG_young;
+	picked = v->threshold == UINT64_MAX ||
+		 rf_hash2(v->salt ^ v->pass, index) <= v->threshold;
+	switch (v->pass) {
+	case DAMON_COUNT:
+		if (p->flags & PG_young)
+			v->young++;
+		else
+			v->old++;
+		break;
+	case DAMON_MARK:
+		if (!(p->flags & PG_young) && picked) {
+			p->flags |= PG_young;
+			m->damon_young++;
+			v->young++;
+		}
+		break;
+	case DAMON_CHECK:
+		if ((p->flags & PG_young) && picked) {
+			p->flags = (p->flags & ~PG_young) | PG_idle_young;
+			m->damon_checked++;
+		}
+		break;
+	}
 }
 
-/* @x to the power @n by squaring: the same double on every machine (IEEE 754, no libm). */
-static double powi(double x, uint32_t n)
-{
-	double r = 1.0;
-
-	for (; n; n >>= 1, x *= x)
-		if (n & 1)
-			r *= x;
-	return r;
-}
-
-/* q of the comment above, as a threshold on a 64-bit draw. */
-static uint64_t young_threshold(uint32_t k, uint32_t n)
+/* The chance @num / @den as a threshold on a 64-bit draw (UINT64_MAX: always). */
+static uint64_t chance(double num, double den)
 {
 	double q;
 
-	if (!n || k >= n)
+	if (num >= den)
 		return UINT64_MAX;
-	q = (1.0 - powi(1.0 - (double)k / n, n)) * 18446744073709551616.0;	/* x 2^64 */
+	q = num / den * 18446744073709551616.0;	/* x 2^64 */
 	return q >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)q;
 }
 
-void damon_region(struct rf_model *m, const struct rf_event *ev)
+/* One pass over the region's pages: anonymous by address, file pages through the vmas. */
+static void damon_walk(struct rf_model *m, const struct rf_mm *x, const struct rf_event *ev,
+		       struct damon_visit *v)
 {
-	const struct rf_mm *x = mm_find(m, ev->u.damon.mm);
 	unsigned int shift = page_shift(m);
 	uint64_t start = ev->u.damon.start, end = ev->u.damon.end;
-	struct damon_visit v;
 	uint32_t i, mapping;
 
-	if (!m->cfg.damon || !ev->u.damon.nr_accesses || !x || end <= start) {
-		m->nr_ignored++;
-		return;
-	}
-	m->damon_regions++;
-	v.threshold = young_threshold(ev->u.damon.nr_accesses, ev->u.damon.max_nr_accesses);
-	/* anonymous pages by address; a page-aligned range [first, last] */
-	v.salt = rf_hash2(ev->time, x->anon_mapping);
-	if (end - start >= 1ull << shift)
-		xa_for_each_range(m, x->anon_mapping, start >> shift, ((end - 1) >> shift),
-				  damon_young, &v);
-	/* file pages through the vmas mapping them */
+	v->salt = rf_hash2(ev->time, x->anon_mapping);
+	xa_for_each_range(m, x->anon_mapping, start >> shift, (end - 1) >> shift, damon_visit, v);
 	for (i = 0; i < x->nr_vmas; i++) {
 		const struct rf_vma *a = &x->vmas[i];
 		uint64_t lo = a->start > start ? a->start : start;
@@ -97,10 +105,40 @@ void damon_region(struct rf_model *m, const struct rf_event *ev)
 		mapping = mapping_find(m, MAPPING_FILE, a->dev, a->ino);
 		if (mapping == RF_NONE)
 			continue;
-		v.salt = rf_hash2(ev->time, mapping);
+		v->salt = rf_hash2(ev->time, mapping);
 		lo = a->pgoff + ((lo - a->start) >> shift);
 		hi = a->pgoff + ((hi - 1 - a->start) >> shift);
 		if (hi >= lo)	/* pgoff + offset could wrap on a hostile vma */
-			xa_for_each_range(m, mapping, lo, hi, damon_young, &v);
+			xa_for_each_range(m, mapping, lo, hi, damon_visit, v);
+	}
+}
+
+void damon_region(struct rf_model *m, const struct rf_event *ev)
+{
+	const struct rf_mm *x = mm_find(m, ev->u.damon.mm);
+	uint64_t start = ev->u.damon.start, end = ev->u.damon.end;
+	uint32_t k = ev->u.damon.nr_accesses, n = ev->u.damon.max_nr_accesses;
+	struct damon_visit v = { .pass = DAMON_COUNT };
+	double span, want;
+
+	if (!m->cfg.damon || !k || !x || end <= start || end - start < 1ull << page_shift(m)) {
+		m->nr_ignored++;
+		return;
+	}
+	m->damon_regions++;
+	if (!n || k > n)
+		k = n = 1;	/* a count past its samples: every check hit */
+	damon_walk(m, x, ev, &v);
+	span = (double)((end - start) >> page_shift(m));
+	want = (double)k * span / n - (double)v.young;
+	if (want > 0 && v.old) {
+		v.pass = DAMON_MARK;
+		v.threshold = chance(want, (double)v.old);
+		damon_walk(m, x, ev, &v);
+	}
+	if (v.young) {
+		v.pass = DAMON_CHECK;
+		v.threshold = chance(k, (double)v.young);
+		damon_walk(m, x, ev, &v);
 	}
 }

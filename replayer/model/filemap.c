@@ -109,12 +109,35 @@ void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, 
 				m->p->read_same_folio && m->mappings[mapping].large_folios);
 }
 
+/*
+ * The RF_REF_* flags of file fault @ev with its vma's (the mm's, MMAP
+ * events): VM_SEQ_READ / VM_RAND_READ from madvise(); @exec (may be NULL)
+ * gets VM_EXEC.
+ */
+uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bool *exec)
+{
+	uint8_t flags = ev->u.file.flags;
+	const struct rf_vma *v = NULL;
+
+	if (ev->u.file.mm) {
+		uint32_t i = id_map_find(&m->mm_index, ev->u.file.mm);
+
+		if (i != RF_NONE)
+			v = find_file_vma(&m->mms[i], ev->u.file.dev, ev->u.file.ino,
+					  ev->u.file.index, page_shift(m));
+	}
+	if (exec)
+		*exec = v && (v->prot & PROT_EXEC);
+	return flags | (v ? v->read_hint : 0);
+}
+
 /* filemap_fault(): a miss is a major fault; no mark_page_accessed() */
 void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 {
 	uint32_t mapping = file_mapping(m, ev->u.file.dev, ev->u.file.ino);
 	uint32_t idx;
-	bool exec = false;
+	bool exec;
+	uint8_t flags = file_fault_flags(m, ev, &exec);
 
 	if (mapping == RF_NONE)
 		return;
@@ -125,7 +148,7 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 		m->ev[EV_PGMAJFAULT]++;
 		count_memcg_event(m, memcg, EV_PGMAJFAULT, 1);
 		/* lru_gen_enter_fault(), v6.1+: vma_has_recency() */
-		m->in_lru_fault = lru_gen_on(m) && !(ev->u.file.flags & (RF_REF_SEQ | RF_REF_RAND));
+		m->in_lru_fault = lru_gen_on(m) && !(flags & (RF_REF_SEQ | RF_REF_RAND));
 		idx = add_to_page_cache_lru(m, mapping, ev->u.file.index,
 					    clamp_order(ev->u.file.order), memcg, false);
 		m->in_lru_fault = false;
@@ -134,16 +157,5 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 	}
 	if (P(m, idx)->flags & PG_reading)
 		ra_read_done(m, P(m, idx));	/* lock_folio_maybe_drop_mmap() waited */
-	if (ev->u.file.mm) {
-		uint32_t i = id_map_find(&m->mm_index, ev->u.file.mm);
-
-		if (i != RF_NONE) {
-			const struct rf_vma *v = find_file_vma(&m->mms[i], ev->u.file.dev,
-							       ev->u.file.ino, ev->u.file.index,
-							       page_shift(m));
-
-			exec = v && (v->prot & PROT_EXEC);
-		}
-	}
-	map_page(m, idx, ev->u.file.flags, exec);
+	map_page(m, idx, flags, exec);
 }

@@ -5,6 +5,9 @@
 #include "lib/grow.h"
 #include "model-local.h"
 
+#define MADV_NORMAL	0
+#define MADV_RANDOM	1
+#define MADV_SEQUENTIAL	2
 #define MADV_DONTNEED	4
 #define MADV_FREE	8
 #define MADV_PAGEOUT	21
@@ -33,7 +36,7 @@ static void pageout_slot(struct rf_model *m, uint64_t index, uint64_t e, void *v
 		m->error = RF_ERR_NOMEM;
 		return;
 	}
-	p->flags &= ~(PG_young | PG_referenced);
+	p->flags &= ~(PG_young | PG_idle_young | PG_referenced);
 	del_page_from_lru_list(m, idx);
 	c->list[c->nr++] = idx;
 }
@@ -70,11 +73,15 @@ static void madvise_pageout(struct rf_model *m, struct rf_mm *x, uint64_t start,
 /*
  * do_madvise(): MADV_DONTNEED and MADV_FREE zap the range after a local
  * drain (madvise_dontneed_free(), zap_page_range()); MADV_PAGEOUT reclaims
- * it; other advice changes nothing the model keeps.
+ * it; MADV_SEQUENTIAL, MADV_RANDOM and MADV_NORMAL set the vmas' read hint
+ * (mmap.c vma_set_read_hint()); other advice changes nothing the model keeps.
  */
 void do_madvise(struct rf_model *m, struct rf_mm *x, uint32_t advice, uint64_t start, uint64_t end)
 {
-	if (advice == MADV_DONTNEED || advice == MADV_FREE) {
+	if (advice == MADV_NORMAL || advice == MADV_RANDOM || advice == MADV_SEQUENTIAL) {
+		vma_set_read_hint(m, x, start, end, advice == MADV_RANDOM ? RF_REF_RAND :
+				  advice == MADV_SEQUENTIAL ? RF_REF_SEQ : 0);
+	} else if (advice == MADV_DONTNEED || advice == MADV_FREE) {
 		lru_add_drain(m);
 		zap_range(m, x, start, end);
 	} else if (advice == MADV_PAGEOUT) {

@@ -10,7 +10,8 @@
 /*
  * A fault maps @idx (do_set_pte(), v4.6.2; set_pte_range(), v6.18): one
  * more PTE maps it (the rmap count), young, dirty if the access wrote; a
- * VM_SEQ_READ or VM_EXEC mapping is noted for reclaim (RF_REF_* @flags).
+ * VM_EXEC mapping, and one without recency (VM_SEQ_READ; VM_RAND_READ too
+ * from v6.3, vma_has_recency()) are noted for reclaim (RF_REF_* @flags).
  */
 void map_page(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
 {
@@ -21,7 +22,7 @@ void map_page(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
 	p->flags |= PG_young;
 	if (flags & RF_REF_WRITE)
 		p->flags |= PG_dirty;
-	if (flags & RF_REF_SEQ)
+	if ((flags & RF_REF_SEQ) || ((flags & RF_REF_RAND) && m->p->rand_no_recency))
 		p->flags |= PG_seqread;
 	if (exec)
 		p->flags |= PG_exec;

@@ -130,6 +130,61 @@ void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev,
 	};
 }
 
+/*
+ * madvise_vma_behavior() (v6.12; madvise_behavior(), v4.6): MADV_SEQUENTIAL,
+ * MADV_RANDOM and MADV_NORMAL set or clear VM_SEQ_READ / VM_RAND_READ on the
+ * range, splitting the vmas it cuts (split_vma()).
+ */
+void vma_set_read_hint(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end,
+		       uint8_t hint)
+{
+	uint32_t i, n = x->nr_vmas;
+
+	for (i = 0; i < n; i++) {
+		struct rf_vma v = x->vmas[i], out;
+
+		if (end <= v.start || start >= v.end)
+			continue;
+		if (start > v.start || end < v.end) {
+			if (RF_GROW(x->vmas, x->cap_vmas, x->nr_vmas + 2)) {
+				m->error = RF_ERR_NOMEM;
+				return;
+			}
+		}
+		if (start > v.start) {	/* the part before start keeps its hint */
+			out = v;
+			out.end = start;
+			x->vmas[x->nr_vmas++] = out;
+			v.pgoff += (start - v.start) >> page_shift(m);
+			v.start = start;
+		}
+		if (end < v.end) {	/* and the part after end */
+			out = v;
+			out.start = end;
+			out.pgoff += (end - v.start) >> page_shift(m);
+			x->vmas[x->nr_vmas++] = out;
+			v.end = end;
+		}
+		v.read_hint = hint;
+		x->vmas[i] = v;
+	}
+	if (hint)
+		x->read_hints = true;
+}
+
+/* The read hint of the vma of @x holding @addr (0: none, or no such vma). */
+uint8_t vma_read_hint(const struct rf_mm *x, uint64_t addr)
+{
+	uint32_t i;
+
+	if (!x->read_hints)
+		return 0;
+	for (i = 0; i < x->nr_vmas; i++)
+		if (addr >= x->vmas[i].start && addr < x->vmas[i].end)
+			return x->vmas[i].read_hint;
+	return 0;
+}
+
 /* do_munmap(), v4.6.2: unmap_region() drains this CPU and zaps the range; its vmas go. */
 void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end)
 {

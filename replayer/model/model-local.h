@@ -121,6 +121,8 @@ struct rf_profile {
 	bool ws_memcg_stats;		/* v5.4+: workingset_* are lruvec (memcg) stats */
 	bool new_anon_inactive;		/* v5.9+: new anon pages start inactive */
 	bool anon_two_look;		/* v5.9+: page_check_references treats anon like file */
+	bool rand_no_recency;		/* v6.3+ vma_has_recency() (8788f678): references through a
+					 * VM_RAND_READ vma are ignored, as VM_SEQ_READ ones always were */
 	bool deactivate_workingset;	/* v4.20+: shrink_active_list sets PG_workingset */
 	bool memcg_iter_cookie;		/* v4.x: shared iterator cursor, early break in limit */
 	bool kswapd_check_first;	/* v4.8+: balance test before age_active_anon */
@@ -271,7 +273,8 @@ enum rf_vm_event {
 #define PG_swapbacked	0x0008u	/* anon: lives on the anon LRU */
 #define PG_young	0x0010u	/* a PTE mapping it is young (one bit for all PTEs) */
 #define PG_exec		0x0020u	/* mapped by a VM_EXEC vma */
-#define PG_seqread	0x0040u	/* mapped by a VM_SEQ_READ vma: young bits ignored */
+#define PG_seqread	0x0040u	/* mapped by a vma without recency (VM_SEQ_READ; VM_RAND_READ
+				 * too with rand_no_recency): young bits ignored */
 #define PG_orphan	0x0080u	/* freed while a per-CPU batch held it: free at drain */
 #define PG_dirty	0x0100u
 #define PG_uncharged	0x0200u	/* swapped out: memory already uncharged */
@@ -280,6 +283,9 @@ enum rf_vm_event {
 #define PG_locked	0x1000u	/* a readahead in progress added it: reclaim cannot lock it */
 #define PG_pinned	0x2000u	/* the read or fault that started a readahead holds it */
 #define PG_reading	0x4000u	/* locked until its read completes: readahead.c ra_read_busy() */
+#define PG_idle_young	0x8000u	/* the folio's own PG_young (CONFIG_PAGE_IDLE_FLAG): a young
+				 * PTE DAMON's check cleared (damon.c); folio_referenced()
+				 * counts it, the multi-gen page-table walk does not see it */
 
 enum page_where {
 	WHERE_FREE = 0,
@@ -538,6 +544,7 @@ struct rf_vma {
 	uint64_t start, end;		/* bytes */
 	uint64_t ino, pgoff;
 	uint32_t dev, prot, flags;
+	uint8_t read_hint;		/* madvise(): RF_REF_SEQ (VM_SEQ_READ), RF_REF_RAND (VM_RAND_READ) */
 };
 
 struct rf_mm {
@@ -545,6 +552,7 @@ struct rf_mm {
 	uint32_t anon_mapping;
 	uint32_t users;
 	bool lru_gen_walked;		/* on a memcg's mm list since its last walk (lru_gen_walk.c) */
+	bool read_hints;		/* a vma of it has had MADV_SEQUENTIAL or MADV_RANDOM */
 	struct rf_vma *vmas;
 	uint32_t nr_vmas;
 	size_t cap_vmas;
@@ -703,7 +711,8 @@ struct rf_model {
 	uint64_t walk_leaf_total, walk_leaf_young, walk_nonleaf_found, walk_nonleaf_added;
 	uint64_t look_young;		/* young PTEs look-around cleared (the folio's own too) */
 	uint64_t damon_regions;		/* damon_region events with accesses (damon.c) */
-	uint64_t damon_young;		/* pages they made young (or found young) */
+	uint64_t damon_young;		/* pages they made young */
+	uint64_t damon_checked;		/* young PTEs DAMON's checks moved to PG_idle_young */
 
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];
@@ -916,6 +925,7 @@ int split_huge_page(struct rf_model *m, uint32_t page);
 
 /* filemap.c */
 uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino);
+uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bool *exec);
 uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
 		      uint32_t memcg, bool write, enum rf_gfp gfp);
 void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, unsigned int order,
@@ -943,6 +953,9 @@ const struct rf_vma *find_file_vma(const struct rf_mm *x, uint32_t dev, uint64_t
 void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev, uint64_t start,
 		 uint64_t end);
 void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
+void vma_set_read_hint(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end,
+		       uint8_t hint);
+uint8_t vma_read_hint(const struct rf_mm *x, uint64_t addr);
 
 /* damon.c */
 void damon_region(struct rf_model *m, const struct rf_event *ev);

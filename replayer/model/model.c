@@ -246,8 +246,10 @@ static void on_anon_fault(struct rf_model *m, const struct rf_event *ev, uint32_
 		m->error = RF_ERR_NOMEM;
 		return;
 	}
+	/* the vma's madvise() read hint, as for file faults (filemap.c file_fault()) */
 	anon_touch(m, x->anon_mapping, ev->u.anon.addr >> page_shift(m),
-		   clamp_order(ev->u.anon.order), ev->u.anon.flags, memcg, true);
+		   clamp_order(ev->u.anon.order), ev->u.anon.flags | vma_read_hint(x, ev->u.anon.addr),
+		   memcg, true);
 }
 
 int rf_model_feed(struct rf_model *m, const struct rf_event *ev)

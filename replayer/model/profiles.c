@@ -86,6 +86,7 @@
 
 #define V6_12									\
 		CLASSIC_6X,								\
+		.rand_no_recency = true,						\
 		.balance = BALANCE_COST_IO,						\
 		.pagevec_size = 31,							\
 		.stats_flushed = true,							\

@@ -226,7 +226,7 @@ void ra_release(struct rf_model *m, const struct rf_event *next)
 	}
 	/* a fault's readahead runs inside it: lru_gen_enter_fault() (v6.1+ handle_mm_fault()) */
 	m->in_lru_fault = lru_gen_on(m) && next && next->type == RF_EV_FILE_FAULT &&
-		!(next->u.file.flags & (RF_REF_SEQ | RF_REF_RAND));
+		!(file_fault_flags(m, next, NULL) & (RF_REF_SEQ | RF_REF_RAND));
 	for (i = 0; i < n && !m->error; i++) {
 		const struct rf_held_ra *h = &m->ra_held[i];
 

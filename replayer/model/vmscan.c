@@ -172,21 +172,34 @@ static uint32_t isolate_lru_pages(struct rf_model *m, uint64_t nr_to_scan, uint3
  */
 static int page_referenced(struct rf_model *m, struct rf_page *p, const struct scan_control *sc)
 {
+	bool young;
 	uint32_t c;
 
 	if (!p->mapcount)
 		return 0;
 	cost_add(m, COST_RMAP_WALK, 1);
+	/*
+	 * folio_referenced_one(): a mapping without recency counts for nothing
+	 * (v6.3+ vma_has_recency() returns before the PTE; v6.1's multi-gen LRU
+	 * skips look-around for it, and VM_SEQ_READ was never counted).
+	 */
+	if (p->flags & PG_seqread) {
+		p->flags &= ~(PG_young | PG_idle_young);
+		return 0;
+	}
 	if (lru_gen_on(m)) {
 		/* folio_referenced_one(), v6.1+: the PTE and its neighbours */
-		if (!lru_gen_look_around(m, (uint32_t)(p - m->pages)))
-			return 0;
+		young = lru_gen_look_around(m, (uint32_t)(p - m->pages));
 	} else {
-		if (!(p->flags & PG_young))
-			return 0;
+		young = p->flags & PG_young;
 		p->flags &= ~PG_young;
 	}
-	if (p->flags & PG_seqread)
+	/* folio_referenced_one(): folio_test_clear_young(), the bit DAMON's check left */
+	if (p->flags & PG_idle_young) {
+		p->flags &= ~PG_idle_young;
+		young = true;
+	}
+	if (!young)
 		return 0;
 	if (sc->target != RF_NONE) {
 		for (c = p->memcg; c != RF_NONE && c != sc->target; c = m->memcgs[c]->parent)

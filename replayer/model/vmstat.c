@@ -267,6 +267,7 @@ int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, boo
 	if (m->damon_regions) {
 		put(&e, "model.damon_regions", m->damon_regions);
 		put(&e, "model.damon_young", m->damon_young);
+		put(&e, "model.damon_checked", m->damon_checked);
 	}
 	put(&e, "model.overcommit", m->nr_free < 0 ? (uint64_t)-m->nr_free : 0);
 	put(&e, "model.file_pages_added", m->file_pages_added);
