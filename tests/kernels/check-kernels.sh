@@ -18,6 +18,8 @@
 #             (default mmap-hot; "" for none)
 #   DAMON_CASES  recorded on 6.12 with the multi-gen LRU under record --damon, as CASE:damon
 #             (default "mmap-small read2-small"; "" for none)
+#   MADV_CASES  recorded on 6.12 with each algorithm and validated with the default tolerance
+#             (default hot-mapped: references through a MADV_RANDOM mapping; "" for none)
 #   REFAULT_LAB_CACHE  the lab's cache (default ~/.cache/refault-lab)
 #   LAB_OUT   where traces and console logs go (default BUILDDIR/tests/kernels/out):
 #             LAB_OUT/CONFIG/, and LAB_OUT/CONFIG/again/ for the second recordings
@@ -54,6 +56,8 @@ POLICY_CASES=${POLICY_CASES-"mmap-hot"}
 # other: each trace has DAMON's regions of the workload, and the second recording could take
 # DAMON's interface, so the first gave it back (DAMON_CASES="" leaves them out).
 DAMON_CASES=${DAMON_CASES-"mmap-small read2-small"}
+# Outside the nine, on both 6.12 configurations: every row within validate's own tolerance.
+MADV_CASES=${MADV_CASES-"hot-mapped"}
 
 if ! command -v qemu-system-x86_64 > /dev/null 2>&1; then
 	echo "1..0 # SKIP no qemu-system-x86_64 (apt-get install qemu-system-x86)"
@@ -149,6 +153,23 @@ equiv() {
 	fi
 }
 
+# madv K DIR C: DIR/C.rft validates with the default tolerance (exit 0)
+madv() {
+	local k=$1 d=$2 c=$3 st
+	if [ ! -s "$d/$c.rft" ]; then
+		echo "not ok 1 - $k $c: recorded (missing: $d/$c.rft)"
+		return
+	fi
+	"$REFAULT" validate "$d/$c.rft" > "$d/$c.validate.txt" 2>&1
+	st=$?
+	if [ "$st" -eq 0 ]; then
+		echo "ok 1 - $k $c: every gated row within validate's default tolerance"
+	else
+		echo "not ok 1 - $k $c: refault validate exits $st ($d/$c.validate.txt)"
+		grep -E ' NO ' "$d/$c.validate.txt" | head -n 10 | sed 's/^/# /'
+	fi
+}
+
 # damon K DIR C: the damon_region events of DIR/C:damon.rft, of the workload's address space
 damon() {
 	local k=$1 d=$2 c=$3 t=$2/$3:damon.rft regions accessed mms
@@ -205,7 +226,7 @@ for k in $KERNELS; do
 			for c in $EQUIV_CASES; do sel+=(--case "$c:tracepoints" --case "$c:kprobes"); done
 		fi
 		case $k in
-		6.12-v2|6.12-v2-mglru) for c in $POLICY_CASES; do sel+=(--case "$c"); done;;
+		6.12-v2|6.12-v2-mglru) for c in $POLICY_CASES $MADV_CASES; do sel+=(--case "$c"); done;;
 		esac
 		if [ "$k" = 6.12-v2-mglru ]; then
 			for c in $DAMON_CASES; do sel+=(--case "$c:damon"); done
@@ -276,6 +297,13 @@ for k in $KERNELS; do
 			failed=1
 		fi
 	fi
+	case $k in
+	6.12-v2|6.12-v2-mglru)
+		for c in $MADV_CASES; do
+			madv "$k" "$out" "$c" > "$out/$c.madv.tap"
+			emit "$out/$c.madv.tap"
+		done;;
+	esac
 	if [ "$k" = 6.12-v2-mglru ]; then
 		for c in $DAMON_CASES; do
 			damon "$k" "$out" "$c" > "$out/$c.damon.tap"

@@ -24,6 +24,8 @@ vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	mmap-small) echo "mmap $2/f32 1";;
 	# not in the suite: classic against the multi-gen LRU on the same kernel (docs/model.md)
 	mmap-hot) echo "mhot $2/f256 32 1";;
+	# not in the suite: a mapped hot set, which only accessed bits show (record --damon)
+	hot-mapped) echo "hmap $2/f256 32 1";;
 	*:kprobes|*:tracepoints|*:damon) vcase_args "${1%:*}" "$2";;
 	esac
 }
@@ -53,6 +55,7 @@ vcase_describe() {
 	hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB";;
 	mmap-small) echo "mmap a 32 MiB file, read a byte of every page, once";;
 	mmap-hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB mapped";;
+	hot-mapped) echo "random loads of a mapped 32 MiB hot set while streaming 224 MiB";;
 	*:kprobes) echo "$(vcase_describe "${1%:*}"), from kprobe events";;
 	*:tracepoints) echo "$(vcase_describe "${1%:*}"), from tracepoints";;
 	*:damon) echo "$(vcase_describe "${1%:*}"), with DAMON's accessed-bit samples";;

@@ -14,6 +14,8 @@
  *                                           streaming the rest of FILE, ROUNDS times
  *   vworkload mhot FILE HOT_MIB ROUNDS      as hot, but the stream is mapped: a byte of every
  *                                           page of the rest of FILE through mmap
+ *   vworkload hmap FILE HOT_MIB ROUNDS      as hot, but the hot set is mapped: four loads of a
+ *                                           byte of random hot pages per 64 KiB of stream
  *   vworkload compete FILE_A FILE_B PASSES  two children, each in its own child cgroup of
  *                                           ours (vworkload-a, -b: left for the caller to
  *                                           remove), read their file PASSES times at once
@@ -131,29 +133,40 @@ static uint64_t next_rand(uint64_t *s)
 	return *s;
 }
 
-/* Four random 4 KiB preads of the hot set per 64 KiB of stream, as hot and mhot do. */
-static void hot_reads(int rfd, off_t hot_pages, long pg, uint64_t *seed)
+/*
+ * Four random 4 KiB reads of the hot set per 64 KiB of stream, as hot and mhot do: preads,
+ * or loads of a byte of each page through @hmap (hmap).
+ */
+static unsigned long hot_reads(int rfd, off_t hot_pages, long pg, uint64_t *seed,
+			       volatile const char *hmap)
 {
 	static char page[CHUNK];
+	unsigned long sum = 0;
 	int k;
 
 	for (k = 0; k < 4; k++) {
 		off_t n = (off_t)(next_rand(seed) % (uint64_t)hot_pages);
 
-		if (pread(rfd, page, (size_t)pg, n * pg) < 0)
+		if (hmap)
+			sum += hmap[n * pg];
+		else if (pread(rfd, page, (size_t)pg, n * pg) < 0)
 			die("pread hot");
 	}
+	return sum;
 }
 
-/* hot (@mapped false) streams through read(), mhot through a shared read-only mapping. */
-static void hot(const char *path, long hot_mib, long rounds, bool mapped)
+/*
+ * hot (@mapped false) streams through read(), mhot through a shared read-only mapping;
+ * hmap (@hot_mapped) reads the hot set through one.
+ */
+static void hot(const char *path, long hot_mib, long rounds, bool mapped, bool hot_mapped)
 {
 	static char buf[CHUNK];
 	long pg = sysconf(_SC_PAGESIZE), r;
 	off_t hot_pages = ((off_t)hot_mib << 20) / pg, pos, i;
 	int rfd = open_ro(path), sfd = open_ro(path);
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
-	volatile const char *m = NULL;
+	volatile const char *m = NULL, *hm = NULL;
 	unsigned long sum = 0;
 	struct stat st;
 
@@ -165,17 +178,24 @@ static void hot(const char *path, long hot_mib, long rounds, bool mapped)
 		if (m == MAP_FAILED)
 			die("mmap stream");
 	}
+	if (hot_mapped) {
+		hm = mmap(NULL, (size_t)hot_mib << 20, PROT_READ, MAP_SHARED, rfd, 0);
+		if (hm == MAP_FAILED || madvise((void *)hm, (size_t)hot_mib << 20, MADV_RANDOM))
+			die("mmap hot set");
+	}
 	for (r = 0; r < rounds; r++) {
 		for (pos = (off_t)hot_mib << 20; pos < st.st_size; pos += CHUNK) {
 			if (!mapped && pread(sfd, buf, CHUNK, pos) < 0)
 				die("pread stream");
 			for (i = pos; mapped && i < pos + CHUNK && i < st.st_size; i += pg)
 				sum += m[i];
-			hot_reads(rfd, hot_pages, pg, &seed);
+			sum += hot_reads(rfd, hot_pages, pg, &seed, hm);
 		}
 	}
 	if (mapped)
 		munmap((void *)m, st.st_size);
+	if (hot_mapped)
+		munmap((void *)hm, (size_t)hot_mib << 20);
 	close(rfd);
 	close(sfd);
 	if (sum == 1)	/* keep the loads */
@@ -322,13 +342,15 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "anon") && (argc == 4 || argc == 5))
 		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL);
 	else if (!strcmp(mode, "hot") && argc == 5)
-		hot(argv[2], num(argv[3]), num(argv[4]), false);
+		hot(argv[2], num(argv[3]), num(argv[4]), false, false);
 	else if (!strcmp(mode, "mhot") && argc == 5)
-		hot(argv[2], num(argv[3]), num(argv[4]), true);
+		hot(argv[2], num(argv[3]), num(argv[4]), true, false);
+	else if (!strcmp(mode, "hmap") && argc == 5)
+		hot(argv[2], num(argv[3]), num(argv[4]), false, true);
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|mmap|anon|hot|mhot|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|mmap|anon|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
