@@ -26,33 +26,6 @@
 /* The kernel's "no limit" in v1 is PAGE_COUNTER_MAX pages, printed in bytes. */
 #define V1_UNLIMITED_FLOOR	(1ULL << 62)
 
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
-static int write_small(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
 static int v1_hierarchy_id(void)
 {
 	char line[256], name[64];
@@ -73,7 +46,7 @@ static bool v2_has_memory(const char *mount)
 	char path[512], buf[512];
 
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", mount);
-	return !read_small(path, buf, sizeof(buf)) && strstr(buf, "memory");
+	return !rf_knob_read(path, buf, sizeof(buf)) && strstr(buf, "memory");
 }
 
 /* mountinfo: "... mountpoint ... - fstype source superopts" */
@@ -206,7 +179,7 @@ bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limi
 	if (!file)
 		return false;
 	snprintf(path, sizeof(path), "%s%s/%s", r->mount, rel, file);
-	if (read_small(path, buf, sizeof(buf)))
+	if (rf_knob_read(path, buf, sizeof(buf)))
 		return false;
 	if (!strncmp(buf, "max", 3)) {
 		*value = RF_UNLIMITED;
@@ -267,9 +240,9 @@ static int v2_delegate_memory(const char *parent, char *msg, size_t msglen)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
-	if (!read_small(path, buf, sizeof(buf)) && strstr(buf, "memory"))
+	if (!rf_knob_read(path, buf, sizeof(buf)) && strstr(buf, "memory"))
 		return 0;
-	err = write_small(path, "+memory");
+	err = rf_knob_write(path, "+memory");
 	if (err == -EBUSY)
 		snprintf(msg, msglen, "cannot enable the memory controller in %s: the cgroup has "
 			 "processes of its own, and cgroup v2 delegates controllers only from a cgroup "
@@ -309,7 +282,7 @@ int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msg
 	}
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
 	snprintf(knob, sizeof(knob), "%s/%s", dir, r.v2 ? "memory.max" : "memory.limit_in_bytes");
-	err = write_small(knob, val);
+	err = rf_knob_write(knob, val);
 	if (err) {
 		snprintf(msg, msglen, "cannot set %s to %s: %s", knob, val, strerror(-err));
 		rmdir(dir);
@@ -323,7 +296,7 @@ int rf_memcg_attach(const char *dir, pid_t pid)
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	snprintf(val, sizeof(val), "%d", (int)pid);
-	return write_small(path, val);
+	return rf_knob_write(path, val);
 }
 
 int rf_memcg_remove(const char *dir)

@@ -16,7 +16,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,33 +34,14 @@ struct rf_damon {
 	bool on;
 };
 
-static int sysfs_write(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-	size_t len = strlen(val);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, len) != (ssize_t)len)
-		err = -errno ?: RF_ERR_IO;
-	close(fd);
-	return err;
-}
-
+/* A knob's value, its newline dropped. */
 static int sysfs_read(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int err = rf_knob_read(path, buf, len);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	if (!err)
+		buf[strcspn(buf, "\n")] = '\0';
+	return err;
 }
 
 static int sysfs_write_u64(const char *path, uint64_t v)
@@ -69,7 +49,7 @@ static int sysfs_write_u64(const char *path, uint64_t v)
 	char val[32];
 
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
-	return sysfs_write(path, val);
+	return rf_knob_write(path, val);
 }
 
 /* Whether the space-separated list @list has the word @w. */
@@ -90,15 +70,15 @@ static void release(void)
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int i;
 
-	sysfs_write(KDAMOND "/state", "off");
-	for (i = 0; i < 100 && sysfs_write(DAMON_ADMIN "/nr_kdamonds", "0") == -EBUSY; i++)
+	rf_knob_write(KDAMOND "/state", "off");
+	for (i = 0; i < 100 && rf_knob_write(DAMON_ADMIN "/nr_kdamonds", "0") == -EBUSY; i++)
 		nanosleep(&ts, NULL);
 }
 
 /* Each step: the file below KDAMOND, the value; a message naming the file on failure. */
 static int step(const char *file, const char *val, char *msg, size_t len)
 {
-	int err = sysfs_write(file, val);
+	int err = rf_knob_write(file, val);
 
 	if (err)
 		snprintf(msg, len, "DAMON: cannot write '%s' to %s: %s", val, file,

@@ -179,6 +179,13 @@ bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limi
 
 /* ------------------------------------------------------- normalizer */
 
+/* ------------------------------------------------------------------ knobs */
+
+/* One read of a small control file into @buf (NUL-terminated, as read); 0 or -errno. */
+int rf_knob_read(const char *path, char *buf, size_t len);
+/* One write of @val to a control file; 0 or -errno. */
+int rf_knob_write(const char *path, const char *val);
+
 /* ------------------------------------------------------------------ damon */
 
 /* --damon (damon.c): a kdamond sampling @pid's accessed bits, for damon:damon_aggregated. */

@@ -5,7 +5,7 @@ noinst_LTLIBRARIES += librefault-record.la
 librefault_record_la_SOURCES = \
 	recorder/record.h recorder/internal.h recorder/norm.h recorder/tp.h \
 	recorder/tp.c recorder/kprobes.c recorder/source.c recorder/vmas.c \
-	recorder/counters.c recorder/lru_gen.c recorder/cgroups.c recorder/tasks.c \
+	recorder/counters.c recorder/lru_gen.c recorder/knobs.c recorder/cgroups.c recorder/tasks.c \
 	recorder/normalize.c recorder/readahead.c recorder/damon.c recorder/recorder.c \
 	recorder/workload.c
 librefault_record_la_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS) $(BPF_CFLAGS)

@@ -15,6 +15,9 @@
  *   vmas.c       per-process mapping tables (/proc/PID/maps + mmap/munmap)
  *   cgroups.c    memory cgroup tree, ids, limits; the --memcg-limit group
  *   counters.c   /proc/vmstat and memory.stat snapshots
+ *   lru_gen.c    the multi-gen LRU's debugfs state, parsed for snapshots
+ *   knobs.c      reads and writes of small control files (cgroupfs, sysfs)
+ *   damon.c      --damon: a DAMON monitor of the recorded process
  *   recorder.c   start, poll, stop, drain
  *
  * Library code returns 0 or a negative rf_err / -errno and never prints:

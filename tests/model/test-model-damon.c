@@ -148,14 +148,17 @@ static void test_fraction(void)
  * region of theirs accessed every 256 pages of the stream they stay young,
  * are activated and stay (faults again are minor).
  */
-static uint64_t majfaults_after_stream(bool with_damon, uint64_t *activated)
+/*
+ * On @m, with file 2 mapped at ADDR: fault its 64 pages, stream 8192 pages of
+ * file 3, with a DAMON region over the 64 (every check a hit) every 256 if
+ * @with_damon, fault the 64 again.  The major faults of the last, and
+ * pgactivate before them (@activated, may be NULL); @m is freed.
+ */
+static uint64_t majfaults_after_stream(struct rf_model *m, bool with_damon, uint64_t *activated)
 {
-	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
-	struct rf_model *m = mk("v6.18", small);
 	uint64_t before;
 	int i;
 
-	mmap_file(m, 2, MM, ADDR, 64, 2);
 	for (i = 0; i < 64; i++)
 		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
 	for (i = 0; i < 8192; i++) {
@@ -163,22 +166,33 @@ static uint64_t majfaults_after_stream(bool with_damon, uint64_t *activated)
 		if (with_damon && i % 256 == 255)
 			damon(m, MM, ADDR, 64, 20, 20, 1000u + (uint64_t)i);
 	}
+	if (activated)
+		*activated = C(m, "vmstat.pgactivate");
 	before = C(m, "vmstat.pgmajfault");
 	for (i = 0; i < 64; i++)
 		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
-	*activated = C(m, "vmstat.pgactivate");
 	before = C(m, "vmstat.pgmajfault") - before;
 	rf_model_free(m);
 	return before;
+}
+
+/* A 4 MiB model of @profile with file 2's 64 pages mapped at ADDR. */
+static struct rf_model *small_mapped(const char *profile)
+{
+	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
+	struct rf_model *m = mk(profile, small);
+
+	mmap_file(m, 2, MM, ADDR, 64, 2);
+	return m;
 }
 
 static void test_reclaim_sees_them(void)
 {
 	uint64_t act0, act1;
 
-	is_int(majfaults_after_stream(false, &act0), 64,
+	is_int(majfaults_after_stream(small_mapped("v6.18"), false, &act0), 64,
 	       "no DAMON: the 64 mapped pages are evicted by the stream");
-	is_int(majfaults_after_stream(true, &act1), 0,
+	is_int(majfaults_after_stream(small_mapped("v6.18"), true, &act1), 0,
 	       "accessed every 256 pages of the stream: none is evicted");
 	ok(act1 >= 64 && act1 > act0, "... they were activated (pgactivate %llu, %llu without)",
 	   (unsigned long long)act1, (unsigned long long)act0);
@@ -240,28 +254,12 @@ static void test_mglru_checked(void)
  */
 static uint64_t majfaults_rand(const char *profile, bool normal_after)
 {
-	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
-	struct rf_model *m = mk(profile, small);
-	uint64_t before;
-	int i;
+	struct rf_model *m = small_mapped(profile);
 
-	mmap_file(m, 2, MM, ADDR, 64, 2);
 	madvise(m, 0, 2, MM, ADDR, 32, 1 /* MADV_RANDOM */);
 	if (normal_after)
 		madvise(m, 0, 2, MM, ADDR, 64, 0 /* MADV_NORMAL */);
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
-	for (i = 0; i < 8192; i++) {
-		read_pages(m, 0, 3, 3, (uint64_t)i, 1);
-		if (i % 256 == 255)
-			damon(m, MM, ADDR, 64, 20, 20, 1000u + (uint64_t)i);
-	}
-	before = C(m, "vmstat.pgmajfault");
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
-	before = C(m, "vmstat.pgmajfault") - before;
-	rf_model_free(m);
-	return before;
+	return majfaults_after_stream(m, true, NULL);
 }
 
 static void test_rand_read(void)
