@@ -30,8 +30,9 @@
 #define KDAMOND		DAMON_ADMIN "/0"
 #define CONTEXT		KDAMOND "/contexts/0"
 
+/* Held while the recorder has DAMON's interface: rf_damon_stop() gives it back. */
 struct rf_damon {
-	bool on;
+	pid_t pid;		/* the process its kdamond monitors */
 };
 
 /* A knob's value, its newline dropped. */
@@ -42,14 +43,6 @@ static int sysfs_read(const char *path, char *buf, size_t len)
 	if (!err)
 		buf[strcspn(buf, "\n")] = '\0';
 	return err;
-}
-
-static int sysfs_write_u64(const char *path, uint64_t v)
-{
-	char val[32];
-
-	snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
-	return rf_knob_write(path, val);
 }
 
 /* Whether the space-separated list @list has the word @w. */
@@ -75,7 +68,7 @@ static void release(void)
 		nanosleep(&ts, NULL);
 }
 
-/* Each step: the file below KDAMOND, the value; a message naming the file on failure. */
+/* Each step: a knob, the value; a message naming the file on failure. */
 static int step(const char *file, const char *val, char *msg, size_t len)
 {
 	int err = rf_knob_write(file, val);
@@ -86,9 +79,17 @@ static int step(const char *file, const char *val, char *msg, size_t len)
 	return err;
 }
 
+static int step_u64(const char *file, uint64_t v, char *msg, size_t len)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
+	return step(file, val, msg, len);
+}
+
 int rf_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *msg, size_t len)
 {
-	char buf[256], pid[24];
+	char buf[256];
 	int err;
 
 	*out = NULL;
@@ -118,21 +119,16 @@ int rf_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *
 			 "monitoring (avail_operations: %s; CONFIG_DAMON_VADDR)", buf);
 		err = RF_ERR_UNSUPPORTED;
 	}
-	snprintf(pid, sizeof(pid), "%d", (int)cfg->pid);
 	err = err ?: step(CONTEXT "/operations", "vaddr", msg, len);
 	/* aggr_us before sample_us would not matter: DAMON checks them at "on" */
-	if (!err && (err = sysfs_write_u64(CONTEXT "/monitoring_attrs/intervals/sample_us",
-					   cfg->sample_us)))
-		snprintf(msg, len, "DAMON: cannot set sample_us: %s", rf_strerror(err));
-	if (!err && (err = sysfs_write_u64(CONTEXT "/monitoring_attrs/intervals/aggr_us",
-					   cfg->aggr_us)))
-		snprintf(msg, len, "DAMON: cannot set aggr_us: %s", rf_strerror(err));
+	err = err ?: step_u64(CONTEXT "/monitoring_attrs/intervals/sample_us", cfg->sample_us, msg,
+			      len);
+	err = err ?: step_u64(CONTEXT "/monitoring_attrs/intervals/aggr_us", cfg->aggr_us, msg, len);
 	/* the regions follow the mappings at every aggregation: the workload execs after start */
-	if (!err && (err = sysfs_write_u64(CONTEXT "/monitoring_attrs/intervals/update_us",
-					   cfg->aggr_us)))
-		snprintf(msg, len, "DAMON: cannot set update_us: %s", rf_strerror(err));
+	err = err ?: step_u64(CONTEXT "/monitoring_attrs/intervals/update_us", cfg->aggr_us, msg,
+			      len);
 	err = err ?: step(CONTEXT "/targets/nr_targets", "1", msg, len);
-	err = err ?: step(CONTEXT "/targets/0/pid_target", pid, msg, len);
+	err = err ?: step_u64(CONTEXT "/targets/0/pid_target", (uint64_t)cfg->pid, msg, len);
 	err = err ?: step(KDAMOND "/state", "on", msg, len);
 	if (err) {
 		release();
@@ -143,7 +139,7 @@ int rf_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *
 		release();
 		return RF_ERR_NOMEM;
 	}
-	(*out)->on = true;
+	(*out)->pid = cfg->pid;
 	return 0;
 }
 
@@ -151,7 +147,6 @@ void rf_damon_stop(struct rf_damon *d)
 {
 	if (!d)
 		return;
-	if (d->on)
-		release();
+	release();
 	free(d);
 }

@@ -32,7 +32,7 @@ enum damon_pass { DAMON_COUNT, DAMON_MARK, DAMON_CHECK };
 
 struct damon_visit {
 	enum damon_pass pass;
-	uint64_t salt;
+	uint64_t time;		/* the event's: with the page's mapping and index, its draw */
 	uint64_t threshold;	/* MARK, CHECK: a page is picked when its draw is at most this */
 	uint64_t young, old;	/* COUNT: resident mapped pages of the region, young or not */
 };
@@ -50,7 +50,7 @@ static void damon_visit(struct rf_model *m, uint64_t index, uint64_t e, void *ct
 	if (!p->mapcount || (p->flags & PG_orphan))
 		return;
 	picked = v->threshold == UINT64_MAX ||
-		 rf_hash2(v->salt ^ v->pass, index) <= v->threshold;
+		 rf_hash2(rf_hash2(v->time, p->mapping) ^ v->pass, index) <= v->threshold;
 	switch (v->pass) {
 	case DAMON_COUNT:
 		if (p->flags & PG_young)
@@ -85,40 +85,12 @@ static uint64_t chance(double num, double den)
 	return q >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)q;
 }
 
-/* One pass over the region's pages: anonymous by address, file pages through the vmas. */
-static void damon_walk(struct rf_model *m, const struct rf_mm *x, const struct rf_event *ev,
-		       struct damon_visit *v)
-{
-	unsigned int shift = page_shift(m);
-	uint64_t start = ev->u.damon.start, end = ev->u.damon.end;
-	uint32_t i, mapping;
-
-	v->salt = rf_hash2(ev->time, x->anon_mapping);
-	xa_for_each_range(m, x->anon_mapping, start >> shift, (end - 1) >> shift, damon_visit, v);
-	for (i = 0; i < x->nr_vmas; i++) {
-		const struct rf_vma *a = &x->vmas[i];
-		uint64_t lo = a->start > start ? a->start : start;
-		uint64_t hi = a->end < end ? a->end : end;
-
-		if (!a->ino || hi <= lo || hi - lo < 1ull << shift)
-			continue;
-		mapping = mapping_find(m, MAPPING_FILE, a->dev, a->ino);
-		if (mapping == RF_NONE)
-			continue;
-		v->salt = rf_hash2(ev->time, mapping);
-		lo = a->pgoff + ((lo - a->start) >> shift);
-		hi = a->pgoff + ((hi - 1 - a->start) >> shift);
-		if (hi >= lo)	/* pgoff + offset could wrap on a hostile vma */
-			xa_for_each_range(m, mapping, lo, hi, damon_visit, v);
-	}
-}
-
 void damon_region(struct rf_model *m, const struct rf_event *ev)
 {
-	const struct rf_mm *x = mm_find(m, ev->u.damon.mm);
+	struct rf_mm *x = mm_find(m, ev->u.damon.mm);
 	uint64_t start = ev->u.damon.start, end = ev->u.damon.end;
 	uint32_t k = ev->u.damon.nr_accesses, n = ev->u.damon.max_nr_accesses;
-	struct damon_visit v = { .pass = DAMON_COUNT };
+	struct damon_visit v = { .pass = DAMON_COUNT, .time = ev->time };
 	double span, want;
 
 	if (!m->cfg.damon || !k || !x || end <= start || end - start < 1ull << page_shift(m)) {
@@ -128,17 +100,17 @@ void damon_region(struct rf_model *m, const struct rf_event *ev)
 	m->damon_regions++;
 	if (!n || k > n)
 		k = n = 1;	/* a count past its samples: every check hit */
-	damon_walk(m, x, ev, &v);
+	mm_for_each_range(m, x, start, end, damon_visit, &v);
 	span = (double)((end - start) >> page_shift(m));
 	want = (double)k * span / n - (double)v.young;
 	if (want > 0 && v.old) {
 		v.pass = DAMON_MARK;
 		v.threshold = chance(want, (double)v.old);
-		damon_walk(m, x, ev, &v);
+		mm_for_each_range(m, x, start, end, damon_visit, &v);
 	}
 	if (v.young) {
 		v.pass = DAMON_CHECK;
 		v.threshold = chance(k, (double)v.young);
-		damon_walk(m, x, ev, &v);
+		mm_for_each_range(m, x, start, end, damon_visit, &v);
 	}
 }

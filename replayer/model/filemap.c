@@ -116,19 +116,15 @@ void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, 
  */
 uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bool *exec)
 {
-	uint8_t flags = ev->u.file.flags;
+	const struct rf_mm *x = ev->u.file.mm ? mm_find(m, ev->u.file.mm) : NULL;
 	const struct rf_vma *v = NULL;
 
-	if (ev->u.file.mm) {
-		uint32_t i = id_map_find(&m->mm_index, ev->u.file.mm);
-
-		if (i != RF_NONE)
-			v = find_file_vma(&m->mms[i], ev->u.file.dev, ev->u.file.ino,
-					  ev->u.file.index, page_shift(m));
-	}
+	if (x)
+		v = find_file_vma(x, ev->u.file.dev, ev->u.file.ino, ev->u.file.index,
+				  page_shift(m));
 	if (exec)
 		*exec = v && (v->prot & PROT_EXEC);
-	return flags | (v ? v->read_hint : 0);
+	return ev->u.file.flags | (v ? v->read_hint : 0);
 }
 
 /* filemap_fault(): a miss is a major fault; no mark_page_accessed() */

@@ -44,27 +44,10 @@ static void pageout_slot(struct rf_model *m, uint64_t index, uint64_t e, void *v
 static void madvise_pageout(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end)
 {
 	struct pageout_ctx c = { 0 };
-	unsigned int shift = page_shift(m);
-	uint32_t i;
 
 	lru_add_drain(m);
 	cost_add(m, COST_LRU_LOCK, 1);
-	for (i = 0; i < x->nr_vmas; i++) {
-		const struct rf_vma *v = &x->vmas[i];
-		uint64_t s = start > v->start ? start : v->start;
-		uint64_t e = end < v->end ? end : v->end;
-		uint32_t mp;
-
-		if (!v->ino || s >= e)
-			continue;
-		mp = mapping_find(m, MAPPING_FILE, v->dev, v->ino);
-		if (mp != RF_NONE)
-			xa_for_each_range(m, mp, v->pgoff + ((s - v->start) >> shift),
-					  v->pgoff + ((e - v->start - 1) >> shift), pageout_slot,
-					  &c);
-	}
-	xa_for_each_range(m, x->anon_mapping, start >> shift, (end - 1) >> shift, pageout_slot,
-			  &c);
+	mm_for_each_range(m, x, start, end, pageout_slot, &c);
 	if (c.nr)
 		reclaim_pages(m, c.list, c.nr);
 	free(c.list);

@@ -11,14 +11,21 @@
 #include "lib/grow.h"
 #include "model-local.h"
 
+/* The mm @mm, or NULL if no event made it. */
+struct rf_mm *mm_find(const struct rf_model *m, uint64_t mm)
+{
+	uint32_t i = id_map_find(&m->mm_index, mm);
+
+	return i == RF_NONE ? NULL : &m->mms[i];
+}
+
 /* The mm @mm, made (with its anonymous mapping) at its first use; NULL without memory. */
 struct rf_mm *mm_get(struct rf_model *m, uint64_t mm)
 {
-	uint32_t i = id_map_find(&m->mm_index, mm);
-	struct rf_mm *x;
+	struct rf_mm *x = mm_find(m, mm);
 
-	if (i != RF_NONE)
-		return &m->mms[i];
+	if (x)
+		return x;
 	if (RF_GROW(m->mms, m->cap_mms, m->nr_mms + 1))
 		return NULL;
 	x = &m->mms[m->nr_mms];
@@ -28,14 +35,6 @@ struct rf_mm *mm_get(struct rf_model *m, uint64_t mm)
 	if (x->anon_mapping == RF_NONE || id_map_put(&m->mm_index, mm, m->nr_mms))
 		return NULL;
 	return &m->mms[m->nr_mms++];
-}
-
-/* The mm @mm, or NULL if no event made it. */
-struct rf_mm *mm_find(const struct rf_model *m, uint64_t mm)
-{
-	uint32_t i = id_map_find(&m->mm_index, mm);
-
-	return i == RF_NONE ? NULL : &m->mms[i];
 }
 
 /* The vma of @x mapping file (@dev, @ino) at page @index, or NULL. */
@@ -103,16 +102,16 @@ static void exit_mmap(struct rf_model *m, struct rf_mm *x)
 /* mmput(), kernel/fork.c: the last user gone, exit_mmap(). */
 void mm_put(struct rf_model *m, uint64_t mm)
 {
-	uint32_t i = id_map_find(&m->mm_index, mm);
+	struct rf_mm *x = mm_find(m, mm);
 
-	if (i == RF_NONE)
+	if (!x)
 		return;
-	if (m->mms[i].users > 1) {
-		m->mms[i].users--;
+	if (x->users > 1) {
+		x->users--;
 		return;
 	}
-	m->mms[i].users = 0;
-	exit_mmap(m, &m->mms[i]);
+	x->users = 0;
+	exit_mmap(m, x);
 }
 
 /* mmap_region(): the new vma of @ev over [@start, @end) replaces what the range held. */
@@ -183,6 +182,31 @@ uint8_t vma_read_hint(const struct rf_mm *x, uint64_t addr)
 		if (addr >= x->vmas[i].start && addr < x->vmas[i].end)
 			return x->vmas[i].read_hint;
 	return 0;
+}
+
+/*
+ * Every slot of the pages @x maps in [@start, @end): file pages through its
+ * vmas, then anonymous ones by address (madvise.c, damon.c).
+ */
+void mm_for_each_range(struct rf_model *m, const struct rf_mm *x, uint64_t start, uint64_t end,
+		       xa_visit_fn fn, void *ctx)
+{
+	unsigned int shift = page_shift(m);
+	uint32_t i, mp;
+
+	for (i = 0; i < x->nr_vmas; i++) {
+		const struct rf_vma *v = &x->vmas[i];
+		uint64_t s = start > v->start ? start : v->start;
+		uint64_t e = end < v->end ? end : v->end;
+
+		if (!v->ino || s >= e)
+			continue;
+		mp = mapping_find(m, MAPPING_FILE, v->dev, v->ino);
+		if (mp != RF_NONE)	/* a pgoff that wraps gives last < first: nothing */
+			xa_for_each_range(m, mp, v->pgoff + ((s - v->start) >> shift),
+					  v->pgoff + ((e - v->start - 1) >> shift), fn, ctx);
+	}
+	xa_for_each_range(m, x->anon_mapping, start >> shift, (end - 1) >> shift, fn, ctx);
 }
 
 /* do_munmap(), v4.6.2: unmap_region() drains this CPU and zaps the range; its vmas go. */

@@ -956,6 +956,8 @@ void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end
 void vma_set_read_hint(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end,
 		       uint8_t hint);
 uint8_t vma_read_hint(const struct rf_mm *x, uint64_t addr);
+void mm_for_each_range(struct rf_model *m, const struct rf_mm *x, uint64_t start, uint64_t end,
+		       xa_visit_fn fn, void *ctx);
 
 /* damon.c */
 void damon_region(struct rf_model *m, const struct rf_event *ev);
