@@ -228,6 +228,47 @@ RF_API int rf_model_aliases(const struct rf_model *m, rf_model_alias_cb cb, void
  */
 RF_API bool rf_model_counter(const struct rf_model *m, const char *key, uint64_t *value);
 
+/*
+ * The model's decisions about single folios, for attribution (refault
+ * report): the folio, and what happened to it.  A callback set with
+ * rf_model_set_decision_cb() is called synchronously inside
+ * rf_model_feed() (and rf_model_finish(), which may release a held
+ * readahead), so the event being fed is the one the decision belongs to.
+ *   RF_MODEL_INSERT    the folio entered memory: a page-cache insertion
+ *                      (filemap_add_folio(): a read, fault, readahead or
+ *                      write that missed) or a swap-in (do_swap_page())
+ *   RF_MODEL_REFAULT   workingset_refault() found its shadow (counted as
+ *                      workingset_refault_file/anon), after its INSERT
+ *   RF_MODEL_ACTIVATE  counted as pgactivate (an activation batch drained,
+ *                      or shrink_folio_list() keeping it active)
+ *   RF_MODEL_EVICT     reclaimed: __remove_mapping() left a shadow or a
+ *                      swap entry
+ * Counts are base pages (@nr), whatever the profile's counters count.
+ */
+enum rf_model_decision {
+	RF_MODEL_INSERT,
+	RF_MODEL_REFAULT,
+	RF_MODEL_ACTIVATE,
+	RF_MODEL_EVICT,
+	RF_MODEL_NR_DECISIONS
+};
+
+struct rf_model_folio {
+	uint64_t ino;		/* file: inode number; anonymous: 0 */
+	uint64_t mm;		/* anonymous: the address space; file: 0 */
+	uint64_t index;		/* file: page index; anonymous: address >> page shift */
+	uint64_t nr;		/* base pages */
+	uint64_t cgroup;	/* the memcg charged: the trace's cgroup id (0: the root) */
+	const char *memcg;	/* its path as the counters name it ("/", "/a/b") */
+	uint32_t dev;
+	bool anon;
+};
+
+typedef void (*rf_model_decision_cb)(enum rf_model_decision d, const struct rf_model_folio *f,
+				     void *ctx);
+/* Call @cb with @ctx for every decision from now on; NULL stops. */
+RF_API void rf_model_set_decision_cb(struct rf_model *m, rf_model_decision_cb cb, void *ctx);
+
 /* Free @m (NULL is fine). */
 RF_API void rf_model_free(struct rf_model *m);
 

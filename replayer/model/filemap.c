@@ -39,6 +39,7 @@ uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsi
 		return RF_NIL;
 	shadow = xa_take_shadow(m, mapping, index, order, P(m, idx)->memcg);
 	xa_store_page(m, idx);
+	model_decide(m, RF_MODEL_INSERT, P(m, idx));
 	if (shadow && !(write && m->p->ws_no_write_refault))
 		workingset_refault(m, P(m, idx), shadow);
 	lru_cache_add(m, idx);

@@ -722,7 +722,20 @@ struct rf_model {
 	uint64_t nr_vmscan_write, nr_events, nr_ignored;
 	bool finished;
 	int error;
+
+	/* rf_model_set_decision_cb(): who is told of each folio's fate (model_decide()) */
+	rf_model_decision_cb decide_cb;
+	void *decide_ctx;
 };
+
+/* model.c: tell the decision callback, if there is one, about page @p */
+void model_decide_page(struct rf_model *m, enum rf_model_decision d, const struct rf_page *p);
+static inline void model_decide(struct rf_model *m, enum rf_model_decision d,
+				const struct rf_page *p)
+{
+	if (m->decide_cb)
+		model_decide_page(m, d, p);
+}
 
 /* page slab (pagecache.c) */
 uint32_t page_alloc_slot(struct rf_model *m);

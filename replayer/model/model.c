@@ -301,6 +301,28 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 	return m->error;
 }
 
+void rf_model_set_decision_cb(struct rf_model *m, rf_model_decision_cb cb, void *ctx)
+{
+	m->decide_cb = cb;
+	m->decide_ctx = ctx;
+}
+
+void model_decide_page(struct rf_model *m, enum rf_model_decision d, const struct rf_page *p)
+{
+	const struct rf_mapping *mp = &m->mappings[p->mapping];
+	const struct rf_memcg *mc = m->memcgs[p->memcg];
+	struct rf_model_folio f = { .index = p->index, .nr = page_nr(p), .cgroup = mc->cgid,
+				    .memcg = mc->path, .anon = mp->kind == MAPPING_ANON };
+
+	if (f.anon) {
+		f.mm = mp->ino;
+	} else {
+		f.ino = mp->ino;
+		f.dev = mp->dev;
+	}
+	m->decide_cb(d, &f, m->decide_ctx);
+}
+
 int rf_model_finish(struct rf_model *m)
 {
 	if (!m->finished && !m->error && m->nr_ra_held)

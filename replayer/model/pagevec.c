@@ -95,6 +95,7 @@ static void pagevec_activate(struct rf_model *m, uint32_t cpu)
 		nr = m->p->pgactivate_nr_pages ? nr : 1;
 		m->ev[EV_PGACTIVATE] += nr;
 		count_memcg_event(m, p->memcg, EV_PGACTIVATE, nr);
+		model_decide(m, RF_MODEL_ACTIVATE, p);
 		if (m->p->balance == BALANCE_ROTATED) {
 			page_lruvec(m, p)->recent_scanned[file]++;
 			page_lruvec(m, p)->recent_rotated[file]++;

@@ -112,6 +112,7 @@ int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t 
 	xa_store(m, mapping, index, 0);		/* the entry goes, slot freed below */
 	swap_entry_free(m, entry, 1);
 	xa_store_page(m, idx);
+	model_decide(m, RF_MODEL_INSERT, p);
 	if (m->p->ws_anon)
 		workingset_refault(m, p, entry);
 	if (m->p->ws_restore && !lru_gen_on(m))

@@ -251,6 +251,7 @@ static void remove_mapping_and_free(struct rf_model *m, uint32_t idx, const stru
 	uint64_t nr = page_nr(p);
 	uint64_t shadow = workingset_eviction(m, p, sc->target);
 
+	model_decide(m, RF_MODEL_EVICT, p);
 	if (page_is_file(p)) {
 		xa_erase_page(m, idx, shadow);
 	} else {
@@ -336,6 +337,7 @@ activate:
 		p->flags |= PG_active;
 		st->nr_activate += m->p->pgactivate_nr_pages ? nr : 1;
 		count_memcg_event(m, p->memcg, EV_PGACTIVATE, m->p->pgactivate_nr_pages ? nr : 1);
+		model_decide(m, RF_MODEL_ACTIVATE, p);
 keep:
 		if (!(p->flags & PG_writeback))
 			swap_cache_drop(m, p);	/* kept after all: the slot goes */

@@ -214,6 +214,7 @@ static bool refault_v4(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	dist = (now - eviction) & eviction_mask(m, shadow & SLOT_TAG_MASK);
 	/* v4.x counts in the zone/node; v5.4 in the evicting lruvec */
 	count_ws(m, m->p->ws_memcg_stats ? evm : p->memcg, EV_WORKINGSET_REFAULT_FILE, 1);
+	model_decide(m, RF_MODEL_REFAULT, p);
 	if (dist > active_file)
 		return false;
 	workingset_count_activate(m, m->p->ws_memcg_stats ? evm : p->memcg, true, 1);
@@ -242,6 +243,7 @@ static bool refault_v5(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	evl = &m->memcgs[evm]->lruvec;
 	dist = (evl->inactive_age - eviction) & eviction_mask(m, shadow & SLOT_TAG_MASK);
 	count_ws(m, p->memcg, file ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
+	model_decide(m, RF_MODEL_REFAULT, p);
 	/* the sizes as of the last stats flush where the profile has one (memcg-stats.c) */
 	size = memcg_stat_lru(m, evm, LRU_ACTIVE_FILE);
 	if (!file)
@@ -354,6 +356,7 @@ bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	if (memcg != p->memcg || (!recent && m->p->lru_gen_ws_v61))
 		return false;
 	count_ws(m, memcg, type ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
+	model_decide(m, RF_MODEL_REFAULT, p);
 	if (!recent)
 		return false;
 	if (m->p->lru_gen_refs_sticky) {
