@@ -23,6 +23,7 @@ static const struct cmd_struct commands[] = {
 	{ "gen", cmd_gen, "write a synthetic trace of a known workload (vm-scalability, seeds)" },
 	{ "compare", cmd_compare, "LKP-style regression tables, gates and plots over replay results" },
 	{ "validate", cmd_validate, "the model against the kernel's own counters in a recorded trace" },
+	{ "report", cmd_report, "which files, cgroups, pids or commands refault, kernel and models" },
 };
 
 static void print_usage(FILE *out)

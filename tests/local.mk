@@ -16,4 +16,5 @@ include tests/validate/local.mk
 include tests/kernels/local.mk
 include tests/compare/local.mk
 include tests/cli/local.mk
+include tests/report/local.mk
 include tests/bench/local.mk

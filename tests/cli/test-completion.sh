@@ -26,7 +26,7 @@ complete_has() {
 		fail=1
 	fi
 }
-echo "1..9"
+echo "1..11"
 complete_has "rep" replay "a verb"
 complete_has "trace d" dump "a trace subcommand"
 complete_has "replay --pro" --profile "a verb's option, from its --help"
@@ -36,4 +36,6 @@ complete_has "gen lru-file-r" lru-file-readtwice "a generator case"
 complete_has "record --events vm" vmscan "an event group"
 complete_has "record --dur" --duration "record's newest option"
 complete_has "compare $tmp/r.json:v6" "$tmp/r.json:v6.18" "a configuration of a results file"
+complete_has "report t.rft -p kernel,v6.1" kernel,v6.18 "report's sources: the kernel, then a profile"
+complete_has "report t.rft --by cg" cgroup "report's views"
 exit $fail

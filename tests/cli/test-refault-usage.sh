@@ -7,9 +7,9 @@
 n=0
 failed=0
 check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=1; fi; }
-verbs="trace replay record gen compare validate"
+verbs="trace replay record gen compare validate report"
 subs="info dump verify slice recover convert"
-echo "1..19"
+echo "1..20"
 out=$("$REFAULT" --help); rc=$?
 check "--help exits 0" "test $rc -eq 0"
 check "--help lists every verb" \
@@ -41,7 +41,7 @@ done
 check "an unknown short option in a cluster is named by itself" \
 	"says \"unknown option '-z'\" trace dump -- --json -zq x"
 bad=0
-for a in "gen -o" "replay -p" "validate -p" "compare --plot" "record -o" "trace slice -o"; do
+for a in "gen -o" "replay -p" "validate -p" "report -b" "compare --plot" "record -o" "trace slice -o"; do
 	says "option '${a##* }' needs an argument" ${a% *} -- ${a##* } || bad=1
 done
 check "an option without its argument: the same message for every verb" "test $bad -eq 0"

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* refault report: who refaults, per file, cgroup, pid or command, for the kernel and the models. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <refault/errors.h>
+
+#include "cli/builtin.h"
+#include "cli/util.h"
+#include "lib/outfile.h"
+#include "report/report.h"
+
+#define MAX_SETS 256
+
+static const char usage[] =
+	"usage: refault report TRACE [--by file|cgroup|pid|comm]\n"
+	"                      [--sort refaults|misses|evictions|activations]\n"
+	"                      [--profile kernel|P[,P...]] [--set KEY=VALUE]... [--lines N]\n"
+	"                      [--stdio | --json] [-o FILE] [--threads N] [--skip-damaged]\n"
+	"\n"
+	"Which pages refault, and whose: the decisions about each folio (misses, refaults,\n"
+	"evictions, activations, in base pages), attributed to its file (or an anonymous\n"
+	"folio's address space), or to the pid, command or memory cgroup of the reference\n"
+	"that brought it in. The kernel's decisions come from the trace's page-cache and LRU\n"
+	"observations; a model's from replaying the trace through it. Several sources are\n"
+	"shown side by side, each against the first, as perf diff does.\n"
+	"\n"
+	"  -b, --by KEY           file (default), cgroup, pid or comm\n"
+	"  -s, --sort METRIC      refaults (default), misses, evictions or activations\n"
+	"  -p, --profile LIST     comma-separated sources: kernel (the trace's own decisions)\n"
+	"                         and model profiles, as refault replay names them;\n"
+	"                         default: kernel, or v6.18 for a trace without page-cache\n"
+	"                         observations (a generated one)\n"
+	"      --set KEY=VALUE    a setting of every model configuration (refault replay --set)\n"
+	"  -n, --lines N          the first N rows (default 25; 0: all)\n"
+	"      --stdio            a table for a person (the default)\n"
+	"      --json             the whole table as JSON (docs/report.md)\n"
+	"  -o, --output FILE      write there instead of standard output (replaced only\n"
+	"                         when the report is complete)\n"
+	"  -j, --threads N        worker threads of the models' replay (default: online CPUs)\n"
+	"      --skip-damaged     go on past damaged chunks\n"
+	"\n"
+	"Exit status: 0 success, 1 bad trace or I/O error, 2 bad command line or configuration.\n";
+
+struct report_args {
+	struct rf_report_opts opts;
+	const char *output;
+	char *sets[MAX_SETS];
+	size_t nr_sets;
+	size_t lines;
+	bool json;
+};
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	static const struct option longopts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "set", required_argument, NULL, 'S' },
+		{ "lines", required_argument, NULL, 'n' },
+		{ "stdio", no_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "skip-damaged", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool first = true;
+	uint64_t v;
+	int c;
+
+	a->opts.threads = rf_default_threads();
+	a->lines = 25;
+	while ((c = rf_getopt("report", argc, argv, ":b:s:p:n:o:j:h", longopts, NULL,
+			      &first)) != -1) {
+		switch (c) {
+		case 'b':
+			a->opts.by = rf_report_by_from_name(optarg);
+			if (a->opts.by == RF_REPORT_BY_NR)
+				return rf_usage_error("report", "--by file, cgroup, pid or comm, not '%s'",
+						      optarg);
+			break;
+		case 's':
+			a->opts.sort = rf_report_metric_from_name(optarg);
+			if (a->opts.sort == RF_REPORT_NR_METRICS)
+				return rf_usage_error("report", "--sort refaults, misses, evictions or "
+						      "activations, not '%s'", optarg);
+			break;
+		case 'p': a->opts.sources = optarg; break;
+		case 'S':
+			if (a->nr_sets == MAX_SETS) {
+				rf_err("report", "more than %d --set options", MAX_SETS);
+				return RF_EXIT_USAGE;
+			}
+			a->sets[a->nr_sets++] = optarg;
+			break;
+		case 'n':
+			if (rf_parse_u64(optarg, &v) || v > SIZE_MAX)
+				return rf_usage_error("report", "--lines wants a number, not '%s'", optarg);
+			a->lines = (size_t)v;
+			break;
+		case 'T': a->json = false; break;
+		case 'J': a->json = true; break;
+		case 'o': a->output = optarg; break;
+		case 'j':
+			if (rf_parse_u64(optarg, &v) || v < 1 || v > 256) {
+				rf_err("report", "--threads wants a number from 1 to 256, not '%s'", optarg);
+				return RF_EXIT_USAGE;
+			}
+			a->opts.threads = (unsigned int)v;
+			break;
+		case 'D': a->opts.skip_damaged = true; break;
+		case 'h': fputs(usage, stdout); return -1;
+		default: return RF_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		rf_err("report", optind == argc ? "which trace? (refault report TRACE ...)" :
+		       "one trace at a time; '%s' is extra", argv[argc - 1]);
+		return RF_EXIT_USAGE;
+	}
+	a->opts.trace_path = argv[optind];
+	a->opts.sets = a->sets;
+	a->opts.nr_sets = a->nr_sets;
+	return 0;
+}
+
+static int print(const struct report_args *a, const struct rf_report *r, FILE *f)
+{
+	return a->json ? rf_report_print_json(r, f) : rf_report_print(r, f, a->lines);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct rf_outfile out = { .fd = -1 };
+	struct rf_report *r = NULL;
+	char err[1024] = "";
+	FILE *f;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc < 0 ? RF_EXIT_OK : rc;
+	if (a.output && rf_outfile_open(&out, a.output, 0, err, sizeof(err))) {
+		rf_err("report", "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	a.opts.progress = isatty(STDERR_FILENO);
+	rc = rf_report_run(&a.opts, &r, err, sizeof(err));
+	if (rc) {
+		rf_err("report", "%s", err[0] ? err : rf_strerror(rc));
+		if (a.output)
+			rf_outfile_abandon(&out);
+		return rc == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
+	}
+	if (!a.output) {
+		rc = print(&a, r, stdout) ? RF_EXIT_FAILURE : RF_EXIT_OK;
+		rf_report_free(r);
+		return rf_cli_finish(rc);
+	}
+	f = rf_outfile_stdio(&out);
+	if (!f || print(&a, r, f) || fflush(f)) {
+		rf_err("report", "writing %s: %s", a.output, strerror(errno ? errno : EIO));
+		rf_outfile_abandon(&out);
+		rc = RF_EXIT_FAILURE;
+	} else if (rf_outfile_commit(&out, err, sizeof(err))) {
+		rf_err("report", "%s", err);
+		rc = RF_EXIT_FAILURE;
+	}
+	rf_report_free(r);
+	return rc;
+}

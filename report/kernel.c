@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The kernel's decisions, from the observations the recorder wrote
+ * (docs/report.md, "The kernel's decisions"):
+ *   - a page-cache add (mm_filemap_add_to_page_cache) is a miss of its
+ *     folio's pages, charged to the adding task and the cgroup the recorder
+ *     gives; it is a refault too when one of those pages left the cache by
+ *     an eviction the trace saw (the shadow workingset_refault() would find;
+ *     the kernel drops some shadows first, so this counts at least as many
+ *     as workingset_refault_file, which the report shows beside it);
+ *   - a page-cache delete (mm_filemap_delete_from_page_cache) is an
+ *     eviction, unless the deleting task is in an invalidation the trace
+ *     shows (fadvise DONTNEED or a truncate of that range, until the task's
+ *     next reference): those leave no shadow;
+ *   - an LRU activation (mm_lru_activate) is one of the folio whose pfn the
+ *     add gave; a pfn never added (anonymous memory, the cache older than
+ *     the trace) is counted as unattributed.
+ * Evictions and activations go to the task and cgroup of the folio's add.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/grow.h"
+#include "replayer/observe/observe.h"
+#include "report/report-local.h"
+
+#define POSIX_FADV_DONTNEED	4
+
+/*
+ * Pages of a folio followed one by one (an owner entry each): 2^13, the
+ * largest page-cache folio Linux makes (MAX_PAGECACHE_ORDER: a PMD of 64
+ * KiB pages on arm64; 2^9 on x86-64).  A larger order from the file is
+ * counted whole (to RF_OBS_MAX_ORDER, as the kernel's account counts it)
+ * and followed by its first 2^13 pages, which bounds an event's work.
+ */
+#define TRACK_MAX_PAGES		(1ull << 13)
+
+/* A folio whose pfn the trace gave: what an activation by pfn names. */
+struct kfolio {
+	uint64_t ino, index;
+	uint32_t dev;
+	uint8_t order;
+};
+
+/* A task inside an invalidation of [first, last] of a file. */
+struct inval {
+	uint64_t ino, first, last;
+	uint32_t dev;
+	bool on;
+};
+
+struct rp_kernel {
+	struct rp_source s;
+	struct rp_map pfn;		/* pfn -> index in folios[] */
+	struct kfolio *folios;
+	size_t nr_folios, cap_folios;
+	uint64_t *free_folios;		/* indexes in folios[] free again */
+	size_t nr_free, cap_free;
+	struct rp_map cg_index;		/* cgroup id -> index in cgs[] */
+	uint64_t *cgs;
+	size_t nr_cgs, cap_cgs;
+	struct rp_map inval_index;	/* pid -> index in invals[] */
+	struct inval *invals;
+	size_t nr_invals, cap_invals;
+	struct rf_observe *obs;		/* for the counter snapshots; freed at the end */
+	bool any;			/* a page-cache observation seen */
+	bool counted;			/* the trace had /proc/vmstat snapshots */
+	uint64_t refault_file;		/* their workingset_refault_file, last minus first */
+};
+
+static uint64_t folio_pages(uint8_t order)
+{
+	return 1ull << (order > RF_OBS_MAX_ORDER ? RF_OBS_MAX_ORDER : order);
+}
+
+static uint64_t tracked(const struct rp_folio *f)
+{
+	return f->nr < TRACK_MAX_PAGES ? f->nr : TRACK_MAX_PAGES;
+}
+
+static struct rp_folio folio_of(const struct rf_event *ev)
+{
+	return (struct rp_folio){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
+				  .index = ev->u.file.index, .nr = folio_pages(ev->u.file.order) };
+}
+
+/* An owner entry: the task, and the cgroup as an index in cgs[] (31 bits). */
+static int owner_value(struct rp_kernel *k, int32_t pid, uint64_t cgroup, uint64_t *v)
+{
+	const uint64_t *i = rp_map_get(&k->cg_index, cgroup);
+	uint64_t idx;
+
+	if (i) {
+		idx = *i;
+	} else {
+		if (k->nr_cgs >= (1ull << 31) - 1 || RF_GROW(k->cgs, k->cap_cgs, k->nr_cgs + 1))
+			return RF_ERR_NOMEM;
+		idx = k->nr_cgs;
+		if (rp_map_put(&k->cg_index, cgroup, idx))
+			return RF_ERR_NOMEM;
+		k->cgs[k->nr_cgs++] = cgroup;
+	}
+	*v = (uint64_t)(uint32_t)pid | idx << 33;
+	return 0;
+}
+
+static uint64_t owner_cgroup(const struct rp_kernel *k, uint64_t v)
+{
+	return k->cgs[v >> 33];
+}
+
+static struct inval *inval_of(struct rp_kernel *k, int32_t pid, bool make)
+{
+	const uint64_t *i = rp_map_get(&k->inval_index, (uint32_t)pid);
+
+	if (i)
+		return &k->invals[*i];
+	if (!make || RF_GROW(k->invals, k->cap_invals, k->nr_invals + 1) ||
+	    rp_map_put(&k->inval_index, (uint32_t)pid, k->nr_invals))
+		return NULL;
+	k->invals[k->nr_invals] = (struct inval){ 0 };
+	return &k->invals[k->nr_invals++];
+}
+
+static int on_invalidate(struct rp_kernel *k, const struct rf_event *ev, uint64_t last)
+{
+	struct inval *in = inval_of(k, ev->pid, true);
+
+	if (!in)
+		return RF_ERR_NOMEM;
+	*in = (struct inval){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
+			      .first = ev->u.file.index, .last = last, .on = true };
+	return 0;
+}
+
+static bool invalidating(struct rp_kernel *k, const struct rf_event *ev)
+{
+	struct inval *in = inval_of(k, ev->pid, false);
+
+	return in && in->on && in->dev == ev->u.file.dev && in->ino == ev->u.file.ino &&
+	       ev->u.file.index >= in->first && ev->u.file.index <= in->last;
+}
+
+static int pfn_remember(struct rp_kernel *k, const struct rf_event *ev)
+{
+	const uint64_t *old = rp_map_get(&k->pfn, ev->u.file.pfn);
+	uint64_t idx;
+
+	if (old) {
+		idx = *old;
+	} else if (k->nr_free) {
+		idx = k->free_folios[--k->nr_free];
+	} else {
+		if (RF_GROW(k->folios, k->cap_folios, k->nr_folios + 1))
+			return RF_ERR_NOMEM;
+		idx = k->nr_folios++;
+	}
+	k->folios[idx] = (struct kfolio){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
+					  .index = ev->u.file.index, .order = ev->u.file.order };
+	if (!old && rp_map_put(&k->pfn, ev->u.file.pfn, idx)) {
+		k->nr_folios -= idx == k->nr_folios - 1;
+		return RF_ERR_NOMEM;
+	}
+	return 0;
+}
+
+static int pfn_forget(struct rp_kernel *k, uint64_t pfn)
+{
+	uint64_t idx;
+
+	if (!rp_map_del(&k->pfn, pfn, &idx))
+		return 0;
+	if (RF_GROW(k->free_folios, k->cap_free, k->nr_free + 1))
+		return RF_ERR_NOMEM;
+	k->free_folios[k->nr_free++] = idx;
+	return 0;
+}
+
+static int on_add(struct rp_kernel *k, const struct rf_event *ev)
+{
+	struct rp_folio f = folio_of(ev);
+	bool refault = false;
+	uint64_t i, v;
+
+	if (owner_value(k, ev->pid, ev->u.file.cgroup, &v))
+		return RF_ERR_NOMEM;
+	for (i = 0; i < tracked(&f); i++) {
+		uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&f, i));
+
+		refault |= o && (*o & RP_OWNER_EVICTED);
+		if (rp_map_put(&k->s.owner, rp_page_id(&f, i), v))
+			return RF_ERR_NOMEM;
+	}
+	rp_count(&k->s, RF_REPORT_MISSES, &f, ev->pid, ev->u.file.cgroup, NULL, f.nr);
+	if (refault)
+		rp_count(&k->s, RF_REPORT_REFAULTS, &f, ev->pid, ev->u.file.cgroup, NULL, f.nr);
+	return ev->u.file.pfn ? pfn_remember(k, ev) : 0;
+}
+
+static int on_del(struct rp_kernel *k, const struct rf_event *ev)
+{
+	struct rp_folio f = folio_of(ev);
+	const uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&f, 0));
+	uint64_t i, v = o ? *o : 0;
+
+	if (ev->u.file.pfn && pfn_forget(k, ev->u.file.pfn))
+		return RF_ERR_NOMEM;
+	if (invalidating(k, ev)) {
+		for (i = 0; i < tracked(&f); i++)
+			rp_map_del(&k->s.owner, rp_page_id(&f, i), NULL);
+		return 0;
+	}
+	if (o || k->s.by == RF_REPORT_BY_FILE)
+		rp_count(&k->s, RF_REPORT_EVICTIONS, &f, RP_OWNER_PID(v),
+			 o ? owner_cgroup(k, v) : 0, NULL, f.nr);
+	else
+		rp_unattributed(&k->s, RF_REPORT_EVICTIONS, f.nr);
+	for (i = 0; i < tracked(&f); i++)
+		if (rp_map_put(&k->s.owner, rp_page_id(&f, i), v | RP_OWNER_EVICTED))
+			return RF_ERR_NOMEM;
+	return 0;
+}
+
+static void on_activate(struct rp_kernel *k, const struct rf_event *ev)
+{
+	const uint64_t *idx = rp_map_get(&k->pfn, ev->u.lru.pfn);
+	uint64_t nr = folio_pages(ev->u.lru.order);
+	const struct kfolio *kf;
+	const uint64_t *o;
+	struct rp_folio f;
+
+	if (!idx) {
+		rp_unattributed(&k->s, RF_REPORT_ACTIVATIONS, nr);
+		return;
+	}
+	kf = &k->folios[*idx];
+	f = (struct rp_folio){ .dev = kf->dev, .ino = kf->ino, .index = kf->index, .nr = nr };
+	o = rp_map_get(&k->s.owner, rp_page_id(&f, 0));
+	if (o)
+		rp_count(&k->s, RF_REPORT_ACTIVATIONS, &f, RP_OWNER_PID(*o), owner_cgroup(k, *o),
+			 NULL, nr);
+	else
+		rp_unattributed(&k->s, RF_REPORT_ACTIVATIONS, nr);
+}
+
+int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
+{
+	struct inval *in;
+	int r;
+
+	r = rp_names_feed(&k->s.names, k->s.by, ev);
+	/* the account is asked for /proc/vmstat only: it is given nothing else to keep */
+	if (!r && ev->type == RF_EV_COUNTERS && ev->u.counters.source == RF_COUNTERS_VMSTAT)
+		r = rf_observe_feed(k->obs, ev);
+	if (r)
+		return r;
+	switch (ev->type) {
+	case RF_EV_PAGECACHE_ADD:
+		k->any = true;
+		r = on_add(k, ev);
+		break;
+	case RF_EV_PAGECACHE_DEL:
+		k->any = true;
+		r = on_del(k, ev);
+		break;
+	case RF_EV_LRU_ACTIVATE:
+		on_activate(k, ev);
+		break;
+	case RF_EV_FADVISE:
+		if (ev->u.file.advice == POSIX_FADV_DONTNEED)
+			r = on_invalidate(k, ev, ev->u.file.nr ? ev->u.file.index + ev->u.file.nr - 1 :
+					  UINT64_MAX);
+		break;
+	case RF_EV_TRUNCATE:
+		r = on_invalidate(k, ev, UINT64_MAX);
+		break;
+	default:
+		/* the task's next reference ends its invalidation */
+		if (rf_event_class(ev->type) == RF_CLASS_REFERENCE &&
+		    (in = inval_of(k, ev->pid, false)))
+			in->on = false;
+		break;
+	}
+	return r ? r : k->s.error;
+}
+
+int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by)
+{
+	struct rp_kernel *k = calloc(1, sizeof(*k));
+
+	*out = NULL;
+	if (!k)
+		return RF_ERR_NOMEM;
+	k->s.by = by;
+	k->s.name = strdup(RF_REPORT_KERNEL);
+	if (!k->s.name || rf_observe_new(&k->obs, 0, 0)) {
+		rp_kernel_free(k);
+		return RF_ERR_NOMEM;
+	}
+	*out = k;
+	return 0;
+}
+
+struct rp_source *rp_kernel_source(struct rp_kernel *k)
+{
+	return &k->s;
+}
+
+bool rp_kernel_has_observations(const struct rp_kernel *k)
+{
+	return k->any;
+}
+
+void rp_kernel_end(struct rp_kernel *k)
+{
+	uint64_t q[RF_OBS_NR];
+
+	if (k->obs && rf_observe_host(k->obs, q)) {
+		k->counted = true;
+		k->refault_file = q[RF_OBS_REFAULT_FILE];
+	}
+	rf_observe_free(k->obs);
+	k->obs = NULL;
+	/* no more adds: the pages' owners and pfns are not asked again */
+	rp_map_destroy(&k->s.owner);
+	rp_map_destroy(&k->pfn);
+}
+
+bool rp_kernel_counted(const struct rp_kernel *k, uint64_t *refault_file)
+{
+	if (k->counted)
+		*refault_file = k->refault_file;
+	return k->counted;
+}
+
+void rp_kernel_free(struct rp_kernel *k)
+{
+	if (!k)
+		return;
+	rp_source_free(&k->s);
+	rp_map_destroy(&k->pfn);
+	rp_map_destroy(&k->cg_index);
+	rp_map_destroy(&k->inval_index);
+	free(k->folios);
+	free(k->free_folios);
+	free(k->cgs);
+	free(k->invals);
+	rf_observe_free(k->obs);
+	free(k);
+}

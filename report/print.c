@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The report for a person (a table, perf report --stdio's habits) and as JSON. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "lib/utf8.h"
+#include "report/report-local.h"
+
+/* A key from the trace, which may hold any bytes: control characters and ill-formed UTF-8 as '?'. */
+static void put_key(const char *s, FILE *f)
+{
+	size_t n = strlen(s), i = 0, k;
+
+	while (i < n) {
+		k = rf_utf8_seq((const unsigned char *)s + i, n - i);
+		if (!k || (k == 1 && ((unsigned char)s[i] < 0x20 || s[i] == 0x7f))) {
+			fputc('?', f);
+			i++;
+			continue;
+		}
+		fwrite(s + i, 1, k, f);
+		i += k;
+	}
+	fputc('\n', f);
+}
+
+static double share(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static void header(const struct rf_report *r, FILE *f)
+{
+	const char *sort = rf_report_metric_name(r->sort);
+	uint64_t counted;
+	size_t i;
+
+	fprintf(f, "# refault report of %s: by %s, sorted by %s\n", r->trace,
+		rf_report_by_name(r->by), sort);
+	for (i = 0; i < r->nr_src; i++)
+		fprintf(f, "# %s: %s\n", r->src[i]->name,
+			r->kernel && r->src[i] == rp_kernel_source(r->kernel) ?
+			"the kernel's decisions, from the trace's page-cache and LRU observations" :
+			"the model's decisions, replaying the trace");
+	if (rf_report_kernel_counted(r, &counted))
+		fprintf(f, "# the kernel counted %" PRIu64 " workingset_refault_file (/proc/vmstat, "
+			"last snapshot minus first); attributed to files here: %" PRIu64 "\n",
+			counted, rp_kernel_source(r->kernel)->total[RF_REPORT_REFAULTS]);
+	fprintf(f, "#\n");
+}
+
+static void footer(const struct rf_report *r, FILE *f, size_t shown)
+{
+	size_t i, m;
+
+	if (shown < r->nr_rows)
+		fprintf(f, "# ... %zu more rows (--lines 0 shows all)\n", r->nr_rows - shown);
+	for (i = 0; i < r->nr_src; i++) {
+		const uint64_t *u = r->src[i]->unattributed;
+		bool any = false;
+
+		for (m = 0; m < RF_REPORT_NR_METRICS; m++)
+			any |= u[m] != 0;
+		if (!any)
+			continue;
+		fprintf(f, "# %s, not attributed to a %s:", r->src[i]->name, rf_report_by_name(r->by));
+		for (m = 0; m < RF_REPORT_NR_METRICS; m++)
+			if (u[m])
+				fprintf(f, " %" PRIu64 " %s", u[m], rf_report_metric_name(m));
+		fprintf(f, " (%s)\n", r->kernel && r->src[i] == rp_kernel_source(r->kernel) ?
+			"pages the trace never saw added: anonymous memory, or cached before it" :
+			"folios whose owner is not known");
+	}
+}
+
+static void print_one(const struct rf_report *r, FILE *f, size_t lines)
+{
+	const uint64_t *t = r->src[0]->total;
+	size_t i, n = lines && lines < r->nr_rows ? lines : r->nr_rows;
+
+	fprintf(f, "%8s %10s %10s %10s %11s  %s\n", "Share", "Refaults", "Misses", "Evictions",
+		"Activations", rf_report_by_name(r->by));
+	for (i = 0; i < n; i++) {
+		const uint64_t *v = r->order[i].v[0];
+
+		fprintf(f, "%7.2f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11" PRIu64 "  ",
+			share(v[r->sort], t[r->sort]), v[RF_REPORT_REFAULTS],
+			v[RF_REPORT_MISSES], v[RF_REPORT_EVICTIONS], v[RF_REPORT_ACTIVATIONS]);
+		put_key(r->order[i].key, f);
+	}
+	fprintf(f, "%8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11" PRIu64 "  %s\n", "",
+		t[RF_REPORT_REFAULTS], t[RF_REPORT_MISSES], t[RF_REPORT_EVICTIONS],
+		t[RF_REPORT_ACTIVATIONS], "(total)");
+	footer(r, f, n);
+}
+
+/* perf diff's habit: the baseline, then each source's value and its change against it. */
+static void print_many(const struct rf_report *r, FILE *f, size_t lines)
+{
+	size_t i, s, n = lines && lines < r->nr_rows ? lines : r->nr_rows;
+	int m = r->sort;
+
+	fprintf(f, "# %s per source; %%change against %s\n", rf_report_metric_name(m),
+		r->src[0]->name);
+	fprintf(f, "%12.12s", r->src[0]->name);
+	for (s = 1; s < r->nr_src; s++)
+		fprintf(f, " %9s %12.12s", "%change", r->src[s]->name);
+	fprintf(f, "  %s\n", rf_report_by_name(r->by));
+	for (i = 0; i <= n; i++) {
+		const uint64_t *base = i < n ? r->order[i].v[0] : r->src[0]->total;
+
+		fprintf(f, "%12" PRIu64, base[m]);
+		for (s = 1; s < r->nr_src; s++) {
+			const uint64_t *v = i < n ? r->order[i].v[s] : r->src[s]->total;
+
+			if (base[m])
+				fprintf(f, " %+8.1f%% %12" PRIu64,
+					100.0 * ((double)v[m] - (double)base[m]) / (double)base[m], v[m]);
+			else
+				fprintf(f, " %9s %12" PRIu64, v[m] ? "new" : "", v[m]);
+		}
+		fprintf(f, "  ");
+		if (i < n)
+			put_key(r->order[i].key, f);
+		else
+			fprintf(f, "(total)\n");
+	}
+	footer(r, f, n);
+}
+
+int rf_report_print(const struct rf_report *r, FILE *f, size_t lines)
+{
+	header(r, f);
+	if (r->nr_src == 1)
+		print_one(r, f, lines);
+	else
+		print_many(r, f, lines);
+	return ferror(f) ? -1 : 0;
+}
+
+static json_object *counts(const uint64_t *v)
+{
+	json_object *o = json_object_new_object();
+	int m;
+
+	for (m = 0; o && m < RF_REPORT_NR_METRICS; m++)
+		if (json_object_object_add(o, rf_report_metric_name(m),
+					   json_object_new_uint64(v[m]))) {
+			json_object_put(o);
+			return NULL;
+		}
+	return o;
+}
+
+/* @o[@key] = @v; false (and @v put) when out of memory */
+static bool add(json_object *o, const char *key, json_object *v)
+{
+	if (v && !json_object_object_add(o, key, v))
+		return true;
+	json_object_put(v);
+	return false;
+}
+
+static json_object *to_json(const struct rf_report *r)
+{
+	json_object *o = json_object_new_object(), *a, *row, *tot, *un;
+	uint64_t counted;
+	size_t i, s;
+	bool ok;
+
+	if (!o)
+		return NULL;
+	ok = add(o, "trace", json_object_new_string(r->trace)) &&
+	     add(o, "by", json_object_new_string(rf_report_by_name(r->by))) &&
+	     add(o, "sort", json_object_new_string(rf_report_metric_name(r->sort)));
+	a = ok ? json_object_new_array() : NULL;
+	ok = ok && add(o, "sources", a);
+	for (s = 0; ok && s < r->nr_src; s++)
+		ok = !json_object_array_add(a, json_object_new_string(r->src[s]->name));
+	if (ok && rf_report_kernel_counted(r, &counted)) {
+		json_object *k = json_object_new_object();
+
+		ok = add(o, "kernel_counted", k) &&
+		     add(k, "workingset_refault_file", json_object_new_uint64(counted));
+	}
+	tot = ok ? json_object_new_object() : NULL;
+	un = ok && add(o, "totals", tot) ? json_object_new_object() : NULL;
+	ok = ok && add(o, "unattributed", un);
+	for (s = 0; ok && s < r->nr_src; s++)
+		ok = add(tot, r->src[s]->name, counts(r->src[s]->total)) &&
+		     add(un, r->src[s]->name, counts(r->src[s]->unattributed));
+	a = ok ? json_object_new_array() : NULL;
+	ok = ok && add(o, "rows", a);
+	for (i = 0; ok && i < r->nr_rows; i++) {
+		row = json_object_new_object();
+		ok = row && !json_object_array_add(a, row) &&
+		     add(row, "key", json_object_new_string(r->order[i].key));
+		for (s = 0; ok && s < r->nr_src; s++)
+			ok = add(row, r->src[s]->name, counts(r->order[i].v[s]));
+	}
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+int rf_report_print_json(const struct rf_report *r, FILE *f)
+{
+	json_object *o = to_json(r);
+	int rc;
+
+	if (!o)
+		return RF_ERR_NOMEM;
+	rc = rf_utf8_json_write(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	if (!rc)
+		rc = fputc('\n', f) == EOF ? -1 : 0;
+	json_object_put(o);
+	return rc;
+}

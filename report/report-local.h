@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* librefault-report's insides: the names a trace gives, one source's table, the sources. */
+#ifndef REFAULT_REPORT_LOCAL_H
+#define REFAULT_REPORT_LOCAL_H
+
+#include <refault/trace.h>
+
+#include "lib/hash.h"
+#include "lib/hashmap.h"
+#include "report/report.h"
+
+RF_HASHMAP_DEFINE(rp_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 75)
+
+/* names.c: what the trace's own events name, as of the event last fed */
+struct rp_names {
+	struct rp_map pid_comm;		/* pid -> index in strs[] */
+	struct rp_map mm_pid;		/* address space -> the first pid seen using it */
+	struct rp_map file;		/* hash(dev, ino) -> index in strs[] */
+	struct rp_map cgroup;		/* cgroup id -> index in strs[] */
+	char **strs;
+	size_t nr_strs, cap_strs;
+};
+
+/* Names the view @by shows: files for the file view, cgroups for the cgroup view, tasks for all. */
+int rp_names_feed(struct rp_names *n, enum rf_report_by by, const struct rf_event *ev);
+const char *rp_names_comm(const struct rp_names *n, int32_t pid);	/* NULL: unknown */
+const char *rp_names_file(const struct rp_names *n, uint32_t dev, uint64_t ino);
+const char *rp_names_cgroup(const struct rp_names *n, uint64_t id);
+int32_t rp_names_mm_pid(const struct rp_names *n, uint64_t mm);	/* 0: unknown */
+void rp_names_free(struct rp_names *n);
+
+/* The identity of a folio: a file's (dev, ino, index) or an address space's (mm, index). */
+struct rp_folio {
+	uint64_t ino;		/* or the mm */
+	uint64_t index;
+	uint64_t nr;		/* base pages */
+	uint32_t dev;
+	bool anon;
+};
+
+/* table.c: one source's counts per key, and who owns each page */
+struct rp_key {
+	char *name;
+	uint64_t v[RF_REPORT_NR_METRICS];
+};
+
+struct rp_source {
+	char *name;			/* "kernel", "v6.18,memory=1G" */
+	enum rf_report_by by;
+	struct rp_names names;
+	struct rp_map ids;		/* a key's identity in the view -> index in keys[] */
+	struct rp_key *keys;
+	size_t nr_keys, cap_keys;
+	struct rp_map owner;		/* page identity -> its owner (rp_owner_*) */
+	uint64_t total[RF_REPORT_NR_METRICS];
+	uint64_t unattributed[RF_REPORT_NR_METRICS];
+	int error;			/* the first RF_ERR_NOMEM */
+};
+
+/* A page's owner entry: who brought it in, the cgroup charged (kernel), whether it was evicted. */
+#define RP_OWNER_PID(v)		((int32_t)(uint32_t)(v))
+#define RP_OWNER_EVICTED	(1ull << 32)
+
+uint64_t rp_page_id(const struct rp_folio *f, uint64_t i);
+/*
+ * Count @nr pages of @metric for the key of @f in the source's view: the
+ * reference's @pid, the folio's @cgroup (@cgpath its name if the source
+ * knows it, else the trace's), the folio's file or address space.
+ */
+void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
+	      int32_t pid, uint64_t cgroup, const char *cgpath, uint64_t nr);
+/* @nr pages of @metric in the totals that no key takes */
+void rp_unattributed(struct rp_source *s, enum rf_report_metric metric, uint64_t nr);
+void rp_source_free(struct rp_source *s);
+
+/* kernel.c: the kernel's decisions from the trace's observations */
+struct rp_kernel;
+int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by);
+int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev);
+struct rp_source *rp_kernel_source(struct rp_kernel *k);
+/* The trace is over: what the kernel counted is kept, the rest of its account freed. */
+void rp_kernel_end(struct rp_kernel *k);
+bool rp_kernel_counted(const struct rp_kernel *k, uint64_t *refault_file);
+bool rp_kernel_has_observations(const struct rp_kernel *k);
+void rp_kernel_free(struct rp_kernel *k);
+
+/* source_model.c: model configurations' decisions, replayed */
+int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, size_t nr,
+		  struct rp_source **out, char *err, size_t errlen);
+
+/* report.c: the table */
+#define MAX_SOURCES	16
+
+/* A row as the sort sees it: everything the comparison needs, carried along. */
+struct rowref {
+	const char *key;
+	const uint64_t (*v)[RF_REPORT_NR_METRICS];
+	size_t nr_src;
+	enum rf_report_metric sort;
+};
+
+struct rf_report {
+	char *trace;
+	enum rf_report_by by;
+	struct rp_kernel *kernel;		/* when the kernel is a source */
+	struct rp_source *src[MAX_SOURCES];
+	size_t nr_src;
+	enum rf_report_metric sort;
+	/* rows: key names, and [source][metric] counts */
+	const char **keys;
+	uint64_t (*v)[RF_REPORT_NR_METRICS];	/* nr_rows * nr_src */
+	size_t nr_rows;
+	struct rowref *order;		/* the rows in the table's order */
+	bool counted;
+	uint64_t counted_refault_file;
+};
+
+#endif /* REFAULT_REPORT_LOCAL_H */

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rf_report_run(): the sources read (the kernel's pass over the trace, the
+ * models' replay), their tables joined by key name and sorted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <refault/errors.h>
+
+#include "lib/compiler.h"
+#include "report/report-local.h"
+
+static const char *const by_names[RF_REPORT_BY_NR] = { "file", "cgroup", "pid", "comm" };
+static const char *const metric_names[RF_REPORT_NR_METRICS] = { "refaults", "misses", "evictions",
+								 "activations" };
+
+const char *rf_report_by_name(enum rf_report_by by)
+{
+	return by < RF_REPORT_BY_NR ? by_names[by] : "?";
+}
+
+enum rf_report_by rf_report_by_from_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < RF_REPORT_BY_NR; i++)
+		if (!strcmp(name, by_names[i]))
+			return i;
+	return RF_REPORT_BY_NR;
+}
+
+const char *rf_report_metric_name(enum rf_report_metric m)
+{
+	return m < RF_REPORT_NR_METRICS ? metric_names[m] : "?";
+}
+
+enum rf_report_metric rf_report_metric_from_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < RF_REPORT_NR_METRICS; i++)
+		if (!strcmp(name, metric_names[i]))
+			return i;
+	return RF_REPORT_NR_METRICS;
+}
+
+/* The kernel's pass: every event of the trace in file order. */
+static int kernel_pass(const struct rf_report_opts *o, struct rp_kernel *k, char *err,
+		       size_t errlen)
+{
+	struct rf_trace_reader *rd = NULL;
+	struct rf_event ev;
+	int r;
+
+	r = rf_trace_reader_open(&rd, o->trace_path, o->skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
+	if (r) {
+		snprintf(err, errlen, "%s: %s", o->trace_path,
+			 rd && rf_trace_reader_errmsg(rd)[0] ? rf_trace_reader_errmsg(rd) :
+			 rf_strerror(r));
+		rf_trace_reader_close(rd);
+		return r;
+	}
+	for (;;) {
+		r = rf_trace_reader_next(rd, &ev);
+		if (r < 0 && o->skip_damaged && r != RF_ERR_NOMEM)
+			continue;
+		if (r <= 0)
+			break;
+		r = rp_kernel_feed(k, &ev);
+		if (r)
+			break;
+	}
+	if (r < 0)
+		snprintf(err, errlen, "%s: %s", o->trace_path,
+			 r != RF_ERR_NOMEM && rf_trace_reader_errmsg(rd)[0] ?
+			 rf_trace_reader_errmsg(rd) : rf_strerror(r));
+	rf_trace_reader_close(rd);
+	rp_kernel_end(k);
+	return r < 0 ? r : 0;
+}
+
+/* "kernel,v6.18" into its entries (at most MAX_SOURCES, none empty or listed twice). */
+static int split_sources(const char *list, char *buf, size_t buflen, const char **out,
+			 size_t *nr, char *err, size_t errlen)
+{
+	char *p, *save = NULL;
+	size_t i;
+
+	if (strlen(list) >= buflen) {
+		snprintf(err, errlen, "the source list is longer than %zu bytes", buflen - 1);
+		return RF_ERR_CONFIG;
+	}
+	strcpy(buf, list);
+	*nr = 0;
+	for (p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (*nr == MAX_SOURCES) {
+			snprintf(err, errlen, "more than %d sources", MAX_SOURCES);
+			return RF_ERR_CONFIG;
+		}
+		for (i = 0; i < *nr; i++)
+			if (!strcmp(out[i], p)) {
+				snprintf(err, errlen, "source '%s' is listed twice", p);
+				return RF_ERR_CONFIG;
+			}
+		out[(*nr)++] = p;
+	}
+	if (!*nr) {
+		snprintf(err, errlen, "no source in '%s'", list);
+		return RF_ERR_CONFIG;
+	}
+	return 0;
+}
+
+/* (name, source, key) triples, sorted by name: the join. */
+struct cell {
+	const char *name;
+	size_t src, key;
+};
+
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct cell *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->src > y->src) - (x->src < y->src);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct rowref *x = a, *y = b;
+	size_t s;
+
+	for (s = 0; s < x->nr_src; s++)
+		if (x->v[s][x->sort] != y->v[s][x->sort])
+			return x->v[s][x->sort] < y->v[s][x->sort] ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static int join(struct rf_report *r)
+{
+	struct cell *cells;
+	size_t n = 0, s, i, row;
+
+	for (s = 0; s < r->nr_src; s++)
+		n += r->src[s]->nr_keys;
+	cells = calloc(n ? n : 1, sizeof(*cells));
+	r->keys = calloc(n ? n : 1, sizeof(*r->keys));
+	r->v = calloc((n ? n : 1) * r->nr_src, sizeof(*r->v));
+	r->order = calloc(n ? n : 1, sizeof(*r->order));
+	if (!cells || !r->keys || !r->v || !r->order) {
+		free(cells);
+		return RF_ERR_NOMEM;
+	}
+	n = 0;
+	for (s = 0; s < r->nr_src; s++)
+		for (i = 0; i < r->src[s]->nr_keys; i++)
+			cells[n++] = (struct cell){ .name = r->src[s]->keys[i].name, .src = s, .key = i };
+	qsort(cells, n, sizeof(*cells), cmp_cell);
+	for (i = 0; i < n; i++) {
+		if (!i || strcmp(cells[i].name, cells[i - 1].name))
+			r->keys[r->nr_rows++] = cells[i].name;
+		row = r->nr_rows - 1;
+		memcpy(r->v[row * r->nr_src + cells[i].src], r->src[cells[i].src]->keys[cells[i].key].v,
+		       sizeof(r->v[0]));
+	}
+	free(cells);
+	for (i = 0; i < r->nr_rows; i++)
+		r->order[i] = (struct rowref){ .key = r->keys[i], .v = (const void *)r->v[i * r->nr_src],
+					       .nr_src = r->nr_src, .sort = r->sort };
+	qsort(r->order, r->nr_rows, sizeof(*r->order), cmp_row);
+	return 0;
+}
+
+int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *err,
+		  size_t errlen)
+{
+	const char *names[MAX_SOURCES], *models[MAX_SOURCES];
+	struct rp_source *msrc[MAX_SOURCES] = { 0 };
+	char buf[4096];
+	size_t nr = 0, nr_models = 0, i, m;
+	struct rf_report *r;
+	bool want_kernel = !o->sources;
+	int rc;
+
+	*out = NULL;
+	if (err && errlen)
+		err[0] = '\0';
+	if (o->by >= RF_REPORT_BY_NR || o->sort >= RF_REPORT_NR_METRICS)
+		return RF_ERR_CONFIG;
+	if (o->sources) {
+		rc = split_sources(o->sources, buf, sizeof(buf), names, &nr, err, errlen);
+		if (rc)
+			return rc;
+		for (i = 0; i < nr; i++)
+			if (!strcmp(names[i], RF_REPORT_KERNEL))
+				want_kernel = true;
+			else
+				models[nr_models++] = names[i];
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return RF_ERR_NOMEM;
+	r->sort = o->sort;
+	r->by = o->by;
+	r->trace = strdup(o->trace_path);
+	if (!r->trace) {
+		free(r);
+		return RF_ERR_NOMEM;
+	}
+	if (want_kernel) {
+		rc = rp_kernel_new(&r->kernel, o->by);
+		if (!rc)
+			rc = kernel_pass(o, r->kernel, err, errlen);
+		if (rc)
+			goto fail;
+		r->counted = rp_kernel_counted(r->kernel, &r->counted_refault_file);
+		if (!o->sources && !rp_kernel_has_observations(r->kernel)) {
+			/* a generated trace: the model is all there is to ask */
+			rp_kernel_free(r->kernel);
+			r->kernel = NULL;
+			r->counted = false;
+			models[nr_models++] = "v6.18";
+		}
+	}
+	if (nr_models) {
+		rc = rp_models_run(o, models, nr_models, msrc, err, errlen);
+		if (rc)
+			goto fail;
+	}
+	/* the sources in the order asked */
+	m = 0;
+	if (!o->sources) {
+		if (r->kernel)
+			r->src[r->nr_src++] = rp_kernel_source(r->kernel);
+		if (nr_models)
+			r->src[r->nr_src++] = msrc[m++];
+	} else {
+		for (i = 0; i < nr; i++)
+			r->src[r->nr_src++] = strcmp(names[i], RF_REPORT_KERNEL) ?
+					      msrc[m++] : rp_kernel_source(r->kernel);
+	}
+	for (i = 0; i < nr_models; i++)
+		msrc[i] = NULL;		/* owned by r->src now */
+	for (i = 0; i < r->nr_src; i++)
+		if (r->src[i]->error) {
+			rc = r->src[i]->error;
+			goto fail;
+		}
+	rc = join(r);
+	if (rc)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	for (i = 0; i < MAX_SOURCES; i++)
+		if (msrc[i]) {
+			rp_source_free(msrc[i]);
+			free(msrc[i]);
+		}
+	rf_report_free(r);
+	if (err && errlen && !err[0])
+		snprintf(err, errlen, "%s", rf_strerror(rc));
+	return rc;
+}
+
+void rf_report_free(struct rf_report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_src; i++)
+		if (!r->kernel || r->src[i] != rp_kernel_source(r->kernel)) {
+			rp_source_free(r->src[i]);
+			free(r->src[i]);	/* the first member of the model's source */
+		}
+	rp_kernel_free(r->kernel);
+	free(r->keys);
+	free(r->v);
+	free(r->order);
+	free(r->trace);
+	free(r);
+}
+
+size_t rf_report_nr_sources(const struct rf_report *r)
+{
+	return r->nr_src;
+}
+
+const char *rf_report_source(const struct rf_report *r, size_t i)
+{
+	return r->src[i]->name;
+}
+
+size_t rf_report_nr_rows(const struct rf_report *r)
+{
+	return r->nr_rows;
+}
+
+struct rf_report_row rf_report_row(const struct rf_report *r, size_t i)
+{
+	return (struct rf_report_row){ .key = r->order[i].key, .v = r->order[i].v };
+}
+
+const uint64_t *rf_report_total(const struct rf_report *r, size_t i)
+{
+	return r->src[i]->total;
+}
+
+const uint64_t *rf_report_unattributed(const struct rf_report *r, size_t i)
+{
+	return r->src[i]->unattributed;
+}
+
+bool rf_report_kernel_counted(const struct rf_report *r, uint64_t *refault_file)
+{
+	if (r->counted)
+		*refault_file = r->counted_refault_file;
+	return r->counted;
+}

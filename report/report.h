@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * librefault-report: who refaults (`refault report`).  One trace, one or more
+ * sources of decisions, and a table of what each decided per key:
+ *
+ *   - the kernel: its own decisions as the trace's observations show them
+ *     (page-cache adds and deletes, LRU activations; kernel.c);
+ *   - a model configuration: the decisions of librefault-model replaying the
+ *     trace (rf_model_set_decision_cb(); source_model.c).
+ *
+ * A decision about a folio is attributed to a key of the view asked for
+ * (enum rf_report_by): the folio's file (or the address space of an
+ * anonymous folio), or the pid, command or memory cgroup of a reference.
+ * Misses and refaults go to the reference that brought the folio in (the
+ * event being fed, the add's task for the kernel); evictions and
+ * activations to the one that brought it in last (its owner), found by the
+ * folio's identity.  Counts are base pages.  docs/report.md says the rules
+ * for each source and what they cannot see.
+ *
+ * The results do not depend on the thread count.  0 or a negative rf_err;
+ * messages in the caller's buffer; nothing prints but rf_report_print*().
+ */
+#ifndef REFAULT_REPORT_H
+#define REFAULT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum rf_report_by {
+	RF_REPORT_BY_FILE,	/* the folio's file; anonymous memory by address space */
+	RF_REPORT_BY_CGROUP,	/* the memory cgroup charged */
+	RF_REPORT_BY_PID,	/* the task of the reference */
+	RF_REPORT_BY_COMM,	/* its command name */
+	RF_REPORT_BY_NR
+};
+
+enum rf_report_metric {
+	RF_REPORT_REFAULTS,	/* came back while their shadow was there */
+	RF_REPORT_MISSES,	/* entered memory: page-cache insertions, swap-ins */
+	RF_REPORT_EVICTIONS,	/* reclaimed */
+	RF_REPORT_ACTIVATIONS,	/* moved to the active list (pgactivate) */
+	RF_REPORT_NR_METRICS
+};
+
+/* "file", "cgroup", "pid", "comm"; rf_report_by_from_name() gives RF_REPORT_BY_NR if unknown. */
+const char *rf_report_by_name(enum rf_report_by by);
+enum rf_report_by rf_report_by_from_name(const char *name);
+/* "refaults", "misses", "evictions", "activations"; RF_REPORT_NR_METRICS if unknown. */
+const char *rf_report_metric_name(enum rf_report_metric m);
+enum rf_report_metric rf_report_metric_from_name(const char *name);
+
+/* The name of the kernel source in rf_report_opts.sources. */
+#define RF_REPORT_KERNEL	"kernel"
+
+struct rf_report_opts {
+	const char *trace_path;
+	enum rf_report_by by;
+	enum rf_report_metric sort;
+	/*
+	 * Comma-separated sources, the first the baseline: "kernel" and model
+	 * profiles ("v6.18"); NULL: the kernel when the trace has page-cache
+	 * observations, else v6.18.
+	 */
+	const char *sources;
+	char *const *sets;		/* KEY=VALUE for every model configuration */
+	size_t nr_sets;
+	unsigned int threads;		/* the models' replay (>= 1) */
+	bool skip_damaged;
+	bool progress;			/* the replay's progress line on stderr */
+};
+
+/* One key's counts: [source][metric]. */
+struct rf_report_row {
+	const char *key;
+	const uint64_t (*v)[RF_REPORT_NR_METRICS];
+};
+
+struct rf_report;
+
+/*
+ * Read the trace once per source kind (the kernel's observations; every
+ * model configuration in one replay) and build the table, sorted by the
+ * baseline's @sort metric, then the other sources', then the key.
+ * Return: 0; RF_ERR_CONFIG (a bad source or setting), a trace error, or
+ *         RF_ERR_NOMEM, with the message in @err.
+ */
+int rf_report_run(const struct rf_report_opts *opts, struct rf_report **out, char *err,
+		  size_t errlen);
+void rf_report_free(struct rf_report *r);
+
+size_t rf_report_nr_sources(const struct rf_report *r);
+const char *rf_report_source(const struct rf_report *r, size_t i);
+size_t rf_report_nr_rows(const struct rf_report *r);
+/* Row @i in the table's order; valid until rf_report_free(). */
+struct rf_report_row rf_report_row(const struct rf_report *r, size_t i);
+/* Source @i's totals over every row. */
+const uint64_t *rf_report_total(const struct rf_report *r, size_t i);
+/*
+ * Source @i's decisions that no key could take, per metric: kernel
+ * activations of a pfn the trace never saw added (anonymous pages, the
+ * cache older than the trace), evictions of folios whose owner is unknown.
+ */
+const uint64_t *rf_report_unattributed(const struct rf_report *r, size_t i);
+/*
+ * What the kernel itself counted for the trace, to set beside the kernel
+ * source's attributed refaults: /proc/vmstat's workingset_refault_file,
+ * last snapshot minus first; false if the trace has no snapshots.
+ */
+bool rf_report_kernel_counted(const struct rf_report *r, uint64_t *refault_file);
+
+/*
+ * A table for a person on @f: the first @lines rows (0: all), with the
+ * share of the sort metric's total; one source: every metric; several: the
+ * sort metric per source and each one's change against the first.
+ */
+int rf_report_print(const struct rf_report *r, FILE *f, size_t lines);
+/* The whole table as JSON (docs/report.md), on @f. */
+int rf_report_print_json(const struct rf_report *r, FILE *f);
+
+#endif /* REFAULT_REPORT_H */

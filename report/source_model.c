@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Model configurations as sources: one replay of the trace through all of
+ * them (librefault-replay), each model telling its decisions to a probe of
+ * its own (rf_model_set_decision_cb()).  The event being fed is the
+ * reference a miss or refault belongs to; evictions and activations go to
+ * the owner recorded at the folio's insertion.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <refault/model.h>
+
+#include "replayer/replay/replay.h"
+#include "report/report-local.h"
+
+struct model_src {
+	struct rp_source s;
+	const struct rf_event *cur;	/* the event being fed; NULL at the end */
+};
+
+static void decided(enum rf_model_decision d, const struct rf_model_folio *mf, void *ctx)
+{
+	struct model_src *ms = ctx;
+	struct rp_source *s = &ms->s;
+	struct rp_folio f = { .anon = mf->anon, .dev = mf->dev, .ino = mf->anon ? mf->mm : mf->ino,
+			      .index = mf->index, .nr = mf->nr };
+	int32_t pid = ms->cur ? ms->cur->pid : 0;
+	const uint64_t *o;
+
+	switch (d) {
+	case RF_MODEL_INSERT:
+		/* a folio is decided on as a whole: its head names it (a split's tails go unowned) */
+		if (!s->error && rp_map_put(&s->owner, rp_page_id(&f, 0), (uint32_t)pid))
+			s->error = RF_ERR_NOMEM;
+		rp_count(s, RF_REPORT_MISSES, &f, pid, mf->cgroup, mf->memcg, f.nr);
+		return;
+	case RF_MODEL_REFAULT:
+		rp_count(s, RF_REPORT_REFAULTS, &f, pid, mf->cgroup, mf->memcg, f.nr);
+		return;
+	case RF_MODEL_ACTIVATE:
+	case RF_MODEL_EVICT:
+		o = rp_map_get(&s->owner, rp_page_id(&f, 0));
+		if (o || s->by == RF_REPORT_BY_FILE || s->by == RF_REPORT_BY_CGROUP)
+			rp_count(s, d == RF_MODEL_EVICT ? RF_REPORT_EVICTIONS : RF_REPORT_ACTIVATIONS,
+				 &f, o ? RP_OWNER_PID(*o) : 0, mf->cgroup, mf->memcg, f.nr);
+		else
+			rp_unattributed(s, d == RF_MODEL_EVICT ? RF_REPORT_EVICTIONS :
+					RF_REPORT_ACTIVATIONS, f.nr);
+		if (o && d == RF_MODEL_EVICT)	/* the map holds what is resident */
+			rp_map_del(&s->owner, rp_page_id(&f, 0), NULL);
+		return;
+	default:
+		return;
+	}
+}
+
+static int start(void *ctx, struct rf_model *m)
+{
+	rf_model_set_decision_cb(m, decided, ctx);
+	return 0;
+}
+
+static int before(void *ctx, const struct rf_model *m, const struct rf_observe *obs,
+		  const struct rf_event *ev)
+{
+	struct model_src *ms = ctx;
+
+	(void)m;
+	(void)obs;
+	ms->cur = ev;
+	return rp_names_feed(&ms->s.names, ms->s.by, ev);
+}
+
+static int after(void *ctx, const struct rf_model *m, const struct rf_event *ev)
+{
+	struct model_src *ms = ctx;
+
+	(void)m;
+	(void)ev;
+	ms->cur = NULL;
+	return ms->s.error;
+}
+
+static const struct rf_replay_probe probe = { .start = start, .before = before, .after = after };
+
+int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, size_t nr,
+		  struct rp_source **out, char *err, size_t errlen)
+{
+	struct rf_replay_opts ro = { .trace_path = o->trace_path, .threads = o->threads,
+				     .skip_damaged = o->skip_damaged, .progress = o->progress,
+				     .allow_mglru = true };
+	struct rf_config_list l = { 0 };
+	struct rf_replay_result *res = NULL;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < nr && !r; i++)
+		r = rf_config_list_add_profiles(&l, profiles[i], o->sets, o->nr_sets, err, errlen);
+	for (i = 0; i < l.nr && !r; i++) {
+		struct model_src *ms = calloc(1, sizeof(*ms));
+
+		if (!ms || !(ms->s.name = strdup(l.items[i].name))) {
+			free(ms);
+			r = RF_ERR_NOMEM;
+			break;
+		}
+		ms->s.by = o->by;
+		out[i] = &ms->s;
+		l.items[i].probe = &probe;
+		l.items[i].probe_ctx = ms;
+	}
+	if (!r)
+		r = rf_replay_run(&ro, &l, &res, err, errlen);
+	rf_replay_result_free(res);
+	rf_config_list_free(&l);
+	return r;
+}

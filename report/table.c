@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One source's table: a decision's pages counted to the key of the view
+ * (report.h), the key named when it is first counted, with the names the
+ * trace had given by then.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/grow.h"
+#include "report/report-local.h"
+
+/* Identities in the view's key space: kinds apart, so a pid and a cgroup id never meet. */
+enum { ID_FILE = 1, ID_ANON, ID_CGROUP, ID_PID, ID_COMM };
+
+uint64_t rp_page_id(const struct rp_folio *f, uint64_t i)
+{
+	return rf_hash2(rf_hash2((uint64_t)f->anon << 32 | f->dev, f->ino), f->index + i);
+}
+
+static void file_name(const struct rp_source *s, const struct rp_folio *f, char *buf, size_t len)
+{
+	const char *path, *comm;
+	int32_t pid;
+
+	if (f->anon) {
+		pid = rp_names_mm_pid(&s->names, f->ino);
+		comm = pid ? rp_names_comm(&s->names, pid) : NULL;
+		if (pid)
+			snprintf(buf, len, "[anon %" PRId32 ":%s]", pid, comm ? comm : "?");
+		else
+			snprintf(buf, len, "[anon mm %#" PRIx64 "]", f->ino);
+		return;
+	}
+	path = rp_names_file(&s->names, f->dev, f->ino);
+	if (path)
+		snprintf(buf, len, "%s", path);
+	else
+		snprintf(buf, len, "[dev %" PRIu32 ":%" PRIu32 " ino %" PRIu64 "]", f->dev >> 20,
+			 f->dev & 0xfffff, f->ino);
+}
+
+/* The reference's command as the view shows it. */
+static const char *comm_of(const struct rp_source *s, int32_t pid)
+{
+	const char *comm = pid > 0 ? rp_names_comm(&s->names, pid) : NULL;
+
+	return pid <= 0 ? "[no task]" : comm ? comm : "[unnamed]";
+}
+
+/* The key's identity for @f and the reference: cheap, computed for every decision. */
+static uint64_t key_id(const struct rp_source *s, const struct rp_folio *f, int32_t pid,
+		       uint64_t cgroup)
+{
+	switch (s->by) {
+	case RF_REPORT_BY_FILE:
+		return f->anon ? rf_hash2(ID_ANON, f->ino) : rf_hash2(rf_hash2(ID_FILE, f->dev), f->ino);
+	case RF_REPORT_BY_CGROUP:
+		return rf_hash2(ID_CGROUP, cgroup);
+	case RF_REPORT_BY_PID:
+		return rf_hash2(ID_PID, pid > 0 ? (uint32_t)pid : 0);
+	default:
+		return rf_hash2(ID_COMM, rf_hash_str(comm_of(s, pid)));
+	}
+}
+
+/* The key's name, made once, when it is first counted. */
+static void key_name(const struct rp_source *s, const struct rp_folio *f, int32_t pid,
+		     uint64_t cgroup, const char *cgpath, char *buf, size_t len)
+{
+	const char *comm;
+
+	switch (s->by) {
+	case RF_REPORT_BY_FILE:
+		file_name(s, f, buf, len);
+		return;
+	case RF_REPORT_BY_CGROUP:
+		if (!cgpath)
+			cgpath = rp_names_cgroup(&s->names, cgroup);
+		if (cgpath)	/* "/a/b", as the model names it, whatever the trace wrote */
+			snprintf(buf, len, "%s%s", cgpath[0] == '/' ? "" : "/", cgpath);
+		else if (!cgroup)
+			snprintf(buf, len, "/");
+		else
+			snprintf(buf, len, "[cgroup %" PRIu64 "]", cgroup);
+		return;
+	case RF_REPORT_BY_PID:
+		comm = pid > 0 ? rp_names_comm(&s->names, pid) : NULL;
+		if (pid <= 0)
+			snprintf(buf, len, "[no task]");
+		else
+			snprintf(buf, len, "%" PRId32 ":%s", pid, comm ? comm : "?");
+		return;
+	default:
+		snprintf(buf, len, "%s", comm_of(s, pid));
+		return;
+	}
+}
+
+void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
+	      int32_t pid, uint64_t cgroup, const char *cgpath, uint64_t nr)
+{
+	char name[RF_MAX_STRING + 64];
+	uint64_t id = key_id(s, f, pid, cgroup);
+	bool fresh;
+	uint64_t *slot;
+
+	s->total[metric] += nr;
+	if (s->error)
+		return;
+	slot = rp_map_slot(&s->ids, id, &fresh);
+	if (!slot)
+		goto nomem;
+	if (fresh) {
+		if (RF_GROW(s->keys, s->cap_keys, s->nr_keys + 1))
+			goto nomem_slot;
+		memset(&s->keys[s->nr_keys], 0, sizeof(s->keys[0]));
+		key_name(s, f, pid, cgroup, cgpath, name, sizeof(name));
+		s->keys[s->nr_keys].name = strdup(name);
+		if (!s->keys[s->nr_keys].name)
+			goto nomem_slot;
+		*slot = s->nr_keys++;
+	}
+	s->keys[*slot].v[metric] += nr;
+	return;
+nomem_slot:
+	rp_map_del(&s->ids, id, NULL);
+nomem:
+	s->error = RF_ERR_NOMEM;
+}
+
+void rp_unattributed(struct rp_source *s, enum rf_report_metric metric, uint64_t nr)
+{
+	s->total[metric] += nr;
+	s->unattributed[metric] += nr;
+}
+
+void rp_source_free(struct rp_source *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_keys; i++)
+		free(s->keys[i].name);
+	free(s->keys);
+	free(s->name);
+	rp_map_destroy(&s->ids);
+	rp_map_destroy(&s->owner);
+	rp_names_free(&s->names);
+}

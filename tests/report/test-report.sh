@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# refault report: the kernel's decisions from a hand-written trace whose every count is known
+# (tests/report/data/decisions.jsonl), the models' totals against the replay's own counters,
+# the kernel's attributed refaults against its workingset_refault_file, byte-identical output
+# at any thread count, and the errors.
+. "$top_srcdir/tests/lib/tap.sh"
+[ -n "${PYTHON3:-}" ] || PYTHON3=python3
+command -v "$PYTHON3" > /dev/null 2>&1 || { skip_all "no python3 to read the JSON"; exit 0; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/report.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+d=$top_srcdir/tests/report/data
+"$REFAULT" trace convert "$d/decisions.jsonl" "$tmp/dec.rft" 2> /dev/null
+
+# jget FILE EXPR: a value of the report's JSON (j), as Python prints it
+jget() { "$PYTHON3" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# row FILE KEY SOURCE: that row's counts "refaults misses evictions activations"
+row() {
+	"$PYTHON3" -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = [x for x in j['rows'] if x['key'] == sys.argv[2]]
+print(' '.join(str(r[0][sys.argv[3]][m]) for m in ('refaults', 'misses', 'evictions', 'activations')) if r else 'none')" "$1" "$2" "$3"
+}
+
+# --- the kernel's decisions, by hand: 4 pages added by pid 100 (reader); 2 evicted by
+# another task, 2 deleted inside pid 200's fadvise(DONTNEED) (no shadow); pid 300 (other)
+# adds page 0 (a refault) and page 2 (not one); one activation by pfn of each adder's page,
+# and one of a pfn never added.
+for by in file pid comm cgroup; do
+	"$REFAULT" report "$tmp/dec.rft" --by $by --json > "$tmp/dec-$by.json"
+done
+check "by file: 6 misses, 1 refault, 2 evictions (not the 2 pages fadvise dropped), 2 activations" \
+	'[ "$(row "$tmp/dec-file.json" /data/big kernel)" = "1 6 2 2" ]'
+check "the activation of a pfn never added is counted, as unattributed" \
+	'[ "$(jget "$tmp/dec-file.json" "j[\"unattributed\"][\"kernel\"][\"activations\"], j[\"totals\"][\"kernel\"][\"activations\"]")" = "1 3" ]'
+check "by pid: the evictions and the activation go to the pages' adder" \
+	'[ "$(row "$tmp/dec-pid.json" 100:reader kernel)" = "0 4 2 1" ]'
+check "by pid: the refault goes to the task that brought the page back" \
+	'[ "$(row "$tmp/dec-pid.json" 300:other kernel)" = "1 2 0 1" ]'
+check "by comm: the commands name_pid gave" \
+	'[ "$(row "$tmp/dec-comm.json" reader kernel) / $(row "$tmp/dec-comm.json" other kernel)" = "0 4 2 1 / 1 2 0 1" ]'
+check "by cgroup: the path cgroup_mkdir gave, written as the model writes it" \
+	'[ "$(row "$tmp/dec-cgroup.json" /jobs/a kernel)" = "1 6 2 2" ]'
+check "rows are sorted by the metric asked for (--sort misses)" \
+	'"$REFAULT" report "$tmp/dec.rft" --by pid --sort misses --json | "$PYTHON3" -c "import json,sys; print([r[\"key\"] for r in json.load(sys.stdin)[\"rows\"]])" | grep -qx "\[.100:reader., .300:other.\]"'
+check "the table: a header, the rows, the total and the unattributed line" \
+	'"$REFAULT" report "$tmp/dec.rft" --by pid > "$tmp/t.txt" && grep -q "^ 100.00%  *1  *2  *0  *1  300:other$" "$tmp/t.txt" && grep -q "(total)$" "$tmp/t.txt" && grep -q "^# kernel, not attributed to a pid: 1 activations" "$tmp/t.txt"'
+
+# --- a model's decisions add up to its own counters (a generated trace: no kernel source)
+t=$top_srcdir/traces/cgroup-thrash.rft
+"$REFAULT" replay "$t" -p v4.5,v6.18,v6.12-mglru -q -o "$tmp/r.json"
+"$REFAULT" report "$t" -p v4.5,v6.18,v6.12-mglru --by cgroup --json -j 2 > "$tmp/m.json"
+counters() {	# counters CONFIG: refaults activations evictions from the results
+	"$PYTHON3" -c "
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))['configs'] if c['name'] == sys.argv[2]][0]['stats']
+g = lambda k: c.get('vmstat.' + k, 0)
+print(g('workingset_refault_file') + g('workingset_refault_anon'), g('pgactivate'),
+      g('pgsteal_kswapd') + g('pgsteal_direct'))" "$tmp/r.json" "$1"
+}
+totals() {
+	jget "$tmp/m.json" "'%d %d %d' % tuple(j['totals']['$1'][m] for m in ('refaults', 'activations', 'evictions'))"
+}
+check "v4.5: refaults, activations and evictions add up to its workingset_refault, pgactivate, pgsteal" \
+	'[ "$(totals v4.5)" = "$(counters v4.5)" ]'
+check "v6.18: the same" '[ "$(totals v6.18)" = "$(counters v6.18)" ]'
+check "v6.12-mglru: the same, through the multi-gen LRU's eviction and refault" \
+	'[ "$(totals v6.12-mglru)" = "$(counters v6.12-mglru)" ]'
+check "by cgroup: /hot refaults 5896 times under v4.5 (traces/README.md)" \
+	'[ "$(row "$tmp/m.json" /hot v4.5 | cut -d" " -f1)" = 5896 ]'
+q="'"
+check "a trace without page-cache observations is reported through v6.18 by default" \
+	'[ "$("$REFAULT" report "$t" --json | "$PYTHON3" -c "import json,sys; print(json.load(sys.stdin)[\"sources\"])")" = "[${q}v6.18${q}]" ]'
+check "the same report at 1 and 3 threads, byte for byte" \
+	'"$REFAULT" report "$t" -p v4.6,v6.18 -b pid --json -j 1 > "$tmp/j1" && "$REFAULT" report "$t" -p v4.6,v6.18 -b pid --json -j 3 > "$tmp/j3" && cmp -s "$tmp/j1" "$tmp/j3"'
+
+# --- a recording: the kernel's attributed refaults against its own counter
+h=$top_srcdir/traces/validate-hot.rft
+"$REFAULT" report "$h" -p kernel,v6.18 --json > "$tmp/h.json"
+check "validate-hot: the refaults attributed to files are within 2 % of workingset_refault_file" \
+	'jget "$tmp/h.json" "abs(j[\"totals\"][\"kernel\"][\"refaults\"] - j[\"kernel_counted\"][\"workingset_refault_file\"]) <= 0.02 * j[\"kernel_counted\"][\"workingset_refault_file\"]" | grep -qx True'
+check "validate-hot: kernel and v6.18 side by side, with %change" \
+	'"$REFAULT" report "$h" -p kernel,v6.18 | grep -q "^ *[0-9][0-9]* *[-+][0-9.]*% *[0-9][0-9]*  /var/tmp/vsuite/f256$"'
+
+# --- errors
+"$REFAULT" report "$t" --by nonsense > /dev/null 2> "$tmp/e"; st=$?
+check "--by nonsense: exit 2, naming the choices" \
+	'[ $st -eq 2 ] && grep -q "file, cgroup, pid or comm" "$tmp/e"'
+"$REFAULT" report "$t" -p v9.99 > /dev/null 2>&1; st=$?
+check "an unknown profile: exit 2" '[ $st -eq 2 ]'
+"$REFAULT" report "$tmp/nosuch.rft" > /dev/null 2> "$tmp/e"; st=$?
+check "a trace that is not there: exit 1, naming it" '[ $st -eq 1 ] && grep -q "nosuch.rft" "$tmp/e"'
+head -c 3000 "$t" > "$tmp/cut.rft"
+echo precious > "$tmp/keep"
+"$REFAULT" report "$tmp/cut.rft" -o "$tmp/keep" > /dev/null 2>&1; st=$?
+check "a damaged trace fails and leaves -o's file as it was" \
+	'[ $st -eq 1 ] && [ "$(cat "$tmp/keep")" = precious ] && ! ls -a "$tmp" | grep -q tmp-'
+check "-o writes the report when it succeeds" \
+	'"$REFAULT" report "$tmp/dec.rft" -o "$tmp/keep" && grep -q /data/big "$tmp/keep"'
+"$REFAULT" report "$t" -p kernel,kernel > /dev/null 2>&1; st=$?
+check "a source listed twice: exit 2" '[ $st -eq 2 ]'
+done_testing
