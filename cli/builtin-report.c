@@ -20,6 +20,7 @@ static const char usage[] =
 	"usage: refault report TRACE [--by file|cgroup|pid|comm]\n"
 	"                      [--sort refaults|misses|evictions|activations]\n"
 	"                      [--profile kernel|P[,P...]] [--set KEY=VALUE]... [--lines N]\n"
+	"                      [--heatmap[=FILE]] [--heatmap-size COLSxROWS]\n"
 	"                      [--stdio | --json] [-o FILE] [--threads N] [--skip-damaged]\n"
 	"\n"
 	"Which pages refault, and whose: the decisions about each folio (misses, refaults,\n"
@@ -37,6 +38,10 @@ static const char usage[] =
 	"                         observations (a generated one)\n"
 	"      --set KEY=VALUE    a setting of every model configuration (refault replay --set)\n"
 	"  -n, --lines N          the first N rows (default 25; 0: all)\n"
+	"      --heatmap[=FILE]   after the table, a file's pages against time, shaded by the\n"
+	"                         sort metric, one grid per source (FILE as the table names it;\n"
+	"                         default: the first row); reads the trace a second time\n"
+	"      --heatmap-size CxR its columns (time) and rows (page index), default 72x16\n"
 	"      --stdio            a table for a person (the default)\n"
 	"      --json             the whole table as JSON (docs/report.md)\n"
 	"  -o, --output FILE      write there instead of standard output (replaced only\n"
@@ -68,6 +73,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "output", required_argument, NULL, 'o' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "skip-damaged", no_argument, NULL, 'D' },
+		{ "heatmap", optional_argument, NULL, 'H' },
+		{ "heatmap-size", required_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -76,6 +83,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	int c;
 
 	a->opts.threads = rf_default_threads();
+	a->opts.heat_cols = 72;
+	a->opts.heat_rows = 16;
 	a->lines = 25;
 	while ((c = rf_getopt("report", argc, argv, ":b:s:p:n:o:j:h", longopts, NULL,
 			      &first)) != -1) {
@@ -116,6 +125,22 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->opts.threads = (unsigned int)v;
 			break;
 		case 'D': a->opts.skip_damaged = true; break;
+		case 'H':
+			a->opts.heatmap = true;
+			a->opts.heat_key = optarg;
+			break;
+		case 'Z': {
+			unsigned int cols, rows;
+			char end;
+
+			if (sscanf(optarg, "%ux%u%c", &cols, &rows, &end) != 2 || !cols || !rows ||
+			    cols > 1024 || rows > 1024)
+				return rf_usage_error("report", "--heatmap-size wants COLSxROWS, each 1 to "
+						      "1024 (72x16), not '%s'", optarg);
+			a->opts.heat_cols = cols;
+			a->opts.heat_rows = rows;
+			break;
+		}
 		case 'h': fputs(usage, stdout); return -1;
 		default: return RF_EXIT_USAGE;
 		}
@@ -133,7 +158,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 
 static int print(const struct report_args *a, const struct rf_report *r, FILE *f)
 {
-	return a->json ? rf_report_print_json(r, f) : rf_report_print(r, f, a->lines);
+	if (a->json)
+		return rf_report_print_json(r, f);
+	return rf_report_print(r, f, a->lines) || rf_report_print_heatmap(r, f) ? -1 : 0;
 }
 
 int cmd_report(int argc, char **argv)

@@ -248,6 +248,7 @@ int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
 	struct inval *in;
 	int r;
 
+	k->s.now = ev->time;
 	r = rp_names_feed(&k->s.names, k->s.by, ev);
 	/* the account is asked for /proc/vmstat only: it is given nothing else to keep */
 	if (!r && ev->type == RF_EV_COUNTERS && ev->u.counters.source == RF_COUNTERS_VMSTAT)
@@ -284,7 +285,7 @@ int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
 	return r ? r : k->s.error;
 }
 
-int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by)
+int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by, const struct rp_heat *heat)
 {
 	struct rp_kernel *k = calloc(1, sizeof(*k));
 
@@ -293,7 +294,9 @@ int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by)
 		return RF_ERR_NOMEM;
 	k->s.by = by;
 	k->s.name = strdup(RF_REPORT_KERNEL);
-	if (!k->s.name || rf_observe_new(&k->obs, 0, 0)) {
+	if (heat)
+		k->s.heat = rp_heat_new(heat);
+	if (!k->s.name || rf_observe_new(&k->obs, 0, 0) || (heat && !k->s.heat)) {
 		rp_kernel_free(k);
 		return RF_ERR_NOMEM;
 	}

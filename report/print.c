@@ -141,6 +141,65 @@ int rf_report_print(const struct rf_report *r, FILE *f, size_t lines)
 	return ferror(f) ? -1 : 0;
 }
 
+/* ------------------------------------------------------------ heatmap */
+
+static const char shades[] = " .:-=+*#%@";
+
+/* The busiest cell of every source's grid: one scale for all. */
+static uint64_t heat_max(const struct rf_report *r)
+{
+	uint64_t max = 0;
+	size_t i, c;
+
+	for (i = 0; i < r->nr_src; i++) {
+		const struct rp_heat *h = r->src[i]->heat;
+
+		for (c = 0; h && c < (size_t)h->rows * h->cols; c++)
+			max = h->cell[c][r->sort] > max ? h->cell[c][r->sort] : max;
+	}
+	return max;
+}
+
+static char shade(uint64_t v, uint64_t max)
+{
+	if (!v || !max)
+		return ' ';
+	/* 1..9: a cell holding anything is never blank */
+	return shades[1 + (unsigned int)(((double)v * 8.0) / (double)max + 0.5)];
+}
+
+int rf_report_print_heatmap(const struct rf_report *r, FILE *f)
+{
+	const struct rp_heat *h0 = r->nr_src ? r->src[0]->heat : NULL;
+	uint64_t max = heat_max(r);
+	size_t i;
+	unsigned int row, col;
+
+	if (r->heat_none)
+		fprintf(f, "# no heatmap: no decision of the trace is about a file\n");
+	if (!h0)
+		return 0;
+	fprintf(f, "# heatmap of ");
+	put_key(r->heat_key, f);
+	fprintf(f, "# %s per cell: time across (%.3f s from the first decision to %.3f s, %.1f ms "
+		"a column), page index down (0 to %" PRIu64 ", %.0f pages a row); shades \"%s\" "
+		"from none to %" PRIu64 ", one scale for every source\n", rf_report_metric_name(r->sort),
+		0.0, (double)(h0->t1 - h0->t0) / 1e9, (double)(h0->t1 - h0->t0 + 1) / 1e6 / h0->cols,
+		h0->index_end ? h0->index_end - 1 : 0, (double)h0->index_end / h0->rows, shades, max);
+	for (i = 0; i < r->nr_src; i++) {
+		const struct rp_heat *h = r->src[i]->heat;
+
+		fprintf(f, "# %s\n", r->src[i]->name);
+		for (row = 0; row < h->rows; row++) {
+			fprintf(f, "%12" PRIu64 " |", (uint64_t)((double)h->index_end * row / h->rows));
+			for (col = 0; col < h->cols; col++)
+				fputc(shade(h->cell[(size_t)row * h->cols + col][r->sort], max), f);
+			fprintf(f, "|\n");
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 static json_object *counts(const uint64_t *v)
 {
 	json_object *o = json_object_new_object();
@@ -162,6 +221,47 @@ static bool add(json_object *o, const char *key, json_object *v)
 		return true;
 	json_object_put(v);
 	return false;
+}
+
+/* The heatmap's axes and, per source, its rows of cells (the sort metric's counts). */
+static json_object *heat_json(const struct rf_report *r)
+{
+	const struct rp_heat *h0 = r->src[0]->heat;
+	json_object *o = json_object_new_object(), *cells;
+	unsigned int row, col;
+	size_t i;
+	bool ok;
+
+	if (!o)
+		return NULL;
+	ok = add(o, "key", json_object_new_string(r->heat_key)) &&
+	     add(o, "metric", json_object_new_string(rf_report_metric_name(r->sort))) &&
+	     add(o, "t_first_ns", json_object_new_uint64(h0->t0)) &&
+	     add(o, "t_last_ns", json_object_new_uint64(h0->t1)) &&
+	     add(o, "index_end", json_object_new_uint64(h0->index_end)) &&
+	     add(o, "columns", json_object_new_uint64(h0->cols)) &&
+	     add(o, "rows", json_object_new_uint64(h0->rows));
+	cells = ok ? json_object_new_object() : NULL;
+	ok = ok && add(o, "cells", cells);
+	for (i = 0; ok && i < r->nr_src; i++) {
+		const struct rp_heat *h = r->src[i]->heat;
+		json_object *rows = json_object_new_array();
+
+		ok = add(cells, r->src[i]->name, rows);
+		for (row = 0; ok && row < h->rows; row++) {
+			json_object *a = json_object_new_array();
+
+			ok = a && !json_object_array_add(rows, a);
+			for (col = 0; ok && col < h->cols; col++)
+				ok = !json_object_array_add(a, json_object_new_uint64(
+					h->cell[(size_t)row * h->cols + col][r->sort]));
+		}
+	}
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_object *to_json(const struct rf_report *r)
@@ -201,6 +301,8 @@ static json_object *to_json(const struct rf_report *r)
 		for (s = 0; ok && s < r->nr_src; s++)
 			ok = add(row, r->src[s]->name, counts(r->order[i].v[s]));
 	}
+	if (ok && r->heat_key)
+		ok = add(o, "heatmap", heat_json(r));
 	if (!ok) {
 		json_object_put(o);
 		return NULL;

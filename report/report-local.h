@@ -41,8 +41,25 @@ struct rp_folio {
 /* table.c: one source's counts per key, and who owns each page */
 struct rp_key {
 	char *name;
+	uint64_t id;			/* its identity in the view */
+	uint64_t index_end;		/* file view: past the highest page index decided on */
 	uint64_t v[RF_REPORT_NR_METRICS];
 };
+
+/* heatmap.c: one key's decisions over (time, page index), a grid of cells */
+struct rp_heat {
+	uint64_t id;			/* the key's identity */
+	uint64_t t0, t1;		/* decision times covered, inclusive */
+	uint64_t index_end;		/* page indexes covered: [0, index_end) */
+	unsigned int cols, rows;	/* time across, page index down */
+	uint64_t (*cell)[RF_REPORT_NR_METRICS];	/* rows * cols */
+};
+
+/* A grid shaped as @proto (its cells not copied); NULL without memory. */
+struct rp_heat *rp_heat_new(const struct rp_heat *proto);
+void rp_heat_add(struct rp_heat *h, uint64_t time, uint64_t index, enum rf_report_metric metric,
+		 uint64_t nr);
+void rp_heat_free(struct rp_heat *h);
 
 struct rp_source {
 	char *name;			/* "kernel", "v6.18,memory=1G" */
@@ -54,6 +71,10 @@ struct rp_source {
 	struct rp_map owner;		/* page identity -> its owner (rp_owner_*) */
 	uint64_t total[RF_REPORT_NR_METRICS];
 	uint64_t unattributed[RF_REPORT_NR_METRICS];
+	uint64_t now;			/* the time of the event being fed */
+	uint64_t t_first, t_last;	/* of the decisions counted */
+	bool decided;			/* any decision counted */
+	struct rp_heat *heat;		/* the heatmap's second pass: its key's grid */
 	int error;			/* the first RF_ERR_NOMEM */
 };
 
@@ -75,7 +96,8 @@ void rp_source_free(struct rp_source *s);
 
 /* kernel.c: the kernel's decisions from the trace's observations */
 struct rp_kernel;
-int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by);
+/* @heat: NULL, or the shape of the grid to fill (the heatmap's pass) */
+int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by, const struct rp_heat *heat);
 int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev);
 struct rp_source *rp_kernel_source(struct rp_kernel *k);
 /* The trace is over: what the kernel counted is kept, the rest of its account freed. */
@@ -86,7 +108,7 @@ void rp_kernel_free(struct rp_kernel *k);
 
 /* source_model.c: model configurations' decisions, replayed */
 int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, size_t nr,
-		  struct rp_source **out, char *err, size_t errlen);
+		  const struct rp_heat *heat, struct rp_source **out, char *err, size_t errlen);
 
 /* report.c: the table */
 #define MAX_SOURCES	16
@@ -111,6 +133,8 @@ struct rf_report {
 	uint64_t (*v)[RF_REPORT_NR_METRICS];	/* nr_rows * nr_src */
 	size_t nr_rows;
 	struct rowref *order;		/* the rows in the table's order */
+	const char *heat_key;		/* the heatmap's key (a row's), NULL: none */
+	bool heat_none;			/* one was asked for, but the table has no row */
 	bool counted;
 	uint64_t counted_refault_file;
 };

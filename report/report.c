@@ -173,15 +173,125 @@ static int join(struct rf_report *r)
 	return 0;
 }
 
+/* Sources that one reading of the trace made, in the order asked. */
+struct reading {
+	struct rp_kernel *kernel;
+	struct rp_source *src[MAX_SOURCES];
+	size_t nr;
+};
+
+static void reading_free(struct reading *rd)
+{
+	size_t i;
+
+	for (i = 0; i < rd->nr; i++)
+		if (rd->src[i] && (!rd->kernel || rd->src[i] != rp_kernel_source(rd->kernel))) {
+			rp_source_free(rd->src[i]);
+			free(rd->src[i]);	/* the first member of the model's source */
+		}
+	rp_kernel_free(rd->kernel);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/*
+ * Every source of @names ("kernel" or a profile) reads the trace: the
+ * kernel's pass, then every model in one replay.  @heat: the grid each
+ * fills, NULL for none.
+ */
+static int read_sources(const struct rf_report_opts *o, const char *const *names, size_t nr,
+			const struct rp_heat *heat, struct reading *rd, char *err, size_t errlen)
+{
+	const char *models[MAX_SOURCES];
+	struct rp_source *msrc[MAX_SOURCES] = { 0 };
+	size_t nr_models = 0, i, m = 0;
+	int rc = 0;
+
+	memset(rd, 0, sizeof(*rd));
+	for (i = 0; i < nr; i++)
+		if (strcmp(names[i], RF_REPORT_KERNEL))
+			models[nr_models++] = names[i];
+	if (nr_models < nr) {
+		rc = rp_kernel_new(&rd->kernel, o->by, heat);
+		if (!rc)
+			rc = kernel_pass(o, rd->kernel, err, errlen);
+	}
+	if (!rc && nr_models)
+		rc = rp_models_run(o, models, nr_models, heat, msrc, err, errlen);
+	for (i = 0; i < nr; i++)
+		rd->src[rd->nr++] = strcmp(names[i], RF_REPORT_KERNEL) ? msrc[m++] :
+				    rd->kernel ? rp_kernel_source(rd->kernel) : NULL;
+	for (i = m; i < MAX_SOURCES; i++)
+		if (msrc[i]) {		/* made before a failure, not placed */
+			rp_source_free(msrc[i]);
+			free(msrc[i]);
+		}
+	for (i = 0; !rc && i < rd->nr; i++)
+		rc = rd->src[i] ? rd->src[i]->error : RF_ERR_NOMEM;
+	return rc;
+}
+
+/* The heatmap's second reading: its key's grid from every source, moved into @r's. */
+static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const char *const *names,
+		     size_t nr, char *err, size_t errlen)
+{
+	struct rp_heat proto = { .cols = o->heat_cols, .rows = o->heat_rows };
+	const char *key = o->heat_key;
+	struct reading rd;
+	bool found = false, any = false;
+	size_t i, k;
+	int rc;
+
+	if (o->by != RF_REPORT_BY_FILE) {
+		snprintf(err, errlen, "a heatmap is of a file's pages: --by file, not --by %s",
+			 rf_report_by_name(o->by));
+		return RF_ERR_CONFIG;
+	}
+	if (!key && r->nr_rows)
+		key = r->order[0].key;
+	if (!key) {
+		r->heat_none = true;	/* no row: nothing to draw, and nothing wrong */
+		return 0;
+	}
+	for (i = 0; i < r->nr_src; i++) {
+		struct rp_source *s = r->src[i];
+
+		for (k = 0; k < s->nr_keys; k++)
+			if (!strcmp(s->keys[k].name, key)) {
+				proto.id = s->keys[k].id;
+				if (s->keys[k].index_end > proto.index_end)
+					proto.index_end = s->keys[k].index_end;
+				found = true;
+			}
+		if (s->decided) {
+			proto.t0 = !any || s->t_first < proto.t0 ? s->t_first : proto.t0;
+			proto.t1 = !any || s->t_last > proto.t1 ? s->t_last : proto.t1;
+			any = true;
+		}
+	}
+	if (!found) {
+		snprintf(err, errlen, "no file '%s' among the report's rows (its first column names "
+			 "them)", key);
+		return RF_ERR_CONFIG;
+	}
+	rc = read_sources(o, names, nr, &proto, &rd, err, errlen);
+	for (i = 0; !rc && i < r->nr_src; i++) {
+		r->src[i]->heat = rd.src[i]->heat;
+		rd.src[i]->heat = NULL;
+	}
+	reading_free(&rd);
+	if (!rc)
+		r->heat_key = key;
+	return rc;
+}
+
 int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *err,
 		  size_t errlen)
 {
-	const char *names[MAX_SOURCES], *models[MAX_SOURCES];
-	struct rp_source *msrc[MAX_SOURCES] = { 0 };
+	const char *names[MAX_SOURCES];
 	char buf[4096];
-	size_t nr = 0, nr_models = 0, i, m;
+	size_t nr = 0, i;
 	struct rf_report *r;
-	bool want_kernel = !o->sources;
+	struct reading rd = { 0 };
 	int rc;
 
 	*out = NULL;
@@ -189,15 +299,18 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 		err[0] = '\0';
 	if (o->by >= RF_REPORT_BY_NR || o->sort >= RF_REPORT_NR_METRICS)
 		return RF_ERR_CONFIG;
+	if (o->heatmap && (!o->heat_cols || !o->heat_rows || o->heat_cols > 1024 ||
+			   o->heat_rows > 1024)) {
+		snprintf(err, errlen, "a heatmap of 1 to 1024 columns and rows, not %ux%u",
+			 o->heat_cols, o->heat_rows);
+		return RF_ERR_CONFIG;
+	}
 	if (o->sources) {
 		rc = split_sources(o->sources, buf, sizeof(buf), names, &nr, err, errlen);
 		if (rc)
 			return rc;
-		for (i = 0; i < nr; i++)
-			if (!strcmp(names[i], RF_REPORT_KERNEL))
-				want_kernel = true;
-			else
-				models[nr_models++] = names[i];
+	} else {
+		names[nr++] = RF_REPORT_KERNEL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -209,56 +322,30 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 		free(r);
 		return RF_ERR_NOMEM;
 	}
-	if (want_kernel) {
-		rc = rp_kernel_new(&r->kernel, o->by);
-		if (!rc)
-			rc = kernel_pass(o, r->kernel, err, errlen);
-		if (rc)
-			goto fail;
+	rc = read_sources(o, names, nr, NULL, &rd, err, errlen);
+	if (!rc && !o->sources && !rp_kernel_has_observations(rd.kernel)) {
+		/* a generated trace: the model is all there is to ask */
+		reading_free(&rd);
+		names[0] = "v6.18";
+		rc = read_sources(o, names, nr, NULL, &rd, err, errlen);
+	}
+	if (rc) {
+		reading_free(&rd);
+		goto fail;
+	}
+	r->kernel = rd.kernel;
+	for (i = 0; i < rd.nr; i++)
+		r->src[r->nr_src++] = rd.src[i];
+	if (r->kernel)
 		r->counted = rp_kernel_counted(r->kernel, &r->counted_refault_file);
-		if (!o->sources && !rp_kernel_has_observations(r->kernel)) {
-			/* a generated trace: the model is all there is to ask */
-			rp_kernel_free(r->kernel);
-			r->kernel = NULL;
-			r->counted = false;
-			models[nr_models++] = "v6.18";
-		}
-	}
-	if (nr_models) {
-		rc = rp_models_run(o, models, nr_models, msrc, err, errlen);
-		if (rc)
-			goto fail;
-	}
-	/* the sources in the order asked */
-	m = 0;
-	if (!o->sources) {
-		if (r->kernel)
-			r->src[r->nr_src++] = rp_kernel_source(r->kernel);
-		if (nr_models)
-			r->src[r->nr_src++] = msrc[m++];
-	} else {
-		for (i = 0; i < nr; i++)
-			r->src[r->nr_src++] = strcmp(names[i], RF_REPORT_KERNEL) ?
-					      msrc[m++] : rp_kernel_source(r->kernel);
-	}
-	for (i = 0; i < nr_models; i++)
-		msrc[i] = NULL;		/* owned by r->src now */
-	for (i = 0; i < r->nr_src; i++)
-		if (r->src[i]->error) {
-			rc = r->src[i]->error;
-			goto fail;
-		}
 	rc = join(r);
+	if (!rc && o->heatmap)
+		rc = heat_pass(o, r, names, nr, err, errlen);
 	if (rc)
 		goto fail;
 	*out = r;
 	return 0;
 fail:
-	for (i = 0; i < MAX_SOURCES; i++)
-		if (msrc[i]) {
-			rp_source_free(msrc[i]);
-			free(msrc[i]);
-		}
 	rf_report_free(r);
 	if (err && errlen && !err[0])
 		snprintf(err, errlen, "%s", rf_strerror(rc));
@@ -267,16 +354,15 @@ fail:
 
 void rf_report_free(struct rf_report *r)
 {
+	struct reading rd = { 0 };
 	size_t i;
 
 	if (!r)
 		return;
+	rd.kernel = r->kernel;
 	for (i = 0; i < r->nr_src; i++)
-		if (!r->kernel || r->src[i] != rp_kernel_source(r->kernel)) {
-			rp_source_free(r->src[i]);
-			free(r->src[i]);	/* the first member of the model's source */
-		}
-	rp_kernel_free(r->kernel);
+		rd.src[rd.nr++] = r->src[i];
+	reading_free(&rd);
 	free(r->keys);
 	free(r->v);
 	free(r->order);

@@ -69,6 +69,15 @@ struct rf_report_opts {
 	unsigned int threads;		/* the models' replay (>= 1) */
 	bool skip_damaged;
 	bool progress;			/* the replay's progress line on stderr */
+	/*
+	 * A heatmap of one file (the view must be by file): the decisions of
+	 * the @sort metric over time and page index, @heat_cols by @heat_rows
+	 * cells, for the key named @heat_key (NULL: the table's first row).
+	 * It costs a second reading of the trace by every source.
+	 */
+	bool heatmap;
+	const char *heat_key;
+	unsigned int heat_cols, heat_rows;	/* 1..1024 each */
 };
 
 /* One key's counts: [source][metric]. */
@@ -116,7 +125,13 @@ bool rf_report_kernel_counted(const struct rf_report *r, uint64_t *refault_file)
  * sort metric per source and each one's change against the first.
  */
 int rf_report_print(const struct rf_report *r, FILE *f, size_t lines);
-/* The whole table as JSON (docs/report.md), on @f. */
+/* The whole table as JSON (docs/report.md), on @f; with the heatmap's cells if there is one. */
 int rf_report_print_json(const struct rf_report *r, FILE *f);
+/*
+ * The heatmap (rf_report_opts.heatmap) for a terminal: one grid per
+ * source, shaded on one scale, its axes and scale said.  Nothing when the
+ * report has none.
+ */
+int rf_report_print_heatmap(const struct rf_report *r, FILE *f);
 
 #endif /* REFAULT_REPORT_H */

@@ -69,6 +69,7 @@ static int before(void *ctx, const struct rf_model *m, const struct rf_observe *
 	(void)m;
 	(void)obs;
 	ms->cur = ev;
+	ms->s.now = ev->time;
 	return rp_names_feed(&ms->s.names, ms->s.by, ev);
 }
 
@@ -85,7 +86,7 @@ static int after(void *ctx, const struct rf_model *m, const struct rf_event *ev)
 static const struct rf_replay_probe probe = { .start = start, .before = before, .after = after };
 
 int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, size_t nr,
-		  struct rp_source **out, char *err, size_t errlen)
+		  const struct rp_heat *heat, struct rp_source **out, char *err, size_t errlen)
 {
 	struct rf_replay_opts ro = { .trace_path = o->trace_path, .threads = o->threads,
 				     .skip_damaged = o->skip_damaged, .progress = o->progress,
@@ -107,6 +108,10 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 		}
 		ms->s.by = o->by;
 		out[i] = &ms->s;
+		if (heat && !(ms->s.heat = rp_heat_new(heat))) {
+			r = RF_ERR_NOMEM;
+			break;
+		}
 		l.items[i].probe = &probe;
 		l.items[i].probe_ctx = ms;
 	}

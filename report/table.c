@@ -108,6 +108,13 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 	uint64_t *slot;
 
 	s->total[metric] += nr;
+	if (!s->decided || s->now < s->t_first)
+		s->t_first = s->now;
+	if (!s->decided || s->now > s->t_last)
+		s->t_last = s->now;
+	s->decided = true;
+	if (s->heat && id == s->heat->id)
+		rp_heat_add(s->heat, s->now, f->index, metric, nr);
 	if (s->error)
 		return;
 	slot = rp_map_slot(&s->ids, id, &fresh);
@@ -121,9 +128,12 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 		s->keys[s->nr_keys].name = strdup(name);
 		if (!s->keys[s->nr_keys].name)
 			goto nomem_slot;
+		s->keys[s->nr_keys].id = id;
 		*slot = s->nr_keys++;
 	}
 	s->keys[*slot].v[metric] += nr;
+	if (f->index < UINT64_MAX - f->nr && f->index + f->nr > s->keys[*slot].index_end)
+		s->keys[*slot].index_end = f->index + f->nr;
 	return;
 nomem_slot:
 	rp_map_del(&s->ids, id, NULL);
@@ -147,6 +157,7 @@ void rp_source_free(struct rp_source *s)
 		free(s->keys[i].name);
 	free(s->keys);
 	free(s->name);
+	rp_heat_free(s->heat);
 	rp_map_destroy(&s->ids);
 	rp_map_destroy(&s->owner);
 	rp_names_free(&s->names);

@@ -9,7 +9,8 @@
  * report breaks a promise of report.h: a source's totals are its rows'
  * sums plus what it left unattributed, and rows come sorted.
  *
- *   byte 0      view (mod 4) and sort metric (>> 2, mod 4)
+ *   byte 0      view (mod 4), sort metric (>> 2, mod 4), a heatmap of 1 to 8 columns and
+ *               rows (bit 4) when the view is by file
  *   then        [kind pid ino idx_lo idx_hi order pfn_lo pfn_hi cgroup nr advice x]...
  */
 #include "config.h"
@@ -145,6 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	o.by = data[0] % RF_REPORT_BY_NR;
 	o.sort = (data[0] >> 2) % RF_REPORT_NR_METRICS;
+	o.heatmap = o.by == RF_REPORT_BY_FILE && (data[0] & 0x10);
+	o.heat_cols = 1 + (data[0] >> 5);
+	o.heat_rows = 1 + (size & 7);
 	fd = memfile(NULL, 0, path, sizeof(path));
 	check(fd >= 0, "a memfd");
 	rf_trace_header_init(&h, "fuzz-report");
@@ -162,6 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		check_report(r, o.sort);
 		rf_report_print(r, stdout, 0);
+		rf_report_print_heatmap(r, stdout);
 		rf_report_print_json(r, stdout);
 		quiet_end(q);
 	}

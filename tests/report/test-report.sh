@@ -83,6 +83,24 @@ check "validate-hot: the refaults attributed to files are within 2 % of workings
 check "validate-hot: kernel and v6.18 side by side, with %change" \
 	'"$REFAULT" report "$h" -p kernel,v6.18 | grep -q "^ *[0-9][0-9]* *[-+][0-9.]*% *[0-9][0-9]*  /var/tmp/vsuite/f256$"'
 
+# --- the heatmap
+"$REFAULT" report "$h" -p kernel,v6.18 --heatmap --heatmap-size 30x8 --json > "$tmp/hm.json"
+check "heatmap: every source's cells add up to its refaults of the file" \
+	'jget "$tmp/hm.json" "[sum(map(sum, j[\"heatmap\"][\"cells\"][s])) == [r for r in j[\"rows\"] if r[\"key\"] == j[\"heatmap\"][\"key\"]][0][s][\"refaults\"] for s in j[\"sources\"]]" | grep -qx "\[True, True\]"'
+check "heatmap: 8 rows of 30 cells, the hot set (the first 32 MiB) in the first two rows only" \
+	'jget "$tmp/hm.json" "(len(j[\"heatmap\"][\"cells\"][\"kernel\"]), set(map(len, j[\"heatmap\"][\"cells\"][\"kernel\"])), sum(map(sum, j[\"heatmap\"][\"cells\"][\"kernel\"][2:])))" | grep -qx "(8, {30}, 0)"'
+"$REFAULT" report "$tmp/dec.rft" --sort misses --heatmap=/data/big --heatmap-size 4x2 --json > "$tmp/hd.json"
+# decisions from t=6 to t=20 in 4 columns, pages 0..3 in 2 rows: the adds at t=6..9 in the
+# first column, page 0's at t=17 in the third, page 2's at t=18 in the fourth
+check "heatmap by hand: each add in the cell of its time and page" \
+	'[ "$(jget "$tmp/hd.json" "j[\"heatmap\"][\"cells\"][\"kernel\"]")" = "[[2, 0, 1, 0], [2, 0, 0, 1]]" ]'
+check "heatmap in the table: one grid per source after the rows" \
+	'"$REFAULT" report "$h" -p kernel,v6.18 --heatmap --heatmap-size 20x4 | grep -c "^ *[0-9][0-9]* |.\{20\}|$" | grep -qx 8'
+"$REFAULT" report "$h" --by pid --heatmap > /dev/null 2> "$tmp/e"; st=$?
+check "heatmap --by pid: exit 2, a heatmap is of a file" '[ $st -eq 2 ] && grep -q "by file" "$tmp/e"'
+"$REFAULT" report "$h" --heatmap=/nosuch > /dev/null 2> "$tmp/e"; st=$?
+check "heatmap of a file not in the table: exit 2, naming it" '[ $st -eq 2 ] && grep -q "/nosuch" "$tmp/e"'
+
 # --- errors
 "$REFAULT" report "$t" --by nonsense > /dev/null 2> "$tmp/e"; st=$?
 check "--by nonsense: exit 2, naming the choices" \
