@@ -17,7 +17,7 @@
 #define MAX_SETS 256
 
 static const char usage[] =
-	"usage: refault report TRACE [--by file|cgroup|pid|comm]\n"
+	"usage: refault report TRACE | RESULTS.json[:CONFIG]... [--by file|cgroup|pid|comm]\n"
 	"                      [--sort refaults|misses|evictions|activations]\n"
 	"                      [--profile kernel|P[,P...]] [--set KEY=VALUE]... [--lines N]\n"
 	"                      [--heatmap[=FILE]] [--heatmap-size COLSxROWS]\n"
@@ -28,7 +28,9 @@ static const char usage[] =
 	"folio's address space), or to the pid, command or memory cgroup of the reference\n"
 	"that brought it in. The kernel's decisions come from the trace's page-cache and LRU\n"
 	"observations; a model's from replaying the trace through it. Several sources are\n"
-	"shown side by side, each against the first, as perf diff does.\n"
+	"shown side by side, each against the first, as perf diff does. Given results files\n"
+	"(refault replay -o), each configuration named is replayed again on the trace they\n"
+	"name, which must be the same one (its fingerprint is checked).\n"
 	"\n"
 	"  -b, --by KEY           file (default), cgroup, pid or comm\n"
 	"  -s, --sort METRIC      refaults (default), misses, evictions or activations\n"
@@ -51,8 +53,12 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 success, 1 bad trace or I/O error, 2 bad command line or configuration.\n";
 
+#define MAX_SIDES 16
+
 struct report_args {
 	struct rf_report_opts opts;
+	char **operands;		/* TRACE, or the RESULTS.json[:CONFIG] sides */
+	int nr_operands;
 	const char *output;
 	char *sets[MAX_SETS];
 	size_t nr_sets;
@@ -145,11 +151,24 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		default: return RF_EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
-		rf_err("report", optind == argc ? "which trace? (refault report TRACE ...)" :
-		       "one trace at a time; '%s' is extra", argv[argc - 1]);
+	if (optind == argc) {
+		rf_err("report", "which trace? (refault report TRACE ..., or RESULTS.json[:CONFIG]...)");
 		return RF_EXIT_USAGE;
 	}
+	if (!rf_report_is_results(argv[optind]) && optind + 1 != argc) {
+		rf_err("report", "one trace at a time; '%s' is extra", argv[argc - 1]);
+		return RF_EXIT_USAGE;
+	}
+	if (argc - optind > MAX_SIDES) {
+		rf_err("report", "at most %d results sides", MAX_SIDES);
+		return RF_EXIT_USAGE;
+	}
+	if (rf_report_is_results(argv[optind]) && a->opts.sources) {
+		rf_err("report", "--profile is for a trace; results files name their configurations");
+		return RF_EXIT_USAGE;
+	}
+	a->operands = argv + optind;
+	a->nr_operands = argc - optind;
 	a->opts.trace_path = argv[optind];
 	a->opts.sets = a->sets;
 	a->opts.nr_sets = a->nr_sets;
@@ -163,38 +182,34 @@ static int print(const struct report_args *a, const struct rf_report *r, FILE *f
 	return rf_report_print(r, f, a->lines) || rf_report_print_heatmap(r, f) ? -1 : 0;
 }
 
-int cmd_report(int argc, char **argv)
+static int run(struct report_args *a)
 {
-	struct report_args a = { 0 };
 	struct rf_outfile out = { .fd = -1 };
 	struct rf_report *r = NULL;
 	char err[1024] = "";
 	FILE *f;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc < 0 ? RF_EXIT_OK : rc;
-	if (a.output && rf_outfile_open(&out, a.output, 0, err, sizeof(err))) {
+	if (a->output && rf_outfile_open(&out, a->output, 0, err, sizeof(err))) {
 		rf_err("report", "%s", err);
 		return RF_EXIT_FAILURE;
 	}
-	a.opts.progress = isatty(STDERR_FILENO);
-	rc = rf_report_run(&a.opts, &r, err, sizeof(err));
+	a->opts.progress = isatty(STDERR_FILENO);
+	rc = rf_report_run(&a->opts, &r, err, sizeof(err));
 	if (rc) {
 		rf_err("report", "%s", err[0] ? err : rf_strerror(rc));
-		if (a.output)
+		if (a->output)
 			rf_outfile_abandon(&out);
 		return rc == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
 	}
-	if (!a.output) {
-		rc = print(&a, r, stdout) ? RF_EXIT_FAILURE : RF_EXIT_OK;
+	if (!a->output) {
+		rc = print(a, r, stdout) ? RF_EXIT_FAILURE : RF_EXIT_OK;
 		rf_report_free(r);
 		return rf_cli_finish(rc);
 	}
 	f = rf_outfile_stdio(&out);
-	if (!f || print(&a, r, f) || fflush(f)) {
-		rf_err("report", "writing %s: %s", a.output, strerror(errno ? errno : EIO));
+	if (!f || print(a, r, f) || fflush(f)) {
+		rf_err("report", "writing %s: %s", a->output, strerror(errno ? errno : EIO));
 		rf_outfile_abandon(&out);
 		rc = RF_EXIT_FAILURE;
 	} else if (rf_outfile_commit(&out, err, sizeof(err))) {
@@ -204,3 +219,59 @@ int cmd_report(int argc, char **argv)
 	rf_report_free(r);
 	return rc;
 }
+
+/*
+ * RESULTS.json[:CONFIG] sides into the sources: one trace for all of them
+ * (the same fingerprint), replayed as they were (--warm-cache or not).
+ */
+static int load_sides(struct report_args *a, struct rf_report_side *sides, const char **entries)
+{
+	char err[1024] = "";
+	int i, rc;
+
+	for (i = 0; i < a->nr_operands; i++) {
+		if (!rf_report_is_results(a->operands[i]))
+			return rf_usage_error("report", "'%s' is not a results file (RESULTS.json[:CONFIG]): "
+					      "one trace, or results sides only", a->operands[i]);
+		rc = rf_report_side_load(a->operands[i], &sides[i], err, sizeof(err));
+		if (rc) {
+			rf_err("report", "%s", err[0] ? err : rf_strerror(rc));
+			return rc == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
+		}
+		if (i && (sides[i].fingerprint != sides[0].fingerprint ||
+			  sides[i].warm_cache != sides[0].warm_cache)) {
+			rf_err("report", "%s and %s replayed %s: compare them with refault compare",
+			       a->operands[0], a->operands[i],
+			       sides[i].fingerprint != sides[0].fingerprint ? "different traces" :
+			       "one with --warm-cache and one without");
+			return RF_EXIT_USAGE;
+		}
+		entries[i] = sides[i].source;
+	}
+	a->opts.entries = entries;
+	a->opts.nr_entries = (size_t)a->nr_operands;
+	a->opts.trace_path = sides[0].trace;
+	a->opts.fingerprint = sides[0].fingerprint;
+	a->opts.check_fingerprint = true;
+	a->opts.warm_cache = sides[0].warm_cache;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct rf_report_side sides[MAX_SIDES] = { 0 };
+	const char *entries[MAX_SIDES];
+	int i, rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc < 0 ? RF_EXIT_OK : rc;
+	rc = rf_report_is_results(a.operands[0]) ? load_sides(&a, sides, entries) : 0;
+	if (!rc)
+		rc = run(&a);
+	for (i = 0; i < MAX_SIDES; i++)
+		rf_report_side_free(&sides[i]);
+	return rc;
+}
+

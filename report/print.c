@@ -101,26 +101,30 @@ static void print_one(const struct rf_report *r, FILE *f, size_t lines)
 static void print_many(const struct rf_report *r, FILE *f, size_t lines)
 {
 	size_t i, s, n = lines && lines < r->nr_rows ? lines : r->nr_rows;
-	int m = r->sort;
+	int m = r->sort, w = 12;
 
+	/* every column as wide as the longest source name (to 40), so that each heads its own */
+	for (s = 0; s < r->nr_src; s++)
+		if ((int)strlen(r->src[s]->name) > w)
+			w = strlen(r->src[s]->name) > 40 ? 40 : (int)strlen(r->src[s]->name);
 	fprintf(f, "# %s per source; %%change against %s\n", rf_report_metric_name(m),
 		r->src[0]->name);
-	fprintf(f, "%12.12s", r->src[0]->name);
+	fprintf(f, "%*.*s", w, w, r->src[0]->name);
 	for (s = 1; s < r->nr_src; s++)
-		fprintf(f, " %9s %12.12s", "%change", r->src[s]->name);
+		fprintf(f, " %9s %*.*s", "%change", w, w, r->src[s]->name);
 	fprintf(f, "  %s\n", rf_report_by_name(r->by));
 	for (i = 0; i <= n; i++) {
 		const uint64_t *base = i < n ? r->order[i].v[0] : r->src[0]->total;
 
-		fprintf(f, "%12" PRIu64, base[m]);
+		fprintf(f, "%*" PRIu64, w, base[m]);
 		for (s = 1; s < r->nr_src; s++) {
 			const uint64_t *v = i < n ? r->order[i].v[s] : r->src[s]->total;
 
 			if (base[m])
-				fprintf(f, " %+8.1f%% %12" PRIu64,
-					100.0 * ((double)v[m] - (double)base[m]) / (double)base[m], v[m]);
+				fprintf(f, " %+8.1f%% %*" PRIu64,
+					100.0 * ((double)v[m] - (double)base[m]) / (double)base[m], w, v[m]);
 			else
-				fprintf(f, " %9s %12" PRIu64, v[m] ? "new" : "", v[m]);
+				fprintf(f, " %9s %*" PRIu64, v[m] ? "new" : "", w, v[m]);
 		}
 		fprintf(f, "  ");
 		if (i < n)

@@ -305,7 +305,20 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 			 o->heat_cols, o->heat_rows);
 		return RF_ERR_CONFIG;
 	}
-	if (o->sources) {
+	if (o->entries) {
+		if (!o->nr_entries || o->nr_entries > MAX_SOURCES) {
+			snprintf(err, errlen, "1 to %d sources, not %zu", MAX_SOURCES, o->nr_entries);
+			return RF_ERR_CONFIG;
+		}
+		for (nr = 0; nr < o->nr_entries; nr++) {
+			for (i = 0; i < nr; i++)
+				if (!strcmp(names[i], o->entries[nr])) {
+					snprintf(err, errlen, "source '%s' is listed twice", names[i]);
+					return RF_ERR_CONFIG;
+				}
+			names[nr] = o->entries[nr];
+		}
+	} else if (o->sources) {
 		rc = split_sources(o->sources, buf, sizeof(buf), names, &nr, err, errlen);
 		if (rc)
 			return rc;
@@ -323,7 +336,7 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 		return RF_ERR_NOMEM;
 	}
 	rc = read_sources(o, names, nr, NULL, &rd, err, errlen);
-	if (!rc && !o->sources && !rp_kernel_has_observations(rd.kernel)) {
+	if (!rc && !o->sources && !o->entries && !rp_kernel_has_observations(rd.kernel)) {
 		/* a generated trace: the model is all there is to ask */
 		reading_free(&rd);
 		names[0] = "v6.18";

@@ -64,11 +64,21 @@ struct rf_report_opts {
 	 * observations, else v6.18.
 	 */
 	const char *sources;
+	/*
+	 * Instead of @sources when not NULL: the sources one by one, "kernel"
+	 * or "PROFILE[,KEY=VALUE...]" (a configuration's name, as a results
+	 * file gives it; rf_report_side_load()).
+	 */
+	const char *const *entries;
+	size_t nr_entries;
 	char *const *sets;		/* KEY=VALUE for every model configuration */
 	size_t nr_sets;
 	unsigned int threads;		/* the models' replay (>= 1) */
 	bool skip_damaged;
 	bool progress;			/* the replay's progress line on stderr */
+	bool warm_cache;		/* the models start with the pages cached before the trace */
+	bool check_fingerprint;		/* the trace must be the one @fingerprint names */
+	uint64_t fingerprint;		/* of a results file's "trace" */
 	/*
 	 * A heatmap of one file (the view must be by file): the decisions of
 	 * the @sort metric over time and page index, @heat_cols by @heat_rows
@@ -87,6 +97,23 @@ struct rf_report_row {
 };
 
 struct rf_report;
+
+/*
+ * A results file's configuration as a source: "RESULTS.json" (with one
+ * configuration) or "RESULTS.json:NAME".  rf_report_is_results() says
+ * whether @arg names one (a path ending in .json, with or without :NAME).
+ */
+struct rf_report_side {
+	char *trace;		/* the trace it replayed (beside the results if relative) */
+	char *source;		/* its configuration's name: "PROFILE[,KEY=VALUE...]" */
+	uint64_t fingerprint;	/* of that trace's chunks, as the results give it */
+	bool warm_cache;	/* it was replayed with --warm-cache */
+};
+
+bool rf_report_is_results(const char *arg);
+/* Return: 0; RF_ERR_IO, _CORRUPT, _CONFIG (no such configuration), _NOMEM with @err. */
+int rf_report_side_load(const char *arg, struct rf_report_side *side, char *err, size_t errlen);
+void rf_report_side_free(struct rf_report_side *side);
 
 /*
  * Read the trace once per source kind (the kernel's observations; every

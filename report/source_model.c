@@ -6,6 +6,8 @@
  * reference a miss or refault belongs to; evictions and activations go to
  * the owner recorded at the folio's insertion.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,19 +87,41 @@ static int after(void *ctx, const struct rf_model *m, const struct rf_event *ev)
 
 static const struct rf_replay_probe probe = { .start = start, .before = before, .after = after };
 
+/* "PROFILE[,KEY=VALUE...]": the profile, its own settings, then those of every configuration. */
+static int add_config(struct rf_config_list *l, const char *entry, const struct rf_report_opts *o,
+		      char *err, size_t errlen)
+{
+	char *copy = strdup(entry), *save = NULL, *profile, *kv;
+	char **sets = calloc(strlen(entry) / 2 + 1 + o->nr_sets, sizeof(*sets));
+	size_t n = 0, i;
+	int r = RF_ERR_NOMEM;
+
+	if (copy && sets) {
+		profile = strtok_r(copy, ",", &save);
+		while ((kv = strtok_r(NULL, ",", &save)))
+			sets[n++] = kv;
+		for (i = 0; i < o->nr_sets; i++)
+			sets[n++] = o->sets[i];
+		r = rf_config_list_add_profiles(l, profile ? profile : "", sets, n, err, errlen);
+	}
+	free(sets);
+	free(copy);
+	return r;
+}
+
 int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, size_t nr,
 		  const struct rp_heat *heat, struct rp_source **out, char *err, size_t errlen)
 {
 	struct rf_replay_opts ro = { .trace_path = o->trace_path, .threads = o->threads,
 				     .skip_damaged = o->skip_damaged, .progress = o->progress,
-				     .allow_mglru = true };
+				     .warm_cache = o->warm_cache, .allow_mglru = true };
 	struct rf_config_list l = { 0 };
 	struct rf_replay_result *res = NULL;
 	size_t i;
 	int r = 0;
 
 	for (i = 0; i < nr && !r; i++)
-		r = rf_config_list_add_profiles(&l, profiles[i], o->sets, o->nr_sets, err, errlen);
+		r = add_config(&l, profiles[i], o, err, errlen);
 	for (i = 0; i < l.nr && !r; i++) {
 		struct model_src *ms = calloc(1, sizeof(*ms));
 
@@ -117,6 +141,13 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 	}
 	if (!r)
 		r = rf_replay_run(&ro, &l, &res, err, errlen);
+	if (!r && o->check_fingerprint && rf_replay_result_fingerprint(res) != o->fingerprint) {
+		snprintf(err, errlen, "%s is not the trace the results replayed (its fingerprint is "
+			 "%016" PRIx64 ", the results say %016" PRIx64 "): give the results with the "
+			 "trace they were made from", o->trace_path, rf_replay_result_fingerprint(res),
+			 o->fingerprint);
+		r = RF_ERR_CORRUPT;
+	}
 	rf_replay_result_free(res);
 	rf_config_list_free(&l);
 	return r;

@@ -264,6 +264,11 @@ uint64_t rf_replay_result_events(const struct rf_replay_result *res)
 	return res->nr ? res->runs[0].events : 0;
 }
 
+uint64_t rf_replay_result_fingerprint(const struct rf_replay_result *res)
+{
+	return res->fingerprint;
+}
+
 uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res)
 {
 	return res->preloaded;

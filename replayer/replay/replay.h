@@ -96,6 +96,8 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out);
 /* The header of the trace replayed. */
 const struct rf_trace_header *rf_replay_result_header(const struct rf_replay_result *res);
+/* FNV-1a over every chunk's zstd checksum: the results' "trace" "fingerprint". */
+uint64_t rf_replay_result_fingerprint(const struct rf_replay_result *res);
 /* Events of the trace the models were fed. */
 uint64_t rf_replay_result_events(const struct rf_replay_result *res);
 /* Records the kernel dropped while the trace was recorded (its lost events). */

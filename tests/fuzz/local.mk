@@ -20,7 +20,7 @@ fuzz_gate_SRC = $(fuzz_compare_SRC)
 fuzz_config_SRC = replayer/replay/config_list.c $(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
 fuzz_convert_SRC = cli/util.c $(FUZZ_CLI_TRACE) $(fuzz_reader_SRC)
 fuzz_lrugen_SRC = recorder/lru_gen.c
-fuzz_report_SRC = $(librefault_report_la_SOURCES) $(librefault_replay_la_SOURCES) \
+fuzz_report_SRC = $(librefault_report_la_SOURCES) compare/jsonfile.c $(librefault_replay_la_SOURCES) \
 	$(librefault_observe_la_SOURCES) $(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
 FUZZ_LIBS = $(ZSTD_LIBS) $(MSGPACK_LIBS) $(JSONC_LIBS) $(UNWIND_LIBS) $(URCU_LIBS) -lpthread -lm
 
@@ -54,7 +54,7 @@ tests_fuzz_regress_lrugen_CFLAGS = $(AM_CFLAGS) -DFUZZ_CORPUS='"corpus-lrugen"'
 tests_fuzz_regress_lrugen_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
 tests_fuzz_regress_report_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-report.c
 tests_fuzz_regress_report_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -DFUZZ_CORPUS='"corpus-report"'
-tests_fuzz_regress_report_LDADD = librefault-report.la $(REPLAY_LIBS)
+tests_fuzz_regress_report_LDADD = librefault-report.la librefault-compare.la $(REPLAY_LIBS)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/corpus-compare tests/fuzz/corpus-gate \
 	tests/fuzz/corpus-config tests/fuzz/corpus-convert tests/fuzz/corpus-lrugen \
 	tests/fuzz/corpus-report \

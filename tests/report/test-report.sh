@@ -101,6 +101,26 @@ check "heatmap --by pid: exit 2, a heatmap is of a file" '[ $st -eq 2 ] && grep 
 "$REFAULT" report "$h" --heatmap=/nosuch > /dev/null 2> "$tmp/e"; st=$?
 check "heatmap of a file not in the table: exit 2, naming it" '[ $st -eq 2 ] && grep -q "/nosuch" "$tmp/e"'
 
+# --- results files as sources: their configurations replayed again on the trace they name
+cp "$t" "$tmp/ct.rft"
+(cd "$tmp" && "$REFAULT" replay ct.rft -p v4.5,v4.6 -q -o ct.json && "$REFAULT" replay ct.rft -p v4.6 \
+	-s memory=48M -q -o ct48.json)
+"$REFAULT" report "$tmp/ct.rft" -p v4.5,v4.6 -b cgroup --json > "$tmp/from-trace.json"
+"$REFAULT" report "$tmp/ct.json:v4.5" "$tmp/ct.json:v4.6" -b cgroup --json > "$tmp/from-results.json"
+check "RESULTS.json:CONFIG sides: the rows of the trace with those profiles (the trace found beside the results)" \
+	'[ "$(jget "$tmp/from-trace.json" "j[\"rows\"], j[\"totals\"]")" = "$(jget "$tmp/from-results.json" "j[\"rows\"], j[\"totals\"]")" ]'
+check "a configuration with settings: its name gives them (v4.6,memory=48M refaults more)" \
+	'"$REFAULT" report "$tmp/ct.json:v4.6" "$tmp/ct48.json" -b cgroup --json | "$PYTHON3" -c "import json,sys; t=json.load(sys.stdin)[\"totals\"]; sys.exit(not t[\"v4.6,memory=48M\"][\"refaults\"] > t[\"v4.6\"][\"refaults\"])"'
+"$REFAULT" report "$tmp/ct.json" > /dev/null 2> "$tmp/e"; st=$?
+check "a results file of two configurations without :NAME: exit 2, saying so" \
+	'[ $st -eq 2 ] && grep -q "say which" "$tmp/e"'
+"$REFAULT" report "$tmp/ct.json:v4.5" -p v6.18 > /dev/null 2>&1; st=$?
+check "--profile with results sides: exit 2" '[ $st -eq 2 ]'
+cp "$top_srcdir/traces/lru-file-readtwice.rft" "$tmp/ct.rft"
+"$REFAULT" report "$tmp/ct.json:v4.5" > /dev/null 2> "$tmp/e"; st=$?
+check "the trace at the results' path is another one: exit 1, the fingerprints named" \
+	'[ $st -eq 1 ] && grep -q "not the trace the results replayed" "$tmp/e"'
+
 # --- errors
 "$REFAULT" report "$t" --by nonsense > /dev/null 2> "$tmp/e"; st=$?
 check "--by nonsense: exit 2, naming the choices" \
