@@ -21,7 +21,8 @@ static const char usage[] =
 	"                      [--sort refaults|misses|evictions|activations]\n"
 	"                      [--profile kernel|P[,P...]] [--set KEY=VALUE]... [--lines N]\n"
 	"                      [--heatmap[=FILE]] [--heatmap-size COLSxROWS]\n"
-	"                      [--stdio | --json] [-o FILE] [--threads N] [--skip-damaged]\n"
+	"                      [--stdio | --json] [-o FILE] [--html FILE] [--threads N]\n"
+	"                      [--skip-damaged]\n"
 	"\n"
 	"Which pages refault, and whose: the decisions about each folio (misses, refaults,\n"
 	"evictions, activations, in base pages), attributed to its file (or an anonymous\n"
@@ -46,6 +47,8 @@ static const char usage[] =
 	"      --heatmap-size CxR its columns (time) and rows (page index), default 72x16\n"
 	"      --stdio            a table for a person (the default)\n"
 	"      --json             the whole table as JSON (docs/report.md)\n"
+	"      --html FILE        also one self-contained HTML page there: the table, and the\n"
+	"                         heatmap as SVG\n"
 	"  -o, --output FILE      write there instead of standard output (replaced only\n"
 	"                         when the report is complete)\n"
 	"  -j, --threads N        worker threads of the models' replay (default: online CPUs)\n"
@@ -60,6 +63,7 @@ struct report_args {
 	char **operands;		/* TRACE, or the RESULTS.json[:CONFIG] sides */
 	int nr_operands;
 	const char *output;
+	const char *html;
 	char *sets[MAX_SETS];
 	size_t nr_sets;
 	size_t lines;
@@ -81,6 +85,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "skip-damaged", no_argument, NULL, 'D' },
 		{ "heatmap", optional_argument, NULL, 'H' },
 		{ "heatmap-size", required_argument, NULL, 'Z' },
+		{ "html", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,6 +128,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'T': a->json = false; break;
 		case 'J': a->json = true; break;
 		case 'o': a->output = optarg; break;
+		case 'W': a->html = optarg; break;
 		case 'j':
 			if (rf_parse_u64(optarg, &v) || v < 1 || v > 256) {
 				rf_err("report", "--threads wants a number from 1 to 256, not '%s'", optarg);
@@ -182,16 +188,40 @@ static int print(const struct report_args *a, const struct rf_report *r, FILE *f
 	return rf_report_print(r, f, a->lines) || rf_report_print_heatmap(r, f) ? -1 : 0;
 }
 
+/* @write into @path through a temporary, renamed when complete (opened before the work). */
+static int commit(struct rf_outfile *out, const char *path, const struct report_args *a,
+		  const struct rf_report *r, bool html)
+{
+	char err[1024];
+	FILE *f = rf_outfile_stdio(out);
+
+	if (!f || (html ? rf_report_write_html(r, f, a->lines) : print(a, r, f)) || fflush(f)) {
+		rf_err("report", "writing %s: %s", path, strerror(errno ? errno : EIO));
+		rf_outfile_abandon(out);
+		return RF_EXIT_FAILURE;
+	}
+	if (rf_outfile_commit(out, err, sizeof(err))) {
+		rf_err("report", "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	return RF_EXIT_OK;
+}
+
 static int run(struct report_args *a)
 {
-	struct rf_outfile out = { .fd = -1 };
+	struct rf_outfile out = { .fd = -1 }, html = { .fd = -1 };
 	struct rf_report *r = NULL;
 	char err[1024] = "";
-	FILE *f;
 	int rc;
 
 	if (a->output && rf_outfile_open(&out, a->output, 0, err, sizeof(err))) {
 		rf_err("report", "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	if (a->html && rf_outfile_open(&html, a->html, 0, err, sizeof(err))) {
+		rf_err("report", "%s", err);
+		if (a->output)
+			rf_outfile_abandon(&out);
 		return RF_EXIT_FAILURE;
 	}
 	a->opts.progress = isatty(STDERR_FILENO);
@@ -200,21 +230,18 @@ static int run(struct report_args *a)
 		rf_err("report", "%s", err[0] ? err : rf_strerror(rc));
 		if (a->output)
 			rf_outfile_abandon(&out);
+		if (a->html)
+			rf_outfile_abandon(&html);
 		return rc == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
 	}
-	if (!a->output) {
-		rc = print(a, r, stdout) ? RF_EXIT_FAILURE : RF_EXIT_OK;
-		rf_report_free(r);
-		return rf_cli_finish(rc);
-	}
-	f = rf_outfile_stdio(&out);
-	if (!f || print(a, r, f) || fflush(f)) {
-		rf_err("report", "writing %s: %s", a->output, strerror(errno ? errno : EIO));
-		rf_outfile_abandon(&out);
-		rc = RF_EXIT_FAILURE;
-	} else if (rf_outfile_commit(&out, err, sizeof(err))) {
-		rf_err("report", "%s", err);
-		rc = RF_EXIT_FAILURE;
+	rc = a->html ? commit(&html, a->html, a, r, true) : RF_EXIT_OK;
+	if (a->output) {
+		if (rc)
+			rf_outfile_abandon(&out);
+		else
+			rc = commit(&out, a->output, a, r, false);
+	} else if (!rc) {
+		rc = rf_cli_finish(print(a, r, stdout) ? RF_EXIT_FAILURE : RF_EXIT_OK);
 	}
 	rf_report_free(r);
 	return rc;

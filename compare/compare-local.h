@@ -99,8 +99,6 @@ struct rf_compare_line {
 	size_t n;			/* 0: the column has no such series */
 };
 
-void rf_compare_html_escape(FILE *out, const char *s, size_t n);
-void rf_compare_html_escape_str(FILE *out, const char *s);
 void rf_compare_html_table(FILE *out, const struct rf_compare_report *rep);
 void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 			  const struct rf_compare_line *l, size_t n);

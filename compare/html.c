@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "compare/compare-local.h"
+#include "lib/html.h"
 
 static const char *basename_of(const char *series)
 {
@@ -151,7 +152,7 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 	fprintf(out, "</div>\n");
 	if (*zero) {
 		fprintf(out, "<p class=\"note\">Zero throughout, in every column (not drawn): ");
-		rf_compare_html_escape_str(out, zero);
+		rf_html_escape_str(out, zero);
 		fprintf(out, ".</p>\n");
 	}
 }
@@ -174,7 +175,7 @@ static int pre(FILE *out, const struct rf_compare_report *rep,
 		if (summary)
 			fprintf(out, "<details><summary>%s</summary>\n", summary);
 		fprintf(out, "<pre class=\"%s\">", cls);
-		rf_compare_html_escape(out, buf, len);
+		rf_html_escape(out, buf, len);
 		fprintf(out, "</pre>\n%s", summary ? "</details>\n" : "");
 	}
 	free(buf);
@@ -220,7 +221,7 @@ int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
 		"<title>refault compare: ");
 	for (i = 0; i < rep->nsides; i++) {
 		fprintf(out, "%s", i ? " vs " : "");
-		rf_compare_html_escape_str(out, rep->sides[i].label);
+		rf_html_escape_str(out, rep->sides[i].label);
 	}
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>refault compare</h1>\n",
 		style);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare/compare-local.h"
+#include "lib/html.h"
 
 /* The text table's cell, without its padding. */
 static void trimmed(FILE *out, const char *s)
@@ -23,7 +24,7 @@ static void trimmed(FILE *out, const char *s)
 	n = strlen(s);
 	while (n && s[n - 1] == ' ')
 		n--;
-	rf_compare_html_escape(out, s, n);
+	rf_html_escape(out, s, n);
 }
 
 static bool row_changed(const struct rf_compare_row *row, size_t nsides)
@@ -41,11 +42,11 @@ static void header(FILE *out, const struct rf_compare_report *rep)
 	size_t i;
 
 	fprintf(out, "<table class=\"lkp\"><thead><tr><th class=\"val\">");
-	rf_compare_html_escape_str(out, rep->sides[0].label);
+	rf_html_escape_str(out, rep->sides[0].label);
 	fprintf(out, "</th>");
 	for (i = 1; i < rep->nsides; i++) {
 		fprintf(out, "<th class=\"chg\">%%change</th><th class=\"val\">");
-		rf_compare_html_escape_str(out, rep->sides[i].label);
+		rf_html_escape_str(out, rep->sides[i].label);
 		fprintf(out, "</th>");
 	}
 	fprintf(out, "<th class=\"name\">metric</th></tr></thead>\n<tbody>\n");
@@ -76,7 +77,7 @@ static void row_html(FILE *out, const struct rf_compare_row *row, size_t nsides)
 		fprintf(out, "<td class=\"chg%s\"", dir);
 		if (c->verdict.why) {
 			fprintf(out, " title=\"");
-			rf_compare_html_escape_str(out, c->verdict.why);
+			rf_html_escape_str(out, c->verdict.why);
 			fputc('"', out);
 		}
 		fputc('>', out);
@@ -85,7 +86,7 @@ static void row_html(FILE *out, const struct rf_compare_row *row, size_t nsides)
 		value_cell(out, c);
 	}
 	fprintf(out, "<td class=\"name\">");
-	rf_compare_html_escape_str(out, row->name);
+	rf_html_escape_str(out, row->name);
 	fprintf(out, "</td></tr>\n");
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare/compare-local.h"
+#include "lib/html.h"
 
 #define CW	560.0		/* chart width */
 #define CH	240.0		/* chart height */
@@ -28,27 +29,6 @@ static const char *const colors[] = {
 };
 static const char *const dashes[] = { "", "7 3", "2 3", "9 3 2 3", "4 4", "1 2" };
 
-void rf_compare_html_escape(FILE *out, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(s[i], out);
-		}
-	}
-}
-
-void rf_compare_html_escape_str(FILE *out, const char *s)
-{
-	rf_compare_html_escape(out, s, strlen(s));
-}
-
-/* The round step (1, 2 or 5 x 10^k) that cuts @range into at most @n parts. */
 static double nice_step(double range, int n)
 {
 	double raw = range / n, p = pow(10, floor(log10(raw))), f = raw / p;
@@ -137,7 +117,7 @@ static void axes(FILE *out, double xmax, double ymin, double ymax, const char *u
 	fprintf(out, "<text class=\"unit\" x=\"%g\" y=\"%g\" text-anchor=\"middle\">trace time "
 		"(%s)</text><text class=\"unit\" x=\"4\" y=\"%g\">", ML + PW / 2, CH - 6, tname,
 		MT - 10);
-	rf_compare_html_escape_str(out, unit);
+	rf_html_escape_str(out, unit);
 	fprintf(out, "</text>\n");
 }
 
@@ -155,7 +135,7 @@ static void path(FILE *out, const struct rf_compare_line *l, size_t k, size_t n,
 		fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M', ML + PW * l->x[j] / xmax,
 			MT + PH * (ymax - l->y[j]) / (ymax - ymin));
 	fprintf(out, "\"><title>");
-	rf_compare_html_escape_str(out, l->name);
+	rf_html_escape_str(out, l->name);
 	fprintf(out, "</title></path>\n");
 }
 
@@ -178,7 +158,7 @@ void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 		"viewBox=\"0 0 %g %g\" width=\"%g\" height=\"%g\" role=\"img\">\n"
 		"<text class=\"title\" x=\"%g\" y=\"16\" text-anchor=\"middle\">", CW, CH, CW, CH,
 		CW / 2);
-	rf_compare_html_escape_str(out, title);
+	rf_html_escape_str(out, title);
 	fprintf(out, "</text>\n");
 	axes(out, xmax, ymin, ymax, unit);
 	for (k = 0; k < n; k++)
@@ -189,7 +169,7 @@ void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 		fprintf(out, "<span class=\"legend\">");
 		legend_key(out, k);
 		fputc(' ', out);
-		rf_compare_html_escape_str(out, l[k].name);
+		rf_html_escape_str(out, l[k].name);
 		fprintf(out, "%s</span> ", l[k].n ? "" : " (none)");
 	}
 	fprintf(out, "</figcaption></figure>\n");

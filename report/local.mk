@@ -4,5 +4,5 @@
 noinst_LTLIBRARIES += librefault-report.la
 librefault_report_la_SOURCES = \
 	report/report.h report/report-local.h report/report.c report/names.c report/table.c \
-	report/kernel.c report/source_model.c report/heatmap.c report/results.c report/print.c
+	report/kernel.c report/source_model.c report/heatmap.c report/results.c report/print.c report/html.c
 librefault_report_la_CFLAGS = $(AM_CFLAGS) $(URCU_CFLAGS) $(JSONC_CFLAGS)

@@ -160,5 +160,10 @@ int rf_report_print_json(const struct rf_report *r, FILE *f);
  * report has none.
  */
 int rf_report_print_heatmap(const struct rf_report *r, FILE *f);
+/*
+ * One self-contained HTML page on @f: the table (its first @lines rows, 0:
+ * all) and the heatmap as SVG if there is one.  Return: 0 or RF_ERR_IO.
+ */
+int rf_report_write_html(const struct rf_report *r, FILE *f, size_t lines);
 
 #endif /* REFAULT_REPORT_H */

@@ -43,7 +43,7 @@ while read -r c; do
 	run "$c" replay "$t" -q -p v4.5,v6.18
 	run "$c" replay "$t" -q -p v6.18 --warm-cache -j 3
 	run "$c" validate "$t" -q
-	run "$c" report "$t" -p kernel,v6.18 --by file --heatmap
+	run "$c" report "$t" -p kernel,v6.18 --by file --heatmap --html /dev/null
 	run "$c" report "$t" -p kernel --by pid --json
 done < "$tmp/cases"
 done_testing

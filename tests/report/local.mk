@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tests/report/: `refault report` (TAP shell scripts; $REFAULT, $top_srcdir, $PYTHON3).
-report_sh_tests = tests/report/test-report.sh
+report_sh_tests = tests/report/test-report.sh tests/report/test-report-html.sh
 TESTS += $(report_sh_tests)
 EXTRA_DIST += $(report_sh_tests) tests/report/data/decisions.jsonl
