@@ -13,8 +13,6 @@
 #include "lib/utf8.h"
 #include "replayer/replay/replay.h"
 
-#define MAX_SETS 256
-
 static const char usage[] =
 	"usage: refault replay TRACE [--profile P[,P...]] [--set KEY=VALUE]... [--matrix FILE]\n"
 	"                      [--threads N] [--interval T] [-o RESULTS.json] [--skip-damaged]\n"
@@ -57,7 +55,7 @@ struct replay_args {
 	const char *profiles;
 	const char *matrix;
 	const char *output;
-	char *sets[MAX_SETS];
+	char *sets[RF_CLI_MAX_SETS];
 	size_t nr_sets;
 	bool quiet;
 };
@@ -113,7 +111,6 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool first = true;
-	uint64_t v;
 	int c;
 
 	a->opts.threads = rf_default_threads();
@@ -126,18 +123,12 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 		case 'q': a->quiet = true; break;
 		case 'D': a->opts.skip_damaged = true; break;
 		case 's':
-			if (a->nr_sets == MAX_SETS) {
-				rf_err("replay", "more than %d --set options", MAX_SETS);
+			if (rf_add_set("replay", a->sets, &a->nr_sets, optarg))
 				return RF_EXIT_USAGE;
-			}
-			a->sets[a->nr_sets++] = optarg;
 			break;
 		case 'j':
-			if (rf_parse_u64(optarg, &v) || v < 1 || v > 256) {
-				rf_err("replay", "--threads wants a number from 1 to 256, not '%s'", optarg);
+			if (rf_parse_threads("replay", optarg, &a->opts.threads))
 				return RF_EXIT_USAGE;
-			}
-			a->opts.threads = (unsigned int)v;
 			break;
 		case 'i':
 			if (rf_parse_duration(optarg, &a->opts.interval_ns) || !a->opts.interval_ns) {

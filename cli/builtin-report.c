@@ -14,7 +14,6 @@
 #include "lib/outfile.h"
 #include "report/report.h"
 
-#define MAX_SETS 256
 
 static const char usage[] =
 	"usage: refault report TRACE | RESULTS.json[:CONFIG]... [--by file|cgroup|pid|comm]\n"
@@ -64,7 +63,7 @@ struct report_args {
 	int nr_operands;
 	const char *output;
 	const char *html;
-	char *sets[MAX_SETS];
+	char *sets[RF_CLI_MAX_SETS];
 	size_t nr_sets;
 	size_t lines;
 	bool json;
@@ -114,11 +113,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'p': a->opts.sources = optarg; break;
 		case 'S':
-			if (a->nr_sets == MAX_SETS) {
-				rf_err("report", "more than %d --set options", MAX_SETS);
+			if (rf_add_set("report", a->sets, &a->nr_sets, optarg))
 				return RF_EXIT_USAGE;
-			}
-			a->sets[a->nr_sets++] = optarg;
 			break;
 		case 'n':
 			if (rf_parse_u64(optarg, &v) || v > SIZE_MAX)
@@ -130,11 +126,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'o': a->output = optarg; break;
 		case 'W': a->html = optarg; break;
 		case 'j':
-			if (rf_parse_u64(optarg, &v) || v < 1 || v > 256) {
-				rf_err("report", "--threads wants a number from 1 to 256, not '%s'", optarg);
+			if (rf_parse_threads("report", optarg, &a->opts.threads))
 				return RF_EXIT_USAGE;
-			}
-			a->opts.threads = (unsigned int)v;
 			break;
 		case 'D': a->opts.skip_damaged = true; break;
 		case 'H':

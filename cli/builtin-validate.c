@@ -13,7 +13,6 @@
 #include "replayer/validate/validate.h"
 
 #define VERB "validate"
-#define MAX_SETS 256
 #define EXIT_DIVERGES 3
 
 static const char usage[] =
@@ -71,7 +70,7 @@ static int parse_tolerance(const char *s, double *out)
 
 struct validate_args {
 	struct rf_validate_opts o;
-	char *sets[MAX_SETS];
+	char *sets[RF_CLI_MAX_SETS];
 	bool json, series, quiet;
 };
 
@@ -93,8 +92,6 @@ static const struct option longopts[] = {
 /* One option into @a: 0, or the exit status (-1: --help printed). */
 static int parse_opt(struct validate_args *a, int c)
 {
-	uint64_t n;
-
 	switch (c) {
 	case 'p': a->o.profile = optarg; return 0;
 	case 'J': a->json = true; return 0;
@@ -104,12 +101,7 @@ static int parse_opt(struct validate_args *a, int c)
 	case 'q': a->quiet = true; return 0;
 	case 'h': fputs(usage, stdout); return -1;
 	case 's':
-		if (a->o.nr_sets == MAX_SETS) {
-			rf_err(VERB, "more than %d --set options", MAX_SETS);
-			return RF_EXIT_USAGE;
-		}
-		a->sets[a->o.nr_sets++] = optarg;
-		return 0;
+		return rf_add_set(VERB, a->sets, &a->o.nr_sets, optarg);
 	case 't':
 		if (parse_tolerance(optarg, &a->o.tolerance)) {
 			rf_err(VERB, "invalid --tolerance '%s' (e.g. 5%% or 0.05)", optarg);
@@ -123,12 +115,7 @@ static int parse_opt(struct validate_args *a, int c)
 		}
 		return 0;
 	case 'j':
-		if (rf_parse_u64(optarg, &n) || n < 1 || n > 256) {
-			rf_err(VERB, "--threads wants a number from 1 to 256, not '%s'", optarg);
-			return RF_EXIT_USAGE;
-		}
-		a->o.threads = (unsigned int)n;
-		return 0;
+		return rf_parse_threads(VERB, optarg, &a->o.threads);
 	default:
 		return RF_EXIT_USAGE;
 	}

@@ -134,3 +134,25 @@ unsigned int rf_default_threads(void)
 
 	return n < 1 ? 1 : n > 64 ? 64 : (unsigned int)n;
 }
+
+int rf_parse_threads(const char *verb, const char *arg, unsigned int *threads)
+{
+	uint64_t v;
+
+	if (rf_parse_u64(arg, &v) || v < 1 || v > 256) {
+		rf_err(verb, "--threads wants a number from 1 to 256, not '%s'", arg);
+		return RF_EXIT_USAGE;
+	}
+	*threads = (unsigned int)v;
+	return 0;
+}
+
+int rf_add_set(const char *verb, char **sets, size_t *nr, char *arg)
+{
+	if (*nr == RF_CLI_MAX_SETS) {
+		rf_err(verb, "more than %d --set options", RF_CLI_MAX_SETS);
+		return RF_EXIT_USAGE;
+	}
+	sets[(*nr)++] = arg;
+	return 0;
+}

@@ -47,6 +47,13 @@ int rf_getopt(const char *verb, int argc, char **argv, const char *shortopts,
 
 /* --threads by default: the online CPUs, 1..64. */
 unsigned int rf_default_threads(void);
+/* --threads N: 1 to 256 into *@threads; else the message, and RF_EXIT_USAGE. */
+int rf_parse_threads(const char *verb, const char *arg, unsigned int *threads);
+
+/* --set KEY=VALUE options a verb keeps (replay, validate, report) */
+#define RF_CLI_MAX_SETS 256
+/* @arg as the next of @sets (*@nr of RF_CLI_MAX_SETS); else the message, and RF_EXIT_USAGE. */
+int rf_add_set(const char *verb, char **sets, size_t *nr, char *arg);
 
 /* Install a handler that prints a libunwind backtrace on SIGSEGV/SIGBUS/SIGABRT/SIGFPE. */
 void rf_cli_install_crash_handler(void);
