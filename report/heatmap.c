@@ -48,6 +48,21 @@ void rp_heat_add(struct rp_heat *h, uint64_t time, uint64_t index, enum rf_repor
 	h->cell[(size_t)row * h->cols + col][metric] += nr;
 }
 
+uint64_t rp_heat_busiest(const struct rf_report *r)
+{
+	uint64_t max = 0;
+	size_t i, c;
+
+	for (i = 0; i < r->nr_src; i++) {
+		const struct rp_heat *h = r->src[i]->heat;
+
+		for (c = 0; h && c < (size_t)h->rows * h->cols; c++)
+			if (h->cell[c][r->sort] > max)
+				max = h->cell[c][r->sort];
+	}
+	return max;
+}
+
 void rp_heat_free(struct rp_heat *h)
 {
 	if (!h)

@@ -107,22 +107,6 @@ static void table(FILE *out, const struct rf_report *r, size_t n)
 			r->nr_rows - n);
 }
 
-/* The busiest cell over every source's grid: one colour scale. */
-static uint64_t busiest(const struct rf_report *r)
-{
-	uint64_t max = 0;
-	size_t i, c;
-
-	for (i = 0; i < r->nr_src; i++) {
-		const struct rp_heat *h = r->src[i]->heat;
-
-		for (c = 0; h && c < (size_t)h->rows * h->cols; c++)
-			if (h->cell[c][r->sort] > max)
-				max = h->cell[c][r->sort];
-	}
-	return max;
-}
-
 static void heat_svg(FILE *out, const struct rf_report *r, const struct rp_heat *h, uint64_t max)
 {
 	unsigned int w = h->cols * CELL_W, ht = h->rows * CELL_H, row, col;
@@ -159,7 +143,7 @@ static void heat_svg(FILE *out, const struct rf_report *r, const struct rp_heat 
 
 static void heatmaps(FILE *out, const struct rf_report *r)
 {
-	uint64_t max = busiest(r);
+	uint64_t max = rp_heat_busiest(r);
 	size_t i;
 
 	if (r->heat_none)

@@ -149,21 +149,6 @@ int rf_report_print(const struct rf_report *r, FILE *f, size_t lines)
 
 static const char shades[] = " .:-=+*#%@";
 
-/* The busiest cell of every source's grid: one scale for all. */
-static uint64_t heat_max(const struct rf_report *r)
-{
-	uint64_t max = 0;
-	size_t i, c;
-
-	for (i = 0; i < r->nr_src; i++) {
-		const struct rp_heat *h = r->src[i]->heat;
-
-		for (c = 0; h && c < (size_t)h->rows * h->cols; c++)
-			max = h->cell[c][r->sort] > max ? h->cell[c][r->sort] : max;
-	}
-	return max;
-}
-
 static char shade(uint64_t v, uint64_t max)
 {
 	if (!v || !max)
@@ -175,7 +160,7 @@ static char shade(uint64_t v, uint64_t max)
 int rf_report_print_heatmap(const struct rf_report *r, FILE *f)
 {
 	const struct rp_heat *h0 = r->nr_src ? r->src[0]->heat : NULL;
-	uint64_t max = heat_max(r);
+	uint64_t max = rp_heat_busiest(r);
 	size_t i;
 	unsigned int row, col;
 

@@ -139,4 +139,7 @@ struct rf_report {
 	uint64_t counted_refault_file;
 };
 
+/* heatmap.c: the busiest cell of every source's grid, for the sort metric: one scale for all */
+uint64_t rp_heat_busiest(const struct rf_report *r);
+
 #endif /* REFAULT_REPORT_LOCAL_H */

@@ -21,14 +21,19 @@ const char *rf_report_by_name(enum rf_report_by by)
 	return by < RF_REPORT_BY_NR ? by_names[by] : "?";
 }
 
-enum rf_report_by rf_report_by_from_name(const char *name)
+/* The index of @name among the @n of @names; @n if it is none of them. */
+static unsigned int index_of(const char *const *names, unsigned int n, const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < RF_REPORT_BY_NR; i++)
-		if (!strcmp(name, by_names[i]))
-			return i;
-	return RF_REPORT_BY_NR;
+	for (i = 0; i < n && strcmp(name, names[i]); i++)
+		;
+	return i;
+}
+
+enum rf_report_by rf_report_by_from_name(const char *name)
+{
+	return index_of(by_names, RF_REPORT_BY_NR, name);
 }
 
 const char *rf_report_metric_name(enum rf_report_metric m)
@@ -38,12 +43,7 @@ const char *rf_report_metric_name(enum rf_report_metric m)
 
 enum rf_report_metric rf_report_metric_from_name(const char *name)
 {
-	unsigned int i;
-
-	for (i = 0; i < RF_REPORT_NR_METRICS; i++)
-		if (!strcmp(name, metric_names[i]))
-			return i;
-	return RF_REPORT_NR_METRICS;
+	return index_of(metric_names, RF_REPORT_NR_METRICS, name);
 }
 
 /* The kernel's pass: every event of the trace in file order. */
