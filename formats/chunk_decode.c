@@ -250,11 +250,17 @@ static inline __attribute__((always_inline)) int read_field(struct rf_chunk_curs
  * decodes the event, or says what is wrong with it.
  */
 static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, struct rf_delta_state *ds,
-							     struct rf_event *ev, unsigned int type)
+							     struct rf_event *ev, unsigned int type,
+							     bool with_stack)
 {
 	struct mp_cur m = *mc;
-	uint64_t a, b, e, f, g, *reg;
+	uint64_t a, b, e, f, g, stack = 0, *reg;
 	int64_t d;
+
+/* the optional last field (since 2.6), read before anything is committed */
+#define HOT_STACK() \
+	if (with_stack && (!mp_read_u64(&m, &stack) || stack > UINT32_MAX)) \
+		return false
 
 	switch (type) {
 	case RF_EV_FILE_READ:
@@ -262,6 +268,7 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 		if (!mp_read_u64(&m, &a) || a > UINT32_MAX || !mp_read_u64(&m, &b) ||
 		    !mp_read_i64(&m, &d) || !mp_read_u64(&m, &e))
 			return false;
+		HOT_STACK();
 		memset(&ev->u, 0, sizeof(ev->u));
 		ev->u.file.dev = (uint32_t)a;
 		ev->u.file.ino = b;
@@ -274,6 +281,7 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 		    !mp_read_i64(&m, &d) || !mp_read_u64(&m, &e) || e > UINT8_MAX ||
 		    !mp_read_u64(&m, &f) || f > UINT8_MAX || !mp_read_u64(&m, &g))
 			return false;
+		HOT_STACK();
 		memset(&ev->u, 0, sizeof(ev->u));
 		ev->u.file.dev = (uint32_t)a;
 		ev->u.file.ino = b;
@@ -287,6 +295,7 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 		if (!mp_read_u64(&m, &a) || !mp_read_i64(&m, &d) || !mp_read_u64(&m, &e) ||
 		    e > UINT8_MAX || !mp_read_u64(&m, &f) || f > UINT8_MAX)
 			return false;
+		HOT_STACK();
 		memset(&ev->u, 0, sizeof(ev->u));
 		ev->u.anon.mm = a;
 		reg = &ds->addr[rf_addr_slot(ds, ev)];
@@ -296,7 +305,7 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 		ev->u.anon.flags = (uint8_t)f;
 		break;
 	case RF_EV_ACCESS:		/* key(delta) order flags */
-		if (!mp_read_i64(&m, &d) || !mp_read_u64(&m, &e) || e > UINT8_MAX ||
+		if (with_stack || !mp_read_i64(&m, &d) || !mp_read_u64(&m, &e) || e > UINT8_MAX ||
 		    !mp_read_u64(&m, &f) || f > UINT8_MAX)
 			return false;
 		memset(&ev->u, 0, sizeof(ev->u));
@@ -308,6 +317,8 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 	default:
 		return false;
 	}
+#undef HOT_STACK
+	ev->stack = (uint32_t)stack;
 	*mc = m;
 	return true;
 }
@@ -348,7 +359,8 @@ int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
 	ev->cpu = (uint32_t)cpu;
 	ev->pid = (int32_t)pid;
 	ev->type = (uint16_t)type;
-	if (n == sch->nr_fields && decode_hot(&m, &c->ds, ev, (unsigned int)type)) {
+	if ((n == sch->nr_fields || (sch->opt_last && n == sch->nr_fields - 1)) &&
+	    decode_hot(&m, &c->ds, ev, (unsigned int)type, sch->opt_last && n == sch->nr_fields)) {
 		c->p = m.p;
 		c->nr_read++;
 		return 1;
@@ -357,6 +369,7 @@ int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
 		return cursor_fail(c, &m, RF_ERR_CORRUPT, "event has fewer fields than its type needs");
 	/* fields appended by a later minor version than the trace's read as 0 */
 	memset(&ev->u, 0, sizeof(ev->u));
+	ev->stack = 0;
 	for (i = 0; i < sch->nr_fields && i < n; i++) {
 		err = read_field(c, &m, ev, &sch->fields[i]);
 		if (err)

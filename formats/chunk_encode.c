@@ -223,15 +223,16 @@ static inline uint8_t *put_field(uint8_t *q, struct rf_delta_state *ds, const st
 int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct rf_event *ev)
 {
 	const struct rf_schema *sch = rf_schema_of(ev->type);
-	unsigned int i;
+	unsigned int i, nr;
 	uint8_t *q, *next;
 
 	if (!sch)
 		return RF_ERR_UNKNOWN_TYPE;
+	nr = rf_schema_nr_written(sch, ev);
 	/* the array header, the prefix and every integer field */
 	if (!rf_pack_reserve(pk, MAX_INT_BYTES * (1 + RF_EVENT_COMMON_FIELDS + sch->nr_fields)))
 		return RF_ERR_NOMEM;
-	q = put_container(pk->p + pk->len, 0x90, 0xdc, RF_EVENT_COMMON_FIELDS + sch->nr_fields);
+	q = put_container(pk->p + pk->len, 0x90, 0xdc, RF_EVENT_COMMON_FIELDS + nr);
 	q = put_uint(q, ev->type);
 	/*
 	 * Both times are multiples of tu: the difference of the quotients, taken
@@ -243,7 +244,7 @@ int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct 
 	ds->time = ev->time;
 	q = put_uint(q, ev->cpu);
 	q = put_int(q, ev->pid);
-	for (i = 0; i < sch->nr_fields; i++) {
+	for (i = 0; i < nr; i++) {
 		const struct rf_field *f = &sch->fields[i];
 
 		next = put_field(q, ds, ev, f);

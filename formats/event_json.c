@@ -67,7 +67,7 @@ json_object *rf_event_to_json(const struct rf_event *ev)
 	json_object_object_add(o, "cpu", json_object_new_int64(ev->cpu));
 	json_object_object_add(o, "pid", json_object_new_int64(ev->pid));
 	json_object_object_add(o, "type", json_object_new_string(rf_event_type_name(ev->type)));
-	for (i = 0; i < sch->nr_fields; i++)
+	for (i = 0; i < rf_schema_nr_written(sch, ev); i++)
 		json_object_object_add(o, sch->fields[i].name, field_to_json(ev, &sch->fields[i]));
 	return o;
 }

@@ -53,6 +53,7 @@ static const struct rf_event_type_info types[RF_EV_TYPE_MAX] = {
 	[RF_EV_NAME_PID] = T("name_pid", STATE, .pid_off = OFF(task.pid),
 			     .cgroup_off = OFF(task.cgroup), .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_NAME_STACK] = T("name_stack", STATE, .slice = RF_SLICE_STATE),
+	[RF_EV_NAME_FRAME] = T("name_frame", STATE, .slice = RF_SLICE_STATE),
 	[RF_EV_PAGECACHE_ADD] = T("pagecache_add", OBSERVATION, .cgroup_off = OFF(file.cgroup),
 				  .pages = RF_PAGES_FILE_FOLIO),
 	[RF_EV_PAGECACHE_DEL] = T("pagecache_del", OBSERVATION, .pages = RF_PAGES_FILE_FOLIO),

@@ -102,7 +102,17 @@ struct rf_schema {
 	unsigned int nr_fields;
 	/* the fields of the type's first version; those after it were appended by a minor */
 	unsigned int nr_required;
+	/* the last field is written only when not 0 (the references' stack, since 2.6) */
+	bool opt_last;
 };
+
+/* The fields rf_encode_event() writes for @ev: all of them but an optional last one that is 0. */
+static inline unsigned int rf_schema_nr_written(const struct rf_schema *sch, const struct rf_event *ev)
+{
+	if (sch->opt_last && !ev->stack)
+		return sch->nr_fields - 1;
+	return sch->nr_fields;
+}
 
 /* NULL for a type this version does not know. */
 RF_HIDDEN const struct rf_schema *rf_schema_of(unsigned int type);

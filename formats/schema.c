@@ -18,16 +18,18 @@
 #define I(n, m) FLD(n, RF_FK_INT, m)
 #define S(n, m) FLD(n, RF_FK_STR, m)
 #define PFN(m) FLD("pfn", RF_FK_DELTA_PFN, m)
+/* Since 2.6, the last field of the reference types: written only when not 0. */
+#define STACK { "stack", RF_FK_UINT, sizeof(uint32_t), offsetof(struct rf_event, stack), 0 }
 #define ARR(n, k, m, cnt) { n, k, MEMBER_SIZE(m), offsetof(struct rf_event, u.m), \
 			    offsetof(struct rf_event, u.cnt) }
 
 static const struct rf_field file_range[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
-	U("nr", file.nr),
+	U("nr", file.nr), STACK,
 };
 static const struct rf_field file_fault[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
-	U("order", file.order), U("flags", file.flags), U("mm", file.mm),
+	U("order", file.order), U("flags", file.flags), U("mm", file.mm), STACK,
 };
 /* New in 1.1, so no delta register: a 1.0 reader skips the type without following it. */
 static const struct rf_field file_readahead[] = {
@@ -37,7 +39,7 @@ static const struct rf_field file_readahead[] = {
 /* mm comes before addr: in encoding 2 it picks addr's register. */
 static const struct rf_field anon_fault[] = {
 	U("mm", anon.mm), FLD("addr", RF_FK_DELTA_ADDR, anon.addr), U("order", anon.order),
-	U("flags", anon.flags),
+	U("flags", anon.flags), STACK,
 };
 static const struct rf_field access[] = {
 	FLD("key", RF_FK_DELTA_KEY, access.key), U("order", access.order), U("flags", access.flags),
@@ -96,6 +98,10 @@ static const struct rf_field name_pid[] = {
 static const struct rf_field name_stack[] = {
 	U("id", stack.id), ARR("frames", RF_FK_FRAMES, stack.frames, stack.nr_frames),
 };
+static const struct rf_field name_frame[] = {
+	U("id", frame.id), S("dso", frame.dso), S("build_id", frame.build_id), U("addr", frame.addr),
+	S("symbol", frame.symbol), S("file", frame.file), U("line", frame.line),
+};
 static const struct rf_field pc_add[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("order", file.order), PFN(file.pfn), U("cgroup", file.cgroup),
@@ -132,15 +138,17 @@ static const struct rf_field end[] = {
 	U("nr_events", end.nr_events), U("nr_lost", end.nr_lost),
 };
 
-#define SCHEMA(t, f) [t] = { f, ARRAY_SIZE(f), ARRAY_SIZE(f) }
+#define SCHEMA(t, f) [t] = { f, ARRAY_SIZE(f), ARRAY_SIZE(f), false }
 /* A type whose fields after the first @req came with a later minor version: absent reads 0. */
-#define SCHEMA_SINCE(t, f, req) [t] = { f, ARRAY_SIZE(f), req }
+#define SCHEMA_SINCE(t, f, req) [t] = { f, ARRAY_SIZE(f), req, false }
+/* A reference type: its last field, the stack, is optional and left out when 0. */
+#define SCHEMA_REF(t, f) [t] = { f, ARRAY_SIZE(f), ARRAY_SIZE(f) - 1, true }
 
 static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
-	SCHEMA(RF_EV_FILE_READ, file_range),
-	SCHEMA(RF_EV_FILE_WRITE, file_range),
-	SCHEMA(RF_EV_FILE_FAULT, file_fault),
-	SCHEMA(RF_EV_ANON_FAULT, anon_fault),
+	SCHEMA_REF(RF_EV_FILE_READ, file_range),
+	SCHEMA_REF(RF_EV_FILE_WRITE, file_range),
+	SCHEMA_REF(RF_EV_FILE_FAULT, file_fault),
+	SCHEMA_REF(RF_EV_ANON_FAULT, anon_fault),
 	SCHEMA(RF_EV_ACCESS, access),
 	SCHEMA(RF_EV_FILE_READAHEAD, file_readahead),
 	SCHEMA(RF_EV_DAMON_REGION, damon_region),
@@ -159,6 +167,7 @@ static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_NAME_FILE, name_file),
 	SCHEMA(RF_EV_NAME_PID, name_pid),
 	SCHEMA(RF_EV_NAME_STACK, name_stack),
+	SCHEMA(RF_EV_NAME_FRAME, name_frame),
 	SCHEMA(RF_EV_PAGECACHE_ADD, pc_add),
 	SCHEMA(RF_EV_PAGECACHE_DEL, pc_del),
 	SCHEMA(RF_EV_LRU_ADD, lru_add),

@@ -240,8 +240,9 @@ static bool event_cgroup(const struct trace_filter *f, const struct rf_event *ev
 
 	if (ti && ti->cgroup_off) {
 		memcpy(cg, (const char *)ev + ti->cgroup_off, sizeof(*cg));
-		/* /proc/vmstat is the whole host's */
-		return ev->type != RF_EV_COUNTERS || ev->u.counters.source != RF_COUNTERS_VMSTAT;
+		/* /proc/vmstat is the whole host's, the recorder's counts the recording's */
+		return ev->type != RF_EV_COUNTERS || (ev->u.counters.source != RF_COUNTERS_VMSTAT &&
+						      ev->u.counters.source != RF_COUNTERS_RECORDER);
 	}
 	if (ev->pid <= 0)
 		return false;

@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	2
-#define RF_TRACE_VERSION_MINOR	5
+#define RF_TRACE_VERSION_MINOR	6
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -50,10 +50,10 @@ extern "C" {
 enum rf_event_type {
 	RF_EV_NONE = 0,
 	/* references: what the model replays */
-	RF_EV_FILE_READ = 1,	/* .file: dev, ino, index, nr */
-	RF_EV_FILE_WRITE = 2,	/* .file: dev, ino, index, nr */
-	RF_EV_FILE_FAULT = 3,	/* .file: dev, ino, index, order, flags, mm */
-	RF_EV_ANON_FAULT = 4,	/* .anon: mm, addr, order, flags */
+	RF_EV_FILE_READ = 1,	/* .file: dev, ino, index, nr; stack */
+	RF_EV_FILE_WRITE = 2,	/* .file: dev, ino, index, nr; stack */
+	RF_EV_FILE_FAULT = 3,	/* .file: dev, ino, index, order, flags, mm; stack */
+	RF_EV_ANON_FAULT = 4,	/* .anon: mm, addr, order, flags; stack */
 	RF_EV_ACCESS = 5,	/* .access: key, order, flags (synthetic streams) */
 	RF_EV_FILE_READAHEAD = 6,	/* .file: dev, ino, index, nr, order (since 1.1) */
 	RF_EV_DAMON_REGION = 7,	/* .damon: mm, start, end, nr_accesses, max_nr_accesses, age (since 2.5) */
@@ -72,7 +72,8 @@ enum rf_event_type {
 	RF_EV_CGROUP_LIMIT = 27,	/* .cgroup: id, kind, value */
 	RF_EV_NAME_FILE = 28,	/* .name_file: dev, ino, size, path */
 	RF_EV_NAME_PID = 29,	/* .task: pid, tgid, mm, cgroup, comm */
-	RF_EV_NAME_STACK = 30,	/* .stack: id, frames, nr_frames */
+	RF_EV_NAME_STACK = 30,	/* .stack: id, frames (name_frame ids since 2.6), nr_frames */
+	RF_EV_NAME_FRAME = 31,	/* .frame: id, dso, build_id, addr, symbol, file, line (since 2.6) */
 	/* observations: the kernel's own decisions, for validation */
 	RF_EV_PAGECACHE_ADD = 48,	/* .file: dev, ino, index, order, pfn, cgroup */
 	RF_EV_PAGECACHE_DEL = 49,	/* .file: dev, ino, index, order, pfn */
@@ -152,6 +153,7 @@ enum rf_counter_source {
 	RF_COUNTERS_MEMCG_STAT = 1,	/* memory.stat of .cgroup */
 	RF_COUNTERS_MEMCG_EVENTS = 2,	/* per-memcg counters summed from memcg tracepoints */
 	RF_COUNTERS_LRU_GEN = 3,	/* the multi-gen LRU of .cgroup from debugfs (since 2.4) */
+	RF_COUNTERS_RECORDER = 4,	/* the recorder's own: stacks sampled, lost, unwound (since 2.6) */
 };
 
 struct rf_counter {
@@ -169,6 +171,11 @@ struct rf_event {
 	uint32_t cpu;
 	int32_t pid;
 	uint16_t type;
+	/*
+	 * Since 2.6: the name_stack id of the user call stack that made the
+	 * reference (file_read/write/fault, anon_fault); 0 = none recorded.
+	 */
+	uint32_t stack;
 	union {
 		struct {
 			uint64_t ino;
@@ -236,9 +243,22 @@ struct rf_event {
 		} name_file;
 		struct {
 			uint64_t id;
-			const uint64_t *frames;	/* instruction pointers, innermost first */
+			/*
+			 * innermost first: name_frame ids since 2.6; before,
+			 * instruction pointers (no writer produced any)
+			 */
+			const uint64_t *frames;
 			uint32_t nr_frames;
 		} stack;
+		struct {
+			uint64_t id;		/* > 0, unique in the trace */
+			uint64_t addr;		/* in the ELF file's address space (its symbols') */
+			uint32_t line;		/* 0 = unknown */
+			const char *dso;	/* the mapped file's path; NULL: not file-backed */
+			const char *build_id;	/* lowercase hex NT_GNU_BUILD_ID; NULL: none */
+			const char *symbol;	/* NULL: not found */
+			const char *file;	/* source file; NULL: no line information */
+		} frame;
 		struct {
 			uint64_t pfn;
 			uint64_t cgroup;
@@ -405,7 +425,8 @@ struct rf_event_type_info {
 	/*
 	 * uint64_t: the memory cgroup the event is charged to or names
 	 * (pagecache_add, lru_add, reclaim, counters, cgroup_*, name_pid).
-	 * counters: only for the memcg sources (.source != RF_COUNTERS_VMSTAT).
+	 * counters: only for the memcg sources (.source 1 to 3, not RF_COUNTERS_VMSTAT
+	 * or RF_COUNTERS_RECORDER).
 	 */
 	size_t cgroup_off;
 	enum rf_page_keys pages;

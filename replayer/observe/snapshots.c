@@ -305,7 +305,12 @@ static void snapshot_quantities(struct rf_observe *o, const struct rf_event *ev)
 
 int obs_on_counters(struct rf_observe *o, const struct rf_event *ev)
 {
-	int rc = snapshot_values(o, ev);
+	int rc;
+
+	/* the recorder's own counts (stacks) say nothing about the kernel */
+	if (ev->u.counters.source == RF_COUNTERS_RECORDER)
+		return 0;
+	rc = snapshot_values(o, ev);
 
 	if (!rc)
 		snapshot_quantities(o, ev);

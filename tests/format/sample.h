@@ -38,6 +38,7 @@ static inline void sample_event(uint64_t i, struct rf_event *ev)
 		ev->u.file.ino = 12;
 		ev->u.file.index = i;
 		ev->u.file.nr = 1 + i % 4;
+		ev->stack = i % 5 ? 0 : (uint32_t)(1 + i % 100);	/* since 2.6 */
 		break;
 	case 7: case 8: case 9: case 10:
 		ev->type = RF_EV_ANON_FAULT;
@@ -63,6 +64,17 @@ static inline void sample_event(uint64_t i, struct rf_event *ev)
 		ev->u.counters.nr = 2;
 		break;
 	default:
+		if (i % 32 == 31) {
+			ev->type = RF_EV_NAME_FRAME;
+			ev->u.frame.id = i;
+			ev->u.frame.addr = 0x1136;
+			ev->u.frame.line = 7;
+			ev->u.frame.dso = "/usr/bin/sample";
+			ev->u.frame.build_id = "0123abcd";
+			ev->u.frame.symbol = "main";
+			ev->u.frame.file = NULL;
+			break;
+		}
 		ev->type = RF_EV_NAME_STACK;
 		ev->u.stack.id = i;
 		ev->u.stack.frames = sample_frames_;
@@ -83,7 +95,11 @@ static inline bool sample_check(uint64_t i, const struct rf_event *ev)
 	case RF_EV_FILE_READ:
 	case RF_EV_FILE_FAULT:
 		return ev->u.file.index == want.u.file.index && ev->u.file.ino == want.u.file.ino &&
-		       ev->u.file.nr == want.u.file.nr && ev->u.file.mm == want.u.file.mm;
+		       ev->u.file.nr == want.u.file.nr && ev->u.file.mm == want.u.file.mm &&
+		       ev->stack == want.stack;
+	case RF_EV_NAME_FRAME:
+		return ev->u.frame.id == i && ev->u.frame.line == 7 && ev->u.frame.symbol &&
+		       !strcmp(ev->u.frame.symbol, "main") && !ev->u.frame.file;
 	case RF_EV_ANON_FAULT:
 		return ev->u.anon.addr == want.u.anon.addr && ev->u.anon.flags == want.u.anon.flags;
 	case RF_EV_MARKER:

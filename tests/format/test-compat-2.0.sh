@@ -3,7 +3,7 @@
 # Format 2.1 appended `list` to `reclaim` (which LRU list a scan was of).  A 2.0 trace, whose
 # reclaim events have nine fields (the bundled validate-hot recording), still reads, each of them
 # with list 0 ("not said"), and so does 2.0 JSON without the field; what today's writer writes
-# says 2.5 (a later minor) and carries the list through msgpack and JSON.
+# says 2.6 (a later minor) and carries the list through msgpack and JSON.
 : "${REFAULT:?}" "${top_srcdir:?}"
 old="$top_srcdir/traces/validate-hot.rft"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/refault-compat2.XXXXXX") || exit 1
@@ -36,7 +36,7 @@ check "validate reads it (exit 0 or 3, got $st)" test $st -eq 0 -o $st -eq 3
 "$REFAULT" trace convert "$tmp/mixed.jsonl" "$tmp/new.rft" 2>"$tmp/new.err"
 check "JSON without \"list\" converts" test $? -eq 0
 "$REFAULT" trace info "$tmp/new.rft" >"$tmp/info2" 2>&1
-check "today's writer writes format 2.5 (2.1's list, 2.2's header cgroup, 2.3's lru_gen, 2.4's lru_gen counters, 2.5's damon_region)" grep -q '^format: *refault-trace 2\.5$' "$tmp/info2"
+check "today's writer writes format 2.6 (2.1's list, 2.2's header cgroup, 2.3's lru_gen, 2.4's lru_gen counters, 2.5's damon_region, 2.6's stacks)" grep -q '^format: *refault-trace 2\.6$' "$tmp/info2"
 "$REFAULT" trace dump --json "$tmp/new.rft" 2>/dev/null | grep -o '"list":[0-9]*' >"$tmp/lists"
 check "the lists read back: 0 where the JSON had none, 2 where it said so" \
 	sh -c "test \"\$(tr '\n' ' ' <'$tmp/lists')\" = '\"list\":0 \"list\":2 '"

@@ -470,16 +470,21 @@ static void ev_prefix(msgpack_packer *pk, unsigned int nfields, unsigned int typ
 	msgpack_pack_int32(pk, 42);
 }
 
-/* file_read dev ino index(delta) nr, plus @extra trailing fields of a newer minor version */
+/*
+ * file_read dev ino index(delta) nr, plus @extra trailing fields of a newer
+ * minor version: after 2.6's stack (0 here), which must be there for them
+ */
 static void ev_file_read(msgpack_packer *pk, int64_t dt, int64_t dindex, unsigned int extra)
 {
 	unsigned int i;
 
-	ev_prefix(pk, 4 + extra, RF_EV_FILE_READ, dt);
+	ev_prefix(pk, 4 + (extra ? 1 + extra : 0), RF_EV_FILE_READ, dt);
 	msgpack_pack_uint32(pk, 0x800001);
 	msgpack_pack_uint64(pk, 77);
 	msgpack_pack_int64(pk, dindex);
 	msgpack_pack_uint64(pk, 1);
+	if (extra)
+		msgpack_pack_uint32(pk, 0);
 	for (i = 0; i < extra; i++) {
 		if (i % 3 == 0) {
 			msgpack_pack_map(pk, 1);

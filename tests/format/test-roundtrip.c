@@ -27,7 +27,7 @@ static void make_event(unsigned int i, struct rf_event *ev)
 		RF_EV_FILE_READ, RF_EV_FILE_WRITE, RF_EV_FILE_FAULT, RF_EV_ANON_FAULT, RF_EV_ACCESS,
 		RF_EV_FILE_READAHEAD, RF_EV_DAMON_REGION, RF_EV_MMAP, RF_EV_MUNMAP, RF_EV_MADVISE, RF_EV_FADVISE, RF_EV_TRUNCATE, RF_EV_FORK,
 		RF_EV_EXEC, RF_EV_EXIT, RF_EV_CGROUP_MKDIR, RF_EV_CGROUP_RMDIR, RF_EV_CGROUP_ATTACH,
-		RF_EV_CGROUP_LIMIT, RF_EV_NAME_FILE, RF_EV_NAME_PID, RF_EV_NAME_STACK,
+		RF_EV_CGROUP_LIMIT, RF_EV_NAME_FILE, RF_EV_NAME_PID, RF_EV_NAME_STACK, RF_EV_NAME_FRAME,
 		RF_EV_PAGECACHE_ADD, RF_EV_PAGECACHE_DEL, RF_EV_LRU_ADD, RF_EV_LRU_ACTIVATE,
 		RF_EV_RECLAIM, RF_EV_COUNTERS, RF_EV_LOST, RF_EV_MARKER, RF_EV_END,
 	};
@@ -59,6 +59,10 @@ static void make_event(unsigned int i, struct rf_event *ev)
 	default:
 		break;
 	}
+	/* the references' stack (2.6): left out when 0, and up to 32 bits */
+	if (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_WRITE || ev->type == RF_EV_FILE_FAULT ||
+	    ev->type == RF_EV_ANON_FAULT)
+		ev->stack = i % 3 == 0 ? 0 : i % 3 == 1 ? 9 : UINT32_MAX;
 	switch (ev->type) {
 	case RF_EV_FILE_READAHEAD: ev->u.file.flags = ev->u.file.advice = 0; ev->u.file.mm = ev->u.file.pfn = ev->u.file.cgroup = 0; break;
 	case RF_EV_FILE_FAULT: ev->u.file.nr = ev->u.file.advice = 0; ev->u.file.pfn = ev->u.file.cgroup = 0; break;
@@ -95,6 +99,9 @@ static void make_event(unsigned int i, struct rf_event *ev)
 		ev->u.name_file.path = "/tmp/\xc3\xa9t\xc3\xa9.dat"; break;
 	case RF_EV_NAME_PID: ev->u.task.pid = -1; ev->u.task.tgid = 5; ev->u.task.mm = 3; ev->u.task.cgroup = 42; ev->u.task.comm = "usemem"; break;
 	case RF_EV_NAME_STACK: ev->u.stack.id = 9; ev->u.stack.frames = frames; ev->u.stack.nr_frames = 3; break;
+	case RF_EV_NAME_FRAME: ev->u.frame.id = 7; ev->u.frame.addr = 0x401136 + i; ev->u.frame.line = i % 2 ? 42 : 0;
+		ev->u.frame.dso = "/usr/bin/two paths"; ev->u.frame.build_id = i % 2 ? "8f1e0c2d" : NULL;
+		ev->u.frame.symbol = "reread_big"; ev->u.frame.file = i % 2 ? "two-paths.c" : NULL; break;
 	case RF_EV_LRU_ADD: ev->u.lru.pfn = 0xabcdef; ev->u.lru.order = 9; ev->u.lru.lru = RF_LRU_ACTIVE_FILE; ev->u.lru.cgroup = 42; break;
 	case RF_EV_LRU_ACTIVATE: ev->u.lru.pfn = 0xabcdef; ev->u.lru.order = 0; break;
 	case RF_EV_RECLAIM: ev->u.reclaim.cgroup = 42; ev->u.reclaim.kind = RF_RECLAIM_MEMCG; ev->u.reclaim.nid = 0;
@@ -134,6 +141,12 @@ static bool event_eq(const struct rf_event *a, const struct rf_event *b)
 		x.u.name_file.path = y.u.name_file.path = NULL; break;
 	case RF_EV_MARKER:
 		return a->time == b->time && str_eq(a->u.marker.text, b->u.marker.text);
+	case RF_EV_NAME_FRAME:
+		if (!str_eq(a->u.frame.dso, b->u.frame.dso) || !str_eq(a->u.frame.build_id, b->u.frame.build_id) ||
+		    !str_eq(a->u.frame.symbol, b->u.frame.symbol) || !str_eq(a->u.frame.file, b->u.frame.file))
+			return false;
+		x.u.frame.dso = y.u.frame.dso = x.u.frame.build_id = y.u.frame.build_id = NULL;
+		x.u.frame.symbol = y.u.frame.symbol = x.u.frame.file = y.u.frame.file = NULL; break;
 	case RF_EV_NAME_STACK:
 		if (a->u.stack.nr_frames != b->u.stack.nr_frames ||
 		    memcmp(a->u.stack.frames, b->u.stack.frames, a->u.stack.nr_frames * 8)) return false;
@@ -145,7 +158,8 @@ static bool event_eq(const struct rf_event *a, const struct rf_event *b)
 			    a->u.counters.entries[k].value != b->u.counters.entries[k].value) return false;
 		x.u.counters.entries = y.u.counters.entries = NULL; break;
 	}
-	return x.time == y.time && x.cpu == y.cpu && x.pid == y.pid && !memcmp(&x.u, &y.u, sizeof(x.u));
+	return x.time == y.time && x.cpu == y.cpu && x.pid == y.pid && x.stack == y.stack &&
+	       !memcmp(&x.u, &y.u, sizeof(x.u));
 }
 
 /* Written with a 1000 ns resolution: times rounded down, all else exact; the header says so. */

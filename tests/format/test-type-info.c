@@ -41,7 +41,7 @@ int main(void)
 			 ti->cgroup_off < sizeof(struct rf_event) &&
 			 (!ti->touches || ti->cls == RF_CLASS_REFERENCE);
 	}
-	ok(known == 31, "31 types are known (%u)", known);
+	ok(known == 32, "32 types are known (%u)", known);
 	ok(agree == RF_EV_TYPE_MAX + 2,
 	   "every entry agrees with the names and classes; none past them");
 	ok(info(RF_EV_FORK)->pid_off == OFF(task.pid) &&

@@ -193,6 +193,12 @@ static void check_event(const struct rf_event *ev)
 		for (k = 0; k < ev->u.stack.nr_frames; k++)
 			sink += ev->u.stack.frames[k];
 		break;
+	case RF_EV_NAME_FRAME:
+		check(!ev->u.frame.dso || strlen(ev->u.frame.dso) <= RF_MAX_STRING, "dso too long");
+		check(!ev->u.frame.build_id || strlen(ev->u.frame.build_id) <= RF_MAX_STRING, "build id");
+		check(!ev->u.frame.symbol || strlen(ev->u.frame.symbol) <= RF_MAX_STRING, "symbol");
+		check(!ev->u.frame.file || strlen(ev->u.frame.file) <= RF_MAX_STRING, "file");
+		break;
 	case RF_EV_COUNTERS:
 		check(ev->u.counters.nr <= RF_MAX_COUNTERS, "too many counters");
 		for (k = 0; k < ev->u.counters.nr; k++)
