@@ -8,7 +8,7 @@
 set -e
 packages="
 	build-essential autoconf automake libtool pkg-config
-	libzstd-dev zstd libmsgpack-dev liburcu-dev libunwind-dev libjson-c-dev
+	libzstd-dev zstd libmsgpack-dev liburcu-dev libunwind-dev libdw-dev libjson-c-dev
 	libtracefs-dev libtraceevent-dev libbpf-dev python3
 "
 for arg in "$@"; do

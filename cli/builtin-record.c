@@ -27,6 +27,7 @@
 #include "cli/builtin.h"
 #include "cli/util.h"
 #include "lib/outfile.h"
+#include "recorder/perfstack.h"
 #include "recorder/record.h"
 
 #define VERB "record"
@@ -103,6 +104,9 @@ static void usage(FILE *out)
 		"      --damon[=S,A]       sample the recorded process's accessed bits with DAMON (its\n"
 		"                          kdamond, vaddr, every S; regions counted every A; default\n"
 		"                          5ms,100ms): references to mapped pages that raise no fault\n"
+		"      --call-graph dwarf[,SIZE]  the user call stack of every read and fault, as perf\n"
+		"                          record --call-graph dwarf: SIZE bytes of stack per sample\n"
+		"                          (default 8192), unwound and named on this host at the end\n"
 		"      --time-resolution NS  write event times rounded down to NS nanoseconds (default 1000:\n"
 		"                          the microseconds perf script and ftrace print; 1 keeps every\n"
 		"                          nanosecond at ~1.5x the bytes; event order is kept either way)\n"
@@ -118,7 +122,7 @@ static void usage(FILE *out)
 
 enum {
 	OPT_MEMCG = 256, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
-	OPT_DURATION, OPT_KPROBES, OPT_DAMON,
+	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH,
 };
 
 static const struct option longopts[] = {
@@ -137,6 +141,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "kprobes", required_argument, NULL, OPT_KPROBES },
 	{ "damon", optional_argument, NULL, OPT_DAMON },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -178,6 +183,24 @@ static int parse_damon(struct record_cmd *c, const char *arg)
 			   "one at least that and at most a million of them)", arg ?: "");
 	c->opts.damon_sample_us = s / 1000;
 	c->opts.damon_aggr_us = a / 1000;
+	return 0;
+}
+
+/* --call-graph dwarf[,SIZE], as perf record's (frame pointers and LBR are not offered). */
+static int parse_call_graph(struct record_cmd *c, const char *arg)
+{
+	uint64_t size = RF_STACK_BYTES_DEFAULT;
+	const char *comma = strchr(arg, ',');
+
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return bad("--call-graph '%s': only dwarf[,SIZE] is supported (DWARF unwinding of a "
+			   "copy of the user stack; frame pointers are not needed)", arg);
+	if (comma && (rf_parse_size(comma + 1, &size) || size < 8 || size > RF_STACK_BYTES_MAX))
+		return bad("--call-graph '%s': SIZE is bytes of stack per sample, 8 to 65528 "
+			   "(e.g. dwarf,16K)", arg);
+	c->opts.stack_bytes = (uint32_t)(size + 7) / 8 * 8;
+	if (c->opts.stack_bytes > RF_STACK_BYTES_MAX)
+		c->opts.stack_bytes = RF_STACK_BYTES_MAX;
 	return 0;
 }
 
@@ -238,6 +261,7 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 			return bad("invalid --kprobes '%s' (auto, always or never)", optarg);
 		return 0;
 	case OPT_DAMON: return parse_damon(c, optarg);
+	case OPT_CALL_GRAPH: return parse_call_graph(c, optarg);
 	case 'q': c->quiet = true; return 0;
 	default: return RF_EXIT_USAGE;
 	}
@@ -568,8 +592,10 @@ static int spawn(struct record_cmd *c, const sigset_t *old)
 		rf_err(VERB, "%s", msg);
 		return RF_EXIT_FAILURE;
 	}
-	if (!c->bounded)
+	if (!c->bounded) {
 		c->opts.pid = rf_workload_pid(c->wl);
+		c->opts.stacks_on_exec = true;	/* held before its exec */
+	}
 	return 0;
 }
 
@@ -688,6 +714,15 @@ static void summary(struct record_cmd *c)
 	if (st.lost)
 		fprintf(stderr, "refault record: the kernel dropped %llu records: use a larger --buffer-size\n",
 			(unsigned long long)st.lost);
+	if (c->opts.stack_bytes)
+		fprintf(stderr, "refault record: stacks: %llu samples (%s), %llu lost; %llu unwound to the "
+			"outermost frame, %llu truncated, %llu failed; %llu of %llu references have one\n",
+			(unsigned long long)st.stack_samples,
+			rf_format_bytes(st.stack_bytes, size, sizeof(size)),
+			(unsigned long long)st.stack_lost, (unsigned long long)st.stack_unwound,
+			(unsigned long long)st.stack_truncated, (unsigned long long)st.stack_failed,
+			(unsigned long long)st.stack_refs,
+			(unsigned long long)(st.stack_refs + st.stack_refs_without));
 }
 
 static int run(struct record_cmd *c, const sigset_t *old)

@@ -215,6 +215,7 @@ struct rf_norm_cfg {
 	uint64_t out_ino;
 	pid_t damon_pid;			/* --damon: the process of target 0, else 0 */
 	uint32_t damon_max_nr_accesses;		/* aggr_us / sample_us */
+	struct rf_stacks *stacks;		/* --call-graph: the references' stacks, else NULL */
 };
 
 int rf_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg);

@@ -3,12 +3,15 @@
 # -> normalize -> events for the trace writer.  recorder/gen/ writes traces of synthetic workloads.
 noinst_LTLIBRARIES += librefault-record.la
 librefault_record_la_SOURCES = \
-	recorder/record.h recorder/internal.h recorder/norm.h recorder/tp.h \
+	recorder/record.h recorder/internal.h recorder/norm.h recorder/tp.h recorder/stacks.h \
+	recorder/perfstack.h \
 	recorder/tp.c recorder/kprobes.c recorder/source.c recorder/vmas.c \
 	recorder/counters.c recorder/lru_gen.c recorder/knobs.c recorder/cgroups.c recorder/tasks.c \
 	recorder/normalize.c recorder/readahead.c recorder/damon.c recorder/recorder.c \
-	recorder/workload.c
-librefault_record_la_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS) $(BPF_CFLAGS)
-RECORD_LIBS = librefault-record.la $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(BPF_LIBS)
+	recorder/workload.c recorder/unwind.c recorder/symbols.c recorder/perfstack.c
+librefault_record_la_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS) $(BPF_CFLAGS) \
+	$(UNWIND_CFLAGS) $(DW_CFLAGS) -pthread
+RECORD_LIBS = librefault-record.la $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(BPF_LIBS) $(UNWIND_LIBS) \
+	$(DW_LIBS) -lpthread
 
 include recorder/gen/local.mk

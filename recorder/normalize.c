@@ -23,6 +23,7 @@
 
 #include "lib/grow.h"
 #include "recorder/norm.h"
+#include "recorder/perfstack.h"
 
 #define FAULT_WRITE	0x2u		/* x86 page-fault error code: write access */
 #define CLONE_VM_FLAG	0x100ULL
@@ -34,10 +35,37 @@
 /* a task silent this long is taken to be out of its fault (memcg reclaim inside one: ms) */
 #define HOLD_NS		(10ull * 1000 * 1000)
 
+static int emit_stack_name(void *n, const struct rf_event *ev)
+{
+	return rf_norm_emit(n, ev);
+}
+
+/* The reference's user stack, named first when it is new (perfstack.c). */
+static int take_stack(struct rf_norm *n, struct rf_event *ev)
+{
+	int err = 0;
+	bool fault = ev->type == RF_EV_FILE_FAULT || ev->type == RF_EV_ANON_FAULT;
+
+	ev->stack = rf_stacks_take(n->cfg.stacks, ev->pid, ev->time, fault, emit_stack_name, n, &err);
+	return err;
+}
+
 int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev)
 {
-	struct rf_event late;
+	struct rf_event late, with_stack;
+	int err;
 
+	if (n->cfg.stacks && ev->pid > 0 && !ev->stack &&
+	    (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_FAULT ||
+	     ev->type == RF_EV_ANON_FAULT)) {
+		with_stack = *ev;
+		err = take_stack(n, &with_stack);
+		if (err)
+			return err;
+		ev = &with_stack;
+	} else if (n->cfg.stacks && ev->type == RF_EV_EXEC) {
+		rf_stacks_forget(n->cfg.stacks, ev->pid);
+	}
 	n->events++;
 	if (ev->type < RF_EV_TYPE_MAX)
 		n->by_type[ev->type]++;

@@ -66,6 +66,13 @@ struct rf_record_opts {
 	uint64_t damon_aggr_us;		/* and its aggregation interval */
 	dev_t out_dev;			/* the output file, whose page cache the recorder skips */
 	ino_t out_ino;
+	/*
+	 * --call-graph dwarf[,SIZE]: bytes of user stack per sample, 0 = no
+	 * stacks; with RF_SCOPE_PID, stacks_on_exec says @pid is a command
+	 * held before its exec (perfstack.h).
+	 */
+	uint32_t stack_bytes;
+	bool stacks_on_exec;
 };
 
 struct rf_record_stats {
@@ -75,6 +82,9 @@ struct rf_record_stats {
 	uint64_t pages;			/* sub-buffers read */
 	uint64_t raw_bytes;		/* bytes of sub-buffers read */
 	uint64_t unresolved_faults;	/* page faults whose address matched no mapping */
+	/* --call-graph (struct rf_stacks_stats) */
+	uint64_t stack_samples, stack_lost, stack_unwound, stack_truncated, stack_failed;
+	uint64_t stack_refs, stack_refs_without, stack_bytes;
 	uint64_t by_type[RF_EV_TYPE_MAX];
 };
 

@@ -18,6 +18,7 @@
 #include <refault/errors.h>
 
 #include "recorder/internal.h"
+#include "recorder/perfstack.h"
 #include "recorder/record.h"
 
 #define DEFAULT_BUFFER	(8ull << 20)
@@ -31,6 +32,7 @@ struct rf_recorder {
 	struct rf_kprobes *kp;
 	struct rf_norm *norm;
 	struct rf_damon *damon;
+	struct rf_stacks *stacks;	/* --call-graph */
 	struct rf_tp_set tps;
 	struct rf_memcg_root root;
 	bool have_root;
@@ -394,6 +396,26 @@ static int initial_state(struct rf_recorder *rec)
 	return err ?: snapshot(rec);
 }
 
+static int emit_event(void *norm, const struct rf_event *ev)
+{
+	return rf_norm_emit(norm, ev);
+}
+
+static int open_stacks(struct rf_recorder *rec)
+{
+	struct rf_stacks_cfg cfg = {
+		.scope = rec->opts.scope,
+		.pid = rec->opts.pid,
+		.on_exec = rec->opts.stacks_on_exec,
+		.stack_bytes = rec->opts.stack_bytes,
+		.tracefs_dir = rec->opts.tracefs_dir,
+	};
+
+	if (!rec->opts.stack_bytes)
+		return 0;
+	return rf_stacks_open(&rec->stacks, &cfg, rec->errmsg, sizeof(rec->errmsg));
+}
+
 static int make_norm(struct rf_recorder *rec)
 {
 	struct rf_norm_cfg cfg = {
@@ -405,6 +427,7 @@ static int make_norm(struct rf_recorder *rec)
 		.damon_pid = rec->opts.damon_sample_us ? rec->opts.pid : 0,
 		.damon_max_nr_accesses = rec->opts.damon_sample_us ?
 			(uint32_t)(rec->opts.damon_aggr_us / rec->opts.damon_sample_us) : 0,
+		.stacks = rec->stacks,
 	};
 
 	if (rec->opts.scope == RF_SCOPE_CGROUP) {
@@ -446,7 +469,9 @@ int rf_recorder_start(struct rf_recorder *rec)
 
 	rf_source_remove_stale(rec->opts.tracefs_dir);
 	rf_kprobes_remove_stale();
-	err = make_norm(rec);
+	err = open_stacks(rec);
+	if (!err)
+		err = make_norm(rec);
 	if (!err)
 		err = open_source(rec);
 	if (!err)
@@ -459,16 +484,22 @@ int rf_recorder_start(struct rf_recorder *rec)
 
 		err = rf_damon_start(&rec->damon, &d, rec->errmsg, sizeof(rec->errmsg));
 	}
+	if (!err && rec->stacks)
+		err = rf_stacks_start(rec->stacks, rec->errmsg, sizeof(rec->errmsg));
 	return failed(rec, err);
 }
 
 int rf_recorder_poll(struct rf_recorder *rec)
 {
 	uint64_t horizon = now_mono() - MERGE_SLACK_NS;
-	int err = rf_source_read(rec->src, 0);
+	int err;
 
+	/* every sample older than the horizon is in a ring by now: the references find theirs */
+	rf_stacks_read(rec->stacks);
+	err = rf_source_read(rec->src, 0);
 	if (!err)
 		err = rf_source_emit(rec->src, horizon, rf_norm_record, rec->norm);
+	rf_stacks_expire(rec->stacks, horizon);
 	return failed(rec, err);
 }
 
@@ -506,6 +537,7 @@ int rf_recorder_stop(struct rf_recorder *rec)
 
 	rf_damon_stop(rec->damon);	/* its last aggregations are in the ring buffer */
 	rec->damon = NULL;
+	rf_stacks_stop(rec->stacks);	/* the last samples, before the records they go with */
 	err = rf_source_trace_off(rec->src);
 
 	if (!err)
@@ -516,6 +548,8 @@ int rf_recorder_stop(struct rf_recorder *rec)
 		err = rf_norm_flush(rec->norm);
 	if (!err)
 		err = kernel_losses(rec);
+	if (!err && rec->stacks)
+		err = rf_stacks_counters(rec->stacks, now_mono(), emit_event, rec->norm);
 	if (!err)
 		err = rf_norm_poll_limits(rec->norm, now_mono());
 	if (!err)
@@ -528,6 +562,7 @@ void rf_recorder_free(struct rf_recorder *rec)
 	if (!rec)
 		return;
 	rf_damon_stop(rec->damon);
+	rf_stacks_free(rec->stacks);
 	rf_source_close(rec->src);
 	rf_kprobes_destroy(rec->kp);	/* after the instances that enabled them */
 	rf_tp_set_free(&rec->tps);
@@ -547,6 +582,19 @@ void rf_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st
 		rf_norm_stats(rec->norm, st);
 	if (rec->src)
 		rf_source_counts(rec->src, &st->pages, &st->raw_bytes);
+	if (rec->stacks) {
+		struct rf_stacks_stats ss;
+
+		rf_stacks_stats(rec->stacks, &ss);
+		st->stack_samples = ss.samples;
+		st->stack_lost = ss.lost;
+		st->stack_unwound = ss.unwound;
+		st->stack_truncated = ss.truncated;
+		st->stack_failed = ss.failed;
+		st->stack_refs = ss.refs;
+		st->stack_refs_without = ss.refs_without;
+		st->stack_bytes = ss.bytes;
+	}
 }
 
 const char *rf_recorder_errmsg(const struct rf_recorder *rec)

@@ -54,8 +54,9 @@ static void print_value(FILE *out, const char *name, json_object *v)
 	case json_type_array:
 		n = json_object_array_length(v);
 		fputc('[', out);
+		/* name_stack's frames: name_frame ids since 2.6 */
 		for (i = 0; i < n; i++)
-			fprintf(out, "%s0x%" PRIx64, i ? "," : "",
+			fprintf(out, "%s%" PRIu64, i ? "," : "",
 				json_object_get_uint64(json_object_array_get_idx(v, i)));
 		fputc(']', out);
 		break;

@@ -28,6 +28,15 @@ TESTS += tests/record/test-lru-gen
 check_PROGRAMS += tests/record/test-workload
 tests_record_test_workload_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
 TESTS += tests/record/test-workload
+# User stacks: a sample of the test itself unwound with DWARF CFI (no frame pointers) and named.
+check_PROGRAMS += tests/record/test-unwind
+tests_record_test_unwind_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
+TESTS += tests/record/test-unwind
+# --call-graph dwarf on a program with two call paths to one read loop (also tests/report's).
+check_PROGRAMS += tests/record/workload-two-paths
+tests_record_workload_two_paths_SOURCES = tests/record/workload-two-paths.c
+record_sh_tests += tests/record/test-record-stacks.sh
+tests/record/test-record-stacks.log: tests/record/test-record-kprobes.log
 # The tests that record run one after another: every recording removes the tracefs instances and
 # memory cgroups a SIGKILLed recorder left, so one running beside test-record-safety's or
 # test-record-faults' kill cases would remove what they check is left.
@@ -40,5 +49,5 @@ tests/record/test-record-safety.log: tests/record/test-record-memstat.log
 tests/record/test-record-faults.log: tests/record/test-record-safety.log
 tests/record/test-record-duration.log: tests/record/test-record-faults.log
 tests/record/test-record-kprobes.log: tests/record/test-record-duration.log
-tests/validate/test-validate.log: tests/record/test-record-kprobes.log
+tests/validate/test-validate.log: tests/record/test-record-stacks.log
 tests/cli/test-outputs.log: tests/validate/test-validate.log

@@ -1,0 +1,914 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The user stacks of the recorded references: perf rings in, stack ids out
+ * (perfstack.h says how).  The rings are read as tools/perf/util/mmap.c
+ * reads them (data_head with acquire, data_tail with release); the samples
+ * are laid out as include/uapi/linux/perf_event.h's PERF_RECORD_SAMPLE
+ * says for the sample_type asked.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include <refault/errors.h>
+
+#include "lib/grow.h"
+#include "lib/hash.h"
+#include "lib/hashmap.h"
+#include "recorder/perfstack.h"
+#include "recorder/stacks.h"
+
+#define RING_PAGES_DEFAULT	1024u		/* 4 MiB a CPU: ~500 samples of 8 KiB */
+#define MAX_QUEUED_BYTES	(512ull << 20)	/* samples waiting for their reference */
+#define MAX_FRAMES		128u		/* perf's default max stack is 127 */
+/* A sample and the tracefs record of its tracepoint are stamped apart by the probes' order. */
+#define SLACK_NS		(20ull * 1000)
+/* A reference the normalizer held back (a file fault) may come this late. */
+#define EXPIRE_MARGIN_NS	(500ull * 1000 * 1000)
+#define POLL_MS			10
+
+enum sample_kind {
+	KIND_READ,		/* sys_enter_read/pread64, with a stack */
+	KIND_FAULT,		/* page_fault_user, with a stack */
+	KIND_EXIT,		/* raw_syscalls:sys_exit: the end of a syscall, no stack */
+	KIND_NR
+};
+
+struct sample {
+	uint64_t time;
+	uint64_t regs[RF_UREG_NR];
+	uint8_t *stack;
+	uint32_t size;
+	uint32_t stack_id;	/* once unwound: 0 = none */
+	uint8_t kind;
+	bool unwound;
+	bool taken;
+};
+
+/* One thread's samples, oldest first: items[head .. nr). */
+struct thread_q {
+	int32_t pid;
+	int32_t tgid;
+	struct sample *items;
+	size_t head, nr, cap;
+};
+
+RF_HASHMAP_DEFINE(tq_map, int32_t, struct thread_q *, rf_hash64, RF_HASHMAP_EQ, 50)
+RF_HASHMAP_DEFINE(id_map, uint64_t, uint32_t, rf_hash64, RF_HASHMAP_EQ, 50)
+
+struct ring {
+	int fd;			/* the event whose ring it is */
+	void *base;		/* struct perf_event_mmap_page, then the data pages */
+	size_t data_size;
+};
+
+struct event_id {
+	uint64_t id;
+	uint8_t kind;
+};
+
+struct frame_ent {
+	const char *path;	/* interned */
+	uint64_t vaddr;		/* or the absolute ip when path is NULL */
+};
+
+struct stack_ent {
+	uint32_t first;		/* in stack_frames */
+	uint32_t nr;
+};
+
+struct rf_stacks {
+	struct rf_stacks_cfg cfg;
+	int *fds;
+	size_t nr_fds, cap_fds;
+	struct event_id *ids;
+	size_t nr_ids, cap_ids;
+	struct ring *rings;
+	size_t nr_rings;
+	struct pollfd *pfds;
+	uint8_t *scratch;		/* a record that wraps around its ring */
+	size_t scratch_size;
+
+	pthread_t thread;
+	bool thread_on;
+	pthread_mutex_t lock;		/* the rings' tails, the queues, the counts */
+	int stop;			/* atomic: the thread ends */
+	struct tq_map threads;
+	uint64_t queued_bytes;
+
+	struct rf_unwinder *unw;
+	struct rf_symbols *syms;
+	struct frame_ent *frames;	/* id - 1 */
+	size_t nr_frames, cap_frames;
+	struct id_map frame_ids;	/* hash -> id */
+	char **paths;			/* interned paths */
+	size_t nr_paths, cap_paths;
+	uint64_t *stack_frames;		/* frame ids of every stack, one after the other */
+	size_t nr_stack_frames, cap_stack_frames;
+	struct stack_ent *stacks;	/* id - 1 */
+	size_t nr_stacks, cap_stacks;
+	struct id_map stack_ids;
+	struct rf_stacks_stats st;
+};
+
+static int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int tp_id(const char *dir, const char *system, const char *event, char *msg, size_t len)
+{
+	char path[4096];
+	FILE *f;
+	int id = -1;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, system, event);
+	f = fopen(path, "re");
+	if (!f || fscanf(f, "%d", &id) != 1 || id < 0) {
+		snprintf(msg, len, "--call-graph: cannot read %s (%s)", path,
+			 f ? "not a number" : strerror(errno));
+		if (f)
+			fclose(f);
+		return -ENOENT;
+	}
+	fclose(f);
+	return id;
+}
+
+/* The threads @pid has now (perf follows one thread; inherit gives it the later ones). */
+static int list_threads(pid_t pid, pid_t **out, size_t *nr)
+{
+	char path[64];
+	struct dirent *d;
+	size_t cap = 0;
+	DIR *dir;
+
+	*out = NULL;
+	*nr = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir) {
+		/* a command held before exec has one thread, itself */
+		if (RF_GROW(*out, cap, 1))
+			return RF_ERR_NOMEM;
+		(*out)[(*nr)++] = pid;
+		return 0;
+	}
+	while ((d = readdir(dir))) {
+		int tid = atoi(d->d_name);
+
+		if (tid <= 0)
+			continue;
+		if (RF_GROW(*out, cap, *nr + 1)) {
+			closedir(dir);
+			return RF_ERR_NOMEM;
+		}
+		(*out)[(*nr)++] = tid;
+	}
+	closedir(dir);
+	return 0;
+}
+
+static int add_fd(struct rf_stacks *s, int fd, uint8_t kind)
+{
+	uint64_t id;
+
+	if (RF_GROW(s->fds, s->cap_fds, s->nr_fds + 1) || RF_GROW(s->ids, s->cap_ids, s->nr_ids + 1)) {
+		close(fd);
+		return RF_ERR_NOMEM;
+	}
+	s->fds[s->nr_fds++] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return -errno;
+	s->ids[s->nr_ids++] = (struct event_id){ .id = id, .kind = kind };
+	return 0;
+}
+
+static int open_ring(struct rf_stacks *s, int fd, char *msg, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t pages = s->cfg.ring_pages ? s->cfg.ring_pages : RING_PAGES_DEFAULT;
+	struct ring *r = &s->rings[s->nr_rings];
+
+	r->base = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (r->base == MAP_FAILED) {
+		int err = -errno;
+
+		snprintf(msg, len, "--call-graph: cannot map a %zu KiB perf ring (%s; see "
+			 "/proc/sys/kernel/perf_event_mlock_kb)", pages * page >> 10, strerror(errno));
+		r->base = NULL;
+		return err;
+	}
+	r->fd = fd;
+	r->data_size = pages * page;
+	s->nr_rings++;
+	return 0;
+}
+
+/*
+ * One CPU's events for one target thread (-1: every task): the stack
+ * samples of the read syscalls and of user faults, and the syscall exits,
+ * all writing into the CPU's ring (*@ring_fd, made by the first).
+ */
+static int open_cpu(struct rf_stacks *s, const int tps[KIND_NR + 1], pid_t pid, int cpu,
+		    int *ring_fd, char *msg, size_t len)
+{
+	static const uint8_t kinds[] = { KIND_READ, KIND_READ, KIND_FAULT, KIND_EXIT };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t pages = s->cfg.ring_pages ? s->cfg.ring_pages : RING_PAGES_DEFAULT;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < 4; i++) {
+		struct perf_event_attr a;
+		int fd;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.config = (uint64_t)tps[i];
+		a.sample_period = 1;
+		a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		if (kinds[i] != KIND_EXIT) {
+			a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			a.sample_regs_user = RF_UREG_MASK;
+			a.sample_stack_user = s->cfg.stack_bytes;
+		}
+		a.disabled = 1;
+		a.inherit = pid > 0;
+		a.enable_on_exec = s->cfg.on_exec;
+		a.use_clockid = 1;
+		a.clockid = CLOCK_MONOTONIC;	/* trace_clock "mono": the tracefs records' clock */
+		a.sample_id_all = 1;
+		a.watermark = 1;
+		a.wakeup_watermark = (uint32_t)(pages * page / 4);
+		fd = perf_open(&a, pid, cpu);
+		if (fd < 0) {
+			if (errno == ENODEV && *ring_fd < 0)
+				return 0;	/* an offline CPU */
+			err = -errno;
+			snprintf(msg, len, "--call-graph: perf_event_open on CPU %d%s failed: %s%s",
+				 cpu, pid > 0 ? " for the recorded task" : "", strerror(errno),
+				 errno == EACCES || errno == EPERM ?
+				 " (root or CAP_PERFMON, and /proc/sys/kernel/perf_event_paranoid)" : "");
+			return err;
+		}
+		err = add_fd(s, fd, kinds[i]);
+		if (err)
+			return err;
+		if (*ring_fd < 0) {
+			err = open_ring(s, fd, msg, len);
+			if (err)
+				return err;
+			*ring_fd = fd;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *ring_fd) < 0) {
+			err = -errno;
+			snprintf(msg, len, "--call-graph: PERF_EVENT_IOC_SET_OUTPUT: %s", strerror(errno));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int rf_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, char *msg, size_t len)
+{
+	const char *dir = cfg->tracefs_dir ? cfg->tracefs_dir : tracefs_tracing_dir();
+	struct rf_stacks *s = calloc(1, sizeof(*s));
+	int tps[KIND_NR + 1], ncpu = get_nprocs_conf(), cpu, err = 0;
+	pid_t *tids = NULL;
+	size_t nr_tids = 0, t;
+
+	*out = s;
+	if (!s)
+		return RF_ERR_NOMEM;
+	s->cfg = *cfg;
+	if (!s->cfg.stack_bytes)
+		s->cfg.stack_bytes = RF_STACK_BYTES_DEFAULT;
+	pthread_mutex_init(&s->lock, NULL);
+	if (!dir) {
+		snprintf(msg, len, "--call-graph: no tracefs (its event ids name the tracepoints)");
+		return -ENOENT;
+	}
+	tps[0] = tp_id(dir, "syscalls", "sys_enter_read", msg, len);
+	tps[1] = tp_id(dir, "syscalls", "sys_enter_pread64", msg, len);
+	tps[2] = tp_id(dir, "exceptions", "page_fault_user", msg, len);
+	tps[3] = tp_id(dir, "raw_syscalls", "sys_exit", msg, len);
+	for (t = 0; t < 4; t++)
+		if (tps[t] < 0)
+			return tps[t];
+	s->unw = rf_unwinder_new();
+	s->syms = rf_symbols_new();
+	if (!s->unw || !s->syms)
+		return RF_ERR_NOMEM;
+	if (cfg->scope == RF_SCOPE_PID) {
+		err = list_threads(cfg->pid, &tids, &nr_tids);
+		if (err)
+			return err;
+	}
+	s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
+	s->pfds = calloc((size_t)ncpu, sizeof(*s->pfds));
+	if (!s->rings || !s->pfds) {
+		free(tids);
+		return RF_ERR_NOMEM;
+	}
+	for (cpu = 0; cpu < ncpu && !err; cpu++) {
+		int ring_fd = -1;
+
+		if (cfg->scope != RF_SCOPE_PID)
+			err = open_cpu(s, tps, -1, cpu, &ring_fd, msg, len);
+		for (t = 0; t < nr_tids && !err; t++)
+			err = open_cpu(s, tps, tids[t], cpu, &ring_fd, msg, len);
+	}
+	free(tids);
+	return err;
+}
+
+/* ---------------------------------------------------------------- rings */
+
+static const struct event_id *find_id(const struct rf_stacks *s, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_ids; i++)
+		if (s->ids[i].id == id)
+			return &s->ids[i];
+	return NULL;
+}
+
+static struct thread_q *thread_q(struct rf_stacks *s, int32_t pid, int32_t tgid)
+{
+	bool fresh;
+	struct thread_q **slot = tq_map_slot(&s->threads, pid, &fresh);
+
+	if (!slot)
+		return NULL;
+	if (fresh) {
+		*slot = calloc(1, sizeof(**slot));
+		if (!*slot) {
+			tq_map_del(&s->threads, pid, NULL);
+			return NULL;
+		}
+		(*slot)->pid = pid;
+	}
+	if (tgid > 0)
+		(*slot)->tgid = tgid;
+	return *slot;
+}
+
+static void sample_release(struct rf_stacks *s, struct sample *sm)
+{
+	if (!sm->taken && sm->kind != KIND_EXIT)
+		s->st.unused++;
+	s->queued_bytes -= sm->size;
+	free(sm->stack);
+	sm->stack = NULL;
+}
+
+/* Parse one PERF_RECORD_SAMPLE (IDENTIFIER first, so its event says the rest). */
+static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
+{
+	const uint8_t *end = p + size;
+	const struct event_id *e;
+	struct thread_q *q;
+	struct sample sm;
+	uint32_t pid, tid;
+	uint64_t v, abi, nr_regs, i, k;
+
+#define TAKE(dst, n) do { if ((size_t)(end - p) < (n)) return; memcpy((dst), p, (n)); p += (n); } while (0)
+	TAKE(&v, 8);
+	e = find_id(s, v);
+	if (!e)
+		return;
+	TAKE(&pid, 4);
+	TAKE(&tid, 4);
+	memset(&sm, 0, sizeof(sm));
+	TAKE(&sm.time, 8);
+	sm.kind = e->kind;
+	if (e->kind != KIND_EXIT) {
+		TAKE(&abi, 8);
+		if (abi) {
+			nr_regs = (uint64_t)__builtin_popcountll(RF_UREG_MASK);
+			for (i = 0, k = 0; i < RF_UREG_NR && k < nr_regs; i++) {
+				if (!(RF_UREG_MASK & 1ull << i))
+					continue;
+				TAKE(&sm.regs[i], 8);
+				k++;
+			}
+		}
+		TAKE(&v, 8);		/* size: what was asked */
+		if (v) {
+			const uint8_t *data = p;
+			uint64_t dyn;
+
+			if ((size_t)(end - p) < v + 8)
+				return;
+			p += v;
+			TAKE(&dyn, 8);	/* what the user stack held */
+			if (dyn > v)
+				dyn = v;
+			if (!abi)
+				dyn = 0;	/* a kernel thread's: no user state */
+			if (dyn) {
+				if (s->queued_bytes + dyn > MAX_QUEUED_BYTES) {
+					s->st.lost++;
+					return;
+				}
+				sm.stack = malloc(dyn);
+				if (!sm.stack) {
+					s->st.lost++;
+					return;
+				}
+				memcpy(sm.stack, data, dyn);
+				sm.size = (uint32_t)dyn;
+				s->queued_bytes += dyn;
+			}
+		}
+		s->st.samples++;
+	}
+#undef TAKE
+	q = thread_q(s, (int32_t)tid, (int32_t)pid);
+	if (!q || RF_GROW(q->items, q->cap, q->nr + 1)) {
+		free(sm.stack);
+		s->queued_bytes -= sm.size;
+		s->st.lost++;
+		return;
+	}
+	q->items[q->nr++] = sm;
+}
+
+static void read_ring(struct rf_stacks *s, struct ring *r)
+{
+	struct perf_event_mmap_page *mp = r->base;
+	const uint8_t *data = (const uint8_t *)r->base + mp->data_offset;
+	size_t mask = r->data_size - 1;
+	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = mp->data_tail;
+
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+		const uint8_t *rec;
+		size_t off = tail & mask;
+
+		if (off + sizeof(h) <= r->data_size) {
+			memcpy(&h, data + off, sizeof(h));
+		} else {
+			size_t first = r->data_size - off;
+
+			memcpy(&h, data + off, first);
+			memcpy((uint8_t *)&h + first, data, sizeof(h) - first);
+		}
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		if (off + h.size <= r->data_size) {
+			rec = data + off;
+		} else {
+			size_t first = r->data_size - off;
+
+			if (RF_GROW(s->scratch, s->scratch_size, h.size))
+				break;
+			memcpy(s->scratch, data + off, first);
+			memcpy(s->scratch + first, data, h.size - first);
+			rec = s->scratch;
+		}
+		if (h.type == PERF_RECORD_SAMPLE) {
+			s->st.bytes += h.size;
+			on_sample(s, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, rec + sizeof(h) + 8, 8);
+			s->st.lost += lost;
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void read_rings(struct rf_stacks *s)
+{
+	size_t i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->nr_rings; i++)
+		read_ring(s, &s->rings[i]);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void rf_stacks_read(struct rf_stacks *s)
+{
+	if (s)
+		read_rings(s);
+}
+
+static void *drain_thread(void *arg)
+{
+	struct rf_stacks *s = arg;
+	size_t i;
+
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		for (i = 0; i < s->nr_rings; i++)
+			s->pfds[i] = (struct pollfd){ .fd = s->rings[i].fd, .events = POLLIN };
+		if (poll(s->pfds, s->nr_rings, POLL_MS) < 0 && errno != EINTR)
+			break;
+		read_rings(s);
+	}
+	return NULL;
+}
+
+int rf_stacks_start(struct rf_stacks *s, char *msg, size_t len)
+{
+	size_t i;
+	int err;
+
+	err = pthread_create(&s->thread, NULL, drain_thread, s);
+	if (err) {
+		snprintf(msg, len, "--call-graph: cannot start the ring thread: %s", strerror(err));
+		return -err;
+	}
+	s->thread_on = true;
+	if (s->cfg.on_exec)
+		return 0;	/* enable_on_exec */
+	for (i = 0; i < s->nr_fds; i++)
+		if (ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0) {
+			err = -errno;
+			snprintf(msg, len, "--call-graph: cannot enable a perf event: %s", strerror(errno));
+			return err;
+		}
+	return 0;
+}
+
+void rf_stacks_stop(struct rf_stacks *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_fds; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	if (s->thread_on) {
+		__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+		pthread_join(s->thread, NULL);
+		s->thread_on = false;
+	}
+	read_rings(s);
+}
+
+/* --------------------------------------------------------------- stacks */
+
+static const char *intern_path(struct rf_stacks *s, const char *path)
+{
+	size_t i;
+
+	if (!path)
+		return NULL;
+	for (i = s->nr_paths; i-- > 0;)
+		if (!strcmp(s->paths[i], path))
+			return s->paths[i];
+	if (RF_GROW(s->paths, s->cap_paths, s->nr_paths + 1))
+		return NULL;
+	s->paths[s->nr_paths] = strdup(path);
+	return s->paths[s->nr_paths] ? s->paths[s->nr_paths++] : NULL;
+}
+
+/* The id of frame (@path, @vaddr), naming it through @emit the first time. */
+static uint32_t frame_id(struct rf_stacks *s, const struct rf_uframe *f, uint64_t time, int32_t pid,
+			 rf_stacks_emit_fn emit, void *ctx, int *err)
+{
+	const char *path = intern_path(s, f->path);
+	uint64_t addr = path ? f->vaddr : f->ip;
+	uint64_t key = rf_hash2(path ? rf_hash_str(path) : 0, addr);
+	struct rf_event ev;
+	struct rf_symbol sym;
+	uint32_t *slot;
+	bool fresh;
+
+	if (f->path && !path)
+		return 0;
+	for (;; key++) {
+		slot = id_map_slot(&s->frame_ids, key, &fresh);
+		if (!slot)
+			return 0;
+		if (fresh)
+			break;
+		if (s->frames[*slot - 1].path == path && s->frames[*slot - 1].vaddr == addr)
+			return *slot;
+	}
+	if (RF_GROW(s->frames, s->cap_frames, s->nr_frames + 1)) {
+		id_map_del(&s->frame_ids, key, NULL);
+		return 0;
+	}
+	s->frames[s->nr_frames++] = (struct frame_ent){ .path = path, .vaddr = addr };
+	*slot = (uint32_t)s->nr_frames;
+	memset(&sym, 0, sizeof(sym));
+	if (path)
+		rf_symbols_lookup(s->syms, path, addr, &sym);
+	memset(&ev, 0, sizeof(ev));
+	ev.time = time;
+	ev.pid = pid;
+	ev.type = RF_EV_NAME_FRAME;
+	ev.u.frame.id = s->nr_frames;
+	ev.u.frame.addr = addr;
+	ev.u.frame.dso = path;
+	ev.u.frame.build_id = sym.build_id;
+	ev.u.frame.symbol = sym.symbol;
+	ev.u.frame.file = sym.file;
+	ev.u.frame.line = sym.line;
+	s->st.frames++;
+	*err = emit(ctx, &ev);
+	return (uint32_t)s->nr_frames;
+}
+
+/* The id of the stack of frame ids @ids, naming it through @emit the first time. */
+static uint32_t stack_id(struct rf_stacks *s, const uint64_t *ids, uint32_t nr, uint64_t time,
+			 int32_t pid, rf_stacks_emit_fn emit, void *ctx, int *err)
+{
+	uint64_t key = rf_fnv1a(RF_FNV1A_INIT, ids, nr * sizeof(*ids));
+	struct rf_event ev;
+	uint32_t *slot;
+	bool fresh;
+
+	for (;; key++) {
+		const struct stack_ent *st;
+
+		slot = id_map_slot(&s->stack_ids, key, &fresh);
+		if (!slot)
+			return 0;
+		if (fresh)
+			break;
+		st = &s->stacks[*slot - 1];
+		if (st->nr == nr && !memcmp(&s->stack_frames[st->first], ids, nr * sizeof(*ids)))
+			return *slot;
+	}
+	if (RF_GROW(s->stacks, s->cap_stacks, s->nr_stacks + 1) ||
+	    RF_GROW(s->stack_frames, s->cap_stack_frames, s->nr_stack_frames + nr)) {
+		id_map_del(&s->stack_ids, key, NULL);
+		return 0;
+	}
+	s->stacks[s->nr_stacks++] = (struct stack_ent){ .first = (uint32_t)s->nr_stack_frames, .nr = nr };
+	memcpy(&s->stack_frames[s->nr_stack_frames], ids, nr * sizeof(*ids));
+	s->nr_stack_frames += nr;
+	*slot = (uint32_t)s->nr_stacks;
+	memset(&ev, 0, sizeof(ev));
+	ev.time = time;
+	ev.pid = pid;
+	ev.type = RF_EV_NAME_STACK;
+	ev.u.stack.id = s->nr_stacks;
+	ev.u.stack.frames = &s->stack_frames[s->stacks[s->nr_stacks - 1].first];
+	ev.u.stack.nr_frames = nr;
+	s->st.stacks++;
+	*err = emit(ctx, &ev);
+	return (uint32_t)s->nr_stacks;
+}
+
+static uint32_t unwind_sample(struct rf_stacks *s, int32_t tgid, const struct sample *sm,
+			      uint64_t time, int32_t pid, rf_stacks_emit_fn emit, void *ctx, int *err)
+{
+	struct rf_user_sample us;
+	struct rf_uframe frames[MAX_FRAMES];
+	uint64_t ids[MAX_FRAMES];
+	enum rf_unwind_end end = RF_UNWIND_FAILED;
+	unsigned int n, i, k = 0;
+
+	memcpy(us.regs, sm->regs, sizeof(us.regs));
+	us.stack = sm->stack;
+	us.stack_size = sm->size;
+	n = rf_unwind(s->unw, tgid, &us, frames, MAX_FRAMES, &end);
+	if (!n) {
+		s->st.failed++;
+		return 0;
+	}
+	if (end == RF_UNWIND_COMPLETE)
+		s->st.unwound++;
+	else if (end == RF_UNWIND_TRUNCATED)
+		s->st.truncated++;
+	else
+		s->st.failed++;
+	for (i = 0; i < n && !*err; i++) {
+		uint32_t id = frame_id(s, &frames[i], time, pid, emit, ctx, err);
+
+		if (id)
+			ids[k++] = id;
+	}
+	if (*err || !k)
+		return 0;
+	return stack_id(s, ids, k, time, pid, emit, ctx, err);
+}
+
+/* Drop q's samples before @keep (an index at or after head), compacting now and then. */
+static void drop_before(struct rf_stacks *s, struct thread_q *q, size_t keep)
+{
+	while (q->head < keep)
+		sample_release(s, &q->items[q->head++]);
+	if (q->head == q->nr) {
+		q->head = q->nr = 0;
+	} else if (q->head > 64 && q->head * 2 > q->nr) {
+		memmove(q->items, q->items + q->head, (q->nr - q->head) * sizeof(*q->items));
+		q->nr -= q->head;
+		q->head = 0;
+	}
+}
+
+/*
+ * The sample of a reference of @q at @time, or SIZE_MAX.  perf stamps a
+ * sample after ftrace stamped its record of the same tracepoint (its probe
+ * runs second), so a reference's own sample may be a little later than the
+ * reference.  A read's is the first read sample after the last syscall exit
+ * before @time (a read may last long: its references are made inside it);
+ * a fault's, the fault sample nearest to @time, with no syscall exit between.
+ * *@exit is the index of that exit (or SIZE_MAX): no later reference wants
+ * what is before it.
+ */
+static size_t find_sample(const struct thread_q *q, uint64_t time, bool fault, size_t *exit)
+{
+	size_t i, start, best = SIZE_MAX;
+	uint64_t d, best_d = UINT64_MAX;
+
+	*exit = SIZE_MAX;
+	for (i = q->head; i < q->nr && q->items[i].time < time + SLACK_NS; i++)
+		if (q->items[i].kind == KIND_EXIT && q->items[i].time < time)
+			*exit = i;
+	start = *exit == SIZE_MAX ? q->head : *exit + 1;
+	for (i = start; i < q->nr && q->items[i].kind != KIND_EXIT &&
+	     q->items[i].time <= time + SLACK_NS; i++) {
+		if (!fault) {
+			if (q->items[i].kind == KIND_READ)
+				return i;
+			continue;
+		}
+		if (q->items[i].kind != KIND_FAULT)
+			continue;
+		d = q->items[i].time > time ? q->items[i].time - time : time - q->items[i].time;
+		if (d <= SLACK_NS && d < best_d) {
+			best = i;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fault,
+			rf_stacks_emit_fn emit, void *ctx, int *err)
+{
+	struct thread_q **qp, *q;
+	struct sample sm;
+	size_t at, exit;
+	int32_t tgid;
+	uint32_t id;
+
+	*err = 0;
+	pthread_mutex_lock(&s->lock);
+	qp = tq_map_get(&s->threads, pid);
+	q = qp ? *qp : NULL;
+	if (!q)
+		goto none;
+	find_sample(q, time, fault, &exit);
+	if (exit != SIZE_MAX)
+		drop_before(s, q, exit);	/* may move the queue: look again */
+	at = find_sample(q, time, fault, &exit);
+	if (at == SIZE_MAX)
+		goto none;
+	sm = q->items[at];
+	q->items[at].taken = true;
+	tgid = q->tgid;
+	pthread_mutex_unlock(&s->lock);
+
+	if (sm.unwound) {
+		id = sm.stack_id;
+	} else {
+		/* the thread only appends: the sample stays where it is, unlocked */
+		id = unwind_sample(s, tgid, &sm, time, pid, emit, ctx, err);
+		pthread_mutex_lock(&s->lock);
+		q->items[at].unwound = true;
+		q->items[at].stack_id = id;
+		pthread_mutex_unlock(&s->lock);
+	}
+	if (id)
+		s->st.refs++;
+	else
+		s->st.refs_without++;
+	return id;
+none:
+	s->st.refs_without++;
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+void rf_stacks_expire(struct rf_stacks *s, uint64_t before)
+{
+	struct tq_map_slot *it = NULL;
+
+	if (!s || before < EXPIRE_MARGIN_NS)
+		return;
+	before -= EXPIRE_MARGIN_NS;
+	pthread_mutex_lock(&s->lock);
+	while ((it = tq_map_next(&s->threads, it))) {
+		struct thread_q *q = it->val;
+		size_t keep = q->head;
+
+		/* the last sample before @before may still be a late reference's */
+		while (keep + 1 < q->nr && q->items[keep + 1].time < before)
+			keep++;
+		drop_before(s, q, keep);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+void rf_stacks_forget(struct rf_stacks *s, int32_t tgid)
+{
+	if (s)
+		rf_unwinder_forget(s->unw, tgid);
+}
+
+void rf_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (!s)
+		return;
+	pthread_mutex_lock((pthread_mutex_t *)&s->lock);
+	*st = s->st;
+	pthread_mutex_unlock((pthread_mutex_t *)&s->lock);
+}
+
+int rf_stacks_counters(const struct rf_stacks *s, uint64_t time, rf_stacks_emit_fn emit, void *ctx)
+{
+	struct rf_stacks_stats st;
+	struct rf_counter c[10];
+	struct rf_event ev;
+
+	rf_stacks_stats(s, &st);
+	c[0] = (struct rf_counter){ "stacks.samples", st.samples };
+	c[1] = (struct rf_counter){ "stacks.lost", st.lost };
+	c[2] = (struct rf_counter){ "stacks.unwound", st.unwound };
+	c[3] = (struct rf_counter){ "stacks.truncated", st.truncated };
+	c[4] = (struct rf_counter){ "stacks.failed", st.failed };
+	c[5] = (struct rf_counter){ "stacks.unused", st.unused };
+	c[6] = (struct rf_counter){ "stacks.refs", st.refs };
+	c[7] = (struct rf_counter){ "stacks.refs_without", st.refs_without };
+	c[8] = (struct rf_counter){ "stacks.stacks", st.stacks };
+	c[9] = (struct rf_counter){ "stacks.frames", st.frames };
+	memset(&ev, 0, sizeof(ev));
+	ev.time = time;
+	ev.type = RF_EV_COUNTERS;
+	ev.u.counters.source = RF_COUNTERS_RECORDER;
+	ev.u.counters.entries = c;
+	ev.u.counters.nr = 10;
+	return emit(ctx, &ev);
+}
+
+void rf_stacks_free(struct rf_stacks *s)
+{
+	struct tq_map_slot *it = NULL;
+	size_t i, page;
+
+	if (!s)
+		return;
+	rf_stacks_stop(s);
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	for (i = 0; i < s->nr_rings; i++)
+		munmap(s->rings[i].base, s->rings[i].data_size + page);
+	for (i = 0; i < s->nr_fds; i++)
+		close(s->fds[i]);
+	while ((it = tq_map_next(&s->threads, it))) {
+		struct thread_q *q = it->val;
+		size_t k;
+
+		for (k = q->head; k < q->nr; k++)
+			free(q->items[k].stack);
+		free(q->items);
+		free(q);
+	}
+	tq_map_destroy(&s->threads);
+	id_map_destroy(&s->frame_ids);
+	id_map_destroy(&s->stack_ids);
+	for (i = 0; i < s->nr_paths; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	free(s->frames);
+	free(s->stacks);
+	free(s->stack_frames);
+	rf_unwinder_free(s->unw);
+	rf_symbols_free(s->syms);
+	free(s->rings);
+	free(s->pfds);
+	free(s->fds);
+	free(s->ids);
+	free(s->scratch);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
