@@ -137,6 +137,7 @@ struct rf_norm {
 	uint64_t held_oldest;		/* no task in a fault was active earlier */
 	int32_t ra_pid;			/* the task with a run of adds not yet out, if ra_open */
 	bool ra_open;
+	bool read_exit;			/* emitting the reference of a read syscall at its exit */
 	uint64_t last_time;		/* of the last event emitted */
 	uint64_t pc_seq;		/* page-cache adds seen */
 	uint32_t nr_cpus;

@@ -56,15 +56,13 @@ int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev)
 	int err;
 
 	if (n->cfg.stacks && ev->pid > 0 && !ev->stack &&
-	    (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_FAULT ||
+	    ((ev->type == RF_EV_FILE_READ && n->read_exit) || ev->type == RF_EV_FILE_FAULT ||
 	     ev->type == RF_EV_ANON_FAULT)) {
 		with_stack = *ev;
 		err = take_stack(n, &with_stack);
 		if (err)
 			return err;
 		ev = &with_stack;
-	} else if (n->cfg.stacks && ev->type == RF_EV_EXEC) {
-		rf_stacks_forget(n->cfg.stacks, ev->pid);
 	}
 	n->events++;
 	if (ev->type < RF_EV_TYPE_MAX)
@@ -181,7 +179,10 @@ static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rf_task 
 	if (out_file(n, rd->dev, rd->ino))
 		return 0;
 	rf_name_file_from_fd(n, raw->ts, t->pid, rd->fd, rd->dev, rd->ino);
-	return emit_read(n, raw, t->pid, rd->dev, rd->ino, lo, hi);
+	n->read_exit = true;	/* the reference of a read syscall: its stack sample is there */
+	err = emit_read(n, raw, t->pid, rd->dev, rd->ino, lo, hi);
+	n->read_exit = false;
+	return err;
 }
 
 /* ------------------------------------------------------- page cache */

@@ -93,6 +93,15 @@ struct stack_ent {
 	uint32_t nr;
 };
 
+/* A PERF_RECORD_MMAP2 or an exec not yet given to the unwinder (it is the main thread's). */
+struct pend_map {
+	uint64_t time;
+	int32_t tgid;
+	bool exec;		/* the process exec'd: what it had mapped is gone */
+	uint64_t seq;		/* read order, for records of the same time */
+	struct rf_umap m;	/* .path is ours */
+};
+
 struct rf_stacks {
 	struct rf_stacks_cfg cfg;
 	int *fds;
@@ -111,6 +120,9 @@ struct rf_stacks {
 	int stop;			/* atomic: the thread ends */
 	struct tq_map threads;
 	uint64_t queued_bytes;
+	struct pend_map *maps;		/* in ring order */
+	size_t nr_maps, cap_maps;
+	uint64_t map_seq;
 
 	struct rf_unwinder *unw;
 	struct rf_symbols *syms;
@@ -258,6 +270,12 @@ static int open_cpu(struct rf_stacks *s, const int tps[KIND_NR + 1], pid_t pid, 
 		a.sample_id_all = 1;
 		a.watermark = 1;
 		a.wakeup_watermark = (uint32_t)(pages * page / 4);
+		/*
+		 * the mappings, as they are made (a process may be gone by its
+		 * unwind); the data ones too: .eh_frame is in a read-only segment
+		 */
+		a.mmap = a.mmap2 = a.mmap_data = i == 0;
+		a.comm = a.comm_exec = i == 0;	/* an exec, before the new image's mappings */
 		fd = perf_open(&a, pid, cpu);
 		if (fd < 0) {
 			if (errno == ENODEV && *ring_fd < 0)
@@ -340,6 +358,105 @@ int rf_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, char
 }
 
 /* ---------------------------------------------------------------- rings */
+
+/*
+ * PERF_RECORD_MMAP2: pid, tid, addr, len, pgoff, maj, min, ino,
+ * ino_generation, prot, flags, filename, then the sample_id (pid, tid, time,
+ * identifier: sample_id_all with our sample_type).
+ */
+static void on_mmap2(struct rf_stacks *s, const uint8_t *p, size_t size)
+{
+	struct perf_mmap2 {
+		uint32_t pid, tid;
+		uint64_t addr, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, ino_generation;
+		uint32_t prot, flags;
+	} r;
+	struct pend_map pm;
+	size_t name_max;
+
+	if (size < sizeof(r) + 24 + 1)
+		return;
+	memcpy(&r, p, sizeof(r));
+	memcpy(&pm.time, p + size - 16, 8);
+	name_max = size - 24 - sizeof(r);
+	/* files and the [vdso]: anonymous memory has nothing to unwind with */
+	if (!memchr(p + sizeof(r), '\0', name_max) ||
+	    !(p[sizeof(r)] == '/' ? r.ino != 0 : !strcmp((const char *)p + sizeof(r), "[vdso]")))
+		return;
+	memset(&pm.m, 0, sizeof(pm.m));
+	pm.exec = false;
+	pm.tgid = (int32_t)r.pid;
+	pm.m.start = r.addr;
+	pm.m.len = r.len;
+	pm.m.pgoff = r.pgoff;
+	pm.m.dev = (uint64_t)r.maj << 32 | r.min;
+	pm.m.ino = r.ino;
+	pm.m.writable = r.prot & PROT_WRITE;
+	pm.m.path = strdup((const char *)p + sizeof(r));
+	if (!pm.m.path || RF_GROW(s->maps, s->cap_maps, s->nr_maps + 1)) {
+		free((char *)pm.m.path);
+		return;
+	}
+	pm.seq = s->map_seq++;
+	s->maps[s->nr_maps++] = pm;
+}
+
+/* PERF_RECORD_COMM of an exec: pid, tid, comm, then the sample_id. */
+static void on_exec(struct rf_stacks *s, const uint8_t *p, size_t size)
+{
+	struct pend_map pm;
+	uint32_t pid;
+
+	if (size < 8 + 24)
+		return;
+	memset(&pm, 0, sizeof(pm));
+	memcpy(&pid, p, 4);
+	memcpy(&pm.time, p + size - 16, 8);
+	pm.tgid = (int32_t)pid;
+	pm.exec = true;
+	pm.seq = s->map_seq++;
+	if (!RF_GROW(s->maps, s->cap_maps, s->nr_maps + 1))
+		s->maps[s->nr_maps++] = pm;
+}
+
+static int pend_cmp(const void *a, const void *b)
+{
+	const struct pend_map *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time > y->time ? 1 : -1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Give the unwinder the mappings and execs up to @time, in time order (main thread). */
+static void apply_maps(struct rf_stacks *s, uint64_t time)
+{
+	struct pend_map *todo = NULL;
+	size_t i, k = 0, n = 0, cap = 0;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->nr_maps; i++) {
+		if (s->maps[i].time <= time && !RF_GROW(todo, cap, n + 1))
+			todo[n++] = s->maps[i];
+		else
+			s->maps[k++] = s->maps[i];
+	}
+	s->nr_maps = k;
+	pthread_mutex_unlock(&s->lock);
+	/* the rings are merged here: each is in order, an mmap and its exec on one CPU */
+	if (n > 1)
+		qsort(todo, n, sizeof(*todo), pend_cmp);
+	for (i = 0; i < n; i++) {
+		if (todo[i].exec)
+			rf_unwinder_forget(s->unw, todo[i].tgid);
+		else
+			rf_unwinder_map(s->unw, todo[i].tgid, &todo[i].m);
+		free((char *)todo[i].m.path);
+	}
+	free(todo);
+}
 
 static const struct event_id *find_id(const struct rf_stacks *s, uint64_t id)
 {
@@ -489,6 +606,10 @@ static void read_ring(struct rf_stacks *s, struct ring *r)
 		if (h.type == PERF_RECORD_SAMPLE) {
 			s->st.bytes += h.size;
 			on_sample(s, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_MMAP2) {
+			on_mmap2(s, rec + sizeof(h), h.size - sizeof(h));
+		} else if (h.type == PERF_RECORD_COMM && (h.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			on_exec(s, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost;
 
@@ -725,41 +846,54 @@ static void drop_before(struct rf_stacks *s, struct thread_q *q, size_t keep)
 }
 
 /*
- * The sample of a reference of @q at @time, or SIZE_MAX.  perf stamps a
- * sample after ftrace stamped its record of the same tracepoint (its probe
- * runs second), so a reference's own sample may be a little later than the
- * reference.  A read's is the first read sample after the last syscall exit
- * before @time (a read may last long: its references are made inside it);
- * a fault's, the fault sample nearest to @time, with no syscall exit between.
- * *@exit is the index of that exit (or SIZE_MAX): no later reference wants
- * what is before it.
+ * The sample of a reference of @q at @time, or SIZE_MAX; *@drop: the first
+ * sample a later reference may still want.  perf and ftrace stamp the same
+ * tracepoint a microsecond or two apart, either way round, so times are
+ * matched within SLACK_NS and the order of the samples does the rest.
+ *
+ * A read is referenced at its syscall's exit (read_end()): its sample is the
+ * read sample just before the syscall exit nearest to @time, with no other
+ * exit between (a lost sample gives none, not another syscall's).  A fault's
+ * is the fault sample nearest to @time.
  */
-static size_t find_sample(const struct thread_q *q, uint64_t time, bool fault, size_t *exit)
+static size_t find_sample(const struct thread_q *q, uint64_t time, bool fault, size_t *drop)
 {
-	size_t i, start, best = SIZE_MAX;
-	uint64_t d, best_d = UINT64_MAX;
+	uint8_t want = fault ? KIND_FAULT : KIND_EXIT;
+	size_t i, best = SIZE_MAX;
+	uint64_t d, best_d = SLACK_NS + 1;
 
-	*exit = SIZE_MAX;
-	for (i = q->head; i < q->nr && q->items[i].time < time + SLACK_NS; i++)
-		if (q->items[i].kind == KIND_EXIT && q->items[i].time < time)
-			*exit = i;
-	start = *exit == SIZE_MAX ? q->head : *exit + 1;
-	for (i = start; i < q->nr && q->items[i].kind != KIND_EXIT &&
-	     q->items[i].time <= time + SLACK_NS; i++) {
-		if (!fault) {
-			if (q->items[i].kind == KIND_READ)
-				return i;
+	*drop = q->head;
+	for (i = q->head; i < q->nr && q->items[i].time <= time + SLACK_NS; i++) {
+		if (q->items[i].time + SLACK_NS < time) {
+			/* too old for this reference, and so for every later one */
+			*drop = i + 1;
 			continue;
 		}
-		if (q->items[i].kind != KIND_FAULT)
+		if (q->items[i].kind != want)
 			continue;
 		d = q->items[i].time > time ? q->items[i].time - time : time - q->items[i].time;
-		if (d <= SLACK_NS && d < best_d) {
+		if (d < best_d) {
 			best = i;
 			best_d = d;
 		}
 	}
-	return best;
+	/*
+	 * Keep what follows the last syscall exit before the window: a later
+	 * read's own sample may be long before its exit, but not before that.
+	 */
+	for (i = *drop; i > q->head; i--)
+		if (q->items[i - 1].kind == KIND_EXIT)
+			break;
+	*drop = i;
+	if (best == SIZE_MAX || fault)
+		return best;
+	for (i = best; i > q->head; i--) {
+		if (q->items[i - 1].kind == KIND_READ)
+			return i - 1;
+		if (q->items[i - 1].kind == KIND_EXIT)
+			break;
+	}
+	return SIZE_MAX;
 }
 
 uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fault,
@@ -778,8 +912,7 @@ uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fa
 	if (!q)
 		goto none;
 	find_sample(q, time, fault, &exit);
-	if (exit != SIZE_MAX)
-		drop_before(s, q, exit);	/* may move the queue: look again */
+	drop_before(s, q, exit);	/* may move the queue: look again */
 	at = find_sample(q, time, fault, &exit);
 	if (at == SIZE_MAX)
 		goto none;
@@ -791,6 +924,7 @@ uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fa
 	if (sm.unwound) {
 		id = sm.stack_id;
 	} else {
+		apply_maps(s, sm.time);
 		/* the thread only appends: the sample stays where it is, unlocked */
 		id = unwind_sample(s, tgid, &sm, time, pid, emit, ctx, err);
 		pthread_mutex_lock(&s->lock);
@@ -827,12 +961,6 @@ void rf_stacks_expire(struct rf_stacks *s, uint64_t before)
 		drop_before(s, q, keep);
 	}
 	pthread_mutex_unlock(&s->lock);
-}
-
-void rf_stacks_forget(struct rf_stacks *s, int32_t tgid)
-{
-	if (s)
-		rf_unwinder_forget(s->unw, tgid);
 }
 
 void rf_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st)
@@ -894,6 +1022,9 @@ void rf_stacks_free(struct rf_stacks *s)
 		free(q);
 	}
 	tq_map_destroy(&s->threads);
+	for (i = 0; i < s->nr_maps; i++)
+		free((char *)s->maps[i].m.path);
+	free(s->maps);
 	id_map_destroy(&s->frame_ids);
 	id_map_destroy(&s->stack_ids);
 	for (i = 0; i < s->nr_paths; i++)

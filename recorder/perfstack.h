@@ -74,8 +74,6 @@ uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fa
 			rf_stacks_emit_fn emit, void *ctx, int *err);
 /* No reference older than @before is to come: drop the samples only those could take. */
 void rf_stacks_expire(struct rf_stacks *s, uint64_t before);
-/* Process @tgid exec'd or exited: its mappings are gone. */
-void rf_stacks_forget(struct rf_stacks *s, int32_t tgid);
 /* Disable the events, stop the thread, read what is left. */
 void rf_stacks_stop(struct rf_stacks *s);
 void rf_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st);

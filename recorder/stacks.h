@@ -73,6 +73,24 @@ unsigned int rf_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user
 /* @tgid exec'd or exited: its mappings are no longer what they were. */
 void rf_unwinder_forget(struct rf_unwinder *u, int32_t tgid);
 
+/* A mapping made while recording, as the kernel reported it (PERF_RECORD_MMAP2). */
+struct rf_umap {
+	uint64_t start, len;	/* bytes */
+	uint64_t pgoff;		/* bytes into the file */
+	uint64_t dev;		/* major << 32 | minor, as /proc/PID/maps gives them */
+	uint64_t ino;
+	const char *path;	/* a file's path, "[vdso]", or NULL */
+	bool writable;
+};
+
+/*
+ * @tgid mapped @m: it replaces what the process had there.  A process first
+ * seen this way still has its /proc/@tgid/maps read, if it is alive, for
+ * what it mapped before; one that has exited by the time its samples are
+ * unwound (a short command) is unwound in what it mapped.
+ */
+void rf_unwinder_map(struct rf_unwinder *u, int32_t tgid, const struct rf_umap *m);
+
 /* A frame's name, as far as the file's symbol table and debug information tell. */
 struct rf_symbol {
 	const char *symbol;	/* function name, NULL when unknown */

@@ -563,6 +563,70 @@ static struct uw_proc *proc_get(struct rf_unwinder *u, int32_t tgid)
 	return p;
 }
 
+/*
+ * A mapping the kernel reported (PERF_RECORD_MMAP2): it replaces whatever
+ * the process had there, as mmap(MAP_FIXED) does.  Known mappings are
+ * trimmed; one that the new one falls inside is split.
+ */
+void rf_unwinder_map(struct rf_unwinder *u, int32_t tgid, const struct rf_umap *um)
+{
+	struct uw_proc *p = proc_get(u, tgid);
+	struct uw_map m = { .start = um->start, .end = um->start + um->len, .pgoff = um->pgoff };
+	size_t i, at;
+
+	if (!p || !um->len || m.end < m.start)
+		return;
+	m.writable = um->writable;
+	if (um->path && um->path[0] == '/' && um->ino) {
+		m.kind = UW_FILE;
+		m.elf = elf_get(u, um->path, um->dev, um->ino);
+		if (!m.elf)
+			m.kind = UW_ANON;
+	} else if (um->path && !strcmp(um->path, "[vdso]")) {
+		m.kind = UW_VDSO;
+		m.elf = vdso_get(u);
+	}
+	/* room for the new mapping and the tail of one it splits */
+	if (RF_GROW(p->maps, p->cap_maps, p->nr_maps + 2))
+		return;
+	for (i = 0; i < p->nr_maps;) {
+		struct uw_map *o = &p->maps[i];
+
+		if (o->end <= m.start || o->start >= m.end) {
+			i++;
+			continue;
+		}
+		if (o->start < m.start && o->end > m.end) {
+			struct uw_map tail = *o;
+
+			tail.pgoff += m.end - o->start;
+			tail.start = m.end;
+			o->end = m.start;
+			memmove(&p->maps[i + 2], &p->maps[i + 1], (p->nr_maps - i - 1) * sizeof(*o));
+			p->maps[i + 1] = tail;
+			p->nr_maps++;
+			i += 2;
+		} else if (o->start < m.start) {
+			o->end = m.start;
+			i++;
+		} else if (o->end > m.end) {
+			/* start and file offset move together: the bias stays */
+			o->pgoff += m.end - o->start;
+			o->start = m.end;
+			i++;
+		} else {
+			memmove(o, o + 1, (p->nr_maps - i - 1) * sizeof(*o));
+			p->nr_maps--;
+		}
+	}
+	for (at = 0; at < p->nr_maps && p->maps[at].start < m.start; at++)
+		;
+	memmove(&p->maps[at + 1], &p->maps[at], (p->nr_maps - at) * sizeof(m));
+	p->maps[at] = m;
+	p->nr_maps++;
+	unw_flush_cache(p->as, 0, 0);
+}
+
 /* ---- libunwind's accessors ---- */
 
 static int acc_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,

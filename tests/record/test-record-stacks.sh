@@ -10,7 +10,7 @@ record_begin memcg
 [ "$(uname -m)" = x86_64 ] || skip_all "user stacks are unwound on x86-64 only"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	skip_all "no perf events (/proc/sys/kernel/perf_event_paranoid)"
-echo "1..9"
+echo "1..11"
 head -c 48M /dev/urandom > "$dir/big"
 head -c 1M /dev/urandom > "$dir/hot"
 
@@ -67,6 +67,30 @@ grep -q ' main>reread_big>read_file$' "$dir/paths"
 tap $? "file reads name the stack main > reread_big > read_file"
 grep -q ' main>read_hot>read_file$' "$dir/paths"
 tap $? "and main > read_hot > read_file"
+
+# A command that is gone before the recorder unwinds its samples: its mappings come from the
+# kernel's PERF_RECORD_MMAP2 records, not /proc.
+"$REFAULT" record -q -o "$dir/dd.rft" --call-graph dwarf -- \
+	dd if="$dir/hot" of=/dev/null bs=64k status=none 2> "$dir/err3"
+tap $? "refault record --call-graph dwarf -- dd (a short command) exits 0"
+"$REFAULT" trace dump --json "$dir/dd.rft" | python3 -c 'import json, sys
+ino = int(sys.argv[1])
+frames, stacks, n, named = {}, {}, 0, 0
+for l in sys.stdin:
+    e = json.loads(l)
+    if e["type"] == "name_frame":
+        frames[e["id"]] = e["dso"] or ""
+    elif e["type"] == "name_stack":
+        stacks[e["id"]] = [frames.get(f, "") for f in e["frames"]]
+    elif e["type"] == "file_read" and e["ino"] == ino:
+        n += 1
+        # libc read() called from dd itself
+        s = stacks.get(e.get("stack", 0), [])
+        named += any("libc" in d for d in s) and any(d.endswith("/dd") for d in s)
+print(n, named)' "$(stat -c %i "$dir/hot")" > "$dir/dd.count"
+read -r ddn ddnamed < "$dir/dd.count"
+[ "${ddn:-0}" -gt 0 ] && [ $((ddnamed * 100)) -ge $((ddn * 90)) ]
+tap $? "90 % or more of its reads of the file have a stack from dd through libc ($ddnamed of $ddn)"
 
 "$REFAULT" record -o "$dir/x.rft" --call-graph fp -- true 2> "$dir/err2"
 rc=$?
