@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* refault report: who refaults, per file, cgroup, pid or command, for the kernel and the models. */
+/* refault report: who refaults, per file, cgroup, pid, command or call stack, kernel and models. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <refault/errors.h>
+#include <refault/trace.h>
 
 #include "cli/builtin.h"
 #include "cli/util.h"
@@ -16,23 +17,27 @@
 
 
 static const char usage[] =
-	"usage: refault report TRACE | RESULTS.json[:CONFIG]... [--by file|cgroup|pid|comm]\n"
+	"usage: refault report TRACE | RESULTS.json[:CONFIG]...\n"
+	"                      [--by file|cgroup|pid|comm|callsite|symbol] [--callsite-depth N]\n"
 	"                      [--sort refaults|misses|evictions|activations]\n"
 	"                      [--profile kernel|P[,P...]] [--set KEY=VALUE]... [--lines N]\n"
 	"                      [--heatmap[=FILE]] [--heatmap-size COLSxROWS]\n"
-	"                      [--stdio | --json] [-o FILE] [--html FILE] [--threads N]\n"
-	"                      [--skip-damaged]\n"
+	"                      [--stdio | --json | --folded[=SOURCE]] [-o FILE] [--html FILE]\n"
+	"                      [--threads N] [--skip-damaged]\n"
 	"\n"
 	"Which pages refault, and whose: the decisions about each folio (misses, refaults,\n"
 	"evictions, activations, in base pages), attributed to its file (or an anonymous\n"
-	"folio's address space), or to the pid, command or memory cgroup of the reference\n"
-	"that brought it in. The kernel's decisions come from the trace's page-cache and LRU\n"
-	"observations; a model's from replaying the trace through it. Several sources are\n"
-	"shown side by side, each against the first, as perf diff does. Given results files\n"
-	"(refault replay -o), each configuration named is replayed again on the trace they\n"
-	"name, which must be the same one (its fingerprint is checked).\n"
+	"folio's address space), or to the pid, command, memory cgroup or call stack of the\n"
+	"reference that brought it in. The kernel's decisions come from the trace's\n"
+	"page-cache and LRU observations; a model's from replaying the trace through it.\n"
+	"Several sources are shown side by side, each against the first, as perf diff does.\n"
+	"Given results files (refault replay -o), each configuration named is replayed again\n"
+	"on the trace they name, which must be the same one (its fingerprint is checked).\n"
 	"\n"
-	"  -b, --by KEY           file (default), cgroup, pid or comm\n"
+	"  -b, --by KEY           file (default), cgroup, pid, comm, callsite (the reference's\n"
+	"                         call stack, \"inner <- caller <- ...\", from a trace recorded\n"
+	"                         with call stacks) or symbol (its innermost frame)\n"
+	"      --callsite-depth N the callsite view: the N innermost frames (default: all)\n"
 	"  -s, --sort METRIC      refaults (default), misses, evictions or activations\n"
 	"  -p, --profile LIST     comma-separated sources: kernel (the trace's own decisions)\n"
 	"                         and model profiles, as refault replay names them;\n"
@@ -46,8 +51,12 @@ static const char usage[] =
 	"      --heatmap-size CxR its columns (time) and rows (page index), default 72x16\n"
 	"      --stdio            a table for a person (the default)\n"
 	"      --json             the whole table as JSON (docs/report.md)\n"
-	"      --html FILE        also one self-contained HTML page there: the table, and the\n"
-	"                         heatmap as SVG\n"
+	"      --folded[=SOURCE]  folded stacks for flame-graph tools instead of the table,\n"
+	"                         \"outer;...;inner COUNT\" per stack, COUNT the sort metric of\n"
+	"                         SOURCE (default: the first); the callsite view unless\n"
+	"                         --by symbol\n"
+	"      --html FILE        also one self-contained HTML page there: the table, the\n"
+	"                         heatmap as SVG, a flame graph per source in a view of stacks\n"
 	"  -o, --output FILE      write there instead of standard output (replaced only\n"
 	"                         when the report is complete)\n"
 	"  -j, --threads N        worker threads of the models' replay (default: online CPUs)\n"
@@ -67,6 +76,9 @@ struct report_args {
 	size_t nr_sets;
 	size_t lines;
 	bool json;
+	bool folded;
+	const char *folded_source;	/* NULL: the first */
+	bool by_given;
 };
 
 static int parse_args(int argc, char **argv, struct report_args *a)
@@ -85,6 +97,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "heatmap", optional_argument, NULL, 'H' },
 		{ "heatmap-size", required_argument, NULL, 'Z' },
 		{ "html", required_argument, NULL, 'W' },
+		{ "callsite-depth", required_argument, NULL, 'C' },
+		{ "folded", optional_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -102,8 +116,20 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'b':
 			a->opts.by = rf_report_by_from_name(optarg);
 			if (a->opts.by == RF_REPORT_BY_NR)
-				return rf_usage_error("report", "--by file, cgroup, pid or comm, not '%s'",
-						      optarg);
+				return rf_usage_error("report", "--by file, cgroup, pid, comm, callsite or "
+						      "symbol, not '%s'", optarg);
+			a->by_given = true;
+			break;
+		case 'C':
+			if (rf_parse_u64(optarg, &v) || !v || v > RF_MAX_FRAMES)
+				return rf_usage_error("report", "--callsite-depth wants 1 to %u frames, "
+						      "not '%s'", RF_MAX_FRAMES, optarg);
+			a->opts.callsite_depth = (unsigned int)v;
+			break;
+		case 'F':
+			a->folded = true;
+			a->json = false;
+			a->folded_source = optarg;
 			break;
 		case 's':
 			a->opts.sort = rf_report_metric_from_name(optarg);
@@ -121,8 +147,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 				return rf_usage_error("report", "--lines wants a number, not '%s'", optarg);
 			a->lines = (size_t)v;
 			break;
-		case 'T': a->json = false; break;
-		case 'J': a->json = true; break;
+		case 'T': a->json = false; a->folded = false; break;
+		case 'J': a->json = true; a->folded = false; break;
 		case 'o': a->output = optarg; break;
 		case 'W': a->html = optarg; break;
 		case 'j':
@@ -150,6 +176,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		default: return RF_EXIT_USAGE;
 		}
 	}
+	if (a->folded && a->opts.by != RF_REPORT_BY_CALLSITE && a->opts.by != RF_REPORT_BY_SYMBOL) {
+		if (a->by_given)
+			return rf_usage_error("report", "--folded prints stacks: --by callsite or "
+					      "symbol, not --by %s", rf_report_by_name(a->opts.by));
+		a->opts.by = RF_REPORT_BY_CALLSITE;
+	}
+	if (a->opts.callsite_depth && a->opts.by != RF_REPORT_BY_CALLSITE)
+		return rf_usage_error("report", "--callsite-depth is of --by callsite, not --by %s",
+				      rf_report_by_name(a->opts.by));
 	if (optind == argc) {
 		rf_err("report", "which trace? (refault report TRACE ..., or RESULTS.json[:CONFIG]...)");
 		return RF_EXIT_USAGE;
@@ -176,6 +211,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 
 static int print(const struct report_args *a, const struct rf_report *r, FILE *f)
 {
+	size_t src = 0;
+
+	if (a->folded)
+		return a->folded_source && !rf_report_find_source(r, a->folded_source, &src) ? -1 :
+		       rf_report_print_folded(r, f, src);
 	if (a->json)
 		return rf_report_print_json(r, f);
 	return rf_report_print(r, f, a->lines) || rf_report_print_heatmap(r, f) ? -1 : 0;
@@ -227,7 +267,19 @@ static int run(struct report_args *a)
 			rf_outfile_abandon(&html);
 		return rc == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
 	}
-	rc = a->html ? commit(&html, a->html, a, r, true) : RF_EXIT_OK;
+	if (a->folded_source && !rf_report_find_source(r, a->folded_source, &(size_t){ 0 })) {
+		size_t i;
+
+		rf_err("report", "--folded=%s: not a source of the report, which has:",
+		       a->folded_source);
+		for (i = 0; i < rf_report_nr_sources(r); i++)
+			fprintf(stderr, "  %s\n", rf_report_source(r, i));
+		rc = RF_EXIT_USAGE;
+		if (a->html)
+			rf_outfile_abandon(&html);
+	} else {
+		rc = a->html ? commit(&html, a->html, a, r, true) : RF_EXIT_OK;
+	}
 	if (a->output) {
 		if (rc)
 			rf_outfile_abandon(&out);

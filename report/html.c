@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The report as one self-contained HTML page (--html): the table, and with
- * --heatmap one SVG grid per source on one colour scale.  A small script
- * counts what was drawn, so that a headless browser can tell a page that
- * rendered from one that did not (tests/report/test-report-html.sh).
+ * The report as one self-contained HTML page (--html): the table, with
+ * --heatmap one SVG grid per source on one colour scale, and in a view of
+ * stacks one flame graph per source (flame.c).  A small script counts what
+ * was drawn, so that a headless browser can tell a page that rendered from
+ * one that did not (tests/report/test-report-html.sh).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,14 +29,18 @@ static const char style[] =
 	"table.rep th{background:#f6f6f4;text-align:right}table.rep td{text-align:right}"
 	"table.rep td.key,table.rep th.key{text-align:left}tr.total td{font-weight:600}"
 	"svg.heat{border:1px solid #ddd;background:#fff}.tick{font-size:11px;fill:#444}"
-	"figure{margin:0 0 1em 0}figcaption{font-size:13px}";
+	"figure{margin:0 0 1em 0}figcaption{font-size:13px}"
+	"svg.flame{background:#fcfcf6}svg.flame text{font-size:11px;font-family:monospace;"
+	"fill:#000;pointer-events:none}";
 
 static const char script[] =
-	"(function(){var h=document.querySelectorAll('svg.heat'),c=0;"
+	"(function(){var h=document.querySelectorAll('svg.heat'),c=0,"
+	"g=document.querySelectorAll('svg.flame');"
 	"h.forEach(function(s){c+=s.querySelectorAll('rect.cell').length;});"
 	"document.getElementById('status').textContent='loaded: '+"
 	"document.querySelectorAll('table.rep tr.row').length+' rows, '+h.length+' heatmaps, '+"
-	"c+' cells drawn';})();";
+	"c+' cells drawn, '+g.length+' flame graphs of '+"
+	"document.querySelectorAll('rect.flame').length+' frames';})();";
 
 static void td_u64(FILE *out, uint64_t v)
 {
@@ -165,6 +170,28 @@ static void heatmaps(FILE *out, const struct rf_report *r)
 	}
 }
 
+static int flames(FILE *out, const struct rf_report *r)
+{
+	size_t i;
+	int rc = 0;
+
+	if (!rp_by_stack(r->by))
+		return 0;
+	fprintf(out, "<h2>Flame graphs</h2>\n<p class=\"note\">Each source's %s by call stack: "
+		"the outermost frame at the bottom, each frame as wide as the %s of the stacks through it (the "
+		"whole width: the source's total, all), its callees above it, by name; refault "
+		"report --folded gives the same stacks to other tools.</p>\n",
+		rf_report_metric_name(r->sort), rf_report_metric_name(r->sort));
+	for (i = 0; !rc && i < r->nr_src; i++) {
+		fputs("<figure><figcaption>", out);
+		rf_html_escape_str(out, r->src[i]->name);
+		fputs("</figcaption>\n", out);
+		rc = rp_flame_svg(out, r, i);
+		fputs("</figure>\n", out);
+	}
+	return rc;
+}
+
 int rf_report_write_html(const struct rf_report *r, FILE *out, size_t lines)
 {
 	size_t n = lines && lines < r->nr_rows ? lines : r->nr_rows, i;
@@ -189,6 +216,8 @@ int rf_report_write_html(const struct rf_report *r, FILE *out, size_t lines)
 			".</p>\n", counted, rp_kernel_source(r->kernel)->total[RF_REPORT_REFAULTS]);
 	table(out, r, n);
 	heatmaps(out, r);
+	if (flames(out, r))
+		return RF_ERR_NOMEM;
 	fprintf(out, "<p id=\"status\">script did not run</p>\n<script>%s</script>\n"
 		"</body></html>\n", script);
 	return ferror(out) ? RF_ERR_IO : 0;

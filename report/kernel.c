@@ -16,6 +16,12 @@
  *     add gave; a pfn never added (anonymous memory, the cache older than
  *     the trace) is counted as unattributed.
  * Evictions and activations go to the task and cgroup of the folio's add.
+ *
+ * In the views of stacks an add goes to the call stack of its task's next
+ * reference (file_read, file_write, file_fault, anon_fault): the recorder
+ * writes a read when the read() returns and a fault when the task leaves it,
+ * after the adds they made (recorder/normalize.c read_end(),
+ * rf_fault_release()), so an add is counted when that reference comes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +55,23 @@ struct inval {
 	bool on;
 };
 
+/* An add waiting for its task's next reference (the views of stacks). */
+struct kadd {
+	struct rp_folio f;
+	uint64_t cgroup;
+	bool refault;
+};
+
+struct kadds {
+	struct kadd *adds;
+	size_t nr, cap;
+};
+
 struct rp_kernel {
 	struct rp_source s;
+	struct rp_map waiting_index;	/* pid -> index in waiting[] */
+	struct kadds *waiting;
+	size_t nr_waiting, cap_waiting;
 	struct rp_map pfn;		/* pfn -> index in folios[] */
 	struct kfolio *folios;
 	size_t nr_folios, cap_folios;
@@ -84,8 +105,8 @@ static struct rp_folio folio_of(const struct rf_event *ev)
 				  .index = ev->u.file.index, .nr = folio_pages(ev->u.file.order) };
 }
 
-/* An owner entry: the task, and the cgroup as an index in cgs[] (31 bits). */
-static int owner_value(struct rp_kernel *k, int32_t pid, uint64_t cgroup, uint64_t *v)
+/* An owner entry: who (rp_who()), and the cgroup as an index in cgs[] (31 bits). */
+static int owner_value(struct rp_kernel *k, uint32_t who, uint64_t cgroup, uint64_t *v)
 {
 	const uint64_t *i = rp_map_get(&k->cg_index, cgroup);
 	uint64_t idx;
@@ -100,13 +121,83 @@ static int owner_value(struct rp_kernel *k, int32_t pid, uint64_t cgroup, uint64
 			return RF_ERR_NOMEM;
 		k->cgs[k->nr_cgs++] = cgroup;
 	}
-	*v = (uint64_t)(uint32_t)pid | idx << 33;
+	*v = (uint64_t)who | idx << 33;
 	return 0;
 }
 
 static uint64_t owner_cgroup(const struct rp_kernel *k, uint64_t v)
 {
 	return k->cgs[v >> 33];
+}
+
+/* The reference an owner entry names (none: the cache older than the trace). */
+static struct rp_ref owner_ref(const struct rp_kernel *k, const uint64_t *o)
+{
+	return rp_who_ref(k->s.by, o ? RP_OWNER_WHO(*o) : 0, o ? owner_cgroup(k, *o) : 0, NULL);
+}
+
+static void count_add(struct rp_kernel *k, const struct rp_folio *f, const struct rp_ref *ref,
+		      bool refault)
+{
+	rp_count(&k->s, RF_REPORT_MISSES, f, ref, f->nr);
+	if (refault)
+		rp_count(&k->s, RF_REPORT_REFAULTS, f, ref, f->nr);
+}
+
+static int wait_for_reference(struct rp_kernel *k, int32_t pid, const struct rp_folio *f,
+			      uint64_t cgroup, bool refault)
+{
+	const uint64_t *i = rp_map_get(&k->waiting_index, (uint32_t)pid);
+	struct kadds *w;
+
+	if (!i) {
+		if (RF_GROW(k->waiting, k->cap_waiting, k->nr_waiting + 1) ||
+		    rp_map_put(&k->waiting_index, (uint32_t)pid, k->nr_waiting))
+			return RF_ERR_NOMEM;
+		k->waiting[k->nr_waiting] = (struct kadds){ 0 };
+		i = rp_map_get(&k->waiting_index, (uint32_t)pid);
+		k->nr_waiting++;
+	}
+	w = &k->waiting[*i];
+	if (RF_GROW(w->adds, w->cap, w->nr + 1))
+		return RF_ERR_NOMEM;
+	w->adds[w->nr++] = (struct kadd){ .f = *f, .cgroup = cgroup, .refault = refault };
+	return 0;
+}
+
+/*
+ * @w's adds are the reference's of @stack: counted, and their pages' owner
+ * entries (written with no stack) given it.  A page deleted and added again
+ * by another task in between would be given it too: two adds of one page
+ * before the first one's read returns, which the kernel does not make.
+ */
+static void claim(struct rp_kernel *k, struct kadds *w, uint32_t stack)
+{
+	struct rp_ref ref = { .stack = stack };
+	size_t a;
+	uint64_t i;
+
+	for (a = 0; a < w->nr; a++) {
+		const struct kadd *ka = &w->adds[a];
+
+		ref.cgroup = ka->cgroup;
+		count_add(k, &ka->f, &ref, ka->refault);
+		for (i = 0; stack && i < tracked(&ka->f); i++) {
+			uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&ka->f, i));
+
+			if (o && !RP_OWNER_WHO(*o))
+				*o |= stack;
+		}
+	}
+	w->nr = 0;
+}
+
+static void claim_pid(struct rp_kernel *k, int32_t pid, uint32_t stack)
+{
+	const uint64_t *i = rp_map_get(&k->waiting_index, (uint32_t)pid);
+
+	if (i)
+		claim(k, &k->waiting[*i], stack);
 }
 
 static struct inval *inval_of(struct rp_kernel *k, int32_t pid, bool make)
@@ -182,7 +273,10 @@ static int on_add(struct rp_kernel *k, const struct rf_event *ev)
 	bool refault = false;
 	uint64_t i, v;
 
-	if (owner_value(k, ev->pid, ev->u.file.cgroup, &v))
+	struct rp_ref ref = { .pid = ev->pid, .cgroup = ev->u.file.cgroup };
+
+	/* in the views of stacks the owner's stack is not known yet: 0 until claim() */
+	if (owner_value(k, rp_who(k->s.by, ev->pid, 0), ev->u.file.cgroup, &v))
 		return RF_ERR_NOMEM;
 	for (i = 0; i < tracked(&f); i++) {
 		uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&f, i));
@@ -191,9 +285,10 @@ static int on_add(struct rp_kernel *k, const struct rf_event *ev)
 		if (rp_map_put(&k->s.owner, rp_page_id(&f, i), v))
 			return RF_ERR_NOMEM;
 	}
-	rp_count(&k->s, RF_REPORT_MISSES, &f, ev->pid, ev->u.file.cgroup, NULL, f.nr);
-	if (refault)
-		rp_count(&k->s, RF_REPORT_REFAULTS, &f, ev->pid, ev->u.file.cgroup, NULL, f.nr);
+	if (!rp_by_stack(k->s.by))
+		count_add(k, &f, &ref, refault);
+	else if (wait_for_reference(k, ev->pid, &f, ev->u.file.cgroup, refault))
+		return RF_ERR_NOMEM;
 	return ev->u.file.pfn ? pfn_remember(k, ev) : 0;
 }
 
@@ -201,6 +296,7 @@ static int on_del(struct rp_kernel *k, const struct rf_event *ev)
 {
 	struct rp_folio f = folio_of(ev);
 	const uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&f, 0));
+	struct rp_ref ref = owner_ref(k, o);
 	uint64_t i, v = o ? *o : 0;
 
 	if (ev->u.file.pfn && pfn_forget(k, ev->u.file.pfn))
@@ -211,8 +307,7 @@ static int on_del(struct rp_kernel *k, const struct rf_event *ev)
 		return 0;
 	}
 	if (o || k->s.by == RF_REPORT_BY_FILE)
-		rp_count(&k->s, RF_REPORT_EVICTIONS, &f, RP_OWNER_PID(v),
-			 o ? owner_cgroup(k, v) : 0, NULL, f.nr);
+		rp_count(&k->s, RF_REPORT_EVICTIONS, &f, &ref, f.nr);
 	else
 		rp_unattributed(&k->s, RF_REPORT_EVICTIONS, f.nr);
 	for (i = 0; i < tracked(&f); i++)
@@ -228,6 +323,7 @@ static void on_activate(struct rp_kernel *k, const struct rf_event *ev)
 	const struct kfolio *kf;
 	const uint64_t *o;
 	struct rp_folio f;
+	struct rp_ref ref;
 
 	if (!idx) {
 		rp_unattributed(&k->s, RF_REPORT_ACTIVATIONS, nr);
@@ -236,9 +332,9 @@ static void on_activate(struct rp_kernel *k, const struct rf_event *ev)
 	kf = &k->folios[*idx];
 	f = (struct rp_folio){ .dev = kf->dev, .ino = kf->ino, .index = kf->index, .nr = nr };
 	o = rp_map_get(&k->s.owner, rp_page_id(&f, 0));
+	ref = owner_ref(k, o);
 	if (o)
-		rp_count(&k->s, RF_REPORT_ACTIVATIONS, &f, RP_OWNER_PID(*o), owner_cgroup(k, *o),
-			 NULL, nr);
+		rp_count(&k->s, RF_REPORT_ACTIVATIONS, &f, &ref, nr);
 	else
 		rp_unattributed(&k->s, RF_REPORT_ACTIVATIONS, nr);
 }
@@ -275,24 +371,34 @@ int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
 	case RF_EV_TRUNCATE:
 		r = on_invalidate(k, ev, UINT64_MAX);
 		break;
+	case RF_EV_EXIT:
+		/* adds no reference of the task claimed: not another task's of its pid */
+		claim_pid(k, ev->pid, 0);
+		break;
 	default:
+		if (rf_event_class(ev->type) != RF_CLASS_REFERENCE)
+			break;
+		/* a reference a stack can name, not the readahead written before it */
+		if (ev->type >= RF_EV_FILE_READ && ev->type <= RF_EV_ANON_FAULT)
+			claim_pid(k, ev->pid, ev->stack);
 		/* the task's next reference ends its invalidation */
-		if (rf_event_class(ev->type) == RF_CLASS_REFERENCE &&
-		    (in = inval_of(k, ev->pid, false)))
+		in = inval_of(k, ev->pid, false);
+		if (in)
 			in->on = false;
 		break;
 	}
 	return r ? r : k->s.error;
 }
 
-int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by, const struct rp_heat *heat)
+int rp_kernel_new(struct rp_kernel **out, const struct rf_report_opts *o,
+		  const struct rp_heat *heat)
 {
 	struct rp_kernel *k = calloc(1, sizeof(*k));
 
 	*out = NULL;
 	if (!k)
 		return RF_ERR_NOMEM;
-	k->s.by = by;
+	rp_source_init(&k->s, o);
 	k->s.name = strdup(RF_REPORT_KERNEL);
 	if (heat)
 		k->s.heat = rp_heat_new(heat);
@@ -317,6 +423,11 @@ bool rp_kernel_has_observations(const struct rp_kernel *k)
 void rp_kernel_end(struct rp_kernel *k)
 {
 	uint64_t q[RF_OBS_NR];
+	size_t i;
+
+	/* adds that no reference of their task claimed: in the order their tasks first added */
+	for (i = 0; i < k->nr_waiting; i++)
+		claim(k, &k->waiting[i], 0);
 
 	if (k->obs && rf_observe_host(k->obs, q)) {
 		k->counted = true;
@@ -338,6 +449,8 @@ bool rp_kernel_counted(const struct rp_kernel *k, uint64_t *refault_file)
 
 void rp_kernel_free(struct rp_kernel *k)
 {
+	size_t i;
+
 	if (!k)
 		return;
 	rp_source_free(&k->s);
@@ -348,6 +461,10 @@ void rp_kernel_free(struct rp_kernel *k)
 	free(k->free_folios);
 	free(k->cgs);
 	free(k->invals);
+	for (i = 0; i < k->nr_waiting; i++)
+		free(k->waiting[i].adds);
+	free(k->waiting);
+	rp_map_destroy(&k->waiting_index);
 	rf_observe_free(k->obs);
 	free(k);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The names a trace gives its pids, address spaces, files and cgroups
- * (name_pid, exec, fork, name_file, cgroup_mkdir), as of the last event fed:
+ * The names a trace gives its pids, address spaces, files, cgroups and
+ * stacks (name_pid, exec, fork, name_file, cgroup_mkdir; name_stack and
+ * name_frame in stacks.c), as of the last event fed:
  * a command renamed by exec is named anew from then on.
  */
 #include <stdlib.h>
@@ -56,6 +57,9 @@ int rp_names_feed(struct rp_names *n, enum rf_report_by by, const struct rf_even
 	const char *comm;
 
 	switch (ev->type) {
+	case RF_EV_NAME_FRAME:
+	case RF_EV_NAME_STACK:
+		return rp_by_stack(by) ? rp_stacks_feed(&n->stacks, ev) : 0;
 	case RF_EV_NAME_PID:
 		if (name(n, &n->pid_comm, (uint32_t)ev->u.task.pid, ev->u.task.comm))
 			return RF_ERR_NOMEM;
@@ -123,5 +127,6 @@ void rp_names_free(struct rp_names *n)
 	rp_map_destroy(&n->mm_pid);
 	rp_map_destroy(&n->file);
 	rp_map_destroy(&n->cgroup);
+	rp_stacks_free(&n->stacks);
 	memset(n, 0, sizeof(*n));
 }

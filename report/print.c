@@ -49,6 +49,11 @@ static void header(const struct rf_report *r, FILE *f)
 		fprintf(f, "# the kernel counted %" PRIu64 " workingset_refault_file (/proc/vmstat, "
 			"last snapshot minus first); attributed to files here: %" PRIu64 "\n",
 			counted, rp_kernel_source(r->kernel)->total[RF_REPORT_REFAULTS]);
+	if (r->by == RF_REPORT_BY_CALLSITE)
+		fprintf(f, "# a callsite is the reference's call stack: the innermost frame <- its "
+			"caller <- ...\n");
+	else if (r->by == RF_REPORT_BY_SYMBOL)
+		fprintf(f, "# a symbol is the innermost frame of the reference's call stack\n");
 	fprintf(f, "#\n");
 }
 
@@ -253,6 +258,50 @@ static json_object *heat_json(const struct rf_report *r)
 	return o;
 }
 
+static json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+/* @o[@key] = @v, which may be JSON's null (a NULL @v with @s NULL) */
+static bool add_opt(json_object *o, const char *key, const char *s)
+{
+	json_object *v = str_or_null(s);
+
+	return (v || !s) && !json_object_object_add(o, key, v);
+}
+
+/* A row's frames, innermost first, as the trace named them; [] for the bracketed keys. */
+static json_object *frames_json(const struct rowref *row)
+{
+	size_t n = rp_stacks_nr_frames(row->stacks, row->stack), i;
+	json_object *a = json_object_new_array();
+	char label[RF_MAX_STRING + 32];
+	bool ok = a != NULL;
+
+	for (i = 0; ok && i < n; i++) {
+		const struct rp_frame *fr = rp_stacks_frame(row->stacks, row->stack, i);
+		json_object *o = json_object_new_object();
+
+		if (!o || json_object_array_add(a, o)) {
+			json_object_put(o);
+			ok = false;
+			break;
+		}
+		rp_frame_label(fr, label, sizeof(label));
+		ok = add(o, "name", json_object_new_string(label)) &&
+		     add_opt(o, "symbol", fr->symbol) && add_opt(o, "dso", fr->dso) &&
+		     add(o, "addr", json_object_new_uint64(fr->addr)) &&
+		     add_opt(o, "file", fr->file) &&
+		     add(o, "line", json_object_new_uint64(fr->line));
+	}
+	if (!ok) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
+}
+
 static json_object *to_json(const struct rf_report *r)
 {
 	json_object *o = json_object_new_object(), *a, *row, *tot, *un;
@@ -287,6 +336,8 @@ static json_object *to_json(const struct rf_report *r)
 		row = json_object_new_object();
 		ok = row && !json_object_array_add(a, row) &&
 		     add(row, "key", json_object_new_string(r->order[i].key));
+		if (ok && rp_by_stack(r->by))
+			ok = add(row, "frames", frames_json(&r->order[i]));
 		for (s = 0; ok && s < r->nr_src; s++)
 			ok = add(row, r->src[s]->name, counts(r->order[i].v[s]));
 	}

@@ -11,17 +11,71 @@
 
 RF_HASHMAP_DEFINE(rp_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
+/*
+ * stacks.c: the call stacks the trace names (name_stack, its frames named by
+ * name_frame), as the keys of the callsite and symbol views.  A key is the
+ * text of a stack's innermost @depth frames, so two stacks whose frames have
+ * the same names (other return addresses in the same functions) are one key,
+ * as perf report merges call chains by function.
+ */
+struct rp_frame {
+	char *dso, *symbol, *file;	/* NULL: not said */
+	uint64_t addr;			/* in the dso's own address space */
+	uint32_t line;			/* 0: unknown */
+};
+
+struct rp_stack {
+	uint64_t *frames;		/* name_frame ids, innermost first */
+	uint32_t nr;
+};
+
+struct rp_stacks {
+	unsigned int depth;		/* the innermost frames a key has; 0: all */
+	struct rp_map frame_index;	/* name_frame id -> index in frames[] */
+	struct rp_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct rp_map stack_index;	/* name_stack id -> index in stacks[] */
+	struct rp_stack *stacks;
+	size_t nr_stacks, cap_stacks;
+	struct rp_map key_hash;		/* stack id -> the hash of its key's text, made once */
+};
+
+int rp_stacks_feed(struct rp_stacks *st, const struct rf_event *ev);
+/* The identity of @stack's key in @id: the hash of its text.  0 or RF_ERR_NOMEM. */
+int rp_stacks_key_id(struct rp_stacks *st, uint32_t stack, uint64_t *id);
+/*
+ * Its text, allocated: "inner <- caller <- ...", or "[no stack]" (0),
+ * "[stack N]" (never named), "[empty stack]"; NULL without memory.
+ */
+char *rp_stacks_key_name(const struct rp_stacks *st, uint32_t stack);
+/* The frames of @stack's key (0 for the bracketed keys), and its frame @i, innermost first. */
+size_t rp_stacks_nr_frames(const struct rp_stacks *st, uint32_t stack);
+const struct rp_frame *rp_stacks_frame(const struct rp_stacks *st, uint32_t stack, size_t i);
+/* How a key names a frame: its symbol, else "[DSO's basename+0xADDR]", else "[unknown]". */
+void rp_frame_label(const struct rp_frame *fr, char *buf, size_t len);
+void rp_stacks_free(struct rp_stacks *st);
+
+/* The views whose key is the reference's call stack. */
+static inline bool rp_by_stack(enum rf_report_by by)
+{
+	return by == RF_REPORT_BY_CALLSITE || by == RF_REPORT_BY_SYMBOL;
+}
+
 /* names.c: what the trace's own events name, as of the event last fed */
 struct rp_names {
 	struct rp_map pid_comm;		/* pid -> index in strs[] */
 	struct rp_map mm_pid;		/* address space -> the first pid seen using it */
 	struct rp_map file;		/* hash(dev, ino) -> index in strs[] */
 	struct rp_map cgroup;		/* cgroup id -> index in strs[] */
+	struct rp_stacks stacks;	/* the views of stacks only */
 	char **strs;
 	size_t nr_strs, cap_strs;
 };
 
-/* Names the view @by shows: files for the file view, cgroups for the cgroup view, tasks for all. */
+/*
+ * Names the view @by shows: files for the file view, cgroups for the cgroup
+ * view, stacks for the views of stacks, tasks for all.
+ */
 int rp_names_feed(struct rp_names *n, enum rf_report_by by, const struct rf_event *ev);
 const char *rp_names_comm(const struct rp_names *n, int32_t pid);	/* NULL: unknown */
 const char *rp_names_file(const struct rp_names *n, uint32_t dev, uint64_t ino);
@@ -42,6 +96,7 @@ struct rp_folio {
 struct rp_key {
 	char *name;
 	uint64_t id;			/* its identity in the view */
+	uint32_t stack;			/* views of stacks: the first stack counted to it */
 	uint64_t index_end;		/* file view: past the highest page index decided on */
 	uint64_t v[RF_REPORT_NR_METRICS];
 };
@@ -78,18 +133,48 @@ struct rp_source {
 	int error;			/* the first RF_ERR_NOMEM */
 };
 
-/* A page's owner entry: who brought it in, the cgroup charged (kernel), whether it was evicted. */
-#define RP_OWNER_PID(v)		((int32_t)(uint32_t)(v))
+/* The reference a decision is counted to, and the folio's memory cgroup. */
+struct rp_ref {
+	int32_t pid;			/* the task; 0: none */
+	uint32_t stack;			/* its call stack (name_stack id); 0: none */
+	uint64_t cgroup;		/* the memory cgroup charged */
+	const char *cgpath;		/* its name if the source knows it; NULL: the trace's */
+};
+
+/*
+ * A page's owner entry: who brought it in (rp_who()), the cgroup charged
+ * (kernel), whether it was evicted.
+ */
+#define RP_OWNER_WHO(v)		((uint32_t)(v))
 #define RP_OWNER_EVICTED	(1ull << 32)
+
+/*
+ * What an owner entry keeps of the reference, in 32 bits: its stack in the
+ * views of stacks, else its pid (the only part of it the view's key needs).
+ */
+static inline uint32_t rp_who(enum rf_report_by by, int32_t pid, uint32_t stack)
+{
+	return rp_by_stack(by) ? stack : (uint32_t)pid;
+}
+
+static inline struct rp_ref rp_who_ref(enum rf_report_by by, uint32_t who, uint64_t cgroup,
+				       const char *cgpath)
+{
+	return (struct rp_ref){ .pid = rp_by_stack(by) ? 0 : (int32_t)who,
+				.stack = rp_by_stack(by) ? who : 0, .cgroup = cgroup,
+				.cgpath = cgpath };
+}
 
 uint64_t rp_page_id(const struct rp_folio *f, uint64_t i);
 /*
  * Count @nr pages of @metric for the key of @f in the source's view: the
- * reference's @pid, the folio's @cgroup (@cgpath its name if the source
- * knows it, else the trace's), the folio's file or address space.
+ * reference's pid or call stack, the folio's cgroup, the folio's file or
+ * address space.
  */
 void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
-	      int32_t pid, uint64_t cgroup, const char *cgpath, uint64_t nr);
+	      const struct rp_ref *ref, uint64_t nr);
+/* A source's view as @o asks for it (its by, and the depth of its stacks). */
+void rp_source_init(struct rp_source *s, const struct rf_report_opts *o);
 /* @nr pages of @metric in the totals that no key takes */
 void rp_unattributed(struct rp_source *s, enum rf_report_metric metric, uint64_t nr);
 void rp_source_free(struct rp_source *s);
@@ -97,7 +182,8 @@ void rp_source_free(struct rp_source *s);
 /* kernel.c: the kernel's decisions from the trace's observations */
 struct rp_kernel;
 /* @heat: NULL, or the shape of the grid to fill (the heatmap's pass) */
-int rp_kernel_new(struct rp_kernel **out, enum rf_report_by by, const struct rp_heat *heat);
+int rp_kernel_new(struct rp_kernel **out, const struct rf_report_opts *o,
+		  const struct rp_heat *heat);
 int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev);
 struct rp_source *rp_kernel_source(struct rp_kernel *k);
 /* The trace is over: what the kernel counted is kept, the rest of its account freed. */
@@ -117,6 +203,9 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 struct rowref {
 	const char *key;
 	const uint64_t (*v)[RF_REPORT_NR_METRICS];
+	/* views of stacks: the stack that named the key, and its source's stacks */
+	const struct rp_stacks *stacks;
+	uint32_t stack;
 	size_t nr_src;
 	enum rf_report_metric sort;
 };
@@ -141,5 +230,21 @@ struct rf_report {
 
 /* heatmap.c: the busiest cell of every source's grid, for the sort metric: one scale for all */
 uint64_t rp_heat_busiest(const struct rf_report *r);
+
+/*
+ * folded.c: a source's rows in a view of stacks as folded stacks, one per
+ * distinct stack ("outer;...;inner", frames with ';' or control characters
+ * written '?'), its count the sort metric's, none of 0; sorted by the text.
+ */
+struct rp_fold {
+	char *stack;
+	uint64_t count;
+};
+
+int rp_folded(const struct rf_report *r, size_t src, struct rp_fold **out, size_t *nr);
+void rp_folded_free(struct rp_fold *folds, size_t nr);
+
+/* flame.c: source @src's folded stacks as a flame graph, one <svg class="flame"> on @out */
+int rp_flame_svg(FILE *out, const struct rf_report *r, size_t src);
 
 #endif /* REFAULT_REPORT_LOCAL_H */

@@ -12,7 +12,8 @@
 #include "lib/compiler.h"
 #include "report/report-local.h"
 
-static const char *const by_names[RF_REPORT_BY_NR] = { "file", "cgroup", "pid", "comm" };
+static const char *const by_names[RF_REPORT_BY_NR] = { "file", "cgroup", "pid", "comm",
+							  "callsite", "symbol" };
 static const char *const metric_names[RF_REPORT_NR_METRICS] = { "refaults", "misses", "evictions",
 								 "activations" };
 
@@ -159,16 +160,24 @@ static int join(struct rf_report *r)
 			cells[n++] = (struct cell){ .name = r->src[s]->keys[i].name, .src = s, .key = i };
 	qsort(cells, n, sizeof(*cells), cmp_cell);
 	for (i = 0; i < n; i++) {
-		if (!i || strcmp(cells[i].name, cells[i - 1].name))
+		if (!i || strcmp(cells[i].name, cells[i - 1].name)) {
+			/* the first source's stack names the row's frames: any would, alike */
+			r->order[r->nr_rows] = (struct rowref){
+				.stacks = &r->src[cells[i].src]->names.stacks,
+				.stack = r->src[cells[i].src]->keys[cells[i].key].stack };
 			r->keys[r->nr_rows++] = cells[i].name;
+		}
 		row = r->nr_rows - 1;
 		memcpy(r->v[row * r->nr_src + cells[i].src], r->src[cells[i].src]->keys[cells[i].key].v,
 		       sizeof(r->v[0]));
 	}
 	free(cells);
-	for (i = 0; i < r->nr_rows; i++)
-		r->order[i] = (struct rowref){ .key = r->keys[i], .v = (const void *)r->v[i * r->nr_src],
-					       .nr_src = r->nr_src, .sort = r->sort };
+	for (i = 0; i < r->nr_rows; i++) {
+		r->order[i].key = r->keys[i];
+		r->order[i].v = (const void *)r->v[i * r->nr_src];
+		r->order[i].nr_src = r->nr_src;
+		r->order[i].sort = r->sort;
+	}
 	qsort(r->order, r->nr_rows, sizeof(*r->order), cmp_row);
 	return 0;
 }
@@ -211,7 +220,7 @@ static int read_sources(const struct rf_report_opts *o, const char *const *names
 		if (strcmp(names[i], RF_REPORT_KERNEL))
 			models[nr_models++] = names[i];
 	if (nr_models < nr) {
-		rc = rp_kernel_new(&rd->kernel, o->by, heat);
+		rc = rp_kernel_new(&rd->kernel, o, heat);
 		if (!rc)
 			rc = kernel_pass(o, rd->kernel, err, errlen);
 	}
@@ -299,6 +308,11 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 		err[0] = '\0';
 	if (o->by >= RF_REPORT_BY_NR || o->sort >= RF_REPORT_NR_METRICS)
 		return RF_ERR_CONFIG;
+	if (o->callsite_depth && o->by != RF_REPORT_BY_CALLSITE) {
+		snprintf(err, errlen, "a call-site depth is of the callsite view, not --by %s",
+			 rf_report_by_name(o->by));
+		return RF_ERR_CONFIG;
+	}
 	if (o->heatmap && (!o->heat_cols || !o->heat_rows || o->heat_cols > 1024 ||
 			   o->heat_rows > 1024)) {
 		snprintf(err, errlen, "a heatmap of 1 to 1024 columns and rows, not %ux%u",
@@ -391,6 +405,14 @@ size_t rf_report_nr_sources(const struct rf_report *r)
 const char *rf_report_source(const struct rf_report *r, size_t i)
 {
 	return r->src[i]->name;
+}
+
+bool rf_report_find_source(const struct rf_report *r, const char *name, size_t *i)
+{
+	for (*i = 0; *i < r->nr_src; (*i)++)
+		if (!strcmp(r->src[*i]->name, name))
+			return true;
+	return false;
 }
 
 size_t rf_report_nr_rows(const struct rf_report *r)

@@ -10,9 +10,11 @@
  *
  * A decision about a folio is attributed to a key of the view asked for
  * (enum rf_report_by): the folio's file (or the address space of an
- * anonymous folio), or the pid, command or memory cgroup of a reference.
- * Misses and refaults go to the reference that brought the folio in (the
- * event being fed, the add's task for the kernel); evictions and
+ * anonymous folio), or the pid, command, memory cgroup or call stack of a
+ * reference.  Misses and refaults go to the reference that brought the
+ * folio in (the event being fed; for the kernel, the add's task, and in the
+ * views of stacks that task's next reference, which the recorder writes
+ * after the adds it made); evictions and
  * activations to the one that brought it in last (its owner), found by the
  * folio's identity.  Counts are base pages.  docs/report.md says the rules
  * for each source and what they cannot see.
@@ -33,6 +35,8 @@ enum rf_report_by {
 	RF_REPORT_BY_CGROUP,	/* the memory cgroup charged */
 	RF_REPORT_BY_PID,	/* the task of the reference */
 	RF_REPORT_BY_COMM,	/* its command name */
+	RF_REPORT_BY_CALLSITE,	/* its call stack, by the names of its frames */
+	RF_REPORT_BY_SYMBOL,	/* its innermost frame's name */
 	RF_REPORT_BY_NR
 };
 
@@ -44,7 +48,10 @@ enum rf_report_metric {
 	RF_REPORT_NR_METRICS
 };
 
-/* "file", "cgroup", "pid", "comm"; rf_report_by_from_name() gives RF_REPORT_BY_NR if unknown. */
+/*
+ * "file", "cgroup", "pid", "comm", "callsite", "symbol";
+ * rf_report_by_from_name() gives RF_REPORT_BY_NR if unknown.
+ */
 const char *rf_report_by_name(enum rf_report_by by);
 enum rf_report_by rf_report_by_from_name(const char *name);
 /* "refaults", "misses", "evictions", "activations"; RF_REPORT_NR_METRICS if unknown. */
@@ -58,6 +65,8 @@ struct rf_report_opts {
 	const char *trace_path;
 	enum rf_report_by by;
 	enum rf_report_metric sort;
+	/* the callsite view: the innermost frames a key has (0: the whole stack) */
+	unsigned int callsite_depth;
 	/*
 	 * Comma-separated sources, the first the baseline: "kernel" and model
 	 * profiles ("v6.18"); NULL: the kernel when the trace has page-cache
@@ -128,6 +137,8 @@ void rf_report_free(struct rf_report *r);
 
 size_t rf_report_nr_sources(const struct rf_report *r);
 const char *rf_report_source(const struct rf_report *r, size_t i);
+/* The index of the source named @name in @i; false if there is none. */
+bool rf_report_find_source(const struct rf_report *r, const char *name, size_t *i);
 size_t rf_report_nr_rows(const struct rf_report *r);
 /* Row @i in the table's order; valid until rf_report_free(). */
 struct rf_report_row rf_report_row(const struct rf_report *r, size_t i);
@@ -161,8 +172,17 @@ int rf_report_print_json(const struct rf_report *r, FILE *f);
  */
 int rf_report_print_heatmap(const struct rf_report *r, FILE *f);
 /*
+ * Source @src's rows of a view of stacks (callsite, symbol) as folded stacks
+ * for flame-graph tools (Brendan Gregg's stackcollapse format): one line per
+ * distinct stack, "outermost;...;innermost COUNT", COUNT the sort metric's
+ * (lines of 0 left out), sorted by the stack's text.
+ * Return: 0; RF_ERR_CONFIG (not a view of stacks), RF_ERR_NOMEM, or -1 (@f's error).
+ */
+int rf_report_print_folded(const struct rf_report *r, FILE *f, size_t src);
+/*
  * One self-contained HTML page on @f: the table (its first @lines rows, 0:
- * all) and the heatmap as SVG if there is one.  Return: 0 or RF_ERR_IO.
+ * all), the heatmap as SVG if there is one, and in a view of stacks one
+ * flame graph per source.  Return: 0 or RF_ERR_IO.
  */
 int rf_report_write_html(const struct rf_report *r, FILE *f, size_t lines);
 

@@ -3,8 +3,10 @@
  * Model configurations as sources: one replay of the trace through all of
  * them (librefault-replay), each model telling its decisions to a probe of
  * its own (rf_model_set_decision_cb()).  The event being fed is the
- * reference a miss or refault belongs to; evictions and activations go to
- * the owner recorded at the folio's insertion.
+ * reference a miss or refault belongs to (its stack too: a file_readahead
+ * is inserted with the read or fault written after it, docs/model.md);
+ * evictions and activations go to the owner recorded at the folio's
+ * insertion.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,25 +29,28 @@ static void decided(enum rf_model_decision d, const struct rf_model_folio *mf, v
 	struct rp_source *s = &ms->s;
 	struct rp_folio f = { .anon = mf->anon, .dev = mf->dev, .ino = mf->anon ? mf->mm : mf->ino,
 			      .index = mf->index, .nr = mf->nr };
-	int32_t pid = ms->cur ? ms->cur->pid : 0;
+	struct rp_ref ref = { .pid = ms->cur ? ms->cur->pid : 0, .stack = ms->cur ? ms->cur->stack : 0,
+			      .cgroup = mf->cgroup, .cgpath = mf->memcg };
 	const uint64_t *o;
 
 	switch (d) {
 	case RF_MODEL_INSERT:
 		/* a folio is decided on as a whole: its head names it (a split's tails go unowned) */
-		if (!s->error && rp_map_put(&s->owner, rp_page_id(&f, 0), (uint32_t)pid))
+		if (!s->error && rp_map_put(&s->owner, rp_page_id(&f, 0),
+					    rp_who(s->by, ref.pid, ref.stack)))
 			s->error = RF_ERR_NOMEM;
-		rp_count(s, RF_REPORT_MISSES, &f, pid, mf->cgroup, mf->memcg, f.nr);
+		rp_count(s, RF_REPORT_MISSES, &f, &ref, f.nr);
 		return;
 	case RF_MODEL_REFAULT:
-		rp_count(s, RF_REPORT_REFAULTS, &f, pid, mf->cgroup, mf->memcg, f.nr);
+		rp_count(s, RF_REPORT_REFAULTS, &f, &ref, f.nr);
 		return;
 	case RF_MODEL_ACTIVATE:
 	case RF_MODEL_EVICT:
 		o = rp_map_get(&s->owner, rp_page_id(&f, 0));
+		ref = rp_who_ref(s->by, o ? RP_OWNER_WHO(*o) : 0, mf->cgroup, mf->memcg);
 		if (o || s->by == RF_REPORT_BY_FILE || s->by == RF_REPORT_BY_CGROUP)
 			rp_count(s, d == RF_MODEL_EVICT ? RF_REPORT_EVICTIONS : RF_REPORT_ACTIVATIONS,
-				 &f, o ? RP_OWNER_PID(*o) : 0, mf->cgroup, mf->memcg, f.nr);
+				 &f, &ref, f.nr);
 		else
 			rp_unattributed(s, d == RF_MODEL_EVICT ? RF_REPORT_EVICTIONS :
 					RF_REPORT_ACTIVATIONS, f.nr);
@@ -130,7 +135,7 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 			r = RF_ERR_NOMEM;
 			break;
 		}
-		ms->s.by = o->by;
+		rp_source_init(&ms->s, o);
 		out[i] = &ms->s;
 		if (heat && !(ms->s.heat = rp_heat_new(heat))) {
 			r = RF_ERR_NOMEM;

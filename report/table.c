@@ -2,7 +2,8 @@
 /*
  * One source's table: a decision's pages counted to the key of the view
  * (report.h), the key named when it is first counted, with the names the
- * trace had given by then.
+ * trace had given by then.  In the views of stacks the key's identity is
+ * the hash of its text, so that stacks named alike are one key.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -50,60 +51,83 @@ static const char *comm_of(const struct rp_source *s, int32_t pid)
 	return pid <= 0 ? "[no task]" : comm ? comm : "[unnamed]";
 }
 
-/* The key's identity for @f and the reference: cheap, computed for every decision. */
-static uint64_t key_id(const struct rp_source *s, const struct rp_folio *f, int32_t pid,
-		       uint64_t cgroup)
+/*
+ * The key's identity for @f and the reference: cheap, computed for every
+ * decision (a stack's, the hash of its text, once per stack).
+ */
+static int key_id(struct rp_source *s, const struct rp_folio *f, const struct rp_ref *ref,
+		  uint64_t *id)
 {
 	switch (s->by) {
 	case RF_REPORT_BY_FILE:
-		return f->anon ? rf_hash2(ID_ANON, f->ino) : rf_hash2(rf_hash2(ID_FILE, f->dev), f->ino);
+		*id = f->anon ? rf_hash2(ID_ANON, f->ino) : rf_hash2(rf_hash2(ID_FILE, f->dev), f->ino);
+		return 0;
 	case RF_REPORT_BY_CGROUP:
-		return rf_hash2(ID_CGROUP, cgroup);
+		*id = rf_hash2(ID_CGROUP, ref->cgroup);
+		return 0;
 	case RF_REPORT_BY_PID:
-		return rf_hash2(ID_PID, pid > 0 ? (uint32_t)pid : 0);
+		*id = rf_hash2(ID_PID, ref->pid > 0 ? (uint32_t)ref->pid : 0);
+		return 0;
+	case RF_REPORT_BY_CALLSITE:
+	case RF_REPORT_BY_SYMBOL:
+		return rp_stacks_key_id(&s->names.stacks, ref->stack, id);
 	default:
-		return rf_hash2(ID_COMM, rf_hash_str(comm_of(s, pid)));
+		*id = rf_hash2(ID_COMM, rf_hash_str(comm_of(s, ref->pid)));
+		return 0;
 	}
 }
 
-/* The key's name, made once, when it is first counted. */
-static void key_name(const struct rp_source *s, const struct rp_folio *f, int32_t pid,
-		     uint64_t cgroup, const char *cgpath, char *buf, size_t len)
+/* The key's name, allocated once, when it is first counted; NULL without memory. */
+static char *key_name(const struct rp_source *s, const struct rp_folio *f,
+		      const struct rp_ref *ref)
 {
-	const char *comm;
+	char buf[RF_MAX_STRING + 64];
+	const char *comm, *cgpath = ref->cgpath;
+	int32_t pid = ref->pid;
 
 	switch (s->by) {
 	case RF_REPORT_BY_FILE:
-		file_name(s, f, buf, len);
-		return;
+		file_name(s, f, buf, sizeof(buf));
+		break;
 	case RF_REPORT_BY_CGROUP:
 		if (!cgpath)
-			cgpath = rp_names_cgroup(&s->names, cgroup);
+			cgpath = rp_names_cgroup(&s->names, ref->cgroup);
 		if (cgpath)	/* "/a/b", as the model names it, whatever the trace wrote */
-			snprintf(buf, len, "%s%s", cgpath[0] == '/' ? "" : "/", cgpath);
-		else if (!cgroup)
-			snprintf(buf, len, "/");
+			snprintf(buf, sizeof(buf), "%s%s", cgpath[0] == '/' ? "" : "/", cgpath);
+		else if (!ref->cgroup)
+			snprintf(buf, sizeof(buf), "/");
 		else
-			snprintf(buf, len, "[cgroup %" PRIu64 "]", cgroup);
-		return;
+			snprintf(buf, sizeof(buf), "[cgroup %" PRIu64 "]", ref->cgroup);
+		break;
 	case RF_REPORT_BY_PID:
 		comm = pid > 0 ? rp_names_comm(&s->names, pid) : NULL;
 		if (pid <= 0)
-			snprintf(buf, len, "[no task]");
+			snprintf(buf, sizeof(buf), "[no task]");
 		else
-			snprintf(buf, len, "%" PRId32 ":%s", pid, comm ? comm : "?");
-		return;
+			snprintf(buf, sizeof(buf), "%" PRId32 ":%s", pid, comm ? comm : "?");
+		break;
+	case RF_REPORT_BY_CALLSITE:
+	case RF_REPORT_BY_SYMBOL:
+		return rp_stacks_key_name(&s->names.stacks, ref->stack);
 	default:
-		snprintf(buf, len, "%s", comm_of(s, pid));
-		return;
+		snprintf(buf, sizeof(buf), "%s", comm_of(s, pid));
+		break;
 	}
+	return strdup(buf);
+}
+
+void rp_source_init(struct rp_source *s, const struct rf_report_opts *o)
+{
+	s->by = o->by;
+	/* the symbol view is the callsite view of the innermost frame */
+	s->names.stacks.depth = o->by == RF_REPORT_BY_SYMBOL ? 1 :
+				o->by == RF_REPORT_BY_CALLSITE ? o->callsite_depth : 0;
 }
 
 void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
-	      int32_t pid, uint64_t cgroup, const char *cgpath, uint64_t nr)
+	      const struct rp_ref *ref, uint64_t nr)
 {
-	char name[RF_MAX_STRING + 64];
-	uint64_t id = key_id(s, f, pid, cgroup);
+	uint64_t id;
 	bool fresh;
 	uint64_t *slot;
 
@@ -113,10 +137,12 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 	if (!s->decided || s->now > s->t_last)
 		s->t_last = s->now;
 	s->decided = true;
-	if (s->heat && id == s->heat->id)
-		rp_heat_add(s->heat, s->now, f->index, metric, nr);
 	if (s->error)
 		return;
+	if (key_id(s, f, ref, &id))
+		goto nomem;
+	if (s->heat && id == s->heat->id)
+		rp_heat_add(s->heat, s->now, f->index, metric, nr);
 	slot = rp_map_slot(&s->ids, id, &fresh);
 	if (!slot)
 		goto nomem;
@@ -124,11 +150,11 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 		if (RF_GROW(s->keys, s->cap_keys, s->nr_keys + 1))
 			goto nomem_slot;
 		memset(&s->keys[s->nr_keys], 0, sizeof(s->keys[0]));
-		key_name(s, f, pid, cgroup, cgpath, name, sizeof(name));
-		s->keys[s->nr_keys].name = strdup(name);
+		s->keys[s->nr_keys].name = key_name(s, f, ref);
 		if (!s->keys[s->nr_keys].name)
 			goto nomem_slot;
 		s->keys[s->nr_keys].id = id;
+		s->keys[s->nr_keys].stack = ref->stack;
 		*slot = s->nr_keys++;
 	}
 	s->keys[*slot].v[metric] += nr;

@@ -49,5 +49,6 @@ tests/record/test-record-safety.log: tests/record/test-record-memstat.log
 tests/record/test-record-faults.log: tests/record/test-record-safety.log
 tests/record/test-record-duration.log: tests/record/test-record-faults.log
 tests/record/test-record-kprobes.log: tests/record/test-record-duration.log
-tests/validate/test-validate.log: tests/record/test-record-stacks.log
+tests/report/test-report-recorded-stacks.log: tests/record/test-record-stacks.log
+tests/validate/test-validate.log: tests/report/test-report-recorded-stacks.log
 tests/cli/test-outputs.log: tests/validate/test-validate.log

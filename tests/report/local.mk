@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tests/report/: `refault report` (TAP shell scripts; $REFAULT, $top_srcdir, $PYTHON3).
-report_sh_tests = tests/report/test-report.sh tests/report/test-report-html.sh
+report_sh_tests = tests/report/test-report.sh tests/report/test-report-html.sh \
+	tests/report/test-report-stacks.sh tests/report/test-report-recorded-stacks.sh
 TESTS += $(report_sh_tests)
-EXTRA_DIST += $(report_sh_tests) tests/report/data/decisions.jsonl
+EXTRA_DIST += $(report_sh_tests) tests/report/data/decisions.jsonl tests/report/data/stacks.jsonl

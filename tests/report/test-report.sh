@@ -124,7 +124,7 @@ check "the trace at the results' path is another one: exit 1, the fingerprints n
 # --- errors
 "$REFAULT" report "$t" --by nonsense > /dev/null 2> "$tmp/e"; st=$?
 check "--by nonsense: exit 2, naming the choices" \
-	'[ $st -eq 2 ] && grep -q "file, cgroup, pid or comm" "$tmp/e"'
+	'[ $st -eq 2 ] && grep -q "file, cgroup, pid, comm, callsite or symbol" "$tmp/e"'
 "$REFAULT" report "$t" -p v9.99 > /dev/null 2>&1; st=$?
 check "an unknown profile: exit 2" '[ $st -eq 2 ]'
 "$REFAULT" report "$tmp/nosuch.rft" > /dev/null 2> "$tmp/e"; st=$?

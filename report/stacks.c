@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The call stacks a trace names (format 2.6): name_frame gives a frame its
+ * dso, address, symbol and source line; name_stack lists a stack's frames by
+ * their ids, innermost first; a reference names its stack by id.  They come
+ * before the references that use them, so a stack is complete when first
+ * counted.  A key of the callsite view is its stack's innermost frames as
+ * text, "inner <- caller <- ...", which is what the table shows and what the
+ * rows of the sources are joined by.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/grow.h"
+#include "report/report-local.h"
+
+static char *dup_or_null(const char *s, bool *nomem)
+{
+	char *c = s ? strdup(s) : NULL;
+
+	*nomem |= s && !c;
+	return c;
+}
+
+static void frame_free(struct rp_frame *fr)
+{
+	free(fr->dso);
+	free(fr->symbol);
+	free(fr->file);
+}
+
+static int feed_frame(struct rp_stacks *st, const struct rf_event *ev)
+{
+	const uint64_t *old = rp_map_get(&st->frame_index, ev->u.frame.id);
+	struct rp_frame fr = { .addr = ev->u.frame.addr, .line = ev->u.frame.line };
+	bool nomem = false;
+
+	fr.dso = dup_or_null(ev->u.frame.dso, &nomem);
+	fr.symbol = dup_or_null(ev->u.frame.symbol, &nomem);
+	fr.file = dup_or_null(ev->u.frame.file, &nomem);
+	if (nomem || (!old && RF_GROW(st->frames, st->cap_frames, st->nr_frames + 1)))
+		goto nomem;
+	if (old) {		/* named again: the last name holds, as for files */
+		frame_free(&st->frames[*old]);
+		st->frames[*old] = fr;
+		rp_map_destroy(&st->key_hash);	/* keys made with the old name */
+		return 0;
+	}
+	if (rp_map_put(&st->frame_index, ev->u.frame.id, st->nr_frames))
+		goto nomem;
+	st->frames[st->nr_frames++] = fr;
+	return 0;
+nomem:
+	frame_free(&fr);
+	return RF_ERR_NOMEM;
+}
+
+static int feed_stack(struct rp_stacks *st, const struct rf_event *ev)
+{
+	const uint64_t *old = rp_map_get(&st->stack_index, ev->u.stack.id);
+	struct rp_stack sk = { .nr = ev->u.stack.nr_frames };
+
+	if (sk.nr) {
+		sk.frames = malloc(sk.nr * sizeof(*sk.frames));
+		if (!sk.frames)
+			return RF_ERR_NOMEM;
+		memcpy(sk.frames, ev->u.stack.frames, sk.nr * sizeof(*sk.frames));
+	}
+	if (old) {
+		free(st->stacks[*old].frames);
+		st->stacks[*old] = sk;
+		if (ev->u.stack.id <= UINT32_MAX)
+			rp_map_del(&st->key_hash, ev->u.stack.id, NULL);
+		return 0;
+	}
+	if (RF_GROW(st->stacks, st->cap_stacks, st->nr_stacks + 1) ||
+	    rp_map_put(&st->stack_index, ev->u.stack.id, st->nr_stacks)) {
+		free(sk.frames);
+		return RF_ERR_NOMEM;
+	}
+	st->stacks[st->nr_stacks++] = sk;
+	return 0;
+}
+
+int rp_stacks_feed(struct rp_stacks *st, const struct rf_event *ev)
+{
+	if (ev->type == RF_EV_NAME_FRAME)
+		return feed_frame(st, ev);
+	if (ev->type == RF_EV_NAME_STACK)
+		return feed_stack(st, ev);
+	return 0;
+}
+
+static const struct rp_stack *stack_of(const struct rp_stacks *st, uint32_t stack)
+{
+	const uint64_t *i = stack ? rp_map_get(&st->stack_index, stack) : NULL;
+
+	return i ? &st->stacks[*i] : NULL;
+}
+
+size_t rp_stacks_nr_frames(const struct rp_stacks *st, uint32_t stack)
+{
+	const struct rp_stack *sk = stack_of(st, stack);
+
+	if (!sk)
+		return 0;
+	return st->depth && st->depth < sk->nr ? st->depth : sk->nr;
+}
+
+const struct rp_frame *rp_stacks_frame(const struct rp_stacks *st, uint32_t stack, size_t i)
+{
+	static const struct rp_frame unknown;	/* a frame id no name_frame named */
+	const struct rp_stack *sk = stack_of(st, stack);
+	const uint64_t *f = sk && i < sk->nr ? rp_map_get(&st->frame_index, sk->frames[i]) : NULL;
+
+	return f ? &st->frames[*f] : &unknown;
+}
+
+void rp_frame_label(const struct rp_frame *fr, char *buf, size_t len)
+{
+	const char *base;
+
+	if (fr->symbol && fr->symbol[0]) {
+		snprintf(buf, len, "%s", fr->symbol);
+	} else if (fr->dso && fr->dso[0]) {
+		/* perf's dso column names the file by its basename too */
+		base = strrchr(fr->dso, '/');
+		snprintf(buf, len, "[%s+%#" PRIx64 "]", base && base[1] ? base + 1 : fr->dso,
+			 fr->addr);
+	} else {
+		snprintf(buf, len, "[unknown]");
+	}
+}
+
+/* The key's text in @out (allocated), or a bracketed name for a stack without frames. */
+static int key_text(const struct rp_stacks *st, uint32_t stack, char **out)
+{
+	const struct rp_stack *sk = stack_of(st, stack);
+	size_t n = rp_stacks_nr_frames(st, stack), i, len = 0, cap = 0;
+	char label[RF_MAX_STRING + 32];
+	char *s = NULL;
+
+	*out = NULL;
+	if (!stack)
+		snprintf(label, sizeof(label), "[no stack]");
+	else if (!sk)
+		snprintf(label, sizeof(label), "[stack %" PRIu32 "]", stack);
+	else if (!n)
+		snprintf(label, sizeof(label), "[empty stack]");
+	if (!n) {
+		*out = strdup(label);
+		return *out ? 0 : RF_ERR_NOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		size_t l;
+
+		rp_frame_label(rp_stacks_frame(st, stack, i), label, sizeof(label));
+		l = strlen(label);
+		if (RF_GROW(s, cap, len + l + 5)) {
+			free(s);
+			return RF_ERR_NOMEM;
+		}
+		if (i) {
+			memcpy(s + len, " <- ", 4);
+			len += 4;
+		}
+		memcpy(s + len, label, l + 1);
+		len += l;
+	}
+	*out = s;
+	return 0;
+}
+
+int rp_stacks_key_id(struct rp_stacks *st, uint32_t stack, uint64_t *id)
+{
+	const uint64_t *h = rp_map_get(&st->key_hash, stack);
+	char *s;
+
+	if (h) {
+		*id = *h;
+		return 0;
+	}
+	if (key_text(st, stack, &s))
+		return RF_ERR_NOMEM;
+	*id = rf_hash_str(s);
+	free(s);
+	/* without memory for the cache the id is made again next time: the same */
+	rp_map_put(&st->key_hash, stack, *id);
+	return 0;
+}
+
+char *rp_stacks_key_name(const struct rp_stacks *st, uint32_t stack)
+{
+	char *s;
+
+	return key_text(st, stack, &s) ? NULL : s;
+}
+
+void rp_stacks_free(struct rp_stacks *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_frames; i++)
+		frame_free(&st->frames[i]);
+	for (i = 0; i < st->nr_stacks; i++)
+		free(st->stacks[i].frames);
+	free(st->frames);
+	free(st->stacks);
+	rp_map_destroy(&st->frame_index);
+	rp_map_destroy(&st->stack_index);
+	rp_map_destroy(&st->key_hash);
+	memset(st, 0, sizeof(*st));
+}
