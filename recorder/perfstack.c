@@ -52,6 +52,7 @@ enum sample_kind {
 
 struct sample {
 	uint64_t time;
+	uint64_t seq;		/* read order: which sample it is, wherever it moves */
 	uint64_t regs[RF_UREG_NR];
 	uint8_t *stack;
 	uint32_t size;
@@ -123,6 +124,7 @@ struct rf_stacks {
 	struct pend_map *maps;		/* in ring order */
 	size_t nr_maps, cap_maps;
 	uint64_t map_seq;
+	uint64_t sample_seq;
 
 	struct rf_unwinder *unw;
 	struct rf_symbols *syms;
@@ -516,6 +518,7 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 	TAKE(&tid, 4);
 	memset(&sm, 0, sizeof(sm));
 	TAKE(&sm.time, 8);
+	sm.seq = s->sample_seq++;
 	sm.kind = e->kind;
 	if (e->kind != KIND_EXIT) {
 		TAKE(&abi, 8);
@@ -566,7 +569,13 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 		s->st.lost++;
 		return;
 	}
-	q->items[q->nr++] = sm;
+	/*
+	 * In time order: a thread that moved between CPUs has its samples in
+	 * two rings, read one after the other.
+	 */
+	for (i = q->nr++; i > q->head && q->items[i - 1].time > sm.time; i--)
+		q->items[i] = q->items[i - 1];
+	q->items[i] = sm;
 }
 
 static void read_ring(struct rf_stacks *s, struct ring *r)
@@ -925,11 +934,18 @@ uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fa
 		id = sm.stack_id;
 	} else {
 		apply_maps(s, sm.time);
-		/* the thread only appends: the sample stays where it is, unlocked */
+		/*
+		 * Unlocked: the thread inserts samples, which may move this one
+		 * to the right, but frees none (its stack copy stays put).
+		 */
 		id = unwind_sample(s, tgid, &sm, time, pid, emit, ctx, err);
 		pthread_mutex_lock(&s->lock);
-		q->items[at].unwound = true;
-		q->items[at].stack_id = id;
+		for (; at < q->nr; at++)
+			if (q->items[at].seq == sm.seq) {
+				q->items[at].unwound = true;
+				q->items[at].stack_id = id;
+				break;
+			}
 		pthread_mutex_unlock(&s->lock);
 	}
 	if (id)
