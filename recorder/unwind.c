@@ -432,14 +432,14 @@ static void proc_free(struct uw_proc *p)
 static bool proc_read_maps(struct rf_unwinder *u, struct uw_proc *p)
 {
 	char path[64], *line = NULL;
-	size_t len = 0;
+	struct uw_map *maps = NULL;
+	size_t len = 0, nr = 0, cap = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->tgid);
 	f = fopen(path, "re");
 	if (!f)
 		return false;
-	p->nr_maps = 0;
 	while (getline(&line, &len, f) > 0) {
 		struct uw_map m = { 0 };
 		unsigned int maj, min;
@@ -465,14 +465,26 @@ static bool proc_read_maps(struct rf_unwinder *u, struct uw_proc *p)
 			m.kind = UW_VDSO;
 			m.elf = vdso_get(u);
 		}
-		if (p->nr_maps && m.start < p->maps[p->nr_maps - 1].end)
+		if (nr && m.start < maps[nr - 1].end)
 			continue;
-		if (RF_GROW(p->maps, p->cap_maps, p->nr_maps + 1))
+		if (RF_GROW(maps, cap, nr + 1))
 			break;
-		p->maps[p->nr_maps++] = m;
+		maps[nr++] = m;
 	}
 	free(line);
 	fclose(f);
+	/*
+	 * A zombie's maps read empty: keep what is known (what the kernel
+	 * reported as it was mapped), as for a process gone.
+	 */
+	if (!nr) {
+		free(maps);
+		return false;
+	}
+	free(p->maps);
+	p->maps = maps;
+	p->nr_maps = nr;
+	p->cap_maps = cap;
 	/* libunwind's cache holds what it found at addresses that may now be other files */
 	if (p->as)
 		unw_flush_cache(p->as, 0, 0);

@@ -35,6 +35,10 @@ TESTS += tests/record/test-unwind
 # --call-graph dwarf on a program with two call paths to one read loop (also tests/report's).
 check_PROGRAMS += tests/record/workload-two-paths
 tests_record_workload_two_paths_SOURCES = tests/record/workload-two-paths.c
+# built as a user's program is on Debian (-O2 -g, no frame pointers), whatever the tree's flags:
+# neither the sanitizers' runtime nor their frame pointers in the stacks it is about
+tests_record_workload_two_paths_CFLAGS = -O2 -g -fomit-frame-pointer -Wall
+tests_record_workload_two_paths_LDFLAGS =
 record_sh_tests += tests/record/test-record-stacks.sh
 tests/record/test-record-stacks.log: tests/record/test-record-kprobes.log
 # The tests that record run one after another: every recording removes the tracefs instances and
