@@ -11,5 +11,7 @@ EXTRA_PROGRAMS += tests/bench/bench-model
 BENCH_BINS += tests/bench/bench-model
 tests_bench_bench_model_LDADD = $(REFPOLICY_LIBS) $(MODEL_LIBS) -lm
 BENCH_SH += tests/bench/bench-replay.sh
-EXTRA_DIST += tests/bench/bench-replay.sh tests/bench/bench-record.sh
+# What --call-graph dwarf costs, against perf record --call-graph dwarf (root, hyperfine, perf).
+BENCH_SH += tests/bench/bench-stacks.sh
+EXTRA_DIST += tests/bench/bench-replay.sh tests/bench/bench-record.sh tests/bench/bench-stacks.sh
 CLEANFILES += $(EXTRA_PROGRAMS)
