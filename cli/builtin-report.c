@@ -19,6 +19,7 @@
 static const char usage[] =
 	"usage: refault report TRACE | RESULTS.json[:CONFIG]...\n"
 	"                      [--by file|cgroup|pid|comm|callsite|symbol] [--callsite-depth N]\n"
+	"                      [--children]\n"
 	"                      [--sort refaults|misses|evictions|activations]\n"
 	"                      [--profile kernel|P[,P...]] [--set KEY=VALUE]... [--lines N]\n"
 	"                      [--heatmap[=FILE]] [--heatmap-size COLSxROWS]\n"
@@ -38,6 +39,10 @@ static const char usage[] =
 	"                         call stack, \"inner <- caller <- ...\", from a trace recorded\n"
 	"                         with call stacks) or symbol (its innermost frame)\n"
 	"      --callsite-depth N the callsite view: the N innermost frames (default: all)\n"
+	"      --children         the symbol view (implied without --by) as perf report\n"
+	"                         --children: a decision counts once to every function on\n"
+	"                         its stack, a caller's row has its callees'; and Self, the\n"
+	"                         decisions where the function is the innermost frame\n"
 	"  -s, --sort METRIC      refaults (default), misses, evictions or activations\n"
 	"  -p, --profile LIST     comma-separated sources: kernel (the trace's own decisions)\n"
 	"                         and model profiles, as refault replay names them;\n"
@@ -99,6 +104,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "html", required_argument, NULL, 'W' },
 		{ "callsite-depth", required_argument, NULL, 'C' },
 		{ "folded", optional_argument, NULL, 'F' },
+		{ "children", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -126,6 +132,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 						      "not '%s'", RF_MAX_FRAMES, optarg);
 			a->opts.callsite_depth = (unsigned int)v;
 			break;
+		case 'c': a->opts.children = true; break;
 		case 'F':
 			a->folded = true;
 			a->json = false;
@@ -176,6 +183,13 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		default: return RF_EXIT_USAGE;
 		}
 	}
+	if (a->opts.children && !a->by_given) {
+		a->opts.by = RF_REPORT_BY_SYMBOL;
+		a->by_given = true;
+	}
+	if (a->opts.children && a->opts.by != RF_REPORT_BY_SYMBOL)
+		return rf_usage_error("report", "--children is of --by symbol (a row per function on "
+				      "the stack), not --by %s", rf_report_by_name(a->opts.by));
 	if (a->folded && a->opts.by != RF_REPORT_BY_CALLSITE && a->opts.by != RF_REPORT_BY_SYMBOL) {
 		if (a->by_given)
 			return rf_usage_error("report", "--folded prints stacks: --by callsite or "

@@ -50,7 +50,8 @@ static char *fold(const struct rowref *row)
 	if (!n)
 		return put(&t, row->key) ? NULL : t.s;
 	for (i = n; i-- > 0;) {
-		rp_frame_label(rp_stacks_frame(row->stacks, row->stack, i), label, sizeof(label));
+		rp_frame_label(rp_stacks_frame(row->stacks, row->stack, row->frame + i), label,
+			       sizeof(label));
 		if (put(&t, label)) {
 			free(t.s);
 			return NULL;
@@ -74,7 +75,8 @@ int rp_folded(const struct rf_report *r, size_t src, struct rp_fold **out, size_
 	if (!folds)
 		return RF_ERR_NOMEM;
 	for (i = 0; i < r->nr_rows; i++) {
-		uint64_t v = r->order[i].v[src][r->sort];
+		/* --children: the self counts, each decision once, as a flame graph wants them */
+		uint64_t v = r->children ? r->order[i].self[src][r->sort] : r->order[i].v[src][r->sort];
 
 		if (!v)
 			continue;

@@ -62,6 +62,17 @@ static void change(FILE *out, uint64_t base, uint64_t v)
 		fprintf(out, "<td>%s</td>", v ? "new" : "");
 }
 
+/* --children: row @i's self count of source @s (SIZE_MAX: the total row, none) */
+static void self_td(FILE *out, const struct rf_report *r, size_t i, size_t s)
+{
+	if (!r->children)
+		return;
+	if (i == SIZE_MAX)
+		fputs("<td></td>", out);
+	else
+		td_u64(out, r->order[i].self[s][r->sort]);
+}
+
 static void table(FILE *out, const struct rf_report *r, size_t n)
 {
 	int m, sort = r->sort;
@@ -69,7 +80,7 @@ static void table(FILE *out, const struct rf_report *r, size_t n)
 
 	fputs("<table class=\"rep\"><tr>", out);
 	if (r->nr_src == 1) {
-		fputs("<th>share</th>", out);
+		fputs(r->children ? "<th>children</th><th>self</th>" : "<th>share</th>", out);
 		for (m = 0; m < RF_REPORT_NR_METRICS; m++)
 			fprintf(out, "<th>%s</th>", rf_report_metric_name(m));
 	} else {
@@ -77,6 +88,8 @@ static void table(FILE *out, const struct rf_report *r, size_t n)
 			fputs(s ? "<th>%change</th><th>" : "<th>", out);
 			rf_html_escape_str(out, r->src[s]->name);
 			fprintf(out, " %s</th>", rf_report_metric_name(sort));
+			if (r->children)
+				fputs("<th>self</th>", out);
 		}
 	}
 	fprintf(out, "<th class=\"key\">%s</th></tr>\n", rf_report_by_name(r->by));
@@ -90,17 +103,24 @@ static void table(FILE *out, const struct rf_report *r, size_t n)
 
 			fprintf(out, "<td>%.2f%%</td>",
 				t[sort] ? 100.0 * (double)v[sort] / (double)t[sort] : 0.0);
+			if (r->children && total)
+				fputs("<td></td>", out);
+			else if (r->children)
+				fprintf(out, "<td>%.2f%%</td>", t[sort] ? 100.0 *
+					(double)r->order[i].self[0][sort] / (double)t[sort] : 0.0);
 			for (m = 0; m < RF_REPORT_NR_METRICS; m++)
 				td_u64(out, v[m]);
 		} else {
 			const uint64_t *b = total ? r->src[0]->total : r->order[i].v[0];
 
 			td_u64(out, b[sort]);
+			self_td(out, r, total ? SIZE_MAX : i, 0);
 			for (s = 1; s < r->nr_src; s++) {
 				const uint64_t *v = total ? r->src[s]->total : r->order[i].v[s];
 
 				change(out, b[sort], v[sort]);
 				td_u64(out, v[sort]);
+				self_td(out, r, total ? SIZE_MAX : i, s);
 			}
 		}
 		td_key(out, total ? "(total)" : r->order[i].key);
@@ -202,8 +222,10 @@ int rf_report_write_html(const struct rf_report *r, FILE *out, size_t lines)
 	rf_html_escape_str(out, r->trace);
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>refault report: ", style);
 	rf_html_escape_str(out, r->trace);
-	fprintf(out, "</h1>\n<p class=\"note\">By %s, sorted by %s. Sources: ",
-		rf_report_by_name(r->by), rf_report_metric_name(r->sort));
+	fprintf(out, "</h1>\n<p class=\"note\">By %s%s, sorted by %s. Sources: ",
+		rf_report_by_name(r->by), r->children ? " with children (a row per function on "
+		"the stack, its callees' decisions too; self: where it is the innermost frame)" : "",
+		rf_report_metric_name(r->sort));
 	for (i = 0; i < r->nr_src; i++) {
 		fputs(i ? ", " : "", out);
 		rf_html_escape_str(out, r->src[i]->name);

@@ -130,6 +130,22 @@ static uint64_t owner_cgroup(const struct rp_kernel *k, uint64_t v)
 	return k->cgs[v >> 33];
 }
 
+/*
+ * The entry of a page the trace saw evicted but never added (cached before
+ * it): evicted, for the refault of its next add, and no owner, its cgroup
+ * an index owner_value() never gives.
+ */
+#define NO_CG		((1ull << 31) - 1)
+#define NO_OWNER	(NO_CG << 33 | RP_OWNER_EVICTED)
+
+/* Page @i of @f's owner entry; NULL if it has none (no entry, or NO_OWNER's). */
+static const uint64_t *owner_of(const struct rp_kernel *k, const struct rp_folio *f, uint64_t i)
+{
+	const uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(f, i));
+
+	return o && *o >> 33 != NO_CG ? o : NULL;
+}
+
 /* The reference an owner entry names (none: the cache older than the trace). */
 static struct rp_ref owner_ref(const struct rp_kernel *k, const uint64_t *o)
 {
@@ -185,7 +201,7 @@ static void claim(struct rp_kernel *k, struct kadds *w, uint32_t stack)
 		for (i = 0; stack && i < tracked(&ka->f); i++) {
 			uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&ka->f, i));
 
-			if (o && !RP_OWNER_WHO(*o))
+			if (o && !RP_OWNER_WHO(*o) && *o >> 33 != NO_CG)
 				*o |= stack;
 		}
 	}
@@ -295,9 +311,9 @@ static int on_add(struct rp_kernel *k, const struct rf_event *ev)
 static int on_del(struct rp_kernel *k, const struct rf_event *ev)
 {
 	struct rp_folio f = folio_of(ev);
-	const uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&f, 0));
+	const uint64_t *o = owner_of(k, &f, 0);
 	struct rp_ref ref = owner_ref(k, o);
-	uint64_t i, v = o ? *o : 0;
+	uint64_t i, v = o ? *o : NO_OWNER;
 
 	if (ev->u.file.pfn && pfn_forget(k, ev->u.file.pfn))
 		return RF_ERR_NOMEM;
@@ -331,7 +347,7 @@ static void on_activate(struct rp_kernel *k, const struct rf_event *ev)
 	}
 	kf = &k->folios[*idx];
 	f = (struct rp_folio){ .dev = kf->dev, .ino = kf->ino, .index = kf->index, .nr = nr };
-	o = rp_map_get(&k->s.owner, rp_page_id(&f, 0));
+	o = owner_of(k, &f, 0);
 	ref = owner_ref(k, o);
 	if (o)
 		rp_count(&k->s, RF_REPORT_ACTIVATIONS, &f, &ref, nr);

@@ -52,6 +52,9 @@ static void header(const struct rf_report *r, FILE *f)
 	if (r->by == RF_REPORT_BY_CALLSITE)
 		fprintf(f, "# a callsite is the reference's call stack: the innermost frame <- its "
 			"caller <- ...\n");
+	else if (r->by == RF_REPORT_BY_SYMBOL && r->children)
+		fprintf(f, "# children: a symbol's row counts every decision whose call stack passes "
+			"through it, callees' included (rows overlap); self: where it is innermost\n");
 	else if (r->by == RF_REPORT_BY_SYMBOL)
 		fprintf(f, "# a symbol is the innermost frame of the reference's call stack\n");
 	fprintf(f, "#\n");
@@ -86,23 +89,36 @@ static void print_one(const struct rf_report *r, FILE *f, size_t lines)
 	const uint64_t *t = r->src[0]->total;
 	size_t i, n = lines && lines < r->nr_rows ? lines : r->nr_rows;
 
-	fprintf(f, "%8s %10s %10s %10s %11s  %s\n", "Share", "Refaults", "Misses", "Evictions",
+	/* --children: perf's Children and Self, shares of the total; the counts are the children's */
+	if (r->children)
+		fprintf(f, "%8s %8s", "Children", "Self");
+	else
+		fprintf(f, "%8s", "Share");
+	fprintf(f, " %10s %10s %10s %11s  %s\n", "Refaults", "Misses", "Evictions",
 		"Activations", rf_report_by_name(r->by));
 	for (i = 0; i < n; i++) {
 		const uint64_t *v = r->order[i].v[0];
 
-		fprintf(f, "%7.2f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11" PRIu64 "  ",
-			share(v[r->sort], t[r->sort]), v[RF_REPORT_REFAULTS],
-			v[RF_REPORT_MISSES], v[RF_REPORT_EVICTIONS], v[RF_REPORT_ACTIVATIONS]);
+		fprintf(f, "%7.2f%%", share(v[r->sort], t[r->sort]));
+		if (r->children)
+			fprintf(f, " %7.2f%%", share(r->order[i].self[0][r->sort], t[r->sort]));
+		fprintf(f, " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11" PRIu64 "  ",
+			v[RF_REPORT_REFAULTS], v[RF_REPORT_MISSES], v[RF_REPORT_EVICTIONS],
+			v[RF_REPORT_ACTIVATIONS]);
 		put_key(r->order[i].key, f);
 	}
+	if (r->children)
+		fprintf(f, "%8s ", "");
 	fprintf(f, "%8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11" PRIu64 "  %s\n", "",
 		t[RF_REPORT_REFAULTS], t[RF_REPORT_MISSES], t[RF_REPORT_EVICTIONS],
 		t[RF_REPORT_ACTIVATIONS], "(total)");
 	footer(r, f, n);
 }
 
-/* perf diff's habit: the baseline, then each source's value and its change against it. */
+/*
+ * perf diff's habit: the baseline, then each source's value and its change
+ * against it; with --children each source's self count beside its own.
+ */
 static void print_many(const struct rf_report *r, FILE *f, size_t lines)
 {
 	size_t i, s, n = lines && lines < r->nr_rows ? lines : r->nr_rows;
@@ -112,16 +128,25 @@ static void print_many(const struct rf_report *r, FILE *f, size_t lines)
 	for (s = 0; s < r->nr_src; s++)
 		if ((int)strlen(r->src[s]->name) > w)
 			w = strlen(r->src[s]->name) > 40 ? 40 : (int)strlen(r->src[s]->name);
-	fprintf(f, "# %s per source; %%change against %s\n", rf_report_metric_name(m),
-		r->src[0]->name);
+	fprintf(f, "# %s per source%s; %%change against %s\n", rf_report_metric_name(m),
+		r->children ? " (children, then self)" : "", r->src[0]->name);
 	fprintf(f, "%*.*s", w, w, r->src[0]->name);
-	for (s = 1; s < r->nr_src; s++)
+	if (r->children)
+		fprintf(f, " %10s", "self");
+	for (s = 1; s < r->nr_src; s++) {
 		fprintf(f, " %9s %*.*s", "%change", w, w, r->src[s]->name);
+		if (r->children)
+			fprintf(f, " %10s", "self");
+	}
 	fprintf(f, "  %s\n", rf_report_by_name(r->by));
 	for (i = 0; i <= n; i++) {
 		const uint64_t *base = i < n ? r->order[i].v[0] : r->src[0]->total;
 
 		fprintf(f, "%*" PRIu64, w, base[m]);
+		if (r->children && i < n)
+			fprintf(f, " %10" PRIu64, r->order[i].self[0][m]);
+		else if (r->children)
+			fprintf(f, " %10s", "");
 		for (s = 1; s < r->nr_src; s++) {
 			const uint64_t *v = i < n ? r->order[i].v[s] : r->src[s]->total;
 
@@ -130,6 +155,10 @@ static void print_many(const struct rf_report *r, FILE *f, size_t lines)
 					100.0 * ((double)v[m] - (double)base[m]) / (double)base[m], w, v[m]);
 			else
 				fprintf(f, " %9s %*" PRIu64, v[m] ? "new" : "", w, v[m]);
+			if (r->children && i < n)
+				fprintf(f, " %10" PRIu64, r->order[i].self[s][m]);
+			else if (r->children)
+				fprintf(f, " %10s", "");
 		}
 		fprintf(f, "  ");
 		if (i < n)
@@ -271,7 +300,10 @@ static bool add_opt(json_object *o, const char *key, const char *s)
 	return (v || !s) && !json_object_object_add(o, key, v);
 }
 
-/* A row's frames, innermost first, as the trace named them; [] for the bracketed keys. */
+/*
+ * A row's frames, innermost first, as the trace named them; [] for the
+ * bracketed keys; with --children the one frame that names the function.
+ */
 static json_object *frames_json(const struct rowref *row)
 {
 	size_t n = rp_stacks_nr_frames(row->stacks, row->stack), i;
@@ -280,7 +312,7 @@ static json_object *frames_json(const struct rowref *row)
 	bool ok = a != NULL;
 
 	for (i = 0; ok && i < n; i++) {
-		const struct rp_frame *fr = rp_stacks_frame(row->stacks, row->stack, i);
+		const struct rp_frame *fr = rp_stacks_frame(row->stacks, row->stack, row->frame + i);
 		json_object *o = json_object_new_object();
 
 		if (!o || json_object_array_add(a, o)) {
@@ -314,6 +346,8 @@ static json_object *to_json(const struct rf_report *r)
 	ok = add(o, "trace", json_object_new_string(r->trace)) &&
 	     add(o, "by", json_object_new_string(rf_report_by_name(r->by))) &&
 	     add(o, "sort", json_object_new_string(rf_report_metric_name(r->sort)));
+	if (ok && r->children)
+		ok = add(o, "children", json_object_new_boolean(1));
 	a = ok ? json_object_new_array() : NULL;
 	ok = ok && add(o, "sources", a);
 	for (s = 0; ok && s < r->nr_src; s++)
@@ -340,6 +374,13 @@ static json_object *to_json(const struct rf_report *r)
 			ok = add(row, "frames", frames_json(&r->order[i]));
 		for (s = 0; ok && s < r->nr_src; s++)
 			ok = add(row, r->src[s]->name, counts(r->order[i].v[s]));
+		if (ok && r->children) {
+			json_object *self = json_object_new_object();
+
+			ok = add(row, "self", self);
+			for (s = 0; ok && s < r->nr_src; s++)
+				ok = add(self, r->src[s]->name, counts(r->order[i].self[s]));
+		}
 	}
 	if (ok && r->heat_key)
 		ok = add(o, "heatmap", heat_json(r));

@@ -29,6 +29,17 @@ struct rp_stack {
 	uint32_t nr;
 };
 
+/*
+ * The --children keys of a stack: its frames' names, each once, innermost
+ * first, as the hashes of their text (the symbol view's key ids), and the
+ * position in the stack of the frame that first has each name.
+ */
+struct rp_chain {
+	uint64_t *ids;
+	uint32_t *pos;
+	uint32_t nr;			/* 0: the stack's key is a bracketed one */
+};
+
 struct rp_stacks {
 	unsigned int depth;		/* the innermost frames a key has; 0: all */
 	struct rp_map frame_index;	/* name_frame id -> index in frames[] */
@@ -38,6 +49,9 @@ struct rp_stacks {
 	struct rp_stack *stacks;
 	size_t nr_stacks, cap_stacks;
 	struct rp_map key_hash;		/* stack id -> the hash of its key's text, made once */
+	struct rp_map chain_index;	/* stack id -> index in chains[], made once (--children) */
+	struct rp_chain *chains;
+	size_t nr_chains, cap_chains;
 };
 
 int rp_stacks_feed(struct rp_stacks *st, const struct rf_event *ev);
@@ -53,6 +67,13 @@ size_t rp_stacks_nr_frames(const struct rp_stacks *st, uint32_t stack);
 const struct rp_frame *rp_stacks_frame(const struct rp_stacks *st, uint32_t stack, size_t i);
 /* How a key names a frame: its symbol, else "[DSO's basename+0xADDR]", else "[unknown]". */
 void rp_frame_label(const struct rp_frame *fr, char *buf, size_t len);
+/*
+ * @stack's functions for --children in @out (valid until the next call, or the
+ * next name_frame or name_stack fed): nr 0 for a bracketed key.  0 or RF_ERR_NOMEM.
+ */
+int rp_stacks_chain(struct rp_stacks *st, uint32_t stack, const struct rp_chain **out);
+/* The label of @stack's frame @pos, allocated; NULL without memory. */
+char *rp_stacks_frame_name(const struct rp_stacks *st, uint32_t stack, size_t pos);
 void rp_stacks_free(struct rp_stacks *st);
 
 /* The views whose key is the reference's call stack. */
@@ -97,13 +118,21 @@ struct rp_key {
 	char *name;
 	uint64_t id;			/* its identity in the view */
 	uint32_t stack;			/* views of stacks: the first stack counted to it */
+	uint32_t frame;			/* --children: the frame of that stack naming it */
 	uint64_t index_end;		/* file view: past the highest page index decided on */
+	bool heat;			/* the heatmap's second pass: the grid's key */
 	uint64_t v[RF_REPORT_NR_METRICS];
+	/* --children: where it is the innermost frame; else v's own */
+	uint64_t self[RF_REPORT_NR_METRICS];
 };
 
 /* heatmap.c: one key's decisions over (time, page index), a grid of cells */
 struct rp_heat {
-	uint64_t id;			/* the key's identity */
+	/*
+	 * the key, by name: keys apart may have one (two files with one path),
+	 * and a row is all the keys of its name
+	 */
+	const char *key;
 	uint64_t t0, t1;		/* decision times covered, inclusive */
 	uint64_t index_end;		/* page indexes covered: [0, index_end) */
 	unsigned int cols, rows;	/* time across, page index down */
@@ -119,6 +148,7 @@ void rp_heat_free(struct rp_heat *h);
 struct rp_source {
 	char *name;			/* "kernel", "v6.18,memory=1G" */
 	enum rf_report_by by;
+	bool children;			/* --children: a key per function on the stack */
 	struct rp_names names;
 	struct rp_map ids;		/* a key's identity in the view -> index in keys[] */
 	struct rp_key *keys;
@@ -173,7 +203,7 @@ uint64_t rp_page_id(const struct rp_folio *f, uint64_t i);
  */
 void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
 	      const struct rp_ref *ref, uint64_t nr);
-/* A source's view as @o asks for it (its by, and the depth of its stacks). */
+/* A source's view as @o asks for it (its by, the depth of its stacks, --children). */
 void rp_source_init(struct rp_source *s, const struct rf_report_opts *o);
 /* @nr pages of @metric in the totals that no key takes */
 void rp_unattributed(struct rp_source *s, enum rf_report_metric metric, uint64_t nr);
@@ -206,6 +236,8 @@ struct rowref {
 	/* views of stacks: the stack that named the key, and its source's stacks */
 	const struct rp_stacks *stacks;
 	uint32_t stack;
+	uint32_t frame;			/* --children: the key's frame in that stack */
+	const uint64_t (*self)[RF_REPORT_NR_METRICS];	/* v's own but with --children */
 	size_t nr_src;
 	enum rf_report_metric sort;
 };
@@ -213,6 +245,7 @@ struct rowref {
 struct rf_report {
 	char *trace;
 	enum rf_report_by by;
+	bool children;				/* --children (the symbol view) */
 	struct rp_kernel *kernel;		/* when the kernel is a source */
 	struct rp_source *src[MAX_SOURCES];
 	size_t nr_src;
@@ -220,6 +253,7 @@ struct rf_report {
 	/* rows: key names, and [source][metric] counts */
 	const char **keys;
 	uint64_t (*v)[RF_REPORT_NR_METRICS];	/* nr_rows * nr_src */
+	uint64_t (*self)[RF_REPORT_NR_METRICS];	/* the same, the self counts */
 	size_t nr_rows;
 	struct rowref *order;		/* the rows in the table's order */
 	const char *heat_key;		/* the heatmap's key (a row's), NULL: none */

@@ -142,15 +142,16 @@ static int cmp_row(const void *a, const void *b)
 static int join(struct rf_report *r)
 {
 	struct cell *cells;
-	size_t n = 0, s, i, row;
+	size_t n = 0, s, i, row, m;
 
 	for (s = 0; s < r->nr_src; s++)
 		n += r->src[s]->nr_keys;
 	cells = calloc(n ? n : 1, sizeof(*cells));
 	r->keys = calloc(n ? n : 1, sizeof(*r->keys));
 	r->v = calloc((n ? n : 1) * r->nr_src, sizeof(*r->v));
+	r->self = calloc((n ? n : 1) * r->nr_src, sizeof(*r->self));
 	r->order = calloc(n ? n : 1, sizeof(*r->order));
-	if (!cells || !r->keys || !r->v || !r->order) {
+	if (!cells || !r->keys || !r->v || !r->self || !r->order) {
 		free(cells);
 		return RF_ERR_NOMEM;
 	}
@@ -164,17 +165,24 @@ static int join(struct rf_report *r)
 			/* the first source's stack names the row's frames: any would, alike */
 			r->order[r->nr_rows] = (struct rowref){
 				.stacks = &r->src[cells[i].src]->names.stacks,
-				.stack = r->src[cells[i].src]->keys[cells[i].key].stack };
+				.stack = r->src[cells[i].src]->keys[cells[i].key].stack,
+				.frame = r->src[cells[i].src]->keys[cells[i].key].frame };
 			r->keys[r->nr_rows++] = cells[i].name;
 		}
 		row = r->nr_rows - 1;
-		memcpy(r->v[row * r->nr_src + cells[i].src], r->src[cells[i].src]->keys[cells[i].key].v,
-		       sizeof(r->v[0]));
+		/* a source's keys apart with one name (two files with one path) are one row */
+		for (m = 0; m < RF_REPORT_NR_METRICS; m++) {
+			r->v[row * r->nr_src + cells[i].src][m] +=
+				r->src[cells[i].src]->keys[cells[i].key].v[m];
+			r->self[row * r->nr_src + cells[i].src][m] +=
+				r->src[cells[i].src]->keys[cells[i].key].self[m];
+		}
 	}
 	free(cells);
 	for (i = 0; i < r->nr_rows; i++) {
 		r->order[i].key = r->keys[i];
 		r->order[i].v = (const void *)r->v[i * r->nr_src];
+		r->order[i].self = (const void *)r->self[i * r->nr_src];
 		r->order[i].nr_src = r->nr_src;
 		r->order[i].sort = r->sort;
 	}
@@ -266,7 +274,7 @@ static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const 
 
 		for (k = 0; k < s->nr_keys; k++)
 			if (!strcmp(s->keys[k].name, key)) {
-				proto.id = s->keys[k].id;
+				proto.key = s->keys[k].name;
 				if (s->keys[k].index_end > proto.index_end)
 					proto.index_end = s->keys[k].index_end;
 				found = true;
@@ -313,6 +321,11 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 			 rf_report_by_name(o->by));
 		return RF_ERR_CONFIG;
 	}
+	if (o->children && o->by != RF_REPORT_BY_SYMBOL) {
+		snprintf(err, errlen, "children are of the symbol view (--by symbol), not --by %s",
+			 rf_report_by_name(o->by));
+		return RF_ERR_CONFIG;
+	}
 	if (o->heatmap && (!o->heat_cols || !o->heat_rows || o->heat_cols > 1024 ||
 			   o->heat_rows > 1024)) {
 		snprintf(err, errlen, "a heatmap of 1 to 1024 columns and rows, not %ux%u",
@@ -344,6 +357,7 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 		return RF_ERR_NOMEM;
 	r->sort = o->sort;
 	r->by = o->by;
+	r->children = o->children;
 	r->trace = strdup(o->trace_path);
 	if (!r->trace) {
 		free(r);
@@ -392,6 +406,7 @@ void rf_report_free(struct rf_report *r)
 	reading_free(&rd);
 	free(r->keys);
 	free(r->v);
+	free(r->self);
 	free(r->order);
 	free(r->trace);
 	free(r);
@@ -422,7 +437,8 @@ size_t rf_report_nr_rows(const struct rf_report *r)
 
 struct rf_report_row rf_report_row(const struct rf_report *r, size_t i)
 {
-	return (struct rf_report_row){ .key = r->order[i].key, .v = r->order[i].v };
+	return (struct rf_report_row){ .key = r->order[i].key, .v = r->order[i].v,
+				       .self = r->order[i].self };
 }
 
 const uint64_t *rf_report_total(const struct rf_report *r, size_t i)
@@ -440,4 +456,9 @@ bool rf_report_kernel_counted(const struct rf_report *r, uint64_t *refault_file)
 	if (r->counted)
 		*refault_file = r->counted_refault_file;
 	return r->counted;
+}
+
+bool rf_report_children(const struct rf_report *r)
+{
+	return r->children;
 }

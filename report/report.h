@@ -19,6 +19,12 @@
  * folio's identity.  Counts are base pages.  docs/report.md says the rules
  * for each source and what they cannot see.
  *
+ * A source's totals are its decisions, each counted once: its rows' sums
+ * plus what it left unattributed.  With --children (the symbol view) a
+ * decision goes to every distinct function on its stack, so rows overlap
+ * and their sums pass the totals; their self counts (the innermost frame's,
+ * the symbol view's rows) keep that promise instead.
+ *
  * The results do not depend on the thread count.  0 or a negative rf_err;
  * messages in the caller's buffer; nothing prints but rf_report_print*().
  */
@@ -68,6 +74,12 @@ struct rf_report_opts {
 	/* the callsite view: the innermost frames a key has (0: the whole stack) */
 	unsigned int callsite_depth;
 	/*
+	 * The symbol view only (RF_ERR_CONFIG otherwise), perf report's
+	 * --children: a decision counts once to every distinct function (by
+	 * its frame's name) on its stack, and to the innermost one's self.
+	 */
+	bool children;
+	/*
 	 * Comma-separated sources, the first the baseline: "kernel" and model
 	 * profiles ("v6.18"); NULL: the kernel when the trace has page-cache
 	 * observations, else v6.18.
@@ -99,10 +111,16 @@ struct rf_report_opts {
 	unsigned int heat_cols, heat_rows;	/* 1..1024 each */
 };
 
-/* One key's counts: [source][metric]. */
+/*
+ * One key's counts: [source][metric], a key by its name (keys apart that the
+ * trace names alike, two files with one path, are one row, their counts
+ * added).  @self: with --children, those where the key is the innermost
+ * frame (@v: every stack through it); else @v.
+ */
 struct rf_report_row {
 	const char *key;
 	const uint64_t (*v)[RF_REPORT_NR_METRICS];
+	const uint64_t (*self)[RF_REPORT_NR_METRICS];
 };
 
 struct rf_report;
@@ -142,7 +160,10 @@ bool rf_report_find_source(const struct rf_report *r, const char *name, size_t *
 size_t rf_report_nr_rows(const struct rf_report *r);
 /* Row @i in the table's order; valid until rf_report_free(). */
 struct rf_report_row rf_report_row(const struct rf_report *r, size_t i);
-/* Source @i's totals over every row. */
+/*
+ * Source @i's totals: every decision once, the rows' sums (their self
+ * counts' with --children) plus the unattributed.
+ */
 const uint64_t *rf_report_total(const struct rf_report *r, size_t i);
 /*
  * Source @i's decisions that no key could take, per metric: kernel
@@ -156,11 +177,15 @@ const uint64_t *rf_report_unattributed(const struct rf_report *r, size_t i);
  * last snapshot minus first; false if the trace has no snapshots.
  */
 bool rf_report_kernel_counted(const struct rf_report *r, uint64_t *refault_file);
+/* Whether the rows are --children's (rf_report_opts.children). */
+bool rf_report_children(const struct rf_report *r);
 
 /*
  * A table for a person on @f: the first @lines rows (0: all), with the
  * share of the sort metric's total; one source: every metric; several: the
- * sort metric per source and each one's change against the first.
+ * sort metric per source and each one's change against the first.  With
+ * --children, perf's two shares, Children and Self, for one source; a self
+ * column beside each source's count for several.
  */
 int rf_report_print(const struct rf_report *r, FILE *f, size_t lines);
 /* The whole table as JSON (docs/report.md), on @f; with the heatmap's cells if there is one. */
@@ -175,7 +200,8 @@ int rf_report_print_heatmap(const struct rf_report *r, FILE *f);
  * Source @src's rows of a view of stacks (callsite, symbol) as folded stacks
  * for flame-graph tools (Brendan Gregg's stackcollapse format): one line per
  * distinct stack, "outermost;...;innermost COUNT", COUNT the sort metric's
- * (lines of 0 left out), sorted by the stack's text.
+ * (lines of 0 left out), sorted by the stack's text.  With --children the
+ * self counts: the symbol view's lines, which add up to the total.
  * Return: 0; RF_ERR_CONFIG (not a view of stacks), RF_ERR_NOMEM, or -1 (@f's error).
  */
 int rf_report_print_folded(const struct rf_report *r, FILE *f, size_t src);

@@ -6,7 +6,8 @@
  * before the references that use them, so a stack is complete when first
  * counted.  A key of the callsite view is its stack's innermost frames as
  * text, "inner <- caller <- ...", which is what the table shows and what the
- * rows of the sources are joined by.
+ * rows of the sources are joined by.  With --children a stack has a key per
+ * function on it instead: its chain, the names of its frames each once.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,6 +32,18 @@ static void frame_free(struct rp_frame *fr)
 	free(fr->file);
 }
 
+static void chains_free(struct rp_stacks *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_chains; i++) {
+		free(st->chains[i].ids);
+		free(st->chains[i].pos);
+	}
+	st->nr_chains = 0;
+	rp_map_destroy(&st->chain_index);
+}
+
 static int feed_frame(struct rp_stacks *st, const struct rf_event *ev)
 {
 	const uint64_t *old = rp_map_get(&st->frame_index, ev->u.frame.id);
@@ -46,6 +59,7 @@ static int feed_frame(struct rp_stacks *st, const struct rf_event *ev)
 		frame_free(&st->frames[*old]);
 		st->frames[*old] = fr;
 		rp_map_destroy(&st->key_hash);	/* keys made with the old name */
+		chains_free(st);
 		return 0;
 	}
 	if (rp_map_put(&st->frame_index, ev->u.frame.id, st->nr_frames))
@@ -68,11 +82,18 @@ static int feed_stack(struct rp_stacks *st, const struct rf_event *ev)
 			return RF_ERR_NOMEM;
 		memcpy(sk.frames, ev->u.stack.frames, sk.nr * sizeof(*sk.frames));
 	}
+	/*
+	 * What a reference made of the id before (named otherwise, or not
+	 * named yet: "[stack N]") is made again; a chain dropped here stays in
+	 * chains[] until they are all freed.
+	 */
+	if (ev->u.stack.id <= UINT32_MAX) {
+		rp_map_del(&st->key_hash, ev->u.stack.id, NULL);
+		rp_map_del(&st->chain_index, ev->u.stack.id, NULL);
+	}
 	if (old) {
 		free(st->stacks[*old].frames);
 		st->stacks[*old] = sk;
-		if (ev->u.stack.id <= UINT32_MAX)
-			rp_map_del(&st->key_hash, ev->u.stack.id, NULL);
 		return 0;
 	}
 	if (RF_GROW(st->stacks, st->cap_stacks, st->nr_stacks + 1) ||
@@ -198,9 +219,73 @@ char *rp_stacks_key_name(const struct rp_stacks *st, uint32_t stack)
 	return key_text(st, stack, &s) ? NULL : s;
 }
 
+char *rp_stacks_frame_name(const struct rp_stacks *st, uint32_t stack, size_t pos)
+{
+	char label[RF_MAX_STRING + 32];
+
+	rp_frame_label(rp_stacks_frame(st, stack, pos), label, sizeof(label));
+	return strdup(label);
+}
+
+/* The chain of @sk in @c: its frames' names, each once, innermost first. */
+static int make_chain(const struct rp_stacks *st, uint32_t stack, const struct rp_stack *sk,
+		      struct rp_chain *c)
+{
+	char label[RF_MAX_STRING + 32];
+	uint32_t i, j;
+	uint64_t id;
+
+	*c = (struct rp_chain){ 0 };
+	if (!sk || !sk->nr)
+		return 0;
+	c->ids = malloc(sk->nr * sizeof(*c->ids));
+	c->pos = malloc(sk->nr * sizeof(*c->pos));
+	if (!c->ids || !c->pos) {
+		free(c->ids);
+		free(c->pos);
+		return RF_ERR_NOMEM;
+	}
+	for (i = 0; i < sk->nr; i++) {
+		rp_frame_label(rp_stacks_frame(st, stack, i), label, sizeof(label));
+		id = rf_hash_str(label);
+		for (j = 0; j < c->nr && c->ids[j] != id; j++)
+			;
+		if (j < c->nr)		/* a recursion: the function counts once */
+			continue;
+		c->ids[c->nr] = id;
+		c->pos[c->nr++] = i;
+	}
+	return 0;
+}
+
+int rp_stacks_chain(struct rp_stacks *st, uint32_t stack, const struct rp_chain **out)
+{
+	const uint64_t *i = rp_map_get(&st->chain_index, stack);
+	struct rp_chain c;
+
+	if (i) {
+		*out = &st->chains[*i];
+		return 0;
+	}
+	if (RF_GROW(st->chains, st->cap_chains, st->nr_chains + 1) ||
+	    make_chain(st, stack, stack_of(st, stack), &c))
+		return RF_ERR_NOMEM;
+	if (rp_map_put(&st->chain_index, stack, st->nr_chains)) {
+		free(c.ids);
+		free(c.pos);
+		return RF_ERR_NOMEM;
+	}
+	st->chains[st->nr_chains] = c;
+	*out = &st->chains[st->nr_chains++];
+	return 0;
+}
+
 void rp_stacks_free(struct rp_stacks *st)
 {
 	size_t i;
+
+	chains_free(st);
+	free(st->chains);
 
 	for (i = 0; i < st->nr_frames; i++)
 		frame_free(&st->frames[i]);

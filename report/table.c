@@ -3,7 +3,9 @@
  * One source's table: a decision's pages counted to the key of the view
  * (report.h), the key named when it is first counted, with the names the
  * trace had given by then.  In the views of stacks the key's identity is
- * the hash of its text, so that stacks named alike are one key.
+ * the hash of its text, so that stacks named alike are one key; with
+ * --children a decision is counted to the key of every function on its
+ * stack, once each (the symbol view's keys), and to its innermost's self.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -119,17 +121,65 @@ static char *key_name(const struct rp_source *s, const struct rp_folio *f,
 void rp_source_init(struct rp_source *s, const struct rf_report_opts *o)
 {
 	s->by = o->by;
+	s->children = o->children && o->by == RF_REPORT_BY_SYMBOL;
 	/* the symbol view is the callsite view of the innermost frame */
 	s->names.stacks.depth = o->by == RF_REPORT_BY_SYMBOL ? 1 :
 				o->by == RF_REPORT_BY_CALLSITE ? o->callsite_depth : 0;
 }
 
+/*
+ * @nr pages of @metric to the key @id, made if new: named by the view, or
+ * with --children by the frame @frame of the reference's stack (@chained);
+ * @self: the key is the innermost frame (always, but with --children).
+ */
+static int count_key(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
+		     const struct rp_ref *ref, uint64_t nr, uint64_t id, bool chained,
+		     uint32_t frame, bool self)
+{
+	struct rp_key *k;
+	bool fresh;
+	uint64_t *slot;
+
+	slot = rp_map_slot(&s->ids, id, &fresh);
+	if (!slot)
+		return RF_ERR_NOMEM;
+	if (fresh) {
+		if (RF_GROW(s->keys, s->cap_keys, s->nr_keys + 1))
+			goto nomem_slot;
+		k = &s->keys[s->nr_keys];
+		memset(k, 0, sizeof(*k));
+		k->name = chained ? rp_stacks_frame_name(&s->names.stacks, ref->stack, frame) :
+			  key_name(s, f, ref);
+		if (!k->name)
+			goto nomem_slot;
+		k->id = id;
+		/* a bracketed key has no frames, whatever names its stack id gets later */
+		if (chained || rp_stacks_nr_frames(&s->names.stacks, ref->stack))
+			k->stack = ref->stack;
+		k->frame = frame;
+		k->heat = s->heat && !strcmp(k->name, s->heat->key);
+		*slot = s->nr_keys++;
+	}
+	k = &s->keys[*slot];
+	if (k->heat)
+		rp_heat_add(s->heat, s->now, f->index, metric, nr);
+	k->v[metric] += nr;
+	if (self)
+		k->self[metric] += nr;
+	if (f->index < UINT64_MAX - f->nr && f->index + f->nr > k->index_end)
+		k->index_end = f->index + f->nr;
+	return 0;
+nomem_slot:
+	rp_map_del(&s->ids, id, NULL);
+	return RF_ERR_NOMEM;
+}
+
 void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
 	      const struct rp_ref *ref, uint64_t nr)
 {
+	const struct rp_chain *c = NULL;
 	uint64_t id;
-	bool fresh;
-	uint64_t *slot;
+	uint32_t i;
 
 	s->total[metric] += nr;
 	if (!s->decided || s->now < s->t_first)
@@ -139,30 +189,18 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 	s->decided = true;
 	if (s->error)
 		return;
-	if (key_id(s, f, ref, &id))
+	if (s->children && rp_stacks_chain(&s->names.stacks, ref->stack, &c))
 		goto nomem;
-	if (s->heat && id == s->heat->id)
-		rp_heat_add(s->heat, s->now, f->index, metric, nr);
-	slot = rp_map_slot(&s->ids, id, &fresh);
-	if (!slot)
-		goto nomem;
-	if (fresh) {
-		if (RF_GROW(s->keys, s->cap_keys, s->nr_keys + 1))
-			goto nomem_slot;
-		memset(&s->keys[s->nr_keys], 0, sizeof(s->keys[0]));
-		s->keys[s->nr_keys].name = key_name(s, f, ref);
-		if (!s->keys[s->nr_keys].name)
-			goto nomem_slot;
-		s->keys[s->nr_keys].id = id;
-		s->keys[s->nr_keys].stack = ref->stack;
-		*slot = s->nr_keys++;
+	if (c && c->nr) {
+		/* every function on the stack once; the innermost's own too */
+		for (i = 0; i < c->nr; i++)
+			if (count_key(s, metric, f, ref, nr, c->ids[i], true, c->pos[i], !c->pos[i]))
+				goto nomem;
+		return;
 	}
-	s->keys[*slot].v[metric] += nr;
-	if (f->index < UINT64_MAX - f->nr && f->index + f->nr > s->keys[*slot].index_end)
-		s->keys[*slot].index_end = f->index + f->nr;
+	if (key_id(s, f, ref, &id) || count_key(s, metric, f, ref, nr, id, false, 0, true))
+		goto nomem;
 	return;
-nomem_slot:
-	rp_map_del(&s->ids, id, NULL);
 nomem:
 	s->error = RF_ERR_NOMEM;
 }

@@ -68,6 +68,71 @@ check "--by symbol: the innermost frame alone, its stacks together" \
 check "--callsite-depth 2: the two innermost frames" \
 	'[ "$("$REFAULT" report "$tmp/s.rft" --by callsite --callsite-depth 2 --json > "$tmp/d2.json" && row "$tmp/d2.json" "read_file <- reread_big" kernel)" = "9 20 10 0" ]'
 
+# --- --children (the symbol view): a decision counts once to every function on its stack
+# rowself FILE KEY SOURCE: that row's self counts
+rowself() {
+	"$PYTHON3" -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = [x for x in j['rows'] if x['key'] == sys.argv[2]]
+print(' '.join(str(r[0]['self'][sys.argv[3]][m]) for m in ('refaults', 'misses', 'evictions', 'activations')) if r else 'none')" "$1" "$2" "$3"
+}
+# children_ok FILE: every source's self rows plus its unattributed make its totals, and no
+# row's children pass them or fall short of its self
+children_ok() {
+	"$PYTHON3" -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+M = ('refaults', 'misses', 'evictions', 'activations')
+print(j['children'] and all(sum(r['self'][s][m] for r in j['rows']) + j['unattributed'][s][m] == j['totals'][s][m]
+          and all(r['self'][s][m] <= r[s][m] <= j['totals'][s][m] - j['unattributed'][s][m] for r in j['rows'])
+          for s in j['sources'] for m in M))" "$1"
+}
+"$REFAULT" report "$tmp/s.rft" --by symbol --children --json > "$tmp/c.json"
+check "--children: main has every decision with a stack through it" \
+	'[ "$(row "$tmp/c.json" main kernel)" = "10 24 11 1" ] && [ "$(rowself "$tmp/c.json" main kernel)" = "0 0 0 0" ]'
+check "--children: read_file has both paths, all of them its own (self)" \
+	'[ "$(row "$tmp/c.json" read_file kernel)" = "10 22 11 1" ] && [ "$(rowself "$tmp/c.json" read_file kernel)" = "10 22 11 1" ]'
+check "--children: reread_big has its path, read_hot its own, neither any self" \
+	'[ "$(row "$tmp/c.json" reread_big kernel)" = "9 20 10 0" ] && [ "$(rowself "$tmp/c.json" reread_big kernel)" = "0 0 0 0" ] && [ "$(row "$tmp/c.json" read_hot kernel)" = "1 2 1 1" ] && [ "$(rowself "$tmp/c.json" read_hot kernel)" = "0 0 0 0" ]'
+check "--children: the unnamed frames and the bracketed keys as the symbol view has them" \
+	'[ "$(row "$tmp/c.json" "[no stack]" kernel)" = "0 3 0 0" ] && [ "$(rowself "$tmp/c.json" "[no stack]" kernel)" = "0 3 0 0" ] && [ "$(row "$tmp/c.json" "[stack 7]" kernel)" = "0 1 0 0" ] && [ "$(row "$tmp/c.json" "[unknown]" kernel)" = "0 1 0 0" ] && [ "$(rowself "$tmp/c.json" "[libc.so.6+0x2a1ca]" kernel)" = "0 1 0 0" ] && [ "$(jget "$tmp/c.json" "len(j[\"rows\"])")" = 8 ]'
+check "--children: the totals are the symbol view's, the self rows add up to them, no row passes them" \
+	'[ "$(jget "$tmp/c.json" "j[\"totals\"]")" = "$(jget "$tmp/sym.json" "j[\"totals\"]")" ] && [ "$(children_ok "$tmp/c.json")" = True ] && [ "$(jget "$tmp/c.json" "sorted((r[\"key\"], r[\"self\"][\"kernel\"]) for r in j[\"rows\"] if any(r[\"self\"][\"kernel\"].values()))")" = "$(jget "$tmp/sym.json" "sorted((r[\"key\"], r[\"kernel\"]) for r in j[\"rows\"])")" ]'
+check "--children: a row's frame is the function's own" \
+	'[ "$(jget "$tmp/c.json" "[(r[\"key\"], [(f[\"name\"], f[\"line\"]) for f in r[\"frames\"]]) for r in j[\"rows\"][:3]]")" = "[('"'main', [('main', 40)]), ('read_file', [('read_file', 10)]), ('reread_big', [('reread_big', 20)])]"'" ]'
+"$REFAULT" report "$tmp/s.rft" --children > "$tmp/t.txt"
+check "--children table: Children and Self shares, the children's counts; without --by, the symbol view" \
+	'grep -q "^Children     Self   Refaults     Misses  Evictions Activations  symbol$" "$tmp/t.txt" && grep -q "^ 100.00%    0.00%         10         24         11           1  main$" "$tmp/t.txt" && grep -q "^ 100.00%  100.00%         10         22         11           1  read_file$" "$tmp/t.txt" && grep -q "^  90.00%    0.00%          9         20         10           0  reread_big$" "$tmp/t.txt" && grep -q "^                          10         28         11           1  (total)$" "$tmp/t.txt"'
+"$REFAULT" report "$tmp/s.rft" --children -p kernel,v6.18 --sort misses > "$tmp/t2.txt"
+check "--children, two sources: each one's count and its self beside it" \
+	'grep -q "^      kernel       self   %change        v6.18       self  symbol$" "$tmp/t2.txt" && grep -q "^          22         22    -45.5%           12         12  read_file$" "$tmp/t2.txt" && grep -q "^          24          0    -41.7%           14          0  main$" "$tmp/t2.txt"'
+check "--children --folded: the self counts, the symbol view's lines" \
+	'"$REFAULT" report "$tmp/s.rft" --children --folded --sort misses > "$tmp/f1" && "$REFAULT" report "$tmp/s.rft" --by symbol --folded --sort misses > "$tmp/f2" && cmp -s "$tmp/f1" "$tmp/f2" && [ -s "$tmp/f1" ]'
+"$REFAULT" report "$tmp/s.rft" --children --html "$tmp/c.html" > /dev/null
+check "--children HTML: children and self columns, the symbol view's flame graph" \
+	'grep -q "<th>children</th><th>self</th>" "$tmp/c.html" && grep -q "<td>100.00%</td><td>0.00%</td><td>10</td><td>24</td><td>11</td><td>1</td><td class=\"key\">main</td>" "$tmp/c.html" && [ $(grep -c "<rect class=\"flame\"" "$tmp/c.html") -eq 2 ]'
+# a recursion (read_file twice on one stack) counts once; a stack named only after a reference
+# used its id is [stack 9] for that reference, its frames for the next
+{
+	sed -n '1,/"type":"name_stack","id":6,/p' "$d/stacks.jsonl"
+	printf '%s\n' '{"t":20,"cpu":0,"pid":100,"type":"name_stack","id":8,"frames":[3,2,5,1]}' \
+		'{"t":21,"cpu":0,"pid":100,"type":"pagecache_add","dev":8388609,"ino":7,"index":0,"order":0,"pfn":1001,"cgroup":0}' \
+		'{"t":22,"cpu":0,"pid":100,"type":"file_read","dev":8388609,"ino":7,"index":0,"nr":1,"stack":8}' \
+		'{"t":23,"cpu":0,"pid":100,"type":"pagecache_add","dev":8388609,"ino":7,"index":1,"order":0,"pfn":1002,"cgroup":0}' \
+		'{"t":24,"cpu":0,"pid":100,"type":"file_read","dev":8388609,"ino":7,"index":1,"nr":1,"stack":9}' \
+		'{"t":25,"cpu":0,"pid":100,"type":"name_stack","id":9,"frames":[4,1]}' \
+		'{"t":26,"cpu":0,"pid":100,"type":"pagecache_add","dev":8388609,"ino":7,"index":2,"order":0,"pfn":1003,"cgroup":0}' \
+		'{"t":27,"cpu":0,"pid":100,"type":"file_read","dev":8388609,"ino":7,"index":2,"nr":1,"stack":9}'
+} > "$tmp/rec.jsonl"
+"$REFAULT" trace convert "$tmp/rec.jsonl" "$tmp/rec.rft" 2> /dev/null
+"$REFAULT" report "$tmp/rec.rft" --children --sort misses --json > "$tmp/rc.json"
+check "--children: a function twice on a stack counts once" \
+	'[ "$(row "$tmp/rc.json" read_file kernel)" = "0 1 0 0" ] && [ "$(rowself "$tmp/rc.json" read_file kernel)" = "0 1 0 0" ] && [ "$(row "$tmp/rc.json" main kernel)" = "0 2 0 0" ] && [ "$(children_ok "$tmp/rc.json")" = True ]'
+"$REFAULT" report "$tmp/rec.rft" --by callsite --sort misses --json > "$tmp/rk.json"
+check "a stack id named after a reference used it: [stack 9] for that one (no frames), its frames after" \
+	'[ "$(row "$tmp/rk.json" "[stack 9]" kernel)" = "0 1 0 0" ] && [ "$(row "$tmp/rk.json" "read_hot <- main" kernel)" = "0 1 0 0" ] && [ "$(jget "$tmp/rk.json" "[r[\"frames\"] for r in j[\"rows\"] if r[\"key\"] == \"[stack 9]\"]")" = "[[]]" ] && "$REFAULT" report "$tmp/rec.rft" --folded --sort misses | grep -qx "\[stack 9\] 1"'
+
 # --- folded stacks
 printf '%s\n' 'main;read_hot;read_file 1' 'main;reread_big;read_file 9' > "$tmp/want"
 check "--folded: outermost first, the refaults, one line per stack, sorted, none of 0" \
@@ -111,6 +176,8 @@ check "v6.18 by callsite: the big file's 1536 refaults on reread_big's path" \
 	'[ "$(row "$tmp/m.json" "read_file <- reread_big <- main" "$src" | cut -d" " -f1)" = 1536 ]'
 check "v6.18 by callsite: the read without a stack is [no stack]" \
 	'[ "$(row "$tmp/m.json" "[no stack]" "$src" | cut -d" " -f2)" = 1 ]'
+check "v6.18 --children: main has every decision but the read without a stack's" \
+	'"$REFAULT" report "$tmp/refs.rft" -p v6.18 --set memory=1M --children --json > "$tmp/mc.json" && [ "$(children_ok "$tmp/mc.json")" = True ] && [ "$(row "$tmp/mc.json" main "$src" | cut -d" " -f1,2)" = "$(jget "$tmp/mc.json" "str(j[\"totals\"][\"$src\"][\"refaults\"]) + \" \" + str(j[\"totals\"][\"$src\"][\"misses\"] - 1)")" ] && [ "$(row "$tmp/mc.json" reread_big "$src" | cut -d" " -f1)" = 1536 ]'
 check "the same report at 1 and 3 threads, byte for byte (two models, --json and --folded)" \
 	'"$REFAULT" report "$tmp/refs.rft" -p v6.18,v4.5 --set memory=1M -b callsite --json -j 1 > "$tmp/j1" && "$REFAULT" report "$tmp/refs.rft" -p v6.18,v4.5 --set memory=1M -b callsite --json -j 3 > "$tmp/j3" && cmp -s "$tmp/j1" "$tmp/j3" && "$REFAULT" report "$tmp/refs.rft" -p v6.18,v4.5 --set memory=1M --folded=v4.5,memory=1M -j 1 > "$tmp/j1" && "$REFAULT" report "$tmp/refs.rft" -p v6.18,v4.5 --set memory=1M --folded=v4.5,memory=1M -j 3 > "$tmp/j3" && cmp -s "$tmp/j1" "$tmp/j3" && [ -s "$tmp/j1" ]'
 
@@ -140,4 +207,9 @@ check "--callsite-depth without --by callsite: exit 2" '[ $st -eq 2 ]'
 "$REFAULT" report "$tmp/s.rft" --folded=v6.18 -o "$tmp/none" > /dev/null 2> "$tmp/e"; st=$?
 check "--folded=SOURCE of a source not asked for: exit 2, naming the sources, nothing written" \
 	'[ $st -eq 2 ] && grep -q "^  kernel$" "$tmp/e" && [ ! -e "$tmp/none" ]'
+for by in callsite file; do
+	"$REFAULT" report "$tmp/s.rft" --by $by --children > /dev/null 2> "$tmp/e"; st=$?
+	check "--children --by $by: exit 2, saying it is of --by symbol" \
+		'[ $st -eq 2 ] && grep -q "children is of --by symbol" "$tmp/e"'
+done
 done_testing

@@ -94,6 +94,33 @@ check "heatmap: 8 rows of 30 cells, the hot set (the first 32 MiB) in the first 
 # first column, page 0's at t=17 in the third, page 2's at t=18 in the fourth
 check "heatmap by hand: each add in the cell of its time and page" \
 	'[ "$(jget "$tmp/hd.json" "j[\"heatmap\"][\"cells\"][\"kernel\"]")" = "[[2, 0, 1, 0], [2, 0, 0, 1]]" ]'
+# two files (inodes 7 and 9) named with one path: one row, whose counts are both files' (the
+# join added them up, not the last one's alone), and the heatmap of that row has both too
+{
+	head -1 "$d/decisions.jsonl"
+	printf '%s\n' '{"t":1,"cpu":0,"pid":100,"type":"name_file","dev":8388609,"ino":7,"size":4096,"path":"/data/same"}' \
+		'{"t":2,"cpu":0,"pid":100,"type":"name_file","dev":8388609,"ino":9,"size":4096,"path":"/data/same"}' \
+		'{"t":3,"cpu":0,"pid":100,"type":"pagecache_add","dev":8388609,"ino":7,"index":0,"order":0,"pfn":1,"cgroup":0}' \
+		'{"t":4,"cpu":0,"pid":100,"type":"pagecache_add","dev":8388609,"ino":9,"index":0,"order":0,"pfn":2,"cgroup":0}' \
+		'{"t":5,"cpu":0,"pid":100,"type":"pagecache_add","dev":8388609,"ino":9,"index":1,"order":0,"pfn":3,"cgroup":0}'
+} > "$tmp/same.jsonl"
+"$REFAULT" trace convert "$tmp/same.jsonl" "$tmp/same.rft" 2> /dev/null
+"$REFAULT" report "$tmp/same.rft" --sort misses --heatmap --heatmap-size 3x1 --json > "$tmp/same.json"
+check "two files with one path: one row with both files' misses, the heatmap's cells too" \
+	'[ "$(row "$tmp/same.json" /data/same kernel)" = "0 3 0 0" ] && [ "$(jget "$tmp/same.json" "len(j[\"rows\"]), j[\"heatmap\"][\"cells\"][\"kernel\"]")" = "1 [[1, 1, 1]]" ]'
+# a page cached before the trace, evicted twice (its second delete after an add by another task
+# in cgroup 5): both evictions unattributed in the pid and cgroup views, none counted to cgroup
+# 5 or to [no task]
+{
+	head -1 "$d/decisions.jsonl"
+	printf '%s\n' '{"t":1,"cpu":0,"pid":0,"type":"cgroup_mkdir","id":5,"parent":1,"path":"jobs/a"}' \
+		'{"t":2,"cpu":0,"pid":42,"type":"pagecache_del","dev":8388609,"ino":7,"index":5,"order":0,"pfn":9}' \
+		'{"t":3,"cpu":0,"pid":100,"type":"pagecache_add","dev":8388609,"ino":7,"index":0,"order":0,"pfn":1,"cgroup":5}' \
+		'{"t":4,"cpu":0,"pid":42,"type":"pagecache_del","dev":8388609,"ino":7,"index":5,"order":0,"pfn":9}'
+} > "$tmp/old.jsonl"
+"$REFAULT" trace convert "$tmp/old.jsonl" "$tmp/old.rft" 2> /dev/null
+check "a page evicted twice, never added: both evictions unattributed (pid, cgroup views)" \
+	'"$REFAULT" report "$tmp/old.rft" --by pid --json > "$tmp/old-pid.json" && "$REFAULT" report "$tmp/old.rft" --by cgroup --json > "$tmp/old-cg.json" && [ "$(jget "$tmp/old-pid.json" "j[\"unattributed\"][\"kernel\"][\"evictions\"], sum(r[\"kernel\"][\"evictions\"] for r in j[\"rows\"])")" = "2 0" ] && [ "$(jget "$tmp/old-cg.json" "j[\"unattributed\"][\"kernel\"][\"evictions\"], sum(r[\"kernel\"][\"evictions\"] for r in j[\"rows\"])")" = "2 0" ]'
 check "heatmap in the table: one grid per source after the rows" \
 	'"$REFAULT" report "$h" -p kernel,v6.18 --heatmap --heatmap-size 20x4 | grep -c "^ *[0-9][0-9]* |.\{20\}|$" | grep -qx 8'
 "$REFAULT" report "$h" --by pid --heatmap > /dev/null 2> "$tmp/e"; st=$?
