@@ -3,4 +3,4 @@
 report_sh_tests = tests/report/test-report.sh tests/report/test-report-html.sh \
 	tests/report/test-report-stacks.sh tests/report/test-report-recorded-stacks.sh
 TESTS += $(report_sh_tests)
-EXTRA_DIST += $(report_sh_tests) tests/report/data/decisions.jsonl tests/report/data/stacks.jsonl
+EXTRA_DIST += $(report_sh_tests) tests/report/lib.sh tests/report/data/decisions.jsonl tests/report/data/stacks.jsonl

@@ -4,23 +4,12 @@
 # with call stacks (tests/report/data/stacks.jsonl) whose every count is known for the kernel
 # source; a trace of references only, with the same stacks, for a model; the bracketed keys;
 # the folded stacks line for line; the JSON's frames; the HTML page's flame graph.
-. "$top_srcdir/tests/lib/tap.sh"
-[ -n "${PYTHON3:-}" ] || PYTHON3=python3
-command -v "$PYTHON3" > /dev/null 2>&1 || { skip_all "no python3 to read the JSON"; exit 0; }
+. "$top_srcdir/tests/report/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/report-stacks.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 d=$top_srcdir/tests/report/data
 "$REFAULT" trace convert "$d/stacks.jsonl" "$tmp/s.rft" 2> /dev/null
 
-jget() { "$PYTHON3" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
-# row FILE KEY SOURCE: that row's counts "refaults misses evictions activations"
-row() {
-	"$PYTHON3" -c "
-import json, sys
-j = json.load(open(sys.argv[1]))
-r = [x for x in j['rows'] if x['key'] == sys.argv[2]]
-print(' '.join(str(r[0][sys.argv[3]][m]) for m in ('refaults', 'misses', 'evictions', 'activations')) if r else 'none')" "$1" "$2" "$3"
-}
 # rows_add_up FILE: every source's rows plus its unattributed make its totals
 rows_add_up() {
 	"$PYTHON3" -c "

@@ -4,24 +4,12 @@
 # (tests/report/data/decisions.jsonl), the models' totals against the replay's own counters,
 # the kernel's attributed refaults against its workingset_refault_file, byte-identical output
 # at any thread count, and the errors.
-. "$top_srcdir/tests/lib/tap.sh"
-[ -n "${PYTHON3:-}" ] || PYTHON3=python3
-command -v "$PYTHON3" > /dev/null 2>&1 || { skip_all "no python3 to read the JSON"; exit 0; }
+. "$top_srcdir/tests/report/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/report.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 d=$top_srcdir/tests/report/data
 "$REFAULT" trace convert "$d/decisions.jsonl" "$tmp/dec.rft" 2> /dev/null
 
-# jget FILE EXPR: a value of the report's JSON (j), as Python prints it
-jget() { "$PYTHON3" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
-# row FILE KEY SOURCE: that row's counts "refaults misses evictions activations"
-row() {
-	"$PYTHON3" -c "
-import json, sys
-j = json.load(open(sys.argv[1]))
-r = [x for x in j['rows'] if x['key'] == sys.argv[2]]
-print(' '.join(str(r[0][sys.argv[3]][m]) for m in ('refaults', 'misses', 'evictions', 'activations')) if r else 'none')" "$1" "$2" "$3"
-}
 
 # --- the kernel's decisions, by hand: 4 pages added by pid 100 (reader); 2 evicted by
 # another task, 2 deleted inside pid 200's fadvise(DONTNEED) (no shadow); pid 300 (other)
