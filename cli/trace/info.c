@@ -48,6 +48,9 @@ struct info {
 	uint64_t end_events;
 	uint64_t end_lost;
 	uint64_t damaged;
+	/* the recorder's counts of --call-graph (counters source 4), the last ones seen */
+	bool has_stacks;
+	uint64_t stacks[6];	/* samples, lost, unwound, failed, refs, refs_without */
 	char damage[MAX_DAMAGE_REPORTS][512];
 	long chunks;
 	const struct rf_chunk_info *chunk_list;
@@ -63,6 +66,18 @@ static void count(struct info *in, const struct rf_event *ev)
 	in->t_last = ev->time > in->t_last ? ev->time : in->t_last;
 	if (ev->type == RF_EV_LOST)
 		in->lost += ev->u.lost.count;
+	if (ev->type == RF_EV_COUNTERS && ev->u.counters.source == RF_COUNTERS_RECORDER) {
+		static const char *const names[] = { "stacks.samples", "stacks.lost", "stacks.unwound",
+						     "stacks.failed", "stacks.refs", "stacks.refs_without" };
+		uint32_t i, k;
+
+		in->has_stacks = true;
+		for (i = 0; i < ev->u.counters.nr; i++)
+			for (k = 0; k < ARRAY_SIZE(names); k++)
+				if (ev->u.counters.entries[i].name &&
+				    !strcmp(ev->u.counters.entries[i].name, names[k]))
+					in->stacks[k] = ev->u.counters.entries[i].value;
+	}
 	if (ev->type == RF_EV_END) {
 		in->has_end = true;
 		in->end_events = ev->u.end.nr_events;
@@ -224,6 +239,11 @@ static void print_text(const struct info *in, struct rf_trace_reader *r)
 	if (in->has_end)
 		printf("end record:   %" PRIu64 " events, %" PRIu64 " lost\n", in->end_events,
 		       in->end_lost);
+	if (in->has_stacks)
+		printf("stacks:       %" PRIu64 " samples, %" PRIu64 " lost; %" PRIu64 " unwound to the "
+		       "outermost frame, %" PRIu64 " failed; %" PRIu64 " of %" PRIu64 " references with "
+		       "one\n", in->stacks[0], in->stacks[1], in->stacks[2], in->stacks[3], in->stacks[4],
+		       in->stacks[4] + in->stacks[5]);
 	printf("index:        %s%s%s\n", rf_trace_reader_has_index(r) ? "present" : "absent",
 	       *rf_trace_reader_index_problem(r) ? ": " : "", rf_trace_reader_index_problem(r));
 	if (in->damaged)
@@ -265,6 +285,16 @@ static json_object *info_json(const struct info *in, struct rf_trace_reader *r)
 		json_object_object_add(end, "nr_events", json_object_new_uint64(in->end_events));
 		json_object_object_add(end, "nr_lost", json_object_new_uint64(in->end_lost));
 		json_object_object_add(o, "end", end);
+	}
+	if (in->has_stacks) {
+		static const char *const keys[] = { "samples", "lost", "unwound", "failed", "refs",
+						    "refs_without" };
+		json_object *st = json_object_new_object();
+		size_t q;
+
+		for (q = 0; q < ARRAY_SIZE(keys); q++)
+			json_object_object_add(st, keys[q], json_object_new_uint64(in->stacks[q]));
+		json_object_object_add(o, "stacks", st);
 	}
 	index = json_object_new_object();
 	json_object_object_add(index, "present",

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `refault trace info` reports the numbers of a small hand-written trace exactly.
 . "$(dirname "$0")/trace-lib.sh"
-plan 12
+plan 14
 make_small
 ok $? "a hand-written JSONL file converts to a trace"
 out=$(rt info "$TMP/small.trace"); ok $? "info exits 0 on a whole trace"
@@ -21,6 +21,14 @@ if have_python; then
 else
 	skip "no python3"; skip "no python3"
 fi
+# the recorder's counts of --call-graph (counters source 4) on a stacks: line
+printf '%s\n' '{"t":1,"cpu":0,"pid":0,"type":"counters","source":4,"cgroup":0,"entries":{"stacks.samples":9,"stacks.lost":2,"stacks.unwound":6,"stacks.failed":1,"stacks.refs":7,"stacks.refs_without":3}}' \
+	> "$TMP/st.jsonl"
+rt convert "$TMP/st.jsonl" "$TMP/st.trace" 2> /dev/null
+is "$(rt info "$TMP/st.trace" | sed -n 's/^stacks: *//p')" \
+	"9 samples, 2 lost; 6 unwound to the outermost frame, 1 failed; 7 of 10 references with one" \
+	"a stacks: line from the recorder's counters"
+is "$(rt info "$TMP/small.trace" | grep -c '^stacks:')" 0 "none without them"
 make_big
 off=$(chunk_field "$TMP/big.trace" 5 offset)
 head -c $((off + 20)) "$TMP/big.trace" > "$TMP/cut.trace"
