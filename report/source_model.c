@@ -3,10 +3,9 @@
  * Model configurations as sources: one replay of the trace through all of
  * them (librefault-replay), each model telling its decisions to a probe of
  * its own (rf_model_set_decision_cb()).  The event being fed is the
- * reference a miss or refault belongs to (its stack too: a file_readahead
- * is inserted with the read or fault written after it, docs/model.md);
- * evictions and activations go to the owner recorded at the folio's
- * insertion.
+ * reference a miss or refault belongs to (in the views of stacks, a
+ * readahead's are its task's next reference's: ra_defer()); evictions and
+ * activations go to the owner recorded at the folio's insertion.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,13 +14,69 @@
 
 #include <refault/model.h>
 
+#include "lib/grow.h"
 #include "replayer/replay/replay.h"
 #include "report/report-local.h"
+
+/* A decision of a readahead, waiting for the reference it was for (the views of stacks). */
+struct ra_decision {
+	struct rp_folio f;
+	struct rp_ref ref;
+	int32_t pid;
+	uint8_t metric;
+};
 
 struct model_src {
 	struct rp_source s;
 	const struct rf_event *cur;	/* the event being fed; NULL at the end */
+	struct ra_decision *ra;		/* in the views of stacks: unclaimed readahead decisions */
+	size_t nr_ra, cap_ra;
 };
+
+/*
+ * A readahead's folios are inserted when the model releases it, at the next
+ * event it acts on: the read or fault the recorder wrote after it, or another
+ * readahead of the same read (docs/model.md).  In the views of stacks its
+ * misses and refaults wait for the task's next reference, whose stack they
+ * are, as the kernel source's adds do (kernel.c).
+ */
+static bool ra_defer(struct model_src *ms, const struct rp_folio *f, const struct rp_ref *ref,
+		     enum rf_report_metric metric)
+{
+	if (!rp_by_stack(ms->s.by) || !ms->cur || ms->cur->type != RF_EV_FILE_READAHEAD)
+		return false;
+	if (RF_GROW(ms->ra, ms->cap_ra, ms->nr_ra + 1)) {
+		ms->s.error = RF_ERR_NOMEM;
+		return true;
+	}
+	ms->ra[ms->nr_ra++] = (struct ra_decision){ .f = *f, .ref = *ref, .pid = ms->cur->pid,
+						    .metric = (uint8_t)metric };
+	return true;
+}
+
+/* @pid's waiting decisions are the reference's of @stack (all of them, @pid 0: the end). */
+static void ra_claim(struct model_src *ms, int32_t pid, uint32_t stack)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < ms->nr_ra; i++) {
+		struct ra_decision *d = &ms->ra[i];
+		uint64_t *o;
+
+		if (pid && d->pid != pid) {
+			ms->ra[k++] = *d;
+			continue;
+		}
+		d->ref.stack = stack;
+		rp_count(&ms->s, d->metric, &d->f, &d->ref, d->f.nr);
+		/* the owner entry its insertion wrote, still there and still nobody's */
+		o = d->metric == RF_REPORT_MISSES ? rp_map_get(&ms->s.owner, rp_page_id(&d->f, 0)) :
+						    NULL;
+		if (o && !RP_OWNER_WHO(*o))
+			*o |= stack;
+	}
+	ms->nr_ra = k;
+}
 
 static void decided(enum rf_model_decision d, const struct rf_model_folio *mf, void *ctx)
 {
@@ -39,10 +94,12 @@ static void decided(enum rf_model_decision d, const struct rf_model_folio *mf, v
 		if (!s->error && rp_map_put(&s->owner, rp_page_id(&f, 0),
 					    rp_who(s->by, ref.pid, ref.stack)))
 			s->error = RF_ERR_NOMEM;
-		rp_count(s, RF_REPORT_MISSES, &f, &ref, f.nr);
+		if (!ra_defer(ms, &f, &ref, RF_REPORT_MISSES))
+			rp_count(s, RF_REPORT_MISSES, &f, &ref, f.nr);
 		return;
 	case RF_MODEL_REFAULT:
-		rp_count(s, RF_REPORT_REFAULTS, &f, &ref, f.nr);
+		if (!ra_defer(ms, &f, &ref, RF_REPORT_REFAULTS))
+			rp_count(s, RF_REPORT_REFAULTS, &f, &ref, f.nr);
 		return;
 	case RF_MODEL_ACTIVATE:
 	case RF_MODEL_EVICT:
@@ -77,6 +134,10 @@ static int before(void *ctx, const struct rf_model *m, const struct rf_observe *
 	(void)obs;
 	ms->cur = ev;
 	ms->s.now = ev->time;
+	if (ms->nr_ra && ev->pid > 0 &&
+	    (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_WRITE ||
+	     ev->type == RF_EV_FILE_FAULT || ev->type == RF_EV_ANON_FAULT))
+		ra_claim(ms, ev->pid, ev->stack);
 	return rp_names_feed(&ms->s.names, ms->s.by, ev);
 }
 
@@ -146,6 +207,18 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 	}
 	if (!r)
 		r = rf_replay_run(&ro, &l, &res, err, errlen);
+	/* readahead decisions no later reference claimed: no stack */
+	for (i = 0; i < l.nr; i++) {
+		struct model_src *ms = (struct model_src *)out[i];
+
+		if (!ms)
+			continue;
+		if (!r)
+			ra_claim(ms, 0, 0);
+		free(ms->ra);
+		ms->ra = NULL;
+		ms->nr_ra = 0;
+	}
 	if (!r && o->check_fingerprint && rf_replay_result_fingerprint(res) != o->fingerprint) {
 		snprintf(err, errlen, "%s is not the trace the results replayed (its fingerprint is "
 			 "%016" PRIx64 ", the results say %016" PRIx64 "): give the results with the "

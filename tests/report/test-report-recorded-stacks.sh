@@ -20,6 +20,7 @@ echo 1 > /proc/sys/vm/drop_caches 2>/dev/null
 	"$top_builddir/tests/record/workload-two-paths" "$dir/big" "$dir/hot" 3 2> "$dir/err"
 tap $? "refault record --memcg-limit 32M --call-graph dwarf -- workload-two-paths exits 0"
 sed 's/^/# /' "$dir/err"
+"$REFAULT" trace info "$dir/s.rft" | sed -n 's/^stacks: */# stacks: /p'
 
 "$REFAULT" report "$dir/s.rft" --by callsite -p kernel,v6.18 --json -n 0 > "$dir/r.json" 2> "$dir/err"
 tap $? "refault report --by callsite -p kernel,v6.18 --json"

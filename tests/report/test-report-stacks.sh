@@ -165,6 +165,16 @@ check "v6.18 by callsite: the big file's 1536 refaults on reread_big's path" \
 	'[ "$(row "$tmp/m.json" "read_file <- reread_big <- main" "$src" | cut -d" " -f1)" = 1536 ]'
 check "v6.18 by callsite: the read without a stack is [no stack]" \
 	'[ "$(row "$tmp/m.json" "[no stack]" "$src" | cut -d" " -f2)" = 1 ]'
+# two readaheads of one read before it (the model releases the first at the second): theirs too
+{ head -n 1 "$d/stacks.jsonl"; grep -E '"type":"(name_pid|name_file|name_frame|name_stack)"' "$d/stacks.jsonl"
+	printf '%s\n' '{"t":100,"cpu":0,"pid":100,"type":"file_readahead","dev":8388609,"ino":7,"index":0,"nr":32,"order":0}' \
+	'{"t":101,"cpu":0,"pid":100,"type":"file_readahead","dev":8388609,"ino":7,"index":32,"nr":32,"order":0}' \
+	'{"t":102,"cpu":0,"pid":100,"type":"file_read","dev":8388609,"ino":7,"index":0,"nr":64,"stack":1}'
+} > "$tmp/ra.jsonl"
+"$REFAULT" trace convert "$tmp/ra.jsonl" "$tmp/ra.rft" 2> /dev/null
+"$REFAULT" report "$tmp/ra.rft" -p v6.18 --by callsite --json > "$tmp/ra.json"
+check "v6.18 by callsite: two readaheads of one read have its stack (64 misses), not [no stack]" \
+	'[ "$(row "$tmp/ra.json" "read_file <- reread_big <- main" v6.18 | cut -d" " -f2)" = 64 ] && [ "$(row "$tmp/ra.json" "[no stack]" v6.18)" = none ]'
 check "v6.18 --children: main has every decision but the read without a stack's" \
 	'"$REFAULT" report "$tmp/refs.rft" -p v6.18 --set memory=1M --children --json > "$tmp/mc.json" && [ "$(children_ok "$tmp/mc.json")" = True ] && [ "$(row "$tmp/mc.json" main "$src" | cut -d" " -f1,2)" = "$(jget "$tmp/mc.json" "str(j[\"totals\"][\"$src\"][\"refaults\"]) + \" \" + str(j[\"totals\"][\"$src\"][\"misses\"] - 1)")" ] && [ "$(row "$tmp/mc.json" reread_big "$src" | cut -d" " -f1)" = 1536 ]'
 check "the same report at 1 and 3 threads, byte for byte (two models, --json and --folded)" \
