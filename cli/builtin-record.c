@@ -106,7 +106,7 @@ static void usage(FILE *out)
 		"                          5ms,100ms): references to mapped pages that raise no fault\n"
 		"      --call-graph dwarf[,SIZE]  the user call stack of every read and fault, as perf\n"
 		"                          record --call-graph dwarf: SIZE bytes of stack per sample\n"
-		"                          (default 8192), unwound and named on this host at the end\n"
+		"                          (default 8192), unwound and named on this host as it records\n"
 		"      --time-resolution NS  write event times rounded down to NS nanoseconds (default 1000:\n"
 		"                          the microseconds perf script and ftrace print; 1 keeps every\n"
 		"                          nanosecond at ~1.5x the bytes; event order is kept either way)\n"
