@@ -79,10 +79,6 @@ struct ring {
 	size_t data_size;
 };
 
-struct event_id {
-	uint64_t id;
-	uint8_t kind;
-};
 
 struct frame_ent {
 	const char *path;	/* interned */
@@ -107,8 +103,7 @@ struct rf_stacks {
 	struct rf_stacks_cfg cfg;
 	int *fds;
 	size_t nr_fds, cap_fds;
-	struct event_id *ids;
-	size_t nr_ids, cap_ids;
+	struct id_map kinds;		/* event id (PERF_EVENT_IOC_ID) -> its kind + 1 */
 	struct ring *rings;
 	size_t nr_rings;
 	struct pollfd *pfds;
@@ -203,14 +198,15 @@ static int add_fd(struct rf_stacks *s, int fd, uint8_t kind)
 {
 	uint64_t id;
 
-	if (RF_GROW(s->fds, s->cap_fds, s->nr_fds + 1) || RF_GROW(s->ids, s->cap_ids, s->nr_ids + 1)) {
+	if (RF_GROW(s->fds, s->cap_fds, s->nr_fds + 1)) {
 		close(fd);
 		return RF_ERR_NOMEM;
 	}
 	s->fds[s->nr_fds++] = fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 		return -errno;
-	s->ids[s->nr_ids++] = (struct event_id){ .id = id, .kind = kind };
+	if (id_map_put(&s->kinds, id, kind + 1u))
+		return RF_ERR_NOMEM;
 	return 0;
 }
 
@@ -460,14 +456,12 @@ static void apply_maps(struct rf_stacks *s, uint64_t time)
 	free(todo);
 }
 
-static const struct event_id *find_id(const struct rf_stacks *s, uint64_t id)
+/* The kind of the event of id @id (every sample starts with it), or KIND_NR. */
+static uint8_t event_kind(const struct rf_stacks *s, uint64_t id)
 {
-	size_t i;
+	const uint32_t *k = id_map_get(&s->kinds, id);
 
-	for (i = 0; i < s->nr_ids; i++)
-		if (s->ids[i].id == id)
-			return &s->ids[i];
-	return NULL;
+	return k ? (uint8_t)(*k - 1) : KIND_NR;
 }
 
 static struct thread_q *thread_q(struct rf_stacks *s, int32_t pid, int32_t tgid)
@@ -503,7 +497,7 @@ static void sample_release(struct rf_stacks *s, struct sample *sm)
 static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 {
 	const uint8_t *end = p + size;
-	const struct event_id *e;
+	uint8_t kind;
 	struct thread_q *q;
 	struct sample sm;
 	uint32_t pid, tid;
@@ -511,16 +505,16 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 
 #define TAKE(dst, n) do { if ((size_t)(end - p) < (n)) return; memcpy((dst), p, (n)); p += (n); } while (0)
 	TAKE(&v, 8);
-	e = find_id(s, v);
-	if (!e)
+	kind = event_kind(s, v);
+	if (kind == KIND_NR)
 		return;
 	TAKE(&pid, 4);
 	TAKE(&tid, 4);
 	memset(&sm, 0, sizeof(sm));
 	TAKE(&sm.time, 8);
 	sm.seq = s->sample_seq++;
-	sm.kind = e->kind;
-	if (e->kind != KIND_EXIT) {
+	sm.kind = kind;
+	if (kind != KIND_EXIT) {
 		TAKE(&abi, 8);
 		if (abi) {
 			nr_regs = (uint64_t)__builtin_popcountll(RF_UREG_MASK);
@@ -1054,7 +1048,7 @@ void rf_stacks_free(struct rf_stacks *s)
 	free(s->rings);
 	free(s->pfds);
 	free(s->fds);
-	free(s->ids);
+	id_map_destroy(&s->kinds);
 	free(s->scratch);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
