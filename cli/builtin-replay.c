@@ -23,7 +23,11 @@ static const char usage[] =
 	"them in trace order. Results are byte-identical whatever --threads says, except the \"run\"\n"
 	"section (wall time, events/s, peak memory) of the results file.\n"
 	"\n"
-	"  -p, --profile LIST     comma-separated profiles (default v6.18); --list-profiles names them\n"
+	"  -p, --profile LIST     comma-separated profiles (default v6.18); --list-profiles names them.\n"
+	"                         lru, clock and opt are reference policies beside the kernels':\n"
+	"                         plain LRU, CLOCK and Belady's optimum over the same page stream,\n"
+	"                         of capacity cache=SIZE (default: the recorded cgroup's memory\n"
+	"                         limit, else the memory)\n"
 	"  -s, --set KEY=VALUE    override a switch in every configuration (repeatable): memory=2G,\n"
 	"                         cpus=8, swap=4G, swappiness=100, pagevec=pre-8f18, limit./grp=512M ...\n"
 	"                         Settings the trace header gives (memory, CPUs) are defaults.\n"
@@ -89,6 +93,10 @@ static void list_profiles(void)
 
 	for (p = rf_model_profiles(); *p; p++)
 		printf("%-16s %s\n", *p, rf_model_profile_summary(*p));
+	printf("%-16s %s\n", "lru", "reference policy: plain LRU over the page stream (cache=SIZE)");
+	printf("%-16s %s\n", "clock", "reference policy: CLOCK, second chance (cache=SIZE)");
+	printf("%-16s %s\n", "opt", "reference policy: Belady's OPT, the fewest misses any "
+	       "demand-paging policy can have (cache=SIZE)");
 }
 
 static int parse_args(int argc, char **argv, struct replay_args *a)

@@ -2,7 +2,8 @@
 /*
  * Building the list of configurations to replay.
  *
- *   --profile v4.5,v4.6          one configuration per profile
+ *   --profile v4.5,v4.6          one configuration per profile (a kernel's, or a
+ *                                reference policy: lru, clock, opt; policy.c)
  *   --set memory=1G              applied to every configuration (repeatable)
  *   --matrix FILE                one line per configuration group:
  *                                    PROFILE[|PROFILE...] [KEY=VALUE[|VALUE...]] ...
@@ -24,6 +25,15 @@
 #define MAX_WORDS	64
 #define MAX_EXPANSION	4096
 
+static void free_config(struct rf_replay_config *c)
+{
+	free(c->name);
+	free(c->profile);
+	rf_model_config_free(c->cfg);
+	rf_policy_config_free(c->policy);
+	memset(c, 0, sizeof(*c));
+}
+
 static int add_config(struct rf_config_list *l, const char *profile, char *const *kv, size_t nr_kv,
 		      char *const *sets, size_t nr_sets, char *err, size_t errlen)
 {
@@ -36,7 +46,10 @@ static int add_config(struct rf_config_list *l, const char *profile, char *const
 		return RF_ERR_NOMEM;
 	c = &l->items[l->nr];
 	memset(c, 0, sizeof(*c));
-	rc = rf_model_config_new(&c->cfg, profile);
+	rc = rf_policy_profile(profile) ? rf_policy_config_new(&c->policy, profile) :
+		rf_model_config_new(&c->cfg, profile);
+	if (rc == RF_ERR_NOMEM)
+		return rc;
 	if (rc) {
 		snprintf(err, errlen, "unknown profile '%s' (see 'refault replay --list-profiles')", profile);
 		return RF_ERR_CONFIG;
@@ -48,15 +61,16 @@ static int add_config(struct rf_config_list *l, const char *profile, char *const
 
 		eq = strchr(s, '=');
 		if (!eq || eq == s || (size_t)(eq - s) >= sizeof(key)) {
-			rf_model_config_free(c->cfg);
+			free_config(c);
 			snprintf(err, errlen, "'%s' is not KEY=VALUE", s);
 			return RF_ERR_CONFIG;
 		}
 		memcpy(key, s, (size_t)(eq - s));
 		key[eq - s] = '\0';
-		rc = rf_model_config_set(c->cfg, key, eq + 1, err, errlen);
+		rc = c->policy ? rf_policy_config_set(c->policy, key, eq + 1, err, errlen) :
+			rf_model_config_set(c->cfg, key, eq + 1, err, errlen);
 		if (rc) {
-			rf_model_config_free(c->cfg);
+			free_config(c);
 			return rc;
 		}
 		namelen += strlen(s) + 1;
@@ -64,9 +78,7 @@ static int add_config(struct rf_config_list *l, const char *profile, char *const
 	c->name = malloc(namelen);
 	c->profile = strdup(profile);
 	if (!c->name || !c->profile) {
-		free(c->name);
-		free(c->profile);
-		rf_model_config_free(c->cfg);
+		free_config(c);
 		return RF_ERR_NOMEM;
 	}
 	strcpy(c->name, profile);
@@ -77,9 +89,7 @@ static int add_config(struct rf_config_list *l, const char *profile, char *const
 	for (i = 0; i < l->nr; i++)
 		if (!strcmp(l->items[i].name, c->name)) {
 			snprintf(err, errlen, "configuration '%s' is listed twice", c->name);
-			free(c->name);
-			free(c->profile);
-			rf_model_config_free(c->cfg);
+			free_config(c);
 			return RF_ERR_CONFIG;
 		}
 	l->nr++;
@@ -230,19 +240,20 @@ void rf_config_list_apply_header(struct rf_config_list *l, const struct rf_trace
 {
 	size_t i;
 
-	for (i = 0; i < l->nr; i++)
-		rf_model_config_from_header(l->items[i].cfg, h);
+	for (i = 0; i < l->nr; i++) {
+		if (l->items[i].policy)
+			rf_policy_config_from_header(l->items[i].policy, h);
+		else
+			rf_model_config_from_header(l->items[i].cfg, h);
+	}
 }
 
 void rf_config_list_free(struct rf_config_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->nr; i++) {
-		free(l->items[i].name);
-		free(l->items[i].profile);
-		rf_model_config_free(l->items[i].cfg);
-	}
+	for (i = 0; i < l->nr; i++)
+		free_config(&l->items[i]);
 	free(l->items);
 	memset(l, 0, sizeof(*l));
 }

@@ -173,7 +173,7 @@ static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_ev
 	void *pctx = mr->conf->probe_ctx;
 	int rc;
 
-	rc = rf_series_advance(mr->series, mr->model, ev->time);
+	rc = mr->series ? rf_series_advance(mr->series, rf_run_walk(mr), rf_run_src(mr), ev->time) : 0;
 	if (!rc && p && p->before)
 		rc = p->before(pctx, mr->model, k ? NULL : res->observe, ev);
 	if (!rc && k == 0 && !res->fed) {
@@ -189,7 +189,7 @@ static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_ev
 		res->kernel_t = ev->time;
 	}
 	if (!rc)
-		rc = rf_model_feed(mr->model, ev);
+		rc = mr->model ? rf_model_feed(mr->model, ev) : rf_policy_run_feed(mr->policy, ev);
 	if (!rc && p && p->after)
 		rc = p->after(pctx, mr->model, ev);
 	if (rc)

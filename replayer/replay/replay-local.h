@@ -25,16 +25,43 @@ const char *rf_cgroup_names_key(const struct rf_cgroup_names *cn, const char *ke
 				size_t len);
 void rf_cgroup_names_release(struct rf_cgroup_names *cn);
 
-/* One configuration's model and what the engine counted around it. */
+/* policy.c: a reference policy fed as a model is (see rf_policy_config in replay.h). */
+struct rf_policy_run;
+int rf_policy_run_new(struct rf_policy_run **out, const struct rf_policy_config *c,
+		      const struct rf_trace_header *h);
+int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev);
+int rf_policy_run_finish(struct rf_policy_run *r);
+/* "policy.<name>" counters, in a fixed order; an rf_series_walk of a struct rf_policy_run. */
+int rf_policy_run_counters(const void *r, rf_model_counter_cb cb, void *ctx);
+bool rf_policy_run_counter(const struct rf_policy_run *r, const char *key, uint64_t *v);
+/* Where its capacity came from: "cache", "memory limit of the recorded cgroup", "memory". */
+const char *rf_policy_run_capacity_from(const struct rf_policy_run *r);
+/* Whether its counters mean something during the trace (OPT's only at the end). */
+bool rf_policy_run_series(const struct rf_policy_run *r);
+void rf_policy_run_free(struct rf_policy_run *r);
+
+/* One configuration's model (or reference policy) and what the engine counted around it. */
 struct rf_model_run {
 	const struct rf_replay_config *conf;
-	struct rf_model *model;
-	struct rf_series *series;
+	struct rf_model *model;		/* NULL for a reference policy */
+	struct rf_policy_run *policy;	/* NULL for a kernel profile */
+	struct rf_series *series;	/* NULL: none (OPT) */
 	uint64_t events;
 	uint64_t by_type[RF_EV_TYPE_MAX];
 	uint64_t out_of_order;		/* events earlier than the one before */
 	uint64_t last_time;
 };
+
+/* What a run's series samples: the model's rf_model_sample(), or the policy's counters. */
+static inline rf_series_walk rf_run_walk(const struct rf_model_run *mr)
+{
+	return mr->model ? rf_series_model_walk : rf_policy_run_counters;
+}
+
+static inline const void *rf_run_src(const struct rf_model_run *mr)
+{
+	return mr->model ? (const void *)mr->model : (const void *)mr->policy;
+}
 
 struct rf_replay_result {
 	char *trace_path;

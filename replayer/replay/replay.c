@@ -62,11 +62,16 @@ static int build_models(struct rf_replay_result *res, const struct rf_replay_opt
 		char why[256] = "";
 
 		mr->conf = &configs->items[i];
-		rc = rf_model_new(&mr->model, mr->conf->cfg, why, sizeof(why));
+		if (mr->conf->policy)
+			rc = rf_policy_run_new(&mr->policy, mr->conf->policy, &res->header);
+		else
+			rc = rf_model_new(&mr->model, mr->conf->cfg, why, sizeof(why));
 		if (rc) {
 			snprintf(err, errlen, "configuration %s: %s", mr->conf->name, why[0] ? why : rf_strerror(rc));
 			return rc;
 		}
+		if (mr->policy && !rf_policy_run_series(mr->policy))
+			continue;
 		mr->series = rf_series_new(interval);
 		if (!mr->series)
 			return RF_ERR_NOMEM;
@@ -87,7 +92,8 @@ static int preload(struct rf_replay_result *res, const struct rf_replay_opts *op
 	int rc = rf_warm_scan(&w, opts->trace_path, opts->skip_damaged, err, errlen);
 
 	for (i = 0; !rc && i < res->nr; i++)
-		rc = rf_warm_load(w, res->runs[i].model, rf_warm_start(w));
+		if (res->runs[i].model)	/* a reference policy starts empty */
+			rc = rf_warm_load(w, res->runs[i].model, rf_warm_start(w));
 	if (rc && !err[0])
 		snprintf(err, errlen, "loading the pages cached before the trace: %s",
 			 rf_strerror(rc));
@@ -105,6 +111,11 @@ static int start_probes(struct rf_replay_result *res, char *err, size_t errlen)
 	for (i = 0; i < res->nr; i++) {
 		const struct rf_replay_config *c = res->runs[i].conf;
 
+		if (c->probe && !res->runs[i].model) {
+			snprintf(err, errlen, "configuration %s: a reference policy has no kernel "
+				 "model to watch; use a kernel profile", c->name);
+			return RF_ERR_CONFIG;
+		}
 		if (!c->probe || !c->probe->start)
 			continue;
 		rc = c->probe->start(c->probe_ctx, res->runs[i].model);
@@ -133,7 +144,14 @@ static int finish_models(struct rf_replay_result *res)
 		struct rf_model_run *mr = &res->runs[i];
 		const struct rf_replay_probe *p = mr->conf->probe;
 
-		rc = rf_series_finish(mr->series, mr->model, mr->last_time);
+		if (mr->policy) {
+			rc = rf_policy_run_finish(mr->policy);
+			if (!rc && mr->series)
+				rc = rf_series_finish(mr->series, rf_run_walk(mr), rf_run_src(mr),
+						      mr->last_time);
+			continue;
+		}
+		rc = rf_series_finish(mr->series, rf_run_walk(mr), rf_run_src(mr), mr->last_time);
 		if (!rc)
 			rc = rf_model_finish(mr->model);
 		if (!rc && p && p->finish)
@@ -143,15 +161,20 @@ static int finish_models(struct rf_replay_result *res)
 	return rc;
 }
 
-/* whether a configuration of @l models the multi-gen LRU */
-static bool any_lru_gen(const struct rf_config_list *l)
+/* whether @l has a classic-LRU kernel profile and no multi-gen LRU one (policies aside) */
+static bool only_classic(const struct rf_config_list *l)
 {
+	bool classic = false;
 	size_t i;
 
-	for (i = 0; i < l->nr; i++)
+	for (i = 0; i < l->nr; i++) {
+		if (!l->items[i].cfg)
+			continue;
 		if (rf_model_config_lru_gen(l->items[i].cfg))
-			return true;
-	return false;
+			return false;
+		classic = true;
+	}
+	return classic;
 }
 
 int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *configs,
@@ -186,7 +209,7 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 	 * -mglru configuration among them, the classic ones are comparisons.
 	 */
 	if (rf_trace_host_lru_gen_on(&res->header.host) && !opts->allow_mglru &&
-	    !any_lru_gen(configs)) {
+	    only_classic(configs)) {
 		snprintf(err, errlen, "%s was recorded with the multi-gen LRU on (lru_gen/enabled "
 			 "%s) and every configuration is classic LRU: add an -mglru profile (e.g. "
 			 "--profile v6.12-mglru,v6.12), or pass --allow-mglru to replay it anyway",
@@ -245,6 +268,7 @@ void rf_replay_result_free(struct rf_replay_result *res)
 		return;
 	for (i = 0; i < res->nr; i++) {
 		rf_model_free(res->runs[i].model);
+		rf_policy_run_free(res->runs[i].policy);
 		rf_series_free(res->runs[i].series);
 	}
 	free(res->runs);

@@ -49,11 +49,29 @@ struct rf_replay_probe {
 		      uint64_t t_end);
 };
 
-/* One configuration to replay: a name and the model configuration. */
+/*
+ * policy.c: the reference policies of librefault-refpolicy ("lru", "clock",
+ * "opt") as configurations beside the kernel profiles.  Keys: "cache" (the
+ * capacity; default the recorded cgroup's first memory limit, else the
+ * memory), "memory", "page_size"; a kernel profile's other keys are checked
+ * and kept as ignored.  Functions as rf_model_config_*() do.
+ */
+struct rf_policy_config;
+bool rf_policy_profile(const char *name);
+int rf_policy_config_new(struct rf_policy_config **out, const char *profile);
+int rf_policy_config_set(struct rf_policy_config *c, const char *key, const char *value, char *err,
+			 size_t errlen);
+void rf_policy_config_from_header(struct rf_policy_config *c, const struct rf_trace_header *h);
+int rf_policy_config_describe(const struct rf_policy_config *c, rf_model_describe_cb cb,
+			      void *ctx);
+void rf_policy_config_free(struct rf_policy_config *c);
+
+/* One configuration to replay: a name and the model configuration (or a reference policy's). */
 struct rf_replay_config {
 	char *name;			/* "v4.6" or "v4.6,memory=1G" */
 	char *profile;
-	struct rf_model_config *cfg;
+	struct rf_model_config *cfg;	/* NULL for a reference policy */
+	struct rf_policy_config *policy;	/* NULL for a kernel profile */
 	const struct rf_replay_probe *probe;	/* NULL: none */
 	void *probe_ctx;
 };
@@ -122,18 +140,22 @@ uint64_t rf_warm_pages(const struct rf_warm *w);
 uint64_t rf_warm_start(const struct rf_warm *w);
 void rf_warm_free(struct rf_warm *w);
 
-/* series.c: a time series of model samples */
+/*
+ * series.c: a time series of samples, each what @walk gives of @src (key,
+ * value pairs in a fixed order, as rf_model_sample() names them).
+ */
 struct rf_series;
+typedef int (*rf_series_walk)(const void *src, rf_model_counter_cb cb, void *ctx);
+/* rf_model_sample() as a walk of a struct rf_model. */
+int rf_series_model_walk(const void *m, rf_model_counter_cb cb, void *ctx);
 struct rf_series *rf_series_new(uint64_t interval_ns);
 /* Call before feeding each event: takes the samples due before @t. */
-int rf_series_advance(struct rf_series *s, const struct rf_model *m, uint64_t t);
-int rf_series_finish(struct rf_series *s, const struct rf_model *m, uint64_t t_end);
+int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t);
+int rf_series_finish(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t_end);
 /*
- * One sample at @t of what @walk gives (key, value pairs, as rf_model_sample()
- * names them), times counted from @t0 (the first event): the kernel's own
- * series, a sample at each of its counter snapshots.
+ * One sample at @t, times counted from @t0 (the first event): the kernel's
+ * own series, a sample at each of its counter snapshots.
  */
-typedef int (*rf_series_walk)(const void *src, rf_model_counter_cb cb, void *ctx);
 int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_walk walk,
 		     const void *src);
 json_object *rf_series_to_json(const struct rf_series *s);

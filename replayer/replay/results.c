@@ -84,6 +84,17 @@ static int add_setting(const char *key, const char *value, bool overridden, void
 	return 0;
 }
 
+/* The first configuration's model, NULL if every one is a reference policy. */
+static const struct rf_model *first_model(const struct rf_replay_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nr; i++)
+		if (res->runs[i].model)
+			return res->runs[i].model;
+	return NULL;
+}
+
 static json_object *run_stats(const struct rf_model_run *mr, const struct rf_cgroup_names *cn)
 {
 	json_object *stats = json_object_new_object();
@@ -91,7 +102,10 @@ static json_object *run_stats(const struct rf_model_run *mr, const struct rf_cgr
 	char key[96];
 	unsigned int t;
 
-	rf_model_counters(mr->model, add_counter, &n);
+	if (mr->model)
+		rf_model_counters(mr->model, add_counter, &n);
+	else
+		rf_policy_run_counters(mr->policy, add_counter, &n);
 	json_object_object_add(stats, "replay.events", json_object_new_uint64(mr->events));
 	json_object_object_add(stats, "replay.out_of_order_events", json_object_new_uint64(mr->out_of_order));
 	for (t = 0; t < RF_EV_TYPE_MAX; t++) {
@@ -111,15 +125,23 @@ static json_object *config_json(const struct rf_replay_result *res, const struct
 
 	json_object_object_add(c, "name", json_object_new_string(mr->conf->name));
 	json_object_object_add(c, "profile", json_object_new_string(mr->conf->profile));
-	rf_model_config_describe(mr->conf->cfg, add_setting, &d);
+	if (mr->policy) {
+		rf_policy_config_describe(mr->conf->policy, add_setting, &d);
+		json_object_object_add(d.settings, "cache_from",
+				       json_object_new_string(rf_policy_run_capacity_from(mr->policy)));
+	} else {
+		rf_model_config_describe(mr->conf->cfg, add_setting, &d);
+	}
 	json_object_object_add(c, "settings", d.settings);
 	json_object_object_add(c, "overridden", d.overridden);
 	json_object_object_add(c, "stats", run_stats(mr, cn));
 	aliases = json_object_new_object();
-	rf_model_aliases(mr->model, add_alias, aliases);
+	if (mr->model)
+		rf_model_aliases(mr->model, add_alias, aliases);
 	json_object_object_add(c, "aliases", aliases);
 	json_object_object_add(c, "observed", observed_json(res, cn));
-	json_object_object_add(c, "timeseries", series_json(mr->series, cn));
+	if (mr->series)
+		json_object_object_add(c, "timeseries", series_json(mr->series, cn));
 	if (rf_series_samples(res->kernel_series))
 		json_object_object_add(c, "observed_timeseries", series_json(res->kernel_series, cn));
 	return c;
@@ -132,8 +154,8 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 	char fp[17];
 	size_t i;
 
-	if (rf_cgroup_names_init(&cn, &res->header, res->nr ? res->runs[0].model : NULL,
-				 res->observe, res->all_cgroups)) {
+	if (rf_cgroup_names_init(&cn, &res->header, first_model(res), res->observe,
+				 res->all_cgroups)) {
 		rf_cgroup_names_release(&cn);
 		json_object_put(o);
 		json_object_put(trace);
@@ -191,9 +213,9 @@ static void precached_note(const struct rf_replay_result *res, FILE *out)
 	json_object *obs, *v;
 	uint64_t added = 0, kernel = 0;
 
-	if (res->warm_cache || !res->nr || !res->observe ||
+	if (res->warm_cache || !first_model(res) || !res->observe ||
 	    !strstr(res->header.sources, "mm_filemap_add_to_page_cache") ||
-	    !rf_model_counter(res->runs[0].model, "model.file_pages_added", &added))
+	    !rf_model_counter(first_model(res), "model.file_pages_added", &added))
 		return;
 	obs = json_object_new_object();
 	if (obs && !rf_observe_to_json(res->observe, obs) &&
@@ -229,6 +251,45 @@ static bool summary_value(const struct rf_model *m, const char *rec, const char 
 	return rf_model_counter(m, key, v);
 }
 
+/* The reference policies: references, misses and their ratio, in pages of the capacity. */
+static void policy_summary(const struct rf_replay_result *res, size_t width, FILE *out)
+{
+	static const char *const cols[] = {
+		"policy.capacity_pages", "policy.refs", "policy.hits", "policy.misses",
+		"policy.miss_pages", "policy.evictions",
+	};
+	static const char *const titles[] = {
+		"cache_pages", "refs", "hits", "misses", "miss_pages", "evictions",
+	};
+	uint64_t v, refs, misses;
+	bool head = false;
+	size_t i, c;
+
+	for (i = 0; i < res->nr; i++) {
+		const struct rf_policy_run *p = res->runs[i].policy;
+
+		if (!p)
+			continue;
+		if (!head) {
+			fprintf(out, "%-*s", (int)width, "policy");
+			for (c = 0; c < ARRAY_SIZE(cols); c++)
+				fprintf(out, " %13s", titles[c]);
+			fprintf(out, " %10s\n", "miss_ratio");
+			head = true;
+		}
+		fprintf(out, "%-*s", (int)width, res->runs[i].conf->name);
+		for (c = 0; c < ARRAY_SIZE(cols); c++) {
+			v = 0;
+			rf_policy_run_counter(p, cols[c], &v);
+			fprintf(out, " %13llu", (unsigned long long)v);
+		}
+		refs = misses = 0;
+		rf_policy_run_counter(p, "policy.refs", &refs);
+		rf_policy_run_counter(p, "policy.misses", &misses);
+		fprintf(out, " %10.4f\n", refs ? (double)misses / (double)refs : 0.0);
+	}
+}
+
 void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 {
 	static const char *const cols[] = {
@@ -258,19 +319,22 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,
 			res->first_damage);
 	precached_note(res, out);
-	if (rf_cgroup_names_init(&cn, &res->header, res->nr ? res->runs[0].model : NULL,
-				 res->observe, false))
+	if (rf_cgroup_names_init(&cn, &res->header, first_model(res), res->observe, false))
 		cn.recorded[0] = 0;
 	if (cn.recorded[0])
 		fprintf(out, "counts of the recorded cgroup %s (memcg.recorded.*; global: vmstat.*)\n",
 			cn.recorded);
 	for (i = 0; i < res->nr; i++)
 		width = strlen(res->runs[i].conf->name) > width ? strlen(res->runs[i].conf->name) : width;
-	fprintf(out, "%-*s", (int)width, "config");
-	for (c = 0; c < ARRAY_SIZE(cols); c++)
-		fprintf(out, " %13s", titles[c]);
-	fputc('\n', out);
+	if (first_model(res)) {
+		fprintf(out, "%-*s", (int)width, "config");
+		for (c = 0; c < ARRAY_SIZE(cols); c++)
+			fprintf(out, " %13s", titles[c]);
+		fputc('\n', out);
+	}
 	for (i = 0; i < res->nr; i++) {
+		if (!res->runs[i].model)
+			continue;
 		fprintf(out, "%-*s", (int)width, res->runs[i].conf->name);
 		for (c = 0; c < ARRAY_SIZE(cols); c++) {
 			if (!summary_value(res->runs[i].model, cn.recorded, cols[c], &v))
@@ -282,7 +346,8 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 		}
 		fputc('\n', out);
 	}
-	if (res->nr > 1)
+	policy_summary(res, width, out);
+	if (res->nr > 1 && first_model(res))
 		fprintf(out, "est_kernel_ms prices each profile's own operations (docs/model.md, "
 			"\"Cost model\"): v6.x moves a large folio in one where v4.x moves each page, "
 			"so across eras it compares the kernels' work, not a cost per page\n");

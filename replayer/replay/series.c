@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Time series: every interval of trace time, the model's sample keys (list
- * sizes and main cumulative counters, rf_model_sample()).  A sample at time
+ * sizes and main cumulative counters, rf_model_sample()), or a reference
+ * policy's counters.  A sample at time
  * k*interval shows the state before the first event at or after that time;
  * a last sample shows the state at the end of the trace.  A key first given
  * in a later sample (a cgroup made during the trace) reads 0 before it; a
@@ -155,14 +156,9 @@ static int take_with(struct rf_series *s, uint64_t t_rel, rf_series_walk walk, c
 	return rc;
 }
 
-static int model_walk(const void *m, rf_model_counter_cb cb, void *ctx)
+int rf_series_model_walk(const void *m, rf_model_counter_cb cb, void *ctx)
 {
 	return rf_model_sample(m, cb, ctx);
-}
-
-static int take(struct rf_series *s, const struct rf_model *m, uint64_t t_rel)
-{
-	return take_with(s, t_rel, model_walk, m);
 }
 
 int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_walk walk,
@@ -175,7 +171,7 @@ int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_wal
 	return take_with(s, t >= s->t0 ? t - s->t0 : 0, walk, src);
 }
 
-int rf_series_advance(struct rf_series *s, const struct rf_model *m, uint64_t t)
+int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t)
 {
 	uint64_t rel;
 	int rc;
@@ -187,7 +183,7 @@ int rf_series_advance(struct rf_series *s, const struct rf_model *m, uint64_t t)
 	}
 	rel = t >= s->t0 ? t - s->t0 : 0;
 	while (rel >= s->next) {
-		rc = take(s, m, s->next);
+		rc = take_with(s, s->next, walk, src);
 		if (rc)
 			return rc;
 		/* Long idle gaps: jump, so a sparse trace cannot create millions of samples. */
@@ -199,11 +195,11 @@ int rf_series_advance(struct rf_series *s, const struct rf_model *m, uint64_t t)
 	return 0;
 }
 
-int rf_series_finish(struct rf_series *s, const struct rf_model *m, uint64_t t_end)
+int rf_series_finish(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t_end)
 {
 	if (!s->started)
 		return 0;
-	return take(s, m, t_end >= s->t0 ? t_end - s->t0 : 0);
+	return take_with(s, t_end >= s->t0 ? t_end - s->t0 : 0, walk, src);
 }
 
 size_t rf_series_samples(const struct rf_series *s)

@@ -48,7 +48,10 @@ static void check_list(struct rf_config_list *l)
 	for (i = 0; i < l->nr; i++) {
 		struct desc d = { .len = 0 };
 
-		rf_model_config_describe(l->items[i].cfg, describe_cb, &d);
+		if (l->items[i].policy)
+			rf_policy_config_describe(l->items[i].policy, describe_cb, &d);
+		else
+			rf_model_config_describe(l->items[i].cfg, describe_cb, &d);
 		if (!d.len)
 			abort();
 	}
@@ -69,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     line = strtok_r(NULL, "\n", &save))
 		sets[nr++] = line;
 	err[0] = '\0';
-	rc = rf_config_list_add_profiles(&l, "v4.5,v4.6,v4.9,v5.10,v6.18", sets, nr, err, sizeof(err));
+	rc = rf_config_list_add_profiles(&l, "v4.5,v4.6,v4.9,v5.10,v6.18,lru,opt", sets, nr, err, sizeof(err));
 	check_error(rc, err);
 	if (!rc)
 		check_list(&l);

@@ -17,11 +17,13 @@ FUZZ_CLI_TRACE = cli/builtin-trace.c cli/trace/common.c cli/trace/print.c cli/tr
 fuzz_reader_SRC = $(librefault_trace_la_SOURCES) $(librefault_util_la_SOURCES)
 fuzz_compare_SRC = cli/builtin-compare.c cli/util.c $(librefault_compare_la_SOURCES) $(fuzz_reader_SRC)
 fuzz_gate_SRC = $(fuzz_compare_SRC)
-fuzz_config_SRC = replayer/replay/config_list.c $(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
+fuzz_config_SRC = replayer/replay/config_list.c replayer/replay/policy.c $(librefault_refpolicy_la_SOURCES) \
+	$(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
 fuzz_convert_SRC = cli/util.c $(FUZZ_CLI_TRACE) $(fuzz_reader_SRC)
 fuzz_lrugen_SRC = recorder/lru_gen.c
 fuzz_report_SRC = $(librefault_report_la_SOURCES) compare/jsonfile.c $(librefault_replay_la_SOURCES) \
-	$(librefault_observe_la_SOURCES) $(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
+	$(librefault_observe_la_SOURCES) $(librefault_refpolicy_la_SOURCES) $(librefault_model_la_SOURCES) \
+	$(fuzz_reader_SRC)
 FUZZ_LIBS = $(ZSTD_LIBS) $(MSGPACK_LIBS) $(JSONC_LIBS) $(UNWIND_LIBS) $(URCU_LIBS) -lpthread -lm
 
 regress_programs = tests/fuzz/regress-reader tests/fuzz/regress-compare tests/fuzz/regress-gate \
