@@ -72,6 +72,14 @@ RF_API int rf_refpolicy_new(struct rf_refpolicy **out, enum rf_refpolicy_kind ki
 RF_API int rf_refpolicy_ref(struct rf_refpolicy *p, uint64_t key, unsigned int order);
 
 /*
+ * A hint that @key will be referenced soon: start loading the slot of the
+ * policy's index that its reference reads.  Changes no state and no result;
+ * a caller that knows the stream ahead (a trace replay) calls it some
+ * references early, so the lookup does not wait on memory.
+ */
+RF_API void rf_refpolicy_prefetch(const struct rf_refpolicy *p, uint64_t key);
+
+/*
  * End of the stream.  OPT simulates what it recorded here and frees the
  * recording; LRU and CLOCK only refuse further references.
  */

@@ -242,6 +242,7 @@ static int opt_init(struct rf_refpolicy *p)
 	if (!s)
 		return RF_ERR_NOMEM;
 	p->state = s;
+	p->index = &s->ids;
 	return rp_keymap_init(&s->ids, 1024);
 }
 

@@ -113,6 +113,7 @@ int rp_queue_state_init(struct rf_refpolicy *p)
 	if (!q)
 		return RF_ERR_NOMEM;
 	p->state = q;
+	p->index = &q->index;
 	return rp_queue_init(q);
 }
 

@@ -55,6 +55,7 @@ struct rf_refpolicy {
 	bool finished;
 	struct rf_refpolicy_stats st;
 	void *state;			/* the policy's own */
+	const struct rp_keymap *index;	/* the map a reference looks its key up in */
 };
 
 extern const struct rp_ops rp_lru_ops;

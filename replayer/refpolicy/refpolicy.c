@@ -69,6 +69,14 @@ int rf_refpolicy_ref(struct rf_refpolicy *p, uint64_t key, unsigned int order)
 	return r;
 }
 
+void rf_refpolicy_prefetch(const struct rf_refpolicy *p, uint64_t key)
+{
+	const struct rp_keymap *km = p->index;
+
+	if (km->slots)
+		__builtin_prefetch(&km->slots[rp_key_hash(key) & km->mask]);
+}
+
 int rf_refpolicy_finish(struct rf_refpolicy *p)
 {
 	if (p->finished)

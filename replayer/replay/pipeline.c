@@ -39,6 +39,14 @@
 
 enum slot_state { SLOT_FREE, SLOT_READ, SLOT_DECODED };
 
+/*
+ * How many events ahead a reference policy's lookups are started
+ * (rf_refpolicy_prefetch()): about the memory latency over the time an
+ * event takes once its data is in cache (docs/performance.md, "Against
+ * libCacheSim").
+ */
+#define PREFETCH_DISTANCE	16u
+
 /* A slot's tag: (batch + 1) << 2 | state; 0 is a slot never used, free. */
 static uint64_t tag_of(uint64_t seq, enum slot_state st)
 {
@@ -210,7 +218,12 @@ static int feed_batch(struct worker *w, const struct slot *s)
 	int rc;
 
 	for (k = w->id; k < res->nr; k += pl->nr_workers) {
+		const struct rf_policy_run *ahead = res->runs[k].policy;
+
 		for (i = 0; i < s->batch.nr; i++) {
+			/* the batch is known ahead: start the lookups of a later event */
+			if (ahead && i + PREFETCH_DISTANCE < s->batch.nr)
+				rf_policy_run_prefetch(ahead, &s->batch.events[i + PREFETCH_DISTANCE]);
 			rc = feed_event(res, k, &s->batch.events[i]);
 			if (rc)
 				return rc;

@@ -28,6 +28,7 @@
 
 #define DEFAULT_MEMORY	(4ull << 30)	/* the kernel profiles' default (config.c) */
 #define MAX_ORDER_REF	9u		/* PMD order, as the model's MAX_ORDER_MODEL */
+#define PREFETCH_PAGES	4u		/* the first pages of a read, ahead of it */
 
 struct rf_policy_config {
 	enum rf_refpolicy_kind kind;
@@ -284,18 +285,45 @@ int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev)
 			return rc;
 	}
 	if (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_WRITE) {
+		uint64_t nr = ev->u.file.nr;
+
 		if (ev->u.file.index >= end)
 			return 0;
-		one = *ev;
-		if (one.u.file.nr > max_rw)
-			one.u.file.nr = max_rw;
-		if (one.u.file.nr > end - one.u.file.index)
-			one.u.file.nr = end - one.u.file.index;
-		ev = &one;
+		if (nr > max_rw)
+			nr = max_rw;
+		if (nr > end - ev->u.file.index)
+			nr = end - ev->u.file.index;
+		if (nr != ev->u.file.nr) {	/* the common case needs no copy */
+			one = *ev;
+			one.u.file.nr = nr;
+			ev = &one;
+		}
 	} else if (ev->type == RF_EV_FILE_FAULT && ev->u.file.index >= end) {
 		return 0;
 	}
 	return rf_event_page_refs(ev, r->page_shift, ref_one, r->p);
+}
+
+struct ahead {
+	const struct rf_refpolicy *p;
+	unsigned int left;
+};
+
+static int prefetch_one(uint64_t key, unsigned int order, void *ctx)
+{
+	struct ahead *a = ctx;
+
+	(void)order;
+	rf_refpolicy_prefetch(a->p, key);
+	return --a->left == 0;	/* non-zero stops the walk */
+}
+
+void rf_policy_run_prefetch(const struct rf_policy_run *r, const struct rf_event *ev)
+{
+	struct ahead a = { r->p, PREFETCH_PAGES };
+
+	if (r->p)
+		rf_event_page_refs(ev, r->page_shift, prefetch_one, &a);
 }
 
 int rf_policy_run_finish(struct rf_policy_run *r)

@@ -31,6 +31,8 @@ int rf_policy_run_new(struct rf_policy_run **out, const struct rf_policy_config 
 		      const struct rf_trace_header *h);
 int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev);
 int rf_policy_run_finish(struct rf_policy_run *r);
+/* A hint, changing nothing: @ev comes soon, start loading what it will look up. */
+void rf_policy_run_prefetch(const struct rf_policy_run *r, const struct rf_event *ev);
 /* "policy.<name>" counters, in a fixed order; an rf_series_walk of a struct rf_policy_run. */
 int rf_policy_run_counters(const void *r, rf_model_counter_cb cb, void *ctx);
 bool rf_policy_run_counter(const struct rf_policy_run *r, const char *key, uint64_t *v);
