@@ -16,7 +16,12 @@
  * bytes per resident page plus 16 per shadow entry.  Missed targets are
  * printed, not fatal (exit 1 only on errors, or with -S).
  *
+ * With -w, the same stream is written as a refault trace instead (the host's
+ * memory in its header: those 25%), for bench-cachesim.sh to replay and to
+ * convert for libCacheSim.
+ *
  *   bench-model [-n REFS] [-s SEED] [-p PROFILE]... [-r ROUNDS] [-S]
+ *   bench-model [-n REFS] [-s SEED] -w TRACE
  */
 #include <errno.h>
 #include <malloc.h>
@@ -30,6 +35,7 @@
 
 #include <refault/model.h>
 #include <refault/refpolicy.h>
+#include <refault/trace.h>
 
 #define DEFAULT_REFS	(22u << 20)	/* >= 20 M references */
 #define READERS		4u		/* concurrent sequential readers = CPUs */
@@ -70,6 +76,7 @@ struct options {
 	const char *profiles[MAX_PROFILES];
 	unsigned int nr_profiles;
 	bool strict;
+	const char *write;		/* -w: write the stream as this trace */
 };
 
 /* ------------------------------------------------------------ the stream */
@@ -467,6 +474,43 @@ static void print_legend(void)
 	       "shadow nodes and refaults per profile follow.\n");
 }
 
+/* ------------------------------------------------------------ -w */
+
+/* The stream as a trace: the events fed above, a header giving the memory of the runs. */
+static int write_trace(const char *path, const struct stream *s, uint64_t pages, uint64_t seed)
+{
+	struct rf_trace_header h;
+	struct rf_trace_writer *w;
+	struct rf_event ev;
+	size_t i;
+	int r;
+
+	rf_trace_header_init(&h, "bench-model");
+	h.host.page_size = 1u << PAGE_SHIFT;
+	h.host.mem_bytes = pages << PAGE_SHIFT;
+	h.host.cpus = READERS;
+	h.synthetic = true;
+	snprintf(h.command, sizeof(h.command), "bench-model -n %zu -s %llu -w", s->nr,
+		 (unsigned long long)seed);
+	r = rf_trace_writer_open(&w, path, &h, NULL);
+	if (r)
+		return fprintf(stderr, "bench-model: %s: %s\n", path, rf_strerror(r)), r;
+	event_init(&ev);
+	for (i = 0; i < s->nr && !r; i++) {
+		event_of(&ev, &s->refs[i]);
+		r = rf_trace_writer_append(w, &ev);
+	}
+	if (r) {
+		fprintf(stderr, "bench-model: %s: %s\n", path, rf_trace_writer_errmsg(w));
+		rf_trace_writer_abandon(w);
+		return r;
+	}
+	r = rf_trace_writer_close(w);
+	if (r)
+		fprintf(stderr, "bench-model: %s: %s\n", path, rf_strerror(r));
+	return r;
+}
+
 /* ------------------------------------------------------------ main */
 
 static int parse(int argc, char **argv, struct options *o)
@@ -477,7 +521,7 @@ static int parse(int argc, char **argv, struct options *o)
 	o->refs = DEFAULT_REFS;
 	o->seed = 1;
 	o->rounds = 1;
-	while ((c = getopt(argc, argv, "n:s:p:r:Sh")) != -1) {
+	while ((c = getopt(argc, argv, "n:s:p:r:Sw:h")) != -1) {
 		switch (c) {
 		case 'n':
 			o->refs = strtoull(optarg, NULL, 0);
@@ -496,14 +540,19 @@ static int parse(int argc, char **argv, struct options *o)
 		case 'S':
 			o->strict = true;
 			break;
+		case 'w':
+			o->write = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: bench-model [-n REFS] [-s SEED] [-p PROFILE]... "
 				"[-r ROUNDS] [-S]\n"
+				"       bench-model [-n REFS] [-s SEED] -w TRACE\n"
 				"  -n  page references (default %u; at least 20000)\n"
 				"  -r  run everything ROUNDS times, keep each one's fastest "
 				"(default 1)\n"
 				"  -p  profile to run (repeatable; default: every profile)\n"
-				"  -S  exit 1 when a model misses a target\n", DEFAULT_REFS);
+				"  -S  exit 1 when a model misses a target\n"
+				"  -w  write the stream as a refault trace and exit\n", DEFAULT_REFS);
 			return -1;
 		}
 	}
@@ -573,6 +622,14 @@ int main(int argc, char **argv)
 	if (parse(argc, argv, &o) || make_stream(&s, o.refs, o.seed))
 		return 2;
 	pages = (s.hot_touched + s.file_touched) / 4;
+	if (o.write) {
+		printf("bench-model: %zu page references over %llu distinct pages, memory %llu pages, "
+		       "seed %llu: %s\n", s.nr, (unsigned long long)(s.hot_touched + s.file_touched),
+		       (unsigned long long)pages, (unsigned long long)o.seed, o.write);
+		i = (unsigned int)write_trace(o.write, &s, pages, o.seed);
+		free(s.refs);
+		return i ? 1 : 0;
+	}
 	print_header(&s, pages, o.seed, o.rounds);
 	/*
 	 * LRU runs before and after the models, so that a neighbour's burst

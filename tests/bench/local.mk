@@ -11,7 +11,10 @@ EXTRA_PROGRAMS += tests/bench/bench-model
 BENCH_BINS += tests/bench/bench-model
 tests_bench_bench_model_LDADD = $(REFPOLICY_LIBS) $(MODEL_LIBS) -lm
 BENCH_SH += tests/bench/bench-replay.sh
+# refault replay against libCacheSim's cachesim (LIBCACHESIM=/path/to/cachesim) on bench-model's stream.
+BENCH_SH += tests/bench/bench-cachesim.sh
 # What --call-graph dwarf costs, against perf record --call-graph dwarf (root, hyperfine, perf).
 BENCH_SH += tests/bench/bench-stacks.sh
-EXTRA_DIST += tests/bench/bench-replay.sh tests/bench/bench-record.sh tests/bench/bench-stacks.sh
+EXTRA_DIST += tests/bench/bench-replay.sh tests/bench/bench-record.sh tests/bench/bench-stacks.sh \
+	tests/bench/bench-cachesim.sh
 CLEANFILES += $(EXTRA_PROGRAMS)
