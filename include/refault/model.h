@@ -176,6 +176,18 @@ RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, 
 RF_API int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
 
 /*
+ * rf_model_prefetch() - a hint that @ev will be fed soon
+ *
+ * Starts loading what the page-cache lookup of a file read's or fault's
+ * first page will read: with @deep false the slot of the node index; with
+ * @deep true (the same event, hinted shallowly some events before) it
+ * follows that slot to the tree node's slot and the page struct.  Changes
+ * no state and no result.  A caller that knows the stream ahead (a trace
+ * replay) calls it shallow for an event far ahead and deep for a near one.
+ */
+RF_API void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, bool deep);
+
+/*
  * End of trace: apply a readahead still held and freeze the *_at_exit
  * gauges (e.g. pages stranded at exit).  Later feeds are refused; counters
  * can still be read.  Calling it again changes nothing.

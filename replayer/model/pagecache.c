@@ -198,6 +198,32 @@ uint64_t xa_load(struct rf_model *m, uint32_t mapping, uint64_t index)
 	return m->nodes[n].slots[index & (XA_CHUNK_SIZE - 1)];
 }
 
+void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, bool deep)
+{
+	const struct pair_map *ni = &m->node_index;
+	struct rf_pair key;
+	uint32_t mapping, n;
+	uint64_t e;
+
+	if ((ev->type != RF_EV_FILE_READ && ev->type != RF_EV_FILE_FAULT) || !ni->slots)
+		return;
+	mapping = pair_map_find(&m->mapping_index,
+				(uint64_t)MAPPING_FILE << 32 | ev->u.file.dev, ev->u.file.ino);
+	if (mapping == RF_NONE)
+		return;
+	key = (struct rf_pair){ mapping, ev->u.file.index >> XA_CHUNK_SHIFT };
+	if (!deep) {
+		__builtin_prefetch(&ni->slots[rf_pair_hash(key) & ni->mask]);
+		return;
+	}
+	n = pair_map_find(ni, key.a, key.b);
+	if (n == RF_NONE)
+		return;
+	e = m->nodes[n].slots[ev->u.file.index & (XA_CHUNK_SIZE - 1)];
+	if (slot_is_page(e))
+		__builtin_prefetch(&m->pages[e >> 2]);
+}
+
 uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index)
 {
 	uint64_t e = xa_load(m, mapping, index);

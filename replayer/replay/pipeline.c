@@ -46,6 +46,7 @@ enum slot_state { SLOT_FREE, SLOT_READ, SLOT_DECODED };
  * libCacheSim").
  */
 #define PREFETCH_DISTANCE	16u
+#define PREFETCH_NEAR		4u	/* a model's second step: the node and the page */
 
 /* A slot's tag: (batch + 1) << 2 | state; 0 is a slot never used, free. */
 static uint64_t tag_of(uint64_t seq, enum slot_state st)
@@ -219,11 +220,16 @@ static int feed_batch(struct worker *w, const struct slot *s)
 
 	for (k = w->id; k < res->nr; k += pl->nr_workers) {
 		const struct rf_policy_run *ahead = res->runs[k].policy;
+		const struct rf_model *m = res->runs[k].model;
 
 		for (i = 0; i < s->batch.nr; i++) {
-			/* the batch is known ahead: start the lookups of a later event */
+			/* the batch is known ahead: start the lookups of later events */
 			if (ahead && i + PREFETCH_DISTANCE < s->batch.nr)
 				rf_policy_run_prefetch(ahead, &s->batch.events[i + PREFETCH_DISTANCE]);
+			if (m && i + PREFETCH_DISTANCE < s->batch.nr)
+				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_DISTANCE], false);
+			if (m && i + PREFETCH_NEAR < s->batch.nr)
+				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_NEAR], true);
 			rc = feed_event(res, k, &s->batch.events[i]);
 			if (rc)
 				return rc;
