@@ -54,9 +54,11 @@ check "lru and clock have a time series, opt (simulated at the end) none" \
 	"$PYTHON3 -c 'import json,sys; c={c[\"name\"]: c for c in json.load(open(sys.argv[1]))[\"configs\"]}
 sys.exit(not (\"timeseries\" in c[\"lru\"] and \"timeseries\" in c[\"clock\"] and \"timeseries\" not in c[\"opt\"]))' '$tmp/t1.json'"
 
-"$REFAULT" replay -p lru,v6.18 --set swappiness=10 "$tmp/s.rft" > "$tmp/summary" 2>&1
+"$REFAULT" replay -p lru,v6.18 --set swappiness=10 "$tmp/s.rft" -o "$tmp/mixed.json" > "$tmp/summary" 2>&1
 check "a kernel profile's setting is accepted for a mixed list, kept as ignored by the policy" \
-	"test \"\$(setting_of '$tmp/t1.json' lru memory)\" = 67108864 && grep -q '^policy ' '$tmp/summary' && grep -q '^lru,swappiness=10 ' '$tmp/summary'"
+	"test \"\$(setting_of '$tmp/mixed.json' lru,swappiness=10 ignored.swappiness)\" = 10 &&
+	 test \"\$(setting_of '$tmp/t1.json' lru memory)\" = 67108864 &&
+	 grep -q '^policy ' '$tmp/summary' && grep -q '^lru,swappiness=10 ' '$tmp/summary'"
 "$REFAULT" replay -q -p lru --set nosuchkey=1 "$tmp/s.rft" -o "$tmp/bad.json" 2> "$tmp/err"
 rc=$?
 check "an unknown key is refused, naming the policy's keys" \
