@@ -40,9 +40,10 @@
 enum slot_state { SLOT_FREE, SLOT_READ, SLOT_DECODED };
 
 /*
- * How many events ahead a reference policy's lookups are started
- * (rf_refpolicy_prefetch()): about the memory latency over the time an
- * event takes once its data is in cache (docs/performance.md, "Against
+ * How many events ahead the lookups of a reference policy
+ * (rf_refpolicy_prefetch()) and of a kernel model (rf_model_prefetch(),
+ * shallow) are started: about the memory latency over the time an event
+ * takes once its data is in cache (docs/performance.md, "Against
  * libCacheSim").
  */
 #define PREFETCH_DISTANCE	16u

@@ -182,7 +182,7 @@ struct rf_policy_run {
 	bool recorded_known;
 	uint64_t limit_bytes;		/* its first memory limit; 0 none */
 	uint64_t capacity;		/* pages, once decided */
-	const char *capacity_from;	/* "cache", "memory.max of the recorded cgroup", "memory" */
+	const char *capacity_from;	/* "cache", "memory limit of the recorded cgroup", "memory" */
 };
 
 /* A cgroup path as the recorder writes it: one leading '/', no trailing one. */

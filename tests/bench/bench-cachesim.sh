@@ -28,9 +28,9 @@ pages=$("$REFAULT" trace info --json "$trace" |
 echo "trace: $(stat -c %s "$trace") bytes; cache: $pages pages"
 profiles=${PROFILES:-$("$REFAULT" replay --list-profiles | awk '{print $1}' | paste -sd,)}
 
-# wall seconds, CPU seconds (user + system) and peak RSS (KiB) of one command
+# wall seconds, CPU seconds (user + system) and peak RSS (KiB) of one command; its output in $tmp/out
 measure() {
-	/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" ||
 		{ cat "$tmp/err" >&2; exit 1; }
 	awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$tmp/time"
 }
@@ -42,8 +42,7 @@ if [ -n "${LIBCACHESIM:-}" ]; then
 	read -r w c rss < <(measure "$LIBCACHESIM" "$tmp/stream.oracleGeneral" oracleGeneral lru \
 		"$pages" --ignore-obj-size 1 --num-thread 1)
 	# its result line: "... LRU cache size N, R req, miss ratio 0.2631, throughput ..."
-	"$LIBCACHESIM" "$tmp/stream.oracleGeneral" oracleGeneral lru "$pages" --ignore-obj-size 1 \
-		--num-thread 1 2>&1 | sed -n 's/.* \([0-9]*\) req, miss ratio \([0-9.]*\),.*/\1 \2/p' \
+	cat "$tmp/out" "$tmp/err" | sed -n 's/.* \([0-9]*\) req, miss ratio \([0-9.]*\),.*/\1 \2/p' \
 		> "$tmp/lcs-result"
 	echo "libcachesim $w $c $rss $(cat "$tmp/lcs-result")" >> "$tmp/runs"
 	rm -f "$tmp/stream.oracleGeneral"

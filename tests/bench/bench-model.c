@@ -623,12 +623,14 @@ int main(int argc, char **argv)
 		return 2;
 	pages = (s.hot_touched + s.file_touched) / 4;
 	if (o.write) {
+		int r;
+
 		printf("bench-model: %zu page references over %llu distinct pages, memory %llu pages, "
 		       "seed %llu: %s\n", s.nr, (unsigned long long)(s.hot_touched + s.file_touched),
 		       (unsigned long long)pages, (unsigned long long)o.seed, o.write);
-		i = (unsigned int)write_trace(o.write, &s, pages, o.seed);
+		r = write_trace(o.write, &s, pages, o.seed);
 		free(s.refs);
-		return i ? 1 : 0;
+		return r ? 1 : 0;
 	}
 	print_header(&s, pages, o.seed, o.rounds);
 	/*
