@@ -113,13 +113,11 @@ static struct rf_memcg *memcg_alloc(struct rf_model *m, uint64_t cgid, const cha
 
 int memcg_root_init(struct rf_model *m)
 {
-	uint32_t i;
-
+	_Static_assert(RF_NONE == UINT32_MAX, "id_to_slot is cleared to RF_NONE bytewise");
 	m->id_to_slot = malloc((MEM_CGROUP_ID_MAX + 1) * sizeof(*m->id_to_slot));
 	if (!m->id_to_slot)
 		return RF_ERR_NOMEM;
-	for (i = 0; i <= MEM_CGROUP_ID_MAX; i++)
-		m->id_to_slot[i] = RF_NONE;
+	memset(m->id_to_slot, 0xff, (MEM_CGROUP_ID_MAX + 1) * sizeof(*m->id_to_slot));
 	if (!memcg_alloc(m, 0, "/", RF_NONE))
 		return RF_ERR_NOMEM;
 	return 0;
