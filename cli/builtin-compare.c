@@ -20,7 +20,8 @@
 #define EXIT_GATE 3
 
 struct compare_opts {
-	bool all, json, csv, force, over_time;
+	bool all, json, csv, force;
+	const char *over;		/* --over: NULL (variants), "time", or a setting */
 	const char *export_matrix;
 	const char *plot;
 	const char *html;
@@ -29,6 +30,7 @@ struct compare_opts {
 	char **specs;
 	size_t nspecs;
 	bool specs_owned;
+	char **workloads;		/* a sweep's: each spec's workload */
 };
 
 static void usage(FILE *out)
@@ -36,6 +38,7 @@ static void usage(FILE *out)
 	fprintf(out,
 "usage: refault compare [options] BASE NEW [NEW2 ...]\n"
 "       refault compare [options] RESULTS.json      (every configuration in it, first = base)\n"
+"       refault compare [options] SWEEP.json        (per workload, every configuration)\n"
 "       refault compare --export-matrix FILE SIDE\n"
 "\n"
 "Compares replay results the way the LKP robot compares kernels: the base column, then\n"
@@ -51,6 +54,9 @@ static void usage(FILE *out)
 "                          gathered from the trace (\"observed\"), to put the model\n"
 "                          against; only the quantities both columns have are shown\n"
 "  a1.json,a2.json,...     a group of repeated runs: samples of one column\n"
+"  sweep.json:NAME         a configuration of a merged sweep (refault sweep merge):\n"
+"                          its runs, one per trace and repetition, as one column\n"
+"                          (WORKLOAD/NAME when the sweep has several workloads)\n"
 "  stats.json, matrix.json LKP files (\"proc-vmstat.X\" is read as \"vmstat.X\")\n"
 "\n"
 "options:\n"
@@ -65,7 +71,9 @@ static void usage(FILE *out)
 "                          (LKP's rules call it a change). METRIC may omit its group\n"
 "                          prefix (workingset_refault_file) when that is unique.\n"
 "      --plot METRIC       ASCII plot of METRIC: variants on the x axis (their samples),\n"
-"      --over time         or, with --over time, the time series over trace time\n"
+"      --over time         or, with --over time, the time series over trace time,\n"
+"      --over SETTING      or against a setting the columns' names vary (a sweep's\n"
+"                          axis: memory, swappiness), one line per the rest of them\n"
 "      --html FILE         write one self-contained HTML page: table and SVG charts\n"
 "      --force             compare results of different traces anyway\n"
 "  -h, --help              this text\n"
@@ -125,11 +133,12 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 				return ret;
 			break;
 		case 'o':
-			if (strcmp(optarg, "time") && strcmp(optarg, "variants")) {
-				rf_err(VERB, "--over takes 'time' or 'variants', not '%s'", optarg);
+			if (!*optarg || strchr(optarg, ',') || strchr(optarg, ' ')) {
+				rf_err(VERB, "--over takes 'time', 'variants' or a setting (memory), "
+				       "not '%s'", optarg);
 				return RF_EXIT_USAGE;
 			}
-			o->over_time = !strcmp(optarg, "time");
+			o->over = strcmp(optarg, "variants") ? optarg : NULL;
 			break;
 		case 'h':
 			usage(stdout);
@@ -147,15 +156,19 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 	return 0;
 }
 
-/* "results.json" alone, holding several configurations: compare them all, first = base. */
+/*
+ * "results.json" alone, holding several configurations: compare them all, first = base; a
+ * sweep file alone: its configurations, per workload.
+ */
 static int expand_single(struct compare_opts *o)
 {
-	char err[RF_COMPARE_ERRLEN], **names = NULL, **specs;
+	char err[RF_COMPARE_ERRLEN], **names = NULL, **workloads = NULL, **specs;
 	size_t i, n = 0;
 
 	if (o->nspecs != 1 || strchr(o->specs[0], ','))
 		return 0;
-	if (rf_compare_results_configs(o->specs[0], &names, &n, err, sizeof(err)) || n < 2)
+	if (rf_compare_results_configs(o->specs[0], &names, &workloads, &n, err, sizeof(err)) ||
+	    n < 2)
 		goto out;
 	specs = calloc(n, sizeof(*specs));
 	for (i = 0; specs && i < n; i++)
@@ -165,11 +178,17 @@ static int expand_single(struct compare_opts *o)
 		o->specs = specs;
 		o->nspecs = n;
 		o->specs_owned = true;
+		o->workloads = workloads;
+		workloads = NULL;
 	}
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(names[i]);
+		if (workloads)
+			free(workloads[i]);
+	}
 	free(names);
+	free(workloads);
 	return 0;
 }
 
@@ -187,6 +206,10 @@ static int load_sides(struct compare_opts *o, struct rf_compare_side *sides)
 			fprintf(stderr, "WARNING: %s: the kernel lost %llu records while its trace was "
 				"recorded: its numbers are short\n", sides[i].spec,
 				(unsigned long long)sides[i].lost_events);
+		if (sides[i].sweep_not_done && (!i || !sides[i - 1].sweep_not_done))
+			rf_err(VERB, "warning: %s: a partial sweep: %zu of its tasks failed or are "
+			       "missing, so some columns have fewer runs (refault sweep status)",
+			       sides[i].spec, sides[i].sweep_not_done);
 		if (sides[i].events_skipped)
 			rf_err(VERB, "warning: %s: %llu events were in damaged chunks and skipped: "
 			       "partial results", sides[i].spec,
@@ -318,7 +341,7 @@ static int plot(const struct compare_opts *o, const struct rf_compare_report *re
 	char err[RF_COMPARE_ERRLEN], cands[400];
 	const char *name;
 
-	if (o->over_time) {
+	if (o->over && !strcmp(o->over, "time")) {
 		if (rf_compare_plot_time(stdout, rep->sides, rep->nsides, o->plot, err,
 					 sizeof(err))) {
 			rf_err(VERB, "--plot %s: %s", o->plot, err);
@@ -334,6 +357,13 @@ static int plot(const struct compare_opts *o, const struct rf_compare_report *re
 			rf_err(VERB, "--plot %s: unknown metric (refault compare --all lists them)",
 			       o->plot);
 		return RF_EXIT_FAILURE;
+	}
+	if (o->over) {
+		if (rf_compare_plot_axis(stdout, rep, name, o->over, err, sizeof(err))) {
+			rf_err(VERB, "%s", err);
+			return RF_EXIT_FAILURE;
+		}
+		return 0;
 	}
 	rf_compare_plot_variants(stdout, rep, name);
 	return 0;
@@ -421,16 +451,67 @@ static void release_opts(struct compare_opts *o)
 	for (i = 0; i < o->ngates; i++)
 		rf_compare_gate_release(&o->gates[i]);
 	free(o->gates);
-	for (i = 0; o->specs_owned && i < o->nspecs; i++)
+	for (i = 0; o->specs_owned && i < o->nspecs; i++) {
 		free(o->specs[i]);
+		if (o->workloads)
+			free(o->workloads[i]);
+	}
+	free(o->workloads);
 	if (o->specs_owned)
 		free(o->specs);
+}
+
+static int compare_specs(struct compare_opts *o)
+{
+	struct rf_compare_side *sides = calloc(o->nspecs, sizeof(*sides));
+	size_t i;
+	int ret = sides ? compare(o, sides) : RF_EXIT_FAILURE;
+
+	for (i = 0; sides && i < o->nspecs; i++)
+		rf_compare_side_release(&sides[i]);
+	free(sides);
+	return ret;
+}
+
+/* A sweep of several workloads: one table each; the worst status of them. */
+static int compare_workloads(struct compare_opts *o)
+{
+	struct compare_opts sub = *o;
+	size_t i, j, k;
+	int ret = 0, r;
+
+	if (o->json || o->csv || o->html || o->export_matrix)
+		return rf_usage_error(VERB, "%s holds several workloads: --json, --csv, --html and "
+				      "--export-matrix take one's configurations by name "
+				      "(%s:WORKLOAD/CONFIG ...)", o->specs[0], o->specs[0]);
+	sub.specs = calloc(o->nspecs, sizeof(*sub.specs));
+	sub.specs_owned = false;
+	sub.workloads = NULL;
+	if (!sub.specs)
+		return RF_EXIT_FAILURE;
+	for (i = 0; i < o->nspecs; i++) {
+		for (j = 0; j < i && strcmp(o->workloads[j], o->workloads[i]); j++)
+			;
+		if (j < i)
+			continue;	/* a workload seen */
+		for (k = i, sub.nspecs = 0; k < o->nspecs; k++)
+			if (!strcmp(o->workloads[k], o->workloads[i]))
+				sub.specs[sub.nspecs++] = o->specs[k];
+		printf("%s== workload %s ==\n\n", i ? "\n" : "", o->workloads[i]);
+		fflush(stdout);
+		r = sub.nspecs < 2 ? 0 : compare_specs(&sub);
+		if (r == RF_EXIT_FAILURE || r == RF_EXIT_USAGE || (r == EXIT_GATE && !ret))
+			ret = r;
+		if (ret == RF_EXIT_FAILURE || ret == RF_EXIT_USAGE)
+			break;
+	}
+	free(sub.specs);
+	return ret;
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { 0 };
-	struct rf_compare_side *sides = NULL;
 	size_t i;
 	int ret = parse_args(&o, argc, argv);
 
@@ -441,11 +522,10 @@ int cmd_compare(int argc, char **argv)
 		ret = rf_usage_error(VERB, "need a BASE and at least one NEW side");
 		goto out;
 	}
-	sides = calloc(o.nspecs, sizeof(*sides));
-	ret = sides ? compare(&o, sides) : RF_EXIT_FAILURE;
-	for (i = 0; sides && i < o.nspecs; i++)
-		rf_compare_side_release(&sides[i]);
-	free(sides);
+	for (i = 1; o.workloads && i < o.nspecs; i++)
+		if (strcmp(o.workloads[i], o.workloads[0]))
+			break;
+	ret = o.workloads && i < o.nspecs ? compare_workloads(&o) : compare_specs(&o);
 out:
 	release_opts(&o);
 	return ret < 0 ? RF_EXIT_OK : ret;

@@ -10,5 +10,6 @@ int cmd_gen(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif /* REFAULT_CLI_BUILTIN_H */

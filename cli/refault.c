@@ -24,6 +24,7 @@ static const struct cmd_struct commands[] = {
 	{ "compare", cmd_compare, "LKP-style regression tables, gates and plots over replay results" },
 	{ "validate", cmd_validate, "the model against the kernel's own counters in a recorded trace" },
 	{ "report", cmd_report, "which files, cgroups, pids or commands refault, kernel and models" },
+	{ "sweep", cmd_sweep, "traces x configurations as tasks for processes, GNU parallel, Slurm" },
 };
 
 static void print_usage(FILE *out)

@@ -70,6 +70,7 @@ struct rf_compare_side {
 	char *trace_path;		/* of the first run */
 	uint64_t events_skipped;	/* summed over runs: non-zero means partial results */
 	uint64_t lost_events;		/* summed over runs: records the kernel lost recording */
+	size_t sweep_not_done;		/* from a sweep file: its tasks failed or missing */
 	struct rf_compare_metric *m;	/* sorted by name */
 	size_t nm;
 	struct rf_compare_alias *alias;	/* the first run's: its profile's kernel names */
@@ -84,9 +85,13 @@ struct rf_compare_side {
  */
 RF_API int rf_compare_side_load(struct rf_compare_side *side, const char *spec, char *err,
 				size_t errlen);
-/* The configuration names of a results file (for expanding "results.json" into all of them). */
-RF_API int rf_compare_results_configs(const char *path, char ***names, size_t *n, char *err,
-				      size_t errlen);
+/*
+ * The configuration names of a results file or a sweep file (for expanding
+ * "results.json" into all of them); with @workloads, each one's workload
+ * (a sweep's; "" for a results file), in the same order.
+ */
+RF_API int rf_compare_results_configs(const char *path, char ***names, char ***workloads,
+				      size_t *n, char *err, size_t errlen);
 RF_API void rf_compare_side_release(struct rf_compare_side *side);
 /* 0 if @a and @b replay the same trace(s), else RF_ERR_INVAL with the reason in @err. */
 RF_API int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_compare_side *b,
@@ -186,5 +191,12 @@ RF_API int rf_compare_plot_variants(FILE *out, const struct rf_compare_report *r
 				    const char *metric);
 RF_API int rf_compare_plot_time(FILE *out, const struct rf_compare_side *sides, size_t nsides,
 				const char *series, char *err, size_t errlen);
+/*
+ * Against a setting (a sweep's axis, "memory"): x the values of @key in the
+ * columns' names, one line per the rest of their names (the profile and
+ * other settings), y the mean of @metric (a full name).
+ */
+RF_API int rf_compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const char *metric,
+				const char *key, char *err, size_t errlen);
 
 #endif /* REFAULT_COMPARE_H */

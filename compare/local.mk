@@ -4,7 +4,7 @@
 noinst_LTLIBRARIES += librefault-compare.la
 librefault_compare_la_SOURCES = \
 	compare/compare.h compare/compare-local.h compare/util.c compare/run.c \
-	compare/load_results.c compare/load_lkp.c compare/side.c \
+	compare/load_results.c compare/load_lkp.c compare/load_sweep.c compare/side.c \
 	compare/names.c compare/stats.c compare/rows.c \
 	compare/table.c compare/decisions.c compare/export.c \
 	compare/gate.c compare/plot.c compare/html.c compare/html_table.c compare/svg.c \

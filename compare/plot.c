@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare/compare-local.h"
+#include "lib/units.h"
 
 #define WIDTH		80
 #define HEIGHT		16		/* rows inside the frame */
@@ -260,4 +261,133 @@ int rf_compare_plot_time(FILE *out, const struct rf_compare_side *sides, size_t 
 	legend(out, sides, nsides, "");
 	fprintf(out, "\n");
 	return ferror(out) ? RF_ERR_IO : 0;
+}
+
+/* A side's label without "WORKLOAD/" and without ",KEY=VALUE", and that VALUE. */
+static bool split_label(const char *label, const char *key, char *ident, size_t len,
+			char *value, size_t vlen)
+{
+	const char *s = label, *comma = strchr(label, ','), *slash = strchr(label, '/');
+	size_t klen = strlen(key), used = 0;
+	bool found = false;
+
+	if (slash && (!comma || slash < comma))
+		s = slash + 1;		/* a sweep's workload */
+	ident[0] = value[0] = '\0';
+	while (*s) {
+		size_t n = strcspn(s, ",");
+
+		if (n > klen && !strncmp(s, key, klen) && s[klen] == '=' && !found) {
+			snprintf(value, vlen, "%.*s", (int)(n - klen - 1), s + klen + 1);
+			found = true;
+		} else if (used + n + 2 < len) {
+			used += (size_t)snprintf(ident + used, len - used, "%s%.*s", used ? "," : "",
+						 (int)n, s);
+		}
+		s += n + (s[n] == ',');
+	}
+	return found;
+}
+
+static double axis_number(const char *v)
+{
+	uint64_t n;
+
+	return rf_parse_size(v, &n) ? NAN : (double)n;
+}
+
+int rf_compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const char *metric,
+			 const char *key, char *err, size_t errlen)
+{
+	const struct rf_compare_row *row = rf_compare_report_row(rep, metric);
+	size_t n = rep->nsides, i, j, nv = 0, ni = 0;
+	char (*ident)[256] = calloc(n, sizeof(*ident)), (*val)[64] = calloc(n, sizeof(*val));
+	size_t *vrank = calloc(n, sizeof(*vrank)), *irank = calloc(n, sizeof(*irank));
+	size_t *order = calloc(n, sizeof(*order));
+	double ymin = INFINITY, ymax = -INFINITY;
+	char title[256], ticks[WIDTH + 1];
+	struct canvas c;
+	int ret = 0;
+
+	if (!row || !ident || !val || !vrank || !irank || !order) {
+		ret = row ? RF_ERR_NOMEM : RF_ERR_INVAL;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (!split_label(rep->sides[i].label, key, ident[i], sizeof(ident[i]), val[i],
+				 sizeof(val[i]))) {
+			rf_compare_seterr(err, errlen, "--over %s: column %s sets no %s (a sweep's "
+					  "axes are its settings that take several values)", key,
+					  rep->sides[i].label, key);
+			ret = RF_ERR_INVAL;
+			goto out;
+		}
+	/* the axis: the distinct values, by size when they are sizes or numbers */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && strcmp(val[order[j]], val[i]); j++)
+			;
+		if (j < i)
+			continue;
+		order[nv++] = i;
+	}
+	for (i = 1; i < nv; i++)
+		for (j = i; j > 0; j--) {
+			double a = axis_number(val[order[j - 1]]), b = axis_number(val[order[j]]);
+			bool swap = isnan(a) || isnan(b) ? strcmp(val[order[j - 1]], val[order[j]]) > 0 :
+				    a > b;
+			size_t t;
+
+			if (!swap)
+				break;
+			t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		for (j = 0; strcmp(val[order[j]], val[i]); j++)
+			;
+		vrank[i] = j;
+		for (j = 0; j < i && strcmp(ident[j], ident[i]); j++)
+			;
+		irank[i] = j < i ? irank[j] : ni++;
+		ymin = fmin(ymin, row->cell[i].mean);
+		ymax = fmax(ymax, row->cell[i].mean);
+	}
+	canvas_init(&c, ymin, ymax, -0.5, (double)nv - 0.5);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (irank[j] == irank[i] && vrank[j] == vrank[i] + 1)
+				line(&c, (double)vrank[i], row->cell[i].mean, (double)vrank[j],
+				     row->cell[j].mean);
+	for (i = 0; i < n; i++)
+		put(&c, (double)vrank[i], row->cell[i].mean, marker(irank[i]));
+	sanitize(title, sizeof(title), metric);
+	print_canvas(out, &c, title);
+	memset(ticks, ' ', WIDTH);
+	ticks[WIDTH] = '\0';
+	for (i = 0; i < nv; i++) {
+		size_t at = LEFT + (size_t)col_of(&c, (double)i), len = strlen(val[order[i]]);
+
+		at = at >= len / 2 ? at - len / 2 : 0;
+		if (at + len <= WIDTH)
+			memcpy(ticks + at, val[order[i]], len);
+	}
+	for (i = WIDTH; i > 0 && ticks[i - 1] == ' '; i--)
+		ticks[i - 1] = '\0';
+	fprintf(out, "%s  (%s)\n", ticks, key);
+	for (i = 0; i < ni; i++)
+		for (j = 0; j < n; j++)
+			if (irank[j] == i) {
+				fprintf(out, "[%c] %s%s\n", marker(i), ident[j], i ? "" : " (base)");
+				break;
+			}
+	fprintf(out, "\n");
+	ret = ferror(out) ? RF_ERR_IO : 0;
+out:
+	free(ident);
+	free(val);
+	free(vrank);
+	free(irank);
+	free(order);
+	return ret;
 }

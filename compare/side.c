@@ -61,32 +61,6 @@ static int split_member(const char *member, char **path, char **config)
 	return *path && *config ? 0 : RF_ERR_NOMEM;
 }
 
-static int load_member(struct rf_compare_run *run, const char *member, char *err, size_t errlen)
-{
-	struct json_object *root;
-	char *path, *config;
-	int ret = split_member(member, &path, &config);
-
-	if (ret)
-		return ret;
-	ret = rf_json_read_object(path, RESULTS_OR_LKP, &root, err, errlen);
-	if (ret)
-		goto out;
-	ret = rf_compare_load_results(run, root, path, config, err, errlen);
-	if (ret == RF_ERR_NOT_TRACE && config) {
-		rf_compare_seterr(err, errlen, "%s: not a refault results file, so it has no "
-				  "configuration '%s'", path, config);
-		ret = RF_ERR_INVAL;
-	} else if (ret == RF_ERR_NOT_TRACE) {
-		ret = rf_compare_load_lkp(run, root, path, err, errlen);
-	}
-	json_object_put(root);
-out:
-	free(path);
-	free(config);
-	return ret;
-}
-
 /* Append @src's samples to @m; @cols samples of zero when @src is NULL (LKP's missing = 0). */
 static int append_samples(struct rf_compare_metric *m, const struct rf_compare_metric *src,
 			  size_t cols)
@@ -226,55 +200,160 @@ static char *make_label(const char *spec, const char *config, bool lkp)
 	return label;
 }
 
+/* One loaded run into the side: checked against the runs before it, then merged. */
+static int add_run(struct rf_compare_side *side, struct rf_compare_run *run, const char *member,
+		   const char *spec, char **config, bool sweep, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (side->runs && run->lkp != side->lkp) {
+		rf_compare_seterr(err, errlen, "%s: a group cannot mix refault results "
+				  "and LKP files", spec);
+		ret = RF_ERR_INVAL;
+	}
+	if (!ret && side->runs && run->kernel != side->kernel) {
+		rf_compare_seterr(err, errlen, "%s: a group cannot mix the kernel's "
+				  "numbers (@kernel) and the model's", spec);
+		ret = RF_ERR_INVAL;
+	}
+	/*
+	 * Runs of one configuration of a sweep are of several traces, whose metrics differ
+	 * (event types, cgroups): one missing counts as 0, as in LKP's matrix.
+	 */
+	if (!ret && side->runs && !run->lkp && !sweep)
+		ret = same_names(side, run, member, err, errlen);
+	if (!ret && !side->runs) {
+		side->lkp = run->lkp;
+		side->kernel = run->kernel;
+		side->tl = run->tl;
+		memset(&run->tl, 0, sizeof(run->tl));
+		side->trace_path = run->trace_path;
+		run->trace_path = NULL;
+		side->alias = run->alias;
+		side->nalias = run->nalias;
+		run->alias = NULL;
+		run->nalias = 0;
+		*config = run->config;
+		run->config = NULL;
+	} else if (!ret && *config && (!run->config || strcmp(run->config, *config))) {
+		free(*config);
+		*config = NULL;		/* a group of different configurations */
+	}
+	if (!ret && !run->lkp)
+		ret = add_fingerprint(side, run->fingerprint);
+	side->events_skipped += run->events_skipped;
+	side->lost_events += run->lost_events;
+	if (!ret)
+		ret = merge_run(side, run);
+	return ret;
+}
+
+/* "sweep.json:CONFIG": every run of CONFIG, in the order the merge wrote them. */
+static int load_sweep(struct rf_compare_side *side, json_object *root, const char *path,
+		      const char *member, const char *spec, char **config, char *err,
+		      size_t errlen)
+{
+	json_object *runs = NULL;
+	size_t i, n;
+	int ret;
+
+	ret = rf_compare_sweep_runs(root, path, strrchr(member, ':') ? strrchr(member, ':') + 1 :
+				    NULL, &runs, err, errlen);
+	n = ret ? 0 : json_object_array_length(runs);
+	side->sweep_not_done = rf_compare_sweep_not_done(root);
+	if (!ret && !n) {
+		rf_compare_seterr(err, errlen, "%s: no run of '%s' is done yet (refault sweep "
+				  "status names what is missing)", path, member);
+		ret = RF_ERR_INVAL;
+	}
+	for (i = 0; !ret && i < n; i++) {
+		struct rf_compare_run run = { 0 };
+
+		ret = rf_compare_load_results(&run, json_object_array_get_idx(runs, i), path, NULL,
+					      err, errlen);
+		if (!ret)
+			ret = add_run(side, &run, member, spec, config, true, err, errlen);
+		rf_compare_run_release(&run);
+	}
+	return ret;
+}
+
+static int load_member(struct rf_compare_side *side, const char *member, const char *spec,
+		       char **config, char *err, size_t errlen)
+{
+	struct rf_compare_run run = { 0 };
+	struct json_object *root;
+	char *path, *name;
+	int ret = split_member(member, &path, &name);
+
+	if (ret)
+		return ret;
+	ret = rf_json_read_object(path, RESULTS_OR_LKP, &root, err, errlen);
+	if (ret)
+		goto out;
+	if (rf_compare_is_sweep(root)) {
+		ret = load_sweep(side, root, path, member, spec, config, err, errlen);
+		json_object_put(root);
+		goto out;
+	}
+	ret = rf_compare_load_results(&run, root, path, name, err, errlen);
+	if (ret == RF_ERR_NOT_TRACE && name) {
+		rf_compare_seterr(err, errlen, "%s: not a refault results file, so it has no "
+				  "configuration '%s'", path, name);
+		ret = RF_ERR_INVAL;
+	} else if (ret == RF_ERR_NOT_TRACE) {
+		ret = rf_compare_load_lkp(&run, root, path, err, errlen);
+	}
+	json_object_put(root);
+	if (!ret)
+		ret = add_run(side, &run, member, spec, config, false, err, errlen);
+	rf_compare_run_release(&run);
+out:
+	free(path);
+	free(name);
+	return ret;
+}
+
+/*
+ * The length of the group member at @s: up to the next ',' that starts
+ * another file ("a1.json,a2.json"), not one inside a configuration's name
+ * ("r.json:v6.18,memory=1G").
+ */
+static size_t member_len(const char *s)
+{
+	size_t len = strcspn(s, ",");
+
+	while (s[len] == ',') {
+		const char *next = s + len + 1;
+		size_t n = strcspn(next, ",:");
+		char *file = strndup(next, n);
+		bool is_file = file && n && !access(file, F_OK);
+
+		free(file);
+		if (is_file || !strchr(s, ':') || strchr(s, ':') > s + len)
+			break;		/* a file, or no configuration is being named */
+		len += 1 + strcspn(next, ",");
+	}
+	return len;
+}
+
 static int load_group(struct rf_compare_side *side, const char *spec, char **config, char *err,
 		      size_t errlen)
 {
-	char *copy = strdup(spec), *save = NULL, *member;
-	int ret = copy ? 0 : RF_ERR_NOMEM;
+	const char *s = spec;
+	int ret = 0;
 
-	for (member = copy ? strtok_r(copy, ",", &save) : NULL; member && !ret;
-	     member = strtok_r(NULL, ",", &save)) {
-		struct rf_compare_run run = { 0 };
+	while (!ret && *s) {
+		size_t len = member_len(s);
+		char *member = strndup(s, len);
 
-		ret = load_member(&run, member, err, errlen);
-		if (!ret && side->runs && run.lkp != side->lkp) {
-			rf_compare_seterr(err, errlen, "%s: a group cannot mix refault results "
-					  "and LKP files", spec);
-			ret = RF_ERR_INVAL;
-		}
-		if (!ret && side->runs && run.kernel != side->kernel) {
-			rf_compare_seterr(err, errlen, "%s: a group cannot mix the kernel's "
-					  "numbers (@kernel) and the model's", spec);
-			ret = RF_ERR_INVAL;
-		}
-		if (!ret && side->runs && !run.lkp)
-			ret = same_names(side, &run, member, err, errlen);
-		if (!ret && !side->runs) {
-			side->lkp = run.lkp;
-			side->kernel = run.kernel;
-			side->tl = run.tl;
-			memset(&run.tl, 0, sizeof(run.tl));
-			side->trace_path = run.trace_path;
-			run.trace_path = NULL;
-			side->alias = run.alias;
-			side->nalias = run.nalias;
-			run.alias = NULL;
-			run.nalias = 0;
-			*config = run.config;
-			run.config = NULL;
-		} else if (!ret && *config && (!run.config || strcmp(run.config, *config))) {
-			free(*config);
-			*config = NULL;		/* a group of different configurations */
-		}
-		if (!ret && !run.lkp)
-			ret = add_fingerprint(side, run.fingerprint);
-		side->events_skipped += run.events_skipped;
-		side->lost_events += run.lost_events;
-		if (!ret)
-			ret = merge_run(side, &run);
-		rf_compare_run_release(&run);
+		if (!member)
+			return RF_ERR_NOMEM;
+		if (len)
+			ret = load_member(side, member, spec, config, err, errlen);
+		free(member);
+		s += len + (s[len] == ',');
 	}
-	free(copy);
 	return ret;
 }
 
@@ -374,13 +453,16 @@ int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_comp
 	return ret;
 }
 
-int rf_compare_results_configs(const char *path, char ***names, size_t *n, char *err, size_t errlen)
+int rf_compare_results_configs(const char *path, char ***names, char ***workloads, size_t *n,
+			       char *err, size_t errlen)
 {
-	struct json_object *root, *configs, *c, *name;
+	struct json_object *root, *configs, *c, *name, *wl, *runs;
 	size_t i, len;
 	int ret;
 
 	*names = NULL;
+	if (workloads)
+		*workloads = NULL;
 	*n = 0;
 	ret = rf_json_read_object(path, RESULTS_OR_LKP, &root, err, errlen);
 	if (ret)
@@ -392,11 +474,24 @@ int rf_compare_results_configs(const char *path, char ***names, size_t *n, char 
 	}
 	len = json_object_array_length(configs);
 	*names = calloc(len + 1, sizeof(**names));
-	for (i = 0; *names && i < len; i++) {
+	if (workloads)
+		*workloads = calloc(len + 1, sizeof(**workloads));
+	for (i = 0; *names && (!workloads || *workloads) && i < len; i++) {
 		c = json_object_array_get_idx(configs, i);
-		if (json_object_object_get_ex(c, "name", &name))
-			(*names)[(*n)++] = strdup(json_object_get_string(name));
+		if (!json_object_object_get_ex(c, "name", &name))
+			continue;
+		/* a sweep's configuration none of whose tasks is done has no column */
+		if (json_object_object_get_ex(c, "runs", &runs) &&
+		    json_object_is_type(runs, json_type_array) && !json_object_array_length(runs))
+			continue;
+		if (workloads) {
+			bool w = json_object_object_get_ex(c, "workload", &wl) &&
+				 json_object_is_type(wl, json_type_string);
+
+			(*workloads)[*n] = strdup(w ? json_object_get_string(wl) : "");
+		}
+		(*names)[(*n)++] = strdup(json_object_get_string(name));
 	}
 	json_object_put(root);
-	return *names ? 0 : RF_ERR_NOMEM;
+	return *names && (!workloads || *workloads) ? 0 : RF_ERR_NOMEM;
 }

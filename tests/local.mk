@@ -17,4 +17,5 @@ include tests/kernels/local.mk
 include tests/compare/local.mk
 include tests/cli/local.mk
 include tests/report/local.mk
+include tests/sweep/local.mk
 include tests/bench/local.mk

@@ -28,6 +28,7 @@
 static void free_config(struct rf_replay_config *c)
 {
 	free(c->name);
+	free(c->line);
 	free(c->profile);
 	rf_model_config_free(c->cfg);
 	rf_policy_config_free(c->policy);
@@ -76,15 +77,19 @@ static int add_config(struct rf_config_list *l, const char *profile, char *const
 		namelen += strlen(s) + 1;
 	}
 	c->name = malloc(namelen);
+	c->line = malloc(namelen);
 	c->profile = strdup(profile);
-	if (!c->name || !c->profile) {
+	if (!c->name || !c->line || !c->profile) {
 		free_config(c);
 		return RF_ERR_NOMEM;
 	}
 	strcpy(c->name, profile);
+	strcpy(c->line, profile);
 	for (i = 0; i < nr_sets + nr_kv; i++) {
 		strcat(c->name, ",");
 		strcat(c->name, i < nr_sets ? sets[i] : kv[i - nr_sets]);
+		strcat(c->line, " ");
+		strcat(c->line, i < nr_sets ? sets[i] : kv[i - nr_sets]);
 	}
 	for (i = 0; i < l->nr; i++)
 		if (!strcmp(l->items[i].name, c->name)) {
@@ -188,11 +193,49 @@ static int expand(struct rf_config_list *l, char **words, size_t nr, size_t i, c
 	return rc;
 }
 
+/* One matrix line (comments already cut) into configurations, within @budget of them. */
+static int add_line(struct rf_config_list *l, char *line, char *const *sets, size_t nr_sets,
+		    size_t *budget, char *err, size_t errlen)
+{
+	char *words[MAX_WORDS], *chosen[MAX_WORDS], *save = NULL, *w;
+	size_t nr = 0;
+	int rc;
+
+	for (w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
+		if (nr == MAX_WORDS) {
+			snprintf(err, errlen, "too many words");
+			return RF_ERR_CONFIG;
+		}
+		words[nr++] = w;
+	}
+	if (!nr)
+		return 0;
+	rc = count_line(words, nr, *budget, err, errlen);
+	return rc ? rc : expand(l, words, nr, 0, chosen, sets, nr_sets, budget, err, errlen);
+}
+
+int rf_config_list_add_matrix_line(struct rf_config_list *l, const char *line, char *const *sets,
+				   size_t nr_sets, char *err, size_t errlen)
+{
+	size_t budget = l->nr < MAX_EXPANSION ? MAX_EXPANSION - l->nr : 0;
+	char *copy = strdup(line), *hash;
+	int rc;
+
+	if (!copy)
+		return RF_ERR_NOMEM;
+	hash = strchr(copy, '#');
+	if (hash)
+		*hash = '\0';
+	rc = add_line(l, copy, sets, nr_sets, &budget, err, errlen);
+	free(copy);
+	return rc;
+}
+
 int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *const *sets,
 			      size_t nr_sets, char *err, size_t errlen)
 {
-	char line[4096], *words[MAX_WORDS], *chosen[MAX_WORDS], *save, *w, *hash;
-	size_t nr, budget = MAX_EXPANSION;
+	char line[4096], *hash;
+	size_t budget = MAX_EXPANSION;
 	unsigned int lineno = 0;
 	FILE *f = fopen(path, "re");
 	int rc = 0;
@@ -206,21 +249,7 @@ int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
-		nr = 0;
-		save = NULL;
-		for (w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-			if (nr == MAX_WORDS) {
-				snprintf(err, errlen, "%s:%u: too many words", path, lineno);
-				rc = RF_ERR_CONFIG;
-				break;
-			}
-			words[nr++] = w;
-		}
-		if (rc || !nr)
-			continue;
-		rc = count_line(words, nr, budget, err, errlen);
-		if (!rc)
-			rc = expand(l, words, nr, 0, chosen, sets, nr_sets, &budget, err, errlen);
+		rc = add_line(l, line, sets, nr_sets, &budget, err, errlen);
 		if (rc) {
 			char msg[512];
 

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rf_replay_run(): open the trace, build one model per configuration, run the pipeline. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/hash.h"
 #include "replayer/replay/replay-local.h"
@@ -15,6 +18,51 @@ void rf_replay_fingerprint_frame(struct rf_replay_result *res, const void *frame
 	const uint8_t *p = (const uint8_t *)frame + (size >= 4 ? size - 4 : 0);
 
 	res->fingerprint = rf_fnv1a(res->fingerprint, p, size < 4 ? size : 4);
+}
+
+int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_t *events,
+				char *err, size_t errlen)
+{
+	struct rf_replay_result res = { .fingerprint = RF_FNV1A_INIT };
+	const struct rf_chunk_info *ci;
+	struct rf_trace_reader *r;
+	uint8_t sum[4];
+	long n, i;
+	int fd, rc = rf_trace_reader_open(&r, path, 0);
+
+	*events = 0;
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, rf_strerror(rc));
+		return rc;
+	}
+	n = rf_trace_reader_chunks(r, &ci);
+	fd = n >= 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (n < 0 || fd < 0) {
+		rc = n < 0 ? (int)n : -errno;
+		snprintf(err, errlen, "%s: %s", path, n < 0 ? rf_trace_reader_errmsg(r) : strerror(errno));
+		rf_trace_reader_close(r);
+		return rc;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		/* the frame's last 4 bytes, which rf_replay_fingerprint_frame() hashes */
+		size_t len = ci[i].size < 4 ? ci[i].size : 4;
+
+		if (pread(fd, sum, len, (off_t)(ci[i].offset + ci[i].size - len)) != (ssize_t)len) {
+			rc = RF_ERR_CORRUPT;
+			snprintf(err, errlen, "%s: chunk %ld at offset %llu: cannot be read", path, i,
+				 (unsigned long long)ci[i].offset);
+		}
+		rf_replay_fingerprint_frame(&res, sum, len);
+		*events += ci[i].nr_events;
+	}
+	if (!rc && rf_trace_reader_damage(r)) {
+		rc = RF_ERR_CORRUPT;
+		snprintf(err, errlen, "%s", rf_trace_reader_damage(r));
+	}
+	close(fd);
+	rf_trace_reader_close(r);
+	*fingerprint = res.fingerprint;
+	return rc;
 }
 
 uint64_t rf_replay_index_events_at(const struct rf_replay_result *res, uint64_t offset)

@@ -69,6 +69,7 @@ void rf_policy_config_free(struct rf_policy_config *c);
 /* One configuration to replay: a name and the model configuration (or a reference policy's). */
 struct rf_replay_config {
 	char *name;			/* "v4.6" or "v4.6,memory=1G" */
+	char *line;			/* the same as a --matrix line: "v4.6 memory=1G" */
 	char *profile;
 	struct rf_model_config *cfg;	/* NULL for a reference policy */
 	struct rf_policy_config *policy;	/* NULL for a kernel profile */
@@ -87,8 +88,20 @@ int rf_config_list_add_profiles(struct rf_config_list *l, const char *profiles,
 				char *const *sets, size_t nr_sets, char *err, size_t errlen);
 int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *const *sets,
 			      size_t nr_sets, char *err, size_t errlen);
+/* One line of a matrix, as a --matrix file's (the configurations at most 4096 in all). */
+int rf_config_list_add_matrix_line(struct rf_config_list *l, const char *line, char *const *sets,
+				   size_t nr_sets, char *err, size_t errlen);
 void rf_config_list_apply_header(struct rf_config_list *l, const struct rf_trace_header *h);
 void rf_config_list_free(struct rf_config_list *l);
+
+/*
+ * replay.c: the "fingerprint" of the trace at @path as its results file gives
+ * it (every chunk frame's checksum, from the chunk list: no chunk is
+ * decoded), and its events by the chunk list.  Returns 0, or a negative
+ * rf_err with the reason in @err.
+ */
+int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_t *events,
+				char *err, size_t errlen);
 
 struct rf_replay_opts {
 	const char *trace_path;

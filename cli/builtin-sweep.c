@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* refault sweep: traces x configurations as tasks for local processes, GNU parallel or Slurm. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/builtin.h"
+#include "cli/util.h"
+#include "lib/outfile.h"
+#include "sweep/sweep.h"
+
+#define VERB "sweep"
+
+static const char usage[] =
+	"usage: refault sweep plan SPEC -o PLAN\n"
+	"       refault sweep run PLAN [--local] [-j N] [--engine auto|parallel|processes]\n"
+	"       refault sweep emit PLAN --parallel|--slurm [-o FILE] [--max-running N]\n"
+	"       refault sweep status PLAN\n"
+	"       refault sweep merge PLAN -o SWEEP.json\n"
+	"       refault sweep task PLAN INDEX\n"
+	"\n"
+	"Runs many replays: every trace of a SPEC's workloads through every configuration of its\n"
+	"matrix lines (and repetitions), on the engines a team already has, and merges their\n"
+	"results into one file 'refault compare' reads (docs/sweeps.md).\n"
+	"\n"
+	"  plan     expand SPEC into PLAN: tasks of one trace and the configurations one replay\n"
+	"           pass shares (at most 'group', within the memory 'budget'), each named by a\n"
+	"           hash of its inputs in the store, so that a task already done is not run again\n"
+	"  run      run the tasks not done here, N at a time (-j, default: online CPUs divided by\n"
+	"           the plan's threads), by GNU parallel when it is on PATH, else by processes\n"
+	"  emit     --parallel: one 'refault sweep task PLAN I' a line, for 'parallel < FILE'\n"
+	"           (add --sshloginfile HOSTS for many hosts sharing the paths); --slurm: an sbatch\n"
+	"           job-array script, element I running task I, memory and time from the plan\n"
+	"  status   each task not done, and why; the counts\n"
+	"  merge    the store into SWEEP.json: per workload and configuration, its runs; the tasks\n"
+	"           not done listed with why (a partial sweep is written, and says so)\n"
+	"  task     run task INDEX (what every engine runs): 'refault replay' with its output in\n"
+	"           the store's ID.log, then ID.status; nothing when its results are there\n"
+	"\n"
+	"Exit status: 0 success (merge: the sweep is complete), 1 failure (run, task: a task\n"
+	"failed; status: some task is not done), 2 bad command line, 3 merge wrote a partial sweep.\n";
+
+static int help(void)
+{
+	fputs(usage, stdout);
+	return RF_EXIT_OK;
+}
+
+/*
+ * This program, for the plan and the engines to run again: /proc/self/exe, or
+ * in a build tree the libtool wrapper that sets up its libraries (the
+ * program proper is .libs/NAME or .libs/lt-NAME beside it).
+ */
+static int self_path(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash, wrapper[PATH_MAX];
+
+	if (n <= 0) {
+		rf_err(VERB, "cannot find this program (/proc/self/exe): %s", strerror(errno));
+		return RF_EXIT_FAILURE;
+	}
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash && slash - buf >= 6 && !strncmp(slash - 6, "/.libs", 6)) {
+		const char *name = slash + 1;
+
+		if (!strncmp(name, "lt-", 3))
+			name += 3;
+		snprintf(wrapper, sizeof(wrapper), "%.*s/%s", (int)(slash - 6 - buf), buf, name);
+		if (!access(wrapper, X_OK))
+			snprintf(buf, len, "%s", wrapper);
+	}
+	return 0;
+}
+
+static int load(const char *path, struct rf_sweep_plan **p)
+{
+	char err[RF_SWEEP_ERRLEN];
+
+	if (rf_sweep_plan_load(p, path, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "local", no_argument, NULL, 'L' },
+	{ "engine", required_argument, NULL, 'E' },
+	{ "parallel", no_argument, NULL, 'P' },
+	{ "slurm", no_argument, NULL, 'S' },
+	{ "max-running", required_argument, NULL, 'M' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct sweep_args {
+	const char *sub, *output;
+	char *operands[2];
+	size_t nr_operands;
+	unsigned int jobs, max_running;
+	enum rf_sweep_engine engine;
+	bool parallel, slurm, local;
+};
+
+static int parse_args(struct sweep_args *a, int argc, char **argv)
+{
+	bool first = true;
+	uint64_t v;
+	int c;
+
+	while ((c = rf_getopt(VERB, argc, argv, ":o:j:h", longopts, NULL, &first)) != -1) {
+		switch (c) {
+		case 'o': a->output = optarg; break;
+		case 'j':
+			if (rf_parse_u64(optarg, &v) || !v || v > 4096)
+				return rf_usage_error(VERB, "-j takes 1 to 4096 tasks at a time, not "
+						      "'%s'", optarg);
+			a->jobs = (unsigned int)v;
+			break;
+		case 'L': a->local = true; break;
+		case 'E':
+			if (!strcmp(optarg, "auto"))
+				a->engine = RF_SWEEP_ENGINE_AUTO;
+			else if (!strcmp(optarg, "parallel"))
+				a->engine = RF_SWEEP_ENGINE_PARALLEL;
+			else if (!strcmp(optarg, "processes"))
+				a->engine = RF_SWEEP_ENGINE_PROCESSES;
+			else
+				return rf_usage_error(VERB, "--engine auto, parallel or processes, not "
+						      "'%s'", optarg);
+			break;
+		case 'P': a->parallel = true; break;
+		case 'S': a->slurm = true; break;
+		case 'M':
+			if (rf_parse_u64(optarg, &v) || v > 1000000)
+				return rf_usage_error(VERB, "--max-running takes a number, not '%s'",
+						      optarg);
+			a->max_running = (unsigned int)v;
+			break;
+		case 'h': return help() - 1;
+		default: return RF_EXIT_USAGE;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (!a->sub) {
+			a->sub = argv[optind];
+			continue;
+		}
+		if (a->nr_operands == 2)
+			return rf_usage_error(VERB, "unexpected '%s'", argv[optind]);
+		a->operands[a->nr_operands++] = argv[optind];
+	}
+	return 0;
+}
+
+static int want(const struct sweep_args *a, size_t n, const char *what)
+{
+	if (a->nr_operands != n)
+		return rf_usage_error(VERB, "%s: %s", a->sub, what);
+	return 0;
+}
+
+static int cmd_plan(const struct sweep_args *a)
+{
+	char err[RF_SWEEP_ERRLEN], self[PATH_MAX], *summary = NULL;
+	int rc = want(a, 1, "plan SPEC -o PLAN");
+
+	if (!rc && !a->output)
+		rc = rf_usage_error(VERB, "plan: -o PLAN names the plan to write");
+	if (!rc)
+		rc = self_path(self, sizeof(self));
+	if (rc)
+		return rc;
+	if (rf_sweep_plan_make(a->operands[0], a->output, self, &summary, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	printf("%s: %s", a->output, summary ? summary : "\n");
+	free(summary);
+	return 0;
+}
+
+static int cmd_run(const struct sweep_args *a)
+{
+	char err[RF_SWEEP_ERRLEN], self[PATH_MAX];
+	struct rf_sweep_run_stats st;
+	struct rf_sweep_plan *p = NULL;
+	unsigned int jobs = a->jobs;
+	int rc = want(a, 1, "run PLAN [--local] [-j N]");
+	size_t i;
+
+	if (!rc)
+		rc = self_path(self, sizeof(self));
+	if (!rc)
+		rc = load(a->operands[0], &p);
+	if (rc)
+		return rc;
+	if (!jobs) {
+		jobs = rf_default_threads() / rf_sweep_plan_threads(p);
+		jobs = jobs ? jobs : 1;
+	}
+	rc = rf_sweep_run_local(p, self, jobs, a->engine, &st, err, sizeof(err));
+	if (rc && !st.failed)
+		rf_err(VERB, "%s", err);
+	for (i = 0; st.failed && i < rf_sweep_plan_nr_tasks(p); i++) {
+		char why[1024];
+
+		if (rf_sweep_task_state(p, i, why, sizeof(why)) != RF_SWEEP_DONE)
+			rf_err(VERB, "task %zu (%s): %s", i, rf_sweep_plan_task(p, i)->id, why);
+	}
+	printf("%zu tasks: %zu ran, %zu failed, %zu done before; %.2f s (the tasks' own: %.2f s), "
+	       "%u at a time by %s\n", st.tasks, st.ran, st.failed, st.skipped, st.wall_seconds,
+	       st.task_seconds, jobs, st.parallel ? "GNU parallel" : "processes");
+	rf_sweep_plan_free(p);
+	return rc ? RF_EXIT_FAILURE : 0;
+}
+
+static int cmd_emit(const struct sweep_args *a)
+{
+	struct rf_sweep_plan *p = NULL;
+	char err[RF_SWEEP_ERRLEN];
+	struct rf_outfile out;
+	int rc = want(a, 1, "emit PLAN --parallel|--slurm [-o FILE]");
+	FILE *f = stdout;
+
+	if (!rc && a->parallel == a->slurm)
+		rc = rf_usage_error(VERB, "emit: --parallel or --slurm");
+	if (!rc)
+		rc = load(a->operands[0], &p);
+	if (rc)
+		return rc;
+	if (a->output && strcmp(a->output, "-")) {
+		if (rf_outfile_open(&out, a->output, 0, err, sizeof(err)) ||
+		    !(f = rf_outfile_stdio(&out))) {
+			rf_err(VERB, "%s", err);
+			rf_sweep_plan_free(p);
+			return RF_EXIT_FAILURE;
+		}
+	}
+	rc = a->parallel ? rf_sweep_emit_parallel(p, f) :
+		rf_sweep_emit_slurm(p, f, a->max_running);
+	if (f != stdout) {
+		if (rc)
+			rf_outfile_abandon(&out);
+		else if (rf_outfile_commit(&out, err, sizeof(err)))
+			rc = RF_EXIT_FAILURE;
+	}
+	if (rc)
+		rf_err(VERB, "%s", f != stdout && err[0] ? err : "cannot write the output");
+	if (!rc && a->parallel && a->output)
+		fprintf(stderr, "run it:  parallel --joblog %s/parallel.joblog -j N < %s\n"
+			"  or on the hosts of a file (the same paths on each):\n"
+			"         parallel --sshloginfile HOSTS --joblog %s/parallel.joblog < %s\n",
+			rf_sweep_plan_store(p), a->output, rf_sweep_plan_store(p), a->output);
+	rf_sweep_plan_free(p);
+	return rc ? RF_EXIT_FAILURE : 0;
+}
+
+static int cmd_status(const struct sweep_args *a)
+{
+	struct rf_sweep_plan *p = NULL;
+	size_t i, n[3] = { 0 };
+	char why[1024];
+	int rc = want(a, 1, "status PLAN");
+
+	if (!rc)
+		rc = load(a->operands[0], &p);
+	if (rc)
+		return rc;
+	for (i = 0; i < rf_sweep_plan_nr_tasks(p); i++) {
+		enum rf_sweep_state s = rf_sweep_task_state(p, i, why, sizeof(why));
+
+		n[s]++;
+		if (s != RF_SWEEP_DONE)
+			printf("task %zu (%s, %s): %s: %s\n", i, rf_sweep_plan_task(p, i)->id,
+			       rf_sweep_plan_task(p, i)->trace,
+			       s == RF_SWEEP_FAILED ? "failed" : "missing", why);
+	}
+	printf("%zu tasks: %zu done, %zu failed, %zu missing\n", rf_sweep_plan_nr_tasks(p),
+	       n[RF_SWEEP_DONE], n[RF_SWEEP_FAILED], n[RF_SWEEP_MISSING]);
+	rf_sweep_plan_free(p);
+	return n[RF_SWEEP_DONE] == i ? 0 : RF_EXIT_FAILURE;
+}
+
+static int cmd_merge(const struct sweep_args *a)
+{
+	struct rf_sweep_merge_stats st;
+	struct rf_sweep_plan *p = NULL;
+	char err[RF_SWEEP_ERRLEN];
+	struct rf_outfile out;
+	int rc = want(a, 1, "merge PLAN -o SWEEP.json");
+
+	if (!rc && !a->output)
+		rc = rf_usage_error(VERB, "merge: -o SWEEP.json names the file to write");
+	if (!rc)
+		rc = load(a->operands[0], &p);
+	if (rc)
+		return rc;
+	if (rf_outfile_open(&out, a->output, 0, err, sizeof(err))) {
+		rf_err(VERB, "%s", err);
+		rf_sweep_plan_free(p);
+		return RF_EXIT_FAILURE;
+	}
+	rc = rf_sweep_merge(p, out.fd, stderr, &st, err, sizeof(err));
+	if (rc)
+		rf_outfile_abandon(&out);
+	else
+		rc = rf_outfile_commit(&out, err, sizeof(err));
+	rf_sweep_plan_free(p);
+	if (rc) {
+		rf_err(VERB, "%s", err);
+		return RF_EXIT_FAILURE;
+	}
+	printf("%s: %zu of %zu tasks done (%zu failed, %zu missing, %zu past damaged chunks); "
+	       "%zu configurations, %zu runs%s\n", a->output, st.done, st.tasks, st.failed,
+	       st.missing, st.partial, st.configs, st.runs,
+	       st.done == st.tasks && !st.partial ? "" : ": a partial sweep");
+	return st.done == st.tasks && !st.partial ? 0 : 3;
+}
+
+static int cmd_task(const struct sweep_args *a)
+{
+	struct rf_sweep_plan *p = NULL;
+	char err[RF_SWEEP_ERRLEN];
+	uint64_t i;
+	bool ran;
+	int rc = want(a, 2, "task PLAN INDEX");
+
+	if (!rc && (rf_parse_u64(a->operands[1], &i)))
+		rc = rf_usage_error(VERB, "task: INDEX is a number, not '%s'", a->operands[1]);
+	if (!rc)
+		rc = load(a->operands[0], &p);
+	if (rc)
+		return rc;
+	if (i >= rf_sweep_plan_nr_tasks(p)) {
+		rf_err(VERB, "%s has %zu tasks: no task %llu", a->operands[0],
+		       rf_sweep_plan_nr_tasks(p), (unsigned long long)i);
+		rf_sweep_plan_free(p);
+		return RF_EXIT_USAGE;
+	}
+	rc = rf_sweep_task_run(p, (size_t)i, NULL, &ran, err, sizeof(err));
+	if (rc)
+		rf_err(VERB, "%s", err);
+	rf_sweep_plan_free(p);
+	return rc ? RF_EXIT_FAILURE : 0;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_args a = { 0 };
+	int rc = parse_args(&a, argc, argv);
+
+	if (rc)
+		return rc < 0 ? RF_EXIT_OK : rc;
+	if (!a.sub)
+		return rf_usage_error(VERB, "a subcommand: plan, run, emit, status, merge or task");
+	if (!strcmp(a.sub, "plan"))
+		return cmd_plan(&a);
+	if (!strcmp(a.sub, "run"))
+		return cmd_run(&a);
+	if (!strcmp(a.sub, "emit"))
+		return cmd_emit(&a);
+	if (!strcmp(a.sub, "status"))
+		return cmd_status(&a);
+	if (!strcmp(a.sub, "merge"))
+		return cmd_merge(&a);
+	if (!strcmp(a.sub, "task"))
+		return cmd_task(&a);
+	return rf_usage_error(VERB, "unknown subcommand '%s' (plan, run, emit, status, merge, task)",
+			      a.sub);
+}

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The SPEC of a sweep (docs/sweeps.md, "The spec"): one directive a line,
+ * '#' to the end of a line a comment.
+ *
+ *   traces NAME PATH|GLOB...   a workload and its traces (repeated recordings of it)
+ *   trace PATH|GLOB...         each file a workload of its own, named by its file name
+ *   matrix LINE                a --matrix line of `refault replay` (repeatable)
+ *   set KEY=VALUE              in every configuration (replay --set)
+ *   repeat N                   runs of each configuration with randomness (lru_gen.seed=1..N)
+ *   budget SIZE                the memory a task may use (default 4G)
+ *   group N                    configurations sharing one pass, at most (default 8)
+ *   threads N                  each replay's --threads (default 1)
+ *   replay OPTION...           --warm-cache --all-cgroups --allow-mglru --skip-damaged
+ *                              --interval T, passed to every replay
+ *   store DIR                  the results store (default: sweep-store beside the plan)
+ *
+ * Relative paths are the spec file's directory's.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/grow.h"
+#include "lib/units.h"
+#include "sweep/sweep-local.h"
+
+#define MAX_LINE	4096
+#define MAX_WORDS	256
+
+static int push(char ***v, size_t *nr, size_t *cap, const char *s)
+{
+	if (RF_GROW(*v, *cap, *nr + 1))
+		return RF_ERR_NOMEM;
+	(*v)[*nr] = strdup(s);
+	if (!(*v)[*nr])
+		return RF_ERR_NOMEM;
+	(*nr)++;
+	return 0;
+}
+
+/* @p relative to the spec's directory @dir ("" for the current one). */
+static char *resolve(const char *dir, const char *p)
+{
+	char *out;
+
+	if (p[0] == '/' || !dir[0])
+		return strdup(p);
+	if (asprintf(&out, "%s/%s", dir, p) < 0)
+		return NULL;
+	return out;
+}
+
+static bool valid_name(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || strchr("._-+", s[i])))
+			return false;
+	return i > 0 && i <= 64;
+}
+
+static struct sweep_workload *workload(struct sweep_spec *s, const char *name, char *err,
+				       size_t errlen)
+{
+	struct sweep_workload *w;
+	size_t i;
+
+	if (!valid_name(name)) {
+		sweep_seterr(err, errlen, "workload name '%s': 1 to 64 letters, digits and ._-+",
+			     name);
+		return NULL;
+	}
+	for (i = 0; i < s->nr_wl; i++)
+		if (!strcmp(s->wl[i].name, name))
+			return &s->wl[i];
+	if (RF_GROW(s->wl, s->cap_wl, s->nr_wl + 1))
+		return NULL;
+	w = &s->wl[s->nr_wl];
+	memset(w, 0, sizeof(*w));
+	w->name = strdup(name);
+	if (!w->name)
+		return NULL;
+	s->nr_wl++;
+	return w;
+}
+
+/* The files @pattern names (a glob, sorted), into @w. */
+static int add_traces(struct sweep_workload *w, const char *dir, const char *pattern, char *err,
+		      size_t errlen)
+{
+	char *p = resolve(dir, pattern);
+	glob_t g;
+	size_t i;
+	int rc;
+
+	if (!p)
+		return RF_ERR_NOMEM;
+	rc = glob(p, GLOB_ERR, NULL, &g);
+	if (rc == GLOB_NOMATCH) {
+		sweep_seterr(err, errlen, "no file matches '%s'", p);
+		free(p);
+		return RF_ERR_INVAL;
+	}
+	if (rc) {
+		sweep_seterr(err, errlen, "'%s': %s", p, rc == GLOB_NOSPACE ? "out of memory" :
+			     "a directory could not be read");
+		free(p);
+		return rc == GLOB_NOSPACE ? RF_ERR_NOMEM : RF_ERR_IO;
+	}
+	for (i = 0, rc = 0; i < g.gl_pathc && !rc; i++)
+		rc = push(&w->traces, &w->nr, &w->cap, g.gl_pathv[i]);
+	globfree(&g);
+	free(p);
+	return rc;
+}
+
+/* "trace PATH": the workload is the file's name without its directory and ".rft". */
+static int add_own_workloads(struct sweep_spec *s, const char *dir, const char *pattern,
+			     char *err, size_t errlen)
+{
+	struct sweep_workload tmp = { 0 };
+	size_t i;
+	int rc = add_traces(&tmp, dir, pattern, err, errlen);
+
+	for (i = 0; !rc && i < tmp.nr; i++) {
+		const char *base = strrchr(tmp.traces[i], '/');
+		char name[65];
+		size_t len;
+		struct sweep_workload *w;
+
+		base = base ? base + 1 : tmp.traces[i];
+		len = strlen(base);
+		if (len > 4 && !strcmp(base + len - 4, ".rft"))
+			len -= 4;
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 64 ? len : 64), base);
+		w = workload(s, name, err, errlen);
+		if (!w) {
+			rc = RF_ERR_INVAL;
+			break;
+		}
+		rc = push(&w->traces, &w->nr, &w->cap, tmp.traces[i]);
+	}
+	for (i = 0; i < tmp.nr; i++)
+		free(tmp.traces[i]);
+	free(tmp.traces);
+	return rc;
+}
+
+static int number(const char *word, const char *what, unsigned int lo, unsigned int hi,
+		  unsigned int *out, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (!word || rf_parse_u64(word, &v) || v < lo || v > hi) {
+		sweep_seterr(err, errlen, "%s takes a number from %u to %u", what, lo, hi);
+		return RF_ERR_INVAL;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* replay OPTION...: only those that change what a replay computes, not where it writes. */
+static int replay_options(struct sweep_spec *s, char **w, size_t n, char *err, size_t errlen)
+{
+	static const char *const flags[] = { "--warm-cache", "--all-cgroups", "--allow-mglru",
+					     "--skip-damaged" };
+	size_t i, k;
+	uint64_t ns;
+	int rc = 0;
+
+	for (i = 1; i < n && !rc; i++) {
+		for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+			if (!strcmp(w[i], flags[k]))
+				break;
+		if (k < sizeof(flags) / sizeof(flags[0])) {
+			rc = push(&s->replay_opts, &s->nr_opts, &s->cap_opts, w[i]);
+			continue;
+		}
+		if (!strcmp(w[i], "--interval") && i + 1 < n && !rf_parse_duration(w[i + 1], &ns) &&
+		    ns) {
+			rc = push(&s->replay_opts, &s->nr_opts, &s->cap_opts, w[i]);
+			if (!rc)
+				rc = push(&s->replay_opts, &s->nr_opts, &s->cap_opts, w[++i]);
+			continue;
+		}
+		sweep_seterr(err, errlen, "replay option '%s': a sweep passes --warm-cache, "
+			     "--all-cgroups, --allow-mglru, --skip-damaged and --interval T (the "
+			     "plan sets the rest)", w[i]);
+		return RF_ERR_INVAL;
+	}
+	return rc;
+}
+
+static int directive(struct sweep_spec *s, const char *dir, char *line, unsigned int lineno,
+		     char *err, size_t errlen)
+{
+	char *w[MAX_WORDS], *save = NULL, *t, copy[MAX_LINE + 2], *rest;
+	size_t n = 0, i;
+	uint64_t bytes;
+	int rc = 0;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	for (t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == MAX_WORDS) {
+			sweep_seterr(err, errlen, "more than %d words", MAX_WORDS);
+			return RF_ERR_INVAL;
+		}
+		w[n++] = t;
+	}
+	if (!n)
+		return 0;
+	if (!strcmp(w[0], "traces")) {
+		struct sweep_workload *wl;
+
+		if (n < 3) {
+			sweep_seterr(err, errlen, "traces NAME PATH|GLOB...");
+			return RF_ERR_INVAL;
+		}
+		wl = workload(s, w[1], err, errlen);
+		if (!wl)
+			return RF_ERR_INVAL;
+		for (i = 2; i < n && !rc; i++)
+			rc = add_traces(wl, dir, w[i], err, errlen);
+	} else if (!strcmp(w[0], "trace")) {
+		if (n < 2) {
+			sweep_seterr(err, errlen, "trace PATH|GLOB...");
+			return RF_ERR_INVAL;
+		}
+		for (i = 1; i < n && !rc; i++)
+			rc = add_own_workloads(s, dir, w[i], err, errlen);
+	} else if (!strcmp(w[0], "matrix")) {
+		if (n < 2) {
+			sweep_seterr(err, errlen, "matrix PROFILE[|PROFILE...] [KEY=V[|V...]]...");
+			return RF_ERR_INVAL;
+		}
+		/* the line after "matrix", as written */
+		rest = copy + strspn(copy, " \t") + strlen("matrix");
+		rest += strspn(rest, " \t");
+		rest[strcspn(rest, "\r\n")] = '\0';
+		rc = push(&s->matrix, &s->nr_matrix, &s->cap_matrix, rest);
+		if (!rc && RF_GROW(s->matrix_lineno, s->cap_lineno, s->nr_matrix))
+			rc = RF_ERR_NOMEM;
+		if (!rc)
+			s->matrix_lineno[s->nr_matrix - 1] = lineno;
+	} else if (!strcmp(w[0], "set")) {
+		for (i = 1; i < n && !rc; i++) {
+			if (!strchr(w[i], '=') || w[i][0] == '=') {
+				sweep_seterr(err, errlen, "set KEY=VALUE: '%s' is not", w[i]);
+				return RF_ERR_INVAL;
+			}
+			rc = push(&s->sets, &s->nr_sets, &s->cap_sets, w[i]);
+		}
+	} else if (!strcmp(w[0], "repeat")) {
+		rc = number(n == 2 ? w[1] : NULL, "repeat", 1, SWEEP_MAX_REPEAT, &s->repeat, err,
+			    errlen);
+	} else if (!strcmp(w[0], "group")) {
+		rc = number(n == 2 ? w[1] : NULL, "group", 1, 64, &s->group, err, errlen);
+	} else if (!strcmp(w[0], "threads")) {
+		rc = number(n == 2 ? w[1] : NULL, "threads", 1, 1024, &s->threads, err, errlen);
+	} else if (!strcmp(w[0], "budget")) {
+		if (n != 2 || rf_parse_size(w[1], &bytes) || bytes < (64u << 20)) {
+			sweep_seterr(err, errlen, "budget takes a size of at least 64M (4G, 512M)");
+			return RF_ERR_INVAL;
+		}
+		s->budget = bytes;
+	} else if (!strcmp(w[0], "replay")) {
+		rc = replay_options(s, w, n, err, errlen);
+	} else if (!strcmp(w[0], "store")) {
+		if (n != 2) {
+			sweep_seterr(err, errlen, "store DIR");
+			return RF_ERR_INVAL;
+		}
+		free(s->store);
+		s->store = resolve(dir, w[1]);
+		rc = s->store ? 0 : RF_ERR_NOMEM;
+	} else {
+		sweep_seterr(err, errlen, "unknown directive '%s' (traces, trace, matrix, set, "
+			     "repeat, budget, group, threads, replay, store)", w[0]);
+		return RF_ERR_INVAL;
+	}
+	return rc;
+}
+
+int sweep_spec_read(struct sweep_spec *s, const char *path, char *err, size_t errlen)
+{
+	char line[MAX_LINE + 2], *dir, *slash, msg[RF_SWEEP_ERRLEN];
+	unsigned int lineno = 0;
+	FILE *f;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->repeat = 1;
+	s->budget = SWEEP_DEFAULT_BUDGET;
+	s->group = SWEEP_DEFAULT_GROUP;
+	s->threads = 1;
+	s->path = strdup(path);
+	dir = strdup(path);
+	if (!s->path || !dir) {
+		free(dir);
+		return RF_ERR_NOMEM;
+	}
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	else
+		dir[0] = '\0';
+	f = fopen(path, "re");
+	if (!f) {
+		rc = -errno;
+		sweep_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		free(dir);
+		return rc;
+	}
+	while (!rc && fgets(line, sizeof(line), f)) {
+		char *hash;
+
+		lineno++;
+		if (strlen(line) > MAX_LINE) {
+			sweep_seterr(err, errlen, "%s:%u: a line longer than %d bytes", path, lineno,
+				     MAX_LINE);
+			rc = RF_ERR_INVAL;
+			break;
+		}
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		rc = directive(s, dir, line, lineno, msg, sizeof(msg));
+		if (rc)
+			sweep_seterr(err, errlen, "%s:%u: %s", path, lineno, msg);
+	}
+	if (!rc && ferror(f)) {
+		rc = RF_ERR_IO;
+		sweep_seterr(err, errlen, "%s: read error", path);
+	}
+	fclose(f);
+	free(dir);
+	if (!rc && !s->nr_wl) {
+		sweep_seterr(err, errlen, "%s: no traces (a 'traces NAME PATH...' or 'trace PATH' "
+			     "line)", path);
+		rc = RF_ERR_INVAL;
+	}
+	if (!rc && !s->nr_matrix) {
+		sweep_seterr(err, errlen, "%s: no configurations (a 'matrix PROFILE KEY=V|V' line)",
+			     path);
+		rc = RF_ERR_INVAL;
+	}
+	return rc;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void sweep_spec_release(struct sweep_spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_wl; i++) {
+		free(s->wl[i].name);
+		free_strv(s->wl[i].traces, s->wl[i].nr);
+	}
+	free(s->wl);
+	free_strv(s->matrix, s->nr_matrix);
+	free(s->matrix_lineno);
+	free_strv(s->sets, s->nr_sets);
+	free_strv(s->replay_opts, s->nr_opts);
+	free(s->store);
+	free(s->path);
+	memset(s, 0, sizeof(*s));
+}
