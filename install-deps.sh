@@ -2,7 +2,8 @@
 # Install what refault needs to build on Debian 12 (run as root).
 # With --test, also what the tests use: an independent msgpack decoder, clang for the fuzz target,
 # chromium to load the HTML report in a real browser, sudo for the recorder's privilege tests,
-# and groff (groff-base) to render the manual pages.
+# groff (groff-base) to render the manual pages, and GNU parallel for the sweeps' engine.
+# With --slurm, a single-node Slurm for make check-sweeps (the test starts it itself).
 # With --lab, also what the kernel lab (make check-kernels, tests/kernels/) boots guests with:
 # qemu, a static busybox for their initramfs, cpio, kmod (depmod), e2fsprogs.
 set -e
@@ -13,9 +14,10 @@ packages="
 "
 for arg in "$@"; do
 	case $arg in
-	--test) packages="$packages python3-msgpack clang chromium sudo groff-base";;
+	--test) packages="$packages python3-msgpack clang chromium sudo groff-base parallel";;
+	--slurm) packages="$packages slurmctld slurmd slurm-client munge";;
 	--lab) packages="$packages qemu-system-x86 busybox-static cpio kmod e2fsprogs";;
-	*) echo "install-deps.sh: unknown option '$arg' (--test, --lab)" >&2; exit 2;;
+	*) echo "install-deps.sh: unknown option '$arg' (--test, --slurm, --lab)" >&2; exit 2;;
 	esac
 done
 export DEBIAN_FRONTEND=noninteractive

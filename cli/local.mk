@@ -28,5 +28,5 @@ uninstall-bash-completion:
 # each verb's --help the same.
 dist_man_MANS = docs/man/refault.1 docs/man/refault-record.1 docs/man/refault-replay.1 \
 	docs/man/refault-compare.1 docs/man/refault-validate.1 docs/man/refault-report.1 \
-	docs/man/refault-gen.1 \
+	docs/man/refault-gen.1 docs/man/refault-sweep.1 \
 	docs/man/refault-trace.1

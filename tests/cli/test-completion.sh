@@ -26,7 +26,7 @@ complete_has() {
 		fail=1
 	fi
 }
-echo "1..11"
+echo "1..14"
 complete_has "rep" replay "a verb"
 complete_has "trace d" dump "a trace subcommand"
 complete_has "replay --pro" --profile "a verb's option, from its --help"
@@ -38,4 +38,7 @@ complete_has "record --dur" --duration "record's newest option"
 complete_has "compare $tmp/r.json:v6" "$tmp/r.json:v6.18" "a configuration of a results file"
 complete_has "report t.rft -p kernel,v6.1" kernel,v6.18 "report's sources: the kernel, then a profile"
 complete_has "report t.rft --by cg" cgroup "report's views"
+complete_has "sweep me" merge "a sweep subcommand"
+complete_has "sweep run p.json --eng" --engine "a sweep option"
+complete_has "sweep run p.json --engine par" parallel "sweep's engines"
 exit $fail
