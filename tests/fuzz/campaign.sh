@@ -9,7 +9,7 @@
 top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 RUNS=${RUNS:-10000000}
 WORK=${WORK:-fuzz-work}
-targets=${*:-"reader compare gate config convert lrugen"}
+targets=${*:-"reader compare gate config convert lrugen report sweep"}
 for t in $targets; do
 	corpus=$top_srcdir/tests/fuzz/corpus
 	[ "$t" = reader ] || corpus=$corpus-$t

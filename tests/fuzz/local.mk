@@ -7,10 +7,11 @@
 #   convert  csv, oracleGeneral and jsonl through `refault trace convert`
 #   lrugen   debugfs's lru_gen_full as `refault record` reads it
 #   report   event programs through `refault report`'s attribution (kernel and model)
+#   sweep    `refault sweep`'s spec, plan, and a task's status and results files
 # `make fuzz` builds them with clang (-fsanitize=fuzzer,address,undefined) straight from the
 # sources; regress-TARGET replays the target's corpus (every seed and past finding) in `make check`
 # with the normal compiler, under ASan/UBSan in the sanitizer builds.
-FUZZ_TARGETS = reader compare gate config convert lrugen report
+FUZZ_TARGETS = reader compare gate config convert lrugen report sweep
 FUZZ_CLI_TRACE = cli/builtin-trace.c cli/trace/common.c cli/trace/print.c cli/trace/filter.c \
 	cli/trace/info.c cli/trace/dump.c cli/trace/verify.c cli/trace/slice.c cli/trace/recover.c \
 	cli/trace/convert.c cli/trace/pages.c cli/trace/names.c
@@ -21,6 +22,9 @@ fuzz_config_SRC = replayer/replay/config_list.c replayer/replay/policy.c $(libre
 	$(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
 fuzz_convert_SRC = cli/util.c $(FUZZ_CLI_TRACE) $(fuzz_reader_SRC)
 fuzz_lrugen_SRC = recorder/lru_gen.c
+fuzz_sweep_SRC = $(librefault_sweep_la_SOURCES) compare/jsonfile.c $(librefault_replay_la_SOURCES) \
+	$(librefault_observe_la_SOURCES) $(librefault_refpolicy_la_SOURCES) $(librefault_model_la_SOURCES) \
+	$(fuzz_reader_SRC)
 fuzz_report_SRC = $(librefault_report_la_SOURCES) compare/jsonfile.c $(librefault_replay_la_SOURCES) \
 	$(librefault_observe_la_SOURCES) $(librefault_refpolicy_la_SOURCES) $(librefault_model_la_SOURCES) \
 	$(fuzz_reader_SRC)
@@ -28,7 +32,7 @@ FUZZ_LIBS = $(ZSTD_LIBS) $(MSGPACK_LIBS) $(JSONC_LIBS) $(UNWIND_LIBS) $(URCU_LIB
 
 regress_programs = tests/fuzz/regress-reader tests/fuzz/regress-compare tests/fuzz/regress-gate \
 	tests/fuzz/regress-config tests/fuzz/regress-convert tests/fuzz/regress-lrugen \
-	tests/fuzz/regress-report
+	tests/fuzz/regress-report tests/fuzz/regress-sweep
 check_PROGRAMS += $(regress_programs)
 TESTS += $(regress_programs)
 tests_fuzz_regress_reader_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-reader.c
@@ -57,16 +61,20 @@ tests_fuzz_regress_lrugen_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
 tests_fuzz_regress_report_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-report.c
 tests_fuzz_regress_report_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -DFUZZ_CORPUS='"corpus-report"'
 tests_fuzz_regress_report_LDADD = librefault-report.la librefault-compare.la $(REPLAY_LIBS)
+tests_fuzz_regress_sweep_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-sweep.c
+tests_fuzz_regress_sweep_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -DFUZZ_CORPUS='"corpus-sweep"'
+tests_fuzz_regress_sweep_LDADD = $(SWEEP_LIBS)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/corpus-compare tests/fuzz/corpus-gate \
 	tests/fuzz/corpus-config tests/fuzz/corpus-convert tests/fuzz/corpus-lrugen \
-	tests/fuzz/corpus-report \
+	tests/fuzz/corpus-report tests/fuzz/corpus-sweep \
 	tests/fuzz/make-corpus.sh \
 	tests/fuzz/fuzz-memfile.h tests/fuzz/campaign.sh
 
 FUZZ_CC = clang
 FUZZ_CFLAGS = -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_BINS = tests/fuzz/fuzz-reader tests/fuzz/fuzz-compare tests/fuzz/fuzz-gate \
-	tests/fuzz/fuzz-config tests/fuzz/fuzz-convert tests/fuzz/fuzz-lrugen tests/fuzz/fuzz-report
+	tests/fuzz/fuzz-config tests/fuzz/fuzz-convert tests/fuzz/fuzz-lrugen tests/fuzz/fuzz-report \
+	tests/fuzz/fuzz-sweep
 # one clang link of the target's file ($<) and the sources of what it reaches ($$list)
 # Each target is rebuilt when any of its sources changes (found through VPATH).
 FUZZ_LINK = srcs=; for f in $$list; do case $$f in *.c) srcs="$$srcs $(top_srcdir)/$$f";; esac; \
@@ -88,6 +96,8 @@ tests/fuzz/fuzz-lrugen: $(top_srcdir)/tests/fuzz/fuzz-lrugen.c config.h $(fuzz_l
 	$(AM_V_CCLD)list='$(fuzz_lrugen_SRC)'; $(FUZZ_LINK)
 tests/fuzz/fuzz-report: $(top_srcdir)/tests/fuzz/fuzz-report.c config.h $(fuzz_report_SRC)
 	$(AM_V_CCLD)list='$(fuzz_report_SRC)'; $(FUZZ_LINK)
+tests/fuzz/fuzz-sweep: $(top_srcdir)/tests/fuzz/fuzz-sweep.c config.h $(fuzz_sweep_SRC)
+	$(AM_V_CCLD)list='$(fuzz_sweep_SRC)'; $(FUZZ_LINK)
 # make fuzz [FUZZ_TIME=seconds]: build every target and run each for FUZZ_TIME (default 60);
 # make fuzz-build: only build them (for tests/fuzz/campaign.sh)
 FUZZ_TIME = 60
