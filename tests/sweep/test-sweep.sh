@@ -87,10 +87,13 @@ if parallel --version 2> /dev/null | grep -q '^GNU parallel'; then
 	"$REFAULT" sweep emit plan.json --parallel -o cmds > /dev/null 2> emit-err
 	check "emit --parallel: one 'refault sweep task PLAN I' a line, and how to run it" \
 		"[ \$(grep -c ' sweep task .*plan.json. [0-9]*\$' cmds) -eq 9 ] && grep -q 'parallel --sshloginfile HOSTS' emit-err"
+	# as on many hosts, with this one as the only "host" (':' is GNU parallel's local login)
+	echo '2/:' > hosts
 	rc=0
-	parallel --will-cite -j 2 < cmds > /dev/null 2>&1 || rc=$?
+	parallel --will-cite --sshloginfile hosts < cmds > /dev/null 2>&1 || rc=$?
 	"$REFAULT" sweep merge plan.json -o m3.json > /dev/null 2>&1
-	check "the emitted list under parallel: byte-identical merged results" "[ $rc -eq 0 ] && cmp -s m1.json m3.json"
+	check "the emitted list under parallel --sshloginfile: byte-identical merged results" \
+		"[ $rc -eq 0 ] && cmp -s m1.json m3.json"
 else
 	skip_test "GNU parallel is not installed (Debian: parallel)"
 	skip_test "GNU parallel is not installed"
