@@ -25,14 +25,19 @@ int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_
 {
 	struct rf_replay_result res = { .fingerprint = RF_FNV1A_INIT };
 	const struct rf_chunk_info *ci;
-	struct rf_trace_reader *r;
+	struct rf_trace_reader *r = NULL;
 	uint8_t sum[4];
 	long n, i;
 	int fd, rc = rf_trace_reader_open(&r, path, 0);
 
 	*events = 0;
 	if (rc) {
-		snprintf(err, errlen, "%s: %s", path, rf_strerror(rc));
+		/* a reader is returned on a header error, to say what it was */
+		if (r && rf_trace_reader_errmsg(r)[0])
+			snprintf(err, errlen, "%s: %s", path, rf_trace_reader_errmsg(r));
+		else
+			snprintf(err, errlen, "%s: %s", path, rf_strerror(rc));
+		rf_trace_reader_close(r);
 		return rc;
 	}
 	n = rf_trace_reader_chunks(r, &ci);

@@ -43,7 +43,9 @@ printf 'traces a hot.rft\nmatrix v6.18 memory=64M\nbogus 1\n' > bad1.spec
 printf 'traces a hot.rft\nmatrix v6.18 nosuchkey=1\n' > bad2.spec
 printf 'traces a nosuch-*.rft\nmatrix v6.18\n' > bad3.spec
 printf 'traces a hot.rft\nmatrix v6.1-mglru lru_gen.seed=3\nrepeat 2\n' > bad4.spec
-for b in 1 2 3 4; do
+head -c 100 "$tr/cgroup-thrash.rft" > badhdr.rft
+printf 'traces a badhdr.rft\nmatrix v6.18\n' > bad5.spec
+for b in 1 2 3 4 5; do
 	rc=0
 	"$REFAULT" sweep plan bad$b.spec -o bad.json > /dev/null 2> err$b || rc=$?
 	eval "rc$b=$rc"
@@ -54,6 +56,8 @@ check "a spec's bad setting: exit 1, SPEC:LINE: and the key" \
 	"[ $rc2 -eq 1 ] && grep -q 'bad2.spec:2: .*nosuchkey' err2"
 check "a glob that matches nothing: exit 1, says which" \
 	"[ $rc3 -eq 1 ] && grep -q 'no file matches .*nosuch-\\*.rft' err3"
+check "a trace whose header is cut: exit 1, the reader's message with the file" \
+	"[ $rc5 -eq 1 ] && grep -q 'badhdr.rft' err5"
 check "repeat with a fixed lru_gen.seed: exit 1, says to drop one" \
 	"[ $rc4 -eq 1 ] && grep -q 'sets lru_gen.seed, which .repeat 2. varies' err4 && [ ! -e bad.json ]"
 
