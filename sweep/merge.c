@@ -196,8 +196,8 @@ static int take_task(struct merger *m, size_t i, bool *partial, char *why, size_
 			rc = RF_ERR_CORRUPT;
 			break;
 		}
-		runs[k] = run_of(results, c, get_str(to[k]->entry, "name"),
-				 rep ? json_object_get_int(rep) : 1, t->id);
+		/* a run is named by its configuration alone: a column of one workload's table */
+		runs[k] = run_of(results, c, cname, rep ? json_object_get_int(rep) : 1, t->id);
 	}
 	if (!runs || !to)
 		rc = RF_ERR_NOMEM;

@@ -147,7 +147,7 @@ rc=0
 check "compare SWEEP.json: a table per workload" \
 	"[ $rc -eq 0 ] && grep -q '^== workload val ==' cmp1 && grep -q '^== workload cgroup-thrash ==' cmp1"
 check "compare SWEEP.json: a configuration's column is its runs (2 traces x 2 seeds)" \
-	"grep -q 'val/v6.1-mglru,memory=64M (m1.json:val/v6.1-mglru,memory=64M, 4 runs)' cmp1"
+	"grep -q '^  v6.1-mglru,memory=64M (m1.json:val/v6.1-mglru,memory=64M, 4 runs)' cmp1"
 rc=0
 "$REFAULT" compare m1.json --fail-if 'workingset_refault_file < -100%' > /dev/null 2>&1 || rc=$?
 rc2=0
