@@ -29,4 +29,14 @@
 int rf_json_read_object(const char *path, const char *what, json_object **out, char *err,
 			size_t errlen);
 
+/* The member @key of object @o if it is of @type; NULL otherwise (or when @o is NULL). */
+static inline json_object *rf_json_get(json_object *o, const char *key, enum json_type type)
+{
+	json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
 #endif /* REFAULT_COMPARE_JSONFILE_H */

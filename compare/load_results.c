@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "compare/compare-local.h"
+#include "compare/jsonfile.h"
 
 static bool json_number(struct json_object *o, double *out)
 {
@@ -15,15 +16,6 @@ static bool json_number(struct json_object *o, double *out)
 		return false;
 	*out = json_object_get_double(o);
 	return true;
-}
-
-static struct json_object *get(struct json_object *o, const char *key, enum json_type type)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-		return NULL;
-	return v;
 }
 
 /* "configs" holds one entry, or pick the one called @config. */
@@ -38,7 +30,7 @@ static struct json_object *pick_config(struct json_object *configs, const char *
 		return json_object_array_get_idx(configs, 0);
 	for (i = 0; i < n; i++) {
 		c = json_object_array_get_idx(configs, i);
-		name = get(c, "name", json_type_string);
+		name = rf_json_get(c, "name", json_type_string);
 		if (!name)
 			continue;
 		if (config && !strcmp(json_object_get_string(name), config))
@@ -134,9 +126,9 @@ static int load_array(struct json_object *a, double **out, size_t *n)
 static int load_timeseries(struct rf_compare_timeline *tl, struct json_object *ts,
 			   const char *where, char *err, size_t errlen)
 {
-	struct json_object *t = get(ts, "t", json_type_array);
-	struct json_object *series = get(ts, "series", json_type_object);
-	struct json_object *iv = get(ts, "interval_ns", json_type_int);
+	struct json_object *t = rf_json_get(ts, "t", json_type_array);
+	struct json_object *series = rf_json_get(ts, "series", json_type_object);
+	struct json_object *iv = rf_json_get(ts, "interval_ns", json_type_int);
 	size_t i, n;
 	int ret;
 
@@ -175,11 +167,11 @@ bad:
 
 static int load_trace(struct rf_compare_run *r, struct json_object *root)
 {
-	struct json_object *trace = get(root, "trace", json_type_object);
-	struct json_object *fp = get(trace, "fingerprint", json_type_string);
-	struct json_object *path = get(trace, "path", json_type_string);
-	struct json_object *skipped = get(trace, "events_skipped", json_type_int);
-	struct json_object *lost = get(trace, "lost_events", json_type_int);
+	struct json_object *trace = rf_json_get(root, "trace", json_type_object);
+	struct json_object *fp = rf_json_get(trace, "fingerprint", json_type_string);
+	struct json_object *path = rf_json_get(trace, "path", json_type_string);
+	struct json_object *skipped = rf_json_get(trace, "events_skipped", json_type_int);
+	struct json_object *lost = rf_json_get(trace, "lost_events", json_type_int);
 
 	r->fingerprint = fp ? strdup(json_object_get_string(fp)) : NULL;
 	r->trace_path = path ? strdup(json_object_get_string(path)) : NULL;
@@ -192,7 +184,7 @@ static int load_trace(struct rf_compare_run *r, struct json_object *root)
 
 static bool is_results(struct json_object *root)
 {
-	struct json_object *f = get(root, "format", json_type_string);
+	struct json_object *f = rf_json_get(root, "format", json_type_string);
 
 	return f && !strcmp(json_object_get_string(f), "refault-results");
 }
@@ -213,7 +205,7 @@ static bool kernel_side(const char *config)
 
 static int set_config_name(struct rf_compare_run *r, struct json_object *c, bool kernel)
 {
-	struct json_object *name = get(c, "name", json_type_string);
+	struct json_object *name = rf_json_get(c, "name", json_type_string);
 	const char *base = name ? json_object_get_string(name) : NULL;
 
 	if (!base && !kernel)
@@ -239,13 +231,13 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, 
 
 	if (!is_results(root))
 		return RF_ERR_NOT_TRACE;
-	ver = get(root, "version", json_type_array);
+	ver = rf_json_get(root, "version", json_type_array);
 	if (!ver || json_object_get_int(json_object_array_get_idx(ver, 0)) != 1) {
 		rf_compare_seterr(err, errlen, "%s: unsupported results format version (want 1.x)",
 				  path);
 		return RF_ERR_VERSION;
 	}
-	configs = get(root, "configs", json_type_array);
+	configs = rf_json_get(root, "configs", json_type_array);
 	if (!configs || !json_object_array_length(configs)) {
 		rf_compare_seterr(err, errlen, "%s: no \"configs\" in the results file", path);
 		return RF_ERR_CORRUPT;
@@ -260,7 +252,7 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, 
 	if (!c)
 		return RF_ERR_INVAL;
 	snprintf(where, sizeof(where), "%s%s%s", path, config ? ":" : "", config ? config : "");
-	stats = get(c, kernel ? "observed" : "stats", json_type_object);
+	stats = rf_json_get(c, kernel ? "observed" : "stats", json_type_object);
 	if (!stats) {
 		rf_compare_seterr(err, errlen, kernel ? "%s: the replay gathered no kernel numbers "
 				  "(\"observed\"): the trace has no observations" :
@@ -276,11 +268,11 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, 
 		ret = load_stats(r, stats, where, err, errlen);
 	/* the kernel's numbers have no replay run; their time series is the kernel's own */
 	if (!ret && !kernel)
-		ret = load_run_stats(r, get(root, "run", json_type_object));
+		ret = load_run_stats(r, rf_json_get(root, "run", json_type_object));
 	if (!ret && !kernel)
-		ret = load_aliases(r, get(c, "aliases", json_type_object), where, err, errlen);
+		ret = load_aliases(r, rf_json_get(c, "aliases", json_type_object), where, err, errlen);
 	/* the kernel's own series, at its counter snapshots (older results have none) */
-	ts = get(c, kernel ? "observed_timeseries" : "timeseries", json_type_object);
+	ts = rf_json_get(c, kernel ? "observed_timeseries" : "timeseries", json_type_object);
 	if (!ret && ts)
 		ret = load_timeseries(&r->tl, ts, where, err, errlen);
 	if (!ret)

@@ -11,27 +11,19 @@
 #include <json-c/json.h>
 
 #include "compare/compare-local.h"
-
-static json_object *get(json_object *o, const char *key, enum json_type type)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
+#include "compare/jsonfile.h"
 
 bool rf_compare_is_sweep(json_object *root)
 {
-	json_object *f = get(root, "format", json_type_string);
+	json_object *f = rf_json_get(root, "format", json_type_string);
 
 	return f && !strcmp(json_object_get_string(f), "refault-sweep");
 }
 
 size_t rf_compare_sweep_not_done(json_object *root)
 {
-	json_object *t = get(root, "tasks", json_type_object);
-	json_object *f = get(t, "failed", json_type_int), *m = get(t, "missing", json_type_int);
+	json_object *t = rf_json_get(root, "tasks", json_type_object);
+	json_object *f = rf_json_get(t, "failed", json_type_int), *m = rf_json_get(t, "missing", json_type_int);
 	int64_t n = (f ? json_object_get_int64(f) : 0) + (m ? json_object_get_int64(m) : 0);
 
 	return n > 0 ? (size_t)n : 0;
@@ -40,18 +32,18 @@ size_t rf_compare_sweep_not_done(json_object *root)
 int rf_compare_sweep_runs(json_object *root, const char *path, const char *config,
 			  json_object **runs, char *err, size_t errlen)
 {
-	json_object *cs = get(root, "configs", json_type_array), *c, *name;
+	json_object *cs = rf_json_get(root, "configs", json_type_array), *c, *name;
 	size_t i, n = cs ? json_object_array_length(cs) : 0;
 	char names[256] = "";
 
 	*runs = NULL;
 	for (i = 0; i < n; i++) {
 		c = json_object_array_get_idx(cs, i);
-		name = get(c, "name", json_type_string);
+		name = rf_json_get(c, "name", json_type_string);
 		if (!name)
 			continue;
 		if ((!config && n == 1) || (config && !strcmp(json_object_get_string(name), config))) {
-			*runs = get(c, "runs", json_type_array);
+			*runs = rf_json_get(c, "runs", json_type_array);
 			if (*runs)
 				return 0;
 			break;

@@ -19,18 +19,9 @@
 #include "compare/jsonfile.h"
 #include "sweep/sweep-local.h"
 
-static json_object *get(json_object *o, const char *key, enum json_type type)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
 static const char *get_str(json_object *o, const char *key)
 {
-	json_object *v = get(o, key, json_type_string);
+	json_object *v = rf_json_get(o, key, json_type_string);
 
 	return v ? json_object_get_string(v) : NULL;
 }
@@ -69,8 +60,8 @@ static struct group *find_group(struct merger *m, const char *workload, const ch
 /* Every workload x configuration of the plan, in its order, with no runs yet. */
 static int make_groups(struct merger *m, json_object *out_configs)
 {
-	json_object *wls = get(m->p->root, "workloads", json_type_array);
-	json_object *cfgs = get(m->p->root, "configs", json_type_array);
+	json_object *wls = rf_json_get(m->p->root, "workloads", json_type_array);
+	json_object *cfgs = rf_json_get(m->p->root, "configs", json_type_array);
 	size_t nw = wls ? json_object_array_length(wls) : 0, nc, i, j;
 
 	nc = cfgs ? json_object_array_length(cfgs) : 0;
@@ -96,8 +87,8 @@ static int make_groups(struct merger *m, json_object *out_configs)
 			free(label);
 			json_object_object_add(e, "workload", json_object_new_string(wl));
 			json_object_object_add(e, "config", json_object_new_string(name));
-			json_object_object_add(e, "profile", copy(get(c, "profile", json_type_string)));
-			json_object_object_add(e, "settings", copy(get(c, "settings", json_type_object)));
+			json_object_object_add(e, "profile", copy(rf_json_get(c, "profile", json_type_string)));
+			json_object_object_add(e, "settings", copy(rf_json_get(c, "settings", json_type_object)));
 			m->g[m->ng] = (struct group){ wl, name, e, json_object_new_array() };
 			json_object_object_add(e, "runs", m->g[m->ng].runs);
 			json_object_array_add(out_configs, e);
@@ -112,7 +103,7 @@ static json_object *run_of(json_object *results, json_object *c, const char *lab
 			   const char *id)
 {
 	json_object *r = json_object_new_object(), *cs = json_object_new_array();
-	json_object *oc = json_object_new_object(), *trace = get(results, "trace", json_type_object);
+	json_object *oc = json_object_new_object(), *trace = rf_json_get(results, "trace", json_type_object);
 	json_object *t = json_object_new_object(), *sw = json_object_new_object();
 	static const char *const tkeys[] = { "path", "fingerprint", "events", "events_skipped",
 					     "chunks_damaged", "recorded_cgroup" };
@@ -121,7 +112,7 @@ static json_object *run_of(json_object *results, json_object *c, const char *lab
 	size_t i;
 
 	json_object_object_add(r, "format", json_object_new_string("refault-results"));
-	json_object_object_add(r, "version", copy(get(results, "version", json_type_array)));
+	json_object_object_add(r, "version", copy(rf_json_get(results, "version", json_type_array)));
 	for (i = 0; i < sizeof(tkeys) / sizeof(tkeys[0]); i++)
 		if (trace && json_object_object_get_ex(trace, tkeys[i], &v))
 			json_object_object_add(t, tkeys[i], copy(v));
@@ -140,14 +131,14 @@ static json_object *run_of(json_object *results, json_object *c, const char *lab
 
 static json_object *find_config(json_object *results, const char *replay_name)
 {
-	json_object *cs = get(results, "configs", json_type_array);
+	json_object *cs = rf_json_get(results, "configs", json_type_array);
 	size_t i, n = cs ? json_object_array_length(cs) : 0;
 
 	for (i = 0; i < n; i++) {
 		json_object *c = json_object_array_get_idx(cs, i);
 		const char *name = get_str(c, "name");
 
-		if (name && !strcmp(name, replay_name) && get(c, "stats", json_type_object))
+		if (name && !strcmp(name, replay_name) && rf_json_get(c, "stats", json_type_object))
 			return c;
 	}
 	return NULL;
@@ -160,8 +151,8 @@ static json_object *find_config(json_object *results, const char *replay_name)
 static int take_task(struct merger *m, size_t i, bool *partial, char *why, size_t whylen)
 {
 	const struct rf_sweep_task *t = &m->p->tasks[i];
-	json_object *tasks = get(m->p->root, "tasks", json_type_array);
-	json_object *cs = get(json_object_array_get_idx(tasks, i), "configs", json_type_array);
+	json_object *tasks = rf_json_get(m->p->root, "tasks", json_type_array);
+	json_object *cs = rf_json_get(json_object_array_get_idx(tasks, i), "configs", json_type_array);
 	json_object *results, *trace, *v, **runs;
 	struct group **to;
 	const char *fp;
@@ -170,7 +161,7 @@ static int take_task(struct merger *m, size_t i, bool *partial, char *why, size_
 
 	if (rc)
 		return rc;
-	trace = get(results, "trace", json_type_object);
+	trace = rf_json_get(results, "trace", json_type_object);
 	fp = get_str(trace, "fingerprint");
 	if (!fp || strcmp(fp, t->fingerprint)) {
 		sweep_seterr(why, whylen, "%s: results of another trace (fingerprint %s, the plan's "
@@ -179,14 +170,14 @@ static int take_task(struct merger *m, size_t i, bool *partial, char *why, size_
 		json_object_put(results);
 		return RF_ERR_CORRUPT;
 	}
-	v = get(trace, "events_skipped", json_type_int);
+	v = rf_json_get(trace, "events_skipped", json_type_int);
 	*partial = v && json_object_get_int64(v) > 0;
 	runs = calloc(n + 1, sizeof(*runs));
 	to = calloc(n + 1, sizeof(*to));
 	for (k = 0; runs && to && k < n && !rc; k++) {
 		json_object *e = json_object_array_get_idx(cs, k);
 		const char *rname = get_str(e, "replay"), *cname = get_str(e, "config");
-		json_object *rep = get(e, "rep", json_type_int), *c;
+		json_object *rep = rf_json_get(e, "rep", json_type_int), *c;
 
 		to[k] = rname && cname ? find_group(m, t->workload, cname) : NULL;
 		c = to[k] ? find_config(results, rname) : NULL;
@@ -307,8 +298,8 @@ int rf_sweep_merge(const struct rf_sweep_plan *p, int fd, FILE *report,
 	counts = NULL;
 	json_object_object_add(root, "not_done", missing);
 	missing = NULL;
-	json_object_object_add(root, "axes", copy(get(p->root, "axes", json_type_object)));
-	json_object_object_add(root, "workloads", copy(get(p->root, "workloads", json_type_array)));
+	json_object_object_add(root, "axes", copy(rf_json_get(p->root, "axes", json_type_object)));
+	json_object_object_add(root, "workloads", copy(rf_json_get(p->root, "workloads", json_type_array)));
 	json_object_object_add(root, "configs", configs);
 	configs = NULL;
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
