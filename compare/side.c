@@ -250,15 +250,14 @@ static int add_run(struct rf_compare_side *side, struct rf_compare_run *run, con
 
 /* "sweep.json:CONFIG": every run of CONFIG, in the order the merge wrote them. */
 static int load_sweep(struct rf_compare_side *side, json_object *root, const char *path,
-		      const char *member, const char *spec, char **config, char *err,
-		      size_t errlen)
+		      const char *name, const char *member, const char *spec, char **config,
+		      char *err, size_t errlen)
 {
 	json_object *runs = NULL;
 	size_t i, n;
 	int ret;
 
-	ret = rf_compare_sweep_runs(root, path, strrchr(member, ':') ? strrchr(member, ':') + 1 :
-				    NULL, &runs, err, errlen);
+	ret = rf_compare_sweep_runs(root, path, name, &runs, err, errlen);
 	n = ret ? 0 : json_object_array_length(runs);
 	side->sweep_not_done = rf_compare_sweep_not_done(root);
 	if (!ret && !n) {
@@ -292,7 +291,7 @@ static int load_member(struct rf_compare_side *side, const char *member, const c
 	if (ret)
 		goto out;
 	if (rf_compare_is_sweep(root)) {
-		ret = load_sweep(side, root, path, member, spec, config, err, errlen);
+		ret = load_sweep(side, root, path, name, member, spec, config, err, errlen);
 		json_object_put(root);
 		goto out;
 	}

@@ -73,6 +73,7 @@ static int by_parallel(const struct rf_sweep_plan *p, const char *refault, unsig
 		       const size_t *todo, size_t n, char *err, size_t errlen)
 {
 	char j[16], *joblog, *argv[16];
+	void (*old_pipe)(int);
 	int fds[2], status;
 	size_t i;
 	pid_t pid;
@@ -106,11 +107,13 @@ static int by_parallel(const struct rf_sweep_plan *p, const char *refault, unsig
 		sweep_seterr(err, errlen, "fork: %s", strerror(errno));
 		return -errno;
 	}
-	signal(SIGPIPE, SIG_IGN);
+	/* a parallel that dies early makes the writes fail (EPIPE), not kill this process */
+	old_pipe = signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < n; i++)
 		if (dprintf(fds[1], "%zu\n", todo[i]) < 0)
 			break;
 	close(fds[1]);
+	signal(SIGPIPE, old_pipe);
 	status = wait_child(pid);
 	if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) > 101)) {
 		sweep_seterr(err, errlen, "GNU parallel %s %d", WIFSIGNALED(status) ?
