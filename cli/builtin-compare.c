@@ -31,6 +31,7 @@ struct compare_opts {
 	size_t nspecs;
 	bool specs_owned;
 	char **workloads;		/* a sweep's: each spec's workload */
+	const char *single;		/* the one file the specs were expanded from */
 };
 
 static void usage(FILE *out)
@@ -175,6 +176,7 @@ static int expand_single(struct compare_opts *o)
 		if (asprintf(&specs[i], "%s:%s", o->specs[0], names[i]) < 0)
 			break;
 	if (specs && i == n) {
+		o->single = o->specs[0];
 		o->specs = specs;
 		o->nspecs = n;
 		o->specs_owned = true;
@@ -480,10 +482,13 @@ static int compare_workloads(struct compare_opts *o)
 	size_t i, j, k;
 	int ret = 0, r;
 
-	if (o->json || o->csv || o->html || o->export_matrix)
-		return rf_usage_error(VERB, "%s holds several workloads: --json, --csv, --html and "
-				      "--export-matrix take one's configurations by name "
-				      "(%s:WORKLOAD/CONFIG ...)", o->specs[0], o->specs[0]);
+	/* what the file holds decides, so it is the data's error (1), not the command line's */
+	if (o->json || o->csv || o->html || o->export_matrix) {
+		rf_err(VERB, "%s holds several workloads: --json, --csv, --html and --export-matrix "
+		       "take one's configurations by name (%s:WORKLOAD/CONFIG ...)", o->single,
+		       o->single);
+		return RF_EXIT_FAILURE;
+	}
 	sub.specs = calloc(o->nspecs, sizeof(*sub.specs));
 	sub.specs_owned = false;
 	sub.workloads = NULL;

@@ -165,8 +165,8 @@ rc=0
 check "compare of a partial sweep warns that it is partial" "grep -q 'a partial sweep: 4 of its tasks' cmp5.err"
 rc=0
 "$REFAULT" compare m1.json --json > /dev/null 2> cmpj.err || rc=$?
-check "compare --json of several workloads: a usage error that says how to name one" \
-	"[ $rc -eq 2 ] && grep -q 'WORKLOAD/CONFIG' cmpj.err"
+check "compare --json of several workloads: exit 1, says how to name one" \
+	"[ $rc -eq 1 ] && grep -q '^refault compare: m1.json holds several workloads: .*(m1.json:WORKLOAD/CONFIG ...)\$' cmpj.err"
 "$REFAULT" replay "$tr/cgroup-thrash.rft" --matrix sweep-store/"$id0".matrix -o r.json -q 2> /dev/null ||
 	"$REFAULT" replay "$tr/cgroup-thrash.rft" -p v6.1,v6.18 --set memory=1G -o r.json -q
 rc=0
