@@ -38,7 +38,8 @@ struct rf_source_cfg {
 	uint64_t buffer_bytes;		/* per CPU */
 	pid_t notrace_pid;		/* the recorder */
 	pid_t follow_pid;		/* 0 = every task */
-	const char *const *systems;	/* NULL-terminated, formats to load */
+	const char *const *systems;	/* the events to load the formats of: */
+	const char *const *events;	/* systems[i]:events[i] until events[i] is NULL */
 };
 
 struct rf_source;

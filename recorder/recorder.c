@@ -122,23 +122,19 @@ int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
 	return 0;
 }
 
-/* Formats to parse: the systems of the selected events only. */
-static void wanted_systems(const struct rf_recorder *rec, const char **sys, size_t max)
+/* Formats to parse: the selected events' only, as system:name pairs ending in a NULL name. */
+static void wanted_events(const struct rf_recorder *rec, const char **sys, const char **name)
 {
-	size_t n = 0, j;
+	size_t n = 0;
 	int i;
 
 	for (i = 0; i < TP_MAX; i++) {
-		const char *s = rec->system[i];
-
 		if (!rec->want[i])
 			continue;
-		for (j = 0; j < n && strcmp(sys[j], s); j++)
-			;
-		if (j == n && n + 1 < max)
-			sys[n++] = s;
+		sys[n] = rec->system[i];
+		name[n++] = rf_tp_desc(i)->name;
 	}
-	sys[n] = NULL;
+	name[n] = NULL;
 }
 
 /*
@@ -213,7 +209,7 @@ static int enable_events(struct rf_recorder *rec)
 
 static int open_source(struct rf_recorder *rec)
 {
-	const char *systems[TP_MAX + 1];
+	const char *systems[TP_MAX + 1], *events[TP_MAX + 1];
 	struct rf_source_cfg cfg = {
 		.tracefs_dir = rec->opts.tracefs_dir,
 		.name = rec->name,
@@ -221,6 +217,7 @@ static int open_source(struct rf_recorder *rec)
 		.notrace_pid = getpid(),
 		.follow_pid = rec->opts.scope == RF_SCOPE_PID ? rec->opts.pid : 0,
 		.systems = systems,
+		.events = events,
 	};
 	int err, i;
 
@@ -230,7 +227,7 @@ static int open_source(struct rf_recorder *rec)
 		return err;
 	for (i = 0; i < TP_MAX; i++)
 		rec->system[i] = rf_kprobes_group(rec->kp, i) ?: rf_tp_desc(i)->system;
-	wanted_systems(rec, systems, TP_MAX + 1);
+	wanted_events(rec, systems, events);
 	err = rf_source_open(&rec->src, &cfg, rec->errmsg, sizeof(rec->errmsg));
 	if (err)
 		return err;

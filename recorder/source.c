@@ -383,6 +383,49 @@ static int open_drain(struct rf_source *s, const struct rf_source_cfg *cfg, char
 	return configure(s->drain, cfg, true, msg, len);
 }
 
+/*
+ * The formats of the events to be enabled, and the ring buffer's page header
+ * (which kbuffer needs), and nothing else: libtracefs's
+ * tracefs_local_events_system() would parse every event of each system
+ * (some 700 of "syscalls") and read all of /proc/kallsyms and printk_formats,
+ * for printing that the recorder never does: half the cost of a short
+ * recording's start.  An event this kernel lacks has no format; rf_tp_resolve()
+ * finds it missing.
+ */
+static int load_formats(struct rf_source *s, const struct rf_source_cfg *cfg, char *msg, size_t len)
+{
+	char *buf;
+	int size, i;
+
+	s->tep = tep_alloc();
+	if (!s->tep)
+		return RF_ERR_NOMEM;
+	tep_set_file_bigendian(s->tep, tep_is_local_bigendian(s->tep));
+	tep_set_long_size(s->tep, sizeof(long));
+	tep_set_page_size(s->tep, getpagesize());
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (!buf || tep_parse_header_page(s->tep, buf, size, sizeof(long))) {
+		free(buf);
+		snprintf(msg, len, "cannot parse the ring buffer's page header "
+			 "(events/header_page in tracefs)");
+		return RF_ERR_UNSUPPORTED;
+	}
+	free(buf);
+	for (i = 0; cfg->events[i]; i++) {
+		buf = tracefs_event_file_read(NULL, cfg->systems[i], cfg->events[i], "format", &size);
+		if (!buf)
+			continue;	/* not on this kernel */
+		if (tep_parse_event(s->tep, buf, size, cfg->systems[i])) {
+			snprintf(msg, len, "cannot parse the format of %s:%s in tracefs",
+				 cfg->systems[i], cfg->events[i]);
+			free(buf);
+			return RF_ERR_UNSUPPORTED;
+		}
+		free(buf);
+	}
+	return 0;
+}
+
 int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len)
 {
 	struct rf_source *s;
@@ -405,12 +448,7 @@ int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char
 		err = open_drain(s, cfg, msg, len);
 	if (err)
 		return err;
-	s->tep = tracefs_local_events_system(cfg->tracefs_dir, cfg->systems);
-	if (!s->tep) {
-		snprintf(msg, len, "cannot parse the event formats in tracefs");
-		return RF_ERR_UNSUPPORTED;
-	}
-	return 0;
+	return load_formats(s, cfg, msg, len);
 }
 
 struct tep_handle *rf_source_tep(struct rf_source *s)
@@ -418,9 +456,20 @@ struct tep_handle *rf_source_tep(struct rf_source *s)
 	return s->tep;
 }
 
+/*
+ * One event's enable file, written: tracefs_event_enable() takes regular
+ * expressions and walks every system and event of the instance for each call
+ * (some 15,000 stat()s for the default set).
+ */
+static int enable(struct tracefs_instance *inst, const char *system, const char *event)
+{
+	return tracefs_event_file_write(inst, system, event, "enable", "1") < 0 ?
+		-errno ?: RF_ERR_IO : 0;
+}
+
 int rf_source_enable(struct rf_source *s, const char *system, const char *event)
 {
-	return tracefs_event_enable(s->inst, system, event) < 0 ? -errno ?: RF_ERR_IO : 0;
+	return enable(s->inst, system, event);
 }
 
 bool rf_source_has_drain(const struct rf_source *s)
@@ -438,7 +487,7 @@ int rf_source_enable_drain(struct rf_source *s, const char *system, const char *
 	snprintf(file, sizeof(file), "events/%s/%s/filter", system, event);
 	if (filter && tracefs_instance_file_write(s->drain, file, filter) < 0)
 		return -errno ?: RF_ERR_IO;
-	return tracefs_event_enable(s->drain, system, event) < 0 ? -errno ?: RF_ERR_IO : 0;
+	return enable(s->drain, system, event);
 }
 
 static int open_cpus(struct rf_source *s, char *msg, size_t len)
