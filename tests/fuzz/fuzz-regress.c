@@ -25,6 +25,11 @@
 #include "tests/lib/tap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/*
+ * A target whose first byte picks one of fuzz_ways ways to run the rest
+ * defines it; each file is then run in every way, its first byte replaced.
+ */
+extern const unsigned int fuzz_ways __attribute__((weak));
 
 static int run_file(const char *path)
 {
@@ -41,9 +46,19 @@ static int run_file(const char *path)
 		len += n;
 	} while (n);
 	fclose(f);
-	LLVMFuzzerTestOneInput(buf, len);
+	if (&fuzz_ways && len) {
+		unsigned int w;
+
+		for (w = 0; w < fuzz_ways; w++) {
+			buf[0] = (uint8_t)w;
+			LLVMFuzzerTestOneInput(buf, len);
+		}
+	} else {
+		LLVMFuzzerTestOneInput(buf, len);
+	}
 	free(buf);
-	return ok(1, "%s (%zu bytes) read without a crash or a broken promise", path, len);
+	return ok(1, "%s (%zu bytes) read without a crash or a broken promise%s", path, len,
+		  &fuzz_ways && len ? ", every way" : "");
 }
 
 static int by_name(const void *a, const void *b)

@@ -34,6 +34,7 @@
 
 #include <refault/trace.h>
 
+#include "replayer/observe/observe.h"
 #include "report/report.h"
 #include "tests/fuzz/fuzz-memfile.h"
 
@@ -223,6 +224,53 @@ static void pick_view(uint8_t b, struct rf_report_opts *o)
 	}
 }
 
+/*
+ * The pages of the folios an event names, as the kernel's account counts them
+ * (report/kernel.c folio_pages(): orders past RF_OBS_MAX_ORDER clamped).
+ */
+static uint64_t event_pages(const struct rf_event *ev)
+{
+	unsigned int order;
+
+	switch (ev->type) {
+	case RF_EV_LRU_ACTIVATE:
+		order = ev->u.lru.order;
+		break;
+	case RF_EV_PAGECACHE_ADD:
+	case RF_EV_PAGECACHE_DEL:
+	case RF_EV_FILE_READ:
+	case RF_EV_FILE_WRITE:
+	case RF_EV_FILE_FAULT:
+	case RF_EV_FADVISE:
+	case RF_EV_TRUNCATE:
+		order = ev->u.file.order;
+		break;
+	default:
+		return 0;
+	}
+	return 1ull << (order > RF_OBS_MAX_ORDER ? RF_OBS_MAX_ORDER : order);
+}
+
+/*
+ * Under libFuzzer (which calls LLVMFuzzerInitialize(); fuzz-regress.c does
+ * not), at most 65,536 folio pages an input: the account walks each page of
+ * each folio, and programs of hundreds of events of folios up to order 18
+ * (262,144 pages) took 50 ms an execution, 20 a second.  The regression run
+ * replays every seed and past finding whole (the largest: 5.6 M pages), and
+ * so the clamp of orders past RF_OBS_MAX_ORDER too.
+ */
+static uint64_t max_pages = UINT64_MAX;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	max_pages = 65536;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rf_trace_header h;
@@ -236,8 +284,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i;
 	int fd;
 
+	uint64_t pages = 0;
+
 	if (!size || size > 64 * 1024)
 		return 0;
+	for (i = 1; i + REC <= size; i += REC)
+		if (decode(data + i, i, &ev, &c, frames) && (pages += event_pages(&ev)) > max_pages)
+			return 0;
 	pick_view(data[0], &o);
 	o.sort = (data[0] >> 2) % RF_REPORT_NR_METRICS;
 	o.heatmap = o.by == RF_REPORT_BY_FILE && (data[0] & 0x10);
