@@ -50,6 +50,13 @@ void rf_compare_timeline_release(struct rf_compare_timeline *tl);
  */
 int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, const char *path,
 			    const char *config, char *err, size_t errlen);
+/*
+ * load_results.c: of a results or sweep file's "configs", the one named
+ * @config, or the only one when @config is NULL; NULL with @err naming the
+ * configurations there are.
+ */
+struct json_object *rf_compare_pick_config(struct json_object *configs, const char *path,
+					   const char *config, char *err, size_t errlen);
 /* load_sweep.c: a sweep file (its "format"), its tasks not done, the runs of a configuration. */
 bool rf_compare_is_sweep(struct json_object *root);
 size_t rf_compare_sweep_not_done(struct json_object *root);

@@ -19,8 +19,8 @@ static bool json_number(struct json_object *o, double *out)
 }
 
 /* "configs" holds one entry, or pick the one called @config. */
-static struct json_object *pick_config(struct json_object *configs, const char *path,
-				       const char *config, char *err, size_t errlen)
+struct json_object *rf_compare_pick_config(struct json_object *configs, const char *path,
+					   const char *config, char *err, size_t errlen)
 {
 	size_t i, n = json_object_array_length(configs);
 	struct json_object *c, *name;
@@ -247,7 +247,7 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, 
 		if (!name)
 			return RF_ERR_NOMEM;
 	}
-	c = pick_config(configs, path, kernel ? (*name ? name : NULL) : config, err, errlen);
+	c = rf_compare_pick_config(configs, path, kernel ? (*name ? name : NULL) : config, err, errlen);
 	free(name);
 	if (!c)
 		return RF_ERR_INVAL;

@@ -32,33 +32,18 @@ size_t rf_compare_sweep_not_done(json_object *root)
 int rf_compare_sweep_runs(json_object *root, const char *path, const char *config,
 			  json_object **runs, char *err, size_t errlen)
 {
-	json_object *cs = rf_json_get(root, "configs", json_type_array), *c, *name;
-	size_t i, n = cs ? json_object_array_length(cs) : 0;
-	char names[256] = "";
+	json_object *cs = rf_json_get(root, "configs", json_type_array), *c;
 
 	*runs = NULL;
-	for (i = 0; i < n; i++) {
-		c = json_object_array_get_idx(cs, i);
-		name = rf_json_get(c, "name", json_type_string);
-		if (!name)
-			continue;
-		if ((!config && n == 1) || (config && !strcmp(json_object_get_string(name), config))) {
-			*runs = rf_json_get(c, "runs", json_type_array);
-			if (*runs)
-				return 0;
-			break;
-		}
-		if (strlen(names) + strlen(json_object_get_string(name)) + 3 < sizeof(names))
-			strcat(strcat(names, i ? ", " : ""), json_object_get_string(name));
-	}
-	if (i < n)
-		rf_compare_seterr(err, errlen, "%s: configuration '%s' has no runs array (not what "
-				  "`refault sweep merge` writes)", path, config ? config : "");
-	else if (config)
-		rf_compare_seterr(err, errlen, "%s has no configuration '%s' (it has: %s)", path,
-				  config, names);
-	else
-		rf_compare_seterr(err, errlen, "%s is a sweep of %zu configurations (%s): name one "
-				  "as %s:NAME", path, n, names, path);
+	c = cs ? rf_compare_pick_config(cs, path, config, err, errlen) : NULL;
+	if (!cs)
+		rf_compare_seterr(err, errlen, "%s: no \"configs\" array", path);
+	if (!c)
+		return RF_ERR_INVAL;
+	*runs = rf_json_get(c, "runs", json_type_array);
+	if (*runs)
+		return 0;
+	rf_compare_seterr(err, errlen, "%s: configuration '%s' has no runs array (not what "
+			  "`refault sweep merge` writes)", path, config ? config : "");
 	return RF_ERR_INVAL;
 }
