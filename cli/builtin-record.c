@@ -26,6 +26,7 @@
 
 #include "cli/builtin.h"
 #include "cli/util.h"
+#include "lib/clock.h"
 #include "lib/outfile.h"
 #include "recorder/perfstack.h"
 #include "recorder/record.h"
@@ -420,14 +421,6 @@ static int open_writer(struct record_cmd *c)
 	return err;
 }
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * The events written so far go to disk as a chunk at least once a second,
  * so a recorder killed (SIGKILL, a crash, the machine's OOM killer) loses
@@ -441,7 +434,7 @@ static uint64_t monotonic_ns(void)
 
 static int flush_due(struct record_cmd *c)
 {
-	uint64_t now = monotonic_ns();
+	uint64_t now = rf_mono_ns();
 	int err;
 
 	if (!c->w || now - c->flushed < FLUSH_INTERVAL_NS)
@@ -459,7 +452,7 @@ static int flush_due(struct record_cmd *c)
  */
 static bool duration_over(struct record_cmd *c, uint64_t start)
 {
-	uint64_t now = monotonic_ns();
+	uint64_t now = rf_mono_ns();
 
 	if (!c->duration_ns || now - start < c->duration_ns)
 		return false;
@@ -658,7 +651,7 @@ static bool stop_requested(struct record_cmd *c, int timeout_ms)
 
 static int record_loop(struct record_cmd *c)
 {
-	uint64_t start = monotonic_ns();
+	uint64_t start = rf_mono_ns();
 	int err = 0;
 
 	c->flushed = start;
@@ -679,7 +672,7 @@ static int finish_trace(struct record_cmd *c)
 	int err;
 
 	rf_recorder_stats(c->rec, &st);
-	ev.time = monotonic_ns();
+	ev.time = rf_mono_ns();
 	ev.u.end.nr_events = st.events;
 	ev.u.end.nr_lost = st.lost;
 	err = sink_event(c, &ev);

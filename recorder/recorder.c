@@ -17,6 +17,7 @@
 
 #include <refault/errors.h>
 
+#include "lib/clock.h"
 #include "recorder/internal.h"
 #include "recorder/perfstack.h"
 #include "recorder/record.h"
@@ -47,15 +48,6 @@ struct rf_recorder {
 	char missing[512];	/* the reference events of the default set this kernel lacks */
 	char errmsg[512];
 };
-
-static uint64_t now_mono(void)
-{
-	struct timespec ts;
-
-	/* trace_clock "mono" is ktime_get_mono_fast_ns(): CLOCK_MONOTONIC */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 int rf_record_check_events(const char *list, char *msg, size_t len)
 {
@@ -240,13 +232,13 @@ static int walk_cgroup(void *ctx, const char *rel, uint64_t id, uint64_t parent)
 {
 	struct rf_recorder *rec = ctx;
 
-	return rf_norm_cgroup(rec->norm, now_mono(), rel, id, parent);
+	return rf_norm_cgroup(rec->norm, rf_mono_ns(), rel, id, parent);
 }
 
 /* Every process at start, so each pid maps to a cgroup from the first event on. */
 static int name_tasks(struct rf_recorder *rec)
 {
-	uint64_t t = now_mono();
+	uint64_t t = rf_mono_ns();
 	struct dirent *de;
 	DIR *d;
 	int err = 0;
@@ -269,7 +261,7 @@ static int name_tasks(struct rf_recorder *rec)
 static int snapshot_one(struct rf_recorder *rec, const char *path, uint32_t source,
 			uint64_t cgroup)
 {
-	struct rf_event ev = { .time = now_mono(), .type = RF_EV_COUNTERS };
+	struct rf_event ev = { .time = rf_mono_ns(), .type = RF_EV_COUNTERS };
 	struct rf_counter_snap c;
 	int err = rf_counters_read(&c, path);
 
@@ -320,7 +312,7 @@ static int snapshot_lru_gen_memcg(void *ctx, const char *path, const struct rf_c
 				  uint32_t nr)
 {
 	struct rf_recorder *rec = ctx;
-	struct rf_event ev = { .time = now_mono(), .type = RF_EV_COUNTERS };
+	struct rf_event ev = { .time = rf_mono_ns(), .type = RF_EV_COUNTERS };
 	const char *rel = rec->opts.cgroup && strcmp(rec->opts.cgroup, "/") ? rec->opts.cgroup : "";
 
 	if (!recorded_or_below(path, rel))
@@ -360,7 +352,7 @@ static int snapshot(struct rf_recorder *rec)
 	uint64_t id;
 	int err;
 
-	rec->last_snapshot = now_mono();
+	rec->last_snapshot = rf_mono_ns();
 	err = snapshot_one(rec, "/proc/vmstat", RF_COUNTERS_VMSTAT, 0);
 	if (err || !rec->have_root)
 		return err;
@@ -488,7 +480,7 @@ int rf_recorder_start(struct rf_recorder *rec)
 
 int rf_recorder_poll(struct rf_recorder *rec)
 {
-	uint64_t horizon = now_mono() - MERGE_SLACK_NS;
+	uint64_t horizon = rf_mono_ns() - MERGE_SLACK_NS;
 	int err;
 
 	/* every sample older than the horizon is in a ring by now: the references find theirs */
@@ -502,9 +494,9 @@ int rf_recorder_poll(struct rf_recorder *rec)
 
 int rf_recorder_tick(struct rf_recorder *rec)
 {
-	if (!rec->opts.snapshot_ns || now_mono() - rec->last_snapshot < rec->opts.snapshot_ns)
+	if (!rec->opts.snapshot_ns || rf_mono_ns() - rec->last_snapshot < rec->opts.snapshot_ns)
 		return 0;
-	return rf_norm_poll_limits(rec->norm, now_mono()) ?: snapshot(rec);
+	return rf_norm_poll_limits(rec->norm, rf_mono_ns()) ?: snapshot(rec);
 }
 
 /* Losses the ring buffer counted but no sub-buffer flagged (e.g. dropped while reading). */
@@ -515,7 +507,7 @@ static int kernel_losses(struct rf_recorder *rec)
 	for (cpu = 0; cpu < rf_source_nr_cpus(rec->src) && !err; cpu++) {
 		uint64_t k = rf_source_kernel_lost(rec->src, cpu);
 		uint64_t seen = rf_norm_lost_on(rec->norm, cpu);
-		struct rf_event ev = { .time = now_mono(), .cpu = cpu, .type = RF_EV_LOST };
+		struct rf_event ev = { .time = rf_mono_ns(), .cpu = cpu, .type = RF_EV_LOST };
 		struct rf_raw raw = { .ts = ev.time, .cpu = cpu };
 
 		if (k <= seen)
@@ -546,9 +538,9 @@ int rf_recorder_stop(struct rf_recorder *rec)
 	if (!err)
 		err = kernel_losses(rec);
 	if (!err && rec->stacks)
-		err = rf_stacks_counters(rec->stacks, now_mono(), emit_event, rec->norm);
+		err = rf_stacks_counters(rec->stacks, rf_mono_ns(), emit_event, rec->norm);
 	if (!err)
-		err = rf_norm_poll_limits(rec->norm, now_mono());
+		err = rf_norm_poll_limits(rec->norm, rf_mono_ns());
 	if (!err)
 		err = snapshot(rec);
 	return failed(rec, err);

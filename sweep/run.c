@@ -16,15 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "sweep/sweep-local.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* GNU parallel, not moreutils' program of the same name: it says so in --version. */
 static bool have_gnu_parallel(void)
@@ -161,7 +154,7 @@ int rf_sweep_run_local(const struct rf_sweep_plan *p, const char *refault, unsig
 		       size_t errlen)
 {
 	size_t *todo = calloc(p->nr_tasks + 1, sizeof(*todo)), n = 0, i;
-	double start = now();
+	double start = rf_mono_seconds();
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -192,7 +185,7 @@ int rf_sweep_run_local(const struct rf_sweep_plan *p, const char *refault, unsig
 			st->failed++;
 		st->task_seconds += sweep_task_seconds(&p->tasks[todo[i]]);
 	}
-	st->wall_seconds = now() - start;
+	st->wall_seconds = rf_mono_seconds() - start;
 	free(todo);
 	if (!rc && st->failed)
 		rc = RF_ERR_INVAL;

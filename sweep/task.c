@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 
 #include "compare/jsonfile.h"
+#include "lib/clock.h"
 #include "sweep/sweep-local.h"
 
 char **rf_sweep_task_argv(const struct rf_sweep_plan *p, size_t i)
@@ -150,14 +151,6 @@ static void forward(int sig)
 		kill((pid_t)child_pid, sig);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int write_status(const struct rf_sweep_task *t, int status, double wall,
 			const struct rusage *ru, char *err, size_t errlen)
 {
@@ -222,7 +215,7 @@ int rf_sweep_task_run(const struct rf_sweep_plan *p, size_t i, const char *refau
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	forwarded = 0;
-	start = now();
+	start = rf_mono_seconds();
 	pid = fork();
 	if (pid == 0) {
 		dup2(fd, STDOUT_FILENO);
@@ -247,7 +240,7 @@ int rf_sweep_task_run(const struct rf_sweep_plan *p, size_t i, const char *refau
 		return -errno;
 	}
 	*ran = true;
-	rc = write_status(t, status, now() - start, &ru, err, errlen);
+	rc = write_status(t, status, rf_mono_seconds() - start, &ru, err, errlen);
 	if (rc)
 		return rc;
 	if (forwarded)

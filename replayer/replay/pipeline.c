@@ -33,6 +33,7 @@
 #include <urcu/uatomic.h>
 #include <urcu/wfcqueue.h>
 
+#include "lib/clock.h"
 #include "lib/grow.h"
 #include "replayer/replay/replay.h"
 #include "replayer/replay/replay-local.h"
@@ -331,18 +332,10 @@ static void *worker_main(void *arg)
 
 /* ------------------------------------------------------------- reading */
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void progress(struct pipeline *pl, double t_start, double *t_last, uint64_t total_chunks,
 		     bool final)
 {
-	double t = now(), rate;
+	double t = rf_mono_seconds(), rate;
 	uint64_t done = pl->produced, events = uatomic_read(&pl->res->runs[0].events);
 
 	if (!pl->opts->progress || (!final && t - *t_last < 0.5))
@@ -404,7 +397,7 @@ static void publish(struct pipeline *pl, struct slot *s)
 
 static void read_frames(struct pipeline *pl, struct rf_trace_reader *r, uint64_t total_chunks)
 {
-	double t_start = now(), t_last = t_start;
+	double t_start = rf_mono_seconds(), t_last = t_start;
 	struct rf_frame f;
 	struct slot *s;
 	int rc;

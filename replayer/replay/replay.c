@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "lib/hash.h"
 #include "replayer/replay/replay-local.h"
 
@@ -180,14 +181,6 @@ static int start_probes(struct rf_replay_result *res, char *err, size_t errlen)
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int finish_models(struct rf_replay_result *res)
 {
 	size_t i;
@@ -237,7 +230,7 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 	struct rf_trace_reader *r = NULL;
 	const struct rf_chunk_info *chunks = NULL;
 	struct rusage ru;
-	double t0 = now();
+	double t0 = rf_mono_seconds();
 	long n;
 	int rc;
 
@@ -297,7 +290,7 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 		if (rc)
 			snprintf(err, errlen, "model: %s", rf_strerror(rc));
 	}
-	res->wall_seconds = now() - t0;
+	res->wall_seconds = rf_mono_seconds() - t0;
 	if (!getrusage(RUSAGE_SELF, &ru))
 		res->peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
 out:
