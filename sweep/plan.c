@@ -350,11 +350,7 @@ static int plan_trace(struct planner *pl, const char *workload, const char *trac
 		sweep_seterr(err, errlen, "%s: %s", trace, strerror(errno));
 		return -errno;
 	}
-	rc = rf_replay_trace_fingerprint(abs, &fp, &events, err, errlen);
-	if (!rc && (rc = rf_trace_reader_open(&r, abs, 0))) {
-		sweep_seterr(err, errlen, "%s: %s", abs, r ? rf_trace_reader_errmsg(r) : rf_strerror(rc));
-		rf_trace_reader_close(r);
-	}
+	rc = rf_replay_trace_fingerprint(abs, &fp, &events, &r, err, errlen);
 	if (rc)
 		goto out;
 	rf_config_list_apply_header(&pl->configs, rf_trace_reader_header(r));

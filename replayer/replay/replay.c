@@ -22,7 +22,7 @@ void rf_replay_fingerprint_frame(struct rf_replay_result *res, const void *frame
 }
 
 int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_t *events,
-				char *err, size_t errlen)
+				struct rf_trace_reader **reader, char *err, size_t errlen)
 {
 	struct rf_replay_result res = { .fingerprint = RF_FNV1A_INIT };
 	const struct rf_chunk_info *ci;
@@ -66,8 +66,11 @@ int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_
 		snprintf(err, errlen, "%s", rf_trace_reader_damage(r));
 	}
 	close(fd);
-	rf_trace_reader_close(r);
 	*fingerprint = res.fingerprint;
+	if (!rc && reader)
+		*reader = r;
+	else
+		rf_trace_reader_close(r);
 	return rc;
 }
 
