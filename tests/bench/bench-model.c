@@ -37,6 +37,8 @@
 #include <refault/refpolicy.h>
 #include <refault/trace.h>
 
+#include "tests/bench/bench-stream.h"
+
 #define DEFAULT_REFS	(22u << 20)	/* >= 20 M references */
 #define READERS		4u		/* concurrent sequential readers = CPUs */
 #define MAX_FILE_PAGES	65536u		/* 256 MiB files */
@@ -81,52 +83,6 @@ struct options {
 
 /* ------------------------------------------------------------ the stream */
 
-static uint64_t rand64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static double rand01(uint64_t *s)
-{
-	return (double)(rand64(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Cumulative Zipf(s) weights of ranks 1..n, normalised; sampled by bisection. */
-static double *zipf_cdf(uint64_t n)
-{
-	double *cdf = malloc(n * sizeof(*cdf)), sum = 0;
-	uint64_t i;
-
-	if (!cdf)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		sum += pow((double)(i + 1), -ZIPF_S);
-		cdf[i] = sum;
-	}
-	for (i = 0; i < n; i++)
-		cdf[i] /= sum;
-	return cdf;
-}
-
-static uint32_t zipf_draw(const double *cdf, uint64_t n, double u)
-{
-	uint64_t lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (cdf[mid] < u)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (uint32_t)lo;
-}
-
 struct reader {
 	uint32_t ino;		/* 0: done */
 	uint32_t index;
@@ -170,7 +126,7 @@ static int make_stream(struct stream *s, uint64_t nr_refs, uint64_t seed)
 	hot_share = (double)(nr_refs - stream_refs) / (double)nr_refs;
 	s->refs = malloc(nr_refs * sizeof(*s->refs));
 	seen = calloc(s->hot_pages, 1);
-	cdf = zipf_cdf(s->hot_pages);
+	cdf = zipf_cdf(s->hot_pages, ZIPF_S);
 	if (!s->refs || !seen || !cdf)
 		return fprintf(stderr, "bench-model: out of memory\n"), -1;
 	next_file = HOT_INO + 1;
@@ -184,7 +140,7 @@ static int make_stream(struct stream *s, uint64_t nr_refs, uint64_t seed)
 		if (!r->ino)	/* this reader is done: the others go on */
 			turn = (turn + 1) % READERS;
 		if (hot) {
-			uint32_t page = zipf_draw(cdf, s->hot_pages, rand01(&rng));
+			uint32_t page = (uint32_t)zipf_draw(cdf, s->hot_pages, rand01(&rng));
 
 			s->hot_touched += !seen[page];
 			seen[page] = 1;

@@ -11,10 +11,18 @@ EXTRA_PROGRAMS += tests/bench/bench-model
 BENCH_BINS += tests/bench/bench-model
 tests_bench_bench_model_LDADD = $(REFPOLICY_LIBS) $(MODEL_LIBS) -lm
 BENCH_SH += tests/bench/bench-replay.sh
+# A long replay over a bounded page set: memory and events/s from start to end.
+EXTRA_PROGRAMS += tests/bench/bench-scale
+BENCH_TOOLS += tests/bench/bench-scale
+tests_bench_bench_scale_LDADD = librefault-trace.la $(RF_UTIL) -lm
+BENCH_SH += tests/bench/bench-scale.sh
 # refault replay against libCacheSim's cachesim (LIBCACHESIM=/path/to/cachesim) on bench-model's stream.
 BENCH_SH += tests/bench/bench-cachesim.sh
+# A recording's start and stop, against perf record's (root, hyperfine, perf).
+BENCH_SH += tests/bench/bench-record-fixed.sh
 # What --call-graph dwarf costs, against perf record --call-graph dwarf (root, hyperfine, perf).
 BENCH_SH += tests/bench/bench-stacks.sh
 EXTRA_DIST += tests/bench/bench-replay.sh tests/bench/bench-record.sh tests/bench/bench-stacks.sh \
-	tests/bench/bench-cachesim.sh
+	tests/bench/bench-cachesim.sh tests/bench/bench-scale.sh tests/bench/bench-record-fixed.sh \
+	tests/bench/bench-stream.h
 CLEANFILES += $(EXTRA_PROGRAMS)
