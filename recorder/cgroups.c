@@ -332,7 +332,7 @@ void rf_memcg_remove_stale(void)
 		if (!rf_record_name_stale(de->d_name))
 			continue;
 		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
-		rmdir(child);
+		rf_memcg_remove(child);	/* its last task may be exiting as we look */
 	}
 	closedir(d);
 }
