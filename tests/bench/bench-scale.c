@@ -18,7 +18,6 @@
  * Defaults: 10^8 events, 64 files of 16,384 pages and 1,048,576 hot pages
  * (2,097,152 distinct pages, 8 GiB of data).
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

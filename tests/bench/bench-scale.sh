@@ -20,10 +20,12 @@ profiles=${SCALE_PROFILES:-lru,v6.18}
 tmp=$(mktemp -d "${SCALE_DIR:-${TMPDIR:-/tmp}}/bench-scale.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trace=$tmp/scale.rft
+# seconds since $1 (a `date +%s.%N`)
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }'; }
 
 start=$(date +%s.%N)
 "$BENCH_SCALE" -n "$events" "$trace"
-echo "written in $(echo "$(date +%s.%N) - $start" | bc) s: $(stat -c %s "$trace") bytes"
+echo "written in $(since "$start") s: $(stat -c %s "$trace") bytes"
 
 for p in ${profiles//,/ }; do
 	"$REFAULT" replay "$trace" -p "$p" -j1 -q -o "$tmp/$p.json" &
@@ -34,16 +36,16 @@ for p in ${profiles//,/ }; do
 		rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2> /dev/null || true)
 		rchar=$(awk '/^rchar:/ {print $2}' "/proc/$pid/io" 2> /dev/null || true)
 		[ -n "$rss" ] && [ -n "$rchar" ] &&
-			echo "$(echo "$(date +%s.%N) - $t0" | bc) $rchar $rss" >> "$tmp/$p.samples"
+			echo "$(since "$t0") $rchar $rss" >> "$tmp/$p.samples"
 		sleep 0.5
 	done
 	wait "$pid"
-	echo "$p $(echo "$(date +%s.%N) - $t0" | bc)" >> "$tmp/walls"
+	echo "$p $(since "$t0")" >> "$tmp/walls"
 done
 
-python3 - "$tmp" "$trace" "$profiles" <<'PY'
+python3 - "$tmp" "$profiles" <<'PY'
 import json, sys
-tmp, trace, profiles = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+tmp, profiles = sys.argv[1], sys.argv[2].split(",")
 walls = dict(l.split() for l in open(f"{tmp}/walls"))
 for p in profiles:
     res = json.load(open(f"{tmp}/{p}.json"))
