@@ -54,14 +54,18 @@ grep -q "exited with status 143" "$dir/err"
 tap $? "... and says the command died of it"
 
 # The memory cgroup of a recorder killed by SIGKILL: the next recording removes it.
+# The recorder dies once the command runs in that cgroup: killed earlier, between the command's
+# attach and its exec, the command would go on as a process no name can find. Then the command,
+# which outlives its recorder, is killed by the pid the cgroup lists.
 if [ -n "$(memcg_own_dir)" ]; then
-	"$REFAULT" record -q --memcg-limit 64M -o "$dir/k.rft" -- sleep 30 &
+	"$REFAULT" record -q --memcg-limit 64M -o "$dir/k.rft" -- \
+		sh -c "touch '$dir/kstarted'; exec sleep 30" &
 	pid=$!
 	i=0
-	while ! leftover_cgroup $pid && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done	# 20 s: a loaded machine
+	while [ ! -e "$dir/kstarted" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done	# 30 s: a loaded machine
 	kill -KILL $pid
 	wait $pid 2> /dev/null
-	pkill -KILL -f "^sleep 30$"
+	kill -KILL $(cat "$(memcg_own_dir)/refault-record-$pid/cgroup.procs") 2> /dev/null
 	sleep 0.3
 	leftover_cgroup $pid
 	tap $? "SIGKILL leaves the recorder's memory cgroup refault-record-$pid"
