@@ -32,42 +32,21 @@
 #include "lib/hash.h"
 #include "lib/hashmap.h"
 #include "recorder/perfstack.h"
+#include "recorder/stackmatch.h"
 #include "recorder/stacks.h"
 
 #define RING_PAGES_DEFAULT	1024u		/* 4 MiB a CPU: ~500 samples of 8 KiB */
 #define MAX_QUEUED_BYTES	(512ull << 20)	/* samples waiting for their reference */
 #define MAX_FRAMES		128u		/* perf's default max stack is 127 */
-/* A sample and the tracefs record of its tracepoint are stamped apart by the probes' order. */
-#define SLACK_NS		(20ull * 1000)
 /* A reference the normalizer held back (a file fault) may come this late. */
 #define EXPIRE_MARGIN_NS	(500ull * 1000 * 1000)
 #define POLL_MS			10
 
-enum sample_kind {
-	KIND_READ,		/* sys_enter_read/pread64, with a stack */
-	KIND_FAULT,		/* page_fault_user, with a stack */
-	KIND_EXIT,		/* raw_syscalls:sys_exit: the end of a syscall, no stack */
-	KIND_NR
-};
-
-struct sample {
-	uint64_t time;
-	uint64_t seq;		/* read order: which sample it is, wherever it moves */
-	uint64_t regs[RF_UREG_NR];
-	uint8_t *stack;
-	uint32_t size;
-	uint32_t stack_id;	/* once unwound: 0 = none */
-	uint8_t kind;
-	bool unwound;
-	bool taken;
-};
-
-/* One thread's samples, oldest first: items[head .. nr). */
+/* A thread's samples. */
 struct thread_q {
 	int32_t pid;
 	int32_t tgid;
-	struct sample *items;
-	size_t head, nr, cap;
+	struct rf_sample_q sq;
 };
 
 RF_HASHMAP_DEFINE(tq_map, int32_t, struct thread_q *, rf_hash64, RF_HASHMAP_EQ, 50)
@@ -77,8 +56,8 @@ struct ring {
 	int fd;			/* the event whose ring it is */
 	void *base;		/* struct perf_event_mmap_page, then the data pages */
 	size_t data_size;
+	uint64_t last_time;	/* of the last record read: where a loss begins */
 };
-
 
 struct frame_ent {
 	const char *path;	/* interned */
@@ -90,11 +69,19 @@ struct stack_ent {
 	uint32_t nr;
 };
 
-/* A PERF_RECORD_MMAP2 or an exec not yet given to the unwinder (it is the main thread's). */
+/* What a process did that the unwinder is yet to hear of. */
+enum pend_kind {
+	PEND_MMAP,		/* PERF_RECORD_MMAP2: @m */
+	PEND_EXEC,		/* what it had mapped is gone */
+	PEND_FORK,		/* a new process, @parent's child */
+	PEND_EXIT,		/* its main thread exited at @at */
+};
+
 struct pend_map {
-	uint64_t time;
-	int32_t tgid;
-	bool exec;		/* the process exec'd: what it had mapped is gone */
+	uint64_t time;		/* when to give it to the unwinder */
+	uint64_t at;		/* when it happened */
+	int32_t tgid, parent;
+	enum pend_kind kind;
 	uint64_t seq;		/* read order, for records of the same time */
 	struct rf_umap m;	/* .path is ours */
 };
@@ -116,6 +103,7 @@ struct rf_stacks {
 	int stop;			/* atomic: the thread ends */
 	struct tq_map threads;
 	uint64_t queued_bytes;
+	struct rf_losses losses;
 	struct pend_map *maps;		/* in ring order */
 	size_t nr_maps, cap_maps;
 	uint64_t map_seq;
@@ -236,10 +224,10 @@ static int open_ring(struct rf_stacks *s, int fd, char *msg, size_t len)
  * samples of the read syscalls and of user faults, and the syscall exits,
  * all writing into the CPU's ring (*@ring_fd, made by the first).
  */
-static int open_cpu(struct rf_stacks *s, const int tps[KIND_NR + 1], pid_t pid, int cpu,
+static int open_cpu(struct rf_stacks *s, const int tps[RF_SAMPLE_NR + 1], pid_t pid, int cpu,
 		    int *ring_fd, char *msg, size_t len)
 {
-	static const uint8_t kinds[] = { KIND_READ, KIND_READ, KIND_FAULT, KIND_EXIT };
+	static const uint8_t kinds[] = { RF_SAMPLE_READ, RF_SAMPLE_READ, RF_SAMPLE_FAULT, RF_SAMPLE_EXIT };
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t pages = s->cfg.ring_pages ? s->cfg.ring_pages : RING_PAGES_DEFAULT;
 	unsigned int i;
@@ -255,7 +243,7 @@ static int open_cpu(struct rf_stacks *s, const int tps[KIND_NR + 1], pid_t pid, 
 		a.config = (uint64_t)tps[i];
 		a.sample_period = 1;
 		a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-		if (kinds[i] != KIND_EXIT) {
+		if (kinds[i] != RF_SAMPLE_EXIT) {
 			a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 			a.sample_regs_user = RF_UREG_MASK;
 			a.sample_stack_user = s->cfg.stack_bytes;
@@ -274,6 +262,7 @@ static int open_cpu(struct rf_stacks *s, const int tps[KIND_NR + 1], pid_t pid, 
 		 */
 		a.mmap = a.mmap2 = a.mmap_data = i == 0;
 		a.comm = a.comm_exec = i == 0;	/* an exec, before the new image's mappings */
+		a.task = i == 0;		/* forks and exits */
 		fd = perf_open(&a, pid, cpu);
 		if (fd < 0) {
 			if (errno == ENODEV && *ring_fd < 0)
@@ -306,7 +295,7 @@ int rf_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, char
 {
 	const char *dir = cfg->tracefs_dir ? cfg->tracefs_dir : tracefs_tracing_dir();
 	struct rf_stacks *s = calloc(1, sizeof(*s));
-	int tps[KIND_NR + 1], ncpu = get_nprocs_conf(), cpu, err = 0;
+	int tps[RF_SAMPLE_NR + 1], ncpu = get_nprocs_conf(), cpu, err = 0;
 	pid_t *tids = NULL;
 	size_t nr_tids = 0, t;
 
@@ -384,7 +373,9 @@ static void on_mmap2(struct rf_stacks *s, const uint8_t *p, size_t size)
 	    !(p[sizeof(r)] == '/' ? r.ino != 0 : !strcmp((const char *)p + sizeof(r), "[vdso]")))
 		return;
 	memset(&pm.m, 0, sizeof(pm.m));
-	pm.exec = false;
+	pm.kind = PEND_MMAP;
+	pm.at = pm.time;
+	pm.parent = 0;
 	pm.tgid = (int32_t)r.pid;
 	pm.m.start = r.addr;
 	pm.m.len = r.len;
@@ -412,8 +403,43 @@ static void on_exec(struct rf_stacks *s, const uint8_t *p, size_t size)
 	memset(&pm, 0, sizeof(pm));
 	memcpy(&pid, p, 4);
 	memcpy(&pm.time, p + size - 16, 8);
+	pm.at = pm.time;
 	pm.tgid = (int32_t)pid;
-	pm.exec = true;
+	pm.kind = PEND_EXEC;
+	pm.seq = s->map_seq++;
+	if (!RF_GROW(s->maps, s->cap_maps, s->nr_maps + 1))
+		s->maps[s->nr_maps++] = pm;
+}
+
+/*
+ * PERF_RECORD_FORK and PERF_RECORD_EXIT: pid, ppid, tid, ptid, time, then
+ * the sample_id (whose time is used, as with the other records).  A fork
+ * of a new process (not a thread) and the exit of a main thread.  The exit is given to the unwinder once the samples before
+ * it have expired: until then a reference may still want one of them.  (A
+ * main thread that exits before the others, pthread_exit() in main, takes
+ * the process's mappings with it after that time: its threads' later
+ * samples have /proc to go by, which shows none.)
+ */
+static void on_task(struct rf_stacks *s, const uint8_t *p, size_t size, bool fork)
+{
+	struct {
+		uint32_t pid, ppid, tid, ptid;
+		uint64_t time;
+	} r;
+	struct pend_map pm;
+
+	if (size < sizeof(r) + 24)
+		return;
+	memcpy(&r, p, sizeof(r));
+	if (fork ? r.pid == r.ppid : r.pid != r.tid)
+		return;
+	memset(&pm, 0, sizeof(pm));
+	memcpy(&pm.at, p + size - 16, 8);	/* the sample_id's, as the other records' */
+	r.time = pm.at;
+	pm.time = fork ? r.time : r.time + EXPIRE_MARGIN_NS;
+	pm.tgid = (int32_t)r.pid;
+	pm.parent = (int32_t)r.ppid;
+	pm.kind = fork ? PEND_FORK : PEND_EXIT;
 	pm.seq = s->map_seq++;
 	if (!RF_GROW(s->maps, s->cap_maps, s->nr_maps + 1))
 		s->maps[s->nr_maps++] = pm;
@@ -447,21 +473,31 @@ static void apply_maps(struct rf_stacks *s, uint64_t time)
 	if (n > 1)
 		qsort(todo, n, sizeof(*todo), pend_cmp);
 	for (i = 0; i < n; i++) {
-		if (todo[i].exec)
-			rf_unwinder_forget(s->unw, todo[i].tgid);
-		else
+		switch (todo[i].kind) {
+		case PEND_MMAP:
 			rf_unwinder_map(s->unw, todo[i].tgid, &todo[i].m);
+			break;
+		case PEND_EXEC:
+			rf_unwinder_exec(s->unw, todo[i].tgid, todo[i].at);
+			break;
+		case PEND_FORK:
+			rf_unwinder_fork(s->unw, todo[i].parent, todo[i].tgid, todo[i].at);
+			break;
+		case PEND_EXIT:
+			rf_unwinder_exit(s->unw, todo[i].tgid, todo[i].at);
+			break;
+		}
 		free((char *)todo[i].m.path);
 	}
 	free(todo);
 }
 
-/* The kind of the event of id @id (every sample starts with it), or KIND_NR. */
+/* The kind of the event of id @id (every sample starts with it), or RF_SAMPLE_NR. */
 static uint8_t event_kind(const struct rf_stacks *s, uint64_t id)
 {
 	const uint32_t *k = id_map_get(&s->kinds, id);
 
-	return k ? (uint8_t)(*k - 1) : KIND_NR;
+	return k ? (uint8_t)(*k - 1) : RF_SAMPLE_NR;
 }
 
 static struct thread_q *thread_q(struct rf_stacks *s, int32_t pid, int32_t tgid)
@@ -484,13 +520,20 @@ static struct thread_q *thread_q(struct rf_stacks *s, int32_t pid, int32_t tgid)
 	return *slot;
 }
 
-static void sample_release(struct rf_stacks *s, struct sample *sm)
+static void sample_release(struct rf_stacks *s, struct rf_sample *sm)
 {
-	if (!sm->taken && sm->kind != KIND_EXIT)
+	if (!sm->taken && sm->kind != RF_SAMPLE_EXIT)
 		s->st.unused++;
 	s->queued_bytes -= sm->size;
 	free(sm->stack);
 	sm->stack = NULL;
+}
+
+/* A sample was lost between @from and @to: a reference there may not take another's. */
+static void note_loss(struct rf_stacks *s, uint64_t from, uint64_t to)
+{
+	s->st.lost++;
+	rf_losses_add(&s->losses, from, to);
 }
 
 /* Parse one PERF_RECORD_SAMPLE (IDENTIFIER first, so its event says the rest). */
@@ -499,14 +542,14 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 	const uint8_t *end = p + size;
 	uint8_t kind;
 	struct thread_q *q;
-	struct sample sm;
+	struct rf_sample sm;
 	uint32_t pid, tid;
 	uint64_t v, abi, nr_regs, i, k;
 
 #define TAKE(dst, n) do { if ((size_t)(end - p) < (n)) return; memcpy((dst), p, (n)); p += (n); } while (0)
 	TAKE(&v, 8);
 	kind = event_kind(s, v);
-	if (kind == KIND_NR)
+	if (kind == RF_SAMPLE_NR)
 		return;
 	TAKE(&pid, 4);
 	TAKE(&tid, 4);
@@ -514,7 +557,7 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 	TAKE(&sm.time, 8);
 	sm.seq = s->sample_seq++;
 	sm.kind = kind;
-	if (kind != KIND_EXIT) {
+	if (kind != RF_SAMPLE_EXIT) {
 		TAKE(&abi, 8);
 		if (abi) {
 			nr_regs = (uint64_t)__builtin_popcountll(RF_UREG_MASK);
@@ -540,12 +583,12 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 				dyn = 0;	/* a kernel thread's: no user state */
 			if (dyn) {
 				if (s->queued_bytes + dyn > MAX_QUEUED_BYTES) {
-					s->st.lost++;
+					note_loss(s, sm.time, sm.time);
 					return;
 				}
 				sm.stack = malloc(dyn);
 				if (!sm.stack) {
-					s->st.lost++;
+					note_loss(s, sm.time, sm.time);
 					return;
 				}
 				memcpy(sm.stack, data, dyn);
@@ -557,19 +600,11 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 	}
 #undef TAKE
 	q = thread_q(s, (int32_t)tid, (int32_t)pid);
-	if (!q || RF_GROW(q->items, q->cap, q->nr + 1)) {
+	if (!q || rf_sample_q_insert(&q->sq, &sm)) {
 		free(sm.stack);
 		s->queued_bytes -= sm.size;
-		s->st.lost++;
-		return;
+		note_loss(s, sm.time, sm.time);
 	}
-	/*
-	 * In time order: a thread that moved between CPUs has its samples in
-	 * two rings, read one after the other.
-	 */
-	for (i = q->nr++; i > q->head && q->items[i - 1].time > sm.time; i--)
-		q->items[i] = q->items[i - 1];
-	q->items[i] = sm;
 }
 
 static void read_ring(struct rf_stacks *s, struct ring *r)
@@ -613,12 +648,23 @@ static void read_ring(struct rf_stacks *s, struct ring *r)
 			on_mmap2(s, rec + sizeof(h), h.size - sizeof(h));
 		} else if (h.type == PERF_RECORD_COMM && (h.misc & PERF_RECORD_MISC_COMM_EXEC)) {
 			on_exec(s, rec + sizeof(h), h.size - sizeof(h));
-		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-			uint64_t lost;
+		} else if (h.type == PERF_RECORD_FORK || h.type == PERF_RECORD_EXIT) {
+			on_task(s, rec + sizeof(h), h.size - sizeof(h), h.type == PERF_RECORD_FORK);
+		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16 + 24) {
+			uint64_t lost, to;
 
 			memcpy(&lost, rec + sizeof(h) + 8, 8);
-			s->st.lost += lost;
+			memcpy(&to, rec + h.size - 16, 8);	/* its sample_id's time */
+			if (lost) {
+				note_loss(s, r->last_time, to);
+				s->st.lost += lost - 1;
+			}
 		}
+		/* every record has a time: a sample's after its id and tid, the others' sample_id */
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 24)
+			memcpy(&r->last_time, rec + sizeof(h) + 16, 8);
+		else if (h.type != PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 24)
+			memcpy(&r->last_time, rec + h.size - 16, 8);
 		tail += h.size;
 	}
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
@@ -800,7 +846,7 @@ static uint32_t stack_id(struct rf_stacks *s, const uint64_t *ids, uint32_t nr, 
 	return (uint32_t)s->nr_stacks;
 }
 
-static uint32_t unwind_sample(struct rf_stacks *s, int32_t tgid, const struct sample *sm,
+static uint32_t unwind_sample(struct rf_stacks *s, int32_t tgid, const struct rf_sample *sm,
 			      uint64_t time, int32_t pid, rf_stacks_emit_fn emit, void *ctx, int *err)
 {
 	struct rf_user_sample us;
@@ -837,73 +883,22 @@ static uint32_t unwind_sample(struct rf_stacks *s, int32_t tgid, const struct sa
 /* Drop q's samples before @keep (an index at or after head), compacting now and then. */
 static void drop_before(struct rf_stacks *s, struct thread_q *q, size_t keep)
 {
-	while (q->head < keep)
-		sample_release(s, &q->items[q->head++]);
-	if (q->head == q->nr) {
-		q->head = q->nr = 0;
-	} else if (q->head > 64 && q->head * 2 > q->nr) {
-		memmove(q->items, q->items + q->head, (q->nr - q->head) * sizeof(*q->items));
-		q->nr -= q->head;
-		q->head = 0;
+	while (q->sq.head < keep)
+		sample_release(s, &q->sq.items[q->sq.head++]);
+	if (q->sq.head == q->sq.nr) {
+		q->sq.head = q->sq.nr = 0;
+	} else if (q->sq.head > 64 && q->sq.head * 2 > q->sq.nr) {
+		memmove(q->sq.items, q->sq.items + q->sq.head, (q->sq.nr - q->sq.head) * sizeof(*q->sq.items));
+		q->sq.nr -= q->sq.head;
+		q->sq.head = 0;
 	}
-}
-
-/*
- * The sample of a reference of @q at @time, or SIZE_MAX; *@drop: the first
- * sample a later reference may still want.  perf and ftrace stamp the same
- * tracepoint a microsecond or two apart, either way round, so times are
- * matched within SLACK_NS and the order of the samples does the rest.
- *
- * A read is referenced at its syscall's exit (read_end()): its sample is the
- * read sample just before the syscall exit nearest to @time, with no other
- * exit between (a lost sample gives none, not another syscall's).  A fault's
- * is the fault sample nearest to @time.
- */
-static size_t find_sample(const struct thread_q *q, uint64_t time, bool fault, size_t *drop)
-{
-	uint8_t want = fault ? KIND_FAULT : KIND_EXIT;
-	size_t i, best = SIZE_MAX;
-	uint64_t d, best_d = SLACK_NS + 1;
-
-	*drop = q->head;
-	for (i = q->head; i < q->nr && q->items[i].time <= time + SLACK_NS; i++) {
-		if (q->items[i].time + SLACK_NS < time) {
-			/* too old for this reference, and so for every later one */
-			*drop = i + 1;
-			continue;
-		}
-		if (q->items[i].kind != want)
-			continue;
-		d = q->items[i].time > time ? q->items[i].time - time : time - q->items[i].time;
-		if (d < best_d) {
-			best = i;
-			best_d = d;
-		}
-	}
-	/*
-	 * Keep what follows the last syscall exit before the window: a later
-	 * read's own sample may be long before its exit, but not before that.
-	 */
-	for (i = *drop; i > q->head; i--)
-		if (q->items[i - 1].kind == KIND_EXIT)
-			break;
-	*drop = i;
-	if (best == SIZE_MAX || fault)
-		return best;
-	for (i = best; i > q->head; i--) {
-		if (q->items[i - 1].kind == KIND_READ)
-			return i - 1;
-		if (q->items[i - 1].kind == KIND_EXIT)
-			break;
-	}
-	return SIZE_MAX;
 }
 
 uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fault,
 			rf_stacks_emit_fn emit, void *ctx, int *err)
 {
 	struct thread_q **qp, *q;
-	struct sample sm;
+	struct rf_sample sm;
 	size_t at, exit;
 	int32_t tgid;
 	uint32_t id;
@@ -914,13 +909,13 @@ uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fa
 	q = qp ? *qp : NULL;
 	if (!q)
 		goto none;
-	find_sample(q, time, fault, &exit);
+	rf_sample_q_find(&q->sq, &s->losses, time, fault, &exit);
 	drop_before(s, q, exit);	/* may move the queue: look again */
-	at = find_sample(q, time, fault, &exit);
+	at = rf_sample_q_find(&q->sq, &s->losses, time, fault, &exit);
 	if (at == SIZE_MAX)
 		goto none;
-	sm = q->items[at];
-	q->items[at].taken = true;
+	sm = q->sq.items[at];
+	q->sq.items[at].taken = true;
 	tgid = q->tgid;
 	pthread_mutex_unlock(&s->lock);
 
@@ -934,10 +929,10 @@ uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fa
 		 */
 		id = unwind_sample(s, tgid, &sm, time, pid, emit, ctx, err);
 		pthread_mutex_lock(&s->lock);
-		for (; at < q->nr; at++)
-			if (q->items[at].seq == sm.seq) {
-				q->items[at].unwound = true;
-				q->items[at].stack_id = id;
+		for (; at < q->sq.nr; at++)
+			if (q->sq.items[at].seq == sm.seq) {
+				q->sq.items[at].unwound = true;
+				q->sq.items[at].stack_id = id;
 				break;
 			}
 		pthread_mutex_unlock(&s->lock);
@@ -963,13 +958,14 @@ void rf_stacks_expire(struct rf_stacks *s, uint64_t before)
 	pthread_mutex_lock(&s->lock);
 	while ((it = tq_map_next(&s->threads, it))) {
 		struct thread_q *q = it->val;
-		size_t keep = q->head;
+		size_t keep = q->sq.head;
 
 		/* the last sample before @before may still be a late reference's */
-		while (keep + 1 < q->nr && q->items[keep + 1].time < before)
+		while (keep + 1 < q->sq.nr && q->sq.items[keep + 1].time < before)
 			keep++;
 		drop_before(s, q, keep);
 	}
+	rf_losses_expire(&s->losses, before);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -1026,9 +1022,9 @@ void rf_stacks_free(struct rf_stacks *s)
 		struct thread_q *q = it->val;
 		size_t k;
 
-		for (k = q->head; k < q->nr; k++)
-			free(q->items[k].stack);
-		free(q->items);
+		for (k = q->sq.head; k < q->sq.nr; k++)
+			free(q->sq.items[k].stack);
+		free(q->sq.items);
 		free(q);
 	}
 	tq_map_destroy(&s->threads);
@@ -1050,6 +1046,7 @@ void rf_stacks_free(struct rf_stacks *s)
 	free(s->fds);
 	id_map_destroy(&s->kinds);
 	free(s->scratch);
+	rf_losses_free(&s->losses);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

@@ -6,11 +6,11 @@
  * the top of the user stack at the syscalls the recorder turns into file
  * reads (syscalls:sys_enter_read, sys_enter_pread64) and at every user page
  * fault (exceptions:page_fault_user), as `perf record --call-graph dwarf -e
- * TRACEPOINT` does; every other syscall (raw_syscalls:sys_enter) leaves a
- * boundary mark without a stack, so that a reference whose own sample was
- * lost takes none rather than an older one of another call path.  A thread
- * drains the rings as they fill into per-thread queues; the normalizer asks
- * for the sample of each reference (rf_stacks_take()), which is unwound
+ * TRACEPOINT` does; every syscall's exit (raw_syscalls:sys_exit) leaves a
+ * mark without a stack, so that a reference whose own sample was lost takes
+ * none rather than an older one of another call path.  A thread drains the
+ * rings as they fill into per-thread queues; the normalizer asks for the
+ * sample of each reference (rf_stacks_take(), stackmatch.c), which is unwound
  * (unwind.c) and named (symbols.c) on the recording host, once per distinct
  * stack, and written as name_frame and name_stack events before it.
  */

@@ -62,16 +62,33 @@ void rf_unwinder_free(struct rf_unwinder *u);
 /*
  * Unwinds @s, a sample of a thread of process @tgid, innermost frame first,
  * into at most @max frames; returns their number (0 when not even the first
- * is known) and says in *@end why it stopped.  The process's mappings are
+ * is known) and says in *@end why it stopped.  The mappings of a process
+ * not begun while recording (rf_unwinder_fork(), rf_unwinder_exec()) are
  * read from /proc/@tgid/maps on first use and again when an address is in
  * none of them; the mapped files are opened by path.  Frame paths stay valid
- * until rf_unwinder_forget(@tgid) or rf_unwinder_free().
+ * until rf_unwinder_free().
  */
 unsigned int rf_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user_sample *s,
 		       struct rf_uframe *frames, unsigned int max, enum rf_unwind_end *end);
 
-/* @tgid exec'd or exited: its mappings are no longer what they were. */
+/* Whatever is known of @tgid's mappings is no longer true. */
 void rf_unwinder_forget(struct rf_unwinder *u, int32_t tgid);
+
+/*
+ * The life of a process, as the kernel reported it (PERF_RECORD_FORK,
+ * PERF_RECORD_COMM with COMM_EXEC, PERF_RECORD_EXIT), at @time:
+ * - fork: @child has what @parent has mapped (the parent as /proc tells,
+ *   if it was not known before): a child that exits before its samples
+ *   are unwound is still unwound in its parent's image.
+ * - exec: @tgid has what is reported mapped after this.
+ * A process begun so has its mappings from these reports alone, never from
+ * /proc/@tgid/maps, which by its unwind may show a later exec's image.
+ * - exit: @tgid is forgotten, unless it is a process that took the pid
+ *   after @time (a fork or exec after it).
+ */
+void rf_unwinder_fork(struct rf_unwinder *u, int32_t parent, int32_t child, uint64_t time);
+void rf_unwinder_exec(struct rf_unwinder *u, int32_t tgid, uint64_t time);
+void rf_unwinder_exit(struct rf_unwinder *u, int32_t tgid, uint64_t time);
 
 /* A mapping made while recording, as the kernel reported it (PERF_RECORD_MMAP2). */
 struct rf_umap {

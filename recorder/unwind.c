@@ -73,6 +73,19 @@ struct uw_elf {
 	uint64_t hdr_vaddr;	/* .eh_frame_hdr */
 	uint64_t table_vaddr;	/* its table of (initial location, FDE) pairs */
 	uint64_t fde_count;
+	/*
+	 * The entry point and the first FDE after it: code there without an
+	 * FDE is the entry stub the kernel jumped to, the outermost frame
+	 * (ld.so's _start has no CFI, glibc's sysdeps/x86_64/dl-machine.h
+	 * RTLD_START); 0, 0 if unknown.
+	 */
+	uint64_t entry, entry_end;
+	/*
+	 * DT_INIT and DT_FINI: functions without an FDE (crti.o's _init and
+	 * _fini), called by ld.so; 0 if none.  At their first instruction the
+	 * return address is at SP, as at every function's (the x86-64 psABI).
+	 */
+	uint64_t init, fini;
 };
 
 struct uw_elf_key {
@@ -106,7 +119,8 @@ struct uw_map {
 
 struct uw_proc {
 	int32_t tgid;
-	unw_addr_space_t as;
+	uint64_t since;		/* the fork or exec that began this image; 0: unknown */
+	unw_addr_space_t as;	/* made at the first unwind: most forked children have none */
 	struct uw_map *maps;	/* sorted, disjoint, as the kernel lists them */
 	size_t nr_maps, cap_maps;
 };
@@ -144,6 +158,8 @@ static void elf_unload(struct uw_elf *e)
 	e->loads = NULL;
 	e->nr_loads = 0;
 	e->ok = e->mapped = e->has_table = false;
+	e->entry = e->entry_end = 0;
+	e->init = e->fini = 0;
 }
 
 static void elf_free(struct uw_elf *e)
@@ -225,6 +241,49 @@ static void elf_parse_eh_hdr(struct uw_elf *e, uint64_t off, uint64_t size, uint
 	e->has_table = count > 0;
 }
 
+/*
+ * e->entry_end: the first initial location in the search table above
+ * e->entry (the table is sorted by it, LSB 5.0 "eh_frame_hdr"), or the end
+ * of the image.  The table is read from the file's PT_LOADs.
+ */
+static void elf_find_entry_end(struct uw_elf *e)
+{
+	uint64_t lo = 0, hi = e->has_table ? e->fde_count : 0;
+	int32_t loc;
+
+	e->entry_end = e->entry ? e->hi : 0;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (elf_read(e, e->table_vaddr + mid * 8, &loc, sizeof(loc)) != sizeof(loc))
+			return;
+		if (e->hdr_vaddr + (uint64_t)(int64_t)loc <= e->entry) {
+			lo = mid + 1;
+		} else {
+			e->entry_end = e->hdr_vaddr + (uint64_t)(int64_t)loc;
+			hi = mid;
+		}
+	}
+}
+
+/* DT_INIT and DT_FINI of the PT_DYNAMIC at file offset @off, @size bytes. */
+static void elf_parse_dynamic(struct uw_elf *e, uint64_t off, uint64_t size)
+{
+	uint64_t i, d[2];
+
+	if (off >= e->size || size > e->size - off)
+		return;
+	for (i = 0; i + sizeof(d) <= size; i += sizeof(d)) {
+		memcpy(d, e->data + off + i, sizeof(d));	/* Elf64_Dyn: d_tag, d_un */
+		if (d[0] == DT_NULL)
+			break;
+		if (d[0] == DT_INIT)
+			e->init = d[1];
+		else if (d[0] == DT_FINI)
+			e->fini = d[1];
+	}
+}
+
 /* .eh_frame_hdr from the section headers, for a file without PT_GNU_EH_FRAME. */
 static void elf_find_eh_hdr_section(struct uw_elf *e, Elf *elf)
 {
@@ -274,6 +333,8 @@ static bool elf_parse(struct uw_elf *e)
 			eh_frame = true;
 			elf_parse_eh_hdr(e, ph.p_offset, ph.p_filesz, ph.p_vaddr);
 		}
+		if (ph.p_type == PT_DYNAMIC)
+			elf_parse_dynamic(e, ph.p_offset, ph.p_filesz);
 		if (ph.p_type != PT_LOAD || ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
 			continue;
 		e->loads[e->nr_loads++] = (struct uw_load){
@@ -287,6 +348,10 @@ static bool elf_parse(struct uw_elf *e)
 		goto fail;
 	if (!eh_frame)
 		elf_find_eh_hdr_section(e, elf);
+	if (eh.e_entry >= e->lo && eh.e_entry < e->hi) {
+		e->entry = eh.e_entry;
+		elf_find_entry_end(e);
+	}
 	elf_end(elf);
 	return true;
 fail:
@@ -511,7 +576,8 @@ static struct uw_map *ctx_find_map(struct uw_ctx *c, uint64_t addr)
 {
 	struct uw_map *m = proc_find_map(c->p, addr);
 
-	if (m || c->reread)
+	/* a process begun while recording has its every mapping from the kernel's reports */
+	if (m || c->reread || c->p->since)
 		return m;
 	c->reread = true;
 	if (!proc_read_maps(c->u, c->p))
@@ -560,19 +626,46 @@ static struct uw_proc *proc_get(struct rf_unwinder *u, int32_t tgid)
 	if (!fresh)
 		return *slot;
 	p = calloc(1, sizeof(*p));
-	if (p) {
-		p->tgid = tgid;
-		p->as = unw_create_addr_space(&u->acc, 0);
-	}
-	if (!p || !p->as) {
-		proc_free(p);
+	if (!p) {
 		uw_proc_map_del(&u->procs, tgid, NULL);
 		return NULL;
 	}
-	unw_set_caching_policy(p->as, UNW_CACHE_GLOBAL);
+	p->tgid = tgid;
 	*slot = p;
 	proc_read_maps(u, p);	/* a process gone by now still gets its first frame */
 	return p;
+}
+
+/*
+ * A new, empty @tgid that began at @since (a fork or exec while recording):
+ * /proc/@tgid/maps, read later, may show a later image than its samples'.
+ */
+static struct uw_proc *proc_begin(struct rf_unwinder *u, int32_t tgid, uint64_t since)
+{
+	struct uw_proc *p = calloc(1, sizeof(*p));
+
+	rf_unwinder_forget(u, tgid);	/* an older image, or a pid used again */
+	if (!p)
+		return NULL;
+	p->tgid = tgid;
+	p->since = since ? since : 1;
+	if (uw_proc_map_put(&u->procs, tgid, p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* @p's libunwind address space, made on first use; false on ENOMEM. */
+static bool proc_as(struct rf_unwinder *u, struct uw_proc *p)
+{
+	if (p->as)
+		return true;
+	p->as = unw_create_addr_space(&u->acc, 0);
+	if (!p->as)
+		return false;
+	unw_set_caching_policy(p->as, UNW_CACHE_GLOBAL);
+	return true;
 }
 
 /*
@@ -636,7 +729,40 @@ void rf_unwinder_map(struct rf_unwinder *u, int32_t tgid, const struct rf_umap *
 	memmove(&p->maps[at + 1], &p->maps[at], (p->nr_maps - at) * sizeof(m));
 	p->maps[at] = m;
 	p->nr_maps++;
-	unw_flush_cache(p->as, 0, 0);
+	if (p->as)
+		unw_flush_cache(p->as, 0, 0);
+}
+
+void rf_unwinder_fork(struct rf_unwinder *u, int32_t parent, int32_t child, uint64_t time)
+{
+	struct uw_proc *pp = proc_get(u, parent);	/* unknown until now: as /proc says */
+	struct uw_proc *cp;
+
+	if (!pp || parent == child)
+		return;
+	cp = proc_begin(u, child, time);
+	if (!cp || !pp->nr_maps)
+		return;
+	cp->maps = malloc(pp->nr_maps * sizeof(*cp->maps));
+	if (!cp->maps)
+		return;
+	/* the files and their biases are shared: the same mappings at the same places */
+	memcpy(cp->maps, pp->maps, pp->nr_maps * sizeof(*cp->maps));
+	cp->nr_maps = cp->cap_maps = pp->nr_maps;
+}
+
+void rf_unwinder_exec(struct rf_unwinder *u, int32_t tgid, uint64_t time)
+{
+	proc_begin(u, tgid, time);	/* the new image's mappings are reported next */
+}
+
+void rf_unwinder_exit(struct rf_unwinder *u, int32_t tgid, uint64_t time)
+{
+	struct uw_proc **p = u ? uw_proc_map_get(&u->procs, tgid) : NULL;
+
+	/* not a process that took the pid after this one exited */
+	if (p && (*p)->since <= time)
+		rf_unwinder_forget(u, tgid);
 }
 
 /* ---- libunwind's accessors ---- */
@@ -809,6 +935,24 @@ void rf_unwinder_free(struct rf_unwinder *u)
 	free(u);
 }
 
+/* @f, a frame without unwind information, is in the entry stub of its file. */
+static bool frame_at_entry(struct uw_ctx *c, const struct rf_uframe *f)
+{
+	struct uw_map *m = ctx_find_map(c, f->ip);
+	const struct uw_elf *e = m && m->kind == UW_FILE ? map_elf(c->u, c->p->tgid, m) : NULL;
+
+	return e && f->path && e->entry && f->vaddr >= e->entry && f->vaddr < e->entry_end;
+}
+
+/* @f, a frame without unwind information, is at the first instruction of _init or _fini. */
+static bool frame_at_init(struct uw_ctx *c, const struct rf_uframe *f)
+{
+	struct uw_map *m = ctx_find_map(c, f->ip);
+	const struct uw_elf *e = m && m->kind == UW_FILE ? map_elf(c->u, c->p->tgid, m) : NULL;
+
+	return e && f->path && f->vaddr && (f->vaddr == e->init || f->vaddr == e->fini);
+}
+
 /* Where @ip is: the file and its vaddr, when it is in a file mapping. */
 static void frame_place(struct uw_ctx *c, struct rf_uframe *f)
 {
@@ -827,6 +971,7 @@ unsigned int rf_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user
 		       struct rf_uframe *frames, unsigned int max, enum rf_unwind_end *end)
 {
 	struct uw_ctx c = { .u = u, .s = s };
+	struct rf_user_sample caller;
 	unw_cursor_t cursor;
 	unsigned int n = 0;
 	bool exact = true;	/* the innermost ip, or one a signal interrupted */
@@ -839,7 +984,7 @@ unsigned int rf_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user
 		return 0;
 	}
 	c.p = proc_get(u, tgid);
-	if (!c.p)
+	if (!c.p || !proc_as(u, c.p))
 		return 0;
 	c.stack_map = proc_find_map(c.p, s->regs[RF_UREG_SP]);
 	if (unw_init_remote(&cursor, c.p->as, &c) < 0)
@@ -864,8 +1009,26 @@ unsigned int rf_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user
 		 * Without DWARF information libunwind guesses from RBP, which is
 		 * anything in code built without frame pointers: no guesses.
 		 */
+		/*
+		 * Sampled at the first instruction of _init or _fini: the
+		 * caller's frame is the sample's, the return address popped.
+		 */
+		if (c.no_info && n == 1 && frames[0].ip == s->regs[RF_UREG_IP] && s->stack_size >= 8 &&
+		    frame_at_init(&c, &frames[0])) {
+			caller = *s;
+			memcpy(&caller.regs[RF_UREG_IP], s->stack, 8);
+			caller.regs[RF_UREG_SP] += 8;
+			caller.stack += 8;
+			caller.stack_size -= 8;
+			c.s = &caller;
+			exact = false;
+			if (unw_init_remote(&cursor, c.p->as, &c) < 0)
+				break;
+			continue;
+		}
 		if (c.no_info) {
-			*end = RF_UNWIND_FAILED;
+			*end = frame_at_entry(&c, &frames[n - 1]) ? RF_UNWIND_COMPLETE :
+				RF_UNWIND_FAILED;
 			break;
 		}
 		if (ret == 0) {

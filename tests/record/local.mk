@@ -32,6 +32,10 @@ TESTS += tests/record/test-workload
 check_PROGRAMS += tests/record/test-unwind
 tests_record_test_unwind_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
 TESTS += tests/record/test-unwind
+# Which of a thread's stack samples each reference takes: preempted probes, losses, order.
+check_PROGRAMS += tests/record/test-stackmatch
+tests_record_test_stackmatch_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
+TESTS += tests/record/test-stackmatch
 # --call-graph dwarf on a program with two call paths to one read loop (also tests/report's).
 check_PROGRAMS += tests/record/workload-two-paths
 tests_record_workload_two_paths_SOURCES = tests/record/workload-two-paths.c

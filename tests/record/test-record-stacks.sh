@@ -4,13 +4,14 @@
 # frame pointers) re-reads a file that does not fit its memory cgroup through reread_big and a
 # small one through read_hot, both through read_file.  The references must carry stacks that
 # name those functions, most samples must unwind to the outermost frame, and the trace must say
-# what it cost (counters source 4).  Bad --call-graph values are usage errors.
+# what it cost (counters source 4).  Short commands, forked subshells and a shell that execs
+# another program unwind too.  Bad --call-graph values are usage errors.
 . "$top_srcdir/tests/record/lib.sh"
 record_begin memcg
 [ "$(uname -m)" = x86_64 ] || skip_all "user stacks are unwound on x86-64 only"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	skip_all "no perf events (/proc/sys/kernel/perf_event_paranoid)"
-echo "1..11"
+echo "1..14"
 head -c 48M /dev/urandom > "$dir/big"
 head -c 1M /dev/urandom > "$dir/hot"
 
@@ -67,6 +68,26 @@ grep -q ' main>reread_big>read_file$' "$dir/paths"
 tap $? "file reads name the stack main > reread_big > read_file"
 grep -q ' main>read_hot>read_file$' "$dir/paths"
 tap $? "and main > read_hot > read_file"
+# with no sample lost, every read the program made after its exec has its stack (ld.so's of
+# the libraries' headers, a few microseconds apart, and the 256 KiB preads, whose syscall exit
+# perf and ftrace may stamp milliseconds apart when the probes are preempted)
+python3 -c 'import json, sys
+execd, n, without = {}, 0, 0
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "exec":
+        execd.setdefault(e["pid"], e["t"])
+    elif e["type"] == "file_read" and e["pid"] in execd:
+        n += 1
+        without += not e.get("stack")
+print(n, without)' "$dir/all.json" > "$dir/reads"
+read -r nreads nwithout < "$dir/reads"
+if [ "$lost" = 0 ]; then
+	[ "$nreads" -gt 700 ] && [ "$nwithout" = 0 ]
+	tap $? "every read after the exec has a stack ($nwithout of $nreads without)"
+else
+	n=$((n + 1)); echo "ok $n # SKIP $lost samples lost: $nwithout of $nreads reads without a stack"
+fi
 
 # A command that is gone before the recorder unwinds its samples: its mappings come from the
 # kernel's PERF_RECORD_MMAP2 records, not /proc.
@@ -91,6 +112,37 @@ print(n, named)' "$(stat -c %i "$dir/hot")" > "$dir/dd.count"
 read -r ddn ddnamed < "$dir/dd.count"
 [ "${ddn:-0}" -gt 0 ] && [ $((ddnamed * 100)) -ge $((ddn * 90)) ]
 tap $? "90 % or more of its reads of the file have a stack from dd through libc ($ddnamed of $ddn)"
+
+# A forked subshell, gone by the unwind of its samples, and a shell that then execs another
+# program: the subshell unwinds in the mappings it inherited (PERF_RECORD_FORK), the shell in its
+# own image's, not in what /proc shows by then (sleep's).
+printf 'x\n' > "$dir/one"
+"$REFAULT" record -q -o "$dir/sh.rft" --call-graph dwarf -- sh -c "
+	( for i in 1 2 3 4 5 6 7 8 9 10; do read a < '$dir/one'; done )
+	for i in 1 2 3 4 5 6 7 8 9 10; do read a < '$dir/one'; done
+	exec sleep 0.5" 2> "$dir/err4"
+tap $? "refault record --call-graph dwarf -- sh -c '( read... ); read...; exec sleep' exits 0"
+"$REFAULT" trace dump --json "$dir/sh.rft" | python3 -c 'import json, sys
+ino = int(sys.argv[1])
+frames, stacks, per = {}, {}, {}
+for l in sys.stdin:
+    e = json.loads(l)
+    if e["type"] == "name_frame":
+        frames[e["id"]] = e["dso"] or ""
+    elif e["type"] == "name_stack":
+        stacks[e["id"]] = [frames.get(f, "") for f in e["frames"]]
+    elif e["type"] == "file_read" and e["ino"] == ino:
+        # from libc read() out to the shell binary, through more of it
+        s = stacks.get(e.get("stack", 0), [])
+        p = per.setdefault(e["pid"], [0, 0])
+        p[0] += 1
+        p[1] += len(s) >= 3 and "libc" in s[0] and s[-1] == s[1] and s[1].startswith("/")
+for pid in sorted(per):
+    print(per[pid][0], per[pid][1])' "$(stat -c %i "$dir/one")" > "$dir/sh.count"
+sed 's/^/# reads, with a whole stack: /' "$dir/sh.count"
+awk 'NF == 2 { n++; if ($1 < 10 || $2 * 100 < $1 * 90) bad++ } END { exit !(n == 2 && !bad) }' \
+	"$dir/sh.count"
+tap $? "the shell's and its subshell's reads: 90 % or more of each with a stack from libc out to the shell"
 
 "$REFAULT" record -o "$dir/x.rft" --call-graph fp -- true 2> "$dir/err2"
 rc=$?

@@ -6,7 +6,9 @@
  * the project's -O2 without frame pointers: the unwind must come from the
  * DWARF CFI of .eh_frame.  Then samples that cannot unwind: a garbage ip, an
  * ip in anonymous memory, no stack, a short stack, a truncated ELF file that
- * was deleted after it was mapped.  No privileges needed.
+ * was deleted after it was mapped.  Then a process's life as the kernel
+ * reports it (fork, exec, exit), and samples where no FDE is: ld.so's entry
+ * point and the first instruction of _init.  No privileges needed.
  */
 #include "config.h"
 
@@ -328,6 +330,36 @@ static void test_vdso(struct rf_unwinder *u, const struct rf_uframe *real, unsig
 	is_int(end, RF_UNWIND_TRUNCATED, "then the 8 bytes of stack ran out");
 }
 
+extern void _init(void);	/* crti.o's, the program's DT_INIT: no FDE */
+
+/*
+ * A sample at the first instruction of the program's _init, called from
+ * middle_fn: it has no CFI, but at a function's first instruction the
+ * return address is at SP, which leads to middle_fn.
+ */
+static void test_init(struct rf_unwinder *u, const struct rf_uframe *real, unsigned int nr_real)
+{
+	struct rf_user_sample s = sample;
+	struct rf_uframe f[MAX_FRAMES];
+	enum rf_unwind_end end;
+	uint64_t ret;
+	unsigned int n;
+
+	if (nr_real < 2) {
+		skip(1, "no frame to return to");
+		return;
+	}
+	ret = real[1].ip + 1;
+	s.regs[RF_UREG_IP] = (uint64_t)(uintptr_t)_init;
+	s.stack = (const uint8_t *)&ret;
+	s.stack_size = sizeof(ret);
+	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	ok(n == 2 && f[0].ip == s.regs[RF_UREG_IP] && f[1].ip == real[1].ip &&
+	   end == RF_UNWIND_TRUNCATED,
+	   "a sample at _init's first instruction: into middle_fn by the return address at SP "
+	   "(%u frames, %s)", n, end_name(end));
+}
+
 /* Whether the symbols of a file holding the first 64 bytes of @elf are found. */
 static bool header_only(struct rf_symbols *sy, const uint8_t *elf)
 {
@@ -393,6 +425,90 @@ static void test_truncated_elf(struct rf_unwinder *u, struct rf_symbols *sy)
 	munmap(p, sizeof(buf));
 }
 
+/* Tell @u every mapping of this process, as PERF_RECORD_MMAP2 would; how many. */
+static unsigned int report_own_maps(struct rf_unwinder *u)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[4352], perms[8], path[4096];
+	unsigned int nr = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, pgoff, ino;
+		unsigned int maj, min;
+		struct rf_umap m;
+
+		path[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095s", &start, &end, perms, &pgoff,
+			   &maj, &min, &ino, path) < 7)
+			continue;
+		m = (struct rf_umap){ .start = start, .len = end - start, .pgoff = pgoff,
+				      .dev = (uint64_t)maj << 32 | min, .ino = ino,
+				      .path = path[0] ? path : NULL, .writable = perms[1] == 'w' };
+		rf_unwinder_map(u, getpid(), &m);
+		nr++;
+	}
+	if (f)
+		fclose(f);
+	return nr;
+}
+
+/*
+ * A process's life as the kernel reports it: a forked child that is gone
+ * unwinds in its parent's mappings until its exit; an exec'd process has
+ * only what is reported mapped after the exec, never /proc's.
+ */
+static void test_lifecycle(struct rf_unwinder *u)
+{
+	const int32_t gone = 2147480000;	/* above any pid_max: no /proc/PID */
+	struct rf_uframe f[MAX_FRAMES];
+	enum rf_unwind_end end;
+	unsigned int n, nr;
+
+	rf_unwinder_fork(u, getpid(), gone, 100);
+	n = rf_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
+	ok(n >= 4 && f[0].path, "a forked child that is gone: unwound in its parent's mappings "
+	   "(%u frames, %s)", n, end_name(end));
+	rf_unwinder_exit(u, gone, 99);
+	n = rf_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
+	ok(n >= 4, "the exit of the pid's process before that fork leaves it be (%u frames)", n);
+	rf_unwinder_exit(u, gone, 100);
+	n = rf_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
+	ok(n <= 1 && end == RF_UNWIND_FAILED, "its own exit forgets it (%u, %s)", n, end_name(end));
+
+	rf_unwinder_exec(u, getpid(), 200);
+	n = rf_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
+	ok(n <= 1 && end == RF_UNWIND_FAILED && (!n || !f[0].path),
+	   "exec'd, nothing reported mapped yet: /proc is not read (%u, %s)", n, end_name(end));
+	nr = report_own_maps(u);
+	n = rf_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
+	ok(n >= 4, "... then unwound in the %u mappings reported (%u frames, %s)", nr, n,
+	   end_name(end));
+	rf_unwinder_forget(u, getpid());
+}
+
+/*
+ * ld.so's entry point has no FDE (glibc's RTLD_START): a sample there is
+ * at the outermost frame, not a failed unwind.
+ */
+static void test_entry(struct rf_unwinder *u)
+{
+	const ElfW(Ehdr) *ld = (const ElfW(Ehdr) *)getauxval(AT_BASE);
+	struct rf_user_sample s = sample;
+	struct rf_uframe f[MAX_FRAMES];
+	enum rf_unwind_end end;
+	unsigned int n;
+
+	if (!ld || memcmp(ld->e_ident, ELFMAG, SELFMAG)) {
+		skip(1, "no program interpreter");
+		return;
+	}
+	s.regs[RF_UREG_IP] = (uint64_t)(uintptr_t)ld + ld->e_entry;
+	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	ok(n == 1 && end == RF_UNWIND_COMPLETE && f[0].path,
+	   "a sample at the interpreter's entry point: one frame, complete (%u, %s, %s)", n,
+	   end_name(end), n && f[0].path ? f[0].path : "(null)");
+}
+
 static void test_not_elf(struct rf_symbols *sy)
 {
 	struct rf_symbol s;
@@ -416,7 +532,7 @@ int main(int argc, char **argv)
 	volatile int r;
 
 	(void)argv;
-	plan(29);
+	plan(36);
 	r = outer_fn(argc);
 	(void)r;
 	u = rf_unwinder_new();
@@ -428,8 +544,11 @@ int main(int argc, char **argv)
 	nr_real = test_self(u, sy, real);
 	test_limits(u);
 	test_vdso(u, real, nr_real);
+	test_init(u, real, nr_real);
 	test_bad_ip(u);
 	test_truncated_elf(u, sy);
+	test_lifecycle(u);
+	test_entry(u);
 	test_not_elf(sy);
 	rf_unwinder_free(u);
 	rf_symbols_free(sy);
