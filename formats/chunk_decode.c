@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Decoding of one chunk: decompress its zstd frame (checking zstd's content
- * checksum), read the chunk header, then the events one at a time.  Nothing
+ * checksum), read the chunk header, then the events: one at a time in
+ * encodings 1 and 2, all the columns at once in 3 (columns_decode.c).  Nothing
  * read off disk is trusted: sizes are bounded, every read is bounds-checked,
  * and an error says which byte of the chunk it was found at.
  */
@@ -192,8 +193,8 @@ static int read_counters(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_
 }
 
 /* Strings, stack frames and counter maps: rare, so kept out of the event loop. */
-static __attribute__((noinline)) int read_field_slow(struct rf_chunk_cursor *c, struct mp_cur *m,
-						     struct rf_event *ev, const struct rf_field *f)
+__attribute__((noinline)) int rf_chunk_read_value(struct rf_chunk_cursor *c, struct mp_cur *m,
+						  struct rf_event *ev, const struct rf_field *f)
 {
 	switch (f->kind) {
 	case RF_FK_STR:
@@ -237,7 +238,7 @@ static inline __attribute__((always_inline)) int read_field(struct rf_chunk_curs
 		rf_field_set_u(ev, f, *reg);
 		return 0;
 	}
-	return read_field_slow(c, m, ev, f);
+	return rf_chunk_read_value(c, m, ev, f);
 }
 
 /*
@@ -332,6 +333,8 @@ int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
 	uint32_t n, i;
 	int err;
 
+	if (c->ds.enc >= RF_CHUNK_ENC_3)	/* columns decode whole: rf_columns_decode() */
+		return rf_fail(c->errmsg, c->errlen, RF_ERR_STATE, "a chunk of columns read event by event");
 	for (;;) {
 		if (m.p == m.end) {
 			if (c->nr_declared != UINT64_MAX && c->nr_declared != c->nr_read + c->unknown_skipped)
@@ -494,6 +497,10 @@ static int decode(struct rf_chunk_decoder *d, const void *frame, size_t size, ui
 	if (r)
 		return r;
 	b->seq = cur.seq;
+	if (cur.ds.enc >= RF_CHUNK_ENC_3) {
+		r = rf_columns_decode(&cur, &b->events, &bp->cap, &b->nr, &b->unknown_skipped);
+		return r;
+	}
 	/* Trust the declared count only as far as the bytes could hold it (5+ bytes an event). */
 	if (cur.nr_declared != UINT64_MAX && cur.nr_declared <= len / 5) {
 		r = batch_reserve(b, bp, (size_t)cur.nr_declared);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Encoding of one event: a msgpack array [type, dt, cpu, pid, fields...].
+ * Encoding 2 (format 2.x) of one event: a msgpack array [type, dt, cpu, pid,
+ * fields...], which a writer asked for format 2 writes (format 3 writes
+ * columns: columns_encode.c); and the checks and value packing both share.
  * dt and the page-index, address, key and pfn fields are differences to the
  * previous value in the same chunk, so a sequential stream encodes as the
  * same few small integers over and over, which zstd then all but erases.
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "formats/format-local.h"
+#include "formats/mp_write.h"
 
 static bool string_ok(const char *s)
 {
@@ -67,8 +70,7 @@ int rf_event_validate(const struct rf_event *ev)
 
 /* ------------------------------------------------------------- packing */
 
-/* Most bytes one integer, or one container or string header, takes. */
-#define MAX_INT_BYTES	9u
+#define MAX_INT_BYTES	MP_MAX_INT_BYTES
 
 bool rf_pack_reserve(struct rf_pack *pk, size_t n)
 {
@@ -83,58 +85,6 @@ void rf_pack_free(struct rf_pack *pk)
 	memset(pk, 0, sizeof(*pk));
 }
 
-static inline uint8_t *put_be(uint8_t *q, uint8_t tag, uint64_t v, unsigned int bytes)
-{
-	*q++ = tag;
-	while (bytes--)
-		*q++ = (uint8_t)(v >> (8 * bytes));
-	return q;
-}
-
-static inline uint8_t *put_uint(uint8_t *q, uint64_t v)
-{
-	if (v < 0x80) {
-		*q = (uint8_t)v;
-		return q + 1;
-	}
-	if (v <= UINT8_MAX)
-		return put_be(q, 0xcc, v, 1);
-	if (v <= UINT16_MAX)
-		return put_be(q, 0xcd, v, 2);
-	if (v <= UINT32_MAX)
-		return put_be(q, 0xce, v, 4);
-	return put_be(q, 0xcf, v, 8);
-}
-
-static inline uint8_t *put_int(uint8_t *q, int64_t v)
-{
-	if (v >= 0)
-		return put_uint(q, (uint64_t)v);
-	if (v >= -32) {
-		*q = (uint8_t)v;	/* negative fixint */
-		return q + 1;
-	}
-	if (v >= INT8_MIN)
-		return put_be(q, 0xd0, (uint64_t)v, 1);
-	if (v >= INT16_MIN)
-		return put_be(q, 0xd1, (uint64_t)v, 2);
-	if (v >= INT32_MIN)
-		return put_be(q, 0xd2, (uint64_t)v, 4);
-	return put_be(q, 0xd3, (uint64_t)v, 8);
-}
-
-/* Header of an array (0x90, 0xdc, 0xdd) or a map (0x80, 0xde, 0xdf) of @n. */
-static inline uint8_t *put_container(uint8_t *q, uint8_t fix, uint8_t tag16, uint32_t n)
-{
-	if (n < 16) {
-		*q = (uint8_t)(fix | n);
-		return q + 1;
-	}
-	if (n <= UINT16_MAX)
-		return put_be(q, tag16, n, 2);
-	return put_be(q, tag16 + 1, n, 4);
-}
-
 /* A string or nil; reserves its own room. */
 static bool pack_str(struct rf_pack *pk, const char *s)
 {
@@ -146,14 +96,8 @@ static bool pack_str(struct rf_pack *pk, const char *s)
 	q = pk->p + pk->len;
 	if (!s)
 		*q++ = 0xc0;
-	else if (len < 32)
-		*q++ = (uint8_t)(0xa0 | len);
-	else if (len <= UINT8_MAX)
-		q = put_be(q, 0xd9, len, 1);
-	else if (len <= UINT16_MAX)
-		q = put_be(q, 0xda, len, 2);
 	else
-		q = put_be(q, 0xdb, len, 4);
+		q = mp_put_str_hdr(q, (uint32_t)len);
 	if (len)
 		memcpy(q, s, len);
 	pk->len = (size_t)(q + len - pk->p);
@@ -172,9 +116,9 @@ static __attribute__((noinline)) bool pack_list(struct rf_pack *pk, const struct
 
 		if (!rf_pack_reserve(pk, MAX_INT_BYTES * (1 + (size_t)n)))
 			return false;
-		q = put_container(pk->p + pk->len, 0x90, 0xdc, n);
+		q = mp_put_array(pk->p + pk->len, n);
 		for (k = 0; k < n; k++)
-			q = put_uint(q, frames[k]);
+			q = mp_put_uint(q, frames[k]);
 		pk->len = (size_t)(q - pk->p);
 		return true;
 	}
@@ -183,14 +127,19 @@ static __attribute__((noinline)) bool pack_list(struct rf_pack *pk, const struct
 
 		if (!rf_pack_reserve(pk, MAX_INT_BYTES))
 			return false;
-		pk->len = (size_t)(put_container(pk->p + pk->len, 0x80, 0xde, n) - pk->p);
+		pk->len = (size_t)(mp_put_map(pk->p + pk->len, n) - pk->p);
 		for (k = 0; k < n; k++) {
 			if (!pack_str(pk, ctr[k].name) || !rf_pack_reserve(pk, MAX_INT_BYTES))
 				return false;
-			pk->len = (size_t)(put_uint(pk->p + pk->len, ctr[k].value) - pk->p);
+			pk->len = (size_t)(mp_put_uint(pk->p + pk->len, ctr[k].value) - pk->p);
 		}
 		return true;
 	}
+}
+
+bool rf_pack_value(struct rf_pack *pk, const struct rf_event *ev, const struct rf_field *f)
+{
+	return f->kind == RF_FK_STR ? pack_str(pk, RF_FIELD_CPTR(ev, f, char *)) : pack_list(pk, ev, f);
 }
 
 /* One integer field at @q (room reserved); NULL for a field that packs itself. */
@@ -201,9 +150,9 @@ static inline uint8_t *put_field(uint8_t *q, struct rf_delta_state *ds, const st
 
 	switch (f->kind) {
 	case RF_FK_UINT:
-		return put_uint(q, rf_field_get_u(ev, f));
+		return mp_put_uint(q, rf_field_get_u(ev, f));
 	case RF_FK_INT:
-		return put_int(q, rf_field_get_i(ev, f));
+		return mp_put_int(q, rf_field_get_i(ev, f));
 	case RF_FK_DELTA_INDEX:
 	case RF_FK_DELTA_ADDR:
 	case RF_FK_DELTA_KEY:
@@ -211,8 +160,8 @@ static inline uint8_t *put_field(uint8_t *q, struct rf_delta_state *ds, const st
 		reg = rf_delta_reg(ds, f->kind, ev);
 		v = rf_field_get_u(ev, f);
 		if (!reg)
-			return put_uint(q, v);
-		q = put_int(q, (int64_t)(v - *reg));
+			return mp_put_uint(q, v);
+		q = mp_put_int(q, (int64_t)(v - *reg));
 		*reg = v;
 		return q;
 	}
@@ -232,18 +181,18 @@ int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct 
 	/* the array header, the prefix and every integer field */
 	if (!rf_pack_reserve(pk, MAX_INT_BYTES * (1 + RF_EVENT_COMMON_FIELDS + sch->nr_fields)))
 		return RF_ERR_NOMEM;
-	q = put_container(pk->p + pk->len, 0x90, 0xdc, RF_EVENT_COMMON_FIELDS + nr);
-	q = put_uint(q, ev->type);
+	q = mp_put_array(pk->p + pk->len, RF_EVENT_COMMON_FIELDS + nr);
+	q = mp_put_uint(q, ev->type);
 	/*
 	 * Both times are multiples of tu: the difference of the quotients, taken
 	 * modulo 2^64 as the reader adds it back, is exact even where the times
 	 * are 2^63 or more apart (a tu that is not a power of two would not divide
 	 * the wrapped difference).
 	 */
-	q = put_int(q, (int64_t)(ev->time / ds->tu - ds->time / ds->tu));
+	q = mp_put_int(q, (int64_t)(ev->time / ds->tu - ds->time / ds->tu));
 	ds->time = ev->time;
-	q = put_uint(q, ev->cpu);
-	q = put_int(q, ev->pid);
+	q = mp_put_uint(q, ev->cpu);
+	q = mp_put_int(q, ev->pid);
 	for (i = 0; i < nr; i++) {
 		const struct rf_field *f = &sch->fields[i];
 
@@ -254,7 +203,7 @@ int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct 
 		}
 		/* a string, frames or counters: packs itself, then room for the rest again */
 		pk->len = (size_t)(q - pk->p);
-		if (!(f->kind == RF_FK_STR ? pack_str(pk, RF_FIELD_CPTR(ev, f, char *)) : pack_list(pk, ev, f)) ||
+		if (!rf_pack_value(pk, ev, f) ||
 		    !rf_pack_reserve(pk, MAX_INT_BYTES * sch->nr_fields))
 			return RF_ERR_NOMEM;
 		q = pk->p + pk->len;

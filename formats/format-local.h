@@ -38,11 +38,15 @@
 
 /*
  * Chunk encodings (the chunk header's "enc"): 1 is format 1.x's, 2 adds the
- * pfn register, one address register per mm slot and dt in time units.
+ * pfn register, one address register per mm slot and dt in time units; 3
+ * writes the chunk's events as columns instead of one array each.
  */
 #define RF_CHUNK_ENC_1		1u
 #define RF_CHUNK_ENC_2		2u
-#define RF_CHUNK_ENC_LATEST	RF_CHUNK_ENC_2
+#define RF_CHUNK_ENC_3		3u	/* format 3.0: columns (columns_encode.c) */
+#define RF_CHUNK_ENC_LATEST	RF_CHUNK_ENC_3
+/* The last minor version of format 2, which a writer asked for version 2 writes (encoding 2). */
+#define RF_TRACE_VERSION_2_MINOR	6u
 /* Encoding 2: anon_fault addresses are delta-coded per slot mm % RF_ADDR_SLOTS. */
 #define RF_ADDR_SLOTS		16u
 
@@ -96,6 +100,9 @@ struct rf_field {
 	uint16_t offset;	/* in struct rf_event */
 	uint16_t aux;		/* offset of the element count (frames, counters) */
 };
+
+/* Fields of the type with the most (reclaim's 10), and room for a few more. */
+#define RF_MAX_SCHEMA_FIELDS	12u
 
 struct rf_schema {
 	const struct rf_field *fields;
@@ -189,8 +196,25 @@ RF_HIDDEN void rf_pack_free(struct rf_pack *pk);
 RF_HIDDEN int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds,
 			      const struct rf_event *ev);
 RF_HIDDEN int rf_event_validate(const struct rf_event *ev);
+/* A string, stack frames or counters field of @ev as one msgpack value; false: no memory. */
+RF_HIDDEN bool rf_pack_value(struct rf_pack *pk, const struct rf_event *ev, const struct rf_field *f);
+
+/*
+ * columns_encode.c: a chunk's events gathered as columns (encoding 3), then
+ * written as the map that follows the chunk header.  rf_colchunk_size() is
+ * at least what rf_colchunk_encode() will write.
+ */
+struct rf_colchunk;
+RF_HIDDEN struct rf_colchunk *rf_colchunk_new(void);
+RF_HIDDEN void rf_colchunk_free(struct rf_colchunk *cc);
+RF_HIDDEN void rf_colchunk_reset(struct rf_colchunk *cc);
+/* 0, or RF_ERR_NOMEM with part of @ev added (the writer then fails). @ev->time % @tu == 0. */
+RF_HIDDEN int rf_colchunk_add(struct rf_colchunk *cc, const struct rf_event *ev, uint64_t tu);
+RF_HIDDEN size_t rf_colchunk_size(const struct rf_colchunk *cc);
+RF_HIDDEN int rf_colchunk_encode(struct rf_colchunk *cc, struct rf_pack *pk);
 
 /* chunk_decode.c: a cursor over one decompressed chunk */
+struct mp_cur;
 struct rf_chunk_cursor {
 	const uint8_t *p;
 	const uint8_t *end;
@@ -207,6 +231,17 @@ struct rf_chunk_cursor {
 RF_HIDDEN int rf_chunk_cursor_start(struct rf_chunk_cursor *c, const void *buf, size_t len,
 				    struct rf_arena *arena, char *errmsg, size_t errlen);
 RF_HIDDEN int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev);
+/* A string, stack frames or counters field into @ev at @m (storage from c->arena). */
+RF_HIDDEN int rf_chunk_read_value(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
+				  const struct rf_field *f);
+/*
+ * columns_decode.c: the events of a chunk of encoding 3 (@c just started)
+ * into *@events (grown as needed), all of them or, on error, none: *@nr is
+ * then 0 and c->errmsg says what is wrong where.  *@unknown: events of
+ * types this library does not know, skipped.
+ */
+RF_HIDDEN int rf_columns_decode(struct rf_chunk_cursor *c, struct rf_event **events, size_t *cap,
+				size_t *nr, uint64_t *unknown);
 /* Decompress a chunk frame into *buf (grown as needed, bounded by RF_MAX_CHUNK_BYTES). */
 RF_HIDDEN int rf_decompress_frame(void *dctx, const void *frame, size_t size, uint8_t **buf,
 				  size_t *cap, size_t *out_len, char *errmsg, size_t errlen);

@@ -63,6 +63,10 @@ struct rf_trace_reader {
 	struct rf_arena arena;
 	struct rf_chunk_cursor cur;
 	char cur_err[256];
+	/* a chunk of columns (encoding 3), decoded whole when opened: cols[cols_at .. cols_nr) */
+	bool columnar;
+	struct rf_event *cols;
+	size_t cols_cap, cols_nr, cols_at;
 
 	struct rf_reader_stats stats;
 	char errmsg[768];
@@ -318,6 +322,7 @@ void rf_trace_reader_close(struct rf_trace_reader *r)
 	rf_arena_free(&r->arena);
 	free(r->win);
 	free(r->chunk);
+	free(r->cols);
 	free(r);
 }
 
@@ -530,6 +535,14 @@ static int open_chunk(struct rf_trace_reader *r)
 	if (!rc)
 		rc = rf_chunk_cursor_start(&r->cur, r->chunk, len, &r->arena, r->cur_err,
 					   sizeof(r->cur_err));
+	r->columnar = !rc && r->cur.ds.enc >= RF_CHUNK_ENC_3;
+	if (r->columnar) {
+		uint64_t unknown;
+
+		r->cols_at = 0;
+		rc = rf_columns_decode(&r->cur, &r->cols, &r->cols_cap, &r->cols_nr, &unknown);
+		r->stats.unknown_skipped += unknown;
+	}
 	if (rc)
 		return chunk_failed(r, rc, f.offset, f.ordinal, 0);
 	r->in_chunk = true;
@@ -548,7 +561,16 @@ int rf_trace_reader_next(struct rf_trace_reader *r, struct rf_event *ev)
 			if (rc <= 0)
 				return rc;
 		}
-		rc = rf_chunk_cursor_next(&r->cur, ev);
+		if (r->columnar) {
+			if (r->cols_at == r->cols_nr) {
+				r->in_chunk = false;
+				continue;
+			}
+			*ev = r->cols[r->cols_at++];
+			rc = 1;
+		} else {
+			rc = rf_chunk_cursor_next(&r->cur, ev);
+		}
 		if (rc < 0) {
 			r->stats.unknown_skipped += r->cur.unknown_skipped;
 			return chunk_failed(r, rc, r->frame_off, r->ordinal - 1, r->cur.nr_read);

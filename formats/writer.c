@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Trace writer.  Events are encoded into the current chunk's buffer; a full
- * chunk becomes one zstd frame (with content checksum) written with one
- * write() loop, so a writer killed at any point leaves whole chunks behind
- * it.  close() appends the index and the footer.  It writes the latest chunk
- * encoding only; event times are rounded down to the header's resolution.
+ * Trace writer.  Events are gathered as the current chunk's columns (format
+ * 3; or, asked for format 2, encoded one array each into the chunk's
+ * buffer); a full chunk becomes one zstd frame (with content checksum)
+ * written with one write() loop, so a writer killed at any point leaves
+ * whole chunks behind it.  close() appends the index and the footer.  Event
+ * times are rounded down to the header's resolution.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,7 @@ struct rf_trace_writer {
 	struct rf_writer_options opts;
 	ZSTD_CCtx *cctx;
 	struct rf_pack body;		/* encoded events of the current chunk */
+	struct rf_colchunk *cols;	/* format 3: its events as columns, until it is full */
 	struct rf_delta_state ds;
 	uint64_t resolution;		/* ns: event times are rounded down to a multiple */
 	struct rf_chunk_info cur;	/* the chunk being filled */
@@ -92,8 +94,10 @@ static int write_frame(struct rf_trace_writer *w, const void *a, size_t alen, co
 static void chunk_reset(struct rf_trace_writer *w)
 {
 	memset(&w->ds, 0, sizeof(w->ds));
-	w->ds.enc = RF_CHUNK_ENC_LATEST;
+	w->ds.enc = w->cols ? RF_CHUNK_ENC_3 : RF_CHUNK_ENC_2;
 	w->ds.tu = w->resolution;
+	if (w->cols)
+		rf_colchunk_reset(w->cols);
 	memset(&w->cur, 0, sizeof(w->cur));
 	w->cur.seq = w->index.nr;
 	w->cur.t_first = UINT64_MAX;
@@ -108,8 +112,8 @@ static int write_header(struct rf_trace_writer *w, const struct rf_trace_header 
 	int err;
 
 	/* a header copied from an older trace (convert, slice) names the encoding written now */
-	h.version_major = RF_TRACE_VERSION_MAJOR;
-	h.version_minor = RF_TRACE_VERSION_MINOR;
+	h.version_major = w->cols ? RF_TRACE_VERSION_MAJOR : 2;
+	h.version_minor = w->cols ? RF_TRACE_VERSION_MINOR : RF_TRACE_VERSION_2_MINOR;
 	h.time_resolution = w->resolution;
 	err = rf_header_encode(&h, &buf, &len);
 	if (err)
@@ -128,6 +132,18 @@ static int writer_init(struct rf_trace_writer *w, const struct rf_trace_header *
 		w->opts.level = DEFAULT_LEVEL;
 	if (!w->opts.chunk_events)
 		w->opts.chunk_events = DEFAULT_CHUNK_EVENTS;
+	if (w->opts.chunk_events > RF_MAX_CHUNK_EVENTS)
+		w->opts.chunk_events = RF_MAX_CHUNK_EVENTS;
+	if (w->opts.version_major && w->opts.version_major != 2 &&
+	    w->opts.version_major != RF_TRACE_VERSION_MAJOR)
+		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
+			       "format %u cannot be written: 2 or %u", w->opts.version_major,
+			       RF_TRACE_VERSION_MAJOR);
+	if (w->opts.version_major != 2) {
+		w->cols = rf_colchunk_new();
+		if (!w->cols)
+			return RF_ERR_NOMEM;
+	}
 	if (!w->opts.chunk_bytes)
 		w->opts.chunk_bytes = DEFAULT_CHUNK_BYTES;
 	/* Leave room for one more event past the threshold within the reader's limit. */
@@ -162,6 +178,7 @@ static void writer_free(struct rf_trace_writer *w)
 		close(w->fd);
 	ZSTD_freeCCtx(w->cctx);
 	rf_pack_free(&w->body);
+	rf_colchunk_free(w->cols);
 	rf_index_free(&w->index);
 	free(w->frame);
 	free(w);
@@ -246,6 +263,15 @@ int rf_trace_writer_flush(struct rf_trace_writer *w)
 	err = chunk_header(w, hdr, sizeof(hdr), &hlen);
 	if (err)
 		return err;
+	if (w->cols) {
+		w->body.len = 0;
+		err = rf_colchunk_encode(w->cols, &w->body);
+		if (err) {
+			w->failed = true;
+			return rf_fail(w->errmsg, sizeof(w->errmsg), err, "chunk %llu: out of memory",
+				       (unsigned long long)w->cur.seq);
+		}
+	}
 	w->cur.offset = w->offset;
 	err = write_frame(w, hdr, hlen, w->body.p, w->body.len);
 	if (err)
@@ -278,7 +304,8 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 		ev = &rounded;
 	}
 	/* Deltas start from 0 in every chunk: the chunk header's base time is 0. */
-	err = rf_encode_event(&w->body, &w->ds, ev);
+	err = w->cols ? rf_colchunk_add(w->cols, ev, w->resolution) :
+		rf_encode_event(&w->body, &w->ds, ev);
 	if (err) {
 		w->failed = true;	/* the chunk holds part of an event */
 		return rf_fail(w->errmsg, sizeof(w->errmsg), err, "event %llu: out of memory",
@@ -287,7 +314,8 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 	rf_chunk_info_add(&w->cur, ev);
 	w->index.type_counts[ev->type]++;
 	w->events++;
-	if (w->cur.nr_events >= w->opts.chunk_events || w->body.len >= w->opts.chunk_bytes)
+	if (w->cur.nr_events >= w->opts.chunk_events ||
+	    (w->cols ? rf_colchunk_size(w->cols) : w->body.len) >= w->opts.chunk_bytes)
 		return rf_trace_writer_flush(w);
 	return 0;
 }
@@ -345,7 +373,7 @@ void rf_trace_writer_stats(const struct rf_trace_writer *w, struct rf_writer_sta
 	st->events = w->events;
 	st->chunks = w->index.nr;
 	st->bytes = w->offset;
-	st->encoded_bytes = w->encoded_bytes + w->body.len;
+	st->encoded_bytes = w->encoded_bytes + (w->cols ? 0 : w->body.len);
 }
 
 const char *rf_trace_writer_errmsg(const struct rf_trace_writer *w)

@@ -19,7 +19,8 @@ static const char verb[] = "trace convert";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: refault trace convert IN OUT [--from FMT] [--to FMT] [--chunk-events N]\n\n"
+		"usage: refault trace convert IN OUT [--from FMT] [--to FMT] [--chunk-events N]\n"
+		"                             [--format-version MAJOR]\n\n"
 		"Convert IN to OUT.  Formats (from the file name when not given):\n"
 		"  trace    a refault trace (any other name)\n"
 		"  jsonl    JSON lines: the header object first, then one event per line, as\n"
@@ -29,7 +30,10 @@ static void usage(FILE *out)
 		"           next_access_vtime (1-based number of the next request of the object,\n"
 		"           -1 if none)} (*.oracleGeneral, *.bin)\n"
 		"  csv      'time,obj_id,size,op' with a header line; time in ns (*.csv)\n"
-		"  --chunk-events N  events per chunk of a trace output (default 65536)\n"
+		"  --chunk-events N  events per chunk of a trace output (default 65536, at most\n"
+		"                    262144)\n"
+		"  --format-version MAJOR  the trace output's format: 3 (default, columns) or 2\n"
+		"                    (2.6, for refault 2.x readers)\n"
 		"To oracle and csv, every page a reference event touches becomes one request of\n"
 		"one page; other events are left out.  From oracle and csv, every request becomes\n"
 		"an 'access' event whose key is obj_id.  See docs/refault-trace.md for the page\n"
@@ -446,6 +450,7 @@ int trace_convert(int argc, char **argv)
 		{ "from", required_argument, NULL, 'f' },
 		{ "to", required_argument, NULL, 't' },
 		{ "chunk-events", required_argument, NULL, 'c' },
+		{ "format-version", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum conv_format ifmt = FMT_TRACE, ofmt = FMT_TRACE;
@@ -467,9 +472,14 @@ int trace_convert(int argc, char **argv)
 			*(c == 'f' ? &have_in : &have_out) = true;
 			break;
 		case 'c':
-			if (rf_parse_u64(optarg, &v) || !v || v > UINT32_MAX)
-				return rf_usage_error(verb, "--chunk-events needs a number > 0");
+			if (rf_parse_u64(optarg, &v) || !v || v > RF_MAX_CHUNK_EVENTS)
+				return rf_usage_error(verb, "--chunk-events needs a number from 1 to 262144");
 			wo.chunk_events = (uint32_t)v;
+			break;
+		case 'V':
+			if (rf_parse_u64(optarg, &v) || (v != 2 && v != RF_TRACE_VERSION_MAJOR))
+				return rf_usage_error(verb, "--format-version is 2 or 3");
+			wo.version_major = (uint32_t)v;
 			break;
 		default:
 			return RF_EXIT_USAGE;

@@ -35,8 +35,8 @@ extern "C" {
 #endif
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
-#define RF_TRACE_VERSION_MAJOR	2
-#define RF_TRACE_VERSION_MINOR	6
+#define RF_TRACE_VERSION_MAJOR	3
+#define RF_TRACE_VERSION_MINOR	0
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -304,6 +304,7 @@ struct rf_event {
 #define RF_MAX_COUNTERS		4096u		/* entries in one counters event */
 #define RF_MAX_FRAMES		512u		/* frames in one stack */
 #define RF_MAX_CHUNK_BYTES	(4u << 20)	/* decompressed chunk */
+#define RF_MAX_CHUNK_EVENTS	(1u << 18)	/* events in one chunk (format 3: 4x the default) */
 #define RF_MAX_HEADER_BYTES	(1u << 20)	/* decompressed header */
 #define RF_MAX_TIME_RESOLUTION	1000000000ull	/* ns: event times to the second at the coarsest */
 #define RF_MAX_CPUS		16384u		/* header host.cpus (Linux's NR_CPUS is at most 8192) */
@@ -449,9 +450,15 @@ struct rf_event_batch;
 
 struct rf_writer_options {
 	int level;			/* zstd level; 0 = default (3) */
-	uint32_t chunk_events;		/* events per chunk; 0 = default (65536) */
+	uint32_t chunk_events;		/* events per chunk; 0 = default (65536); at most RF_MAX_CHUNK_EVENTS */
 	uint32_t chunk_bytes;		/* encoded bytes per chunk; 0 = default (1 MiB) */
 	bool no_index;			/* leave the index out (tests) */
+	/*
+	 * The format to write: 0 = this library's (RF_TRACE_VERSION_MAJOR),
+	 * 2 = format 2.6, which refault 2.x reads (events one msgpack array
+	 * each: larger and slower to decode than 3.0's columns).
+	 */
+	uint32_t version_major;
 };
 
 /**

@@ -3,12 +3,12 @@
 # Format 2.1 appended `list` to `reclaim` (which LRU list a scan was of).  A 2.0 trace, whose
 # reclaim events have nine fields (the bundled validate-hot recording), still reads, each of them
 # with list 0 ("not said"), and so does 2.0 JSON without the field; what today's writer writes
-# says 2.6 (a later minor) and carries the list through msgpack and JSON.
+# says 3.0 and carries the list through msgpack and JSON.
 : "${REFAULT:?}" "${top_srcdir:?}"
 old="$top_srcdir/traces/validate-hot.rft"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/refault-compat2.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-echo "1..6"
+echo "1..9"
 n=0
 check() {
 	n=$((n + 1))
@@ -36,7 +36,18 @@ check "validate reads it (exit 0 or 3, got $st)" test $st -eq 0 -o $st -eq 3
 "$REFAULT" trace convert "$tmp/mixed.jsonl" "$tmp/new.rft" 2>"$tmp/new.err"
 check "JSON without \"list\" converts" test $? -eq 0
 "$REFAULT" trace info "$tmp/new.rft" >"$tmp/info2" 2>&1
-check "today's writer writes format 2.6 (2.1's list, 2.2's header cgroup, 2.3's lru_gen, 2.4's lru_gen counters, 2.5's damon_region, 2.6's stacks)" grep -q '^format: *refault-trace 2\.6$' "$tmp/info2"
+check "today's writer writes format 3.0 (2.1's list, 2.2's header cgroup, 2.3's lru_gen, 2.4's lru_gen counters, 2.5's damon_region, 2.6's stacks; 3.0's columns)" grep -q '^format: *refault-trace 3\.0$' "$tmp/info2"
 "$REFAULT" trace dump --json "$tmp/new.rft" 2>/dev/null | grep -o '"list":[0-9]*' >"$tmp/lists"
 check "the lists read back: 0 where the JSON had none, 2 where it said so" \
 	sh -c "test \"\$(tr '\n' ' ' <'$tmp/lists')\" = '\"list\":0 \"list\":2 '"
+# Format 2.6 for a 2.x reader: the whole 2.0 trace through --format-version 2 and back to 3.0.
+"$REFAULT" trace convert "$old" "$tmp/as26.rft" --format-version 2 2>"$tmp/c26.err" &&
+	"$REFAULT" trace info "$tmp/as26.rft" >"$tmp/info3" 2>&1
+check "trace convert --format-version 2 writes format 2.6" grep -q '^format: *refault-trace 2\.6$' "$tmp/info3"
+"$REFAULT" trace convert "$tmp/as26.rft" "$tmp/as30.rft" 2>>"$tmp/c26.err"
+"$REFAULT" trace dump --json "$tmp/as26.rft" > "$tmp/as26.jsonl" 2>>"$tmp/c26.err"
+"$REFAULT" trace dump --json "$tmp/as30.rft" > "$tmp/as30.jsonl" 2>>"$tmp/c26.err"
+check "the 2.6 and 3.0 rewrites of the 2.0 trace hold the same $(wc -l <"$tmp/as30.jsonl") events" \
+	sh -c "test \$(wc -l <'$tmp/as30.jsonl') -gt 50000 && cmp -s '$tmp/as26.jsonl' '$tmp/as30.jsonl'"
+"$REFAULT" trace convert "$old" "$tmp/x.rft" --format-version 1 2>"$tmp/c1.err"
+check "--format-version 1 is a usage error (exit 2)" sh -c "test $? -eq 2 && grep -q 'format-version' '$tmp/c1.err'"

@@ -606,12 +606,12 @@ static void test_major_version(void)
 	struct buf b = { 0 };
 	int err;
 
-	put_header(&b, 3, 0, 0);
+	put_header(&b, 4, 0, 0);
 	save(b.p, b.len);
 	err = rf_trace_reader_open(&r, path, 0);
 	is_int(err, RF_ERR_VERSION, "an unknown major version is refused with RF_ERR_VERSION");
-	ok(r && strstr(rf_trace_reader_errmsg(r), "version 3.0") &&
-	   strstr(rf_trace_reader_errmsg(r), "reads 1.x to 2.x"),
+	ok(r && strstr(rf_trace_reader_errmsg(r), "version 4.0") &&
+	   strstr(rf_trace_reader_errmsg(r), "reads 1.x to 3.x"),
 	   "the message says which version it is and which this reads: \"%s\"",
 	   r ? rf_trace_reader_errmsg(r) : "");
 	rf_trace_reader_close(r);
@@ -795,7 +795,7 @@ static void test_chunk_encodings(void)
 
 	b.len = 0;
 	put_header(&b, 2, 0, 0);
-	put_enc_chunk(&b, 3, 1000);
+	put_enc_chunk(&b, 4, 1000);
 	save(b.p, b.len);
 	rc = read_enc_chunk(pfn, addr, &t, why, sizeof(why));
 	ok(rc == RF_ERR_VERSION && strstr(why, "chunk 0") && strstr(why, "encoding newer"),
@@ -809,6 +809,255 @@ static void test_chunk_encodings(void)
 	ok(rc == RF_ERR_CORRUPT && strstr(why, "time unit"), "a chunk time unit over a second is refused: \"%s\"",
 	   why);
 	free(b.p);
+}
+
+/* ------------------------------------------------ chunks of columns (encoding 3) */
+
+/* [mode, width, base, data]: @width 0 packs @base_or_c as the one coded value. */
+static void col(msgpack_packer *pk, unsigned int mode, unsigned int width, uint64_t base,
+		uint64_t cval, const void *planes, size_t len)
+{
+	msgpack_pack_array(pk, 4);
+	msgpack_pack_uint64(pk, mode);
+	msgpack_pack_uint64(pk, width);
+	msgpack_pack_uint64(pk, base);
+	if (planes) {
+		msgpack_pack_bin(pk, len);
+		msgpack_pack_bin_body(pk, planes, len);
+	} else {
+		msgpack_pack_uint64(pk, cval);
+	}
+}
+
+/* One value for every event: plain, width 0. */
+static void col_const(msgpack_packer *pk, uint64_t v)
+{
+	col(pk, 0, 0, 0, v, NULL, 0);
+}
+
+/* What to make wrong in the chunk of put_col_chunk(). */
+enum col_bad {
+	CB_NONE, CB_WIDTH9, CB_SHORT_BIN, CB_NO_N, CB_N_HUGE, CB_NO_TABLE, CB_ORDER_300, CB_CPU_BIG,
+	CB_VALUES_FOR_INT, CB_SLOT_FIRST, CB_DUP_COLUMN, CB_FUTURE, CB_NO_STACK, CB_NO_INDEX,
+	CB_TRAILING, CB_BAD_STRING, CB_PID_BIG,
+};
+
+/*
+ * A chunk of 4 events, as the document says to lay it out: file_read of
+ * dev 8, ino 12, index 100, 101, 103 (plain deltas in a 1-byte plane: 1, 1,
+ * 2 from base 99), nr 1, times 1000, 2000, 3000 (delta, width 0, step 1000
+ * from base 0), cpu 1, pid 42; then an anon_fault of mm 33 at 8192 (slot
+ * delta from base 4096 in 2 planes) with order 2; a marker "m"; and, for
+ * CB_FUTURE, a fifth event of type 120 with a table this reader skips.
+ */
+static void put_col_chunk(struct buf *b, enum col_bad bad)
+{
+	static const uint8_t types[] = { 1, 1, 1, 4, 97, 120 };
+	static const uint8_t idx_deltas[] = { 1 * 2, 1 * 2, 2 * 2 };	/* zigzag */
+	uint8_t addr_planes[2] = { (4096 * 2) & 0xff, (4096 * 2) >> 8 };
+	uint64_t n = bad == CB_FUTURE ? 6 : 5;
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	msgpack_pack_map(&pk, bad == CB_NO_N ? 4 : 5);
+	pack_str(&pk, "chunk");
+	msgpack_pack_uint64(&pk, 0);
+	pack_str(&pk, "t");
+	msgpack_pack_uint64(&pk, 0);
+	if (bad != CB_NO_N) {
+		pack_str(&pk, "n");
+		msgpack_pack_uint64(&pk, bad == CB_N_HUGE ? RF_MAX_CHUNK_EVENTS + 1ull : n);
+	}
+	pack_str(&pk, "enc");
+	msgpack_pack_uint64(&pk, 3);
+	pack_str(&pk, "tu");
+	msgpack_pack_uint64(&pk, 1000);
+
+	msgpack_pack_map(&pk, 7 + (bad == CB_FUTURE) - (bad == CB_NO_TABLE) + (bad == CB_DUP_COLUMN));
+	pack_str(&pk, "type");
+	col(&pk, 0, bad == CB_WIDTH9 ? 9 : 1, 0, 0, types, bad == CB_SHORT_BIN ? n - 1 : n);
+	pack_str(&pk, "time");
+	col(&pk, 1, 0, 0, 1 * 2, NULL, 0);
+	pack_str(&pk, "cpu");
+	col(&pk, bad == CB_SLOT_FIRST ? 2 : 0, 0, 0, bad == CB_CPU_BIG ? 1ull << 33 : 1, NULL, 0);
+	pack_str(&pk, "pid");
+	col_const(&pk, bad == CB_PID_BIG ? (1ull << 32) * 2 : 42 * 2);
+	if (bad == CB_DUP_COLUMN) {
+		pack_str(&pk, "pid");
+		col_const(&pk, 42 * 2);
+	}
+	if (bad != CB_NO_TABLE) {
+		pack_str(&pk, "file_read");
+		msgpack_pack_map(&pk, 5 - (bad == CB_NO_STACK) - (bad == CB_NO_INDEX));
+		pack_str(&pk, "dev");
+		col_const(&pk, 8);
+		pack_str(&pk, "ino");
+		col_const(&pk, 12);
+		if (bad != CB_NO_INDEX) {
+			pack_str(&pk, "index");
+			col(&pk, 1, 1, 99, 0, idx_deltas, 3);
+		}
+		pack_str(&pk, "nr");
+		col(&pk, bad == CB_VALUES_FOR_INT ? 3 : 0, 0, 0, 1, NULL, 0);
+		if (bad != CB_NO_STACK) {
+			pack_str(&pk, "stack");
+			col_const(&pk, 0);
+		}
+	}
+	pack_str(&pk, "anon_fault");
+	msgpack_pack_map(&pk, 5 + (bad == CB_FUTURE));
+	pack_str(&pk, "mm");
+	col_const(&pk, 33);
+	pack_str(&pk, "addr");
+	col(&pk, 2, 2, 4096, 0, addr_planes, 2);
+	pack_str(&pk, "order");
+	col_const(&pk, bad == CB_ORDER_300 ? 300 : 2);
+	pack_str(&pk, "flags");
+	col_const(&pk, 0);
+	pack_str(&pk, "stack");
+	col_const(&pk, 0);
+	if (bad == CB_FUTURE) {		/* a field a newer minor version appended */
+		pack_str(&pk, "future_field");
+		col_const(&pk, 7);
+	}
+	pack_str(&pk, "marker");
+	msgpack_pack_map(&pk, 1);
+	pack_str(&pk, "text");
+	msgpack_pack_array(&pk, 4);
+	msgpack_pack_uint64(&pk, 3);
+	msgpack_pack_uint64(&pk, 0);
+	msgpack_pack_uint64(&pk, 0);
+	msgpack_pack_array(&pk, 1);
+	if (bad == CB_BAD_STRING)
+		msgpack_pack_uint64(&pk, 5);
+	else
+		pack_str(&pk, "m");
+	if (bad == CB_FUTURE) {		/* a type of a newer minor version */
+		pack_str(&pk, "type_from_the_future");
+		msgpack_pack_map(&pk, 1);
+		pack_str(&pk, "x");
+		col_const(&pk, 1);
+	}
+	if (bad == CB_TRAILING)
+		msgpack_pack_uint64(&pk, 1);
+	put_zstd(b, sb.data, sb.size, true);
+	msgpack_sbuffer_destroy(&sb);
+}
+
+/* Read @path whole: the events into @ev (at most @max), the count or the error and why. */
+static int read_all(struct rf_event *ev, int max, uint64_t *unknown, char *why, size_t len)
+{
+	struct rf_trace_reader *r;
+	struct rf_reader_stats st;
+	struct rf_event e;
+	int rc, n = 0;
+
+	if (rf_trace_reader_open(&r, path, 0)) {
+		snprintf(why, len, "open: %s", r ? rf_trace_reader_errmsg(r) : "?");
+		rf_trace_reader_close(r);
+		return -1000;
+	}
+	while ((rc = rf_trace_reader_next(r, &e)) == 1)
+		if (n < max)
+			ev[n++] = e;
+	snprintf(why, len, "%s", rf_trace_reader_errmsg(r));
+	rf_trace_reader_stats(r, &st);
+	*unknown = st.unknown_skipped;
+	rf_trace_reader_close(r);
+	return rc < 0 ? rc : n;
+}
+
+static int try_col_chunk(enum col_bad bad, struct rf_event *ev, uint64_t *unknown, char *why,
+			 size_t len)
+{
+	struct buf b = { 0 };
+	int rc;
+
+	put_header(&b, 3, 0, 0);
+	put_col_chunk(&b, bad);
+	save(b.p, b.len);
+	free(b.p);
+	rc = read_all(ev, 8, unknown, why, len);
+	/* rf_chunk_decode() must agree: the same count, or an error */
+	{
+		struct rf_trace_reader *r;
+		struct rf_chunk_decoder *d;
+		struct rf_event_batch bt;
+		struct rf_frame f;
+		int dr = -1;
+
+		if (!rf_trace_reader_open(&r, path, 0) && !rf_chunk_decoder_new(&d)) {
+			rf_event_batch_init(&bt);
+			if (rf_trace_reader_next_frame(r, &f) == 1)
+				dr = rf_chunk_decode(d, f.data, f.size, f.offset, &bt);
+			if ((rc >= 0) != (dr == 0) || (rc >= 0 && (int)bt.nr != rc) ||
+			    (dr && bt.nr))
+				rc = -2000;
+			rf_event_batch_release(&bt);
+			rf_chunk_decoder_free(d);
+		}
+		rf_trace_reader_close(r);
+	}
+	return rc;
+}
+
+static void test_columns(void)
+{
+	static const struct {
+		enum col_bad bad;
+		int err;
+		const char *says;
+	} cases[] = {
+		{ CB_WIDTH9, RF_ERR_CORRUPT, "type: a bad width" },
+		{ CB_SHORT_BIN, RF_ERR_CORRUPT, "type: data that is not width bytes an event" },
+		{ CB_NO_N, RF_ERR_CORRUPT, "must say its event count" },
+		{ CB_N_HUGE, RF_ERR_TOO_LARGE, "over the format's limit" },
+		{ CB_NO_TABLE, RF_ERR_CORRUPT, "file_read: events of a type with no columns" },
+		{ CB_ORDER_300, RF_ERR_CORRUPT, "anon_fault.order: a value the field cannot hold" },
+		{ CB_CPU_BIG, RF_ERR_CORRUPT, "cpu: a value over 32 bits" },
+		{ CB_PID_BIG, RF_ERR_CORRUPT, "pid: a value over 32 bits" },
+		{ CB_VALUES_FOR_INT, RF_ERR_CORRUPT, "file_read.nr: a mode this field cannot have" },
+		{ CB_SLOT_FIRST, RF_ERR_CORRUPT, "cpu: a mode this field cannot have" },
+		{ CB_DUP_COLUMN, RF_ERR_CORRUPT, "pid: a second column of the same name" },
+		{ CB_NO_INDEX, RF_ERR_CORRUPT, "file_read.index: missing" },
+		{ CB_TRAILING, RF_ERR_CORRUPT, "columns: bytes after the columns" },
+		{ CB_BAD_STRING, RF_ERR_CORRUPT, "bad string" },
+	};
+	struct rf_event ev[8];
+	uint64_t unknown;
+	char why[512];
+	unsigned int i;
+	int rc;
+
+	rc = try_col_chunk(CB_NONE, ev, &unknown, why, sizeof(why));
+	for (i = 0; rc > 0 && i < (unsigned int)rc; i++)
+		diag("event %u: type %u time %llu cpu %u pid %d index/addr %llu/%llu", i, ev[i].type,
+		     (unsigned long long)ev[i].time, ev[i].cpu, ev[i].pid,
+		     (unsigned long long)ev[i].u.file.index, (unsigned long long)ev[i].u.anon.addr);
+	ok(rc == 5 && ev[0].type == RF_EV_FILE_READ && ev[0].u.file.index == 100 &&
+	   ev[1].u.file.index == 101 && ev[2].u.file.index == 103 && ev[2].u.file.dev == 8 &&
+	   ev[2].u.file.ino == 12 && ev[2].u.file.nr == 1 && ev[0].time == 1000 &&
+	   ev[2].time == 3000 && ev[2].cpu == 1 && ev[2].pid == 42,
+	   "a chunk of columns made by hand from the document: planes, plain and delta columns, "
+	   "times in units (%d events; %s)", rc, why);
+	ok(rc == 5 && ev[3].type == RF_EV_ANON_FAULT && ev[3].u.anon.addr == 8192 &&
+	   ev[3].u.anon.mm == 33 && ev[3].u.anon.order == 2 && ev[4].type == RF_EV_MARKER &&
+	   ev[4].u.marker.text && !strcmp(ev[4].u.marker.text, "m") && ev[4].time == 5000,
+	   "... a delta per slot of the first field and a column of values");
+	rc = try_col_chunk(CB_FUTURE, ev, &unknown, why, sizeof(why));
+	ok(rc == 5 && unknown == 1 && ev[3].u.anon.addr == 8192,
+	   "a type and a field of a newer minor version are skipped, the type's events counted "
+	   "(%d events, %llu skipped; %s)", rc, (unsigned long long)unknown, why);
+	rc = try_col_chunk(CB_NO_STACK, ev, &unknown, why, sizeof(why));
+	ok(rc == 5 && ev[1].stack == 0 && ev[1].u.file.index == 101,
+	   "an optional field left out reads as 0 (%d; %s)", rc, why);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		rc = try_col_chunk(cases[i].bad, ev, &unknown, why, sizeof(why));
+		ok(rc == cases[i].err && strstr(why, "chunk 0 at offset") && strstr(why, cases[i].says),
+		   "refused, none of its events returned, rf_chunk_decode() agreeing: \"%s\"", why);
+	}
 }
 
 /* A valid chunk of 3 file_reads with times 10,20,30 after @dt0 and index 100+@i0.. */
@@ -1039,7 +1288,7 @@ int main(void)
 	if (fd < 0)
 		return 1;
 	close(fd);
-	plan(45);
+	plan(63);
 	write_reference(&lo, true);
 	diag("reference: %zu bytes, header %llu, %u chunks, index at %llu, footer at %llu", lo.file.len,
 	     (unsigned long long)lo.header_end, NR_CHUNKS, (unsigned long long)lo.index_off,
@@ -1058,6 +1307,7 @@ int main(void)
 	test_major_version();
 	test_header_limits();
 	test_chunk_encodings();
+	test_columns();
 	test_huge_claims();
 	test_hostile_index();
 	test_hostile_events();

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Every event type survives write -> read unchanged, across chunk
- * boundaries (deltas restart per chunk), through the sequential reader,
+ * Every event type survives write -> read unchanged, in format 3 (columns)
+ * and 2.6 (an array an event), across chunk boundaries (deltas restart per
+ * chunk), through the sequential reader,
  * the raw-frame + batch path, and JSON.  With a time resolution, times come
  * back rounded down to it and everything else unchanged.
  */
@@ -208,10 +209,11 @@ static void test_time_resolution(const char *path)
 	rf_trace_reader_close(r);
 }
 
-int main(void)
+/* Every type written in format @major (0: the library's) and read back every way. */
+static void roundtrip(const char *path, uint32_t major)
 {
-	char path[] = "/tmp/refault-roundtrip-XXXXXX";
-	struct rf_writer_options opts = { .chunk_events = 333 };
+	struct rf_writer_options opts = { .chunk_events = 333, .version_major = major };
+	uint32_t want_major = major ? major : RF_TRACE_VERSION_MAJOR;
 	struct rf_trace_header h, *hp = &h;
 	struct rf_trace_writer *w;
 	struct rf_trace_reader *r;
@@ -223,12 +225,10 @@ int main(void)
 	struct rf_frame f;
 	const struct rf_chunk_info *chunks;
 	unsigned int i, mismatches = 0, json_bad = 0;
-	int fd, rc;
+	int rc;
 	long nchunks;
 
-	plan(22);
-	fd = mkstemp(path);
-	close(fd);
+	diag("format %u", want_major);
 	rf_trace_header_init(hp, "test-roundtrip");
 	rf_trace_header_fill_host(hp);
 	strcpy(h.params, "case=all-types");
@@ -250,7 +250,7 @@ int main(void)
 
 	if (!ok(!rf_trace_reader_open(&r, path, 0), "reader opens")) {
 		diag("%s", r ? rf_trace_reader_errmsg(r) : "");
-		return 1;
+		exit(1);
 	}
 	ok(rf_trace_reader_has_index(r), "index found");
 	is_str(rf_trace_reader_header(r)->params, "case=all-types", "header round-trips");
@@ -259,9 +259,9 @@ int main(void)
 	   !strcmp(rf_trace_reader_header(r)->host.cgroup_mount, "/sys/fs/cgroup") &&
 	   rf_trace_host_lru_gen_on(&rf_trace_reader_header(r)->host),
 	   "2.3 header: lru_gen, cgroup_version and cgroup_mount round-trip");
-	ok(rf_trace_reader_header(r)->version_major == RF_TRACE_VERSION_MAJOR &&
+	ok(rf_trace_reader_header(r)->version_major == want_major &&
 	   rf_trace_reader_header(r)->time_resolution == 1,
-	   "written as format %u.x with exact times by default", RF_TRACE_VERSION_MAJOR);
+	   "written as format %u.x with exact times by default", want_major);
 	for (i = 0; (rc = rf_trace_reader_next(r, &ev)) == 1; i++) {
 		make_event(i, &want);
 		if (!event_eq(&ev, &want) && mismatches++ < 3)
@@ -307,6 +307,18 @@ int main(void)
 	rf_chunk_decoder_free(d);
 	rf_json_scratch_free(scratch);
 	rf_trace_reader_close(r);
+}
+
+int main(void)
+{
+	char path[] = "/tmp/refault-roundtrip-XXXXXX";
+	int fd;
+
+	plan(38);
+	fd = mkstemp(path);
+	close(fd);
+	roundtrip(path, 0);
+	roundtrip(path, 2);	/* format 2.6, as convert --format-version 2 writes it */
 	test_time_resolution(path);
 	if (!getenv("KEEP")) unlink(path);
 	return done_testing();

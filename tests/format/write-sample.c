@@ -3,9 +3,10 @@
  * write-sample: write a small trace of sample events (tests/format/sample.h)
  * for the shell tests and for the fuzz seed corpus.
  *
- *   write-sample [-n events] [-c events-per-chunk] [-x] [-l zstd-level] FILE
+ *   write-sample [-n events] [-c events-per-chunk] [-x] [-l zstd-level] [-V major] FILE
  *
- * -x leaves the index out, as a writer that was killed would.
+ * -x leaves the index out, as a writer that was killed would; -V 2 writes
+ * format 2.6 (an array an event) instead of this library's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +25,15 @@ int main(int argc, char **argv)
 	unsigned long n = 1000, i;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "n:c:xl:")) != -1) {
+	while ((c = getopt(argc, argv, "n:c:xl:V:")) != -1) {
 		switch (c) {
 		case 'n': n = strtoul(optarg, NULL, 0); break;
 		case 'c': opts.chunk_events = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'x': opts.no_index = true; break;
 		case 'l': opts.level = atoi(optarg); break;
+		case 'V': opts.version_major = (uint32_t)strtoul(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: %s [-n events] [-c per-chunk] [-x] [-l level] FILE\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n events] [-c per-chunk] [-x] [-l level] [-V major] FILE\n", argv[0]);
 			return 2;
 		}
 	}
