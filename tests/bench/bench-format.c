@@ -4,16 +4,25 @@
  *
  *   bench-format [-n millions] [-r repeats] [-d dir]
  *
- * Writes and reads two event streams through librefault-trace, single
+ * Writes and reads three event streams through librefault-trace, single
  * threaded:
- *   seq  one process reading one file page by page (file_read, nr = 1),
- *        with jittered timestamps as a recorder sees them;
- *   mix  sequential file reads of single pages and of ranges over a few
- *        files, random anonymous faults over 4 GiB, and file mmap faults.
- * and, in the same run, a baseline: the same events in a naive fixed-width
- * 32-byte record, chunked like the trace (65536 events a chunk) and
- * compressed with zstd -3.  It prints events/s for writing and for decoding
- * (rf_trace_reader_next, and next_frame + rf_chunk_decode) and bytes/event.
+ *   seq   one process reading one file page by page (file_read, nr = 1),
+ *         with jittered timestamps as a recorder sees them (exact, 1 ns);
+ *   mix   sequential file reads of single pages and of ranges over a few
+ *         files, random anonymous faults over 4 GiB, and file mmap faults,
+ *         on 4 CPUs and 4 pids, the same jittered times;
+ *   rand  one process reading single pages of a 16 GiB file at random
+ *         (4 Mi pages), a page every microsecond, as `refault gen` or `trace
+ *         convert` of a cache trace writes its times.
+ * In the same run, baselines: the trace written as format 2.6 (an array
+ * of msgpack values an event, what refault wrote before 3.0); the same
+ * events in a naive fixed-width 32-byte record, chunked like the trace
+ * (65536 events a chunk) and compressed with zstd -3; and for size, zstd -3
+ * of the raw page keys (one 8-byte little-endian id a page referenced: the
+ * file's number << 32 | the page's index, anonymous pages as a file of
+ * their own), what a cache simulator's trace holds.  It prints events/s for
+ * writing and for decoding (rf_trace_reader_next, and next_frame +
+ * rf_chunk_decode) and bytes/event, then the issue's targets against them.
  * Decode figures are the best of -r runs over a file in the page cache.
  */
 #include <fcntl.h>
@@ -44,10 +53,12 @@ struct naive_rec {
 
 _Static_assert(sizeof(struct naive_rec) == 32, "the baseline record is 32 bytes");
 
+enum kind { SEQ, MIX, RAND };
+
 struct stream {
 	const char *name;
 	uint64_t n;
-	bool mix;
+	enum kind kind;
 	/* generator state */
 	uint64_t rng, i, time;
 	uint64_t file_pos[4];
@@ -83,10 +94,20 @@ static void next_event(struct stream *s, struct rf_event *ev)
 	unsigned int f;
 
 	memset(ev, 0, sizeof(*ev));
-	s->time += 150 + (r >> 40) % 200;	/* a few hundred ns apart, jittered */
+	s->time += s->kind == RAND ? 1000 : 150 + (r >> 40) % 200;	/* jittered */
 	ev->time = s->time;
 	s->i++;
-	if (!s->mix) {
+	if (s->kind == RAND) {
+		ev->type = RF_EV_FILE_READ;
+		ev->cpu = 1;
+		ev->pid = 4243;
+		ev->u.file.dev = 0x800001;
+		ev->u.file.ino = 131077;
+		ev->u.file.index = (r >> 11) % (1u << 22);
+		ev->u.file.nr = 1;
+		return;
+	}
+	if (s->kind == SEQ) {
 		ev->type = RF_EV_FILE_READ;
 		ev->cpu = 2;
 		ev->pid = 4242;
@@ -170,8 +191,8 @@ static void from_naive(const struct naive_rec *n, struct rf_event *ev)
 }
 
 struct result {
-	double write_s, next_s, batch_s, zstd_s, naive_write_s, naive_s;
-	uint64_t bytes, naive_bytes;
+	double write_s, next_s, batch_s, zstd_s, naive_write_s, naive_s, v2_batch_s;
+	uint64_t bytes, naive_bytes, v2_bytes, key_bytes;
 };
 
 static void die(const char *what, int err)
@@ -186,8 +207,11 @@ static uint64_t fold(uint64_t sum, const struct rf_event *ev)
 	return sum * 31 + ev->time + ev->u.file.index + ev->u.anon.addr + ev->type;
 }
 
-static uint64_t write_trace(struct stream *s, const char *path, struct result *res)
+/* The trace, in format @major (0: this library's); its bytes into *@bytes, the checksum returned. */
+static uint64_t write_trace(struct stream *s, const char *path, uint32_t major, double *secs,
+			    uint64_t *bytes)
 {
+	struct rf_writer_options wo = { .version_major = major };
 	struct rf_trace_writer *w;
 	struct rf_trace_header h;
 	struct rf_event ev;
@@ -200,7 +224,7 @@ static uint64_t write_trace(struct stream *s, const char *path, struct result *r
 	h.synthetic = true;
 	stream_reset(s);
 	t0 = now();
-	err = rf_trace_writer_open(&w, path, &h, NULL);
+	err = rf_trace_writer_open(&w, path, &h, &wo);
 	if (err)
 		die(path, err);
 	for (i = 0; i < s->n; i++) {
@@ -213,11 +237,57 @@ static uint64_t write_trace(struct stream *s, const char *path, struct result *r
 	err = rf_trace_writer_close(w);
 	if (err)
 		die("close", err);
-	res->write_s = now() - t0;
+	*secs = now() - t0;
 	if (stat(path, &st))
 		die(path, -1);
-	res->bytes = (uint64_t)st.st_size;
+	*bytes = (uint64_t)st.st_size;
 	return sum;
+}
+
+/* zstd -3 of the raw page keys, one 8-byte little-endian id a page referenced: its bytes. */
+static uint64_t raw_keys_zstd(struct stream *s)
+{
+	enum { KEYS = 1 << 16 };
+	uint64_t *keys = malloc(KEYS * 8 + 64 * 8), i, total = 0, page;
+	size_t nk = 0, cap = ZSTD_CStreamOutSize();
+	void *out = malloc(cap);
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	struct rf_event ev;
+
+	if (!keys || !out || !cc)
+		die("raw keys", RF_ERR_NOMEM);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 3);
+	stream_reset(s);
+	for (i = 0; i < s->n; i++) {
+		next_event(s, &ev);
+		if (ev.type == RF_EV_ANON_FAULT) {
+			keys[nk++] = 1000ull << 32 | (ev.u.anon.addr >> 12 & 0xffffffffu);
+		} else {
+			uint64_t nr = ev.type == RF_EV_FILE_READ ? ev.u.file.nr : 1;
+
+			for (page = 0; page < nr; page++)
+				keys[nk++] = (ev.u.file.ino - 131072) << 32 | (ev.u.file.index + page);
+		}
+		if (nk >= KEYS || i + 1 == s->n) {
+			ZSTD_inBuffer in = { keys, nk * 8, 0 };
+			ZSTD_EndDirective end = i + 1 == s->n ? ZSTD_e_end : ZSTD_e_continue;
+			size_t left;
+
+			do {
+				ZSTD_outBuffer o = { out, cap, 0 };
+
+				left = ZSTD_compressStream2(cc, &o, &in, end);
+				if (ZSTD_isError(left))
+					die("zstd", RF_ERR_ZSTD);
+				total += o.pos;
+			} while (end == ZSTD_e_end ? left != 0 : in.pos < in.size);
+			nk = 0;
+		}
+	}
+	ZSTD_freeCCtx(cc);
+	free(out);
+	free(keys);
+	return total;
 }
 
 static double read_next(const char *path, uint64_t n, uint64_t want)
@@ -392,39 +462,46 @@ static double best(double a, double b)
 	return a < b ? a : b;
 }
 
-static void run(struct stream *s, const char *dir, int repeats)
+static void run(struct stream *s, const char *dir, int repeats, struct result *res)
 {
-	char path[4096], npath[4096];
-	struct result res = { 0 };
+	char path[4096], npath[4096], vpath[4096];
 	uint64_t want;
+	double v2_write;
 	int k;
 
 	snprintf(path, sizeof(path), "%s/bench-format-%d.rft", dir, (int)getpid());
+	snprintf(vpath, sizeof(vpath), "%s/bench-format-%d-2.6.rft", dir, (int)getpid());
 	snprintf(npath, sizeof(npath), "%s/bench-format-%d.naive", dir, (int)getpid());
-	want = write_trace(s, path, &res);
-	write_naive(s, npath, &res);
-	res.next_s = res.batch_s = res.zstd_s = res.naive_s = 1e30;
+	want = write_trace(s, path, 0, &res->write_s, &res->bytes);
+	if (write_trace(s, vpath, 2, &v2_write, &res->v2_bytes) != want)
+		die("the two formats were written other events", RF_ERR_INVAL);
+	write_naive(s, npath, res);
+	res->key_bytes = raw_keys_zstd(s);
+	res->next_s = res->batch_s = res->zstd_s = res->naive_s = res->v2_batch_s = 1e30;
 	for (k = 0; k < repeats; k++) {
-		res.next_s = best(res.next_s, read_next(path, s->n, want));
-		res.batch_s = best(res.batch_s, read_batches(path, s->n, want));
-		res.naive_s = best(res.naive_s, read_naive(npath, s->n, want));
-		res.zstd_s = best(res.zstd_s, read_zstd_only(path));
+		res->next_s = best(res->next_s, read_next(path, s->n, want));
+		res->batch_s = best(res->batch_s, read_batches(path, s->n, want));
+		res->v2_batch_s = best(res->v2_batch_s, read_batches(vpath, s->n, want));
+		res->naive_s = best(res->naive_s, read_naive(npath, s->n, want));
+		res->zstd_s = best(res->zstd_s, read_zstd_only(path));
 	}
 	unlink(path);
+	unlink(vpath);
 	unlink(npath);
 
 #define MEPS(t) (s->n / (t) / 1e6)
+#define BPE(b) ((double)(b) / s->n)
 	printf("%-4s %6.2f M events\n", s->name, s->n / 1e6);
-	printf("  size      trace %6.3f bytes/event   naive+zstd-3 %6.3f bytes/event   ratio %.2fx smaller\n",
-	       (double)res.bytes / s->n, (double)res.naive_bytes / s->n,
-	       (double)res.naive_bytes / res.bytes);
+	printf("  size      trace %6.3f bytes/event   format 2.6 %6.3f   naive+zstd-3 %6.3f   "
+	       "zstd -3 of the raw page keys %6.3f\n", BPE(res->bytes), BPE(res->v2_bytes),
+	       BPE(res->naive_bytes), BPE(res->key_bytes));
 	printf("  write     trace %7.1f M events/s     naive+zstd-3 %7.1f M events/s\n",
-	       MEPS(res.write_s), MEPS(res.naive_write_s));
+	       MEPS(res->write_s), MEPS(res->naive_write_s));
 	printf("  decode    next() %6.1f M events/s    next_frame+rf_chunk_decode %6.1f M events/s"
-	       "    naive+zstd-3 %6.1f M events/s   (batch/naive %.2f)\n",
-	       MEPS(res.next_s), MEPS(res.batch_s), MEPS(res.naive_s), res.naive_s / res.batch_s);
+	       "    format 2.6 %6.1f    naive+zstd-3 %6.1f M events/s\n",
+	       MEPS(res->next_s), MEPS(res->batch_s), MEPS(res->v2_batch_s), MEPS(res->naive_s));
 	printf("  of which  zstd alone on the trace's frames %6.1f M events/s (%.1f ns of the %.1f ns an event)\n",
-	       MEPS(res.zstd_s), res.zstd_s / s->n * 1e9, res.batch_s / s->n * 1e9);
+	       MEPS(res->zstd_s), res->zstd_s / s->n * 1e9, res->batch_s / s->n * 1e9);
 	fflush(stdout);
 }
 
@@ -432,8 +509,12 @@ int main(int argc, char **argv)
 {
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	double millions = 10;
-	int repeats = 3, c;
-	struct stream seq = { .name = "seq" }, mix = { .name = "mix", .mix = true };
+	int repeats = 3, c, i;
+	struct stream streams[] = {
+		{ .name = "seq", .kind = SEQ }, { .name = "mix", .kind = MIX },
+		{ .name = "rand", .kind = RAND },
+	};
+	struct result res[3];
 
 	while ((c = getopt(argc, argv, "n:r:d:")) != -1) {
 		switch (c) {
@@ -449,10 +530,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: -n and -r must be positive\n", argv[0]);
 		return 2;
 	}
-	seq.n = mix.n = (uint64_t)(millions * 1e6);
 	printf("bench-format: %.2f M events per stream, best of %d decodes, one thread, files in %s\n",
 	       millions, repeats, dir);
-	run(&seq, dir, repeats);
-	run(&mix, dir, repeats);
+	memset(res, 0, sizeof(res));
+	for (i = 0; i < 3; i++) {
+		streams[i].n = (uint64_t)(millions * 1e6);
+		run(&streams[i], dir, repeats, &res[i]);
+	}
+	/* issue 18's targets, each a figure of this run */
+	printf("targets (issue 18):\n");
+	printf("  decode seq >= 100 M events/s a core: %.1f M events/s through rf_chunk_decode, "
+	       "%.2fx format 2.6's, %.2fx the naive baseline's: %s\n",
+	       streams[0].n / res[0].batch_s / 1e6, res[0].v2_batch_s / res[0].batch_s,
+	       res[0].naive_s / res[0].batch_s,
+	       streams[0].n / res[0].batch_s >= 100e6 ? "met" : "NOT met");
+	for (i = 0; i < 3; i++)
+		printf("  size %-4s <= zstd -3 of its raw page keys: %.3f of them (%.3f against %.3f "
+		       "bytes/event): %s\n", streams[i].name,
+		       (double)res[i].bytes / res[i].key_bytes, (double)res[i].bytes / streams[i].n,
+		       (double)res[i].key_bytes / streams[i].n,
+		       res[i].bytes <= res[i].key_bytes ? "met" : "NOT met");
 	return 0;
 }
