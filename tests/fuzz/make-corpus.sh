@@ -17,6 +17,9 @@ rm -f "$out"/seed-*
 "$ws" -n 300 -c 50 "$out/seed-valid-indexed"
 "$ws" -n 300 -c 50 -x "$out/seed-valid-noindex"
 "$ws" -n 16 -c 16 -l 1 "$tmp/base"
+# format 2.6's chunks (an array an event), which the reader still reads
+"$ws" -n 300 -c 50 -V 2 "$out/seed-2.6-valid-indexed"
+"$ws" -n 16 -c 16 -l 1 -V 2 "$tmp/base-2.6"
 "$py" - "$tmp" "$out" <<'PY'
 import io, struct, sys, random
 import msgpack
@@ -42,6 +45,11 @@ u.unpack()
 hdr_end = u.tell()
 open(out + "/seed-header", "wb").write(b"H" + raw[:hdr_end])
 open(out + "/seed-chunk", "wb").write(b"C" + raw[hdr_end:])
+raw26 = subprocess.run(["zstd", "-dcq"], input=open(tmp + "/base-2.6", "rb").read(),
+                       stdout=subprocess.PIPE, check=True).stdout
+u = msgpack.Unpacker(io.BytesIO(raw26), raw=False, strict_map_key=False)
+u.unpack()
+open(out + "/seed-2.6-chunk", "wb").write(b"C" + raw26[u.tell():])
 # index payload of base, as its footer points to it
 ioff, isize, crc = struct.unpack_from("<QII", base, len(base) - 16)
 open(out + "/seed-index", "wb").write(b"I" + base[ioff + 8 : ioff + isize])
@@ -51,5 +59,22 @@ chunk += msgpack.packb([120, 5, 0, 1, {"x": [1, [2, [3, "deep"]]]}, b"bin"])
 chunk += msgpack.packb([1, 10, 0, 1, 0x800001, 12, 7, 1, "newer", -3])
 chunk += msgpack.packb([97, 10, 1, 2, "marker"])
 open(out + "/seed-chunk-newer", "wb").write(b"C" + chunk)
+# a chunk of columns (format 3.0) with a type and a field of a newer minor version, every mode
+def col(mode, width, base, data):
+    return [mode, width, base, data]
+chunk = msgpack.packb({"chunk": 0, "t": 0, "n": 4, "enc": 3, "tu": 1000})
+chunk += msgpack.packb({
+    "type": col(0, 1, 0, bytes([1, 4, 120, 97])),
+    "time": col(1, 2, 0, bytes([2, 4, 6, 8, 0, 0, 0, 0])),
+    "cpu": col(0, 0, 0, 1),
+    "pid": col(1, 0, 84, 0),
+    "file_read": {"dev": col(0, 0, 0, 8), "ino": col(0, 0, 0, 12), "index": col(1, 0, 7, 2),
+                  "nr": col(0, 0, 0, 1), "stack": col(0, 0, 0, 0), "newer": col(0, 0, 0, 3)},
+    "anon_fault": {"mm": col(0, 0, 0, 33), "addr": col(2, 3, 4096, bytes([0, 0x20, 0])),
+                   "order": col(0, 0, 0, 0), "flags": col(0, 0, 0, 1), "stack": col(0, 0, 0, 0)},
+    "from_the_future": {"x": col(3, 0, 0, [[1, "deep"]])},
+    "marker": {"text": col(3, 0, 0, ["marker"])},
+})
+open(out + "/seed-chunk-columns-newer", "wb").write(b"C" + chunk)
 PY
 ls -l "$out"
