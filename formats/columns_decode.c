@@ -159,9 +159,9 @@ static void col_next(struct col_rd *r, uint64_t *restrict out, size_t k,
 		     const uint64_t *restrict key)
 {
 	const struct col_in *in = &r->in;
-	const uint8_t *p = in->data + r->row;
 	const size_t n = r->count;
 	uint64_t reg = r->reg, step, *s;
+	const uint8_t *p;
 	size_t i;
 
 	r->row += k;
@@ -194,6 +194,7 @@ static void col_next(struct col_rd *r, uint64_t *restrict out, size_t k,
 		}
 	}
 	/* one pass a column: its planes gathered and the mode applied, the register in a local */
+	p = in->data + r->row - k;
 	switch (in->mode) {
 	case MODE_PLAIN:
 		if (r->sgn)

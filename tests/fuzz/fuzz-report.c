@@ -253,14 +253,16 @@ static uint64_t event_pages(const struct rf_event *ev)
 
 /*
  * Under libFuzzer (which calls LLVMFuzzerInitialize(); fuzz-regress.c does
- * not), at most 65,536 folio pages an input, counted as above: programs of
- * hundreds of events of folios up to order 18 (262,144 pages, each charged,
- * reclaimed and counted by the model and the account, the account following
- * the first 2^13 of each) took 50 ms an execution, 20 a second; 150 a second
- * with this bound.  (Counting only the pages the account follows admitted more
- * of them: 63 a second.)  The regression run replays every seed and past
- * finding whole (the largest: 5.6 M pages), and so the clamp of orders past
- * RF_OBS_MAX_ORDER too.
+ * not), at most 8,192 folio pages an input, counted as above, twice the
+ * trace's 4 MiB of memory: programs of hundreds of events of folios up to
+ * order 18 (262,144 pages, each charged, reclaimed and counted by the model
+ * and the account, the account following the first 2^13 of each) took 50 ms
+ * an execution, 20 a second; 150 a second with 65,536 pages and 16 MiB (200
+ * from the 2026-12-04 corpus), 310 with these, reclaim as busy.  (Counting
+ * only the pages the account follows admitted more of them: 63 a second.)
+ * The regression run replays every seed and past finding whole (the
+ * largest: 5.6 M pages), and so the clamp of orders past RF_OBS_MAX_ORDER
+ * too.
  */
 static uint64_t max_pages = UINT64_MAX;
 
@@ -270,7 +272,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	max_pages = 65536;
+	max_pages = 8192;
 	return 0;
 }
 
@@ -304,7 +306,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rf_trace_header_init(&h, "fuzz-report");
 	h.host.page_size = 4096;
 	h.host.cpus = 2;
-	h.host.mem_bytes = 16u << 20;	/* small: reclaim runs */
+	h.host.mem_bytes = 4u << 20;	/* small: reclaim runs */
 	check(!rf_trace_writer_fdopen(&w, fd, &h, NULL), "a trace writer");
 	for (i = 1; i + REC <= size; i += REC)
 		if (decode(data + i, i, &ev, &c, frames))
