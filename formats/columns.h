@@ -7,24 +7,27 @@
  * has ("type", "time" in the chunk's time units, "cpu", "pid"), then per
  * event type present a map of its fields (schema.c's names and order), each
  * a column of the values of that type's events, in event order.  A column
- * is [mode, width, base, data] (docs/trace-format.md):
+ * is [mode, width, base, step, data] (docs/trace-format.md), of codes c:
  *
- *   mode 0  plain: each coded value is the value (zigzag for a signed field)
- *   mode 1  delta: each is zigzag(value - the previous one), from @base
+ *   mode 0  plain: value = base + c (modulo 2^64; the writer's base is the
+ *           least value, a frame of reference)
+ *   mode 1  delta: value = previous value + step + unzigzag(c), the first's
+ *           previous being base (the writer's step is the middle of the
+ *           differences)
  *   mode 2  delta per slot: as 1, one register per (the type's first
- *           field) mod 16, each from @base (anon_fault's addr by its mm)
- *   mode 3  values: @data is an array of msgpack values (strings, stack
+ *           field) mod 16, each from base (anon_fault's addr by its mm)
+ *   mode 3  values: data is an array of msgpack values (strings, stack
  *           frames, counter maps)
- *   width 0      @data is one unsigned integer: every coded value is it
- *   width 1..8   @data is a bin of width byte planes: plane k holds byte k
- *                (least significant first) of every coded value
+ *   width 0      data is one unsigned integer: every code is it
+ *   width 1..8   data is a bin of width byte planes: plane k holds byte k
+ *                (least significant first) of every code
  *
- * So a column of a sequential stream (every step the same) is four small
+ * So a column of a sequential stream (every step the same) is five small
  * integers whatever the chunk's length, and the others decode in loops of a
  * few hundred values with no branch per value: decoding is bounded by zstd
  * and by the writes of the events.  The writer picks per column the mode
- * whose values need the fewest bits (plain for random keys, whose deltas
- * need one more bit each; delta for streams).
+ * whose codes need the fewest bits (plain for random keys, whose
+ * differences need one more bit each; delta for streams).
  */
 #ifndef REFAULT_FORMAT_COLUMNS_H
 #define REFAULT_FORMAT_COLUMNS_H

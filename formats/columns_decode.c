@@ -13,7 +13,7 @@
 
 struct col_in {
 	unsigned int mode, width;
-	uint64_t base, cval;
+	uint64_t base, step, cval;
 	const uint8_t *data;	/* width > 0: the planes; mode 3: the first value */
 	const uint8_t *end;	/* mode 3: past the last value */
 	size_t at;		/* byte of the chunk where the column starts */
@@ -25,7 +25,6 @@ struct col_rd {
 	struct col_in in;
 	uint64_t count, row;
 	uint64_t reg, slot[COL_SLOTS];
-	bool sgn;
 	struct mp_cur vals;	/* mode 3: the next value */
 };
 
@@ -73,7 +72,7 @@ static bool read_bin(struct mp_cur *m, const uint8_t **p, uint32_t *len)
 	return mp_read_str(m, (const char **)p, len);
 }
 
-/* Parse column [mode, width, base, data] of @count values at @m (of field @f, NULL: common). */
+/* Parse column [mode, width, base, step, data] of @count values at @m (of field @f, NULL: common). */
 static int parse_col(struct col_dec *d, struct mp_cur *m, uint64_t count, const struct rf_field *f,
 		     bool slot_ok, const char *tab, const char *name, struct col_in *ci)
 {
@@ -83,14 +82,16 @@ static int parse_col(struct col_dec *d, struct mp_cur *m, uint64_t count, const 
 
 	memset(ci, 0, sizeof(*ci));
 	ci->at = (size_t)(m->p - d->start);
-	if (!mp_read_array(m, &n) || n != 4 || !mp_read_u64(m, &mode) || !mp_read_u64(m, &width) ||
-	    !mp_read_u64(m, &ci->base))
+	if (!mp_read_array(m, &n) || n != 5 || !mp_read_u64(m, &mode) || !mp_read_u64(m, &width) ||
+	    !mp_read_u64(m, &ci->base) || !mp_read_u64(m, &ci->step))
 		return col_fail(d, ci->at, RF_ERR_CORRUPT, tab, name,
-				"not a column [mode, width, base, data]");
+				"not a column [mode, width, base, step, data]");
 	if (mode >= MODE_NR || (mode == MODE_VALUES) == is_int || (mode == MODE_SLOT && !slot_ok))
 		return col_fail(d, ci->at, RF_ERR_CORRUPT, tab, name, "a mode this field cannot have");
 	if (width > 8 || (mode == MODE_VALUES && width))
 		return col_fail(d, ci->at, RF_ERR_CORRUPT, tab, name, "a bad width");
+	if ((mode == MODE_PLAIN || mode == MODE_VALUES) && ci->step)
+		return col_fail(d, ci->at, RF_ERR_CORRUPT, tab, name, "a step in a mode without one");
 	ci->mode = (unsigned int)mode;
 	ci->width = (unsigned int)width;
 	ci->present = true;
@@ -116,7 +117,7 @@ static int parse_col(struct col_dec *d, struct mp_cur *m, uint64_t count, const 
 	return 0;
 }
 
-static void col_rd_init(struct col_rd *r, const struct col_in *in, uint64_t count, bool sgn)
+static void col_rd_init(struct col_rd *r, const struct col_in *in, uint64_t count)
 {
 	unsigned int i;
 
@@ -126,7 +127,6 @@ static void col_rd_init(struct col_rd *r, const struct col_in *in, uint64_t coun
 	r->reg = in->base;
 	for (i = 0; i < COL_SLOTS; i++)
 		r->slot[i] = in->base;
-	r->sgn = sgn;
 	r->vals = (struct mp_cur){ in->data, in->end };
 }
 
@@ -160,7 +160,8 @@ static void col_next(struct col_rd *r, uint64_t *restrict out, size_t k,
 {
 	const struct col_in *in = &r->in;
 	const size_t n = r->count;
-	uint64_t reg = r->reg, step, *s;
+	const uint64_t base = in->base, step = in->step;
+	uint64_t reg = r->reg, d, *s;
 	const uint8_t *p;
 	size_t i;
 
@@ -170,24 +171,24 @@ static void col_next(struct col_rd *r, uint64_t *restrict out, size_t k,
 		return;
 	}
 	if (!in->width) {
-		step = in->mode == MODE_PLAIN && r->sgn ? unzz(in->cval) : in->cval;
 		switch (in->mode) {
 		case MODE_PLAIN:
 			for (i = 0; i < k; i++)
-				out[i] = step;
+				out[i] = base + in->cval;
 			return;
 		case MODE_DELTA:	/* equal steps */
-			step = unzz(step);
+			d = step + unzz(in->cval);
 			for (i = 0; i < k; i++) {
-				reg += step;
+				reg += d;
 				out[i] = reg;
 			}
 			r->reg = reg;
 			return;
 		default:
+			d = step + unzz(in->cval);
 			for (i = 0; i < k; i++) {
 				s = &r->slot[key[i] % COL_SLOTS];
-				*s += unzz(step);
+				*s += d;
 				out[i] = *s;
 			}
 			return;
@@ -197,14 +198,11 @@ static void col_next(struct col_rd *r, uint64_t *restrict out, size_t k,
 	p = in->data + r->row - k;
 	switch (in->mode) {
 	case MODE_PLAIN:
-		if (r->sgn)
-			FOR_WIDTH(in->width, for (i = 0; i < k; i++) out[i] = unzz(gather(p + i, n, W)))
-		else
-			FOR_WIDTH(in->width, for (i = 0; i < k; i++) out[i] = gather(p + i, n, W))
+		FOR_WIDTH(in->width, for (i = 0; i < k; i++) out[i] = base + gather(p + i, n, W))
 		break;
 	case MODE_DELTA:
 		FOR_WIDTH(in->width, for (i = 0; i < k; i++) {
-			reg += unzz(gather(p + i, n, W));
+			reg += step + unzz(gather(p + i, n, W));
 			out[i] = reg;
 		})
 		r->reg = reg;
@@ -212,14 +210,14 @@ static void col_next(struct col_rd *r, uint64_t *restrict out, size_t k,
 	default:
 		for (i = 0; i < k; i++) {
 			s = &r->slot[key[i] % COL_SLOTS];
-			*s += unzz(gather(p + i, n, in->width));
+			*s += step + unzz(gather(p + i, n, in->width));
 			out[i] = *s;
 		}
 		break;
 	}
 }
 
-/* Every value of @v[0..k) fits field @f (or, @f NULL, 32 bits of sign @sgn). */
+/* Every value of @v[0..k) fits @size bytes, or with @sgn an int32_t (sign-extended). */
 static bool values_fit(const uint64_t *v, size_t k, unsigned int size, bool sgn)
 {
 	uint64_t acc = 0;
@@ -303,7 +301,7 @@ static int parse_table(struct col_dec *d, unsigned int type)
 				tname, sch->fields[i].name, &ci);
 		if (err)
 			return err;
-		col_rd_init(&t->cols[i], &ci, t->count, sch->fields[i].kind == RF_FK_INT);
+		col_rd_init(&t->cols[i], &ci, t->count);
 	}
 	for (i = 0; i < sch->nr_required; i++)
 		if (!t->cols[i].in.present)
@@ -339,7 +337,7 @@ static int parse_columns(struct col_dec *d, struct mp_cur *m)
 			err = parse_col(d, m, d->n, NULL, false, NULL, rf_col_common_names[i], &ci);
 			if (err)
 				return err;
-			col_rd_init(&d->common[i], &ci, d->n, i == COL_PID);
+			col_rd_init(&d->common[i], &ci, d->n);
 			continue;
 		}
 		type = RF_EV_NONE;
@@ -373,17 +371,17 @@ static int parse_columns(struct col_dec *d, struct mp_cur *m)
  */
 static bool col_const(const struct col_rd *r)
 {
-	return !r->in.present || (!r->in.width && (r->in.mode == MODE_PLAIN ||
-						  (r->in.mode != MODE_VALUES && !r->in.cval)));
+	const struct col_in *in = &r->in;
+
+	return !in->present || (!in->width && (in->mode == MODE_PLAIN ||
+				(in->mode != MODE_VALUES && in->step + unzz(in->cval) == 0)));
 }
 
 static uint64_t col_const_value(const struct col_rd *r)
 {
 	if (!r->in.present)
 		return 0;
-	if (r->in.mode != MODE_PLAIN)
-		return r->in.base;
-	return r->sgn ? unzz(r->in.cval) : r->in.cval;
+	return r->in.base + (r->in.mode == MODE_PLAIN ? r->in.cval : 0);
 }
 
 /*

@@ -148,72 +148,92 @@ int rf_colchunk_add(struct rf_colchunk *cc, const struct rf_event *ev, uint64_t 
 
 size_t rf_colchunk_size(const struct rf_colchunk *cc)
 {
-	/* the columns' data, and each column's 4-element array, its key, its map */
+	/* the columns' data, and each column's 5-element array, its key, its map */
 	return cc->bound + 64 * (COL_COMMON + 1);
 }
 
-/* The coded values of @c in @mode (@key: the slot column) into @out; their base. */
-static uint64_t code_column(const struct rf_col *c, unsigned int mode, const struct rf_col *key,
-			    uint64_t *out)
+/* How a column is coded: its mode, base and step, and what the codes take. */
+struct coding {
+	unsigned int mode;
+	uint64_t base, step;
+	uint64_t bits;		/* summed over the codes: what zstd is left with */
+	uint64_t max;		/* the codes ORed: their width */
+};
+
+static bool below(uint64_t a, uint64_t b, bool sgn)
 {
-	uint64_t base, reg, slot[COL_SLOTS];
-	size_t i;
-
-	if (mode == MODE_PLAIN) {
-		for (i = 0; i < c->nr; i++)
-			out[i] = c->sgn ? zz(c->v[i]) : c->v[i];
-		return 0;
-	}
-	if (mode == MODE_DELTA) {
-		/* one step before the first: a sequence of equal steps is one constant */
-		base = c->nr > 1 ? 2 * c->v[0] - c->v[1] : c->v[0];
-		for (i = 0, reg = base; i < c->nr; i++) {
-			out[i] = zz(c->v[i] - reg);
-			reg = c->v[i];
-		}
-		return base;
-	}
-	base = c->v[0];
-	for (i = 0; i < COL_SLOTS; i++)
-		slot[i] = base;
-	for (i = 0; i < c->nr; i++) {
-		uint64_t *r = &slot[key->v[i] % COL_SLOTS];
-
-		out[i] = zz(c->v[i] - *r);
-		*r = c->v[i];
-	}
-	return base;
+	return sgn ? (int64_t)a < (int64_t)b : a < b;
 }
 
-/* The bits the coded values of @c in @mode take, summed: what zstd is left with. */
-static uint64_t mode_cost(const struct rf_col *c, unsigned int mode, const struct rf_col *key)
+static int cmp_i64(const void *a, const void *b)
 {
-	uint64_t cost = 0, reg, slot[COL_SLOTS];
-	size_t i;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
-	switch (mode) {
-	case MODE_PLAIN:
-		for (i = 0; i < c->nr; i++)
-			cost += bits_of(c->sgn ? zz(c->v[i]) : c->v[i]);
-		break;
-	case MODE_DELTA:
-		for (i = 1, reg = c->v[0]; i < c->nr; i++) {
-			cost += bits_of(zz(c->v[i] - reg));
-			reg = c->v[i];
-		}
-		break;
-	default:
-		for (i = 0; i < COL_SLOTS; i++)
-			slot[i] = c->v[0];
-		for (i = 0; i < c->nr; i++) {
-			uint64_t *r = &slot[key->v[i] % COL_SLOTS];
+	return (x > y) - (x < y);
+}
 
-			cost += bits_of(zz(c->v[i] - *r));
+/*
+ * The median of the @n differences at @d (signed), from at most 255 of them
+ * evenly spread: what a difference is less, so that most codes are small
+ * whatever a few outliers are (the first address of each slot).
+ */
+static uint64_t median_step(const uint64_t *d, size_t n)
+{
+	int64_t sample[255];
+	size_t i, m = n < 255 ? n : 255;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < m; i++)
+		sample[i] = (int64_t)d[i * n / m];
+	qsort(sample, m, sizeof(*sample), cmp_i64);
+	return (uint64_t)sample[m / 2];
+}
+
+/*
+ * The codes of @c in mode @k->mode into @out, with the base and step that
+ * make them smallest: plain, each value less the least (a frame of
+ * reference); delta, each difference to the value before (or, per slot of
+ * @key, to its slot's) less the median difference, zigzagged, so a sequence
+ * of equal steps codes as zeros and steps of 150 to 349 ns as one byte each.
+ */
+static void code_column(const struct rf_col *c, const struct rf_col *key, struct coding *k,
+			uint64_t *restrict out)
+{
+	uint64_t lo, reg, slot[COL_SLOTS];
+	size_t i, n = c->nr;
+	unsigned int s;
+
+	k->base = k->step = k->bits = k->max = 0;
+	if (k->mode == MODE_PLAIN) {
+		for (i = 1, lo = c->v[0]; i < n; i++)
+			if (below(c->v[i], lo, c->sgn))
+				lo = c->v[i];
+		k->base = lo;
+		for (i = 0; i < n; i++)
+			out[i] = c->v[i] - lo;
+	} else {
+		/* the differences first, then less their middle */
+		for (s = 0; s < COL_SLOTS; s++)
+			slot[s] = c->v[0];
+		for (i = 0, reg = c->v[0]; i < n; i++) {
+			uint64_t *r = k->mode == MODE_SLOT ? &slot[key->v[i] % COL_SLOTS] : &reg;
+
+			out[i] = c->v[i] - *r;
 			*r = c->v[i];
 		}
-		break;
+		k->step = median_step(out + 1, n - 1);
+		/* the first value's "before" is @base: one step before it */
+		k->base = c->v[0] - (k->mode == MODE_DELTA ? k->step : 0);
+		if (k->mode == MODE_DELTA)
+			out[0] = k->step;
+		for (i = 0; i < n; i++)
+			out[i] = zz(out[i] - k->step);
 	}
-	return cost;
+	for (i = 0; i < n; i++) {
+		k->bits += bits_of(out[i]);
+		k->max |= out[i];
+	}
 }
 
 static int put_key(struct rf_pack *pk, const char *name)
@@ -229,73 +249,63 @@ static int put_key(struct rf_pack *pk, const char *name)
 	return 0;
 }
 
-/* [mode, width, base, data] of integer column @c (@key: the slot column, mode 2 may be tried). */
+/* [mode, width, base, step, data] of integer column @c (@key: the slot column, mode 2 may be tried). */
 static int put_int_column(struct rf_colchunk *cc, struct rf_pack *pk, const struct rf_col *c,
 			  const struct rf_col *key)
 {
-	unsigned int mode = MODE_PLAIN, w = 0, m, k;
-	uint64_t cost, best, base = 0, mx = 0;
+	struct coding best = { .mode = MODE_PLAIN }, k;
 	size_t i, n = c->nr;
+	unsigned int w, b;
+	uint64_t *tmp;
 	uint8_t *q;
 
-	if (RF_GROW(cc->scratch, cc->scratch_cap, n ? n : 1))
+	if (RF_GROW(cc->scratch, cc->scratch_cap, 2 * (n ? n : 1)))
 		return RF_ERR_NOMEM;
-	for (i = 1; i < n && c->v[i] == c->v[0]; i++)
-		;
-	/* one value for all: plain, so that a reader takes it as a constant */
-	if (n > 1 && i < n) {
-		best = mode_cost(c, MODE_PLAIN, NULL);
-		for (m = MODE_DELTA; m <= (key ? MODE_SLOT : MODE_DELTA); m++) {
-			cost = mode_cost(c, m, key);
-			if (cost < best) {
-				best = cost;
-				mode = m;
-			}
+	code_column(c, key, &best, cc->scratch);
+	/* a constant is plain, width 0: a reader takes it as one value for all */
+	for (k.mode = MODE_DELTA; best.max && k.mode <= (key ? MODE_SLOT : MODE_DELTA); k.mode++) {
+		code_column(c, key, &k, cc->scratch + n);
+		/* never wider than plain: the chunk stays within what rf_colchunk_size() said */
+		if (k.bits < best.bits && bytes_of(k.max) <= bytes_of(best.max)) {
+			best = k;
+			memcpy(cc->scratch, cc->scratch + n, n * sizeof(*cc->scratch));
 		}
 	}
-	base = code_column(c, mode, key, cc->scratch);
-	for (i = 0; i < n; i++)
-		mx |= cc->scratch[i];
-	w = bytes_of(mx);
-	/* never wider than plain: the chunk stays within what rf_colchunk_size() said */
-	if (mode != MODE_PLAIN && w > c->maxw) {
-		mode = MODE_PLAIN;
-		base = code_column(c, mode, key, cc->scratch);
-		for (i = 0, mx = 0; i < n; i++)
-			mx |= cc->scratch[i];
-		w = bytes_of(mx);
-	}
-	for (i = 1; i < n && cc->scratch[i] == cc->scratch[0]; i++)
+	tmp = cc->scratch;
+	w = bytes_of(best.max);
+	for (i = 1; i < n && tmp[i] == tmp[0]; i++)
 		;
-	if (i == n)
-		w = 0;		/* one value for all */
-	if (!rf_pack_reserve(pk, 4 * MP_MAX_INT_BYTES + (size_t)w * n))
+	if (i >= n)
+		w = 0;		/* one code for all */
+	if (!rf_pack_reserve(pk, 5 * MP_MAX_INT_BYTES + (size_t)w * n))
 		return RF_ERR_NOMEM;
-	q = mp_put_array(pk->p + pk->len, 4);
-	q = mp_put_uint(q, mode);
+	q = mp_put_array(pk->p + pk->len, 5);
+	q = mp_put_uint(q, best.mode);
 	q = mp_put_uint(q, w);
-	q = mp_put_uint(q, base);
+	q = mp_put_uint(q, best.base);
+	q = mp_put_uint(q, best.step);
 	if (!w) {
-		q = mp_put_uint(q, n ? cc->scratch[0] : 0);
+		q = mp_put_uint(q, n ? tmp[0] : 0);
 	} else {
 		q = mp_put_bin_hdr(q, (uint32_t)(w * n));
-		for (k = 0; k < w; k++)
+		for (b = 0; b < w; b++)
 			for (i = 0; i < n; i++)
-				*q++ = (uint8_t)(cc->scratch[i] >> (8 * k));
+				*q++ = (uint8_t)(tmp[i] >> (8 * b));
 	}
 	pk->len = (size_t)(q - pk->p);
 	return 0;
 }
 
-/* [3, 0, 0, [values...]] */
+/* [3, 0, 0, 0, [values...]] */
 static int put_value_column(struct rf_pack *pk, const struct rf_pack *vals, size_t n)
 {
 	uint8_t *q;
 
-	if (!rf_pack_reserve(pk, 4 * MP_MAX_INT_BYTES + vals->len))
+	if (!rf_pack_reserve(pk, 5 * MP_MAX_INT_BYTES + vals->len))
 		return RF_ERR_NOMEM;
-	q = mp_put_array(pk->p + pk->len, 4);
+	q = mp_put_array(pk->p + pk->len, 5);
 	q = mp_put_uint(q, MODE_VALUES);
+	q = mp_put_uint(q, 0);
 	q = mp_put_uint(q, 0);
 	q = mp_put_uint(q, 0);
 	q = mp_put_array(q, (uint32_t)n);

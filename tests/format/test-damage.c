@@ -813,14 +813,15 @@ static void test_chunk_encodings(void)
 
 /* ------------------------------------------------ chunks of columns (encoding 3) */
 
-/* [mode, width, base, data]: @width 0 packs @base_or_c as the one coded value. */
+/* [mode, width, base, step, data]: @planes NULL packs @cval as the one code of every value. */
 static void col(msgpack_packer *pk, unsigned int mode, unsigned int width, uint64_t base,
-		uint64_t cval, const void *planes, size_t len)
+		uint64_t step, uint64_t cval, const void *planes, size_t len)
 {
-	msgpack_pack_array(pk, 4);
+	msgpack_pack_array(pk, 5);
 	msgpack_pack_uint64(pk, mode);
 	msgpack_pack_uint64(pk, width);
 	msgpack_pack_uint64(pk, base);
+	msgpack_pack_uint64(pk, step);
 	if (planes) {
 		msgpack_pack_bin(pk, len);
 		msgpack_pack_bin_body(pk, planes, len);
@@ -832,28 +833,29 @@ static void col(msgpack_packer *pk, unsigned int mode, unsigned int width, uint6
 /* One value for every event: plain, width 0. */
 static void col_const(msgpack_packer *pk, uint64_t v)
 {
-	col(pk, 0, 0, 0, v, NULL, 0);
+	col(pk, 0, 0, v, 0, 0, NULL, 0);
 }
 
 /* What to make wrong in the chunk of put_col_chunk(). */
 enum col_bad {
 	CB_NONE, CB_WIDTH9, CB_SHORT_BIN, CB_NO_N, CB_N_HUGE, CB_NO_TABLE, CB_ORDER_300, CB_CPU_BIG,
 	CB_VALUES_FOR_INT, CB_SLOT_FIRST, CB_DUP_COLUMN, CB_FUTURE, CB_NO_STACK, CB_NO_INDEX,
-	CB_TRAILING, CB_BAD_STRING, CB_PID_BIG,
+	CB_TRAILING, CB_BAD_STRING, CB_PID_BIG, CB_PLAIN_STEP,
 };
 
 /*
- * A chunk of 4 events, as the document says to lay it out: file_read of
- * dev 8, ino 12, index 100, 101, 103 (plain deltas in a 1-byte plane: 1, 1,
- * 2 from base 99), nr 1, times 1000, 2000, 3000 (delta, width 0, step 1000
- * from base 0), cpu 1, pid 42; then an anon_fault of mm 33 at 8192 (slot
- * delta from base 4096 in 2 planes) with order 2; a marker "m"; and, for
- * CB_FUTURE, a fifth event of type 120 with a table this reader skips.
+ * A chunk of 5 events, as the document says to lay it out: file_read of
+ * dev 8, ino 12, index 100, 101, 103 (deltas from base 99 of step 1 and
+ * codes zigzag(0, 0, 1) in a 1-byte plane), nr 1, times 1, 2, 3 units of
+ * 1000 ns (delta, width 0, step 1 from base 0), cpu 1, pid 42 (plain, width
+ * 0, base 40 and code 2); then an anon_fault of mm 33 at 8192 (slot delta
+ * from base 4096, code 8192 in 2 planes) with order 2; a marker "m"; and,
+ * for CB_FUTURE, a sixth event of type 120 with a table this reader skips.
  */
 static void put_col_chunk(struct buf *b, enum col_bad bad)
 {
 	static const uint8_t types[] = { 1, 1, 1, 4, 97, 120 };
-	static const uint8_t idx_deltas[] = { 1 * 2, 1 * 2, 2 * 2 };	/* zigzag */
+	static const uint8_t idx_codes[] = { 0, 0, 2 };	/* zigzag of 0, 0, 1 */
 	uint8_t addr_planes[2] = { (4096 * 2) & 0xff, (4096 * 2) >> 8 };
 	uint64_t n = bad == CB_FUTURE ? 6 : 5;
 	msgpack_sbuffer sb;
@@ -877,16 +879,17 @@ static void put_col_chunk(struct buf *b, enum col_bad bad)
 
 	msgpack_pack_map(&pk, 7 + (bad == CB_FUTURE) - (bad == CB_NO_TABLE) + (bad == CB_DUP_COLUMN));
 	pack_str(&pk, "type");
-	col(&pk, 0, bad == CB_WIDTH9 ? 9 : 1, 0, 0, types, bad == CB_SHORT_BIN ? n - 1 : n);
+	col(&pk, 0, bad == CB_WIDTH9 ? 9 : 1, 0, 0, 0, types, bad == CB_SHORT_BIN ? n - 1 : n);
 	pack_str(&pk, "time");
-	col(&pk, 1, 0, 0, 1 * 2, NULL, 0);
+	col(&pk, 1, 0, 0, 1, 0, NULL, 0);
 	pack_str(&pk, "cpu");
-	col(&pk, bad == CB_SLOT_FIRST ? 2 : 0, 0, 0, bad == CB_CPU_BIG ? 1ull << 33 : 1, NULL, 0);
+	col(&pk, bad == CB_SLOT_FIRST ? 2 : 0, 0, 0, bad == CB_PLAIN_STEP ? 5 : 0,
+	    bad == CB_CPU_BIG ? 1ull << 33 : 1, NULL, 0);
 	pack_str(&pk, "pid");
-	col_const(&pk, bad == CB_PID_BIG ? (1ull << 32) * 2 : 42 * 2);
+	col(&pk, 0, 0, 40, 0, bad == CB_PID_BIG ? 1ull << 32 : 2, NULL, 0);
 	if (bad == CB_DUP_COLUMN) {
 		pack_str(&pk, "pid");
-		col_const(&pk, 42 * 2);
+		col_const(&pk, 42);
 	}
 	if (bad != CB_NO_TABLE) {
 		pack_str(&pk, "file_read");
@@ -897,10 +900,10 @@ static void put_col_chunk(struct buf *b, enum col_bad bad)
 		col_const(&pk, 12);
 		if (bad != CB_NO_INDEX) {
 			pack_str(&pk, "index");
-			col(&pk, 1, 1, 99, 0, idx_deltas, 3);
+			col(&pk, 1, 1, 99, 1, 0, idx_codes, 3);
 		}
 		pack_str(&pk, "nr");
-		col(&pk, bad == CB_VALUES_FOR_INT ? 3 : 0, 0, 0, 1, NULL, 0);
+		col(&pk, bad == CB_VALUES_FOR_INT ? 3 : 0, 0, 1, 0, 0, NULL, 0);
 		if (bad != CB_NO_STACK) {
 			pack_str(&pk, "stack");
 			col_const(&pk, 0);
@@ -911,7 +914,7 @@ static void put_col_chunk(struct buf *b, enum col_bad bad)
 	pack_str(&pk, "mm");
 	col_const(&pk, 33);
 	pack_str(&pk, "addr");
-	col(&pk, 2, 2, 4096, 0, addr_planes, 2);
+	col(&pk, 2, 2, 4096, 0, 0, addr_planes, 2);
 	pack_str(&pk, "order");
 	col_const(&pk, bad == CB_ORDER_300 ? 300 : 2);
 	pack_str(&pk, "flags");
@@ -925,8 +928,9 @@ static void put_col_chunk(struct buf *b, enum col_bad bad)
 	pack_str(&pk, "marker");
 	msgpack_pack_map(&pk, 1);
 	pack_str(&pk, "text");
-	msgpack_pack_array(&pk, 4);
+	msgpack_pack_array(&pk, 5);
 	msgpack_pack_uint64(&pk, 3);
+	msgpack_pack_uint64(&pk, 0);
 	msgpack_pack_uint64(&pk, 0);
 	msgpack_pack_uint64(&pk, 0);
 	msgpack_pack_array(&pk, 1);
@@ -946,6 +950,8 @@ static void put_col_chunk(struct buf *b, enum col_bad bad)
 	msgpack_sbuffer_destroy(&sb);
 }
 
+static char marker_text[64];
+
 /* Read @path whole: the events into @ev (at most @max), the count or the error and why. */
 static int read_all(struct rf_event *ev, int max, uint64_t *unknown, char *why, size_t len)
 {
@@ -959,9 +965,15 @@ static int read_all(struct rf_event *ev, int max, uint64_t *unknown, char *why, 
 		rf_trace_reader_close(r);
 		return -1000;
 	}
-	while ((rc = rf_trace_reader_next(r, &e)) == 1)
+	while ((rc = rf_trace_reader_next(r, &e)) == 1) {
+		/* a marker's text lives with the reader: keep a copy */
+		if (e.type == RF_EV_MARKER && e.u.marker.text) {
+			snprintf(marker_text, sizeof(marker_text), "%s", e.u.marker.text);
+			e.u.marker.text = marker_text;
+		}
 		if (n < max)
 			ev[n++] = e;
+	}
 	snprintf(why, len, "%s", rf_trace_reader_errmsg(r));
 	rf_trace_reader_stats(r, &st);
 	*unknown = st.unknown_skipped;
@@ -1024,6 +1036,7 @@ static void test_columns(void)
 		{ CB_NO_INDEX, RF_ERR_CORRUPT, "file_read.index: missing" },
 		{ CB_TRAILING, RF_ERR_CORRUPT, "columns: bytes after the columns" },
 		{ CB_BAD_STRING, RF_ERR_CORRUPT, "bad string" },
+		{ CB_PLAIN_STEP, RF_ERR_CORRUPT, "cpu: a step in a mode without one" },
 	};
 	struct rf_event ev[8];
 	uint64_t unknown;
@@ -1288,7 +1301,7 @@ int main(void)
 	if (fd < 0)
 		return 1;
 	close(fd);
-	plan(63);
+	plan(64);
 	write_reference(&lo, true);
 	diag("reference: %zu bytes, header %llu, %u chunks, index at %llu, footer at %llu", lo.file.len,
 	     (unsigned long long)lo.header_end, NR_CHUNKS, (unsigned long long)lo.index_off,

@@ -4,8 +4,9 @@
 # (python3-msgpack, not msgpack-c) yields the header map, then per chunk a header map and its map of
 # columns, with counts that match what the library wrote.  The index and footer are skippable
 # frames zstd drops.  Then format 3.0's columns, decoded here from docs/trace-format.md alone
-# (byte planes, the plain, delta and per-slot delta modes, zigzag, time in units), give back every
-# field of a trace that python wrote as JSON lines and `refault trace convert` encoded.
+# (byte planes, the plain, delta and per-slot delta modes, base and step, zigzag, time in units),
+# give back every field of a trace that python wrote as JSON lines and `refault trace convert`
+# encoded.
 set -u
 builddir=${top_builddir:-.}
 writer=$builddir/tests/format/write-sample
@@ -47,7 +48,7 @@ def unzz(c):
     return (c >> 1) ^ -(c & 1)
 
 def column(col, n, signed=False, key=None):
-    mode, width, base, data = col
+    mode, width, base, step, data = col
     if mode == 3:
         assert width == 0 and len(data) == n, col
         return list(data)
@@ -57,13 +58,14 @@ def column(col, n, signed=False, key=None):
         assert isinstance(data, bytes) and len(data) == width * n, (width, n, len(data))
         coded = [sum(data[k * n + i] << (8 * k) for k in range(width)) for i in range(n)]
     if mode == 0:
-        return [unzz(c) if signed else c for c in coded]
-    out, regs = [], [base] * 16
-    for i, c in enumerate(coded):
-        s = key[i] % 16 if mode == 2 else 0
-        regs[s] = (regs[s] + unzz(c)) & M64
-        out.append(regs[s] - (1 << 64) if signed and regs[s] >> 63 else regs[s])
-    return out
+        vals = [(base + c) & M64 for c in coded]
+    else:
+        vals, regs = [], [base] * 16
+        for i, c in enumerate(coded):
+            s = key[i] % 16 if mode == 2 else 0
+            regs[s] = (regs[s] + step + unzz(c)) & M64
+            vals.append(regs[s])
+    return [v - (1 << 64) if signed and v >> 63 else v for v in vals]
 
 SIGNED = {"pid", "child", "tgid", "target", "priority"}
 
@@ -137,7 +139,7 @@ elif what == "times":
     for i, e in enumerate(evs):
         assert e["t"] == i * 1000 + 1, "event %d at %d" % (i, e["t"])
 elif what == "constant":
-    # a sequential stream: every column but none is four small integers, whatever its length
+    # a sequential stream: every column is five small integers, whatever its length
     ch, cols, evs = chunks[0]
     flat = [cols[k] for k in ("type", "cpu", "pid")] + list(cols["file_read"].values())
     assert all(c[1] == 0 for c in flat), flat

@@ -60,17 +60,17 @@ chunk += msgpack.packb([1, 10, 0, 1, 0x800001, 12, 7, 1, "newer", -3])
 chunk += msgpack.packb([97, 10, 1, 2, "marker"])
 open(out + "/seed-chunk-newer", "wb").write(b"C" + chunk)
 # a chunk of columns (format 3.0) with a type and a field of a newer minor version, every mode
-def col(mode, width, base, data):
-    return [mode, width, base, data]
+def col(mode, width, base, data, step=0):
+    return [mode, width, base, step, data]
 chunk = msgpack.packb({"chunk": 0, "t": 0, "n": 4, "enc": 3, "tu": 1000})
 chunk += msgpack.packb({
     "type": col(0, 1, 0, bytes([1, 4, 120, 97])),
-    "time": col(1, 2, 0, bytes([2, 4, 6, 8, 0, 0, 0, 0])),
+    "time": col(1, 2, 0, bytes([2, 4, 6, 8, 0, 0, 0, 0]), 3),
     "cpu": col(0, 0, 0, 1),
     "pid": col(1, 0, 84, 0),
-    "file_read": {"dev": col(0, 0, 0, 8), "ino": col(0, 0, 0, 12), "index": col(1, 0, 7, 2),
+    "file_read": {"dev": col(0, 0, 8, 0), "ino": col(0, 0, 12, 0), "index": col(1, 0, 7, 0, 1),
                   "nr": col(0, 0, 0, 1), "stack": col(0, 0, 0, 0), "newer": col(0, 0, 0, 3)},
-    "anon_fault": {"mm": col(0, 0, 0, 33), "addr": col(2, 3, 4096, bytes([0, 0x20, 0])),
+    "anon_fault": {"mm": col(0, 0, 0, 33), "addr": col(2, 3, 4096, bytes([0, 0x20, 0]), 2),
                    "order": col(0, 0, 0, 0), "flags": col(0, 0, 0, 1), "stack": col(0, 0, 0, 0)},
     "from_the_future": {"x": col(3, 0, 0, [[1, "deep"]])},
     "marker": {"text": col(3, 0, 0, ["marker"])},
