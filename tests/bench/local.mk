@@ -22,7 +22,10 @@ BENCH_SH += tests/bench/bench-cachesim.sh
 BENCH_SH += tests/bench/bench-record-fixed.sh
 # What --call-graph dwarf costs, against perf record --call-graph dwarf (root, hyperfine, perf).
 BENCH_SH += tests/bench/bench-stacks.sh
+# Recorded traces' bytes per event in format 3.0 and 2.6, the validation suite's nine workloads.
+BENCH_SH += tests/bench/bench-trace-size.sh
 EXTRA_DIST += tests/bench/bench-replay.sh tests/bench/bench-record.sh tests/bench/bench-stacks.sh \
 	tests/bench/bench-cachesim.sh tests/bench/bench-scale.sh tests/bench/bench-record-fixed.sh \
+	tests/bench/bench-trace-size.sh \
 	tests/bench/bench-stream.h
 CLEANFILES += $(EXTRA_PROGRAMS)
