@@ -109,9 +109,10 @@ static int build_models(struct rf_replay_result *res, const struct rf_replay_opt
 	size_t i;
 	int rc;
 
-	res->runs = calloc(configs->nr, sizeof(*res->runs));
+	res->runs = aligned_alloc(_Alignof(struct rf_model_run), configs->nr * sizeof(*res->runs));
 	if (!res->runs)
 		return RF_ERR_NOMEM;
+	memset(res->runs, 0, configs->nr * sizeof(*res->runs));
 	res->nr = configs->nr;
 	interval = opts->interval_ns ? opts->interval_ns : auto_interval(res);
 	for (i = 0; i < configs->nr; i++) {
