@@ -175,17 +175,24 @@ RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, 
  */
 RF_API int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
 
+/* The stages of rf_model_prefetch(), each reading what the one before loaded. */
+enum rf_prefetch_stage {
+	RF_PREFETCH_INDEX = 0,	/* the slot of the node index */
+	RF_PREFETCH_NODE = 1,	/* through it, the tree node's slot */
+	RF_PREFETCH_PAGE = 2,	/* through that, the page struct */
+};
+
 /*
  * rf_model_prefetch() - a hint that @ev will be fed soon
  *
  * Starts loading what the page-cache lookup of a file read's or fault's
- * first page will read: with @deep false the slot of the node index; with
- * @deep true (the same event, hinted shallowly some events before) it
- * follows that slot to the tree node's slot and the page struct.  Changes
- * no state and no result.  A caller that knows the stream ahead (a trace
- * replay) calls it shallow for an event far ahead and deep for a near one.
+ * first page will read, one step of it a call (enum rf_prefetch_stage):
+ * a stage reads only what the stage before started loading, so a caller
+ * that calls each stage for the same event some events apart, the index
+ * first and far ahead, waits on no load.  Changes no state and no result.
  */
-RF_API void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, bool deep);
+RF_API void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev,
+			      unsigned int stage);
 
 /*
  * End of trace: apply a readahead still held and freeze the *_at_exit

@@ -198,9 +198,10 @@ uint64_t xa_load(struct rf_model *m, uint32_t mapping, uint64_t index)
 	return m->nodes[n].slots[index & (XA_CHUNK_SIZE - 1)];
 }
 
-void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, bool deep)
+void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, unsigned int stage)
 {
 	const struct pair_map *ni = &m->node_index;
+	const uint64_t *slot;
 	struct rf_pair key;
 	uint32_t mapping, n;
 	uint64_t e;
@@ -212,14 +213,20 @@ void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, bool
 	if (mapping == RF_NONE)
 		return;
 	key = (struct rf_pair){ mapping, ev->u.file.index >> XA_CHUNK_SHIFT };
-	if (!deep) {
+	if (stage == RF_PREFETCH_INDEX) {
 		__builtin_prefetch(&ni->slots[rf_pair_hash(key) & ni->mask]);
 		return;
 	}
+	/* each stage reads only what the one before started loading */
 	n = pair_map_find(ni, key.a, key.b);
 	if (n == RF_NONE)
 		return;
-	e = m->nodes[n].slots[ev->u.file.index & (XA_CHUNK_SIZE - 1)];
+	slot = &m->nodes[n].slots[ev->u.file.index & (XA_CHUNK_SIZE - 1)];
+	if (stage == RF_PREFETCH_NODE) {
+		__builtin_prefetch(slot);
+		return;
+	}
+	e = *slot;
 	if (slot_is_page(e))
 		__builtin_prefetch(&m->pages[e >> 2]);
 }

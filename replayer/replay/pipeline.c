@@ -42,13 +42,15 @@ enum slot_state { SLOT_FREE, SLOT_READ, SLOT_DECODED };
 
 /*
  * How many events ahead the lookups of a reference policy
- * (rf_refpolicy_prefetch()) and of a kernel model (rf_model_prefetch(),
- * shallow) are started: about the memory latency over the time an event
- * takes once its data is in cache (docs/performance.md, "Against
- * libCacheSim").
+ * (rf_refpolicy_prefetch()) and of a kernel model (rf_model_prefetch()'s
+ * first stage) are started: about the memory latency over the time an
+ * event takes once its data is in cache (docs/performance.md, "Against
+ * libCacheSim").  A model's later stages, each reading what the one before
+ * loaded, follow at PREFETCH_NODE and PREFETCH_PAGE.
  */
 #define PREFETCH_DISTANCE	16u
-#define PREFETCH_NEAR		4u	/* a model's second step: the node and the page */
+#define PREFETCH_NODE		12u
+#define PREFETCH_PAGE		4u
 
 /* A slot's tag: (batch + 1) << 2 | state; 0 is a slot never used, free. */
 static uint64_t tag_of(uint64_t seq, enum slot_state st)
@@ -229,9 +231,12 @@ static int feed_batch(struct worker *w, const struct slot *s)
 			if (ahead && i + PREFETCH_DISTANCE < s->batch.nr)
 				rf_policy_run_prefetch(ahead, &s->batch.events[i + PREFETCH_DISTANCE]);
 			if (m && i + PREFETCH_DISTANCE < s->batch.nr)
-				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_DISTANCE], false);
-			if (m && i + PREFETCH_NEAR < s->batch.nr)
-				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_NEAR], true);
+				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_DISTANCE],
+						  RF_PREFETCH_INDEX);
+			if (m && i + PREFETCH_NODE < s->batch.nr)
+				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_NODE], RF_PREFETCH_NODE);
+			if (m && i + PREFETCH_PAGE < s->batch.nr)
+				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_PAGE], RF_PREFETCH_PAGE);
 			rc = feed_event(res, k, &s->batch.events[i]);
 			if (rc)
 				return rc;
