@@ -24,7 +24,7 @@ struct rf_colchunk {
 	struct rf_coltab *tabs[RF_EV_TYPE_MAX];
 	size_t nr;		/* events */
 	size_t bound;		/* bytes the columns' data take at most */
-	uint64_t *scratch;	/* one column's coded values */
+	uint64_t *scratch;	/* a column's codes, twice: the best so far, the one tried */
 	size_t scratch_cap;
 };
 
@@ -205,6 +205,8 @@ static void code_column(const struct rf_col *c, const struct rf_col *key, struct
 	unsigned int s;
 
 	k->base = k->step = k->bits = k->max = 0;
+	if (!n)
+		return;
 	if (k->mode == MODE_PLAIN) {
 		for (i = 1, lo = c->v[0]; i < n; i++)
 			if (below(c->v[i], lo, c->sgn))
