@@ -3,8 +3,9 @@
  * A bounds-checked msgpack cursor for the chunk decoder's hot path.
  *
  * msgpack-c's unpacker builds an object tree per value, which costs more
- * than the whole rest of decoding; events are flat arrays of small integers,
- * so this reads them straight off the buffer.  Every read checks the end of
+ * than the whole rest of decoding; a chunk is flat arrays of small integers
+ * (2.x events) or a few maps of columns (3.x), so this reads them straight
+ * off the buffer.  Every read checks the end of
  * the buffer first and fails (returns false) instead of reading past it.
  * msgpack-c still writes every byte and reads the header and index.
  */

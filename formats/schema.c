@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Event schema: for each type, the fields that follow the common
- * [type, dt, cpu, pid] prefix, in the order they are written.  A newer minor
- * version may append fields to a type (old readers skip them) or add types
- * (old readers skip the events); it never reorders or removes one.  How a
- * delta field is coded depends on the chunk's encoding (format-local.h):
- * pfn is plain in 1.x chunks and delta-coded in 2.x ones.
+ * Event schema: for each type, the fields besides the common type, time,
+ * cpu and pid, in their order: a 3.x chunk's columns of the type by these
+ * names, a 1.x or 2.x event array's values after [type, dt, cpu, pid].  A
+ * newer minor version may append fields to a type (old readers skip them)
+ * or add types (old readers skip the events); it never reorders or removes
+ * one.  How a delta field is coded in a chunk of arrays depends on its
+ * encoding (format-local.h): pfn is plain in 1.x chunks and delta-coded in
+ * 2.x ones; a 3.x chunk codes each integer column as its writer found best.
  * docs/trace-format.md documents this table field by field.
  */
 #include <stddef.h>
