@@ -15,6 +15,8 @@
  *	int       pfn_map_init(struct pfn_map *h, size_t hint);   room for @hint entries
  *	void      pfn_map_destroy(struct pfn_map *h);             frees; the map is empty again
  *	uint32_t *pfn_map_get(const struct pfn_map *h, uint64_t key);      NULL if absent
+ *	uint32_t *pfn_map_get_hashed(const struct pfn_map *h, uint64_t key, uint64_t hash);
+ *	          the same with HASH(key) given
  *	int       pfn_map_put(struct pfn_map *h, uint64_t key, uint32_t val); insert or replace
  *	uint32_t *pfn_map_slot(struct pfn_map *h, uint64_t key, bool *fresh);
  *	          find or insert: a fresh value is zeroed; NULL when out of memory
@@ -83,13 +85,14 @@ static inline __attribute__((unused)) int name##_init(struct name *h, size_t hin
 	return h->slots ? 0 : RF_ERR_NOMEM;							\
 }												\
 												\
-static inline __attribute__((unused)) struct name##_slot *name##_find_(const struct name *h, key_t key) \
+static inline __attribute__((unused)) struct name##_slot *name##_find_h_(const struct name *h,	\
+									 key_t key, uint64_t hash) \
 {												\
 	size_t i;										\
 												\
 	if (!h->slots)										\
 		return NULL;									\
-	for (i = (size_t)(HASH(key)) & h->mask;; i = (i + 1) & h->mask) {			\
+	for (i = (size_t)hash & h->mask;; i = (i + 1) & h->mask) {				\
 		struct name##_slot *s = &h->slots[i];						\
 												\
 		if (!s->used)									\
@@ -99,9 +102,23 @@ static inline __attribute__((unused)) struct name##_slot *name##_find_(const str
 	}											\
 }												\
 												\
+static inline __attribute__((unused)) struct name##_slot *name##_find_(const struct name *h, key_t key) \
+{												\
+	return name##_find_h_(h, key, (uint64_t)(HASH(key)));					\
+}												\
+												\
 static inline __attribute__((unused)) val_t *name##_get(const struct name *h, key_t key)	\
 {												\
 	struct name##_slot *s = name##_find_(h, key);						\
+												\
+	return s ? &s->val : NULL;								\
+}												\
+												\
+/* As get, with HASH(@key) known (computed once for a lookup split in steps). */		\
+static inline __attribute__((unused)) val_t *name##_get_hashed(const struct name *h, key_t key,	\
+								 uint64_t hash)			\
+{												\
+	struct name##_slot *s = name##_find_h_(h, key, hash);					\
 												\
 	return s ? &s->val : NULL;								\
 }												\

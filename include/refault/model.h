@@ -182,17 +182,27 @@ enum rf_prefetch_stage {
 	RF_PREFETCH_PAGE = 2,	/* through that, the page struct */
 };
 
+/* What rf_model_prefetch() found of an event, from one stage to the next; the caller's. */
+struct rf_model_prefetch {
+	uint64_t hash;		/* the node index's hash of the event's first page */
+	uint64_t base;		/* its index >> the tree's shift */
+	uint32_t mapping;	/* the file's mapping; UINT32_MAX: nothing to follow */
+	uint32_t node;		/* the tree node holding it; UINT32_MAX: none yet */
+};
+
 /*
  * rf_model_prefetch() - a hint that @ev will be fed soon
  *
  * Starts loading what the page-cache lookup of a file read's or fault's
  * first page will read, one step of it a call (enum rf_prefetch_stage):
- * a stage reads only what the stage before started loading, so a caller
- * that calls each stage for the same event some events apart, the index
- * first and far ahead, waits on no load.  Changes no state and no result.
+ * the index stage fills *@st, each later stage reads what the one before
+ * found in *@st and started loading, so a caller that calls each stage for
+ * the same event some events apart, the index first and far ahead, waits
+ * on no load and computes no hash twice.  Changes no state of @m and no
+ * result.
  */
 RF_API void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev,
-			      unsigned int stage);
+			      unsigned int stage, struct rf_model_prefetch *st);
 
 /*
  * End of trace: apply a readahead still held and freeze the *_at_exit

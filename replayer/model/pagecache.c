@@ -198,36 +198,42 @@ uint64_t xa_load(struct rf_model *m, uint32_t mapping, uint64_t index)
 	return m->nodes[n].slots[index & (XA_CHUNK_SIZE - 1)];
 }
 
-void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, unsigned int stage)
+void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, unsigned int stage,
+		       struct rf_model_prefetch *st)
 {
 	const struct pair_map *ni = &m->node_index;
-	const uint64_t *slot;
-	struct rf_pair key;
-	uint32_t mapping, n;
+	const uint32_t *v;
 	uint64_t e;
 
-	if ((ev->type != RF_EV_FILE_READ && ev->type != RF_EV_FILE_FAULT) || !ni->slots)
-		return;
-	mapping = pair_map_find(&m->mapping_index,
-				(uint64_t)MAPPING_FILE << 32 | ev->u.file.dev, ev->u.file.ino);
-	if (mapping == RF_NONE)
-		return;
-	key = (struct rf_pair){ mapping, ev->u.file.index >> XA_CHUNK_SHIFT };
 	if (stage == RF_PREFETCH_INDEX) {
-		__builtin_prefetch(&ni->slots[rf_pair_hash(key) & ni->mask]);
+		st->mapping = st->node = RF_NONE;
+		if ((ev->type != RF_EV_FILE_READ && ev->type != RF_EV_FILE_FAULT) || !ni->slots)
+			return;
+		st->mapping = pair_map_find(&m->mapping_index,
+					    (uint64_t)MAPPING_FILE << 32 | ev->u.file.dev,
+					    ev->u.file.ino);
+		st->base = ev->u.file.index >> XA_CHUNK_SHIFT;
+		st->hash = rf_pair_hash((struct rf_pair){ st->mapping, st->base });
+		if (st->mapping != RF_NONE)
+			__builtin_prefetch(&ni->slots[st->hash & ni->mask]);
 		return;
 	}
-	/* each stage reads only what the one before started loading */
-	n = pair_map_find(ni, key.a, key.b);
-	if (n == RF_NONE)
+	/* each later stage reads only what the one before started loading */
+	if (st->mapping == RF_NONE || !ni->slots)
 		return;
-	slot = &m->nodes[n].slots[ev->u.file.index & (XA_CHUNK_SIZE - 1)];
 	if (stage == RF_PREFETCH_NODE) {
-		__builtin_prefetch(slot);
+		v = pair_map_get_hashed(ni, (struct rf_pair){ st->mapping, st->base }, st->hash);
+		st->node = v ? *v : RF_NONE;
+		if (st->node != RF_NONE)
+			__builtin_prefetch(&m->nodes[st->node].slots[ev->u.file.index &
+								    (XA_CHUNK_SIZE - 1)]);
 		return;
 	}
-	e = *slot;
-	if (slot_is_page(e))
+	/* the tree may have changed since: a node or page freed is still in its array */
+	if (st->node == RF_NONE || st->node >= m->nr_node_slots)
+		return;
+	e = m->nodes[st->node].slots[ev->u.file.index & (XA_CHUNK_SIZE - 1)];
+	if (slot_is_page(e) && (e >> 2) < m->nr_page_slots)
 		__builtin_prefetch(&m->pages[e >> 2]);
 }
 

@@ -51,6 +51,7 @@ enum slot_state { SLOT_FREE, SLOT_READ, SLOT_DECODED };
 #define PREFETCH_DISTANCE	16u
 #define PREFETCH_NODE		12u
 #define PREFETCH_PAGE		4u
+#define PREFETCH_RING		32u	/* a power of two past PREFETCH_DISTANCE: the states in flight */
 
 /* A slot's tag: (batch + 1) << 2 | state; 0 is a slot never used, free. */
 static uint64_t tag_of(uint64_t seq, enum slot_state st)
@@ -215,10 +216,19 @@ static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_ev
 	return 0;
 }
 
+/* The stage of a model's hint for event @at of the batch: its state in @pf, a ring. */
+static inline void model_hint(const struct rf_model *m, const struct rf_event_batch *b, size_t at,
+			      unsigned int stage, struct rf_model_prefetch *pf)
+{
+	if (at < b->nr)
+		rf_model_prefetch(m, &b->events[at], stage, &pf[at % PREFETCH_RING]);
+}
+
 static int feed_batch(struct worker *w, const struct slot *s)
 {
 	struct pipeline *pl = w->pl;
 	struct rf_replay_result *res = pl->res;
+	struct rf_model_prefetch pf[PREFETCH_RING];
 	size_t i, k;
 	int rc;
 
@@ -226,17 +236,18 @@ static int feed_batch(struct worker *w, const struct slot *s)
 		const struct rf_policy_run *ahead = res->runs[k].policy;
 		const struct rf_model *m = res->runs[k].model;
 
+		/* the first events' first stage, so that every later stage has its state */
+		for (i = 0; m && i < PREFETCH_DISTANCE; i++)
+			model_hint(m, &s->batch, i, RF_PREFETCH_INDEX, pf);
 		for (i = 0; i < s->batch.nr; i++) {
 			/* the batch is known ahead: start the lookups of later events */
 			if (ahead && i + PREFETCH_DISTANCE < s->batch.nr)
 				rf_policy_run_prefetch(ahead, &s->batch.events[i + PREFETCH_DISTANCE]);
-			if (m && i + PREFETCH_DISTANCE < s->batch.nr)
-				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_DISTANCE],
-						  RF_PREFETCH_INDEX);
-			if (m && i + PREFETCH_NODE < s->batch.nr)
-				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_NODE], RF_PREFETCH_NODE);
-			if (m && i + PREFETCH_PAGE < s->batch.nr)
-				rf_model_prefetch(m, &s->batch.events[i + PREFETCH_PAGE], RF_PREFETCH_PAGE);
+			if (m) {
+				model_hint(m, &s->batch, i + PREFETCH_DISTANCE, RF_PREFETCH_INDEX, pf);
+				model_hint(m, &s->batch, i + PREFETCH_NODE, RF_PREFETCH_NODE, pf);
+				model_hint(m, &s->batch, i + PREFETCH_PAGE, RF_PREFETCH_PAGE, pf);
+			}
 			rc = feed_event(res, k, &s->batch.events[i]);
 			if (rc)
 				return rc;
