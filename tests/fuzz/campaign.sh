@@ -8,6 +8,13 @@
 # target's corpus once fixed (renamed finding-*), so `make check` replays it forever.
 top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 RUNS=${RUNS:-10000000}
+# The targets that write files (sweep's plans, each committed with an fsync) write them under
+# TMPDIR: tmpfs where there is one, so that an execution waits on no disk (sweep: 380 -> 960 a
+# second from the same corpus).
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	TMPDIR=/dev/shm
+	export TMPDIR
+fi
 WORK=${WORK:-fuzz-work}
 targets=${*:-"reader compare gate config convert lrugen report sweep"}
 for t in $targets; do
