@@ -585,10 +585,11 @@ static int decode_block(struct col_dec *d, uint64_t b0, size_t k, struct rf_even
 	int err;
 
 	single = d->counts[t8[0]] == d->n;	/* the chunk's one type */
-	for (j = 0; !single && j < k; j++)
-		if (t8[j] != t8[0])
-			break;
-	single |= j == k;
+	if (!single) {
+		for (j = 1; j < k && t8[j] == t8[0]; j++)
+			;
+		single = j >= k;
+	}
 	if (single && t8[0] != RF_EV_NONE) {
 		/* the usual block: one type, the events in a row */
 		const struct rf_event *tmpl = &d->tabs[t8[0]]->tmpl;
