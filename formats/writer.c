@@ -161,12 +161,13 @@ static int writer_init(struct rf_trace_writer *w, const struct rf_trace_header *
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1)))
 		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL, "bad zstd level %d", w->opts.level);
-	/* a chunk's worth of room at once: no reallocation while recording */
-	if (!rf_pack_reserve(&w->body, w->opts.chunk_bytes + 4096))
-		return RF_ERR_NOMEM;
-	w->frame_cap = ZSTD_compressBound(w->opts.chunk_bytes + 4096 + 64);
-	w->frame = malloc(w->frame_cap);
-	if (!w->frame)
+	/*
+	 * Format 2: a chunk's worth of room at once, no reallocation while
+	 * recording.  Columns are encoded at the flush, into what the first
+	 * chunk grew: a writer of a small trace allocates what it needs, not
+	 * 2 MiB (the compression buffer grows the same way, in write_frame()).
+	 */
+	if (!w->cols && !rf_pack_reserve(&w->body, w->opts.chunk_bytes + 4096))
 		return RF_ERR_NOMEM;
 	chunk_reset(w);
 	return write_header(w, h);
