@@ -40,20 +40,25 @@ uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid)
 uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id)
 {
 	cost_add(m, COST_MEMCG_LOOKUP_ID, 1);
-	return id ? m->id_to_slot[id] : RF_NONE;
+	return memcg_id_slot(m, id);
 }
 
+/* mem_cgroup_alloc_id(): the lowest free id, 1 .. MEM_CGROUP_ID_MAX; 0 when none (or no memory). */
 static int alloc_id(struct rf_model *m, uint32_t slot)
 {
 	uint32_t id;
 
-	for (id = 1; id <= MEM_CGROUP_ID_MAX; id++) {
+	for (id = 1; id < m->nr_ids; id++) {
 		if (m->id_to_slot[id] == RF_NONE) {
 			m->id_to_slot[id] = slot;
 			return id;
 		}
 	}
-	return 0;
+	if (id > MEM_CGROUP_ID_MAX || RF_GROW(m->id_to_slot, m->cap_ids, (size_t)id + 1))
+		return 0;
+	m->id_to_slot[id] = slot;
+	m->nr_ids = id + 1;
+	return id;
 }
 
 static void apply_config_limits(struct rf_model *m, struct rf_memcg *mc);
@@ -113,11 +118,10 @@ static struct rf_memcg *memcg_alloc(struct rf_model *m, uint64_t cgid, const cha
 
 int memcg_root_init(struct rf_model *m)
 {
-	_Static_assert(RF_NONE == UINT32_MAX, "id_to_slot is cleared to RF_NONE bytewise");
-	m->id_to_slot = malloc((MEM_CGROUP_ID_MAX + 1) * sizeof(*m->id_to_slot));
-	if (!m->id_to_slot)
+	if (RF_GROW(m->id_to_slot, m->cap_ids, 16))
 		return RF_ERR_NOMEM;
-	memset(m->id_to_slot, 0xff, (MEM_CGROUP_ID_MAX + 1) * sizeof(*m->id_to_slot));
+	m->id_to_slot[0] = RF_NONE;	/* id 0 is no memcg */
+	m->nr_ids = 1;
 	if (!memcg_alloc(m, 0, "/", RF_NONE))
 		return RF_ERR_NOMEM;
 	return 0;

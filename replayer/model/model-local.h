@@ -644,7 +644,15 @@ struct rf_model {
 	struct rf_memcg **memcgs;	/* by slot; [0] = root */
 	size_t cap_memcgs;
 	uint32_t nr_memcgs;
-	uint32_t *id_to_slot;		/* mem_cgroup_from_id(); RF_NONE if free */
+	/*
+	 * mem_cgroup_from_id(): ids 0 .. nr_ids - 1, RF_NONE where free; the ids
+	 * past them are free too.  Grown as ids are taken, lowest first, as the
+	 * kernel's idr does: a model of a few cgroups keeps a few entries, not
+	 * MEM_CGROUP_ID_MAX + 1.
+	 */
+	uint32_t *id_to_slot;
+	uint32_t nr_ids;
+	size_t cap_ids;
 	struct id_map cgid_index;	/* trace cgroup id -> slot */
 	struct id_map cgid_folded;	/* cgroups the model folds into an ancestor -> its slot */
 
@@ -787,6 +795,12 @@ enum rf_gfp { RF_GFP_KERNEL, RF_GFP_READAHEAD };
 uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid);
 struct rf_memcg *memcg_by_slot(struct rf_model *m, uint32_t slot);
 uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id);
+
+/* The slot of memcg id @id, RF_NONE if free (as mem_cgroup_from_id(), not counted as a cost). */
+static inline uint32_t memcg_id_slot(const struct rf_model *m, uint32_t id)
+{
+	return id && id < m->nr_ids ? m->id_to_slot[id] : RF_NONE;
+}
 int memcg_root_init(struct rf_model *m);
 /*
  * A cgroup created: 0, or 1 if the model folds it into its parent (its

@@ -67,7 +67,7 @@ void swap_entry_free(struct rf_model *m, uint64_t entry, uint64_t nr)
 
 	m->swap_used -= nr;
 	m->nr_swap_shadow -= nr;
-	slot = id ? m->id_to_slot[id] : RF_NONE;
+	slot = memcg_id_slot(m, id);
 	if (slot != RF_NONE)
 		mem_cgroup_uncharge_swap(m, slot, nr);
 }
