@@ -8,7 +8,8 @@ usage: check-tolerance.py CASE VALIDATE.json TOLERANCES FIRST_TEST_NUMBER [CONFI
 prints TAP lines (no plan) and exits 0, or 1 when a line is "not ok".
 
 CONFIG names the kernel configuration of the kernel lab (tests/kernels/: 6.1-v1, 6.12-v2,
-...): lines of TOLERANCES for CASE@CONFIG then come before CASE's.  A tolerance of "known"
+...): lines of TOLERANCES for CASE@CONFIG then come before CASE's, and CASE's before those
+for "*" (every case).  A tolerance of "known"
 marks a divergence documented beside it on that kernel: the row is held to the target and,
 when out of it, printed "not ok ... # TODO" (TAP's known failure), which fails nothing."""
 import json
