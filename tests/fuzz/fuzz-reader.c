@@ -20,7 +20,8 @@
  * reader that starts returning events again, or skipping that makes no
  * progress.
  */
-#define _GNU_SOURCE
+#include "config.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
