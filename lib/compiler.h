@@ -17,5 +17,7 @@
 
 #define rf_likely(x) __builtin_expect(!!(x), 1)
 #define rf_unlikely(x) __builtin_expect(!!(x), 0)
+/* a function kept out of its caller: the caller's fast path then pays none of its prologue */
+#define rf_noinline __attribute__((noinline))
 
 #endif /* REFAULT_LIB_COMPILER_H */

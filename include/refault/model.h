@@ -205,6 +205,19 @@ RF_API void rf_model_prefetch(const struct rf_model *m, const struct rf_event *e
 			      unsigned int stage, struct rf_model_prefetch *st);
 
 /*
+ * rf_model_feed_hinted() - rf_model_feed() of an event rf_model_prefetch() was called for
+ * @st: what the hint's stages found of @ev (NULL: none)
+ *
+ * The model takes the mapping and the tree node the hint found instead of
+ * looking them up again, where it can tell they still hold: a node freed or
+ * reused since is looked up as without the hint.  Whatever @st holds, the
+ * result is rf_model_feed()'s, byte for byte.
+ * Return: as rf_model_feed().
+ */
+RF_API int rf_model_feed_hinted(struct rf_model *m, const struct rf_event *ev,
+				const struct rf_model_prefetch *st);
+
+/*
  * End of trace: apply a readahead still held and freeze the *_at_exit
  * gauges (e.g. pages stranded at exit).  Later feeds are refused; counters
  * can still be read.  Calling it again changes nothing.

@@ -637,6 +637,7 @@ struct rf_model {
 	uint32_t nr_mappings;
 	size_t cap_mappings;
 	struct pair_map mapping_index;	/* (kind<<32|dev, ino) -> mapping */
+	uint32_t mapping_hit;		/* the last one mapping_get() returned (a stream's file) */
 	uint64_t nr_shadow_nodes;	/* on every memcg's shadow list (WORKINGSET_NODES) */
 	uint64_t shadow_deferred;	/* shrinker->nr_deferred[nid] (before v5.13) */
 
@@ -755,6 +756,7 @@ static inline struct rf_page *P(struct rf_model *m, uint32_t idx)
 
 /* page cache (pagecache.c) */
 uint32_t mapping_get(struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino);
+void xa_take_hint(struct rf_model *m, const struct rf_model_prefetch *st);
 uint32_t mapping_find(const struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino);
 uint64_t xa_load(struct rf_model *m, uint32_t mapping, uint64_t index);
 uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index);

@@ -265,7 +265,7 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 	m->now = ev->time;
 	if (m->nr_ra_held && kind != FEED_IGNORE)
 		ra_release(m, ev);
-	m->cur_cpu = ev->cpu % m->cfg.cpus;
+	m->cur_cpu = ev->cpu < m->cfg.cpus ? ev->cpu : ev->cpu % m->cfg.cpus;	/* no division per event */
 	memcg_stats_tick(m, ev->time);
 	memcg = task_memcg(m, ev->pid);
 	switch (kind) {
@@ -299,6 +299,14 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 		break;
 	}
 	return m->error;
+}
+
+int rf_model_feed_hinted(struct rf_model *m, const struct rf_event *ev,
+			 const struct rf_model_prefetch *st)
+{
+	if (st && !m->error && (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_FAULT))
+		xa_take_hint(m, st);
+	return rf_model_feed(m, ev);
 }
 
 void rf_model_set_decision_cb(struct rf_model *m, rf_model_decision_cb cb, void *ctx)

@@ -53,11 +53,18 @@ uint32_t mapping_find(const struct rf_model *m, enum mapping_kind kind, uint32_t
 
 uint32_t mapping_get(struct rf_model *m, enum mapping_kind kind, uint32_t dev, uint64_t ino)
 {
-	uint32_t id = mapping_find(m, kind, dev, ino);
+	uint32_t id = m->mapping_hit;
 	struct rf_mapping *mp;
 
-	if (id != RF_NONE)
+	/* mappings are never removed: the last one found stays what it was */
+	if (id < m->nr_mappings && m->mappings[id].ino == ino && m->mappings[id].dev == dev &&
+	    m->mappings[id].kind == kind)
 		return id;
+	id = mapping_find(m, kind, dev, ino);
+	if (id != RF_NONE) {
+		m->mapping_hit = id;
+		return id;
+	}
 	if (m->nr_mappings == RF_NONE || RF_GROW(m->mappings, m->cap_mappings, m->nr_mappings + 1))
 		return RF_NONE;
 	id = m->nr_mappings;
@@ -158,6 +165,7 @@ static void node_delete(struct rf_model *m, uint32_t idx)
 		m->last_node = RF_NIL;
 	pair_map_del(&m->node_index, (struct rf_pair){ n->mapping | (n->level ? XA_UPPER_KEY : 0),
 						       n->base }, NULL);
+	n->mapping = RF_NONE;	/* free: xa_take_hint() must not take it */
 	if (!n->level) {
 		if (n->map_prev != RF_NIL)
 			m->nodes[n->map_prev].map_next = n->map_next;
@@ -235,6 +243,29 @@ void rf_model_prefetch(const struct rf_model *m, const struct rf_event *ev, unsi
 	e = m->nodes[st->node].slots[ev->u.file.index & (XA_CHUNK_SIZE - 1)];
 	if (slot_is_page(e) && (e >> 2) < m->nr_page_slots)
 		__builtin_prefetch(&m->pages[e >> 2]);
+}
+
+/*
+ * What a hint found (rf_model_prefetch()) as the lookup caches' last hits, where it still holds:
+ * the mapping (mapping_get() checks its key itself), and the node if it is still the live leaf
+ * of that mapping and base (the one node_index holds for them: a node is freed and taken again,
+ * never moved).
+ */
+void xa_take_hint(struct rf_model *m, const struct rf_model_prefetch *st)
+{
+	const struct rf_xnode *n;
+
+	if (st->mapping == RF_NONE)
+		return;
+	m->mapping_hit = st->mapping;
+	if (st->node >= m->nr_node_slots)
+		return;
+	n = &m->nodes[st->node];
+	if (n->mapping != st->mapping || n->base != st->base || n->level)
+		return;
+	m->last_node = st->node;
+	m->last_base = st->base;
+	m->last_mapping = st->mapping;
 }
 
 uint32_t xa_lookup_page(struct rf_model *m, uint32_t mapping, uint64_t index)

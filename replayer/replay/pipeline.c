@@ -180,7 +180,8 @@ static bool help_decode(struct worker *w)
  * kernel's observations are the same for every model: the first
  * configuration's thread gathers them, once.
  */
-static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_event *ev)
+static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_event *ev,
+		      const struct rf_model_prefetch *hint)
 {
 	struct rf_model_run *mr = &res->runs[k];
 	const struct rf_replay_probe *p = mr->conf->probe;
@@ -203,7 +204,8 @@ static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_ev
 		res->kernel_t = ev->time;
 	}
 	if (!rc)
-		rc = mr->model ? rf_model_feed(mr->model, ev) : rf_policy_run_feed(mr->policy, ev);
+		rc = mr->model ? rf_model_feed_hinted(mr->model, ev, hint) :
+				 rf_policy_run_feed(mr->policy, ev);
 	if (!rc && p && p->after)
 		rc = p->after(pctx, mr->model, ev);
 	if (rc)
@@ -248,7 +250,7 @@ static int feed_batch(struct worker *w, const struct slot *s)
 				model_hint(m, &s->batch, i + PREFETCH_NODE, RF_PREFETCH_NODE, pf);
 				model_hint(m, &s->batch, i + PREFETCH_PAGE, RF_PREFETCH_PAGE, pf);
 			}
-			rc = feed_event(res, k, &s->batch.events[i]);
+			rc = feed_event(res, k, &s->batch.events[i], m ? &pf[i % PREFETCH_RING] : NULL);
 			if (rc)
 				return rc;
 		}

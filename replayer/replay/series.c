@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/compiler.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
 #include "lib/hashmap.h"
@@ -171,7 +172,8 @@ int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_wal
 	return take_with(s, t >= s->t0 ? t - s->t0 : 0, walk, src);
 }
 
-int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t)
+/* The samples due by @t (at least one). */
+static rf_noinline int advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t)
 {
 	uint64_t rel;
 	int rc;
@@ -193,6 +195,14 @@ int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src,
 			s->next += s->interval;
 	}
 	return 0;
+}
+
+int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t)
+{
+	/* every event comes here; few of them are due a sample */
+	if (s->started && t >= s->t0 && t - s->t0 < s->next)
+		return 0;
+	return advance(s, walk, src, t);
 }
 
 int rf_series_finish(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t_end)

@@ -6,7 +6,8 @@ model_tests = \
 	tests/model/test-model-robust \
 	tests/model/test-model-folios \
 	tests/model/test-model-lru-gen \
-	tests/model/test-model-damon
+	tests/model/test-model-damon \
+	tests/model/test-model-hints
 check_PROGRAMS += $(model_tests)
 TESTS += $(model_tests)
 EXTRA_DIST += tests/model/model-helpers.h
@@ -22,3 +23,5 @@ tests_model_test_model_lru_gen_SOURCES = tests/model/test-model-lru-gen.c tests/
 tests_model_test_model_lru_gen_LDADD = $(MODEL_LIBS)
 tests_model_test_model_damon_SOURCES = tests/model/test-model-damon.c tests/model/model-helpers.h
 tests_model_test_model_damon_LDADD = $(MODEL_LIBS)
+tests_model_test_model_hints_SOURCES = tests/model/test-model-hints.c tests/model/model-helpers.h
+tests_model_test_model_hints_LDADD = $(MODEL_LIBS)
