@@ -409,9 +409,10 @@ struct rf_pair {
 	uint64_t a, b;
 };
 
+/* one finaliser round over a golden-ratio step: a pair's words are small, the step keeps them apart */
 static inline uint64_t rf_pair_hash(struct rf_pair k)
 {
-	return rf_hash2(k.a, k.b);
+	return rf_hash64(k.a * 0x9e3779b97f4a7c15ull + k.b);
 }
 
 #define RF_PAIR_EQ(x, y) ((x).a == (y).a && (x).b == (y).b)
