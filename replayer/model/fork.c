@@ -12,7 +12,18 @@
 /* The memcg @pid charges: the root for an unknown task or one left in a removed cgroup. */
 uint32_t task_memcg(struct rf_model *m, int32_t pid)
 {
-	uint32_t i = pid > 0 ? id_map_find(&m->pid_index, (uint64_t)pid) : RF_NONE;
+	uint32_t i = RF_NONE;
+
+	/* a task's index never changes (none is removed): the last one found, for streams */
+	if (pid > 0 && pid == m->pid_hit) {
+		i = m->pid_hit_index;
+	} else if (pid > 0) {
+		i = id_map_find(&m->pid_index, (uint64_t)pid);
+		if (i != RF_NONE) {
+			m->pid_hit = pid;
+			m->pid_hit_index = i;
+		}
+	}
 
 	/* a task left behind in a removed cgroup charges the root (the trace lost its move) */
 	if (i == RF_NONE || !m->memcgs[m->pids[i].memcg]->online)

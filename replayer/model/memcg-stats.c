@@ -98,7 +98,7 @@ void mem_cgroup_flush_stats(struct rf_model *m, uint32_t root)
 }
 
 /* flush_memcg_stats_dwork(): the whole tree every FLUSH_TIME of trace time */
-void memcg_stats_tick(struct rf_model *m, uint64_t now)
+void memcg_stats_tick_due(struct rf_model *m, uint64_t now)
 {
 	if (!m->p->stats_flushed)
 		return;

@@ -660,6 +660,8 @@ struct rf_model {
 
 	/* processes */
 	struct id_map pid_index;	/* pid -> index in pids[] */
+	int32_t pid_hit;		/* the last pid task_memcg() found (0: none), and its index */
+	uint32_t pid_hit_index;
 	struct rf_pid *pids;
 	uint32_t nr_pids;
 	size_t cap_pids;
@@ -1017,7 +1019,13 @@ void workingset_count_activate(struct rf_model *m, uint32_t memcg, bool file, ui
 uint64_t memcg_stat_lru(struct rf_model *m, uint32_t memcg, int lru);
 uint64_t memcg_stat_activate(struct rf_model *m, uint32_t memcg, bool file);
 void mem_cgroup_flush_stats(struct rf_model *m, uint32_t memcg);
-void memcg_stats_tick(struct rf_model *m, uint64_t now);
+void memcg_stats_tick_due(struct rf_model *m, uint64_t now);
+/* Every event: the periodic flush, when one is due (the first event sets the clock). */
+static inline void memcg_stats_tick(struct rf_model *m, uint64_t now)
+{
+	if (m->p->stats_flushed && now >= m->next_stats_flush)
+		memcg_stats_tick_due(m, now);
+}
 uint64_t shrink_shadow_nodes(struct rf_model *m, uint32_t memcg, uint64_t nr_scanned,
 			     uint64_t nr_eligible, int priority);
 void shadow_nodes_reparent(struct rf_model *m, uint32_t memcg);
