@@ -258,7 +258,7 @@ void xa_take_hint(struct rf_model *m, const struct rf_model_prefetch *st)
 	if (st->mapping == RF_NONE)
 		return;
 	m->mapping_hit = st->mapping;
-	if (st->node >= m->nr_node_slots)
+	if (st->node == RF_NIL || st->node >= m->nr_node_slots)
 		return;
 	n = &m->nodes[st->node];
 	if (n->mapping != st->mapping || n->base != st->base || n->level)
