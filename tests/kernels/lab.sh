@@ -141,11 +141,30 @@ out=$(cd "$out" && pwd)
 for c in "${sel_cases[@]}"; do rm -f "$out/$c.rft" "$out/$c.err"; done
 rm -f "$out"/console.log* "$out"/console-*.log* "$out/guest-info.txt" "$out/cases.txt" \
 	"$out/summary.txt" "$out/kallsyms" "$out/kallsyms.gz"
+# A run's work directory (an initramfs and a disk image, some 830 MiB) is locked for as long as
+# the run or its guest lives; one killed outright (SIGKILL, the machine stopped) leaves it behind,
+# and the next run removes every such directory that nothing holds and --keep did not keep. The
+# cache's own lock covers the window between a directory's creation and its lock.
+need flock "it comes with util-linux"
+exec 9> "$cache/lock" && flock 9 || die "cannot lock $cache/lock"
+for d in "$cache"/run.*; do
+	[ -d "$d" ] && [ ! -e "$d/kept" ] || continue
+	if flock -n "$d/lock" true 2> /dev/null; then
+		rm -rf "$d" && say "removed $d, left by a run that was killed"
+	fi
+done
 work=$(mktemp -d "$cache/run.XXXXXX") || die "cannot create a work directory in $cache"
+exec 8> "$work/lock" && flock 8 || die "cannot lock $work/lock"
+exec 9>&-
 qpid=
 cleanup() {
 	[ -z "$qpid" ] || [ -z "$(qemu_pid)" ] || kill -9 "$(qemu_pid)" 2> /dev/null
-	if [ -n "$keep" ]; then say "work directory kept: $work"; else rm -rf "$work"; fi
+	if [ -n "$keep" ]; then
+		touch "$work/kept"
+		say "work directory kept: $work"
+	else
+		rm -rf "$work"
+	fi
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM

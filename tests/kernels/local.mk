@@ -24,3 +24,6 @@ check-kernels: refault$(EXEEXT) tests/validate/vworkload$(EXEEXT)
 	LAB_OUT='$(LAB_OUT)' \
 	bash '$(abs_top_srcdir)/tests/kernels/check-kernels.sh'
 .PHONY: check-kernels
+# lab.sh's work directories, without a guest (make check; skipped without the lab's tools)
+TESTS += tests/kernels/test-lab-workdirs.sh
+EXTRA_DIST += tests/kernels/test-lab-workdirs.sh
