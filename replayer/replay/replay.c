@@ -31,6 +31,7 @@ int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_
 	long n, i;
 	int fd, rc = rf_trace_reader_open(&r, path, 0);
 
+	*fingerprint = res.fingerprint;
 	*events = 0;
 	if (rc) {
 		/* a reader is returned on a header error, to say what it was */

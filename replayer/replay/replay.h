@@ -98,8 +98,9 @@ void rf_config_list_free(struct rf_config_list *l);
  * replay.c: the "fingerprint" of the trace at @path as its results file gives
  * it (every chunk frame's checksum, from the chunk list: no chunk is
  * decoded), and its events by the chunk list.  Returns 0, or a negative
- * rf_err with the reason in @err.  With @reader, the trace's reader is handed
- * back open on success (for its header; the caller closes it).
+ * rf_err with the reason in @err; @fingerprint and @events are written
+ * either way, meaningful on success only.  With @reader, the trace's reader
+ * is handed back open on success (for its header; the caller closes it).
  */
 int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_t *events,
 				struct rf_trace_reader **reader, char *err, size_t errlen);
