@@ -108,6 +108,8 @@ static void usage(FILE *out)
 		"      --call-graph dwarf[,SIZE]  the user call stack of every read and fault, as perf\n"
 		"                          record --call-graph dwarf: SIZE bytes of stack per sample\n"
 		"                          (default 8192), unwound and named on this host as it records\n"
+		"  -z, --compression-level N  zstd level of the trace's chunks, 1 (fastest) to 19\n"
+		"                          (smallest; default 3: a few ns an event, see docs/recording.md)\n"
 		"      --time-resolution NS  write event times rounded down to NS nanoseconds (default 1000:\n"
 		"                          the microseconds perf script and ftrace print; 1 keeps every\n"
 		"                          nanosecond at ~1.5x the bytes; event order is kept either way)\n"
@@ -136,6 +138,7 @@ static const struct option longopts[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "snapshot-interval", required_argument, NULL, OPT_SNAP },
 	{ "time-resolution", required_argument, NULL, OPT_TIMERES },
+	{ "compression-level", required_argument, NULL, 'z' },
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "list-events", no_argument, NULL, OPT_LIST },
 	{ "as-root", no_argument, NULL, OPT_AS_ROOT },
@@ -244,6 +247,7 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 			return bad("invalid --time-resolution '%s' (nanoseconds, 1 to 1000000000)", optarg);
 		c->time_resolution = v;
 		return 0;
+	case 'z': return rf_parse_compression_level(VERB, optarg, &c->wopts.level);
 	case OPT_TRACEFS: c->opts.tracefs_dir = optarg; return 0;
 	case OPT_AS_ROOT: c->as_root = true; return 0;
 	case OPT_DURATION:
@@ -274,7 +278,7 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 	int opt, nscopes = 0, ret;
 	bool first = true;
 
-	while ((opt = rf_getopt(VERB, argc, argv, "+:aG:p:o:m:e:qh", longopts, NULL, &first)) != -1) {
+	while ((opt = rf_getopt(VERB, argc, argv, "+:aG:p:o:m:e:z:qh", longopts, NULL, &first)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return -1;
@@ -778,8 +782,6 @@ int cmd_record(int argc, char **argv)
 	sigset_t mask, old;
 	int ret, status;
 
-	/* the recorder shares the CPUs with what it records: cheapest zstd level (as small here) */
-	c.wopts.level = 1;
 	c.all_argc = argc;
 	c.all_argv = argv;
 	ret = parse_args(&c, argc, argv);

@@ -147,6 +147,19 @@ int rf_parse_threads(const char *verb, const char *arg, unsigned int *threads)
 	return 0;
 }
 
+int rf_parse_compression_level(const char *verb, const char *arg, int *level)
+{
+	uint64_t v;
+
+	if (rf_parse_u64(arg, &v) || v < 1 || v > RF_MAX_COMPRESSION_LEVEL) {
+		rf_err(verb, "--compression-level wants a zstd level from 1 (fastest) to %d (smallest), not '%s'",
+		       RF_MAX_COMPRESSION_LEVEL, arg);
+		return RF_EXIT_USAGE;
+	}
+	*level = (int)v;
+	return 0;
+}
+
 int rf_add_set(const char *verb, char **sets, size_t *nr, char *arg)
 {
 	if (*nr == RF_CLI_MAX_SETS) {

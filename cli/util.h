@@ -50,6 +50,14 @@ unsigned int rf_default_threads(void);
 /* --threads N: 1 to 256 into *@threads; else the message, and RF_EXIT_USAGE. */
 int rf_parse_threads(const char *verb, const char *arg, unsigned int *threads);
 
+/*
+ * --compression-level N of a verb that writes a trace: zstd's levels 1 to 19
+ * (20 and up need zstd's "ultra" windows, of no use for chunks of at most
+ * RF_MAX_CHUNK_BYTES) into *@level; else the message, and RF_EXIT_USAGE.
+ */
+#define RF_MAX_COMPRESSION_LEVEL 19
+int rf_parse_compression_level(const char *verb, const char *arg, int *level);
+
 /* --set KEY=VALUE options a verb keeps (replay, validate, report) */
 #define RF_CLI_MAX_SETS 256
 /* @arg as the next of @sets (*@nr of RF_CLI_MAX_SETS); else the message, and RF_EXIT_USAGE. */

@@ -20,7 +20,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: refault trace convert IN OUT [--from FMT] [--to FMT] [--chunk-events N]\n"
-		"                             [--format-version MAJOR]\n\n"
+		"                             [--format-version MAJOR] [-z LEVEL]\n\n"
 		"Convert IN to OUT.  Formats (from the file name when not given):\n"
 		"  trace    a refault trace (any other name)\n"
 		"  jsonl    JSON lines: the header object first, then one event per line, as\n"
@@ -34,6 +34,8 @@ static void usage(FILE *out)
 		"                    262144)\n"
 		"  --format-version MAJOR  the trace output's format: 3 (default, columns) or 2\n"
 		"                    (2.6, for refault 2.x readers)\n"
+		"  -z, --compression-level N  zstd level of a trace output's chunks, 1 (fastest)\n"
+		"                    to 19 (smallest; default 3)\n"
 		"To oracle and csv, every page a reference event touches becomes one request of\n"
 		"one page; other events are left out.  From oracle and csv, every request becomes\n"
 		"an 'access' event whose key is obj_id.  See docs/refault-trace.md for the page\n"
@@ -451,6 +453,7 @@ int trace_convert(int argc, char **argv)
 		{ "to", required_argument, NULL, 't' },
 		{ "chunk-events", required_argument, NULL, 'c' },
 		{ "format-version", required_argument, NULL, 'V' },
+		{ "compression-level", required_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum conv_format ifmt = FMT_TRACE, ofmt = FMT_TRACE;
@@ -459,7 +462,7 @@ int trace_convert(int argc, char **argv)
 	bool first = true, have_in = false, have_out = false;
 	int c, idx;
 
-	while ((c = rf_getopt(verb, argc, argv, ":h", longopts, &idx, &first)) != -1) {
+	while ((c = rf_getopt(verb, argc, argv, ":hz:", longopts, &idx, &first)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -480,6 +483,10 @@ int trace_convert(int argc, char **argv)
 			if (rf_parse_u64(optarg, &v) || (v != 2 && v != RF_TRACE_VERSION_MAJOR))
 				return rf_usage_error(verb, "--format-version is 2 or 3");
 			wo.version_major = (uint32_t)v;
+			break;
+		case 'z':
+			if (rf_parse_compression_level(verb, optarg, &wo.level))
+				return RF_EXIT_USAGE;
 			break;
 		default:
 			return RF_EXIT_USAGE;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `refault trace convert`: lossless JSON lines both ways; page requests for cache simulators.
 . "$(dirname "$0")/trace-lib.sh"
-plan 13
+plan 15
 make_small && make_big
 ok $? "test traces made"
 
@@ -13,6 +13,14 @@ cmp -s "$TMP/a" "$TMP/b"; ok $? "the round trip gives an identical 'dump --json'
 rt info "$TMP/big.trace" | sed -n '1,/^command/p' > "$TMP/a"
 rt info "$TMP/big2.trace" | sed -n '1,/^command/p' > "$TMP/b"
 cmp -s "$TMP/a" "$TMP/b"; ok $? "and an identical header"
+# -z: the zstd level changes the bytes, never the events
+rt convert -z 1 "$TMP/big.trace" "$TMP/z1.trace" 2>/dev/null &&
+	rt convert --compression-level 19 "$TMP/big.trace" "$TMP/z19.trace" 2>/dev/null &&
+	rt dump --json "$TMP/big.trace" > "$TMP/a" && rt dump --json "$TMP/z1.trace" > "$TMP/b" &&
+	rt dump --json "$TMP/z19.trace" > "$TMP/c" && cmp -s "$TMP/a" "$TMP/b" && cmp -s "$TMP/a" "$TMP/c"
+ok $? "-z 1 and -z 19 convert to the same events"
+[ "$(stat -c %s "$TMP/z19.trace")" -le "$(stat -c %s "$TMP/z1.trace")" ]
+ok $? "-z 19 is no larger than -z 1 ($(stat -c %s "$TMP/z19.trace") and $(stat -c %s "$TMP/z1.trace") bytes)"
 
 # small.trace's references: file_read of pages 0-3, an anon write fault, access key 5,
 # file_read of pages 2-3, an access write to key 5: 9 page requests.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Bad command lines exit 2 with a message; --help exits 0; bad files exit 1 without a crash.
 . "$(dirname "$0")/trace-lib.sh"
-plan 14
+plan 16
 make_small
 usage_error() {	# usage_error DESCRIPTION ARGS...: exit 2 and a message on stderr
 	desc=$1; shift
@@ -20,6 +20,8 @@ usage_error "no TRACE" info
 usage_error "slice without -o" slice "$TMP/small.trace"
 usage_error "convert with one file" convert "$TMP/small.trace"
 usage_error "convert to an unknown format" convert "$TMP/small.trace" "$TMP/x" --to parquet
+usage_error "convert at zstd level 0" convert "$TMP/small.trace" "$TMP/x" -z 0
+usage_error "convert at zstd level 20" convert "$TMP/small.trace" "$TMP/x" --compression-level 20
 for sub in info dump verify slice recover convert; do
 	rt $sub --help | grep -q "^usage: refault trace $sub" || break
 done

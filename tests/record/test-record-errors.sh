@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
 has_memcg=$([ -n "$(memcg_own_dir)" ] && echo 1)
-echo "1..29"
+echo "1..31"
 run=
 
 expect() {	# expect STATUS PATTERN DESCRIPTION -- ARGS
@@ -30,6 +30,8 @@ expect 2 "unknown event 'nosuch'" "... named with -e, as perf record -e" -- -e r
 expect 1 "no process 999999" "-p of a process gone, with a command to bound it" -- -p 999999 -- true
 expect 2 "needs a command" "--memcg-limit without a command" -- --memcg-limit 64M -a
 expect 2 "it needs -p PID or -- COMMAND" "--damon of every task" -- -a --damon -- true
+expect 2 "compression-level wants a zstd level from 1 (fastest) to 19 (smallest), not '20'" \
+	"a compression level zstd's ordinary levels do not have" -- -z 20 -- true
 expect 2 "invalid --damon '1ms,0'" "--damon with no aggregation interval" -- --damon=1ms,0 -- true
 expect 1 "the damon events need --damon" "the damon events without their monitor" -- \
 	-e refs,damon -- true
