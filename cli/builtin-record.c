@@ -28,6 +28,7 @@
 #include "cli/util.h"
 #include "lib/clock.h"
 #include "lib/outfile.h"
+#include "cli/pfnids.h"
 #include "recorder/perfstack.h"
 #include "recorder/record.h"
 
@@ -51,6 +52,8 @@ struct record_cmd {
 	char **all_argv;		/* the whole command line, for the header */
 	int all_argc;
 	bool quiet;
+	bool kernel_pfns;		/* --pfns kernel: the kernel's pfns, not folio ids */
+	struct rf_pfn_ids pfn_ids;
 	/* run state */
 	struct rf_recorder *rec;
 	struct rf_trace_writer *w;
@@ -113,6 +116,10 @@ static void usage(FILE *out)
 		"      --time-resolution NS  write event times rounded down to NS nanoseconds (default 1000:\n"
 		"                          the microseconds perf script and ftrace print; 1 keeps every\n"
 		"                          nanosecond at ~1.5x the bytes; event order is kept either way)\n"
+		"      --pfns MODE         what identifies a folio in the page-cache and LRU events:\n"
+		"                          ids (default: numbered 1, 2, ... as first seen; a half to\n"
+		"                          three quarters of the bytes) or kernel (the page frame\n"
+		"                          numbers the kernel chose)\n"
 		"      --tracefs DIR       tracefs mount (default: found by libtracefs)\n"
 		"      --list-events       print the groups and events and exit\n"
 		"  -q, --quiet             no summary\n"
@@ -125,7 +132,7 @@ static void usage(FILE *out)
 
 enum {
 	OPT_MEMCG = 256, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
-	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH,
+	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH, OPT_PFNS,
 };
 
 static const struct option longopts[] = {
@@ -139,6 +146,7 @@ static const struct option longopts[] = {
 	{ "snapshot-interval", required_argument, NULL, OPT_SNAP },
 	{ "time-resolution", required_argument, NULL, OPT_TIMERES },
 	{ "compression-level", required_argument, NULL, 'z' },
+	{ "pfns", required_argument, NULL, OPT_PFNS },
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "list-events", no_argument, NULL, OPT_LIST },
 	{ "as-root", no_argument, NULL, OPT_AS_ROOT },
@@ -264,6 +272,11 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 			c->opts.kprobes = RF_KPROBES_NEVER;
 		else
 			return bad("invalid --kprobes '%s' (auto, always or never)", optarg);
+		return 0;
+	case OPT_PFNS:
+		if (strcmp(optarg, "ids") && strcmp(optarg, "kernel"))
+			return bad("invalid --pfns '%s' (ids or kernel)", optarg);
+		c->kernel_pfns = !strcmp(optarg, "kernel");
 		return 0;
 	case OPT_DAMON: return parse_damon(c, optarg);
 	case OPT_CALL_GRAPH: return parse_call_graph(c, optarg);
@@ -419,6 +432,7 @@ static int open_writer(struct record_cmd *c)
 	describe(c, h->scope, sizeof(h->scope));
 	recorded_cgroup(c, h->cgroup, sizeof(h->cgroup));
 	join_argv(c, h->command, sizeof(h->command));
+	snprintf(h->pfns, sizeof(h->pfns), "%s", c->kernel_pfns ? "kernel" : "ids");
 	err = rf_trace_writer_fdopen(&c->w, c->out_fd, h, &c->wopts);
 	if (err)
 		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_strerror(err));
@@ -470,12 +484,22 @@ static bool duration_over(struct record_cmd *c, uint64_t start)
 static int sink_event(void *ctx, const struct rf_event *ev)
 {
 	struct record_cmd *c = ctx;
+	struct rf_event e;
 	int err;
 
 	if (!c->w) {
 		err = open_writer(c);
 		if (err)
 			return err;
+	}
+	if (!c->kernel_pfns) {
+		e = *ev;
+		err = rf_pfn_ids_apply(&c->pfn_ids, &e);
+		if (err) {
+			snprintf(c->werr, sizeof(c->werr), "%s: folio ids: %s", c->out, rf_strerror(err));
+			return err;
+		}
+		ev = &e;
 	}
 	err = rf_trace_writer_append(c->w, ev);
 	if (err)
@@ -768,6 +792,7 @@ static int cleanup(struct record_cmd *c, int ret)
 	if (ret == RF_EXIT_OK)
 		summary(c);
 	rf_recorder_free(c->rec);
+	rf_pfn_ids_free(&c->pfn_ids);
 	if (c->memcg_dir[0] && rf_memcg_remove(c->memcg_dir))
 		rf_err(VERB, "warning: cannot remove memory cgroup %s", c->memcg_dir);
 	if (c->sig_fd >= 0)

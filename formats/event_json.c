@@ -269,6 +269,7 @@ json_object *rf_header_to_json(const struct rf_trace_header *h)
 	json_object_object_add(rec, "command", json_object_new_string(h->command));
 	json_object_object_add(rec, "params", json_object_new_string(h->params));
 	json_object_object_add(rec, "cgroup", json_object_new_string(h->cgroup));
+	json_object_object_add(rec, "pfns", json_object_new_string(h->pfns));
 	json_object_object_add(o, "recording", rec);
 	return o;
 }
@@ -340,6 +341,7 @@ int rf_header_from_json(json_object *o, struct rf_trace_header *h, char *errmsg,
 		get_str(rec, "command", h->command, sizeof(h->command));
 		get_str(rec, "params", h->params, sizeof(h->params));
 		get_str(rec, "cgroup", h->cgroup, sizeof(h->cgroup));
+		get_str(rec, "pfns", h->pfns, sizeof(h->pfns));
 	}
 	return rf_header_check(h, errmsg, errlen);
 }

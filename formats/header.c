@@ -78,7 +78,7 @@ int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_u64(&pk, "cgroup_version", h->host.cgroup_version);
 	pack_kv_str(&pk, "cgroup_mount", h->host.cgroup_mount);
 	pack_cstr(&pk, "recording");
-	msgpack_pack_map(&pk, 6);
+	msgpack_pack_map(&pk, 7);
 	pack_cstr(&pk, "synthetic");
 	if (h->synthetic)
 		msgpack_pack_true(&pk);
@@ -89,6 +89,7 @@ int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_str(&pk, "command", h->command);
 	pack_kv_str(&pk, "params", h->params);
 	pack_kv_str(&pk, "cgroup", h->cgroup);
+	pack_kv_str(&pk, "pfns", h->pfns);
 	if (!sb.data) {
 		msgpack_sbuffer_destroy(&sb);
 		return RF_ERR_NOMEM;
@@ -126,7 +127,7 @@ static const struct field_map host_fields[] = {
 static const struct field_map rec_fields[] = {
 	{ "synthetic", 'b', offsetof(struct rf_trace_header, synthetic), 0 },
 	HS("sources", sources), HS("scope", scope), HS("command", command), HS("params", params),
-	HS("cgroup", cgroup),
+	HS("cgroup", cgroup), HS("pfns", pfns),
 };
 
 static bool key_is(const msgpack_object *k, const char *s)

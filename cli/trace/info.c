@@ -178,6 +178,10 @@ static void print_header_text(const struct rf_trace_header *h)
 	if (h->cgroup[0])
 		printf("cgroup:       %s\n", h->cgroup);
 	printf("command:      %s\n", h->command);
+	if (!strcmp(h->pfns, "ids"))
+		printf("pfns:         folio ids, numbered by the producer (not the kernel's)\n");
+	else if (h->pfns[0])
+		printf("pfns:         %s\n", h->pfns);
 	if (*h->params)
 		printf("params:       %s\n", h->params);
 }

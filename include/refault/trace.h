@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	3
-#define RF_TRACE_VERSION_MINOR	0
+#define RF_TRACE_VERSION_MINOR	1
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -361,6 +361,13 @@ struct rf_trace_header {
 	char cgroup[RF_MAX_STRING];
 	char command[1024];		/* the producer's command line */
 	char params[1024];		/* generator parameters, "key=value ..." */
+	/*
+	 * What the pfn of pagecache_add/del and lru_add/activate is (since
+	 * 3.1): "kernel", the kernel's page frame number; "ids", folio ids
+	 * numbered by the producer (docs/trace-format.md, "Folio ids"); ""
+	 * not said (traces before 3.1: the kernel's).  Readers only join on it.
+	 */
+	char pfns[16];
 };
 
 /**

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The recorder when things go wrong around it: a disk that fills up (a tmpfs of 24 KiB), an
+# The recorder when things go wrong around it: a disk that fills up (a tmpfs of 8 KiB), an
 # output whose directory is removed while it records, a ring buffer too small for the workload,
 # SIGKILL at points drawn from SEED.  Each ends in a clear error or a readable trace; an
 # existing output is never replaced by a broken one; every loss is counted; the next recording
@@ -16,9 +16,10 @@ trap 'umount "$dir/full" 2> /dev/null; rm -rf "$dir"' EXIT
 echo "1..$((11 + 2 * KILLS))"
 
 # A full disk: the recording fails with ENOSPC named; the output there is kept, the trace so
-# far stays under its temporary name, and nothing is left tracing.
+# far stays under its temporary name, and nothing is left tracing.  8 KiB: a page for the file
+# kept, one for the trace, whose 50,000 events take some 16 KiB with folio ids (24 KiB held them).
 mkdir "$dir/full"
-if mount -t tmpfs -o size=24k refault-test "$dir/full" 2> /dev/null; then
+if mount -t tmpfs -o size=8k refault-test "$dir/full" 2> /dev/null; then
 	echo keep > "$dir/full/t.trace"
 	"$REFAULT" record -o "$dir/full/t.trace" -- "$wl" "$dir/a.dat" "$dir/a.dat" 64 1 \
 		> /dev/null 2> "$dir/err" &
