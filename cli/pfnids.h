@@ -42,7 +42,8 @@ struct rf_pfn_ids {
  * @s: zeroed before the first event; one per trace
  *
  * Returns 0, or RF_ERR_NOMEM with @ev left as it was.  Memory: one entry a
- * folio cached or a pfn seen outside the page cache (16 bytes at 75 % load).
+ * folio cached or a pfn seen outside the page cache, 24-byte slots in a table
+ * a quarter to three quarters full (32 to 96 bytes an entry).
  */
 int rf_pfn_ids_apply(struct rf_pfn_ids *s, struct rf_event *ev);
 

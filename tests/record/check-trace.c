@@ -190,8 +190,8 @@ static int check_workload(char **argv)
 	plan(18);
 	ret = read_all(argv[2], &x, &h, &r);
 	ok(ret == 0, "trace reads to the end without error");
-	ok(h && !strcmp(h->producer, "refault record") && !strcmp(h->clock, "mono"),
-	   "header: producer 'refault record', clock mono");
+	ok(h && !strcmp(h->producer, "refault record") && !strcmp(h->clock, "mono") &&
+	   !strcmp(h->pfns, "ids"), "header: producer 'refault record', clock mono, folio ids");
 	ok(h && strstr(h->sources, "filemap:mm_filemap_get_pages") != NULL,
 	   "header lists the tracepoints used");
 	ok(x.unordered == 0, "events are in time order (%" PRIu64 " out of order)", x.unordered);
