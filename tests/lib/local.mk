@@ -10,3 +10,7 @@ TESTS += tests/lib/test-outfile
 check_PROGRAMS += tests/lib/test-utf8
 tests_lib_test_utf8_LDADD = $(RF_UTIL)
 TESTS += tests/lib/test-utf8
+# What a terminal is shown of text a file supplies: controls, C1, ill-formed bytes escaped.
+check_PROGRAMS += tests/lib/test-term
+tests_lib_test_term_LDADD = $(RF_UTIL)
+TESTS += tests/lib/test-term
