@@ -126,7 +126,9 @@ static void usage(FILE *out)
 		"\n"
 		"Needs root, or CAP_PERFMON with write access to tracefs.  SIGINT, SIGTERM or SIGHUP\n"
 		"stop the recording (a COMMAND gets the signal first, its whole process group; a\n"
-		"second one kills it); the trace is complete either way.\n"
+		"second one kills it); the trace is complete either way.  They do so even when the\n"
+		"recorder was started with them ignored (a shell's background job, nohup): it and\n"
+		"COMMAND start with their default actions.\n"
 		"Exit status: 0 recorded, 1 failed, 2 bad command line.\n");
 }
 
@@ -800,6 +802,37 @@ static int cleanup(struct record_cmd *c, int ret)
 	return ret;
 }
 
+/*
+ * The stop signals (SIGINT, SIGTERM, SIGHUP), before anything else, as a
+ * daemon takes them: blocked first, so that one sent from here on waits,
+ * pending, for the recording loop, which reads it from the signalfd; then
+ * their default action back, whatever the parent left: a shell's
+ * background job ignores SIGINT, nohup SIGHUP, and a command forked with an
+ * ignored one would never stop when the recorder passes the signal on.
+ * (A blocked signal is queued even while ignored, and setting the default
+ * action does not discard one already pending.)  SIGCHLD wakes the loop
+ * when the command exits; SIGTTOU is blocked for giving the terminal back
+ * from the background (recorder/workload.c).  They stay blocked to the end:
+ * a signal after the loop is too late to stop anything, and must not turn
+ * the exit status of a finished recording into a death by signal.
+ */
+static void take_signals(sigset_t *stop, sigset_t *old)
+{
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	sigset_t block;
+	size_t i;
+
+	sigemptyset(stop);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(stop, stop_signals[i]);
+	sigaddset(stop, SIGCHLD);
+	block = *stop;
+	sigaddset(&block, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &block, old);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		signal(stop_signals[i], SIG_DFL);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_cmd c = { .out = "refault.trace", .out_fd = -1, .sig_fd = -1,
@@ -807,6 +840,7 @@ int cmd_record(int argc, char **argv)
 	sigset_t mask, old;
 	int ret, status;
 
+	take_signals(&mask, &old);
 	c.all_argc = argc;
 	c.all_argv = argv;
 	ret = parse_args(&c, argc, argv);
@@ -820,19 +854,12 @@ int cmd_record(int argc, char **argv)
 		return RF_EXIT_FAILURE;
 	/* a command gone before exec makes the release write fail with EPIPE, not kill us */
 	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigaddset(&mask, SIGTTOU);	/* giving the terminal back from the background */
-	sigprocmask(SIG_BLOCK, &mask, &old);
-	sigdelset(&mask, SIGTTOU);
 	c.sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (c.sig_fd < 0)
+		rf_err(VERB, "signalfd: %s", strerror(errno));
 	ret = c.sig_fd < 0 ? RF_EXIT_FAILURE : run(&c, &old);
 	status = c.wl && rf_workload_exited(c.wl) ? rf_workload_status(c.wl) : 0;
 	ret = cleanup(&c, ret);
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (ret == RF_EXIT_OK && !(WIFEXITED(status) && !WEXITSTATUS(status)))
 		rf_err(VERB, "note: the command exited with status %d", WIFEXITED(status) ?
 		       WEXITSTATUS(status) : 128 + WTERMSIG(status));

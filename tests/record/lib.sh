@@ -63,3 +63,68 @@ leftover_cgroup() {
 	own=$(memcg_own_dir)
 	[ -n "$own" ] && [ -d "$own/refault-record-$1" ]
 }
+
+# running PID: PID, a child of this shell, has not exited (a zombie not yet waited for has).
+running() {
+	case $(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2> /dev/null) in
+	''|Z|X) return 1;;
+	esac
+}
+
+# wait_bounded PID SECONDS WHAT: wait for PID, a process this test started in the background, for
+# at most SECONDS, and give its exit status.  Past SECONDS it is a failure the log names: a TAP
+# comment says WHAT hung, the process gets SIGTERM, SIGKILL 5 s later, and the status is 124 (as
+# timeout(1) gives).  A test that waits on a process it started never waits without a bound.
+wait_bounded() {
+	wb_t=0
+	while running "$1" && [ $wb_t -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		wb_t=$((wb_t + 1))
+	done
+	if running "$1"; then
+		echo "# $3: pid $1 still running after $2 s: killed"
+		kill -TERM "$1" 2> /dev/null
+		wb_t=0
+		while running "$1" && [ $wb_t -lt 50 ]; do
+			sleep 0.1
+			wb_t=$((wb_t + 1))
+		done
+		kill -KILL "$1" 2> /dev/null
+		wait "$1" 2> /dev/null
+		return 124
+	fi
+	wait "$1"
+}
+
+# wait_until SECONDS CONDITION: poll the shell CONDITION every 50 ms for at most SECONDS; 1, with
+# a TAP comment that says what never held, past that.
+wait_until() {
+	wu_t=0
+	while ! eval "$2"; do
+		if [ $wu_t -ge $(($1 * 20)) ]; then
+			echo "# gave up after $1 s waiting for: $2"
+			return 1
+		fi
+		sleep 0.05
+		wu_t=$((wu_t + 1))
+	done
+}
+
+# recording PID: the recorder PID has made its tracefs instance, so it has its stop signals
+# (taken before anything else it does) and a SIGINT now is read by its loop.
+recording() {
+	[ -d "$TRACEFS/instances/refault-record-$1" ]
+}
+
+# rec ARGS...: "$REFAULT" record ARGS in the foreground, for at most $record_timeout seconds (300
+# unless set): past that it is killed (SIGTERM, SIGKILL 10 s later), stderr says so, and the status
+# is 124 or 137, as timeout(1) gives.
+record_timeout=${record_timeout:-300}
+rec() {
+	timeout -k 10 "$record_timeout" "$REFAULT" record "$@"
+	rec_st=$?
+	case $rec_st in
+	124|137) echo "refault record $*: still running after $record_timeout s: killed" >&2;;
+	esac
+	return $rec_st
+}

@@ -14,7 +14,8 @@ tests_record_check_readahead_SOURCES = tests/record/check-readahead.c
 tests_record_check_readahead_LDADD = librefault-trace.la $(RF_UTIL)
 tests_record_workload_drain_SOURCES = tests/record/workload-drain.c
 record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-errors.sh \
-	tests/record/test-record-kill.sh tests/record/test-record-readahead.sh \
+	tests/record/test-record-kill.sh tests/record/test-record-signals.sh \
+	tests/record/test-record-readahead.sh \
 	tests/record/test-record-drain.sh tests/record/test-record-memstat.sh \
 	tests/record/test-record-safety.sh tests/record/test-record-faults.sh \
 	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh
@@ -50,7 +51,8 @@ tests/record/test-record-stacks.log: tests/record/test-record-kprobes.log
 # test-record-faults' kill cases would remove what they check is left.
 tests/record/test-record-errors.log: tests/record/test-record-workload.log
 tests/record/test-record-kill.log: tests/record/test-record-errors.log
-tests/record/test-record-readahead.log: tests/record/test-record-kill.log
+tests/record/test-record-signals.log: tests/record/test-record-kill.log
+tests/record/test-record-readahead.log: tests/record/test-record-signals.log
 tests/record/test-record-drain.log: tests/record/test-record-readahead.log
 tests/record/test-record-memstat.log: tests/record/test-record-drain.log
 tests/record/test-record-safety.log: tests/record/test-record-memstat.log
