@@ -15,15 +15,11 @@ echo "1..4"
 "$REFAULT" record -q -o "$dir/d.trace" -- "$top_builddir/tests/record/workload-drain" \
 	"$dir/f.dat" $pages "$dir/ready" "$dir/go" 2> "$dir/err" &
 pid=$!
-i=0
-while [ ! -e "$dir/ready" ] && [ $i -lt 200 ] && kill -0 $pid 2>/dev/null; do
-	sleep 0.05
-	i=$((i + 1))
-done
+wait_until 60 "[ -e '$dir/ready' ] || ! running $pid"
 # outside the scope: not a descendant of the command
 "$top_builddir/tests/record/workload-drain" drain
 touch "$dir/go"
-wait $pid
+wait_bounded $pid 120 "refault record -- workload-drain"
 tap $? "refault record -- workload-drain exits 0"
 sed 's/^/# /' "$dir/err"
 "$REFAULT" trace dump "$dir/d.trace" --type exec,pagecache_add,lru_activate > "$dir/dump" 2>&1

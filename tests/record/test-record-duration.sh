@@ -15,7 +15,7 @@ sec() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(sec)" 'BEGIN { printf "%.1f", b - a }'; }
 
 t=$(sec)
-"$REFAULT" record -q -a -o "$dir/a.trace" -- sleep 1 2> "$dir/err"
+rec -q -a -o "$dir/a.trace" -- sleep 1 2> "$dir/err"
 st=$? took=$(elapsed "$t")
 sed 's/^/# /' "$dir/err"
 [ $st -eq 0 ] && awk -v x="$took" 'BEGIN { exit !(x >= 1 && x < 10) }'
@@ -29,7 +29,7 @@ nreads=$("$REFAULT" trace dump "$dir/a.trace" --type file_read 2> /dev/null | gr
 tap $? "... and it recorded another task's reads of a file sleep never touches ($nreads)"
 
 t=$(sec)
-"$REFAULT" record -q -a --duration 1 -o "$dir/d.trace" 2> "$dir/err"
+rec -q -a --duration 1 -o "$dir/d.trace" 2> "$dir/err"
 st=$? took=$(elapsed "$t")
 [ $st -eq 0 ] && awk -v x="$took" 'BEGIN { exit !(x >= 1 && x < 10) }'
 tap $? "record -a --duration 1: exit 0 after ${took} s"
@@ -38,7 +38,7 @@ awk -v x="$d" 'BEGIN { exit !(x >= 0.9 && x < 5) }'
 tap $? "... its trace spans ${d:-?} s"
 
 t=$(sec)
-"$REFAULT" record -q --duration 1s -o "$dir/c.trace" -- sleep 30 2> "$dir/err"
+rec -q --duration 1s -o "$dir/c.trace" -- sleep 30 2> "$dir/err"
 st=$? took=$(elapsed "$t")
 sed 's/^/# /' "$dir/err"
 [ $st -eq 0 ] && awk -v x="$took" 'BEGIN { exit !(x >= 1 && x < 10) }' &&
@@ -47,10 +47,10 @@ tap $? "--duration 1s -- sleep 30: SIGTERM at 1 s, exit 0 after ${took} s, the s
 "$top_builddir/tests/record/check-trace" readable "$dir/c.trace" | grep -q indexed
 tap $? "... and the trace is complete"
 
-"$REFAULT" record -q -a --memcg-limit 64M -o "$dir/x.trace" -- true > "$dir/out" 2>&1
+rec -q -a --memcg-limit 64M -o "$dir/x.trace" -- true > "$dir/out" 2>&1
 [ $? -eq 2 ] && grep -q "drop -a, -G or -p" "$dir/out"
 tap $? "--memcg-limit with -a and a command: a usage error that says what to drop"
-"$REFAULT" record -q -e refs -a --duration 0.5 -o "$dir/e.trace" 2> "$dir/err" &&
+rec -q -e refs -a --duration 0.5 -o "$dir/e.trace" 2> "$dir/err" &&
 	"$REFAULT" trace info "$dir/e.trace" | grep -q '^sources: *filemap:' &&
 	! "$REFAULT" trace info "$dir/e.trace" | grep -q 'vmscan'
 tap $? "-e refs records the refs group only, as perf record -e"

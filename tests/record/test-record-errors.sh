@@ -13,7 +13,7 @@ expect() {	# expect STATUS PATTERN DESCRIPTION -- ARGS
 	shift 4
 	$run "$REFAULT" record -q -o "$dir/e.trace" "$@" > "$dir/out" 2>&1 &
 	pid=$!
-	wait $pid
+	wait_bounded $pid 120 "refault record $*"
 	got=$?
 	[ $got -eq "$want" ] && grep -q -- "$pat" "$dir/out"
 	ok=$?
@@ -54,9 +54,11 @@ mnt=$(awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ { print $5; exit }' /proc/
 if [ -n "$own" ] && mkdir "$mnt/refault-test-g-$$" 2> /dev/null; then
 	"$REFAULT" record -q -G "refault-test-g-$$" -o "$dir/g.trace" 2> "$dir/out" &
 	pid=$!
-	sleep 1
+	# one SIGINT once it records (a background job of sh starts with SIGINT ignored: sent
+	# before the recorder took its signals, it would be lost), and never an unbounded wait
+	wait_until 60 "recording $pid || ! running $pid"
 	kill -INT $pid
-	wait $pid
+	wait_bounded $pid 60 "refault record -G after one SIGINT"
 	st=$?
 	rmdir "$mnt/refault-test-g-$$"
 	sed 's/^/# /' "$dir/out"

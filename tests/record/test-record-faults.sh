@@ -24,7 +24,7 @@ if mount -t tmpfs -o size=8k refault-test "$dir/full" 2> /dev/null; then
 	"$REFAULT" record -o "$dir/full/t.trace" -- "$wl" "$dir/a.dat" "$dir/a.dat" 64 1 \
 		> /dev/null 2> "$dir/err" &
 	pid=$!
-	wait $pid
+	wait_bounded $pid 120 "refault record onto a full disk"
 	st=$?
 	sed 's/^/# /' "$dir/err"
 	[ $st -eq 1 ] && grep -q "No space left on device" "$dir/err"
@@ -47,7 +47,7 @@ mkdir "$dir/gone"
 pid=$!
 sleep 0.3
 rm -rf "$dir/gone"
-wait $pid
+wait_bounded $pid 120 "refault record into a removed directory"
 st=$?
 sed 's/^/# /' "$dir/err"
 [ $st -eq 1 ] && grep -q "gone/t.trace: its directory was removed while it was written" "$dir/err"
@@ -57,7 +57,7 @@ tap $? "... and no summary claims a trace was written"
 
 # A 4 KiB ring buffer: the kernel drops records; the count is in the summary, the trace's end
 # record and the first thing replay says.
-"$REFAULT" record -m 4K -o "$dir/tiny.trace" -- "$wl" "$dir/a.dat" "$dir/a.dat" 64 1 \
+rec -m 4K -o "$dir/tiny.trace" -- "$wl" "$dir/a.dat" "$dir/a.dat" 64 1 \
 	2> "$dir/err"
 st=$?
 sed 's/^/# /' "$dir/err"
@@ -75,11 +75,7 @@ tap $? "... and replay says it first"
 # The recording has begun when its command runs (the recorder holds it until then): slow to set
 # up under a sanitizer, so kill points count from there.
 wait_started() {
-	i=0
-	while [ ! -e "$dir/started" ] && [ $i -lt 600 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	wait_until 60 "[ -e '$dir/started' ] || ! running $pid"
 }
 
 # A recording with few events, killed 2.5 s in: its first second is on disk (a chunk is written
@@ -92,7 +88,7 @@ wait_started
 sleep 2.5
 cmd=$(ps -o pid= --ppid $pid | tr -d ' ')
 kill -KILL $pid 2> /dev/null
-wait $pid 2> /dev/null
+wait_bounded $pid 30 "refault record after SIGKILL" 2> /dev/null
 [ -n "$cmd" ] && kill -KILL -- "-$cmd" 2> /dev/null
 part=$(ls "$dir"/.k.trace.tmp-* 2> /dev/null | head -1)
 reads=0
@@ -122,7 +118,7 @@ for d in $points; do
 	sleep "$d"
 	cmd=$(ps -o pid= --ppid $pid | tr -d ' ')
 	kill -KILL $pid 2> /dev/null
-	wait $pid 2> /dev/null
+	wait_bounded $pid 30 "refault record after SIGKILL" 2> /dev/null
 	[ -n "$cmd" ] && kill -KILL -- "-$cmd" 2> /dev/null
 	part=$(ls "$dir"/.k.trace.tmp-* 2> /dev/null | head -1)
 	if [ -z "$part" ] && [ "$d" = 0.05 ]; then
@@ -131,7 +127,7 @@ for d in $points; do
 	elif [ -z "$part" ]; then
 		tap 1 "SIGKILL at $d s: no trace under a temporary name"
 	elif [ "$d" = 0.05 ]; then
-		"$REFAULT" record -q -o "$dir/k.trace" -- true 2> "$dir/err"
+		rec -q -o "$dir/k.trace" -- true 2> "$dir/err"
 		"$REFAULT" trace recover "$part" -o "$dir/rec.trace" > "$dir/out" 2>&1
 		st=$?
 		sed 's/^/# /' "$dir/err" "$dir/out"
@@ -145,7 +141,7 @@ for d in $points; do
 		sed 's/^/# /' "$dir/out" "$dir/out2"
 		tap $st "SIGKILL at $d s: ${part##*/} is recovered into a readable trace"
 	fi
-	"$REFAULT" record -q -o "$dir/k.trace" -- true 2> /dev/null && ! leftover_instance $pid
+	rec -q -o "$dir/k.trace" -- true 2> /dev/null && ! leftover_instance $pid
 	tap $? "... the next recording works and removes refault-record-$pid's instances"
 done
 exit $failed

@@ -15,9 +15,10 @@ echo "1..8"
 
 "$REFAULT" record -q -a -o "$dir/int.trace" 2> "$dir/err" &
 pid=$!
-sleep 1
+wait_until 60 "recording $pid || ! running $pid"
+sleep 0.5
 kill -INT $pid
-wait $pid
+wait_bounded $pid 60 "refault record -a after one SIGINT"
 tap $? "SIGINT: refault record -a exits 0"
 "$check" readable "$dir/int.trace" > "$dir/out"
 sed 's/^/# /' "$dir/out" "$dir/err"
@@ -28,12 +29,11 @@ tap $? "SIGINT: the trace is complete, with its index"
 "$REFAULT" record -q -o "$dir/kill.trace" -- sh -c "'$top_builddir/tests/record/workload-readtwice' \
 	'$dir/a.dat' '$dir/a.dat' 192 1 && touch '$dir/done' && exec sleep 30" 2> "$dir/err" &
 pid=$!
-i=0
-while [ ! -e "$dir/done" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 60 "[ -e '$dir/done' ] || ! running $pid"
 sleep 0.5
 cmd=$(ps -o pid= --ppid $pid | tr -d ' ')
 kill -KILL $pid
-wait $pid 2> /dev/null
+wait_bounded $pid 30 "refault record after SIGKILL" 2> /dev/null
 [ -e "$dir/done" ]
 tap $? "the workload ran under the recorder"
 [ -n "$cmd" ] && kill -KILL -- "-$cmd" 2> /dev/null	# its own process group
@@ -49,7 +49,7 @@ tap $? "SIGKILL: the completed chunks read back without an index"
 "$REFAULT" trace recover "$part" -o "$dir/rec.trace" > "$dir/out" 2>&1
 tap $? "SIGKILL: refault trace recover rebuilds it"
 # SIGKILL leaves the instance (nothing can remove it then); the next recording does
-"$REFAULT" record -q -o "$dir/kill.trace" -- true 2> "$dir/err"
+rec -q -o "$dir/kill.trace" -- true 2> "$dir/err"
 st=$?
 sed 's/^/# /' "$dir/err"
 [ $st -eq 0 ] && grep -q "interrupted recording" "$dir/err" && grep -q "${part##*/}" "$dir/err"

@@ -11,7 +11,7 @@ scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT
 
 echo "1..5"
-"$REFAULT" record --kprobes sometimes -- true 2> "$scratch/err"
+rec --kprobes sometimes -- true 2> "$scratch/err"
 st=$?
 tap "$([ $st -eq 2 ] && echo 0 || echo 1)" "--kprobes sometimes: a usage error (got $st)"
 
@@ -34,13 +34,13 @@ fi
 if [ "$(id -u)" -ne 0 ] || [ ! -d "$TRACEFS/instances" ]; then
 	n=$((n + 1)); echo "ok $n # SKIP recording needs root and tracefs"
 elif [ ! -e "$TRACEFS/kprobe_events" ]; then
-	"$REFAULT" record --kprobes always -q -o /dev/null -- true 2> "$scratch/err" > /dev/null
+	rec --kprobes always -q -o /dev/null -- true 2> "$scratch/err" > /dev/null
 	st=$?
 	tap "$([ $st -eq 1 ] && grep -q 'no kprobe events here' "$scratch/err" && echo 0 || echo 1)" \
 		"--kprobes always on a kernel without kprobe events: exit 1, said why (got $st)"
 else
 	d=$(record_tmpdir)
-	"$REFAULT" record --kprobes always -q -o "$d/k.rft" -- cat /etc/hostname > /dev/null 2> "$scratch/err"
+	rec --kprobes always -q -o "$d/k.rft" -- cat /etc/hostname > /dev/null 2> "$scratch/err"
 	st=$?
 	"$REFAULT" trace info "$d/k.rft" > "$scratch/info" 2>&1
 	left=$(grep -c '^p:refault_record_' "$TRACEFS/kprobe_events")

@@ -21,7 +21,7 @@ echo "1..6"
 "$REFAULT" record -q -o "$dir/m.trace" --memcg-limit 64M --snapshot-interval 50ms -- \
 	sh "$dir/cmd.sh" 2> "$dir/err" &
 pid=$!
-wait $pid
+wait_bounded $pid 120 "refault record --memcg-limit -- sh cmd.sh"
 tap $? "refault record --memcg-limit -- a command making a child cgroup exits 0"
 sed 's/^/# /' "$dir/err"
 ! leftover_cgroup $pid

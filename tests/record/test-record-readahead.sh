@@ -13,7 +13,7 @@ checks=11
 
 echo "1..$((checks + 1))"
 # a limit far above the files: nothing is evicted, so each page is brought in exactly once
-"$REFAULT" record -q -o "$dir/ra.trace" --memcg-limit 256M -- \
+rec -q -o "$dir/ra.trace" --memcg-limit 256M -- \
 	"$top_builddir/tests/record/workload-readahead" "$dir/rd.dat" "$dir/mm.dat" "$dir/wr.dat" \
 	2> "$dir/err"
 tap $? "refault record -- workload-readahead exits 0"

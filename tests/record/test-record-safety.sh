@@ -16,20 +16,20 @@ echo "1..21"
 same() { cmp -s "$1" "$2"; }
 no_temp() { ! ls -a "$dir" | grep -q 'tmp-'; }
 
-"$REFAULT" record -q -o "$dir/good.rft" -- true
+rec -q -o "$dir/good.rft" -- true
 cp "$dir/good.rft" "$dir/p.rft"
-"$REFAULT" record -q -G /nosuch-cgroup -o "$dir/p.rft" 2> "$dir/err"
+rec -q -G /nosuch-cgroup -o "$dir/p.rft" 2> "$dir/err"
 [ $? -ne 0 ] && same "$dir/good.rft" "$dir/p.rft" && no_temp
 tap $? "a failed record (-G /nosuch-cgroup) leaves the existing output as it was"
-"$REFAULT" record -q --tracefs /tmp -o "$dir/p.rft" -- true 2> "$dir/err"
+rec -q --tracefs /tmp -o "$dir/p.rft" -- true 2> "$dir/err"
 [ $? -ne 0 ] && same "$dir/good.rft" "$dir/p.rft" && no_temp
 tap $? "... and --tracefs /tmp"
-"$REFAULT" record -q -o "$dir/p.rft" -- /nonexistent-cmd 2> "$dir/err"
+rec -q -o "$dir/p.rft" -- /nonexistent-cmd 2> "$dir/err"
 [ $? -ne 0 ] && same "$dir/good.rft" "$dir/p.rft" && no_temp
 tap $? "... and a command that is not there"
 grep -q "cannot run '/nonexistent-cmd'" "$dir/err"
 tap $? "... which it names"
-"$REFAULT" record -q -o "$dir/p.rft" -- true && same "$dir/good.rft" "$dir/p.rft.old" &&
+rec -q -o "$dir/p.rft" -- true && same "$dir/good.rft" "$dir/p.rft.old" &&
 	"$REFAULT" trace verify -q "$dir/p.rft"
 tap $? "a successful record replaces the output and keeps the old one as p.rft.old"
 
@@ -38,12 +38,11 @@ tap $? "a successful record replaces the output and keeps the old one as p.rft.o
 "$REFAULT" record -q -o "$dir/term.rft" -- sh -c "touch '$dir/started'; sleep 30 & sleep 30; wait" \
 	2> "$dir/err" &
 pid=$!
-i=0
-while [ ! -e "$dir/started" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+wait_until 60 "[ -e '$dir/started' ] || ! running $pid"
 sleep 0.5
 start=$(date +%s)
 kill -TERM $pid
-wait $pid
+wait_bounded $pid 60 "refault record -- sh after one SIGTERM"
 st=$?
 took=$(($(date +%s) - start))
 [ $st -eq 0 ] && [ $took -le 5 ]
@@ -61,15 +60,14 @@ if [ -n "$(memcg_own_dir)" ]; then
 	"$REFAULT" record -q --memcg-limit 64M -o "$dir/k.rft" -- \
 		sh -c "touch '$dir/kstarted'; exec sleep 30" &
 	pid=$!
-	i=0
-	while [ ! -e "$dir/kstarted" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done	# 30 s: a loaded machine
+	wait_until 60 "[ -e '$dir/kstarted' ] || ! running $pid"	# a loaded machine
 	kill -KILL $pid
-	wait $pid 2> /dev/null
+	wait_bounded $pid 30 "refault record after SIGKILL" 2> /dev/null
 	kill -KILL $(cat "$(memcg_own_dir)/refault-record-$pid/cgroup.procs") 2> /dev/null
 	sleep 0.3
 	leftover_cgroup $pid
 	tap $? "SIGKILL leaves the recorder's memory cgroup refault-record-$pid"
-	"$REFAULT" record -q -o "$dir/after.rft" -- true && ! leftover_cgroup $pid
+	rec -q -o "$dir/after.rft" -- true && ! leftover_cgroup $pid
 	tap $? "... and the next recording (without --memcg-limit) removes it"
 else
 	n=$((n + 2)); echo "ok $((n - 1)) # SKIP no v1 memory cgroup hierarchy"
@@ -83,7 +81,7 @@ echo "root's" > "$dir/root-only/secret"
 chmod 600 "$dir/root-only/secret"
 mkdir "$dir/theirs"
 chown 65534:65534 "$dir/theirs"
-as_sudo() { SUDO_UID=65534 SUDO_GID=65534 "$REFAULT" "$@"; }
+as_sudo() { SUDO_UID=65534 SUDO_GID=65534 timeout -k 10 "$record_timeout" "$REFAULT" "$@"; }
 as_sudo record -q -o "$dir/root-only/secret" -- true 2> "$dir/err"
 [ $? -ne 0 ] && [ "$(cat "$dir/root-only/secret")" = "root's" ] &&
 	[ "$(stat -c %u "$dir/root-only/secret")" = 0 ] && grep -q "Permission denied" "$dir/err"
@@ -120,7 +118,7 @@ chmod 440 "$rule"
 secret=/etc/refault-test-secret-$$
 echo "root's" > "$secret"
 chmod 600 "$secret"
-nobody() { runuser -u nobody -- "$@"; }
+nobody() { timeout -k 10 "$record_timeout" runuser -u nobody -- "$@"; }
 nobody sudo -n "$REFAULT" record -q -o "$dir/theirs/s.rft" -- sh -c "id -u > '$dir/theirs/sid'" \
 	2> "$dir/err"
 st=$?

@@ -15,7 +15,7 @@ echo "1..14"
 head -c 48M /dev/urandom > "$dir/big"
 head -c 1M /dev/urandom > "$dir/hot"
 
-"$REFAULT" record -o "$dir/s.rft" --memcg-limit 32M --call-graph dwarf -- \
+rec -o "$dir/s.rft" --memcg-limit 32M --call-graph dwarf -- \
 	"$top_builddir/tests/record/workload-two-paths" "$dir/big" "$dir/hot" 3 2> "$dir/err"
 tap $? "refault record --call-graph dwarf -- workload-two-paths exits 0 (perf_event_paranoid $paranoid)"
 sed 's/^/# /' "$dir/err"
@@ -91,7 +91,7 @@ fi
 
 # A command that is gone before the recorder unwinds its samples: its mappings come from the
 # kernel's PERF_RECORD_MMAP2 records, not /proc.
-"$REFAULT" record -q -o "$dir/dd.rft" --call-graph dwarf -- \
+rec -q -o "$dir/dd.rft" --call-graph dwarf -- \
 	dd if="$dir/hot" of=/dev/null bs=64k status=none 2> "$dir/err3"
 tap $? "refault record --call-graph dwarf -- dd (a short command) exits 0"
 "$REFAULT" trace dump --json "$dir/dd.rft" | python3 -c 'import json, sys
@@ -117,7 +117,7 @@ tap $? "90 % or more of its reads of the file have a stack from dd through libc 
 # program: the subshell unwinds in the mappings it inherited (PERF_RECORD_FORK), the shell in its
 # own image's, not in what /proc shows by then (sleep's).
 printf 'x\n' > "$dir/one"
-"$REFAULT" record -q -o "$dir/sh.rft" --call-graph dwarf -- sh -c "
+rec -q -o "$dir/sh.rft" --call-graph dwarf -- sh -c "
 	( for i in 1 2 3 4 5 6 7 8 9 10; do read a < '$dir/one'; done )
 	for i in 1 2 3 4 5 6 7 8 9 10; do read a < '$dir/one'; done
 	exec sleep 0.5" 2> "$dir/err4"
@@ -144,7 +144,7 @@ awk 'NF == 2 { n++; if ($1 < 10 || $2 * 100 < $1 * 90) bad++ } END { exit !(n ==
 	"$dir/sh.count"
 tap $? "the shell's and its subshell's reads: 90 % or more of each with a stack from libc out to the shell"
 
-"$REFAULT" record -o "$dir/x.rft" --call-graph fp -- true 2> "$dir/err2"
+rec -o "$dir/x.rft" --call-graph fp -- true 2> "$dir/err2"
 rc=$?
 [ $rc -eq 2 ] && grep -q 'only dwarf' "$dir/err2"
 tap $? "--call-graph fp is a usage error naming what is supported (exit $rc)"

@@ -15,7 +15,7 @@ echo "1..$((checks + 6))"
 	"$top_builddir/tests/record/workload-readtwice" "$dir/rd.dat" "$dir/mm.dat" 8 32 \
 	2> "$dir/err" &
 pid=$!
-wait $pid
+wait_bounded $pid 300 "refault record -- workload-readtwice"
 tap $? "refault record -- workload exits 0"
 sed 's/^/# /' "$dir/err"
 ! leftover_instance $pid
