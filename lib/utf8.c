@@ -53,16 +53,29 @@ bool rf_utf8_printable(const char *s)
 	return true;
 }
 
-/* @text in parts for @put: its well-formed runs, and "\ufffd" for each ill-formed byte. */
+/*
+ * @text in parts for @put: its well-formed runs, "\ufffd" for each ill-formed
+ * byte, and a C1 control (U+0080..U+009F, which a terminal may obey as the
+ * 8-bit CSI and the like) as its JSON escape "\u00NN": the same string to a
+ * parser, nothing a terminal acts on (lib/term.h escapes them too).
+ */
 static int each_part(const char *text, int (*put)(void *ctx, const void *p, size_t n), void *ctx)
 {
 	const unsigned char *p = (const unsigned char *)text, *run = p;
+	char esc[8];
 	size_t n, k;
 
 	if (!text)	/* json-c's serializer out of memory */
 		return errno = ENOMEM, -1;
 	for (n = strlen(text); n; p += k, n -= k) {
 		k = rf_utf8_seq(p, n);
+		if (k == 2 && p[0] == 0xc2 && p[1] <= 0x9f) {
+			snprintf(esc, sizeof(esc), "\\u00%02x", p[1]);
+			if (put(ctx, run, (size_t)(p - run)) || put(ctx, esc, 6))
+				return -1;
+			run = p + 2;
+			continue;
+		}
 		if (k)
 			continue;
 		k = 1;

@@ -19,6 +19,8 @@ bool rf_utf8_printable(const char *s);
  * Write @text (serialized JSON) to @out with every ill-formed byte replaced by
  * the escape \ufffd (U+FFFD, the replacement character): such bytes can only
  * be inside its strings, so what is written is JSON a strict parser reads.
+ * A C1 control (U+0080..U+009F) is written as its escape \u00NN: the same
+ * string, and nothing a terminal showing the JSON obeys.
  * Returns 0, or -1 if @out has an error or @text is NULL (ENOMEM: what
  * json-c's serializer returns out of memory).
  */

@@ -14,6 +14,7 @@
 
 #include "cli/trace/convert.h"
 #include "cli/pfnids.h"
+#include "lib/term.h"
 
 static const char verb[] = "trace convert";
 
@@ -238,6 +239,15 @@ static int jsonl_read(struct conv_source *src, struct jsonl_src *js, json_object
 	}
 }
 
+/* What is wrong with the line just read: @why may quote the file (a type name), escaped. */
+static void bad_line(struct conv_source *src, struct jsonl_src *js, const char *why)
+{
+	char *text = rf_term_escaped(why);
+
+	rf_err(verb, "%s: line %" PRIu64 ": %s", src->path, js->lineno, text ? text : why);
+	free(text);
+}
+
 static int jsonl_src_next(struct conv_source *src, struct rf_event *ev)
 {
 	struct jsonl_src *js = src->priv;
@@ -256,7 +266,7 @@ static int jsonl_src_next(struct conv_source *src, struct rf_event *ev)
 	}
 	rc = rf_event_from_json(js->cur, ev, &js->scratch, why, sizeof(why));
 	if (rc) {
-		rf_err(verb, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
+		bad_line(src, js, why);
 		return rc;
 	}
 	return 1;
@@ -292,7 +302,7 @@ static int jsonl_header(struct conv_source *src, struct jsonl_src *js)
 		rc = rf_header_from_json(first, &src->hdr, why, sizeof(why));
 		json_object_put(first);
 		if (rc) {
-			rf_err(verb, "%s: line %" PRIu64 ": %s", src->path, js->lineno, why);
+			bad_line(src, js, why);
 			return -1;
 		}
 		return 0;
@@ -334,7 +344,7 @@ struct jsonl_sink {
 static int jsonl_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 {
 	struct jsonl_sink *js = sink->priv;
-	int err = trace_print_event_json(js->fp, ev);
+	int err = trace_print_event_json(js->fp, ev, false);
 
 	if (err)
 		rf_err(verb, "%s: %s", sink->path, rf_strerror(err));

@@ -169,7 +169,7 @@ static int run(struct dump_opts *o, struct rf_trace_reader *r, struct trace_name
 		if (!trace_filter_match(&o->filter, &ev))
 			continue;
 		if (o->json)
-			err = trace_print_event_json(stdout, &ev);
+			err = trace_print_event_json(stdout, &ev, true);
 		else
 			err = trace_print_event(stdout, &ev, names);
 		if (err)

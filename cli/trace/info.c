@@ -8,6 +8,7 @@
  * millions of events per second, so this costs seconds on large traces.
  * Damaged chunks are skipped (and reported); the counts cover the rest.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include <refault/trace-json.h>
 
 #include "cli/trace/trace-local.h"
+#include "lib/term.h"
+#include "lib/utf8.h"
 
 #define MAX_DAMAGE_REPORTS 16
 
@@ -117,11 +120,29 @@ static int scan(struct info *in, struct rf_trace_reader *r, const char *path)
 	return 0;
 }
 
-/* @label then @list, cut at commas into lines of 100 columns, each continued under the first. */
+/*
+ * Text the trace's header supplies, on standard output: escaped by lib/term.h's
+ * rule, as everything a file says is before a terminal shows it.
+ */
+static void put(const char *s)
+{
+	rf_term_escape_str(stdout, s);
+}
+
+/* "LABEL" then @s escaped and a newline. */
+static void put_line(const char *label, const char *s)
+{
+	fputs(label, stdout);
+	put(s);
+	fputc('\n', stdout);
+}
+
+/* @label then @list (escaped), cut at commas into lines of 100 columns, each continued under the first. */
 static void print_wrapped(const char *label, const char *list)
 {
 	size_t indent = strlen(label), col = indent, n;
-	const char *p = list, *comma;
+	char *text = rf_term_escaped(list);
+	const char *p = text ? text : "?", *comma;
 
 	fputs(label, stdout);
 	while (*p) {
@@ -136,10 +157,12 @@ static void print_wrapped(const char *label, const char *list)
 		p += n;
 	}
 	fputc('\n', stdout);
+	free(text);
 }
 
 static void print_header_text(const struct rf_trace_header *h)
 {
+	const struct rf_trace_host *host = &h->host;
 	char when[64] = "?", mem[32], swap[32];
 	time_t t = (time_t)h->created;
 	struct tm tm;
@@ -148,42 +171,53 @@ static void print_header_text(const struct rf_trace_header *h)
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	printf("format:       %s %u.%u\n", RF_TRACE_FORMAT_NAME, h->version_major,
 	       h->version_minor);
-	printf("producer:     %s %s\n", h->producer, h->producer_version);
+	fputs("producer:     ", stdout);
+	put(h->producer);
+	fputc(' ', stdout);
+	put_line("", h->producer_version);
 	printf("created:      %s\n", when);
-	printf("clock:        %s%s", h->clock, h->synthetic ? " (synthetic)" : "");
+	fputs("clock:        ", stdout);
+	put(h->clock);
+	printf("%s", h->synthetic ? " (synthetic)" : "");
 	if (h->time_resolution > 1)
 		printf(", times rounded down to %llu ns", (unsigned long long)h->time_resolution);
 	printf("\n");
-	if (*h->host.kernel_release || h->host.cpus)
-		printf("host:         %s, Linux %s %s, %u CPUs, %u NUMA nodes, page size %u\n",
-		       *h->host.hostname ? h->host.hostname : "?", h->host.kernel_release,
-		       h->host.arch, h->host.cpus, h->host.numa_nodes, h->host.page_size);
-	else
+	if (*host->kernel_release || host->cpus) {
+		fputs("host:         ", stdout);
+		put(*host->hostname ? host->hostname : "?");
+		fputs(", Linux ", stdout);
+		put(host->kernel_release);
+		fputc(' ', stdout);
+		put(host->arch);
+		printf(", %u CPUs, %u NUMA nodes, page size %u\n", host->cpus, host->numa_nodes,
+		       host->page_size);
+	} else {
 		printf("host:         not recorded (%s), page size %u\n",
 		       h->synthetic ? "a synthetic or converted trace" : "the producer did not say",
-		       h->host.page_size);
-	printf("memory:       %s, swap %s, THP %s\n",
-	       rf_format_bytes(h->host.mem_bytes, mem, sizeof(mem)),
-	       rf_format_bytes(h->host.swap_bytes, swap, sizeof(swap)),
-	       *h->host.thp_mode ? h->host.thp_mode : "unknown");
-	if (h->host.lru_gen[0] || h->host.cgroup_version)
-		printf("reclaim:      %s%s%s%s, memory cgroup %s%s%s\n",
-		       rf_trace_host_lru_gen_on(&h->host) ? "multi-gen LRU" : "classic LRU",
-		       h->host.lru_gen[0] ? " (lru_gen/enabled " : " (no multi-gen LRU",
-		       h->host.lru_gen, ")",
-		       h->host.cgroup_version == 2 ? "v2" : h->host.cgroup_version == 1 ? "v1" : "none",
-		       h->host.cgroup_mount[0] ? " at " : "", h->host.cgroup_mount);
+		       host->page_size);
+	}
+	printf("memory:       %s, swap %s, THP ", rf_format_bytes(host->mem_bytes, mem, sizeof(mem)),
+	       rf_format_bytes(host->swap_bytes, swap, sizeof(swap)));
+	put_line("", *host->thp_mode ? host->thp_mode : "unknown");
+	if (host->lru_gen[0] || host->cgroup_version) {
+		printf("reclaim:      %s%s", rf_trace_host_lru_gen_on(host) ? "multi-gen LRU" :
+		       "classic LRU", host->lru_gen[0] ? " (lru_gen/enabled " : " (no multi-gen LRU");
+		put(host->lru_gen);
+		printf("), memory cgroup %s%s", host->cgroup_version == 2 ? "v2" :
+		       host->cgroup_version == 1 ? "v1" : "none", host->cgroup_mount[0] ? " at " : "");
+		put_line("", host->cgroup_mount);
+	}
 	print_wrapped("sources:      ", h->sources);
-	printf("scope:        %s\n", h->scope);
+	put_line("scope:        ", h->scope);
 	if (h->cgroup[0])
-		printf("cgroup:       %s\n", h->cgroup);
-	printf("command:      %s\n", h->command);
+		put_line("cgroup:       ", h->cgroup);
+	put_line("command:      ", h->command);
 	if (!strcmp(h->pfns, "ids"))
 		printf("pfns:         folio ids, numbered by the producer (not the kernel's)\n");
 	else if (h->pfns[0])
-		printf("pfns:         %s\n", h->pfns);
+		put_line("pfns:         ", h->pfns);
 	if (*h->params)
-		printf("params:       %s\n", h->params);
+		put_line("params:       ", h->params);
 }
 
 static void print_chunks_text(const struct info *in)
@@ -368,10 +402,17 @@ int trace_info(int argc, char **argv)
 		return RF_EXIT_FAILURE;
 	}
 	if (json) {
+		/* strict JSON: a byte of the header's strings that is not UTF-8 becomes U+FFFD */
 		o = info_json(in, r);
-		if (o)
-			printf("%s\n", json_object_to_json_string_ext(
-				o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (!o || rf_utf8_json_write(json_object_to_json_string_ext(
+			o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), stdout) ||
+		    fputc('\n', stdout) == EOF) {
+			rf_err(verb, "%s", o ? strerror(errno) : "out of memory");
+			json_object_put(o);
+			free(in);
+			rf_trace_reader_close(r);
+			return RF_EXIT_FAILURE;
+		}
 		json_object_put(o);
 	} else {
 		print_text(in, r);

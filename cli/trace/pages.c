@@ -23,6 +23,7 @@
 
 #include "cli/trace/convert.h"
 #include "lib/hash.h"
+#include "lib/term.h"
 
 #define ORACLE_RECORD	24
 #define REVERSE_BLOCK	65536u		/* records per block of the backward pass */
@@ -404,8 +405,11 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 			write = true;
 		else if (strcmp(f[ps->col_op], "read") && strcmp(f[ps->col_op], "get") &&
 			 f[ps->col_op][0]) {
+			char *op = rf_term_escaped(f[ps->col_op]);
+
 			rf_err(verb, "%s: line %" PRIu64 ": op '%s' is not read or write",
-			       src->path, ps->nr, f[ps->col_op]);
+			       src->path, ps->nr, op ? op : "?");
+			free(op);
 			return RF_ERR_INVAL;
 		}
 	}

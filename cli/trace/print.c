@@ -10,6 +10,8 @@
 #include <refault/trace-json.h>
 
 #include "cli/trace/trace-local.h"
+#include "lib/term.h"
+#include "lib/utf8.h"
 
 /* Fields that read better in hex: addresses, page frames, address spaces. */
 static bool hex_field(const char *name)
@@ -23,19 +25,23 @@ static bool hex_field(const char *name)
 	return false;
 }
 
+/*
+ * A string from the file, quoted: inside the quotes, lib/term.h's rule (the
+ * one every verb uses for text a file supplies: controls, C1 and ill-formed
+ * bytes escaped, the backslash doubled), and \" for a quote, which would
+ * otherwise end the value early.
+ */
 static void print_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const char *quote;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
+	fputc('"', out);
+	while ((quote = strchr(s, '"'))) {
+		rf_term_escape(out, s, (size_t)(quote - s));
+		fputs("\\\"", out);
+		s = quote + 1;
 	}
+	rf_term_escape_str(out, s);
 	fputc('"', out);
 }
 
@@ -64,9 +70,13 @@ static void print_value(FILE *out, const char *name, json_object *v)
 		it = json_object_iter_begin(v);
 		end = json_object_iter_end(v);
 		fputc('{', out);
-		for (i = 0; !json_object_iter_equal(&it, &end); json_object_iter_next(&it), i++)
-			fprintf(out, "%s%s=%" PRIu64, i ? "," : "", json_object_iter_peek_name(&it),
+		/* a counters event's names come from the file */
+		for (i = 0; !json_object_iter_equal(&it, &end); json_object_iter_next(&it), i++) {
+			fputs(i ? "," : "", out);
+			rf_term_escape_str(out, json_object_iter_peek_name(&it));
+			fprintf(out, "=%" PRIu64,
 				json_object_get_uint64(json_object_iter_peek_value(&it)));
+		}
 		fputc('}', out);
 		break;
 	case json_type_int:
@@ -143,13 +153,22 @@ int trace_print_event(FILE *out, const struct rf_event *ev, const struct trace_n
 	return 0;
 }
 
-int trace_print_event_json(FILE *out, const struct rf_event *ev)
+int trace_print_event_json(FILE *out, const struct rf_event *ev, bool strict)
 {
 	json_object *o = rf_event_to_json(ev);
+	const char *text;
 
 	if (!o)
 		return RF_ERR_NOMEM;
-	fputs(json_object_to_json_string_ext(o, TRACE_JSON_FLAGS), out);
+	text = json_object_to_json_string_ext(o, TRACE_JSON_FLAGS);
+	if (!text) {
+		json_object_put(o);
+		return RF_ERR_NOMEM;
+	}
+	if (strict)
+		rf_utf8_json_write(text, out);	/* a write error shows in ferror(@out) */
+	else
+		fputs(text, out);
 	fputc('\n', out);
 	json_object_put(o);
 	return 0;

@@ -127,8 +127,13 @@ void trace_print_field(FILE *out, const char *name, const char *value);
 /* json-c flags for one-line JSON (where json-c is included). */
 #define TRACE_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-/* One JSON object on one line. */
-int trace_print_event_json(FILE *out, const struct rf_event *ev);
+/*
+ * One JSON object on one line.  @strict: the bytes of its strings that are
+ * not UTF-8 written as U+FFFD, so that the line is JSON any parser reads and
+ * no stray byte reaches a terminal (dump); otherwise as they are, so that
+ * convert's JSON lines give the same strings back.
+ */
+int trace_print_event_json(FILE *out, const struct rf_event *ev, bool strict);
 
 /* ---------------------------------------------------------------- names */
 
