@@ -85,6 +85,13 @@ static enum conv_format format_of_name(const char *path)
 	return FMT_TRACE;
 }
 
+void conv_write_error(const char *path, int err)
+{
+	rf_err(verb, "%s: %s%s", path, rf_strerror(err), err == -ENOSPC || err == -EDQUOT ?
+	       "; free some space or choose another place (an existing file of that name is kept)" :
+	       "");
+}
+
 /* ------------------------------------------------------------ trace in/out */
 
 static int trace_src_next(struct conv_source *src, struct rf_event *ev)
@@ -346,8 +353,11 @@ static int jsonl_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	struct jsonl_sink *js = sink->priv;
 	int err = trace_print_event_json(js->fp, ev, false);
 
+	/* a full disk shows when the stream writes its buffer: stop there, not at the end */
+	if (!err && ferror(js->fp))
+		err = errno ? -errno : RF_ERR_IO;
 	if (err)
-		rf_err(verb, "%s: %s", sink->path, rf_strerror(err));
+		conv_write_error(sink->path, err);
 	js->events += !err;
 	return err;
 }
@@ -464,7 +474,8 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 		else
 			bad = out_file_commit(&sink.of, verb) != 0;
 		status = bad || rc < 0 ? RF_EXIT_FAILURE : RF_EXIT_OK;
-		if (sink.summary)
+		/* what was written, said only of an output that was (the old one is kept otherwise) */
+		if (!bad && sink.summary)
 			sink.summary(&sink);
 	}
 	free(sink.priv);

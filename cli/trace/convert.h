@@ -38,6 +38,9 @@ struct conv_sink {
 	void *priv;
 };
 
+/* "PATH: what failed", and what to do when the disk is full. */
+void conv_write_error(const char *path, int err);
+
 /* Each returns 0, or -1 after a message (the sink's priv, if set, is the caller's to free). */
 int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path);
 int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *path,

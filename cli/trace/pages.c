@@ -154,8 +154,11 @@ static int emit(void *arg, const struct page_req *req)
 
 	ps->requests++;
 	if (ps->fmt == FMT_CSV) {
-		fprintf(ps->fp, "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%s\n", ps->ev->time,
-			req->obj_id, ps->page_size, req->write ? "write" : "read");
+		/* a full disk shows when the stream writes its buffer: stop there, not at the end */
+		if (fprintf(ps->fp, "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%s\n", ps->ev->time,
+			    req->obj_id, ps->page_size, req->write ? "write" : "read") < 0 ||
+		    ferror(ps->fp))
+			return errno ? -errno : RF_ERR_IO;
 		return 0;
 	}
 	secs = ps->ev->time > ps->t0 ? (ps->ev->time - ps->t0) / 1000000000u : 0;
@@ -163,7 +166,9 @@ static int emit(void *arg, const struct page_req *req)
 	put_le64(rec + 4, req->obj_id);
 	put_le32(rec + 12, ps->page_size);
 	put_le64(rec + 16, (uint64_t)-1);	/* filled in by the backward pass */
-	return fwrite(rec, sizeof(rec), 1, ps->fp) == 1 ? 0 : -errno;
+	if (fwrite(rec, sizeof(rec), 1, ps->fp) != 1 || ferror(ps->fp))
+		return errno ? -errno : RF_ERR_IO;
+	return 0;
 }
 
 static int page_sink_put(struct conv_sink *sink, const struct rf_event *ev)
@@ -190,7 +195,7 @@ static int page_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 		rf_err(verb, "%s event at %" PRIu64 " ns covers more than %u pages: refusing to "
 		       "expand it", rf_event_type_name(ev->type), ev->time, PAGES_PER_EVENT_MAX);
 	else if (rc < 0)
-		rf_err(verb, "%s: %s", sink->path, rf_strerror(rc));
+		conv_write_error(sink->path, rc);
 	return rc < 0 ? rc : 0;
 }
 

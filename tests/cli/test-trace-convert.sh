@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `refault trace convert`: lossless JSON lines both ways; page requests for cache simulators.
 . "$(dirname "$0")/trace-lib.sh"
-plan 15
+plan 20
 make_small && make_big
 ok $? "test traces made"
 
@@ -84,4 +84,35 @@ rc=$?
 ok $? "jsonl: two values on a line: exit 1 (no crash), the line named"
 ! ls -a "$TMP" | grep -q 'two.trace.tmp-' && [ "$(rt dump "$TMP/two.trace" | wc -l)" -eq 1 ]
 ok $? "... the events before it converted, no temporary left"
+
+# A full disk: exit 1 with the error, and no line saying what was written (there used to be
+# one after the ENOSPC); an output that was there is kept as it was, no temporary left.
+summary='header and\|page requests from'
+for f in jsonl csv; do
+	rt convert "$TMP/big.trace" /dev/full --to $f > /dev/null 2> "$TMP/err"
+	rc=$?
+	sed 's/^/# /' "$TMP/err"
+	[ $rc -eq 1 ] && grep -q "/dev/full: No space left on device" "$TMP/err" &&
+		! grep -q "$summary" "$TMP/err"
+	ok $? "convert to $f on /dev/full: exit 1 (got $rc), the error, no success line"
+done
+mkdir "$TMP/full"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=8k refault-test "$TMP/full" 2> /dev/null; then
+	trap 'umount "$TMP/full" 2> /dev/null; rm -rf "$TMP"' EXIT INT TERM
+	for f in jsonl csv oracleGeneral; do
+		echo keep > "$TMP/full/o.$f"
+		rt convert "$TMP/big.trace" "$TMP/full/o.$f" > /dev/null 2> "$TMP/err"
+		rc=$?
+		sed 's/^/# /' "$TMP/err"
+		[ $rc -eq 1 ] && grep -q "No space left on device; free some space" "$TMP/err" &&
+			! grep -q "$summary" "$TMP/err" && [ "$(cat "$TMP/full/o.$f")" = keep ] &&
+			[ "$(ls -a "$TMP/full" | grep -c tmp-)" -eq 0 ]
+		ok $? "convert to $f on a full tmpfs: exit 1 (got $rc), no success line, o.$f kept, no temporary"
+		rm -f "$TMP/full/o.$f"
+	done
+	umount "$TMP/full"
+else
+	skip "cannot mount a tmpfs (needs root)"; skip "cannot mount a tmpfs"
+	skip "cannot mount a tmpfs"
+fi
 finish
