@@ -33,7 +33,9 @@ static void usage(FILE *out)
 		"its duration, events per type and per class, chunks, file bytes and bytes per\n"
 		"event, the lost-event total (sum of the counts of 'lost' events) and whether the\n"
 		"index is present.  Every chunk is decoded; damaged chunks are reported (chunk and\n"
-		"offset) and left out of the counts.\n\n"
+		"offset) and left out of the counts.  'events' (and bytes per event) leave out the\n"
+		"end record, as record's summary and the end record's own count do; the per-type\n"
+		"and per-class counts list it.\n\n"
 		"  --json     one JSON object instead of text\n"
 		"  --chunks   also list the chunks: offset, size, sequence number, first and last\n"
 		"             time, events, references (from the index, or found by walking)\n\n"
@@ -43,6 +45,12 @@ static void usage(FILE *out)
 struct info {
 	uint64_t per_type[RF_EV_TYPE_MAX];
 	uint64_t per_class[RF_CLASS_META + 1];
+	/*
+	 * The events but the end record, which closes a recording and counts
+	 * the events before it: the number record's summary says, and the end
+	 * record's own count when nothing is missing.  Per type and per class
+	 * count it (as "end", a meta record).
+	 */
 	uint64_t events;
 	uint64_t lost;
 	uint64_t t_first;
@@ -64,7 +72,7 @@ static void count(struct info *in, const struct rf_event *ev)
 {
 	in->per_type[ev->type < RF_EV_TYPE_MAX ? ev->type : 0]++;
 	in->per_class[rf_event_class(ev->type)]++;
-	in->events++;
+	in->events += ev->type != RF_EV_END;
 	in->t_first = ev->time < in->t_first ? ev->time : in->t_first;
 	in->t_last = ev->time > in->t_last ? ev->time : in->t_last;
 	if (ev->type == RF_EV_LOST)

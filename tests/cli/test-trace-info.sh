@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `refault trace info` reports the numbers of a small hand-written trace exactly.
 . "$(dirname "$0")/trace-lib.sh"
-plan 14
+plan 17
 make_small
 ok $? "a hand-written JSONL file converts to a trace"
 out=$(rt info "$TMP/small.trace"); ok $? "info exits 0 on a whole trace"
@@ -29,6 +29,20 @@ is "$(rt info "$TMP/st.trace" | sed -n 's/^stacks: *//p')" \
 	"9 samples, 2 lost; 6 unwound to the outermost frame, 1 failed; 7 of 10 references with one" \
 	"a stacks: line from the recorder's counters"
 is "$(rt info "$TMP/small.trace" | grep -c '^stacks:')" 0 "none without them"
+# A recording's end record counts the events before it, as record's summary does: "events" says
+# the same number (it used to count the end record too), bytes/event divides by it.
+{ cat "$DATA/small.jsonl"
+  printf '%s\n' '{"t":3600000000,"cpu":0,"pid":0,"type":"end","nr_events":13,"nr_lost":20}'; } \
+	> "$TMP/end.jsonl"
+rt convert "$TMP/end.jsonl" "$TMP/end.trace" 2> /dev/null
+out=$(rt info "$TMP/end.trace")
+is "$(echo "$out" | sed -n 's/^events: *//p') / $(echo "$out" | sed -n 's/^end record: *//p')" \
+	"13 / 13 events, 20 lost" "with an end record: events leaves it out, and agrees with its count"
+size=$(stat -c %s "$TMP/end.trace")
+is "$(echo "$out" | sed -n 's/^bytes\/event: *//p')" "$(awk "BEGIN { printf \"%.3f\", $size / 13 }")" \
+	"... bytes/event over the same 13"
+is "$(echo "$out" | sed -n 's/^  end  *//p') $(echo "$out" | sed -n 's/^  meta  *//p')" "1 4" \
+	"... the per-type and per-class counts list it (end 1; meta 4: two lost, the marker and it)"
 make_big
 off=$(chunk_field "$TMP/big.trace" 5 offset)
 head -c $((off + 20)) "$TMP/big.trace" > "$TMP/cut.trace"
