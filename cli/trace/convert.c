@@ -22,7 +22,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: refault trace convert IN OUT [--from FMT] [--to FMT] [--chunk-events N]\n"
-		"                             [--format-version MAJOR] [-z LEVEL] [--pfns ids]\n\n"
+		"                             [--format-version MAJOR] [-z LEVEL] [--pfns ids]\n"
+		"                             [--object-size folio|unit|pages]\n\n"
 		"Convert IN to OUT.  Formats (from the file name when not given):\n"
 		"  trace    a refault trace (any other name)\n"
 		"  jsonl    JSON lines: the header object first, then one event per line, as\n"
@@ -42,9 +43,17 @@ static void usage(FILE *out)
 		"                    2, ... as first seen, as refault record writes them by default\n"
 		"                    (the joins on them unchanged; a recorded trace takes a half\n"
 		"                    to three quarters of the bytes)\n"
+		"  --object-size MODE  from oracle and csv, what a request's object size becomes:\n"
+		"                    folio (default) a power-of-two number of pages is one folio\n"
+		"                    of that order, any other size one page; unit every object\n"
+		"                    one page (libCacheSim's --ignore-obj-size 1: object-count\n"
+		"                    miss ratios); pages its size rounded up to whole pages, each\n"
+		"                    page an access of a key range the object has to itself.\n"
+		"                    How many sizes the trace does not keep is said on stderr\n"
 		"To oracle and csv, every page a reference event touches becomes one request of\n"
 		"one page; other events are left out.  From oracle and csv, every request becomes\n"
-		"an 'access' event whose key is obj_id.  See docs/refault-trace.md for the page\n"
+		"an 'access' event whose key is obj_id (--object-size pages: one per page, the\n"
+		"objects numbered as first seen).  See docs/refault-trace.md for the page\n"
 		"identities (obj_id).\n\n"
 		"On damaged input, what was read before the damage is converted and the exit\n"
 		"status is 1.\n"
@@ -393,7 +402,8 @@ static int jsonl_sink_open(struct conv_sink *sink, const char *path,
 
 /* ---------------------------------------------------------------- driver */
 
-static int source_open(struct conv_source *src, enum conv_format fmt, const char *path)
+static int source_open(struct conv_source *src, enum conv_format fmt, const char *path,
+		       enum conv_object_size obj_size)
 {
 	memset(src, 0, sizeof(*src));
 	src->path = path;
@@ -403,7 +413,7 @@ static int source_open(struct conv_source *src, enum conv_format fmt, const char
 	case FMT_JSONL:
 		return jsonl_source_open(src, path);
 	default:
-		return page_source_open(src, fmt, path);
+		return page_source_open(src, fmt, path, obj_size);
 	}
 }
 
@@ -424,7 +434,7 @@ static int sink_open(struct conv_sink *sink, enum conv_format fmt, const char *p
 }
 
 static int convert(const char *in, enum conv_format ifmt, const char *out, enum conv_format ofmt,
-		   const struct rf_writer_options *wo, bool pfn_ids)
+		   const struct rf_writer_options *wo, bool pfn_ids, enum conv_object_size obj_size)
 {
 	struct rf_pfn_ids ids = { 0 };
 	struct conv_source src;
@@ -433,7 +443,7 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 	int rc, status;
 	bool bad;
 
-	if (source_open(&src, ifmt, in))
+	if (source_open(&src, ifmt, in, obj_size))
 		return RF_EXIT_FAILURE;
 	/* a trace of folio ids already: numbering them again would give the same ids */
 	pfn_ids = pfn_ids && strcmp(src.hdr.pfns, "ids");
@@ -454,7 +464,6 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 			break;
 	}
 	rf_pfn_ids_free(&ids);
-	src.close(&src);
 	if (rc == 1) {
 		/* the output failed: what it holds is of no use */
 		if (sink.abort)
@@ -475,9 +484,12 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 			bad = out_file_commit(&sink.of, verb) != 0;
 		status = bad || rc < 0 ? RF_EXIT_FAILURE : RF_EXIT_OK;
 		/* what was written, said only of an output that was (the old one is kept otherwise) */
+		if (!bad && src.summary)
+			src.summary(&src);
 		if (!bad && sink.summary)
 			sink.summary(&sink);
 	}
+	src.close(&src);
 	free(sink.priv);
 	return status;
 }
@@ -492,8 +504,11 @@ int trace_convert(int argc, char **argv)
 		{ "format-version", required_argument, NULL, 'V' },
 		{ "compression-level", required_argument, NULL, 'z' },
 		{ "pfns", required_argument, NULL, 'P' },
+		{ "object-size", required_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
+	enum conv_object_size obj_size = OBJ_SIZE_FOLIO;
+	bool have_obj_size = false;
 	enum conv_format ifmt = FMT_TRACE, ofmt = FMT_TRACE;
 	struct rf_writer_options wo = { 0 };
 	uint64_t v;
@@ -532,6 +547,11 @@ int trace_convert(int argc, char **argv)
 						      "cannot be had back from its folio ids)");
 			pfn_ids = true;
 			break;
+		case 'O':
+			if (conv_parse_object_size(optarg, &obj_size))
+				return rf_usage_error(verb, "--object-size is folio, unit or pages");
+			have_obj_size = true;
+			break;
 		default:
 			return RF_EXIT_USAGE;
 		}
@@ -546,5 +566,8 @@ int trace_convert(int argc, char **argv)
 		return rf_usage_error(verb, "OUT must not be IN");
 	if (!strcmp(argv[optind + 1], "-") && (ofmt == FMT_ORACLE || ofmt == FMT_TRACE))
 		return rf_usage_error(verb, "trace and oracle output need a file, not '-'");
-	return convert(argv[optind], ifmt, argv[optind + 1], ofmt, &wo, pfn_ids);
+	if (have_obj_size && ifmt != FMT_ORACLE && ifmt != FMT_CSV)
+		return rf_usage_error(verb, "--object-size is for oracle and csv input (their "
+				      "object sizes)");
+	return convert(argv[optind], ifmt, argv[optind + 1], ofmt, &wo, pfn_ids, obj_size);
 }

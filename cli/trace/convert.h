@@ -16,9 +16,24 @@ struct conv_source {
 	struct rf_trace_header hdr;
 	/* 1 with *ev, 0 at the end, negative after printing what is wrong and where */
 	int (*next)(struct conv_source *src, struct rf_event *ev);
+	/* what stderr should know of how the input was read, or NULL; before close */
+	void (*summary)(struct conv_source *src);
 	void (*close)(struct conv_source *src);
 	void *priv;
 };
+
+/*
+ * --object-size: what the size of an oracle or csv request becomes.
+ * folio: a power-of-two number of pages is a folio of that order, any other
+ * size one page (the default, as before there was a choice); unit: every
+ * object is one page (libCacheSim's --ignore-obj-size 1); pages: its size
+ * rounded up to whole pages, each page an event, the object's keys a range
+ * of its own.
+ */
+enum conv_object_size { OBJ_SIZE_FOLIO, OBJ_SIZE_UNIT, OBJ_SIZE_PAGES };
+
+/* "folio", "unit" or "pages" into *@mode; -1 for anything else. */
+int conv_parse_object_size(const char *s, enum conv_object_size *mode);
 
 /*
  * A sink writes @of; the driver commits it under its name after @finish, or
@@ -42,7 +57,8 @@ struct conv_sink {
 void conv_write_error(const char *path, int err);
 
 /* Each returns 0, or -1 after a message (the sink's priv, if set, is the caller's to free). */
-int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path);
+int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path,
+		     enum conv_object_size obj_size);
 int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *path,
 		   const struct rf_trace_header *h);
 

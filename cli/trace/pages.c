@@ -295,26 +295,45 @@ int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *pat
 
 /* ------------------------------------------------------------ the sources */
 
+/*
+ * What an object's size becomes (--object-size; docs/refault-trace.md): each
+ * request is an 'access' event of key obj_id and a folio order (folio, unit),
+ * or one event of order 0 for each page of a range of keys of its own (pages).
+ */
 struct page_src {
 	enum conv_format fmt;
+	enum conv_object_size obj_size;
 	FILE *fp;
 	uint32_t page_size;
 	uint64_t nr;		/* records or lines read */
 	char *line;
 	size_t cap;
 	int col_time, col_obj, col_size, col_op;
+	/* what the sizes became, said on stderr (page_src_summary()) */
+	uint64_t requests;
+	uint64_t rounded;	/* requests whose size the trace does not keep */
+	uint64_t larger;	/* ... of them, larger than a page */
+	/* pages: the object's number as first seen, and the request's pages not yet given */
+	struct u64_map number;
+	uint64_t next_number;
+	struct rf_event expand;	/* the next page's event */
+	uint64_t expand_left;
 };
 
-/* The order of a folio of @size bytes, or 0 when it is not a power-of-two number of pages. */
-static uint8_t order_of_size(uint64_t size, uint32_t page)
-{
-	uint8_t order = 0;
+/* pages: the keys of object number N are N << OBJ_KEY_SHIFT .. + its pages - 1 */
+#define OBJ_KEY_SHIFT	24
+#define OBJ_PAGES_MAX	(1ull << OBJ_KEY_SHIFT)
 
-	if (size <= page || size % page)
-		return 0;
+/* The order of a folio of @size bytes, or -1 when it is not a power-of-two number of pages. */
+static int order_of_size(uint64_t size, uint32_t page)
+{
+	int order = 0;
+
+	if (!size || size % page)
+		return -1;
 	size /= page;
 	if (size & (size - 1))
-		return 0;
+		return -1;
 	while (size > 1) {
 		size >>= 1;
 		order++;
@@ -322,15 +341,95 @@ static uint8_t order_of_size(uint64_t size, uint32_t page)
 	return order;
 }
 
-static void access_event(struct rf_event *ev, uint64_t time, uint64_t obj, uint64_t size,
-			 bool write, uint32_t page)
+static void access_event(struct rf_event *ev, uint64_t time, uint64_t key, unsigned int order,
+			 bool write)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->type = RF_EV_ACCESS;
 	ev->time = time;
-	ev->u.access.key = obj;
-	ev->u.access.order = order_of_size(size, page);
+	ev->u.access.key = key;
+	ev->u.access.order = (uint8_t)order;
 	ev->u.access.flags = write ? RF_REF_WRITE : 0;
+}
+
+/* Where the request just read is: its record (oracle) or line (csv). */
+static const char *where(const struct page_src *ps, char *buf, size_t len)
+{
+	if (ps->fmt == FMT_ORACLE)
+		snprintf(buf, len, "record %" PRIu64 " at offset %" PRIu64, ps->nr - 1,
+			 (ps->nr - 1) * ORACLE_RECORD);
+	else
+		snprintf(buf, len, "line %" PRIu64, ps->nr);
+	return buf;
+}
+
+/*
+ * A request of @obj, @size bytes: its event in @ev (the first of them, for
+ * pages).  1, or negative after a message naming its record or line.
+ */
+static int request(struct conv_source *src, struct page_src *ps, struct rf_event *ev,
+		   uint64_t time, uint64_t obj, uint64_t size, bool write)
+{
+	uint64_t page = ps->page_size, pages, *num;
+	char at[64];
+	int order = order_of_size(size, ps->page_size);
+	bool fresh;
+
+	ps->requests++;
+	switch (ps->obj_size) {
+	case OBJ_SIZE_FOLIO:
+		/* a power-of-two number of pages is one folio; any other size one page */
+		ps->rounded += order < 0;
+		ps->larger += order < 0 && size > page;
+		access_event(ev, time, obj, order < 0 ? 0 : (unsigned int)order, write);
+		return 1;
+	case OBJ_SIZE_UNIT:
+		ps->rounded += size != page;
+		ps->larger += size > page;
+		access_event(ev, time, obj, 0, write);
+		return 1;
+	case OBJ_SIZE_PAGES:
+		break;
+	}
+	pages = size / page + (size % page != 0);
+	ps->rounded += size % page != 0 || !pages;
+	ps->larger += size % page != 0 && size > page;
+	if (!pages)		/* a csv size of 0: one page, as the other modes make it */
+		pages = 1;
+	if (pages > OBJ_PAGES_MAX) {
+		rf_err(verb, "%s: %s: an object of %" PRIu64 " bytes is over %llu pages: "
+		       "--object-size pages cannot give it its keys (unit or folio can)", src->path,
+		       where(ps, at, sizeof(at)), size, OBJ_PAGES_MAX);
+		return RF_ERR_RANGE;
+	}
+	num = u64_map_slot(&ps->number, obj, &fresh);
+	if (!num) {
+		rf_err(verb, "%s: %s: out of memory numbering the objects", src->path,
+		       where(ps, at, sizeof(at)));
+		return RF_ERR_NOMEM;
+	}
+	if (fresh)
+		*num = ps->next_number++;
+	if (*num >= 1ull << (64 - OBJ_KEY_SHIFT)) {
+		rf_err(verb, "%s: %s: over 2^%d objects: --object-size pages cannot give them "
+		       "keys of their own", src->path, where(ps, at, sizeof(at)), 64 - OBJ_KEY_SHIFT);
+		return RF_ERR_RANGE;
+	}
+	access_event(ev, time, *num << OBJ_KEY_SHIFT, 0, write);
+	ps->expand = *ev;
+	ps->expand_left = pages - 1;
+	return 1;
+}
+
+/* pages: the next page of the request being expanded, if any is left. */
+static bool next_page(struct page_src *ps, struct rf_event *ev)
+{
+	if (!ps->expand_left)
+		return false;
+	ps->expand_left--;
+	ps->expand.u.access.key++;
+	*ev = ps->expand;
+	return true;
 }
 
 static int oracle_next(struct conv_source *src, struct page_src *ps, struct rf_event *ev)
@@ -353,9 +452,8 @@ static int oracle_next(struct conv_source *src, struct page_src *ps, struct rf_e
 		/* libCacheSim skips records of size 0 too */
 		if (!get_le32(rec + 12))
 			continue;
-		access_event(ev, (uint64_t)get_le32(rec) * 1000000000u, get_le64(rec + 4),
-			     get_le32(rec + 12), false, ps->page_size);
-		return 1;
+		return request(src, ps, ev, (uint64_t)get_le32(rec) * 1000000000u,
+			       get_le64(rec + 4), get_le32(rec + 12), false);
 	}
 }
 
@@ -418,8 +516,7 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 			return RF_ERR_INVAL;
 		}
 	}
-	access_event(ev, t, obj, size, write, ps->page_size);
-	return 1;
+	return request(src, ps, ev, t, obj, size, write);
 }
 
 static int csv_columns(struct conv_source *src, struct page_src *ps)
@@ -455,7 +552,50 @@ static int page_src_next(struct conv_source *src, struct rf_event *ev)
 {
 	struct page_src *ps = src->priv;
 
+	if (next_page(ps, ev))
+		return 1;
 	return ps->fmt == FMT_ORACLE ? oracle_next(src, ps, ev) : csv_next(src, ps, ev);
+}
+
+static const char *const obj_size_names[] = {
+	[OBJ_SIZE_FOLIO] = "folio", [OBJ_SIZE_UNIT] = "unit", [OBJ_SIZE_PAGES] = "pages",
+};
+
+int conv_parse_object_size(const char *s, enum conv_object_size *mode)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(obj_size_names); i++)
+		if (!strcmp(s, obj_size_names[i])) {
+			*mode = (enum conv_object_size)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* What the sizes became, when the trace does not keep some. */
+static void page_src_summary(struct conv_source *src)
+{
+	struct page_src *ps = src->priv;
+	const char *what;
+
+	if (!ps->rounded)
+		return;
+	switch (ps->obj_size) {
+	case OBJ_SIZE_FOLIO:
+		what = "not a power-of-two number of pages: each is one page in the trace "
+		       "(--object-size folio; pages keeps sizes, rounded up to whole pages)";
+		break;
+	case OBJ_SIZE_UNIT:
+		what = "not one page: each is one page in the trace, as --object-size unit asks";
+		break;
+	default:
+		what = "not a whole number of pages: rounded up (--object-size pages)";
+		break;
+	}
+	fprintf(stderr, "%s: %" PRIu64 " of the %" PRIu64 " requests are of an object whose size "
+		"(%" PRIu64 " of them larger than a page of %" PRIu32 " bytes) is %s\n", src->path,
+		ps->rounded, ps->requests, ps->larger, ps->page_size, what);
 }
 
 static void page_src_close(struct conv_source *src)
@@ -465,10 +605,12 @@ static void page_src_close(struct conv_source *src)
 	if (ps->fp && ps->fp != stdin)
 		fclose(ps->fp);
 	free(ps->line);
+	u64_map_destroy(&ps->number);
 	free(ps);
 }
 
-int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path)
+int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path,
+		     enum conv_object_size obj_size)
 {
 	struct page_src *ps = calloc(1, sizeof(*ps));
 
@@ -479,7 +621,9 @@ int page_source_open(struct conv_source *src, enum conv_format fmt, const char *
 	src->priv = ps;
 	src->next = page_src_next;
 	src->close = page_src_close;
+	src->summary = page_src_summary;
 	ps->fmt = fmt;
+	ps->obj_size = obj_size;
 	ps->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!ps->fp) {
 		rf_err(verb, "%s: %s", path, strerror(errno));
@@ -489,8 +633,8 @@ int page_source_open(struct conv_source *src, enum conv_format fmt, const char *
 	rf_trace_header_init(&src->hdr, "refault trace convert");
 	snprintf(src->hdr.clock, sizeof(src->hdr.clock), "synthetic");
 	src->hdr.synthetic = true;
-	snprintf(src->hdr.params, sizeof(src->hdr.params), "converted-from=%s",
-		 fmt == FMT_ORACLE ? "oracleGeneral" : "csv");
+	snprintf(src->hdr.params, sizeof(src->hdr.params), "converted-from=%s object-size=%s",
+		 fmt == FMT_ORACLE ? "oracleGeneral" : "csv", obj_size_names[obj_size]);
 	ps->page_size = src->hdr.host.page_size;
 	if (fmt == FMT_CSV && csv_columns(src, ps)) {
 		page_src_close(src);
