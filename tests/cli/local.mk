@@ -7,7 +7,8 @@ cli_sh_tests = \
 	tests/cli/test-trace-usage.sh tests/cli/test-refault-usage.sh tests/cli/test-outputs.sh \
 	tests/cli/test-trace-nomem.sh tests/cli/test-completion.sh \
 	tests/cli/test-man.sh tests/cli/test-trace-escapes.sh \
-	tests/cli/test-trace-object-size.sh tests/cli/test-install-deps.sh
+	tests/cli/test-trace-object-size.sh tests/cli/test-install-deps.sh \
+	tests/cli/test-configure-rebuild.sh
 TESTS += $(cli_sh_tests)
 EXTRA_DIST += $(cli_sh_tests) tests/cli/trace-lib.sh tests/cli/data/small.jsonl
 # Folio ids in place of pfns (record's and trace convert's --pfns ids): the rules of cli/pfnids.c.
