@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* refault sweep: traces x configurations as tasks for local processes, GNU parallel or Slurm. */
+#include "config.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -11,6 +13,7 @@
 #include "cli/builtin.h"
 #include "cli/util.h"
 #include "lib/outfile.h"
+#include "lib/term.h"
 #include "sweep/sweep.h"
 
 #define VERB "sweep"
@@ -32,10 +35,10 @@ static const char usage[] =
 	"           hash of its inputs in the store, so that a task already done is not run again\n"
 	"  run      run the tasks not done here, N at a time (-j, default: online CPUs divided by\n"
 	"           the plan's threads), by GNU parallel when it is on PATH, else by processes\n"
-	"  emit     --parallel: one 'refault sweep task PLAN I' a line, for 'parallel < FILE'\n"
-	"           (on many hosts that share the paths with parallel's sshloginfile); --slurm:\n"
-	"           an sbatch job-array script, element I running task I, memory and time from\n"
-	"           the plan\n"
+	"  emit     --parallel: one 'refault sweep task PLAN I' a line, each path a quoted word,\n"
+	"           for 'parallel < FILE' (on many hosts that share the paths with parallel's\n"
+	"           sshloginfile); --slurm: an sbatch job-array script, element I running task\n"
+	"           I, memory and time from the plan\n"
 	"  status   each task not done, and why; the counts\n"
 	"  merge    the store into SWEEP.json: per workload and configuration, its runs; the tasks\n"
 	"           not done listed with why (a partial sweep is written, and says so)\n"
@@ -51,13 +54,30 @@ static const char usage[] =
 	"      --slurm            emit a Slurm job-array script\n"
 	"      --max-running N    at most N array elements at a time (emit --slurm)\n"
 	"\n"
+	"A plan's paths (the plan, its store, traces and program) go into scripts: each must be\n"
+	"absolute, without a control character or a backslash, and the store without 'hetjob' or\n"
+	"'packjob' (sbatch's); plan and every subcommand refuse others, naming the path.\n"
+	"\n"
 	"Exit status: 0 success (merge: the sweep is complete), 1 failure (run, task: a task\n"
-	"failed; status: some task is not done), 2 bad command line, 3 merge wrote a partial sweep.\n";
+	"failed; status: some task is not done; a plan refused), 2 bad command line, 3 merge\n"
+	"wrote a partial sweep.\n";
 
 static int help(void)
 {
 	fputs(usage, stdout);
 	return RF_EXIT_OK;
+}
+
+/*
+ * A message of the sweep library: it names paths and quotes logs a plan or a
+ * store supplies, so it is shown as lib/term.h shows a file's text.
+ */
+static void sweep_error(const char *msg)
+{
+	char *shown = rf_term_escaped(msg);
+
+	rf_err(VERB, "%s", shown ? shown : "out of memory");
+	free(shown);
 }
 
 /*
@@ -93,7 +113,7 @@ static int load(const char *path, struct rf_sweep_plan **p)
 	char err[RF_SWEEP_ERRLEN];
 
 	if (rf_sweep_plan_load(p, path, err, sizeof(err))) {
-		rf_err(VERB, "%s", err);
+		sweep_error(err);
 		return RF_EXIT_FAILURE;
 	}
 	return 0;
@@ -190,10 +210,11 @@ static int cmd_plan(const struct sweep_args *a)
 	if (rc)
 		return rc;
 	if (rf_sweep_plan_make(a->operands[0], a->output, self, &summary, err, sizeof(err))) {
-		rf_err(VERB, "%s", err);
+		sweep_error(err);
 		return RF_EXIT_FAILURE;
 	}
-	printf("%s: %s", a->output, summary ? summary : "\n");
+	rf_term_escape_str(stdout, a->output);
+	printf(": %s", summary ? summary : "\n");
 	free(summary);
 	return 0;
 }
@@ -219,18 +240,70 @@ static int cmd_run(const struct sweep_args *a)
 	}
 	rc = rf_sweep_run_local(p, self, jobs, a->engine, &st, err, sizeof(err));
 	if (rc && !st.failed)
-		rf_err(VERB, "%s", err);
+		sweep_error(err);
 	for (i = 0; st.failed && i < rf_sweep_plan_nr_tasks(p); i++) {
-		char why[1024];
+		char why[1024], *shown;
 
-		if (rf_sweep_task_state(p, i, why, sizeof(why)) != RF_SWEEP_DONE)
-			rf_err(VERB, "task %zu (%s): %s", i, rf_sweep_plan_task(p, i)->id, why);
+		if (rf_sweep_task_state(p, i, why, sizeof(why)) == RF_SWEEP_DONE)
+			continue;
+		shown = rf_term_escaped(why);
+		rf_err(VERB, "task %zu (%s): %s", i, rf_sweep_plan_task(p, i)->id,
+		       shown ? shown : why);
+		free(shown);
 	}
 	printf("%zu tasks: %zu ran, %zu failed, %zu done before; %.2f s (the tasks' own: %.2f s), "
 	       "%u at a time by %s\n", st.tasks, st.ran, st.failed, st.skipped, st.wall_seconds,
 	       st.task_seconds, jobs, st.parallel ? "GNU parallel" : "processes");
 	rf_sweep_plan_free(p);
 	return rc ? RF_EXIT_FAILURE : 0;
+}
+
+/* @s as a quoted word (rf_sweep_shell_quote()), malloc()ed; NULL out of memory. */
+static char *shell_word(const char *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	rf_sweep_shell_quote(f, s);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * How to run the command list @cmds: every path a quoted word, the lines'
+ * own rule, so that a copy of the line runs parallel and nothing else.  A
+ * name a terminal cannot show as it is (lib/term.h: a control character, a
+ * C1, a byte that is not UTF-8, a backslash; in the user's name for @cmds or
+ * in the store's) would be escaped, which no shell undoes: then the names are
+ * said by what they are, not printed.
+ */
+static void run_it_hint(const struct rf_sweep_plan *p, const char *cmds)
+{
+	char *joblog = NULL, *jw = NULL, *cw = NULL;
+
+	if (asprintf(&joblog, "%s/parallel.joblog", rf_sweep_plan_store(p)) >= 0) {
+		jw = shell_word(joblog);
+		cw = shell_word(cmds);
+	}
+	if (jw && cw && rf_term_plain(joblog) && rf_term_plain(cmds))	/* quoting adds ' and \ */
+		fprintf(stderr, "run it:  parallel --joblog %s -j N < %s\n"
+			"  or on the hosts of a file (the same paths on each):\n"
+			"         parallel --sshloginfile HOSTS --joblog %s < %s\n", jw, cw, jw, cw);
+	else
+		fputs("run it:  parallel --joblog STORE/parallel.joblog -j N < LIST\n"
+		      "  or on the hosts of a file (the same paths on each):\n"
+		      "         parallel --sshloginfile HOSTS --joblog STORE/parallel.joblog < LIST\n"
+		      "  (LIST the file just written, STORE the plan's store: names a terminal shows "
+		      "only escaped)\n", stderr);
+	free(jw);
+	free(cw);
+	free(joblog);
 }
 
 static int cmd_emit(const struct sweep_args *a)
@@ -250,7 +323,7 @@ static int cmd_emit(const struct sweep_args *a)
 	if (a->output && strcmp(a->output, "-")) {
 		if (rf_outfile_open(&out, a->output, 0, err, sizeof(err)) ||
 		    !(f = rf_outfile_stdio(&out))) {
-			rf_err(VERB, "%s", err);
+			sweep_error(err);
 			rf_sweep_plan_free(p);
 			return RF_EXIT_FAILURE;
 		}
@@ -264,12 +337,9 @@ static int cmd_emit(const struct sweep_args *a)
 			rc = RF_EXIT_FAILURE;
 	}
 	if (rc)
-		rf_err(VERB, "%s", f != stdout && err[0] ? err : "cannot write the output");
+		sweep_error(f != stdout && err[0] ? err : "cannot write the output");
 	if (!rc && a->parallel && a->output)
-		fprintf(stderr, "run it:  parallel --joblog %s/parallel.joblog -j N < %s\n"
-			"  or on the hosts of a file (the same paths on each):\n"
-			"         parallel --sshloginfile HOSTS --joblog %s/parallel.joblog < %s\n",
-			rf_sweep_plan_store(p), a->output, rf_sweep_plan_store(p), a->output);
+		run_it_hint(p, a->output);
 	rf_sweep_plan_free(p);
 	return rc ? RF_EXIT_FAILURE : 0;
 }
@@ -289,10 +359,13 @@ static int cmd_status(const struct sweep_args *a)
 		enum rf_sweep_state s = rf_sweep_task_state(p, i, why, sizeof(why));
 
 		n[s]++;
-		if (s != RF_SWEEP_DONE)
-			printf("task %zu (%s, %s): %s: %s\n", i, rf_sweep_plan_task(p, i)->id,
-			       rf_sweep_plan_task(p, i)->trace,
-			       s == RF_SWEEP_FAILED ? "failed" : "missing", why);
+		if (s == RF_SWEEP_DONE)
+			continue;
+		printf("task %zu (%s, ", i, rf_sweep_plan_task(p, i)->id);
+		rf_term_escape_str(stdout, rf_sweep_plan_task(p, i)->trace);
+		printf("): %s: ", s == RF_SWEEP_FAILED ? "failed" : "missing");
+		rf_term_escape_str(stdout, why);
+		putchar('\n');
 	}
 	printf("%zu tasks: %zu done, %zu failed, %zu missing\n", rf_sweep_plan_nr_tasks(p),
 	       n[RF_SWEEP_DONE], n[RF_SWEEP_FAILED], n[RF_SWEEP_MISSING]);
@@ -315,7 +388,7 @@ static int cmd_merge(const struct sweep_args *a)
 	if (rc)
 		return rc;
 	if (rf_outfile_open(&out, a->output, 0, err, sizeof(err))) {
-		rf_err(VERB, "%s", err);
+		sweep_error(err);
 		rf_sweep_plan_free(p);
 		return RF_EXIT_FAILURE;
 	}
@@ -326,11 +399,12 @@ static int cmd_merge(const struct sweep_args *a)
 		rc = rf_outfile_commit(&out, err, sizeof(err));
 	rf_sweep_plan_free(p);
 	if (rc) {
-		rf_err(VERB, "%s", err);
+		sweep_error(err);
 		return RF_EXIT_FAILURE;
 	}
-	printf("%s: %zu of %zu tasks done (%zu failed, %zu missing, %zu past damaged chunks); "
-	       "%zu configurations, %zu runs%s\n", a->output, st.done, st.tasks, st.failed,
+	rf_term_escape_str(stdout, a->output);
+	printf(": %zu of %zu tasks done (%zu failed, %zu missing, %zu past damaged chunks); "
+	       "%zu configurations, %zu runs%s\n", st.done, st.tasks, st.failed,
 	       st.missing, st.partial, st.configs, st.runs,
 	       st.done == st.tasks && !st.partial ? "" : ": a partial sweep");
 	return st.done == st.tasks && !st.partial ? 0 : 3;
@@ -358,7 +432,7 @@ static int cmd_task(const struct sweep_args *a)
 	}
 	rc = rf_sweep_task_run(p, (size_t)i, NULL, &ran, err, sizeof(err));
 	if (rc)
-		rf_err(VERB, "%s", err);
+		sweep_error(err);
 	rf_sweep_plan_free(p);
 	return rc ? RF_EXIT_FAILURE : 0;
 }

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A plan file read back (docs/sweeps.md, "The plan"): its tasks, checked, with their paths. */
+/*
+ * A plan file read back (docs/sweeps.md, "The plan"): its tasks, checked,
+ * with their paths.  A plan is trusted no more than any file: what its
+ * engines run is checked here (every path absolute and fit for a script,
+ * sweep_check_path(); the replay options those a spec may give), so that a
+ * plan written by hand runs nothing `refault sweep plan` would not.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -48,6 +54,18 @@ static char *store_path(const char *store, const char *id, const char *ext)
 	return asprintf(&p, "%s/%s.%s", store, id, ext) < 0 ? NULL : p;
 }
 
+/* sweep_check_path(), the message after the plan's path */
+static int check_path(const char *plan, const char *what, const char *path, bool store, char *err,
+		      size_t errlen)
+{
+	char msg[RF_SWEEP_ERRLEN];
+	int rc = sweep_check_path(what, path, store, msg, sizeof(msg));
+
+	if (rc)
+		sweep_seterr(err, errlen, "%s: %s", plan, msg);
+	return rc;
+}
+
 static int load_task(struct rf_sweep_plan *p, json_object *t, size_t i, char *err, size_t errlen)
 {
 	struct rf_sweep_task *k = &p->tasks[i];
@@ -58,6 +76,8 @@ static int load_task(struct rf_sweep_plan *p, json_object *t, size_t i, char *er
 	k->workload = str(t, "workload");
 	k->trace = str(t, "trace");
 	k->fingerprint = str(t, "fingerprint");
+	char what[64];
+
 	if (!hex_id(k->id) || !k->workload || !k->trace || !k->fingerprint ||
 	    !json_object_object_get_ex(t, "configs", &cs) ||
 	    !json_object_is_type(cs, json_type_array) || !json_object_array_length(cs) ||
@@ -67,6 +87,9 @@ static int load_task(struct rf_sweep_plan *p, json_object *t, size_t i, char *er
 			     "(plan again)", p->path, i);
 		return RF_ERR_CORRUPT;
 	}
+	snprintf(what, sizeof(what), "task %zu's trace", i);
+	if (check_path(p->path, what, k->trace, false, err, errlen))
+		return RF_ERR_CORRUPT;
 	k->seconds = v;
 	k->nr_configs = json_object_array_length(cs);
 	k->matrix = store_path(p->store, k->id, "matrix");
@@ -82,7 +105,7 @@ int rf_sweep_plan_load(struct rf_sweep_plan **out, const char *plan_path, char *
 	json_object *tasks, *opts, *v;
 	const char *fmt, *store, *refault;
 	uint64_t threads;
-	size_t i;
+	size_t i, n;
 	int rc;
 
 	*out = NULL;
@@ -112,6 +135,12 @@ int rf_sweep_plan_load(struct rf_sweep_plan **out, const char *plan_path, char *
 		rc = RF_ERR_CORRUPT;
 		goto fail;
 	}
+	if (sweep_check_path("the plan", p->path, false, err, errlen) ||
+	    check_path(p->path, "its store", store, true, err, errlen) ||
+	    check_path(p->path, "its program (refault)", refault, false, err, errlen)) {
+		rc = RF_ERR_CORRUPT;
+		goto fail;
+	}
 	p->store = strdup(store);
 	p->refault = strdup(refault);
 	p->threads = (unsigned int)threads;
@@ -132,6 +161,16 @@ int rf_sweep_plan_load(struct rf_sweep_plan **out, const char *plan_path, char *
 			goto fail;
 		}
 		p->replay_opts[i] = (char *)json_object_get_string(v);
+	}
+	for (i = 0; i < p->nr_opts; i += n) {
+		n = sweep_replay_option(p->replay_opts + i, p->nr_opts - i);
+		if (!n) {
+			sweep_seterr(err, errlen, "%s: replay_options[%zu] '%s' is not one a sweep "
+				     "passes (--warm-cache, --all-cgroups, --allow-mglru, "
+				     "--skip-damaged, --interval T)", p->path, i, p->replay_opts[i]);
+			rc = RF_ERR_CORRUPT;
+			goto fail;
+		}
 	}
 	for (i = 0; i < p->nr_tasks && !rc; i++)
 		rc = load_task(p, json_object_array_get_idx(tasks, i), i, err, errlen);

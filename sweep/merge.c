@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "compare/jsonfile.h"
+#include "lib/term.h"
 #include "sweep/sweep-local.h"
 
 static const char *get_str(json_object *o, const char *key)
@@ -275,10 +276,15 @@ int rf_sweep_merge(const struct rf_sweep_plan *p, int fd, FILE *report,
 			st->missing++;
 		json_object_array_add(missing, not_done(t, i, s == RF_SWEEP_FAILED ? "failed" :
 							"missing", why));
-		if (report)
-			fprintf(report, "task %zu (%s, %s, %zu configuration%s): %s: %s\n", i, t->id,
-				t->trace, t->nr_configs, t->nr_configs == 1 ? "" : "s",
-				s == RF_SWEEP_FAILED ? "failed" : "missing", why);
+		if (report) {	/* a terminal's, as a rule: the names as lib/term.h shows them */
+			fprintf(report, "task %zu (%s, ", i, t->id);
+			rf_term_escape_str(report, t->trace);
+			fprintf(report, ", %zu configuration%s): %s: ", t->nr_configs,
+				t->nr_configs == 1 ? "" : "s",
+				s == RF_SWEEP_FAILED ? "failed" : "missing");
+			rf_term_escape_str(report, why);
+			fputc('\n', report);
+		}
 	}
 	if (rc) {
 		sweep_seterr(err, errlen, "out of memory");

@@ -26,6 +26,7 @@
 #include "lib/grow.h"
 #include "lib/hash.h"
 #include "lib/outfile.h"
+#include "lib/term.h"
 #include "lib/units.h"
 #include "replayer/replay/replay.h"
 #include "sweep/sweep-local.h"
@@ -189,6 +190,30 @@ static char *make_store(const struct sweep_spec *s, const char *plan_path, char 
 	return abs;
 }
 
+/* The plan's path as it will be read (its directory's real path, its name): fit for a script. */
+static int check_plan_path(const char *plan_path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(plan_path, '/');
+	char *dir = slash ? strndup(plan_path, (size_t)(slash - plan_path) + (slash == plan_path)) :
+		strdup("."), *abs = dir ? realpath(dir, NULL) : NULL, *full = NULL;
+	int rc;
+
+	if (!abs) {
+		rc = dir ? -errno : RF_ERR_NOMEM;
+		sweep_seterr(err, errlen, "%s: %s", dir ? dir : plan_path,
+			     dir ? strerror(errno) : "out of memory");
+		free(dir);
+		return rc;
+	}
+	if (asprintf(&full, "%s/%s", strcmp(abs, "/") ? abs : "", slash ? slash + 1 : plan_path) < 0)
+		full = NULL;
+	rc = full ? sweep_check_path("the plan", full, false, err, errlen) : RF_ERR_NOMEM;
+	free(full);
+	free(abs);
+	free(dir);
+	return rc;
+}
+
 struct planner {
 	struct sweep_spec spec;
 	struct rf_config_list configs;
@@ -256,6 +281,7 @@ static int add_task(struct planner *pl, const char *workload, const char *trace,
 		    char *err, size_t errlen)
 {
 	char **lines = calloc(n, sizeof(*lines)), *id = NULL, *path = NULL, *text = NULL;
+	char *shown = NULL;
 	json_object *t = json_object_new_object(), *cs = json_object_new_array();
 	uint64_t bytes = TASK_BASE_BYTES + pl->spec.threads * THREAD_BYTES, seconds;
 	size_t i, len = 0;
@@ -293,10 +319,11 @@ static int add_task(struct planner *pl, const char *workload, const char *trace,
 	}
 	seconds = TASK_BASE_SECONDS + events * n / (1000000000ull / NS_PER_EVENT_CONFIG);
 	id = hex16(task_hash(fingerprint, pl->spec.replay_opts, pl->spec.nr_opts, lines, n));
-	text = malloc(len + strlen(trace) + 128);
+	shown = rf_term_escaped(trace);	/* one comment line, whatever the name */
+	text = shown ? malloc(len + strlen(shown) + 128) : NULL;
 	if (!id || !text || asprintf(&path, "%s/%s.matrix", pl->store, id) < 0)
 		goto out;
-	sprintf(text, "# refault sweep task %s: %s\n", id, trace);
+	sprintf(text, "# refault sweep task %s: %s\n", id, shown);
 	for (i = 0; i < n; i++)
 		strcat(strcat(text, lines[i]), "\n");
 	rc = sweep_write_file(path, text, err, errlen);
@@ -325,6 +352,7 @@ out:
 	free(id);
 	free(path);
 	free(text);
+	free(shown);
 	json_object_put(t);
 	json_object_put(cs);
 	if (rc == RF_ERR_NOMEM)
@@ -350,6 +378,9 @@ static int plan_trace(struct planner *pl, const char *workload, const char *trac
 		sweep_seterr(err, errlen, "%s: %s", trace, strerror(errno));
 		return -errno;
 	}
+	rc = sweep_check_path("trace", abs, false, err, errlen);
+	if (rc)
+		goto out;
 	rc = rf_replay_trace_fingerprint(abs, &fp, &events, &r, err, errlen);
 	if (rc)
 		goto out;
@@ -409,9 +440,11 @@ static json_object *strv_json(char *const *v, size_t n)
 
 static char *summarize(const struct planner *pl)
 {
-	char mem[32], *out;
+	char mem[32], *out, *store = rf_term_escaped(pl->store);
 	size_t traces = 0, runs = 0, i;
 
+	if (!store)
+		return NULL;
 	for (i = 0; i < pl->spec.nr_wl; i++)
 		traces += pl->spec.wl[i].nr;
 	for (i = 0; i < pl->configs.nr; i++)
@@ -423,8 +456,9 @@ static char *summarize(const struct planner *pl)
 		     (unsigned long long)pl->events, pl->configs.nr,
 		     pl->configs.nr == 1 ? "" : "s", runs,
 		     rf_format_bytes(pl->max_bytes, mem, sizeof(mem)),
-		     (unsigned long long)pl->max_seconds, pl->store) < 0)
-		return NULL;
+		     (unsigned long long)pl->max_seconds, store) < 0)
+		out = NULL;
+	free(store);
 	return out;
 }
 
@@ -443,14 +477,23 @@ int rf_sweep_plan_make(const char *spec_path, const char *plan_path, const char 
 	rc = sweep_spec_read(&pl.spec, spec_path, err, errlen);
 	if (!rc)
 		rc = load_configs(&pl, err, errlen);
+	if (!rc)
+		rc = check_plan_path(plan_path, err, errlen);
+	if (!rc)
+		rc = sweep_check_path("this program", refault, false, err, errlen);
 	if (rc)
 		goto out;
 	pl.store = make_store(&pl.spec, plan_path, err, errlen);
 	spec_abs = realpath(spec_path, NULL);
 	if (!pl.store || !spec_abs) {
+		if (pl.store && !spec_abs)
+			sweep_seterr(err, errlen, "%s: %s", spec_path, strerror(errno));
 		rc = RF_ERR_IO;
 		goto out;
 	}
+	rc = sweep_check_path("the store", pl.store, true, err, errlen);
+	if (rc)
+		goto out;
 	pl.root = json_object_new_object();
 	pl.jtasks = json_object_new_array();
 	pl.axes = json_object_new_object();

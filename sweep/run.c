@@ -4,6 +4,10 @@
  * `REFAULT sweep task PLAN I`, @jobs at a time, by GNU parallel (its
  * --joblog in the store) or, without it, by a pool of child processes.
  * Either way a task's own results, log and status are its `sweep task`'s.
+ * GNU parallel is given no command of its own: its input is the commands,
+ * one a line, as `emit --parallel` writes them (each path a quoted word), run
+ * by /bin/sh; a command on its command line would be shell text with its
+ * replacement strings ({}, {#}, {= perl =}) read inside the paths.
  */
 #include "config.h"
 
@@ -40,6 +44,8 @@ static pid_t spawn(char *const *argv, int in_fd)
 
 	if (pid)
 		return pid;
+	if (in_fd >= 0)		/* GNU parallel: its input's commands are sh's, whatever $SHELL is */
+		setenv("PARALLEL_SHELL", "/bin/sh", 1);
 	if (in_fd >= 0)
 		dup2(in_fd, STDIN_FILENO);
 	null = open("/dev/null", O_WRONLY);
@@ -65,9 +71,10 @@ static int wait_child(pid_t pid)
 static int by_parallel(const struct rf_sweep_plan *p, const char *refault, unsigned int jobs,
 		       const size_t *todo, size_t n, char *err, size_t errlen)
 {
-	char j[16], *joblog, *argv[16];
+	char j[16], *joblog, *argv[10];
 	void (*old_pipe)(int);
 	int fds[2], status;
+	FILE *in;
 	size_t i;
 	pid_t pid;
 
@@ -82,11 +89,7 @@ static int by_parallel(const struct rf_sweep_plan *p, const char *refault, unsig
 	argv[5] = j;
 	argv[6] = "--joblog";
 	argv[7] = joblog;
-	argv[8] = (char *)refault;
-	argv[9] = "sweep";
-	argv[10] = "task";
-	argv[11] = p->path;
-	argv[12] = NULL;
+	argv[8] = NULL;
 	if (pipe2(fds, O_CLOEXEC)) {
 		free(joblog);
 		sweep_seterr(err, errlen, "pipe: %s", strerror(errno));
@@ -102,10 +105,13 @@ static int by_parallel(const struct rf_sweep_plan *p, const char *refault, unsig
 	}
 	/* a parallel that dies early makes the writes fail (EPIPE), not kill this process */
 	old_pipe = signal(SIGPIPE, SIG_IGN);
-	for (i = 0; i < n; i++)
-		if (dprintf(fds[1], "%zu\n", todo[i]) < 0)
-			break;
-	close(fds[1]);
+	in = fdopen(fds[1], "w");
+	for (i = 0; in && i < n && !ferror(in); i++)
+		sweep_task_command(in, p, refault, todo[i]);
+	if (in)
+		fclose(in);
+	else
+		close(fds[1]);
 	signal(SIGPIPE, old_pipe);
 	status = wait_child(pid);
 	if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) > 101)) {
@@ -161,6 +167,11 @@ int rf_sweep_run_local(const struct rf_sweep_plan *p, const char *refault, unsig
 	st->tasks = p->nr_tasks;
 	if (!todo)
 		return RF_ERR_NOMEM;
+	rc = sweep_check_path("this program", refault, false, err, errlen);
+	if (rc) {
+		free(todo);
+		return rc;
+	}
 	for (i = 0; i < p->nr_tasks; i++) {
 		if (rf_sweep_task_state(p, i, NULL, 0) == RF_SWEEP_DONE)
 			st->skipped++;

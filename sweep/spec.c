@@ -91,18 +91,43 @@ static struct sweep_workload *workload(struct sweep_spec *s, const char *name, c
 	return w;
 }
 
+/* @pattern (a glob) relative to @dir, whose own characters match only themselves. */
+static char *resolve_glob(const char *dir, const char *pattern)
+{
+	char *out, *o;
+	size_t i;
+
+	if (pattern[0] == '/' || !dir[0])
+		return strdup(pattern);
+	out = malloc(2 * strlen(dir) + strlen(pattern) + 2);
+	if (!out)
+		return NULL;
+	for (i = 0, o = out; dir[i]; i++) {
+		if (strchr("*?[\\", dir[i]))
+			*o++ = '\\';
+		*o++ = dir[i];
+	}
+	*o++ = '/';
+	strcpy(o, pattern);
+	return out;
+}
+
 /* The files @pattern names (a glob, sorted), into @w. */
 static int add_traces(struct sweep_workload *w, const char *dir, const char *pattern, char *err,
 		      size_t errlen)
 {
-	char *p = resolve(dir, pattern);
+	char *p = resolve(dir, pattern), *gp = resolve_glob(dir, pattern);
 	glob_t g;
 	size_t i;
 	int rc;
 
-	if (!p)
+	if (!p || !gp) {
+		free(p);
+		free(gp);
 		return RF_ERR_NOMEM;
-	rc = glob(p, GLOB_ERR, NULL, &g);
+	}
+	rc = glob(gp, GLOB_ERR, NULL, &g);
+	free(gp);
 	if (rc == GLOB_NOMATCH) {
 		sweep_seterr(err, errlen, "no file matches '%s'", p);
 		free(p);
@@ -166,34 +191,39 @@ static int number(const char *word, const char *what, unsigned int lo, unsigned 
 	return 0;
 }
 
-/* replay OPTION...: only those that change what a replay computes, not where it writes. */
-static int replay_options(struct sweep_spec *s, char **w, size_t n, char *err, size_t errlen)
+size_t sweep_replay_option(char *const *w, size_t n)
 {
 	static const char *const flags[] = { "--warm-cache", "--all-cgroups", "--allow-mglru",
 					     "--skip-damaged" };
-	size_t i, k;
 	uint64_t ns;
+	size_t k;
+
+	if (!n)
+		return 0;
+	for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+		if (!strcmp(w[0], flags[k]))
+			return 1;
+	if (!strcmp(w[0], "--interval") && n > 1 && !rf_parse_duration(w[1], &ns) && ns)
+		return 2;
+	return 0;
+}
+
+/* replay OPTION...: only those that change what a replay computes, not where it writes. */
+static int replay_options(struct sweep_spec *s, char **w, size_t n, char *err, size_t errlen)
+{
+	size_t i, k, take;
 	int rc = 0;
 
-	for (i = 1; i < n && !rc; i++) {
-		for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-			if (!strcmp(w[i], flags[k]))
-				break;
-		if (k < sizeof(flags) / sizeof(flags[0])) {
-			rc = push(&s->replay_opts, &s->nr_opts, &s->cap_opts, w[i]);
-			continue;
+	for (i = 1; i < n && !rc; i += take) {
+		take = sweep_replay_option(w + i, n - i);
+		if (!take) {
+			sweep_seterr(err, errlen, "replay option '%s': a sweep passes --warm-cache, "
+				     "--all-cgroups, --allow-mglru, --skip-damaged and --interval T "
+				     "(the plan sets the rest)", w[i]);
+			return RF_ERR_INVAL;
 		}
-		if (!strcmp(w[i], "--interval") && i + 1 < n && !rf_parse_duration(w[i + 1], &ns) &&
-		    ns) {
-			rc = push(&s->replay_opts, &s->nr_opts, &s->cap_opts, w[i]);
-			if (!rc)
-				rc = push(&s->replay_opts, &s->nr_opts, &s->cap_opts, w[++i]);
-			continue;
-		}
-		sweep_seterr(err, errlen, "replay option '%s': a sweep passes --warm-cache, "
-			     "--all-cgroups, --allow-mglru, --skip-damaged and --interval T (the "
-			     "plan sets the rest)", w[i]);
-		return RF_ERR_INVAL;
+		for (k = 0; k < take && !rc; k++)
+			rc = push(&s->replay_opts, &s->nr_opts, &s->cap_opts, w[i + k]);
 	}
 	return rc;
 }

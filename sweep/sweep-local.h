@@ -65,5 +65,23 @@ void sweep_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__(
 int sweep_write_file(const char *path, const char *text, char *err, size_t errlen);
 /* mkdir -p */
 int sweep_mkdir_p(const char *path, char *err, size_t errlen);
+/*
+ * sweep_check_path() - 0 when @path may be written into the engines' scripts
+ * and command lines (docs/sweeps.md, "Paths"): absolute, no control
+ * character (one command a line, one comment a line), no backslash (fish and
+ * sbatch read it inside quotes); a @store, which sbatch reads in an #SBATCH
+ * line, also without "hetjob" or "packjob" in any case.  Else RF_ERR_INVAL,
+ * naming @what and the path (as it is: the caller escapes what it prints).
+ */
+int sweep_check_path(const char *what, const char *path, bool store, char *err, size_t errlen);
+/*
+ * sweep_replay_option() - how many of @w[0..n) the replay option at @w[0]
+ * takes (1 for a flag, 2 for --interval T), 0 when a sweep does not pass it
+ * (spec.c's list: what changes a replay's results, not where it writes).
+ */
+size_t sweep_replay_option(char *const *w, size_t n);
+
+/* emit.c: task @i's line for a shell, `'REFAULT' sweep task 'PLAN' I` and a newline. */
+void sweep_task_command(FILE *out, const struct rf_sweep_plan *p, const char *refault, size_t i);
 
 #endif /* REFAULT_SWEEP_LOCAL_H */

@@ -126,6 +126,16 @@ int rf_sweep_run_local(const struct rf_sweep_plan *p, const char *refault, unsig
  * task PLAN I`, for `parallel < FILE` (locally, or with --sshloginfile)
  */
 int rf_sweep_emit_parallel(const struct rf_sweep_plan *p, FILE *out);
+
+/*
+ * rf_sweep_shell_quote() - @s as one word for sh(1): in single quotes, each '
+ * as '\''.  The one rule for every path or name the sweep writes into a
+ * script, a command list, a task's log header or a hint to the user; the
+ * paths a plan holds were checked (no control character, no backslash) when
+ * it was made and when it was read, so that the word is one line and means
+ * the same in every common shell.
+ */
+void rf_sweep_shell_quote(FILE *out, const char *s);
 /*
  * rf_sweep_emit_slurm() - an sbatch script: a job array of every task (a task
  * already done ends at once), memory and time from the plan's largest task,

@@ -141,6 +141,26 @@ enum rf_sweep_state rf_sweep_task_state(const struct rf_sweep_plan *p, size_t i,
 	return RF_SWEEP_MISSING;
 }
 
+/* The log's first line: the command as a shell reads it, each word quoted (rf_sweep_shell_quote). */
+static void log_header(int fd, const struct rf_sweep_plan *p, size_t i, char **argv)
+{
+	char *text = NULL;
+	size_t len = 0, k;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	fprintf(f, "# task %s (%zu of %zu):", p->tasks[i].id, i, p->nr_tasks);
+	for (k = 0; argv[k]; k++) {
+		fputc(' ', f);
+		rf_sweep_shell_quote(f, argv[k]);
+	}
+	fputc('\n', f);
+	if (!fclose(f))
+		(void)!write(fd, text, len);
+	free(text);
+}
+
 static volatile sig_atomic_t child_pid, forwarded;
 
 /* SIGINT/SIGTERM (Slurm's time limit, a ^C): passed to the replay, whose end is then recorded. */
@@ -207,10 +227,7 @@ int rf_sweep_task_run(const struct rf_sweep_plan *p, size_t i, const char *refau
 		rf_sweep_argv_free(argv);
 		return rc;
 	}
-	dprintf(fd, "# task %s (%zu of %zu): %s", t->id, i, p->nr_tasks, argv[0]);
-	for (size_t k = 1; argv[k]; k++)
-		dprintf(fd, " %s", argv[k]);
-	dprintf(fd, "\n");
+	log_header(fd, p, i, argv);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);

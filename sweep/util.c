@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the sweep's files share: messages, whole files written atomically, directories, logs. */
+/*
+ * What the sweep's files share: messages, whole files written atomically,
+ * directories, logs, and the one rule for a path written into a script.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -8,11 +11,69 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/outfile.h"
 #include "sweep/sweep-local.h"
+
+void rf_sweep_shell_quote(FILE *out, const char *s)
+{
+	fputc('\'', out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	}
+	fputc('\'', out);
+}
+
+/* @s holds @word in any case (sbatch's own test is strcasestr()). */
+static bool holds_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *s; s++)
+		if (!strncasecmp(s, word, n))
+			return true;
+	return false;
+}
+
+int sweep_check_path(const char *what, const char *path, bool store, char *err, size_t errlen)
+{
+	const unsigned char *s = (const unsigned char *)path;
+	size_t i;
+
+	if (path[0] != '/') {
+		sweep_seterr(err, errlen, "%s '%s' is not an absolute path (`refault sweep plan` "
+			     "writes absolute ones: plan again)", what, path);
+		return RF_ERR_INVAL;
+	}
+	for (i = 0; s[i]; i++) {
+		if (s[i] < 0x20 || s[i] == 0x7f) {
+			sweep_seterr(err, errlen, "%s '%s' holds a control character (0x%02x at "
+				     "byte %zu): a sweep writes its paths into shell scripts and "
+				     "command lists, one command a line; rename it", what, path, s[i],
+				     i);
+			return RF_ERR_INVAL;
+		}
+		if (s[i] == '\\') {
+			sweep_seterr(err, errlen, "%s '%s' holds a backslash (byte %zu), which "
+				     "shells other than sh read inside quotes and sbatch reads in "
+				     "--output as 'no patterns': rename it", what, path, i);
+			return RF_ERR_INVAL;
+		}
+	}
+	if (store && (holds_word(path, "hetjob") || holds_word(path, "packjob"))) {
+		sweep_seterr(err, errlen, "%s '%s' holds 'hetjob' or 'packjob' (in any case), which "
+			     "sbatch reads in a #SBATCH line as the start of another job component: "
+			     "rename it", what, path);
+		return RF_ERR_INVAL;
+	}
+	return 0;
+}
 
 void sweep_seterr(char *err, size_t errlen, const char *fmt, ...)
 {

@@ -2,7 +2,7 @@
 # tests/sweep/: refault sweep end to end (make check; GNU parallel where installed), and on a
 # real single-node Slurm that the test starts itself (make check-sweeps: root and Debian's
 # slurm-wlm and munge, install-deps.sh --slurm; about 25 s).
-sweep_sh_tests = tests/sweep/test-sweep.sh
+sweep_sh_tests = tests/sweep/test-sweep.sh tests/sweep/test-sweep-hostile.sh
 TESTS += $(sweep_sh_tests)
 EXTRA_DIST += $(sweep_sh_tests) tests/sweep/test-sweep-slurm.sh
 check-sweeps: refault$(EXEEXT)

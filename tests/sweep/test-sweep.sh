@@ -109,7 +109,7 @@ fi
 clean_store
 "$REFAULT" sweep emit plan.json --slurm --max-running 4 -o job.sh > /dev/null 2>&1
 check "emit --slurm: an array of the 9 tasks, memory, time and logs from the plan" \
-	"grep -q '^#SBATCH --array=0-8%4\$' job.sh && grep -q '^#SBATCH --mem=[0-9]*M\$' job.sh && grep -q '^#SBATCH --time=[0-9]*\$' job.sh && grep -q '^#SBATCH --output=.*/sweep-store/slurm-%A_%a.out\$' job.sh && sh -n job.sh"
+	"grep -q '^#SBATCH --array=0-8%4\$' job.sh && grep -q '^#SBATCH --mem=[0-9]*M\$' job.sh && grep -q '^#SBATCH --time=[0-9]*\$' job.sh && grep -q '^#SBATCH --output=\".*/sweep-store/slurm-%A_%a.out\"\$' job.sh && sh -n job.sh"
 for i in 0 1 2 3 4 5 6 7 8; do SLURM_ARRAY_TASK_ID=$i sh job.sh; done > /dev/null 2>&1
 "$REFAULT" sweep merge plan.json -o m4.json > /dev/null 2>&1
 check "the array's elements: byte-identical merged results" "cmp -s m1.json m4.json"
