@@ -318,10 +318,38 @@ static int directive(struct sweep_spec *s, const char *dir, char *line, unsigned
 	return rc;
 }
 
+/* The line @line (@n bytes, its end cut) is text: 0, or why not in @err. */
+static int text_line(const char *line, size_t n, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (n > MAX_LINE) {
+		sweep_seterr(err, errlen, "a line longer than %d bytes", MAX_LINE);
+		return RF_ERR_INVAL;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if (!c) {
+			sweep_seterr(err, errlen, "a NUL byte at byte %zu of the line: a spec is "
+				     "text (is this the spec?)", i);
+			return RF_ERR_INVAL;
+		}
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			sweep_seterr(err, errlen, "a control character (0x%02x) at byte %zu of the "
+				     "line: a spec is text", c, i);
+			return RF_ERR_INVAL;
+		}
+	}
+	return 0;
+}
+
 int sweep_spec_read(struct sweep_spec *s, const char *path, char *err, size_t errlen)
 {
-	char line[MAX_LINE + 2], *dir, *slash, msg[RF_SWEEP_ERRLEN];
+	char *line = NULL, *dir, *slash, msg[RF_SWEEP_ERRLEN];
 	unsigned int lineno = 0;
+	size_t cap = 0, n;
+	ssize_t got;
 	FILE *f;
 	int rc = 0;
 
@@ -348,27 +376,31 @@ int sweep_spec_read(struct sweep_spec *s, const char *path, char *err, size_t er
 		free(dir);
 		return rc;
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
+	while (!rc && (got = getline(&line, &cap, f)) >= 0) {
 		char *hash;
 
 		lineno++;
-		if (strlen(line) > MAX_LINE) {
-			sweep_seterr(err, errlen, "%s:%u: a line longer than %d bytes", path, lineno,
-				     MAX_LINE);
-			rc = RF_ERR_INVAL;
-			break;
+		n = (size_t)got;
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		rc = text_line(line, n, msg, sizeof(msg));
+		if (!rc) {
+			hash = strchr(line, '#');
+			if (hash)
+				*hash = '\0';
+			rc = directive(s, dir, line, lineno, msg, sizeof(msg));
 		}
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		rc = directive(s, dir, line, lineno, msg, sizeof(msg));
 		if (rc)
 			sweep_seterr(err, errlen, "%s:%u: %s", path, lineno, msg);
 	}
-	if (!rc && ferror(f)) {
-		rc = RF_ERR_IO;
-		sweep_seterr(err, errlen, "%s: read error", path);
+	if (!rc && !feof(f)) {	/* a read error, or getline() out of memory */
+		rc = ferror(f) ? RF_ERR_IO : RF_ERR_NOMEM;
+		sweep_seterr(err, errlen, "%s: %s", path, rc == RF_ERR_NOMEM ? "out of memory" :
+			     "read error");
 	}
+	free(line);
 	fclose(f);
 	free(dir);
 	if (!rc && !s->nr_wl) {

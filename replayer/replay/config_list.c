@@ -234,18 +234,26 @@ int rf_config_list_add_matrix_line(struct rf_config_list *l, const char *line, c
 int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *const *sets,
 			      size_t nr_sets, char *err, size_t errlen)
 {
-	char line[4096], *hash;
-	size_t budget = MAX_EXPANSION;
+	char *line = NULL, *hash, *nul;
+	size_t budget = MAX_EXPANSION, cap = 0;
 	unsigned int lineno = 0;
 	FILE *f = fopen(path, "re");
+	ssize_t n;
 	int rc = 0;
 
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	while (!rc && fgets(line, sizeof(line), f)) {
+	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
+		nul = memchr(line, '\0', (size_t)n);
+		if (nul) {	/* not the line's end: the rest of it would be lost */
+			snprintf(err, errlen, "%s:%u: a NUL byte at byte %zu of the line: a matrix "
+				 "is text", path, lineno, (size_t)(nul - line));
+			rc = RF_ERR_CONFIG;
+			break;
+		}
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -257,6 +265,7 @@ int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *
 			snprintf(err, errlen, "%s", msg);
 		}
 	}
+	free(line);
 	fclose(f);
 	if (!rc && !l->nr) {
 		snprintf(err, errlen, "%s: no configuration in the matrix", path);

@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# refault sweep against hostile names and files (issue 38, item 1): paths that hold shell
+# refault sweep against hostile names and files (issue 38, items 1 and 5a): paths that hold shell
 # text ($(...), backquotes, ;, &, quotes, spaces, a leading -, {} and {#} for GNU parallel, % for
 # Slurm, glob characters) go through every engine -- the Slurm script's elements, the emitted command
 # list under GNU parallel and under sh, the "run it:" hint as printed, `sweep run` by GNU parallel and
 # by processes -- and nothing runs but the intended command, with exactly the intended arguments
 # (a fake refault logs them, then runs the real one). Paths no script can hold (a newline) and a plan
 # written by hand are refused with the path named; each task's log header and #SBATCH directive read
-# back as written.
+# back as written; a NUL in a matrix line is an error naming the file and line.
 : "${REFAULT:?}" "${top_srcdir:?}" "${PYTHON3:=python3}"
 . "$top_srcdir/tests/lib/tap.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/refault-sweep-hostile.XXXXXX") || exit 1
@@ -229,4 +229,23 @@ printf 'traces w t*.rft\nmatrix v6.18\n' > 'g[x]*?/s.spec'
 check "a spec in a directory named 'g[x]*?': its glob finds its trace" \
 	"R sweep plan 'g[x]*?/s.spec' -o 'g[x]*?/p.json' > /dev/null 2>&1"
 
+# 5a. a NUL in a matrix line: an error naming the file and line, not a line cut short
+cp "$top_srcdir/traces/validate-hot.rft" hot.rft
+printf 'traces w hot.rft\nmatrix v6.18|v6.1\000|lru memory=64M\n' > nul.spec
+rc=0
+R sweep plan nul.spec -o nul.json > /dev/null 2> nul.err || rc=$?
+check "a spec's matrix line with a NUL: exit 1, SPEC:LINE: and the byte, no plan" \
+	"[ $rc -eq 1 ] && grep -q '^refault sweep: nul.spec:2: a NUL byte at byte 17 of the line' nul.err && [ ! -e nul.json ]"
+printf 'traces w hot.rft\nmatrix v6.18 memory=64M\rmemory=1G\n' > cr.spec
+rc=0
+R sweep plan cr.spec -o cr.json > /dev/null 2> cr.err || rc=$?
+check "a spec's matrix line with a carriage return inside: exit 1, SPEC:LINE:, not cut there" \
+	"[ $rc -eq 1 ] && grep -q '^refault sweep: cr.spec:2: a control character (0x0d)' cr.err"
+printf 'traces w hot.rft\r\nmatrix v6.18 memory=64M\r\n' > crlf.spec
+check "a spec with CRLF line ends still plans" "R sweep plan crlf.spec -o crlf.json > /dev/null 2>&1"
+printf 'v6.18|v6.1\000|lru memory=64M\n' > nul.matrix
+rc=0
+R replay hot.rft --matrix nul.matrix -o nul-r.json -q > /dev/null 2> nulm.err || rc=$?
+check "replay --matrix FILE with a NUL in a line: exit 1, FILE:LINE: and the byte" \
+	"[ $rc -ne 0 ] && grep -q 'nul.matrix:1: a NUL byte at byte 10 of the line' nulm.err && [ ! -e nul-r.json ]"
 done_testing
