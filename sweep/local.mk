@@ -5,6 +5,6 @@
 noinst_LTLIBRARIES += librefault-sweep.la
 librefault_sweep_la_SOURCES = \
 	sweep/sweep.h sweep/sweep-local.h sweep/util.c sweep/spec.c sweep/plan.c sweep/load.c \
-	sweep/task.c sweep/run.c sweep/emit.c sweep/merge.c
+	sweep/results.c sweep/task.c sweep/run.c sweep/emit.c sweep/merge.c
 librefault_sweep_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 SWEEP_LIBS = librefault-sweep.la librefault-compare.la $(REPLAY_LIBS) $(RF_UTIL) $(JSONC_LIBS)

@@ -130,47 +130,22 @@ static json_object *run_of(json_object *results, json_object *c, const char *lab
 	return r;
 }
 
-static json_object *find_config(json_object *results, const char *replay_name)
-{
-	json_object *cs = rf_json_get(results, "configs", json_type_array);
-	size_t i, n = cs ? json_object_array_length(cs) : 0;
-
-	for (i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(cs, i);
-		const char *name = get_str(c, "name");
-
-		if (name && !strcmp(name, replay_name) && rf_json_get(c, "stats", json_type_object))
-			return c;
-	}
-	return NULL;
-}
-
 /*
- * Task @i's results into the groups; 0, or RF_ERR_CORRUPT with @why when the
- * file is not the results the task was to make (then none of it is taken).
+ * Task @i's @results (read and checked: sweep_results_read()) into the
+ * groups; 0, or RF_ERR_CORRUPT with @why when a run has no group of the plan
+ * (then none of it is taken).
  */
-static int take_task(struct merger *m, size_t i, bool *partial, char *why, size_t whylen)
+static int take_task(struct merger *m, size_t i, json_object *results, bool *partial, char *why,
+		     size_t whylen)
 {
 	const struct rf_sweep_task *t = &m->p->tasks[i];
 	json_object *tasks = rf_json_get(m->p->root, "tasks", json_type_array);
 	json_object *cs = rf_json_get(json_object_array_get_idx(tasks, i), "configs", json_type_array);
-	json_object *results, *trace, *v, **runs;
+	json_object *trace = rf_json_get(results, "trace", json_type_object), *v, **runs;
 	struct group **to;
-	const char *fp;
 	size_t k, n = cs ? json_object_array_length(cs) : 0;
-	int rc = rf_json_read_object(t->results, "a refault results file", &results, why, whylen);
+	int rc = 0;
 
-	if (rc)
-		return rc;
-	trace = rf_json_get(results, "trace", json_type_object);
-	fp = get_str(trace, "fingerprint");
-	if (!fp || strcmp(fp, t->fingerprint)) {
-		sweep_seterr(why, whylen, "%s: results of another trace (fingerprint %s, the plan's "
-			     "%s): the trace changed since `refault sweep plan`; plan again",
-			     t->results, fp ? fp : "none", t->fingerprint);
-		json_object_put(results);
-		return RF_ERR_CORRUPT;
-	}
 	v = rf_json_get(trace, "events_skipped", json_type_int);
 	*partial = v && json_object_get_int64(v) > 0;
 	runs = calloc(n + 1, sizeof(*runs));
@@ -181,9 +156,9 @@ static int take_task(struct merger *m, size_t i, bool *partial, char *why, size_
 		json_object *rep = rf_json_get(e, "rep", json_type_int), *c;
 
 		to[k] = rname && cname ? find_group(m, t->workload, cname) : NULL;
-		c = to[k] ? find_config(results, rname) : NULL;
+		c = to[k] ? sweep_results_config(results, rname) : NULL;
 		if (!c) {
-			sweep_seterr(why, whylen, "%s: no configuration '%s' with stats in it",
+			sweep_seterr(why, whylen, "%s: run '%s' is of no configuration of the plan",
 				     t->results, rname ? rname : "?");
 			rc = RF_ERR_CORRUPT;
 			break;
@@ -201,7 +176,6 @@ static int take_task(struct merger *m, size_t i, bool *partial, char *why, size_
 	}
 	free(runs);
 	free(to);
-	json_object_put(results);
 	return rc;
 }
 
@@ -255,11 +229,13 @@ int rf_sweep_merge(const struct rf_sweep_plan *p, int fd, FILE *report,
 	rc = make_groups(&m, configs);
 	for (i = 0; !rc && i < p->nr_tasks; i++) {
 		const struct rf_sweep_task *t = &p->tasks[i];
-		enum rf_sweep_state s = rf_sweep_task_state(p, i, why, sizeof(why));
+		json_object *results = NULL;
+		enum rf_sweep_state s = sweep_task_state(p, i, why, sizeof(why), &results);
 		bool partial = false;
 
 		if (s == RF_SWEEP_DONE) {
-			rc = take_task(&m, i, &partial, why, sizeof(why));
+			rc = take_task(&m, i, results, &partial, why, sizeof(why));
+			json_object_put(results);
 			if (rc == RF_ERR_NOMEM)
 				break;
 			s = rc ? RF_SWEEP_FAILED : s;

@@ -84,4 +84,23 @@ size_t sweep_replay_option(char *const *w, size_t n);
 /* emit.c: task @i's line for a shell, `'REFAULT' sweep task 'PLAN' I` and a newline. */
 void sweep_task_command(FILE *out, const struct rf_sweep_plan *p, const char *refault, size_t i);
 
+/*
+ * task.c: the state of task @i, as rf_sweep_task_state(); when it is
+ * RF_SWEEP_DONE and @results is not NULL, its results file as read and
+ * checked (sweep_results_read()), for the caller to put.
+ */
+enum rf_sweep_state sweep_task_state(const struct rf_sweep_plan *p, size_t i, char *why,
+				     size_t whylen, struct json_object **results);
+
+/*
+ * results.c: task @i's results file, whole (JSON that parses) and what the
+ * merge takes from it (the plan's trace by its fingerprint; every
+ * configuration the task was to run, with its stats), into *@out; else
+ * RF_ERR_CORRUPT (or an errno) with why in @why.
+ */
+int sweep_results_read(const struct rf_sweep_plan *p, size_t i, struct json_object **out,
+		       char *why, size_t whylen);
+/* results.c: configuration @replay_name of a results file with its stats, or NULL. */
+struct json_object *sweep_results_config(struct json_object *results, const char *replay_name);
+
 #endif /* REFAULT_SWEEP_LOCAL_H */

@@ -78,7 +78,10 @@ enum rf_sweep_state {
 /*
  * rf_sweep_task_state() - what the store says of task @i; with @why (may be
  * NULL) the reason for RF_SWEEP_FAILED, from its status and the end of its
- * log.  Cheap: it reads the status and checks the results file exists.
+ * log, or what is wrong with its results.  It reads the status and the
+ * results file: done means results that parse and hold every configuration
+ * the task was to run, with its stats, for the plan's trace (a results file
+ * cut short, or of another trace, is failed, and runs again).
  */
 enum rf_sweep_state rf_sweep_task_state(const struct rf_sweep_plan *p, size_t i, char *why,
 					size_t whylen);

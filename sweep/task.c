@@ -101,21 +101,36 @@ double sweep_task_seconds(const struct rf_sweep_task *t)
 	return s;
 }
 
-enum rf_sweep_state rf_sweep_task_state(const struct rf_sweep_plan *p, size_t i, char *why,
-					size_t whylen)
+enum rf_sweep_state sweep_task_state(const struct rf_sweep_plan *p, size_t i, char *why,
+				     size_t whylen, json_object **results)
 {
 	const struct rf_sweep_task *t = &p->tasks[i];
-	char last[512], dummy[1];
-	int code = 0, sig = 0, st = read_status(t->status, &code, &sig);
-	bool results = !access(t->results, F_OK);
+	char last[512], dummy[1], bad[RF_SWEEP_ERRLEN / 2];
+	int code = 0, sig = 0, st = read_status(t->status, &code, &sig), rc;
+	bool have = !access(t->results, F_OK);
+	json_object *r;
 
+	if (results)
+		*results = NULL;
 	if (!why) {
 		why = dummy;
 		whylen = sizeof(dummy);
 	}
 	why[0] = '\0';
-	if (results && (st == 0 || (st > 0 && !code && !sig)))
-		return RF_SWEEP_DONE;
+	if (have && (st == 0 || (st > 0 && !code && !sig))) {
+		rc = sweep_results_read(p, i, &r, bad, sizeof(bad));
+		if (!rc) {
+			if (results)
+				*results = r;
+			else
+				json_object_put(r);
+			return RF_SWEEP_DONE;
+		}
+		sweep_seterr(why, whylen, "its results are not whole or not its own: %s; `refault "
+			     "sweep run` (or `task`) runs it again",
+			     rc == RF_ERR_NOMEM ? "out of memory reading them" : bad);
+		return RF_SWEEP_FAILED;
+	}
 	sweep_last_line(t->log, last, sizeof(last));
 	if (st < 0) {
 		sweep_seterr(why, whylen, "%s: unreadable status%s%s", t->status,
@@ -139,6 +154,12 @@ enum rf_sweep_state rf_sweep_task_state(const struct rf_sweep_plan *p, size_t i,
 	else
 		sweep_seterr(why, whylen, "not run");
 	return RF_SWEEP_MISSING;
+}
+
+enum rf_sweep_state rf_sweep_task_state(const struct rf_sweep_plan *p, size_t i, char *why,
+					size_t whylen)
+{
+	return sweep_task_state(p, i, why, whylen, NULL);
 }
 
 /* The log's first line: the command as a shell reads it, each word quoted (rf_sweep_shell_quote). */

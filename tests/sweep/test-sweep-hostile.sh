@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# refault sweep against hostile names and files (issue 38, items 1 and 5a): paths that hold shell
+# refault sweep against hostile names and files (issue 38, items 1, 5a, 5b): paths that hold shell
 # text ($(...), backquotes, ;, &, quotes, spaces, a leading -, {} and {#} for GNU parallel, % for
 # Slurm, glob characters) go through every engine -- the Slurm script's elements, the emitted command
 # list under GNU parallel and under sh, the "run it:" hint as printed, `sweep run` by GNU parallel and
 # by processes -- and nothing runs but the intended command, with exactly the intended arguments
 # (a fake refault logs them, then runs the real one). Paths no script can hold (a newline) and a plan
-# written by hand are refused with the path named; each task's log header and #SBATCH directive read
-# back as written; a NUL in a matrix line is an error naming the file and line.
+# written by hand are refused with the path named; each task's log header, #SBATCH directive and
+# comment reads back as written; a results file cut short is not done; a NUL in a matrix line is an
+# error naming the file and line; what status prints of a name goes through lib/term.h.
 : "${REFAULT:?}" "${top_srcdir:?}" "${PYTHON3:=python3}"
 . "$top_srcdir/tests/lib/tap.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/refault-sweep-hostile.XXXXXX") || exit 1
@@ -184,6 +185,28 @@ LOG=$(ls "$STORE"/*.log | head -n 1)
 hdr=$(sed -n '1s/^# task [0-9a-f]* ([0-9]* of 2): //p' "$LOG")
 check "a task's log header is its replay command, each word quoted: copied, it runs what ran" \
 	"(eval \"set -- \$hdr\" && [ \"\$1\" = \"\$FAKE\" ] && [ \"\$2\" = replay ] && [ \"\$3\" = \"\$TRACE\" ] && [ \$# -eq 10 ]) && pwned"
+
+# 5b. a results file cut short is not done, says why, and runs again
+ID0=$($PYTHON3 -c 'import json,sys; print(json.load(open(sys.argv[1], encoding="utf-8", errors="surrogateescape"))["tasks"][0]["id"])' "$PLAN")
+size=$(wc -c < "$STORE/$ID0.json")
+head -c $((size / 2)) "$STORE/$ID0.json" > cut.json && cat cut.json > "$STORE/$ID0.json"
+rc=0
+LC_ALL=C R sweep status "$PLAN" > status.out 2>&1 || rc=$?
+check "status: a results file cut short is failed, not done (exit 1), and says why" \
+	"[ $rc -eq 1 ] && grep -q '^2 tasks: 1 done, 1 failed, 0 missing\$' status.out && grep -q '^task 0 .*: failed: its results are not whole or not its own: .*$ID0.json: not JSON: it ends inside a value' status.out"
+check "status: the trace's name as lib/term.h shows it (0x9b escaped, never raw)" \
+	"grep -q 'x9b' status.out && ! LC_ALL=C grep -q \"\$(printf '\\233')\" status.out"
+echo '{"format": "refault-results", "trace": {"fingerprint": "0"}, "configs": []}' > "$STORE/$ID0.json"
+rc=0
+R sweep status "$PLAN" > status2.out 2>&1 || rc=$?
+check "status: results that parse but are another trace's are failed" \
+	"[ $rc -eq 1 ] && grep -q 'failed: .*results of another trace' status2.out"
+rc=0
+R sweep run "$PLAN" --engine processes > rerun.out 2>&1 || rc=$?
+rc2=0
+R sweep merge "$PLAN" -o "$D/m.json" > merge.out 2>&1 || rc2=$?
+check "run again: only that task runs; the merge is complete" \
+	"[ $rc -eq 0 ] && grep -q '^2 tasks: 1 ran, 0 failed, 1 done before' rerun.out && [ $rc2 -eq 0 ] && pwned"
 
 # 1. paths no script can hold: refused at plan time (the issue's reproducer: were the plan written,
 # its Slurm script and command list run here would run what its name holds), and in a plan written
