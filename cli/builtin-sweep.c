@@ -61,7 +61,7 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 success (merge: the sweep is complete), 1 failure (run, task: a task\n"
 	"failed; status: some task is not done; a plan refused), 2 bad command line, 3 merge\n"
-	"wrote a partial sweep.\n";
+	"wrote a partial sweep (a task failed, is missing, or ran past damaged chunks).\n";
 
 static int help(void)
 {

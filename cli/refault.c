@@ -38,7 +38,8 @@ static void print_usage(FILE *out)
 		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'refault <command> --help' describes a command.\n"
 		     "Exit status: 0 success, 1 failure (bad data, I/O), 2 bad command line; a verb may add\n"
-		     "its own (compare and validate: 3 when a gate or tolerance trips).\n");
+		     "its own (compare and validate: 3 when a gate or tolerance trips; sweep merge: 3 when\n"
+		     "the sweep file it wrote is partial).\n");
 }
 
 int main(int argc, char **argv)

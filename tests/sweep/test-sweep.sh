@@ -128,6 +128,9 @@ rc=0
 "$REFAULT" sweep merge plan.json -o m5.json > merge5 2> err6 || rc=$?
 check "merge of a partial sweep: written, exit 3, says so" \
 	"[ $rc -eq 3 ] && [ -s m5.json ] && grep -q '5 of 9 tasks done (3 failed, 1 missing, 0 past damaged chunks); 12 configurations, 13 runs: a partial sweep' merge5"
+"$REFAULT" --help > help.out 2>&1
+check "refault --help lists merge's exit 3 among the verbs' own statuses" \
+	"grep -q 'sweep merge: 3 when\$' help.out && grep -q '^the sweep file it wrote is partial' help.out"
 check "merge: each task not done named with why (failed: the log's last line; missing: not run)" \
 	"grep -q 'task 0 (.*): missing: not run' err6 && grep -q 'failed: replay exited 1: .*read2.rft' err6"
 check "merge: a partial sweep's file is not complete and lists what is not done; no zero runs" \
