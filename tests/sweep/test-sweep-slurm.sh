@@ -115,4 +115,27 @@ timeout 300 sbatch --wait --quiet job.sh > sbatch2.out 2>&1 || rc=$?
 cat sweep-store/*.status sweep-store/*.log | cksum > after
 check "submitted again: every task was done, none ran again (statuses and logs unchanged)" \
 	"[ $rc -eq 0 ] && cmp -s before after"
+outs=0
+for i in $(seq 0 $((n - 1))); do
+	[ "$(ls sweep-store/slurm-*_"$i".out 2> /dev/null | wc -l)" -eq 2 ] && outs=$((outs + 1))
+done
+check "each element's Slurm output in the store, named by job and index (both submissions)" \
+	"[ $outs -eq $n ]"
+
+# a store whose path is shell text, sbatch's quotes and '#', and Slurm's patterns: the #SBATCH
+# --output line as sbatch reads it, the exec line as sh does; nothing else runs
+H="$T/"'h d $(touch pwned1) `touch pwned2`; '"'q'"' "dq" # %A %% %j'
+mkdir "$H" && chmod 755 "$H" && cp "$tr/validate-hot.rft" "$H/t.rft"
+printf 'traces w t.rft\nmatrix v6.18 memory=64M|1G\ngroup 1\n' > "$H/s.spec"
+"$REFAULT" sweep plan "$H/s.spec" -o "$H/p.json" > /dev/null
+"$REFAULT" sweep emit "$H/p.json" --slurm -o "$H/job.sh" > /dev/null
+rc=0
+timeout 300 sbatch --wait --quiet "$H/job.sh" > sbatch3.out 2>&1 || rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' sbatch3.out
+rc2=0
+"$REFAULT" sweep status "$H/p.json" > status3.out 2>&1 || rc2=$?
+check "a store of shell text, quotes, '#' and % patterns: both elements done on Slurm, nothing else ran" \
+	"[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ -z \"\$(find \"\$T\" -name 'pwned*')\" ]"
+check "... each element's Slurm output in that store, its % kept and the job's patterns expanded" \
+	"[ \$(ls \"\$H\"/sweep-store/slurm-*_[01].out | wc -l) -eq 2 ]"
 done_testing
