@@ -4,8 +4,11 @@
  * (Brendan Gregg's stackcollapse format, which flamegraph.pl, inferno and
  * speedscope read): "outermost;...;innermost COUNT" per distinct stack.
  * Frames are separated by ';' and the count by the last space, so a ';' or
- * a control character in a frame's name is written '?'.  The HTML report's
- * flame graph is drawn from the same lines.
+ * a control character in a frame's name is written '?'.  That is the
+ * format's own rule, for the programs that read it, and not lib/term.h's for
+ * a terminal (the table's): a tool splits the line at ';' and takes the
+ * rest as the frame's name, so an escape such as "\x3b" would be a name no
+ * frame has.  The HTML report's flame graph is drawn from the same lines.
  */
 #include <inttypes.h>
 #include <stdio.h>
