@@ -13,8 +13,8 @@
 #include "cli/builtin.h"
 #include "cli/util.h"
 #include "lib/outfile.h"
+#include "lib/term.h"
 #include "report/report.h"
-
 
 static const char usage[] =
 	"usage: refault report TRACE | RESULTS.json[:CONFIG]...\n"
@@ -49,10 +49,12 @@ static const char usage[] =
 	"                         default: kernel, or v6.18 for a trace without page-cache\n"
 	"                         observations (a generated one)\n"
 	"      --set KEY=VALUE    a setting of every model configuration (refault replay --set)\n"
-	"  -n, --lines N          the first N rows (default 25; 0: all)\n"
+	"  -n, --lines N          the first N rows (default 25; 0: all); rows of zeros only\n"
+	"                         are left out and counted (--json has them)\n"
 	"      --heatmap[=FILE]   after the table, a file's pages against time, shaded by the\n"
 	"                         sort metric, one grid per source (FILE as the table names it;\n"
-	"                         default: the first row); reads the trace a second time\n"
+	"                         default: the first row), over the time and pages of its\n"
+	"                         decisions; reads the trace a second time\n"
 	"      --heatmap-size CxR its columns (time) and rows (page index), default 72x16\n"
 	"      --stdio            a table for a person (the default)\n"
 	"      --json             the whole table as JSON (docs/report.md)\n"
@@ -70,6 +72,18 @@ static const char usage[] =
 	"Exit status: 0 success, 1 bad trace or I/O error, 2 bad command line or configuration.\n";
 
 #define MAX_SIDES 16
+
+/*
+ * A message that may quote what a file supplied (a trace's or a results
+ * file's path, a configuration's name): on the terminal by lib/term.h's rule.
+ */
+static void report_err(const char *msg)
+{
+	char *e = rf_term_escaped(msg);
+
+	rf_err("report", "%s", e ? e : "out of memory");
+	free(e);
+}
 
 struct report_args {
 	struct rf_report_opts opts;
@@ -243,12 +257,13 @@ static int commit(struct rf_outfile *out, const char *path, const struct report_
 	FILE *f = rf_outfile_stdio(out);
 
 	if (!f || (html ? rf_report_write_html(r, f, a->lines) : print(a, r, f)) || fflush(f)) {
-		rf_err("report", "writing %s: %s", path, strerror(errno ? errno : EIO));
+		snprintf(err, sizeof(err), "writing %s: %s", path, strerror(errno ? errno : EIO));
+		report_err(err);
 		rf_outfile_abandon(out);
 		return RF_EXIT_FAILURE;
 	}
 	if (rf_outfile_commit(out, err, sizeof(err))) {
-		rf_err("report", "%s", err);
+		report_err(err);
 		return RF_EXIT_FAILURE;
 	}
 	return RF_EXIT_OK;
@@ -262,11 +277,11 @@ static int run(struct report_args *a)
 	int rc;
 
 	if (a->output && rf_outfile_open(&out, a->output, 0, err, sizeof(err))) {
-		rf_err("report", "%s", err);
+		report_err(err);
 		return RF_EXIT_FAILURE;
 	}
 	if (a->html && rf_outfile_open(&html, a->html, 0, err, sizeof(err))) {
-		rf_err("report", "%s", err);
+		report_err(err);
 		if (a->output)
 			rf_outfile_abandon(&out);
 		return RF_EXIT_FAILURE;
@@ -274,7 +289,7 @@ static int run(struct report_args *a)
 	a->opts.progress = isatty(STDERR_FILENO);
 	rc = rf_report_run(&a->opts, &r, err, sizeof(err));
 	if (rc) {
-		rf_err("report", "%s", err[0] ? err : rf_strerror(rc));
+		report_err(err[0] ? err : rf_strerror(rc));
 		if (a->output)
 			rf_outfile_abandon(&out);
 		if (a->html)
@@ -284,10 +299,14 @@ static int run(struct report_args *a)
 	if (a->folded_source && !rf_report_find_source(r, a->folded_source, &(size_t){ 0 })) {
 		size_t i;
 
-		rf_err("report", "--folded=%s: not a source of the report, which has:",
-		       a->folded_source);
-		for (i = 0; i < rf_report_nr_sources(r); i++)
-			fprintf(stderr, "  %s\n", rf_report_source(r, i));
+		snprintf(err, sizeof(err), "--folded=%s: not a source of the report, which has:",
+			 a->folded_source);
+		report_err(err);
+		for (i = 0; i < rf_report_nr_sources(r); i++) {
+			fputs("  ", stderr);
+			rf_term_escape_str(stderr, rf_report_source(r, i));
+			fputc('\n', stderr);
+		}
 		rc = RF_EXIT_USAGE;
 		if (a->html)
 			rf_outfile_abandon(&html);
@@ -321,15 +340,16 @@ static int load_sides(struct report_args *a, struct rf_report_side *sides, const
 					      "one trace, or results sides only", a->operands[i]);
 		rc = rf_report_side_load(a->operands[i], &sides[i], err, sizeof(err));
 		if (rc) {
-			rf_err("report", "%s", err[0] ? err : rf_strerror(rc));
+			report_err(err[0] ? err : rf_strerror(rc));
 			return rc == RF_ERR_CONFIG ? RF_EXIT_USAGE : RF_EXIT_FAILURE;
 		}
 		if (i && (sides[i].fingerprint != sides[0].fingerprint ||
 			  sides[i].warm_cache != sides[0].warm_cache)) {
-			rf_err("report", "%s and %s replayed %s: compare them with refault compare",
-			       a->operands[0], a->operands[i],
-			       sides[i].fingerprint != sides[0].fingerprint ? "different traces" :
-			       "one with --warm-cache and one without");
+			snprintf(err, sizeof(err), "%s and %s replayed %s: compare them with refault "
+				 "compare", a->operands[0], a->operands[i],
+				 sides[i].fingerprint != sides[0].fingerprint ? "different traces" :
+				 "one with --warm-cache and one without");
+			report_err(err);
 			return RF_EXIT_USAGE;
 		}
 		entries[i] = sides[i].source;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The report as one self-contained HTML page (--html): the table, with
- * --heatmap one SVG grid per source on one colour scale, and in a view of
- * stacks one flame graph per source (flame.c).  A small script counts what
- * was drawn, so that a headless browser can tell a page that rendered from
- * one that did not (tests/report/test-report-html.sh).
+ * The report as one self-contained HTML page (--html), no script: the table
+ * (its blank rows left out, as the terminal's), with --heatmap one SVG grid
+ * per source on one colour scale, its axes ticked in seconds from the
+ * trace's start and in page indexes, and in a view of stacks one flame graph
+ * per source (flame.c).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,11 +16,13 @@
 #include "lib/html.h"
 #include "report/report-local.h"
 
-#define CELL_W	9	/* px per heatmap cell */
-#define CELL_H	14
-#define MARGIN_L 80
+#define PLOT_W	960.0	/* px: the grid, as wide as a flame graph */
+#define PLOT_H	320.0	/* px: the grid's height at most */
+#define MARGIN_L 78	/* the page index ticks and the axis's name */
+#define MARGIN_R 150	/* the colour scale */
 #define MARGIN_T 8
-#define MARGIN_B 30
+#define MARGIN_B 40	/* the time ticks and the axis's name */
+#define FILL	"#b2182b"
 
 static const char style[] =
 	"body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}"
@@ -29,18 +32,10 @@ static const char style[] =
 	"table.rep th{background:#f6f6f4;text-align:right}table.rep td{text-align:right}"
 	"table.rep td.key,table.rep th.key{text-align:left}tr.total td{font-weight:600}"
 	"svg.heat{border:1px solid #ddd;background:#fff}.tick{font-size:11px;fill:#444}"
+	".axis{font-size:12px;fill:#222}line.tick{stroke:#999}"
 	"figure{margin:0 0 1em 0}figcaption{font-size:13px}"
 	"svg.flame{background:#fcfcf6}svg.flame text{font-size:11px;font-family:monospace;"
 	"fill:#000;pointer-events:none}";
-
-static const char script[] =
-	"(function(){var h=document.querySelectorAll('svg.heat'),c=0,"
-	"g=document.querySelectorAll('svg.flame');"
-	"h.forEach(function(s){c+=s.querySelectorAll('rect.cell').length;});"
-	"document.getElementById('status').textContent='loaded: '+"
-	"document.querySelectorAll('table.rep tr.row').length+' rows, '+h.length+' heatmaps, '+"
-	"c+' cells drawn, '+g.length+' flame graphs of '+"
-	"document.querySelectorAll('rect.flame').length+' frames';})();";
 
 static void td_u64(FILE *out, uint64_t v)
 {
@@ -73,10 +68,10 @@ static void self_td(FILE *out, const struct rf_report *r, size_t i, size_t s)
 		td_u64(out, r->order[i].self[s][r->sort]);
 }
 
-static void table(FILE *out, const struct rf_report *r, size_t n)
+static void table(FILE *out, const struct rf_report *r, size_t lines)
 {
 	int m, sort = r->sort;
-	size_t i, s;
+	size_t i, s, shown = 0, blank = rp_nr_blank(r);
 
 	fputs("<table class=\"rep\"><tr>", out);
 	if (r->nr_src == 1) {
@@ -93,8 +88,13 @@ static void table(FILE *out, const struct rf_report *r, size_t n)
 		}
 	}
 	fprintf(out, "<th class=\"key\">%s</th></tr>\n", rf_report_by_name(r->by));
-	for (i = 0; i <= n; i++) {
-		bool total = i == n;
+	for (i = 0; i <= r->nr_rows; i++) {
+		bool total = i == r->nr_rows;
+
+		/* the rows with something to show, the first @lines of them; then the total */
+		if (!total && (rp_row_blank(r, i) || (lines && shown == lines)))
+			continue;
+		shown += !total;
 
 		fputs(total ? "<tr class=\"total\">" : "<tr class=\"row\">", out);
 		if (r->nr_src == 1) {
@@ -127,63 +127,153 @@ static void table(FILE *out, const struct rf_report *r, size_t n)
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	if (n < r->nr_rows)
-		fprintf(out, "<p class=\"note\">%zu more rows (--lines 0 shows all)</p>\n",
-			r->nr_rows - n);
+	if (shown < r->nr_rows - blank)
+		fprintf(out, "<p class=\"note\">%zu more rows (--lines 0 shows all).</p>\n",
+			r->nr_rows - blank - shown);
+	if (blank)
+		fprintf(out, "<p class=\"note\" id=\"blank\">%zu %s%s with %s%s left out: every count "
+			"the table would show is 0 (--json lists them).</p>\n", blank,
+			rf_report_by_name(r->by), blank > 1 ? "s" : "", r->nr_src > 1 ? "no " :
+			"nothing counted", r->nr_src > 1 ? rf_report_metric_name(sort) : "");
 }
 
+/* Seconds from the trace's first event. */
+static double secs_of(const struct rp_heat *h, uint64_t t)
+{
+	return t > h->t_origin ? (double)(t - h->t_origin) / 1e9 : 0;
+}
+
+/* The cells' colour: white to deep red by the share of the busiest cell, never invisible. */
+static double opacity(uint64_t v, uint64_t max)
+{
+	return 0.08 + 0.92 * (double)v / (double)(max ? max : 1);
+}
+
+/*
+ * One source's grid: cells with their counts in tooltips, ticks along both
+ * axes (seconds from the trace's start across, page indexes down), the axes'
+ * names, and the colour scale.
+ */
 static void heat_svg(FILE *out, const struct rf_report *r, const struct rp_heat *h, uint64_t max)
 {
-	unsigned int w = h->cols * CELL_W, ht = h->rows * CELL_H, row, col;
-	double secs = (double)(h->t1 - h->t0) / 1e9;
+	double cw = PLOT_W / h->cols, ch = floor(PLOT_H / h->rows), a, span, step, t, x, y, lo, pages;
+	const char *metric = rf_report_metric_name(r->sort);
+	unsigned int row, col, i, k;
+	char label[32];
+	double ht;
 
-	fprintf(out, "<svg class=\"heat\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
-		"height=\"%u\">\n", w + MARGIN_L + 8, ht + MARGIN_T + MARGIN_B);
-	for (row = 0; row < h->rows; row++) {
-		fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%u\" text-anchor=\"end\">%" PRIu64
-			"</text>\n", MARGIN_L - 4, MARGIN_T + row * CELL_H + CELL_H - 3,
-			(uint64_t)((double)h->index_end * row / h->rows));
+	if (ch > 24)
+		ch = 24;
+	if (ch < 2)
+		ch = PLOT_H / h->rows;
+	ht = ch * h->rows;
+	fprintf(out, "<svg class=\"heat\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\">\n", MARGIN_L + PLOT_W + MARGIN_R, MARGIN_T + ht + MARGIN_B);
+	for (row = 0; row < h->rows; row++)
 		for (col = 0; col < h->cols; col++) {
 			uint64_t v = h->cell[(size_t)row * h->cols + col][r->sort];
 
 			if (!v)
 				continue;
-			/* white to deep red: the share of the busiest cell, never invisible */
-			fprintf(out, "<rect class=\"cell\" x=\"%u\" y=\"%u\" width=\"%d\" height=\"%d\" "
-				"fill=\"#b2182b\" fill-opacity=\"%.3f\"><title>%" PRIu64 " %s</title>"
-				"</rect>\n", MARGIN_L + col * CELL_W, MARGIN_T + row * CELL_H, CELL_W,
-				CELL_H, 0.08 + 0.92 * (double)v / (double)max, v,
-				rf_report_metric_name(r->sort));
+			fprintf(out, "<rect class=\"cell\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+				"height=\"%.2f\" fill=\"" FILL "\" fill-opacity=\"%.3f\"><title>%" PRIu64
+				" %s</title></rect>\n", MARGIN_L + col * cw, MARGIN_T + row * ch, cw, ch,
+				opacity(v, max), v, metric);
 		}
+	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.2f\" fill=\"none\" "
+		"stroke=\"#999\"/>\n", MARGIN_L, MARGIN_T, PLOT_W, ht);
+
+	/* page index down: ticks at round indexes */
+	lo = (double)h->index_start;
+	pages = (double)(h->index_end - h->index_start);
+	step = rp_tick_step(pages, ht / 40 >= 2 ? (unsigned int)(ht / 40) : 2);
+	for (k = 0; k < RP_MAX_TICKS && (t = rp_tick(lo, step, k)) < lo + pages; k++) {
+		y = MARGIN_T + (t - lo) / pages * ht;
+		fprintf(out, "<line class=\"tick\" x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
+			"<text class=\"tick ytick\" x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%.0f</text>\n",
+			MARGIN_L - 5, y, MARGIN_L, y, MARGIN_L - 7, y + 4, t);
 	}
-	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%u\" height=\"%u\" fill=\"none\" "
-		"stroke=\"#999\"/>\n", MARGIN_L, MARGIN_T, w, ht);
-	fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%u\">0 s</text>\n", MARGIN_L,
-		MARGIN_T + ht + 14);
-	fprintf(out, "<text class=\"tick\" x=\"%u\" y=\"%u\" text-anchor=\"end\">%.3f s</text>\n",
-		MARGIN_L + w, MARGIN_T + ht + 14, secs);
-	fprintf(out, "<text class=\"tick\" x=\"%u\" y=\"%u\" text-anchor=\"middle\">time "
-		"across, page index down</text>\n</svg>\n", MARGIN_L + w / 2, MARGIN_T + ht + 26);
+	fprintf(out, "<text class=\"axis\" transform=\"translate(14 %.2f) rotate(-90)\" "
+		"text-anchor=\"middle\">page index</text>\n", MARGIN_T + ht / 2);
+
+	/* time across: seconds from the trace's start, at round times */
+	a = secs_of(h, h->t0);
+	span = ((double)(h->t1 - h->t0) + 1) / 1e9;
+	step = rp_tick_step(span, 8);
+	for (k = 0; k < RP_MAX_TICKS && (t = rp_tick(a, step, k)) < a + span; k++) {
+		x = MARGIN_L + (t - a) / span * PLOT_W;
+		rp_time_label(label, sizeof(label), t, step, a + span);
+		fprintf(out, "<line class=\"tick\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>"
+			"<text class=\"tick xtick\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s"
+			"</text>\n", x, MARGIN_T + ht, x, MARGIN_T + ht + 5, x, MARGIN_T + ht + 17, label);
+	}
+	fprintf(out, "<text class=\"axis\" x=\"%.0f\" y=\"%.2f\" text-anchor=\"middle\">time since "
+		"the trace's start</text>\n", MARGIN_L + PLOT_W / 2, MARGIN_T + ht + 34);
+
+	/* the colour scale: five steps from one page to the busiest cell */
+	fprintf(out, "<text class=\"tick\" x=\"%.0f\" y=\"%d\">%s per cell</text>\n",
+		MARGIN_L + PLOT_W + 16, MARGIN_T + 10, metric);
+	for (i = 0; i < 5; i++) {
+		uint64_t v = i == 0 ? 1 : (uint64_t)ceil((double)max * i / 4);
+
+		if (i && v <= 1)
+			continue;
+		y = MARGIN_T + 18 + i * 18;
+		fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"14\" fill=\"" FILL "\" "
+			"fill-opacity=\"%.3f\" stroke=\"#ccc\"/><text class=\"tick\" x=\"%.0f\" "
+			"y=\"%.0f\">%" PRIu64 "</text>\n", MARGIN_L + PLOT_W + 16, y, opacity(v, max),
+			MARGIN_L + PLOT_W + 36, y + 11, v);
+	}
+	fputs("</svg>\n", out);
 }
 
 static void heatmaps(FILE *out, const struct rf_report *r)
 {
+	const struct rp_heat *h0 = r->heat_key ? r->src[0]->heat : NULL;
+	const char *metric = rf_report_metric_name(r->sort);
 	uint64_t max = rp_heat_busiest(r);
+	char a[32], b[32], e[32], c[32];
+	double span;
 	size_t i;
 
 	if (r->heat_none)
 		fputs("<p class=\"note\">No heatmap: no decision of the trace is about a file.</p>\n",
 		      out);
-	if (!r->heat_key)
+	if (!h0)
 		return;
+	span = ((double)(h0->t1 - h0->t0) + 1) / 1e9;
+	rp_time_label(a, sizeof(a), secs_of(h0, h0->t0), span / h0->cols, secs_of(h0, h0->t1));
+	rp_time_label(b, sizeof(b), secs_of(h0, h0->t1), span / h0->cols, secs_of(h0, h0->t1));
+	rp_time_label(e, sizeof(e), secs_of(h0, h0->t_end), span / h0->cols,
+		      secs_of(h0, h0->t_end));
+	rp_time_label(c, sizeof(c), span / h0->cols, span / h0->cols / 10, span / h0->cols);
 	fputs("<h2>Heatmap of ", out);
 	rf_html_escape_str(out, r->heat_key);
-	fprintf(out, "</h2>\n<p class=\"note\">%s per cell: time across, page index down; one "
-		"colour scale for every source (the busiest cell: %" PRIu64 ").</p>\n",
-		rf_report_metric_name(r->sort), max);
+	fprintf(out, "</h2>\n<p class=\"note\">The file's %s over time (across) and page index "
+		"(down), a decision in the cell of its time and of its folio's first page; one colour "
+		"scale for every source (the busiest cell: %" PRIu64 "). The axes span where they are: "
+		"across, ", metric, max);
+	if (h0->metric_seen)
+		fprintf(out, "from the first (%s after the trace's start) to the last (%s)", a, b);
+	else
+		fprintf(out, "the file's decisions (none of them %s) from %s to %s after the trace's "
+			"start", metric, a, b);
+	fprintf(out, " of a trace of %s, %s a column; down, pages %" PRIu64 " to %" PRIu64, e, c,
+		h0->index_start, h0->index_end - 1);
+	if (h0->index_start || h0->file_end > h0->index_end)
+		fprintf(out, " (the file's decisions reach page %" PRIu64 ")", h0->file_end - 1);
+	fprintf(out, ", %.*f a row.</p>\n",
+		(double)(h0->index_end - h0->index_start) / h0->rows >= 100 ? 0 : 1,
+		(double)(h0->index_end - h0->index_start) / h0->rows);
 	for (i = 0; i < r->nr_src; i++) {
 		fputs("<figure><figcaption>", out);
 		rf_html_escape_str(out, r->src[i]->name);
+		if (!r->src[i]->decided) {
+			fprintf(out, ": no decision at all%s.</figcaption></figure>\n",
+				rp_is_kernel(r, i) ? " (the trace has no page-cache observations: what "
+				"the kernel decided is not known)" : "");
+			continue;
+		}
 		fputs("</figcaption>\n", out);
 		heat_svg(out, r, r->src[i]->heat, max);
 		fputs("</figure>\n", out);
@@ -214,8 +304,8 @@ static int flames(FILE *out, const struct rf_report *r)
 
 int rf_report_write_html(const struct rf_report *r, FILE *out, size_t lines)
 {
-	size_t n = lines && lines < r->nr_rows ? lines : r->nr_rows, i;
 	uint64_t counted;
+	size_t i;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<title>refault report: ", out);
@@ -232,15 +322,18 @@ int rf_report_write_html(const struct rf_report *r, FILE *out, size_t lines)
 	}
 	fputs(" (kernel: its decisions from the trace's observations; a profile: the model's, "
 	      "replaying the trace).</p>\n", out);
+	if (r->kernel && !rp_kernel_has_observations(r->kernel))
+		fputs("<p class=\"note\">The trace has no page-cache observations (a generated "
+		      "trace?): what the kernel decided is not known, and its column is empty.</p>\n",
+		      out);
 	if (rf_report_kernel_counted(r, &counted))
 		fprintf(out, "<p class=\"note\">The kernel counted %" PRIu64 " workingset_refault_file "
 			"(/proc/vmstat, last snapshot minus first); attributed to files here: %" PRIu64
 			".</p>\n", counted, rp_kernel_source(r->kernel)->total[RF_REPORT_REFAULTS]);
-	table(out, r, n);
+	table(out, r, lines);
 	heatmaps(out, r);
 	if (flames(out, r))
 		return RF_ERR_NOMEM;
-	fprintf(out, "<p id=\"status\">script did not run</p>\n<script>%s</script>\n"
-		"</body></html>\n", script);
+	fputs("</body></html>\n", out);
 	return ferror(out) ? RF_ERR_IO : 0;
 }

@@ -44,7 +44,7 @@
 /* A folio whose pfn the trace gave: what an activation by pfn names. */
 struct kfolio {
 	uint64_t ino, index;
-	uint32_t dev;
+	uint32_t dev, gen;
 	uint8_t order;
 };
 
@@ -99,9 +99,10 @@ static uint64_t tracked(const struct rp_folio *f)
 	return f->nr < TRACK_MAX_PAGES ? f->nr : TRACK_MAX_PAGES;
 }
 
-static struct rp_folio folio_of(const struct rf_event *ev)
+static struct rp_folio folio_of(const struct rp_kernel *k, const struct rf_event *ev)
 {
 	return (struct rp_folio){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
+				  .gen = rp_names_file_gen(&k->s.names, ev->u.file.dev, ev->u.file.ino),
 				  .index = ev->u.file.index, .nr = folio_pages(ev->u.file.order) };
 }
 
@@ -248,7 +249,7 @@ static bool invalidating(struct rp_kernel *k, const struct rf_event *ev)
 	       ev->u.file.index >= in->first && ev->u.file.index <= in->last;
 }
 
-static int pfn_remember(struct rp_kernel *k, const struct rf_event *ev)
+static int pfn_remember(struct rp_kernel *k, const struct rf_event *ev, const struct rp_folio *f)
 {
 	const uint64_t *old = rp_map_get(&k->pfn, ev->u.file.pfn);
 	uint64_t idx;
@@ -262,8 +263,8 @@ static int pfn_remember(struct rp_kernel *k, const struct rf_event *ev)
 			return RF_ERR_NOMEM;
 		idx = k->nr_folios++;
 	}
-	k->folios[idx] = (struct kfolio){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
-					  .index = ev->u.file.index, .order = ev->u.file.order };
+	k->folios[idx] = (struct kfolio){ .dev = f->dev, .ino = f->ino, .gen = f->gen,
+					  .index = f->index, .order = ev->u.file.order };
 	if (!old && rp_map_put(&k->pfn, ev->u.file.pfn, idx)) {
 		k->nr_folios -= idx == k->nr_folios - 1;
 		return RF_ERR_NOMEM;
@@ -285,7 +286,7 @@ static int pfn_forget(struct rp_kernel *k, uint64_t pfn)
 
 static int on_add(struct rp_kernel *k, const struct rf_event *ev)
 {
-	struct rp_folio f = folio_of(ev);
+	struct rp_folio f = folio_of(k, ev);
 	bool refault = false;
 	uint64_t i, v;
 
@@ -305,12 +306,12 @@ static int on_add(struct rp_kernel *k, const struct rf_event *ev)
 		count_add(k, &f, &ref, refault);
 	else if (wait_for_reference(k, ev->pid, &f, ev->u.file.cgroup, refault))
 		return RF_ERR_NOMEM;
-	return ev->u.file.pfn ? pfn_remember(k, ev) : 0;
+	return ev->u.file.pfn ? pfn_remember(k, ev, &f) : 0;
 }
 
 static int on_del(struct rp_kernel *k, const struct rf_event *ev)
 {
-	struct rp_folio f = folio_of(ev);
+	struct rp_folio f = folio_of(k, ev);
 	const uint64_t *o = owner_of(k, &f, 0);
 	struct rp_ref ref = owner_ref(k, o);
 	uint64_t i, v = o ? *o : NO_OWNER;
@@ -346,7 +347,8 @@ static void on_activate(struct rp_kernel *k, const struct rf_event *ev)
 		return;
 	}
 	kf = &k->folios[*idx];
-	f = (struct rp_folio){ .dev = kf->dev, .ino = kf->ino, .index = kf->index, .nr = nr };
+	f = (struct rp_folio){ .dev = kf->dev, .ino = kf->ino, .gen = kf->gen, .index = kf->index,
+			       .nr = nr };
 	o = owner_of(k, &f, 0);
 	ref = owner_ref(k, o);
 	if (o)
@@ -360,7 +362,7 @@ int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
 	struct inval *in;
 	int r;
 
-	k->s.now = ev->time;
+	rp_source_at(&k->s, ev->time);
 	r = rp_names_feed(&k->s.names, k->s.by, ev);
 	/* the account is asked for /proc/vmstat only: it is given nothing else to keep */
 	if (!r && ev->type == RF_EV_COUNTERS && ev->u.counters.source == RF_COUNTERS_VMSTAT)
@@ -444,6 +446,7 @@ void rp_kernel_end(struct rp_kernel *k)
 	/* adds that no reference of their task claimed: in the order their tasks first added */
 	for (i = 0; i < k->nr_waiting; i++)
 		claim(k, &k->waiting[i], 0);
+	rp_source_finish(&k->s);
 
 	if (k->obs && rf_observe_host(k->obs, q)) {
 		k->counted = true;

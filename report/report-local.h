@@ -13,10 +13,10 @@ RF_HASHMAP_DEFINE(rp_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
 /*
  * stacks.c: the call stacks the trace names (name_stack, its frames named by
- * name_frame), as the keys of the callsite and symbol views.  A key is the
- * text of a stack's innermost @depth frames, so two stacks whose frames have
- * the same names (other return addresses in the same functions) are one key,
- * as perf report merges call chains by function.
+ * name_frame), as the keys of the callsite and symbol views.  A key's name is
+ * the text of a stack's innermost @depth frames, so two stacks whose frames
+ * have the same names (other return addresses in the same functions) are one
+ * row, as perf report merges call chains by function.
  */
 struct rp_frame {
 	char *dso, *symbol, *file;	/* NULL: not said */
@@ -48,15 +48,12 @@ struct rp_stacks {
 	struct rp_map stack_index;	/* name_stack id -> index in stacks[] */
 	struct rp_stack *stacks;
 	size_t nr_stacks, cap_stacks;
-	struct rp_map key_hash;		/* stack id -> the hash of its key's text, made once */
 	struct rp_map chain_index;	/* stack id -> index in chains[], made once (--children) */
 	struct rp_chain *chains;
 	size_t nr_chains, cap_chains;
 };
 
 int rp_stacks_feed(struct rp_stacks *st, const struct rf_event *ev);
-/* The identity of @stack's key in @id: the hash of its text.  0 or RF_ERR_NOMEM. */
-int rp_stacks_key_id(struct rp_stacks *st, uint32_t stack, uint64_t *id);
 /*
  * Its text, allocated: "inner <- caller <- ...", or "[no stack]" (0),
  * "[stack N]" (never named), "[empty stack]"; NULL without memory.
@@ -82,26 +79,43 @@ static inline bool rp_by_stack(enum rf_report_by by)
 	return by == RF_REPORT_BY_CALLSITE || by == RF_REPORT_BY_SYMBOL;
 }
 
-/* names.c: what the trace's own events name, as of the event last fed */
+/*
+ * names.c: what the trace's own events name, as of the event last fed, and
+ * the first name each pid, file (of a generation) and cgroup was given
+ */
 struct rp_names {
 	struct rp_map pid_comm;		/* pid -> index in strs[] */
-	struct rp_map mm_pid;		/* address space -> the first pid seen using it */
-	struct rp_map file;		/* hash(dev, ino) -> index in strs[] */
+	struct rp_map pid_first;	/* pid -> index in strs[]: its first command */
+	struct rp_map mm_pid;		/* address space -> its first pid, and the command then */
+	struct rp_map file;		/* hash(dev, ino) -> index in strs[]; none once unlinked */
+	struct rp_map file_first;	/* hash(dev, ino, generation) -> index in strs[] */
+	struct rp_map file_gen;		/* hash(dev, ino) -> its generation, > 0 once unlinked */
 	struct rp_map cgroup;		/* cgroup id -> index in strs[] */
+	struct rp_map cgroup_first;	/* cgroup id -> index in strs[] */
 	struct rp_stacks stacks;	/* the views of stacks only */
 	char **strs;
 	size_t nr_strs, cap_strs;
+	bool any_unlink;		/* a file's generation changed */
 };
 
 /*
  * Names the view @by shows: files for the file view, cgroups for the cgroup
- * view, stacks for the views of stacks, tasks for all.
+ * view, stacks for the views of stacks, tasks and the files' generations for all.
  */
 int rp_names_feed(struct rp_names *n, enum rf_report_by by, const struct rf_event *ev);
-const char *rp_names_comm(const struct rp_names *n, int32_t pid);	/* NULL: unknown */
+/* The names of now; NULL: not named (yet) */
+const char *rp_names_comm(const struct rp_names *n, int32_t pid);
 const char *rp_names_file(const struct rp_names *n, uint32_t dev, uint64_t ino);
 const char *rp_names_cgroup(const struct rp_names *n, uint64_t id);
-int32_t rp_names_mm_pid(const struct rp_names *n, uint64_t mm);	/* 0: unknown */
+/* The first names given; NULL: never named */
+const char *rp_names_comm_first(const struct rp_names *n, int32_t pid);
+const char *rp_names_file_first(const struct rp_names *n, uint32_t dev, uint64_t ino, uint32_t gen);
+const char *rp_names_cgroup_first(const struct rp_names *n, uint64_t id);
+/* The file's generation now: 0, then one more each time the trace shows its last link gone. */
+uint32_t rp_names_file_gen(const struct rp_names *n, uint32_t dev, uint64_t ino);
+/* The first pid seen using the address space (0: unknown), and its command then (NULL: unknown). */
+int32_t rp_names_mm_pid(const struct rp_names *n, uint64_t mm);
+const char *rp_names_mm_comm(const struct rp_names *n, uint64_t mm);
 void rp_names_free(struct rp_names *n);
 
 /* The identity of a folio: a file's (dev, ino, index) or an address space's (mm, index). */
@@ -110,20 +124,42 @@ struct rp_folio {
 	uint64_t index;
 	uint64_t nr;		/* base pages */
 	uint32_t dev;
+	uint32_t gen;		/* the file's generation (rp_names_file_gen()) */
 	bool anon;
 };
 
 /* table.c: one source's counts per key, and who owns each page */
+
+/* What a key is in its view, for the name the trace gives it (rp_source_finish()). */
+enum rp_key_kind {
+	RP_KEY_FILE,			/* @who the inode of @dev, of generation @gen */
+	RP_KEY_ANON,			/* @who the address space */
+	RP_KEY_CGROUP,			/* @who the cgroup id */
+	RP_KEY_PID,			/* @who the pid */
+	RP_KEY_COMM,			/* a command's name (or "[no task]") */
+	RP_KEY_UNNAMED_COMM,		/* @who the pid, whose command was not known yet */
+	RP_KEY_STACK,			/* the views of stacks: @stack */
+};
+
 struct rp_key {
 	char *name;
 	uint64_t id;			/* its identity in the view */
-	uint32_t stack;			/* views of stacks: the first stack counted to it */
+	uint64_t who;			/* what the view's key is (rp_key_kind) */
+	uint32_t dev, gen;		/* a file's */
+	uint8_t kind;			/* enum rp_key_kind */
+	bool pending;			/* the trace had not named it when it was first counted */
+	uint32_t stack;			/* views of stacks: the stack (the first counted to it) */
 	uint32_t frame;			/* --children: the frame of that stack naming it */
-	uint64_t index_end;		/* file view: past the highest page index decided on */
 	bool heat;			/* the heatmap's second pass: the grid's key */
 	uint64_t v[RF_REPORT_NR_METRICS];
 	/* --children: where it is the innermost frame; else v's own */
 	uint64_t self[RF_REPORT_NR_METRICS];
+	/*
+	 * each metric's decisions (when v[m]): the times of the first and the
+	 * last, the lowest first page and past the highest page (the file view's)
+	 */
+	uint64_t t_first[RF_REPORT_NR_METRICS], t_last[RF_REPORT_NR_METRICS];
+	uint64_t index_lo[RF_REPORT_NR_METRICS], index_hi[RF_REPORT_NR_METRICS];
 };
 
 /* heatmap.c: one key's decisions over (time, page index), a grid of cells */
@@ -133,14 +169,23 @@ struct rp_heat {
 	 * and a row is all the keys of its name
 	 */
 	const char *key;
+	const uint64_t *ids;		/* the identities of those keys, sorted (the second pass) */
+	size_t nr_ids;
 	uint64_t t0, t1;		/* decision times covered, inclusive */
-	uint64_t index_end;		/* page indexes covered: [0, index_end) */
-	unsigned int cols, rows;	/* time across, page index down */
+	uint64_t t_origin;		/* the trace's earliest event: the axis counts from there */
+	uint64_t t_end;			/* its latest */
+	bool metric_seen;		/* [t0, t1] is the sort metric's (else every decision's) */
+	uint64_t index_start, index_end;	/* page indexes covered: [index_start, index_end) */
+	uint64_t file_end;		/* past the highest page of the file's decisions of any metric */
+	/* time across, page index down: as asked, but no more than nanoseconds or pages covered */
+	unsigned int cols, rows;
 	uint64_t (*cell)[RF_REPORT_NR_METRICS];	/* rows * cols */
 };
 
 /* A grid shaped as @proto (its cells not copied); NULL without memory. */
 struct rp_heat *rp_heat_new(const struct rp_heat *proto);
+/* Whether the key @id is one of the grid's (the second pass). */
+bool rp_heat_has(const struct rp_heat *h, uint64_t id);
 void rp_heat_add(struct rp_heat *h, uint64_t time, uint64_t index, enum rf_report_metric metric,
 		 uint64_t nr);
 void rp_heat_free(struct rp_heat *h);
@@ -157,6 +202,8 @@ struct rp_source {
 	uint64_t total[RF_REPORT_NR_METRICS];
 	uint64_t unattributed[RF_REPORT_NR_METRICS];
 	uint64_t now;			/* the time of the event being fed */
+	uint64_t t_start, t_end;	/* the events' earliest and latest times */
+	bool started;			/* an event was fed */
 	uint64_t t_first, t_last;	/* of the decisions counted */
 	bool decided;			/* any decision counted */
 	struct rp_heat *heat;		/* the heatmap's second pass: its key's grid */
@@ -205,6 +252,23 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 	      const struct rp_ref *ref, uint64_t nr);
 /* A source's view as @o asks for it (its by, the depth of its stacks, --children). */
 void rp_source_init(struct rp_source *s, const struct rf_report_opts *o);
+/* The event being fed is at @time. */
+static inline void rp_source_at(struct rp_source *s, uint64_t time)
+{
+	s->now = time;
+	if (!s->started || time < s->t_start)
+		s->t_start = time;
+	if (!s->started || time > s->t_end)
+		s->t_end = time;
+	s->started = true;
+}
+/*
+ * The reading is over: each key the trace had not named when it was first
+ * counted takes the first name the trace gave it after; the keys of stacks
+ * are named by the trace's stacks and frames, and with --children turned
+ * into a key per function.  Sets s->error without memory.
+ */
+void rp_source_finish(struct rp_source *s);
 /* @nr pages of @metric in the totals that no key takes */
 void rp_unattributed(struct rp_source *s, enum rf_report_metric metric, uint64_t nr);
 void rp_source_free(struct rp_source *s);
@@ -262,8 +326,39 @@ struct rf_report {
 	uint64_t counted_refault_file;
 };
 
+/* Source @i is the kernel's. */
+static inline bool rp_is_kernel(const struct rf_report *r, size_t i)
+{
+	return r->kernel && r->src[i] == rp_kernel_source(r->kernel);
+}
+
+/*
+ * report.c: row @i (in the table's order) shows nothing but zeros in the
+ * tables for a person (one source: every metric; several: the sort metric
+ * of each), which leave it out and say how many they left; the JSON has it.
+ */
+bool rp_row_blank(const struct rf_report *r, size_t i);
+size_t rp_nr_blank(const struct rf_report *r);
+
 /* heatmap.c: the busiest cell of every source's grid, for the sort metric: one scale for all */
 uint64_t rp_heat_busiest(const struct rf_report *r);
+/*
+ * An axis's ticks: a step of 1, 2 or 5 times a power of ten that puts at
+ * most @max ticks on a span of @span (> 0) units.
+ */
+double rp_tick_step(double span, unsigned int max);
+/*
+ * The @k-th tick from @lo on, @step apart; callers stop past the axis's end
+ * and after a bounded number of ticks (a step below a double's precision at
+ * @lo, a page index near 2^64, gives the same tick again).
+ */
+double rp_tick(double lo, double step, unsigned int k);
+#define RP_MAX_TICKS	64
+/*
+ * A time of @secs on an axis whose ticks are @step apart and whose largest
+ * time is @top, in the unit that fits (s, ms, us, ns), with the decimals the step needs.
+ */
+void rp_time_label(char *buf, size_t len, double secs, double step, double top);
 
 /*
  * folded.c: a source's rows in a view of stacks as folded stacks, one per

@@ -125,7 +125,10 @@ static int cmp_cell(const void *a, const void *b)
 	const struct cell *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
-	return c ? c : (x->src > y->src) - (x->src < y->src);
+	/* a source's keys of one name in the order they were first counted: the first names the row */
+	if (!c)
+		c = (x->src > y->src) - (x->src < y->src);
+	return c ? c : (x->key > y->key) - (x->key < y->key);
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -247,16 +250,53 @@ static int read_sources(const struct rf_report_opts *o, const char *const *names
 	return rc;
 }
 
-/* The heatmap's second reading: its key's grid from every source, moved into @r's. */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* What the heatmap's axes cover: decisions' times and pages. */
+struct span {
+	bool seen;
+	uint64_t t0, t1, lo, hi;
+};
+
+/* @k's decisions of metric @m widen @sp. */
+static void widen(struct span *sp, const struct rp_key *k, int m)
+{
+	if (!k->v[m])
+		return;
+	if (!sp->seen || k->t_first[m] < sp->t0)
+		sp->t0 = k->t_first[m];
+	if (!sp->seen || k->t_last[m] > sp->t1)
+		sp->t1 = k->t_last[m];
+	if (!sp->seen || k->index_lo[m] < sp->lo)
+		sp->lo = k->index_lo[m];
+	if (!sp->seen || k->index_hi[m] > sp->hi)
+		sp->hi = k->index_hi[m];
+	sp->seen = true;
+}
+
+/*
+ * The heatmap's second reading: its key's grid from every source, moved into
+ * @r's.  The grid's keys are the first reading's of the row's name (by their
+ * identities, which the second reading makes alike); its time axis spans
+ * their decisions of the sort metric (any decision if there is none), not the
+ * trace: where the data are.
+ */
 static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const char *const *names,
 		     size_t nr, char *err, size_t errlen)
 {
 	struct rp_heat proto = { .cols = o->heat_cols, .rows = o->heat_rows };
+	struct span metric = { 0 }, any = { 0 };
 	const char *key = o->heat_key;
 	struct reading rd;
-	bool found = false, any = false;
-	size_t i, k;
-	int rc;
+	uint64_t *ids = NULL, q;
+	size_t nr_ids = 0, i, k;
+	bool started = false;
+	int rc, m;
 
 	if (o->by != RF_REPORT_BY_FILE) {
 		snprintf(err, errlen, "a heatmap is of a file's pages: --by file, not --by %s",
@@ -272,30 +312,76 @@ static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const 
 	for (i = 0; i < r->nr_src; i++) {
 		struct rp_source *s = r->src[i];
 
-		for (k = 0; k < s->nr_keys; k++)
-			if (!strcmp(s->keys[k].name, key)) {
-				proto.key = s->keys[k].name;
-				if (s->keys[k].index_end > proto.index_end)
-					proto.index_end = s->keys[k].index_end;
-				found = true;
+		for (k = 0; k < s->nr_keys; k++) {
+			if (strcmp(s->keys[k].name, key))
+				continue;
+			if (!(nr_ids & (nr_ids + 1))) {
+				uint64_t *n = realloc(ids, (2 * nr_ids + 1) * sizeof(*ids));
+
+				if (!n) {
+					free(ids);
+					return RF_ERR_NOMEM;
+				}
+				ids = n;
 			}
-		if (s->decided) {
-			proto.t0 = !any || s->t_first < proto.t0 ? s->t_first : proto.t0;
-			proto.t1 = !any || s->t_last > proto.t1 ? s->t_last : proto.t1;
-			any = true;
+			ids[nr_ids++] = s->keys[k].id;
+			proto.key = s->keys[k].name;
+			widen(&metric, &s->keys[k], r->sort);
+			for (m = 0; m < RF_REPORT_NR_METRICS; m++)
+				widen(&any, &s->keys[k], m);
+		}
+		if (s->started) {
+			proto.t_origin = !started || s->t_start < proto.t_origin ? s->t_start :
+					 proto.t_origin;
+			proto.t_end = !started || s->t_end > proto.t_end ? s->t_end : proto.t_end;
+			started = true;
 		}
 	}
-	if (!found) {
+	if (!nr_ids) {
 		snprintf(err, errlen, "no file '%s' among the report's rows (its first column names "
 			 "them)", key);
+		free(ids);
 		return RF_ERR_CONFIG;
 	}
+	/*
+	 * the axes span the sort metric's decisions, where the data are (damo's
+	 * heatmaps zoom alike); a file with none of it: its decisions of any
+	 */
+	proto.metric_seen = metric.seen;
+	if (!metric.seen)
+		metric = any;
+	/* decisions before the first event (--warm-cache's pages) are at it, for the axis */
+	proto.t0 = metric.t0 > proto.t_origin ? metric.t0 : proto.t_origin;
+	proto.t1 = metric.t1 > proto.t0 ? metric.t1 : proto.t0;
+	proto.index_start = metric.lo;
+	proto.index_end = metric.hi > metric.lo ? metric.hi : metric.lo + 1;
+	/*
+	 * pages out to a power of two, an eighth of a row at most, that makes the
+	 * edges round: 0 to 8192, not 1 to 8191
+	 */
+	for (q = 1; q <= (proto.index_end - proto.index_start) / proto.rows / 16; q <<= 1)
+		;
+	proto.index_start -= proto.index_start % q;
+	if (proto.index_end % q && proto.index_end <= UINT64_MAX - q)
+		proto.index_end += q - proto.index_end % q;
+	proto.file_end = any.hi;
+	/* a cell is at least a nanosecond and a page */
+	if (proto.t1 - proto.t0 < proto.cols)
+		proto.cols = (unsigned int)(proto.t1 - proto.t0 + 1);
+	if (proto.index_end - proto.index_start < proto.rows)
+		proto.rows = (unsigned int)(proto.index_end - proto.index_start);
+	qsort(ids, nr_ids, sizeof(*ids), cmp_u64);
+	proto.ids = ids;
+	proto.nr_ids = nr_ids;
 	rc = read_sources(o, names, nr, &proto, &rd, err, errlen);
 	for (i = 0; !rc && i < r->nr_src; i++) {
 		r->src[i]->heat = rd.src[i]->heat;
+		r->src[i]->heat->ids = NULL;	/* freed here */
+		r->src[i]->heat->nr_ids = 0;
 		rd.src[i]->heat = NULL;
 	}
 	reading_free(&rd);
+	free(ids);
 	if (!rc)
 		r->heat_key = key;
 	return rc;
@@ -391,6 +477,27 @@ fail:
 	if (err && errlen && !err[0])
 		snprintf(err, errlen, "%s", rf_strerror(rc));
 	return rc;
+}
+
+bool rp_row_blank(const struct rf_report *r, size_t i)
+{
+	size_t s;
+	int m;
+
+	for (s = 0; s < r->nr_src; s++)
+		for (m = 0; m < RF_REPORT_NR_METRICS; m++)
+			if ((r->nr_src == 1 || m == (int)r->sort) && r->order[i].v[s][m])
+				return false;
+	return true;
+}
+
+size_t rp_nr_blank(const struct rf_report *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr_rows; i++)
+		n += rp_row_blank(r, i);
+	return n;
 }
 
 void rf_report_free(struct rf_report *r)

@@ -83,6 +83,7 @@ static void decided(enum rf_model_decision d, const struct rf_model_folio *mf, v
 	struct model_src *ms = ctx;
 	struct rp_source *s = &ms->s;
 	struct rp_folio f = { .anon = mf->anon, .dev = mf->dev, .ino = mf->anon ? mf->mm : mf->ino,
+			      .gen = mf->anon ? 0 : rp_names_file_gen(&s->names, mf->dev, mf->ino),
 			      .index = mf->index, .nr = mf->nr };
 	struct rp_ref ref = { .pid = ms->cur ? ms->cur->pid : 0, .stack = ms->cur ? ms->cur->stack : 0,
 			      .cgroup = mf->cgroup, .cgpath = mf->memcg };
@@ -133,7 +134,7 @@ static int before(void *ctx, const struct rf_model *m, const struct rf_observe *
 	(void)m;
 	(void)obs;
 	ms->cur = ev;
-	ms->s.now = ev->time;
+	rp_source_at(&ms->s, ev->time);
 	if (ms->nr_ra && ev->pid > 0 &&
 	    (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_WRITE ||
 	     ev->type == RF_EV_FILE_FAULT || ev->type == RF_EV_ANON_FAULT))
@@ -215,6 +216,8 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 			continue;
 		if (!r)
 			ra_claim(ms, 0, 0);
+		if (!r)
+			rp_source_finish(&ms->s);
 		free(ms->ra);
 		ms->ra = NULL;
 		ms->nr_ra = 0;

@@ -2,12 +2,14 @@
 /*
  * The call stacks a trace names (format 2.6): name_frame gives a frame its
  * dso, address, symbol and source line; name_stack lists a stack's frames by
- * their ids, innermost first; a reference names its stack by id.  They come
- * before the references that use them, so a stack is complete when first
- * counted.  A key of the callsite view is its stack's innermost frames as
- * text, "inner <- caller <- ...", which is what the table shows and what the
- * rows of the sources are joined by.  With --children a stack has a key per
- * function on it instead: its chain, the names of its frames each once.
+ * their ids, innermost first; a reference names its stack by id.  A source
+ * counts its decisions per stack id and names them when its reading ends
+ * (rp_source_finish()), with the names the trace gave by then, wherever in
+ * the trace they came (a stack or frame named twice: the last name).  A key
+ * of the callsite view is its stack's innermost frames as text, "inner <-
+ * caller <- ...", which is what the table shows and what the rows are joined
+ * by, so stacks named alike are one row.  With --children a stack has a key
+ * per function on it instead: its chain, the names of its frames each once.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -55,11 +57,10 @@ static int feed_frame(struct rp_stacks *st, const struct rf_event *ev)
 	fr.file = dup_or_null(ev->u.frame.file, &nomem);
 	if (nomem || (!old && RF_GROW(st->frames, st->cap_frames, st->nr_frames + 1)))
 		goto nomem;
-	if (old) {		/* named again: the last name holds, as for files */
+	if (old) {		/* named again: the last name holds */
 		frame_free(&st->frames[*old]);
 		st->frames[*old] = fr;
-		rp_map_destroy(&st->key_hash);	/* keys made with the old name */
-		chains_free(st);
+		chains_free(st);	/* chains made with the old name */
 		return 0;
 	}
 	if (rp_map_put(&st->frame_index, ev->u.frame.id, st->nr_frames))
@@ -82,15 +83,9 @@ static int feed_stack(struct rp_stacks *st, const struct rf_event *ev)
 			return RF_ERR_NOMEM;
 		memcpy(sk.frames, ev->u.stack.frames, sk.nr * sizeof(*sk.frames));
 	}
-	/*
-	 * What a reference made of the id before (named otherwise, or not
-	 * named yet: "[stack N]") is made again; a chain dropped here stays in
-	 * chains[] until they are all freed.
-	 */
-	if (ev->u.stack.id <= UINT32_MAX) {
-		rp_map_del(&st->key_hash, ev->u.stack.id, NULL);
+	/* a chain made of the id before is made again; it stays in chains[] until all are freed */
+	if (ev->u.stack.id <= UINT32_MAX)
 		rp_map_del(&st->chain_index, ev->u.stack.id, NULL);
-	}
 	if (old) {
 		free(st->stacks[*old].frames);
 		st->stacks[*old] = sk;
@@ -194,24 +189,6 @@ static int key_text(const struct rp_stacks *st, uint32_t stack, char **out)
 	return 0;
 }
 
-int rp_stacks_key_id(struct rp_stacks *st, uint32_t stack, uint64_t *id)
-{
-	const uint64_t *h = rp_map_get(&st->key_hash, stack);
-	char *s;
-
-	if (h) {
-		*id = *h;
-		return 0;
-	}
-	if (key_text(st, stack, &s))
-		return RF_ERR_NOMEM;
-	*id = rf_hash_str(s);
-	free(s);
-	/* without memory for the cache the id is made again next time: the same */
-	rp_map_put(&st->key_hash, stack, *id);
-	return 0;
-}
-
 char *rp_stacks_key_name(const struct rp_stacks *st, uint32_t stack)
 {
 	char *s;
@@ -295,6 +272,5 @@ void rp_stacks_free(struct rp_stacks *st)
 	free(st->stacks);
 	rp_map_destroy(&st->frame_index);
 	rp_map_destroy(&st->stack_index);
-	rp_map_destroy(&st->key_hash);
 	memset(st, 0, sizeof(*st));
 }

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * One source's table: a decision's pages counted to the key of the view
- * (report.h), the key named when it is first counted, with the names the
- * trace had given by then.  In the views of stacks the key's identity is
- * the hash of its text, so that stacks named alike are one key; with
- * --children a decision is counted to the key of every function on its
- * stack, once each (the symbol view's keys), and to its innermost's self.
+ * (report.h).  A key is what the trace identifies it by (a file's dev, inode
+ * and generation, an address space, a cgroup id, a pid, a command, a call
+ * stack's id), so a name that comes later can still name it: a key is named
+ * when it is first counted with the names the trace had given by then, and
+ * a key the trace had not named yet takes, when the reading ends, the first
+ * name the trace gave it after (rp_source_finish()).  The keys of stacks are
+ * named then, from the stacks' frames; with --children each stack's counts
+ * go to the key of every function on it, once each (the symbol view's
+ * keys), and to its innermost's self.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,106 +20,166 @@
 #include "report/report-local.h"
 
 /* Identities in the view's key space: kinds apart, so a pid and a cgroup id never meet. */
-enum { ID_FILE = 1, ID_ANON, ID_CGROUP, ID_PID, ID_COMM };
+enum { ID_FILE = 1, ID_ANON, ID_CGROUP, ID_PID, ID_COMM, ID_UNNAMED_COMM, ID_STACK };
+
+/* A file's identity: its generation's, apart from the file its (dev, ino) had before. */
+static uint64_t file_id(uint32_t dev, uint64_t ino, uint32_t gen)
+{
+	uint64_t h = rf_hash2(dev, ino);
+
+	return gen ? rf_hash2(h, gen) : h;
+}
 
 uint64_t rp_page_id(const struct rp_folio *f, uint64_t i)
 {
-	return rf_hash2(rf_hash2((uint64_t)f->anon << 32 | f->dev, f->ino), f->index + i);
+	uint64_t h = rf_hash2((uint64_t)f->anon << 32 | f->dev, f->ino);
+
+	if (f->gen)
+		h = rf_hash2(h, f->gen);
+	return rf_hash2(h, f->index + i);
 }
 
-static void file_name(const struct rp_source *s, const struct rp_folio *f, char *buf, size_t len)
-{
-	const char *path, *comm;
-	int32_t pid;
-
-	if (f->anon) {
-		pid = rp_names_mm_pid(&s->names, f->ino);
-		comm = pid ? rp_names_comm(&s->names, pid) : NULL;
-		if (pid)
-			snprintf(buf, len, "[anon %" PRId32 ":%s]", pid, comm ? comm : "?");
-		else
-			snprintf(buf, len, "[anon mm %#" PRIx64 "]", f->ino);
-		return;
-	}
-	path = rp_names_file(&s->names, f->dev, f->ino);
-	if (path)
-		snprintf(buf, len, "%s", path);
-	else
-		snprintf(buf, len, "[dev %" PRIu32 ":%" PRIu32 " ino %" PRIu64 "]", f->dev >> 20,
-			 f->dev & 0xfffff, f->ino);
-}
-
-/* The reference's command as the view shows it. */
+/* The reference's command as the comm view shows it; NULL: a task not named yet. */
 static const char *comm_of(const struct rp_source *s, int32_t pid)
 {
-	const char *comm = pid > 0 ? rp_names_comm(&s->names, pid) : NULL;
-
-	return pid <= 0 ? "[no task]" : comm ? comm : "[unnamed]";
+	return pid <= 0 ? "[no task]" : rp_names_comm(&s->names, pid);
 }
 
 /*
  * The key's identity for @f and the reference: cheap, computed for every
- * decision (a stack's, the hash of its text, once per stack).
+ * decision.
  */
-static int key_id(struct rp_source *s, const struct rp_folio *f, const struct rp_ref *ref,
-		  uint64_t *id)
+static uint64_t key_id(const struct rp_source *s, const struct rp_folio *f,
+		       const struct rp_ref *ref)
 {
+	const char *comm;
+
 	switch (s->by) {
 	case RF_REPORT_BY_FILE:
-		*id = f->anon ? rf_hash2(ID_ANON, f->ino) : rf_hash2(rf_hash2(ID_FILE, f->dev), f->ino);
-		return 0;
+		return f->anon ? rf_hash2(ID_ANON, f->ino) :
+		       rf_hash2(ID_FILE, file_id(f->dev, f->ino, f->gen));
 	case RF_REPORT_BY_CGROUP:
-		*id = rf_hash2(ID_CGROUP, ref->cgroup);
-		return 0;
+		return rf_hash2(ID_CGROUP, ref->cgroup);
 	case RF_REPORT_BY_PID:
-		*id = rf_hash2(ID_PID, ref->pid > 0 ? (uint32_t)ref->pid : 0);
-		return 0;
+		return rf_hash2(ID_PID, ref->pid > 0 ? (uint32_t)ref->pid : 0);
 	case RF_REPORT_BY_CALLSITE:
 	case RF_REPORT_BY_SYMBOL:
-		return rp_stacks_key_id(&s->names.stacks, ref->stack, id);
+		return rf_hash2(ID_STACK, ref->stack);
 	default:
-		*id = rf_hash2(ID_COMM, rf_hash_str(comm_of(s, ref->pid)));
-		return 0;
+		comm = comm_of(s, ref->pid);
+		return comm ? rf_hash2(ID_COMM, rf_hash_str(comm)) :
+		       rf_hash2(ID_UNNAMED_COMM, (uint32_t)ref->pid);
 	}
 }
 
-/* The key's name, allocated once, when it is first counted; NULL without memory. */
-static char *key_name(const struct rp_source *s, const struct rp_folio *f,
-		      const struct rp_ref *ref)
+/* "/a/b", as the model names a cgroup, whatever the trace wrote */
+static void cgroup_name(char *buf, size_t len, const char *path)
+{
+	snprintf(buf, len, "%s%s", path[0] == '/' ? "" : "/", path);
+}
+
+/*
+ * @k's name into @buf from @name (the trace's name of its file, cgroup,
+ * command...; NULL: none yet) or the names of @n; whether it is a name the
+ * trace gave (false: a placeholder, "[dev 8:1 ino 12]", "PID:?").
+ */
+static bool format_key(const struct rp_names *n, const struct rp_key *k, const char *name,
+		       char *buf, size_t len)
+{
+	int32_t pid;
+
+	switch (k->kind) {
+	case RP_KEY_FILE:
+		if (name) {
+			snprintf(buf, len, "%s", name);
+			return true;
+		}
+		/* a (dev, ino) used again after its file was deleted: the next generation's */
+		if (k->gen)
+			snprintf(buf, len, "[dev %" PRIu32 ":%" PRIu32 " ino %" PRIu64 " #%" PRIu64 "]",
+				 k->dev >> 20, k->dev & 0xfffff, k->who, (uint64_t)k->gen + 1);
+		else
+			snprintf(buf, len, "[dev %" PRIu32 ":%" PRIu32 " ino %" PRIu64 "]",
+				 k->dev >> 20, k->dev & 0xfffff, k->who);
+		return false;
+	case RP_KEY_ANON:
+		pid = rp_names_mm_pid(n, k->who);
+		if (pid)
+			snprintf(buf, len, "[anon %" PRId32 ":%s]", pid, name ? name : "?");
+		else
+			snprintf(buf, len, "[anon mm %#" PRIx64 "]", k->who);
+		return pid && name;
+	case RP_KEY_CGROUP:
+		if (name)
+			cgroup_name(buf, len, name);
+		else if (!k->who)
+			snprintf(buf, len, "/");
+		else
+			snprintf(buf, len, "[cgroup %" PRIu64 "]", k->who);
+		return name || !k->who;
+	case RP_KEY_PID:
+		if (!k->who) {
+			snprintf(buf, len, "[no task]");
+			return true;
+		}
+		snprintf(buf, len, "%" PRIu64 ":%s", k->who, name ? name : "?");
+		return name;
+	case RP_KEY_UNNAMED_COMM:
+		snprintf(buf, len, "%s", name ? name : "[unnamed]");
+		return name;
+	default:
+		snprintf(buf, len, "%s", name ? name : "?");
+		return true;
+	}
+}
+
+/* @k's kind and identity, and its name as of now, allocated; false without memory. */
+static bool key_init(const struct rp_source *s, struct rp_key *k, const struct rp_folio *f,
+		     const struct rp_ref *ref)
 {
 	char buf[RF_MAX_STRING + 64];
-	const char *comm, *cgpath = ref->cgpath;
-	int32_t pid = ref->pid;
+	const char *name = NULL;
 
 	switch (s->by) {
 	case RF_REPORT_BY_FILE:
-		file_name(s, f, buf, sizeof(buf));
+		k->kind = f->anon ? RP_KEY_ANON : RP_KEY_FILE;
+		k->who = f->ino;
+		k->dev = f->dev;
+		k->gen = f->gen;
+		if (f->anon) {
+			int32_t pid = rp_names_mm_pid(&s->names, f->ino);
+
+			name = pid ? rp_names_comm(&s->names, pid) : NULL;
+		} else {
+			name = rp_names_file(&s->names, f->dev, f->ino);
+		}
 		break;
 	case RF_REPORT_BY_CGROUP:
-		if (!cgpath)
-			cgpath = rp_names_cgroup(&s->names, ref->cgroup);
-		if (cgpath)	/* "/a/b", as the model names it, whatever the trace wrote */
-			snprintf(buf, sizeof(buf), "%s%s", cgpath[0] == '/' ? "" : "/", cgpath);
-		else if (!ref->cgroup)
-			snprintf(buf, sizeof(buf), "/");
-		else
-			snprintf(buf, sizeof(buf), "[cgroup %" PRIu64 "]", ref->cgroup);
+		k->kind = RP_KEY_CGROUP;
+		k->who = ref->cgroup;
+		name = ref->cgpath ? ref->cgpath : rp_names_cgroup(&s->names, ref->cgroup);
 		break;
 	case RF_REPORT_BY_PID:
-		comm = pid > 0 ? rp_names_comm(&s->names, pid) : NULL;
-		if (pid <= 0)
-			snprintf(buf, sizeof(buf), "[no task]");
-		else
-			snprintf(buf, sizeof(buf), "%" PRId32 ":%s", pid, comm ? comm : "?");
+		k->kind = RP_KEY_PID;
+		k->who = ref->pid > 0 ? (uint32_t)ref->pid : 0;
+		name = ref->pid > 0 ? rp_names_comm(&s->names, ref->pid) : NULL;
 		break;
 	case RF_REPORT_BY_CALLSITE:
 	case RF_REPORT_BY_SYMBOL:
-		return rp_stacks_key_name(&s->names.stacks, ref->stack);
+		/* named when the reading ends, by the stacks' names then */
+		k->kind = RP_KEY_STACK;
+		k->stack = ref->stack;
+		k->name = strdup("");
+		return k->name != NULL;
 	default:
-		snprintf(buf, sizeof(buf), "%s", comm_of(s, pid));
+		name = comm_of(s, ref->pid);
+		k->kind = name ? RP_KEY_COMM : RP_KEY_UNNAMED_COMM;
+		k->who = ref->pid > 0 ? (uint32_t)ref->pid : 0;
 		break;
 	}
-	return strdup(buf);
+	k->pending = !format_key(&s->names, k, name, buf, sizeof(buf));
+	k->name = strdup(buf);
+	return k->name != NULL;
 }
 
 void rp_source_init(struct rp_source *s, const struct rf_report_opts *o)
@@ -127,14 +191,9 @@ void rp_source_init(struct rp_source *s, const struct rf_report_opts *o)
 				o->by == RF_REPORT_BY_CALLSITE ? o->callsite_depth : 0;
 }
 
-/*
- * @nr pages of @metric to the key @id, made if new: named by the view, or
- * with --children by the frame @frame of the reference's stack (@chained);
- * @self: the key is the innermost frame (always, but with --children).
- */
-static int count_key(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
-		     const struct rp_ref *ref, uint64_t nr, uint64_t id, bool chained,
-		     uint32_t frame, bool self)
+/* The key @id, made if new by @init (with @a and @b); NULL without memory. */
+static struct rp_key *key_get(struct rp_source *s, uint64_t id, const struct rp_folio *f,
+			      const struct rp_ref *ref)
 {
 	struct rp_key *k;
 	bool fresh;
@@ -142,44 +201,29 @@ static int count_key(struct rp_source *s, enum rf_report_metric metric, const st
 
 	slot = rp_map_slot(&s->ids, id, &fresh);
 	if (!slot)
-		return RF_ERR_NOMEM;
-	if (fresh) {
-		if (RF_GROW(s->keys, s->cap_keys, s->nr_keys + 1))
-			goto nomem_slot;
-		k = &s->keys[s->nr_keys];
-		memset(k, 0, sizeof(*k));
-		k->name = chained ? rp_stacks_frame_name(&s->names.stacks, ref->stack, frame) :
-			  key_name(s, f, ref);
-		if (!k->name)
-			goto nomem_slot;
-		k->id = id;
-		/* a bracketed key has no frames, whatever names its stack id gets later */
-		if (chained || rp_stacks_nr_frames(&s->names.stacks, ref->stack))
-			k->stack = ref->stack;
-		k->frame = frame;
-		k->heat = s->heat && !strcmp(k->name, s->heat->key);
-		*slot = s->nr_keys++;
-	}
-	k = &s->keys[*slot];
-	if (k->heat)
-		rp_heat_add(s->heat, s->now, f->index, metric, nr);
-	k->v[metric] += nr;
-	if (self)
-		k->self[metric] += nr;
-	if (f->index < UINT64_MAX - f->nr && f->index + f->nr > k->index_end)
-		k->index_end = f->index + f->nr;
-	return 0;
-nomem_slot:
+		return NULL;
+	if (!fresh)
+		return &s->keys[*slot];
+	if (RF_GROW(s->keys, s->cap_keys, s->nr_keys + 1))
+		goto nomem;
+	k = &s->keys[s->nr_keys];
+	memset(k, 0, sizeof(*k));
+	if (!key_init(s, k, f, ref))
+		goto nomem;
+	k->id = id;
+	k->heat = s->heat && rp_heat_has(s->heat, id);
+	*slot = s->nr_keys++;
+	return k;
+nomem:
 	rp_map_del(&s->ids, id, NULL);
-	return RF_ERR_NOMEM;
+	return NULL;
 }
 
 void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
 	      const struct rp_ref *ref, uint64_t nr)
 {
-	const struct rp_chain *c = NULL;
-	uint64_t id;
-	uint32_t i;
+	struct rp_key *k;
+	uint64_t end;
 
 	s->total[metric] += nr;
 	if (!s->decided || s->now < s->t_first)
@@ -189,20 +233,169 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 	s->decided = true;
 	if (s->error)
 		return;
-	if (s->children && rp_stacks_chain(&s->names.stacks, ref->stack, &c))
-		goto nomem;
-	if (c && c->nr) {
-		/* every function on the stack once; the innermost's own too */
-		for (i = 0; i < c->nr; i++)
-			if (count_key(s, metric, f, ref, nr, c->ids[i], true, c->pos[i], !c->pos[i]))
-				goto nomem;
+	k = key_get(s, key_id(s, f, ref), f, ref);
+	if (!k) {
+		s->error = RF_ERR_NOMEM;
 		return;
 	}
-	if (key_id(s, f, ref, &id) || count_key(s, metric, f, ref, nr, id, false, 0, true))
-		goto nomem;
-	return;
-nomem:
-	s->error = RF_ERR_NOMEM;
+	if (k->heat)
+		rp_heat_add(s->heat, s->now, f->index, metric, nr);
+	end = f->index < UINT64_MAX - f->nr ? f->index + f->nr : UINT64_MAX;
+	if (!k->v[metric] || s->now < k->t_first[metric])
+		k->t_first[metric] = s->now;
+	if (!k->v[metric] || s->now > k->t_last[metric])
+		k->t_last[metric] = s->now;
+	if (!k->v[metric] || f->index < k->index_lo[metric])
+		k->index_lo[metric] = f->index;
+	if (!k->v[metric] || end > k->index_hi[metric])
+		k->index_hi[metric] = end;
+	k->v[metric] += nr;
+	k->self[metric] += nr;
+}
+
+/* A key the trace had not named when first counted: the first name it gave it after. */
+static int name_late(const struct rp_names *n, struct rp_key *k)
+{
+	char buf[RF_MAX_STRING + 64];
+	const char *name;
+	char *c;
+
+	switch (k->kind) {
+	case RP_KEY_FILE:
+		name = rp_names_file_first(n, k->dev, k->who, k->gen);
+		break;
+	case RP_KEY_ANON:
+		name = rp_names_mm_comm(n, k->who);
+		break;
+	case RP_KEY_CGROUP:
+		name = rp_names_cgroup_first(n, k->who);
+		break;
+	case RP_KEY_PID:
+	case RP_KEY_UNNAMED_COMM:
+		name = rp_names_comm_first(n, (int32_t)k->who);
+		break;
+	default:
+		return 0;
+	}
+	if (!format_key(n, k, name, buf, sizeof(buf)) && !strcmp(buf, k->name))
+		return 0;
+	c = strdup(buf);
+	if (!c)
+		return RF_ERR_NOMEM;
+	free(k->name);
+	k->name = c;
+	return 0;
+}
+
+/* The keys of stacks, one per stack id, named by the stack's frames. */
+static int name_stacks(struct rp_source *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_keys; i++) {
+		char *c = rp_stacks_key_name(&s->names.stacks, s->keys[i].stack);
+
+		if (!c)
+			return RF_ERR_NOMEM;
+		free(s->keys[i].name);
+		s->keys[i].name = c;
+	}
+	return 0;
+}
+
+/* @nr[metric] of a stack to the function key @id (named @name, taken), @self if innermost. */
+static int to_function(struct rp_source *s, const struct rp_key *from, uint64_t id, char *name,
+		       uint32_t frame, bool self)
+{
+	struct rp_key *k;
+	bool fresh;
+	uint64_t *slot;
+	int m;
+
+	if (!name)
+		return RF_ERR_NOMEM;
+	slot = rp_map_slot(&s->ids, id, &fresh);
+	if (!slot || (fresh && RF_GROW(s->keys, s->cap_keys, s->nr_keys + 1))) {
+		if (slot)
+			rp_map_del(&s->ids, id, NULL);
+		free(name);
+		return RF_ERR_NOMEM;
+	}
+	if (fresh) {
+		/* the first stack counted through the function names its frame */
+		k = &s->keys[s->nr_keys];
+		memset(k, 0, sizeof(*k));
+		k->name = name;
+		k->id = id;
+		k->kind = RP_KEY_STACK;
+		k->stack = from->stack;
+		k->frame = frame;
+		*slot = s->nr_keys++;
+	} else {
+		free(name);
+	}
+	k = &s->keys[*slot];
+	for (m = 0; m < RF_REPORT_NR_METRICS; m++) {
+		k->v[m] += from->v[m];
+		if (self)
+			k->self[m] += from->v[m];
+	}
+	return 0;
+}
+
+/*
+ * --children: each stack's counts to every distinct function on it (by its
+ * frame's name), once, and to the innermost's self; a bracketed key's to
+ * itself.  The stacks' keys are replaced by the functions'.
+ */
+static int children(struct rp_source *s)
+{
+	struct rp_key *stacks = s->keys;
+	size_t nr = s->nr_keys, i;
+	const struct rp_chain *c;
+	uint32_t f;
+	int rc = 0;
+
+	s->keys = NULL;
+	s->nr_keys = s->cap_keys = 0;
+	rp_map_destroy(&s->ids);
+	for (i = 0; !rc && i < nr; i++) {
+		const struct rp_key *k = &stacks[i];
+
+		rc = rp_stacks_chain(&s->names.stacks, k->stack, &c);
+		if (rc)
+			break;
+		if (!c->nr) {
+			char *name = rp_stacks_key_name(&s->names.stacks, k->stack);
+
+			rc = to_function(s, k, name ? rf_hash_str(name) : 0, name, 0, true);
+			continue;
+		}
+		for (f = 0; !rc && f < c->nr; f++)
+			rc = to_function(s, k, c->ids[f],
+					 rp_stacks_frame_name(&s->names.stacks, k->stack, c->pos[f]),
+					 c->pos[f], !c->pos[f]);
+	}
+	for (i = 0; i < nr; i++)
+		free(stacks[i].name);
+	free(stacks);
+	return rc;
+}
+
+void rp_source_finish(struct rp_source *s)
+{
+	size_t i;
+	int rc = 0;
+
+	if (s->error)
+		return;
+	if (rp_by_stack(s->by))
+		rc = s->children ? children(s) : name_stacks(s);
+	for (i = 0; !rc && i < s->nr_keys; i++)
+		if (s->keys[i].pending)
+			rc = name_late(&s->names, &s->keys[i]);
+	if (rc)
+		s->error = rc;
 }
 
 void rp_unattributed(struct rp_source *s, enum rf_report_metric metric, uint64_t nr)

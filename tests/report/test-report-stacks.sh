@@ -102,7 +102,7 @@ check "--children --folded: the self counts, the symbol view's lines" \
 check "--children HTML: children and self columns, the symbol view's flame graph" \
 	'grep -q "<th>children</th><th>self</th>" "$tmp/c.html" && grep -q "<td>100.00%</td><td>0.00%</td><td>10</td><td>24</td><td>11</td><td>1</td><td class=\"key\">main</td>" "$tmp/c.html" && [ $(grep -c "<rect class=\"flame\"" "$tmp/c.html") -eq 2 ]'
 # a recursion (read_file twice on one stack) counts once; a stack named only after a reference
-# used its id is [stack 9] for that reference, its frames for the next
+# used its id names that reference's row too (the recorder names stacks and frames when it can)
 {
 	sed -n '1,/"type":"name_stack","id":6,/p' "$d/stacks.jsonl"
 	printf '%s\n' '{"t":20,"cpu":0,"pid":100,"type":"name_stack","id":8,"frames":[3,2,5,1]}' \
@@ -117,10 +117,10 @@ check "--children HTML: children and self columns, the symbol view's flame graph
 "$REFAULT" trace convert "$tmp/rec.jsonl" "$tmp/rec.rft" 2> /dev/null
 "$REFAULT" report "$tmp/rec.rft" --children --sort misses --json > "$tmp/rc.json"
 check "--children: a function twice on a stack counts once" \
-	'[ "$(row "$tmp/rc.json" read_file kernel)" = "0 1 0 0" ] && [ "$(rowself "$tmp/rc.json" read_file kernel)" = "0 1 0 0" ] && [ "$(row "$tmp/rc.json" main kernel)" = "0 2 0 0" ] && [ "$(children_ok "$tmp/rc.json")" = True ]'
+	'[ "$(row "$tmp/rc.json" read_file kernel)" = "0 1 0 0" ] && [ "$(rowself "$tmp/rc.json" read_file kernel)" = "0 1 0 0" ] && [ "$(row "$tmp/rc.json" main kernel)" = "0 3 0 0" ] && [ "$(children_ok "$tmp/rc.json")" = True ]'
 "$REFAULT" report "$tmp/rec.rft" --by callsite --sort misses --json > "$tmp/rk.json"
-check "a stack id named after a reference used it: [stack 9] for that one (no frames), its frames after" \
-	'[ "$(row "$tmp/rk.json" "[stack 9]" kernel)" = "0 1 0 0" ] && [ "$(row "$tmp/rk.json" "read_hot <- main" kernel)" = "0 1 0 0" ] && [ "$(jget "$tmp/rk.json" "[r[\"frames\"] for r in j[\"rows\"] if r[\"key\"] == \"[stack 9]\"]")" = "[[]]" ] && "$REFAULT" report "$tmp/rec.rft" --folded --sort misses | grep -qx "\[stack 9\] 1"'
+check "a stack id named after a reference used it: that reference's too, no [stack 9] (table, JSON frames, folded)" \
+	'[ "$(row "$tmp/rk.json" "[stack 9]" kernel)" = none ] && [ "$(row "$tmp/rk.json" "read_hot <- main" kernel)" = "0 2 0 0" ] && [ "$(jget "$tmp/rk.json" "[[f[\"name\"] for f in r[\"frames\"]] for r in j[\"rows\"] if r[\"key\"] == \"read_hot <- main\"]")" = "[['"'read_hot', 'main'"']]" ] && "$REFAULT" report "$tmp/rec.rft" --folded --sort misses | grep -qx "main;read_hot 2"'
 
 # --- folded stacks
 printf '%s\n' 'main;read_hot;read_file 1' 'main;reread_big;read_file 9' > "$tmp/want"
