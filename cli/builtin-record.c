@@ -126,9 +126,10 @@ static void usage(FILE *out)
 		"\n"
 		"Needs root, or CAP_PERFMON with write access to tracefs.  SIGINT, SIGTERM or SIGHUP\n"
 		"stop the recording (a COMMAND gets the signal first, its whole process group; a\n"
-		"second one kills it); the trace is complete either way.  They do so even when the\n"
-		"recorder was started with them ignored (a shell's background job, nohup): it and\n"
-		"COMMAND start with their default actions.\n"
+		"second one kills it); the trace is complete either way.  SIGINT and SIGTERM do so\n"
+		"even when the recorder was started with them ignored (a shell's background job):\n"
+		"it and COMMAND start with their default actions.  A SIGHUP ignored at the start\n"
+		"(nohup) stays ignored, for both.\n"
 		"Exit status: 0 recorded, 1 failed, 2 bad command line.\n");
 }
 
@@ -803,34 +804,40 @@ static int cleanup(struct record_cmd *c, int ret)
 }
 
 /*
- * The stop signals (SIGINT, SIGTERM, SIGHUP), before anything else, as a
- * daemon takes them: blocked first, so that one sent from here on waits,
- * pending, for the recording loop, which reads it from the signalfd; then
- * their default action back, whatever the parent left: a shell's
- * background job ignores SIGINT, nohup SIGHUP, and a command forked with an
- * ignored one would never stop when the recorder passes the signal on.
- * (A blocked signal is queued even while ignored, and setting the default
- * action does not discard one already pending.)  SIGCHLD wakes the loop
- * when the command exits; SIGTTOU is blocked for giving the terminal back
- * from the background (recorder/workload.c).  They stay blocked to the end:
- * a signal after the loop is too late to stop anything, and must not turn
- * the exit status of a finished recording into a death by signal.
+ * The stop signals, before anything else, as a daemon takes them: blocked
+ * first, so that one sent from here on waits, pending, for the recording
+ * loop, which reads it from the signalfd; then their default action back:
+ * a shell's background job ignores SIGINT (and SIGQUIT), and a command
+ * forked with an ignored SIGINT or SIGTERM would never stop when the
+ * recorder passes the signal on.  (A blocked signal is queued even while
+ * ignored, and setting the default action does not discard one already
+ * pending.)  SIGHUP is the exception: ignored at the start, it is what
+ * nohup(1) asked for, and stays ignored for the recorder and its command
+ * (nor is it read from the signalfd).  SIGCHLD wakes the loop when the
+ * command exits; SIGTTOU is blocked for giving the terminal back from the
+ * background (recorder/workload.c).  They stay blocked to the end: a signal
+ * after the loop is too late to stop anything, and must not turn the exit
+ * status of a finished recording into a death by signal.
  */
 static void take_signals(sigset_t *stop, sigset_t *old)
 {
 	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction hup;
 	sigset_t block;
 	size_t i;
 
 	sigemptyset(stop);
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
 		sigaddset(stop, stop_signals[i]);
+	if (!sigaction(SIGHUP, NULL, &hup) && hup.sa_handler == SIG_IGN)
+		sigdelset(stop, SIGHUP);
 	sigaddset(stop, SIGCHLD);
 	block = *stop;
 	sigaddset(&block, SIGTTOU);
 	sigprocmask(SIG_BLOCK, &block, old);
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
-		signal(stop_signals[i], SIG_DFL);
+		if (sigismember(stop, stop_signals[i]))
+			signal(stop_signals[i], SIG_DFL);
 }
 
 int cmd_record(int argc, char **argv)

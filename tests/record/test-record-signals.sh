@@ -1,33 +1,50 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The recorder's stop signals are its own, whatever its parent left: started with SIGINT, SIGTERM
-# and SIGHUP ignored (a shell's background job ignores SIGINT, nohup SIGHUP), it and its command
-# have them back at their default actions, so one signal stops the recording; a signal sent at
-# any moment of its start stops it cleanly (a trace that verifies, or, before it began, nothing
-# left behind).  Every wait here is bounded (lib.sh's wait_bounded).
+# The recorder's stop signals are its own, whatever its parent left: started with SIGINT and
+# SIGTERM ignored (a shell's background job ignores SIGINT), it and its command have them back at
+# their default actions, so one signal stops the recording; a SIGHUP ignored at the start (nohup)
+# stays ignored, for both; a signal sent at any moment of its start stops it cleanly (a trace that
+# verifies, or, before it began, nothing left behind).  Every wait here is bounded (lib.sh's
+# wait_bounded).
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
-echo "1..10"
+echo "1..12"
 
-stop_mask=16387		# SigIgn bits of SIGHUP (1), SIGINT (2) and SIGTERM (15): 0x4003
-ignored() {	# ignored PID: the stop signals PID ignores, as a SigIgn mask (0 when none)
+int_term=16386		# SigIgn bits of SIGINT (2) and SIGTERM (15): 0x4002
+hup=1			# SIGHUP's (1)
+ignored() {	# ignored PID MASK: the signals of MASK that PID ignores, as a SigIgn mask (0 when none)
 	m=$(awk '/^SigIgn:/ { print $2 }' "/proc/$1/status" 2> /dev/null)
-	echo $((0x${m:-0} & stop_mask))
+	echo $((0x${m:-0} & $2))
 }
 
-# -a, started with the three ignored: once recording, it ignores none; one SIGHUP stops it.
-( trap '' INT TERM HUP; exec "$REFAULT" record -q -a -o "$dir/ign.rft" ) 2> "$dir/err" &
+# -a, started with SIGINT and SIGTERM ignored: once recording, it ignores neither; one SIGTERM stops it.
+( trap '' INT TERM; exec "$REFAULT" record -q -a -o "$dir/ign.rft" ) 2> "$dir/err" &
 pid=$!
 wait_until 60 "recording $pid || ! running $pid"
-ign=$(ignored $pid)
+ign=$(ignored $pid $int_term)
 [ "$ign" -eq 0 ]
-tap $? "started with SIGINT, SIGTERM, SIGHUP ignored, the recorder has their default actions back (ignored mask $ign)"
-kill -HUP $pid
-wait_bounded $pid 60 "refault record -a after one SIGHUP"
+tap $? "started with SIGINT, SIGTERM ignored, the recorder has their default actions back (ignored mask $ign)"
+kill -TERM $pid
+wait_bounded $pid 60 "refault record -a after one SIGTERM"
 st=$?
 sed 's/^/# /' "$dir/err"
 [ $st -eq 0 ] && "$REFAULT" trace verify -q "$dir/ign.rft"
-tap $? "... and one SIGHUP stops it: exit $st, a trace that verifies"
+tap $? "... and one SIGTERM stops it: exit $st, a trace that verifies"
+
+# -a under nohup (SIGHUP ignored): a hangup leaves it recording; SIGINT still stops it.
+( trap '' HUP; exec "$REFAULT" record -q -a -o "$dir/hup.rft" ) 2> "$dir/err" &
+pid=$!
+wait_until 60 "recording $pid || ! running $pid"
+kill -HUP $pid
+sleep 1
+running $pid && [ "$(ignored $pid $hup)" -eq $hup ]
+tap $? "started with SIGHUP ignored (nohup), the recorder keeps it ignored and records on after one"
+kill -INT $pid
+wait_bounded $pid 60 "refault record -a after SIGHUP, then SIGINT"
+st=$?
+sed 's/^/# /' "$dir/err"
+[ $st -eq 0 ] && "$REFAULT" trace verify -q "$dir/hup.rft"
+tap $? "... and SIGINT stops it: exit $st, a trace that verifies"
 
 # -- COMMAND, started so: the command gets the default actions too, and the SIGINT the recorder
 # passes on ends it (it used to go on ignoring it, the recording with it).
@@ -36,9 +53,9 @@ tap $? "... and one SIGHUP stops it: exit $st, a trace that verifies"
 pid=$!
 wait_until 60 "[ -e '$dir/started' ] || ! running $pid"
 cmd=$(ps -o pid= --ppid $pid | tr -d ' ')
-ign=$(ignored "${cmd:-0}")
-[ -n "$cmd" ] && [ "$ign" -eq 0 ]
-tap $? "... its command ${cmd:-(not found)} too (ignored mask $ign)"
+ign=$(ignored "${cmd:-0}" $int_term)
+[ -n "$cmd" ] && [ "$ign" -eq 0 ] && [ "$(ignored "$cmd" $hup)" -eq $hup ]
+tap $? "... its command ${cmd:-(not found)} too (SIGINT, SIGTERM ignored mask $ign), SIGHUP still ignored"
 kill -INT $pid
 wait_bounded $pid 20 "refault record -- sleep 30 after one SIGINT"
 st=$?
