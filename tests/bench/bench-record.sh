@@ -45,6 +45,29 @@ py=
 for cand in "${PYTHON3:-}" python3 /usr/bin/python3; do
 	[ -n "$cand" ] && command -v "$cand" > /dev/null 2>&1 && { py=$cand; break; }
 done
+# started PID FILE: wait (at most 60 s) until FILE is written, or PID has its tracefs instance: a
+# recorder writes its trace under a temporary name and renames it at the end, so the output's own
+# name never shows before that.  Exits the bench, saying so, when neither comes.
+started() {
+	st_t=0
+	while [ ! -s "$2" ] && [ ! -d "$tracefs/instances/refault-record-$1" ]; do
+		if ! kill -0 "$1" 2> /dev/null || [ $st_t -ge 1200 ]; then
+			echo "bench-record: $2 not started after 60 s (or the recorder exited): stderr:" >&2
+			cat "$dir/r.err" "$dir/p.err" 2> /dev/null >&2
+			kill -KILL "$1" 2> /dev/null
+			exit 1
+		fi
+		sleep 0.05
+		st_t=$((st_t + 1))
+	done
+}
+# stopped PID: SIGINT, then wait for PID at most 120 s (a SIGKILL, and the bench ends, past that).
+stopped() {
+	kill -INT "$1"
+	timeout 120 sh -c "while kill -0 $1 2> /dev/null; do sleep 0.05; done" ||
+		{ kill -KILL "$1"; echo "bench-record: $1 still running 120 s after SIGINT" >&2; exit 1; }
+	wait "$1"
+}
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$1/stat"; }
 
 # The workload's wall time in ms on stdout; its CPU time (user + system, in which the kernel's
@@ -77,13 +100,12 @@ run_refault() {	# $1: the refault binary, $2: the label of its results
 	rm -f "$dir/r.trace"
 	"$1" record -a -o "$dir/r.trace" 2> "$dir/r.err" &
 	pid=$!
-	while [ ! -s "$dir/r.trace" ]; do sleep 0.05; done	# started: header written
+	started $pid "$dir/r.trace"
 	sleep 0.5
 	c0=$(cpu_ms $pid)
 	timed_workload "$2" >> "$dir/$2.ms"
 	echo $(($(cpu_ms $pid) - c0)) >> "$dir/$2.cpu"
-	kill -INT $pid
-	wait $pid
+	stopped $pid
 	# "... -> N events (...), L lost; ... (B bytes/event)"
 	sed -n 's/.*tracepoint records -> \([0-9]*\) events.*, \([0-9]*\) lost;.*(\([0-9.]*\) bytes\/event).*/\1 \2 \3/p' \
 		"$dir/r.err" >> "$dir/$2.stats"
@@ -112,13 +134,12 @@ run_perf() {
 	# shellcheck disable=SC2086
 	perf record -q -a -k mono $perf_events -o "$dir/p.data" 2> "$dir/p.err" &
 	pid=$!
-	while [ ! -s "$dir/p.data" ]; do sleep 0.05; done
+	started $pid "$dir/p.data"
 	sleep 0.5
 	c0=$(cpu_ms $pid)
 	timed_workload perf >> "$dir/perf.ms"
 	echo $(($(cpu_ms $pid) - c0)) >> "$dir/perf.cpu"
-	kill -INT $pid
-	wait $pid
+	stopped $pid
 	samples=$(perf report -i "$dir/p.data" --stats 2> /dev/null |
 		awk '/SAMPLE events:/ { print $3; exit }')
 	lost=$(perf report -i "$dir/p.data" --stats 2> /dev/null |
