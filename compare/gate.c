@@ -36,6 +36,12 @@ static int parse_value(struct rf_compare_gate *g, const char *v, char *err, size
 				  v);
 		return RF_ERR_INVAL;
 	}
+	/* no value is above or below NaN, none above +inf: such a gate trips always or never */
+	if (!isfinite(g->threshold)) {
+		rf_compare_seterr(err, errlen, "'%s' is not a finite number: a gate against NaN or "
+				  "an infinity trips always or never (want e.g. +5%%, -100, 1e6)", v);
+		return RF_ERR_INVAL;
+	}
 	g->unit = sign ? RF_GATE_DELTA : RF_GATE_VALUE;
 	if (*end == '%') {
 		g->unit = RF_GATE_PERCENT;

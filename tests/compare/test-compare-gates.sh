@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # refault compare --fail-if: trips, holds, exit codes, messages.
 . "$top_srcdir/tests/compare/lib.sh"
-echo "1..7"
+echo "1..8"
 cd "$T" || exit 1
 story_single s1.json
 story_cgroups s2.json
@@ -26,3 +26,14 @@ check "unknown gate metric: exit 1 and says so, no table printed" \
 	sh -c "[ $rc -eq 1 ] && grep -q \"unknown metric 'no_such_counter'\" '$T/err' && [ ! -s '$T/out' ]"
 run s1.json --fail-if 'cost.estimated_ns ~ 5'
 check "unparsable gate: exit 2 (usage)" [ $rc -eq 2 ]
+# NaN and the infinities parse as numbers, and nothing is above NaN or +inf: such a gate could
+# never trip (or, '< +inf', always).  Refused, the gate quoted.
+bad=0
+for g in 'cost.estimated_ns > nan' 'cost.estimated_ns > +inf%' 'cost.estimated_ns < -inf' \
+	 'cost.estimated_ns >= NAN%' 'cost.estimated_ns <= +Infinity' 'cost.estimated_ns > -nan(1)'; do
+	run s1.json --fail-if "$g"
+	[ $rc -eq 2 ] && grep -q "fail-if '$g': .* is not a finite number" "$T/err" || {
+		bad=1; echo "# '$g': exit $rc: $(cat "$T/err")"; }
+done
+check "a threshold that is not a finite number (nan, +inf%, -inf...): refused, exit 2, the gate quoted" \
+	[ $bad -eq 0 ]
