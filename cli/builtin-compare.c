@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,24 @@ struct compare_opts {
 	bool specs_owned;
 	char **workloads;		/* a sweep's: each spec's workload */
 	const char *single;		/* the one file the specs were expanded from */
+	struct rf_compare_files *files;	/* the input files, each parsed once */
+	bool keep_files;		/* for the tables of the other workloads */
 };
+
+/* A message on stderr. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	rf_err(VERB, "%s", n < 0 ? "out of memory" : msg);
+	free(msg);
+}
 
 static void usage(FILE *out)
 {
@@ -70,17 +88,22 @@ static void usage(FILE *out)
 "                          +5%% (change against the base, percent), +100 (change in\n"
 "                          units, signed), or 100 (the variant's value); or 'METRIC changed'\n"
 "                          (LKP's rules call it a change). METRIC may omit its group\n"
-"                          prefix (workingset_refault_file) when that is unique.\n"
+"                          prefix (workingset_refault_file) when that is unique;\n"
+"                          VALUE is a finite number (not nan or inf).\n"
 "      --plot METRIC       ASCII plot of METRIC: variants on the x axis (their samples),\n"
 "      --over time         or, with --over time, the time series over trace time,\n"
 "      --over SETTING      or against a setting the columns' names vary (a sweep's\n"
 "                          axis: memory, swappiness), one line per the rest of them\n"
 "      --html FILE         write one self-contained HTML page: table and SVG charts\n"
+"                          (a long series drawn by each pixel column's min and max)\n"
 "      --force             compare results of different traces anyway\n"
 "  -h, --help              this text\n"
 "\n"
+"A column or a table that LKP's zeros for missing samples would make over 8 times\n"
+"what its files hold is refused (docs/compare.md, \"Limits\").\n"
+"\n"
 "exit status: 0 no gate tripped, 1 error (unreadable or malformed input, a missing or\n"
-"unknown metric, different traces without --force), 2 bad command line,\n"
+"unknown metric, different traces without --force, over a limit), 2 bad command line,\n"
 "3 a --fail-if gate tripped (each tripped gate is named on stderr).\n");
 }
 
@@ -93,7 +116,7 @@ static int add_gate(struct compare_opts *o, const char *text)
 		return RF_EXIT_FAILURE;
 	g = &o->gates[o->ngates];
 	if (rf_compare_gate_parse(g, text, err, sizeof(err))) {
-		rf_err(VERB, "--fail-if '%s': %s", text, err);
+		say("--fail-if '%s': %s", text, err);
 		rf_compare_gate_release(g);
 		return RF_EXIT_USAGE;
 	}
@@ -168,8 +191,8 @@ static int expand_single(struct compare_opts *o)
 
 	if (o->nspecs != 1 || strchr(o->specs[0], ','))
 		return 0;
-	if (rf_compare_results_configs(o->specs[0], &names, &workloads, &n, err, sizeof(err)) ||
-	    n < 2)
+	if (rf_compare_results_configs(o->files, o->specs[0], &names, &workloads, &n, err,
+				       sizeof(err)) || n < 2)
 		goto out;
 	specs = calloc(n, sizeof(*specs));
 	for (i = 0; specs && i < n; i++)
@@ -200,8 +223,8 @@ static int load_sides(struct compare_opts *o, struct rf_compare_side *sides)
 	size_t i;
 
 	for (i = 0; i < o->nspecs; i++) {
-		if (rf_compare_side_load(&sides[i], o->specs[i], err, sizeof(err))) {
-			rf_err(VERB, "%s", err);
+		if (rf_compare_side_load(&sides[i], o->files, o->specs[i], err, sizeof(err))) {
+			say("%s", err);
 			return RF_EXIT_FAILURE;
 		}
 		if (sides[i].lost_events)
@@ -209,13 +232,13 @@ static int load_sides(struct compare_opts *o, struct rf_compare_side *sides)
 				"recorded: its numbers are short\n", sides[i].spec,
 				(unsigned long long)sides[i].lost_events);
 		if (sides[i].sweep_not_done && (!i || !sides[i - 1].sweep_not_done))
-			rf_err(VERB, "warning: %s: a partial sweep: %zu of its tasks failed or are "
-			       "missing, so some columns have fewer runs (refault sweep status)",
-			       sides[i].spec, sides[i].sweep_not_done);
+			say("warning: %s: a partial sweep: %zu of its tasks failed or are "
+			    "missing, so some columns have fewer runs (refault sweep status)",
+			    sides[i].spec, sides[i].sweep_not_done);
 		if (sides[i].events_skipped)
-			rf_err(VERB, "warning: %s: %llu events were in damaged chunks and skipped: "
-			       "partial results", sides[i].spec,
-			       (unsigned long long)sides[i].events_skipped);
+			say("warning: %s: %llu events were in damaged chunks and skipped: "
+			    "partial results", sides[i].spec,
+			    (unsigned long long)sides[i].events_skipped);
 	}
 	return 0;
 }
@@ -229,7 +252,7 @@ static int check_traces(const struct compare_opts *o, const struct rf_compare_si
 	for (i = 1; i < o->nspecs; i++) {
 		if (!rf_compare_same_traces(&sides[0], &sides[i], err, sizeof(err)))
 			continue;
-		rf_err(VERB, "%s%s", o->force ? "warning: " : "", err);
+		say("%s%s", o->force ? "warning: " : "", err);
 		bad = 1;
 	}
 	if (bad && !o->force) {
@@ -239,21 +262,54 @@ static int check_traces(const struct compare_opts *o, const struct rf_compare_si
 	return 0;
 }
 
-/* Two columns with the same title (the same configuration from two files): use the specs. */
-static void unique_labels(struct rf_compare_side *sides, size_t n)
+static int label_cmp(const void *a, const void *b)
 {
-	size_t i, j;
+	const struct rf_compare_side *x = *(const struct rf_compare_side *const *)a;
+	const struct rf_compare_side *y = *(const struct rf_compare_side *const *)b;
 
+	return strcmp(x->label, y->label);
+}
+
+/*
+ * Columns with the same title (the same configuration from two files): each
+ * titled by its spec.  Sorted by title, n log n.
+ */
+static int unique_labels(struct rf_compare_side *sides, size_t n)
+{
+	struct rf_compare_side **by = calloc(n + 1, sizeof(*by));
+	bool *dup = calloc(n + 1, sizeof(*dup));
+	size_t i;
+	int ret = 0;
+
+	if (!by || !dup) {
+		ret = RF_EXIT_FAILURE;
+		goto out;
+	}
 	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			if (!strcmp(sides[i].label, sides[j].label)) {
-				free(sides[i].label);
-				free(sides[j].label);
-				sides[i].label = strdup(sides[i].spec);
-				sides[j].label = strdup(sides[j].spec);
-				if (!sides[i].label || !sides[j].label)
-					return;
-			}
+		by[i] = &sides[i];
+	qsort(by, n, sizeof(*by), label_cmp);
+	for (i = 0; i + 1 < n; i++)
+		if (!label_cmp(&by[i], &by[i + 1]))
+			dup[by[i] - sides] = dup[by[i + 1] - sides] = true;
+	for (i = 0; i < n; i++) {
+		char *spec;
+
+		if (!dup[i])
+			continue;
+		spec = strdup(sides[i].spec);
+		if (!spec) {
+			ret = RF_EXIT_FAILURE;
+			break;
+		}
+		free(sides[i].label);
+		sides[i].label = spec;
+	}
+out:
+	if (ret)
+		rf_err(VERB, "out of memory");
+	free(by);
+	free(dup);
+	return ret;
 }
 
 static void note_missing(const struct rf_compare_report *rep)
@@ -262,10 +318,10 @@ static void note_missing(const struct rf_compare_report *rep)
 
 	for (i = 0; i < rep->nsides; i++)
 		if (rep->sides[i].kernel) {
-			rf_err(VERB, "note: %s's vmstat.* rows are the whole host's /proc/vmstat, the "
-			       "model's only the traced processes: read the memcg rows of the "
-			       "recorded cgroup (refault validate compares quantity by quantity)",
-			       rep->sides[i].label);
+			say("note: %s's vmstat.* rows are the whole host's /proc/vmstat, the "
+			    "model's only the traced processes: read the memcg rows of the "
+			    "recorded cgroup (refault validate compares quantity by quantity)",
+			    rep->sides[i].label);
 			break;
 		}
 	if (!rep->missing)
@@ -273,10 +329,10 @@ static void note_missing(const struct rf_compare_report *rep)
 	for (i = 0; i < rep->nrows; i++)
 		for (j = 0; j < rep->nsides; j++)
 			if (!rep->rows[i].cell[j].present) {
-				rf_err(VERB, "note: %zu metric%s missing from some column and count "
-				       "as 0 there, as in LKP (first: %s, missing in %s)",
-				       rep->missing, rep->missing == 1 ? " is" : "s are",
-				       rep->rows[i].name, rep->sides[j].label);
+				say("note: %zu metric%s missing from some column and count "
+				    "as 0 there, as in LKP (first: %s, missing in %s)",
+				    rep->missing, rep->missing == 1 ? " is" : "s are",
+				    rep->rows[i].name, rep->sides[j].label);
 				return;
 			}
 }
@@ -290,11 +346,11 @@ static int run_gates(const struct compare_opts *o, const struct rf_compare_repor
 	for (i = 0; i < o->ngates; i++) {
 		ret = rf_compare_gate_eval(&o->gates[i], rep, msg, sizeof(msg));
 		if (ret < 0) {
-			rf_err(VERB, "--fail-if '%s': %s", o->gates[i].text, msg);
+			say("--fail-if '%s': %s", o->gates[i].text, msg);
 			return RF_EXIT_FAILURE;
 		}
 		if (ret) {
-			rf_err(VERB, "gate tripped: %s", msg);
+			say("gate tripped: %s", msg);
 			tripped = 1;
 		}
 	}
@@ -309,7 +365,7 @@ static int check_gate_metrics(const struct compare_opts *o, const struct rf_comp
 
 	for (i = 0; i < o->ngates; i++)
 		if (rf_compare_gate_eval(&o->gates[i], rep, msg, sizeof(msg)) < 0) {
-			rf_err(VERB, "--fail-if '%s': %s", o->gates[i].text, msg);
+			say("--fail-if '%s': %s", o->gates[i].text, msg);
 			return RF_EXIT_FAILURE;
 		}
 	return 0;
@@ -322,17 +378,17 @@ static int write_html(const char *path, const struct rf_compare_report *rep)
 	FILE *f;
 
 	if (rf_outfile_open(&out, path, 0, msg, sizeof(msg))) {
-		rf_err(VERB, "%s", msg);
+		say("%s", msg);
 		return RF_EXIT_FAILURE;
 	}
 	f = rf_outfile_stdio(&out);
 	if (!f || rf_compare_write_html(f, rep)) {
-		rf_err(VERB, "%s: write failed", path);
+		say("%s: write failed", path);
 		rf_outfile_abandon(&out);
 		return RF_EXIT_FAILURE;
 	}
 	if (rf_outfile_commit(&out, msg, sizeof(msg))) {
-		rf_err(VERB, "%s", msg);
+		say("%s", msg);
 		return RF_EXIT_FAILURE;
 	}
 	return 0;
@@ -346,7 +402,7 @@ static int plot(const struct compare_opts *o, const struct rf_compare_report *re
 	if (o->over && !strcmp(o->over, "time")) {
 		if (rf_compare_plot_time(stdout, rep->sides, rep->nsides, o->plot, err,
 					 sizeof(err))) {
-			rf_err(VERB, "--plot %s: %s", o->plot, err);
+			say("--plot %s: %s", o->plot, err);
 			return RF_EXIT_FAILURE;
 		}
 		return 0;
@@ -354,15 +410,14 @@ static int plot(const struct compare_opts *o, const struct rf_compare_report *re
 	name = rf_compare_resolve(rep->sides, rep->nsides, o->plot, cands, sizeof(cands));
 	if (!name) {
 		if (cands[0])
-			rf_err(VERB, "--plot %s: ambiguous metric: %s (name one)", o->plot, cands);
+			say("--plot %s: ambiguous metric: %s (name one)", o->plot, cands);
 		else
-			rf_err(VERB, "--plot %s: unknown metric (refault compare --all lists them)",
-			       o->plot);
+			say("--plot %s: unknown metric (refault compare --all lists them)", o->plot);
 		return RF_EXIT_FAILURE;
 	}
 	if (o->over) {
 		if (rf_compare_plot_axis(stdout, rep, name, o->over, err, sizeof(err))) {
-			rf_err(VERB, "%s", err);
+			say("%s", err);
 			return RF_EXIT_FAILURE;
 		}
 		return 0;
@@ -402,16 +457,16 @@ static int export_matrix(const char *path, const struct rf_compare_side *side)
 	struct rf_outfile out;
 
 	if (rf_outfile_open(&out, path, 0, err, sizeof(err))) {
-		rf_err(VERB, "%s", err);
+		say("%s", err);
 		return RF_EXIT_FAILURE;
 	}
 	if (rf_compare_write_matrix(out.fd, path, side, err, sizeof(err))) {
-		rf_err(VERB, "%s", err);
+		say("%s", err);
 		rf_outfile_abandon(&out);
 		return RF_EXIT_FAILURE;
 	}
 	if (rf_outfile_commit(&out, err, sizeof(err))) {
-		rf_err(VERB, "%s", err);
+		say("%s", err);
 		return RF_EXIT_FAILURE;
 	}
 	return 0;
@@ -423,16 +478,21 @@ static int compare(struct compare_opts *o, struct rf_compare_side *sides)
 	char err[RF_COMPARE_ERRLEN];
 	int ret = load_sides(o, sides);
 
+	if (!o->keep_files) {	/* the sides hold what they need: the parsed files can go */
+		rf_compare_files_free(o->files);
+		o->files = NULL;
+	}
 	if (!ret && o->export_matrix && export_matrix(o->export_matrix, &sides[0]))
 		return RF_EXIT_FAILURE;
 	if (ret || o->nspecs == 1)
 		return ret;
 	ret = check_traces(o, sides);
+	if (!ret)
+		ret = unique_labels(sides, o->nspecs);
 	if (ret)
 		return ret;
-	unique_labels(sides, o->nspecs);
 	if (rf_compare_report_build(&rep, sides, o->nspecs, o->all, err, sizeof(err))) {
-		rf_err(VERB, "%s", err);
+		say("%s", err);
 		return RF_EXIT_FAILURE;
 	}
 	ret = check_gate_metrics(o, &rep);
@@ -461,6 +521,7 @@ static void release_opts(struct compare_opts *o)
 	free(o->workloads);
 	if (o->specs_owned)
 		free(o->specs);
+	rf_compare_files_free(o->files);
 }
 
 static int compare_specs(struct compare_opts *o)
@@ -475,33 +536,59 @@ static int compare_specs(struct compare_opts *o)
 	return ret;
 }
 
-/* A sweep of several workloads: one table each; the worst status of them. */
+static int workload_cmp(const void *a, const void *b, void *arg)
+{
+	char *const *w = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(w[x], w[y]);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * A sweep of several workloads: one table each, in the order each first
+ * comes, its configurations in the file's order; the worst status of them.
+ * The specs sorted by workload: n log n.
+ */
 static int compare_workloads(struct compare_opts *o)
 {
 	struct compare_opts sub = *o;
-	size_t i, j, k;
+	size_t *order = NULL, *group = NULL;
+	size_t i, j, k, n = o->nspecs;
 	int ret = 0, r;
 
 	/* what the file holds decides, so it is the data's error (1), not the command line's */
 	if (o->json || o->csv || o->html || o->export_matrix) {
-		rf_err(VERB, "%s holds several workloads: --json, --csv, --html and --export-matrix "
-		       "take one's configurations by name (%s:WORKLOAD/CONFIG ...)", o->single,
-		       o->single);
+		say("%s holds several workloads: --json, --csv, --html and --export-matrix "
+		    "take one's configurations by name (%s:WORKLOAD/CONFIG ...)", o->single,
+		    o->single);
 		return RF_EXIT_FAILURE;
 	}
-	sub.specs = calloc(o->nspecs, sizeof(*sub.specs));
+	sub.specs = calloc(n + 1, sizeof(*sub.specs));
 	sub.specs_owned = false;
 	sub.workloads = NULL;
-	if (!sub.specs)
-		return RF_EXIT_FAILURE;
-	for (i = 0; i < o->nspecs; i++) {
-		for (j = 0; j < i && strcmp(o->workloads[j], o->workloads[i]); j++)
-			;
-		if (j < i)
-			continue;	/* a workload seen */
-		for (k = i, sub.nspecs = 0; k < o->nspecs; k++)
-			if (!strcmp(o->workloads[k], o->workloads[i]))
-				sub.specs[sub.nspecs++] = o->specs[k];
+	sub.keep_files = true;
+	order = calloc(n + 1, sizeof(*order));
+	group = calloc(n + 1, sizeof(*group));	/* of a spec: where its workload's run starts */
+	if (!sub.specs || !order || !group) {
+		ret = RF_EXIT_FAILURE;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), workload_cmp, o->workloads);
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && !strcmp(o->workloads[order[j]], o->workloads[order[i]]); j++)
+			group[order[j]] = i;
+	}
+	for (i = 0; i < n; i++) {
+		size_t start = group[i];
+
+		if (order[start] != i)
+			continue;	/* not the first of its workload */
+		for (k = start, sub.nspecs = 0; k < n &&
+		     !strcmp(o->workloads[order[k]], o->workloads[i]); k++)
+			sub.specs[sub.nspecs++] = o->specs[order[k]];
 		printf("%s== workload %s ==\n\n", i ? "\n" : "", o->workloads[i]);
 		fflush(stdout);
 		r = sub.nspecs < 2 ? 0 : compare_specs(&sub);
@@ -510,7 +597,10 @@ static int compare_workloads(struct compare_opts *o)
 		if (ret == RF_EXIT_FAILURE || ret == RF_EXIT_USAGE)
 			break;
 	}
+out:
 	free(sub.specs);
+	free(order);
+	free(group);
 	return ret;
 }
 
@@ -522,6 +612,12 @@ int cmd_compare(int argc, char **argv)
 
 	if (ret)
 		goto out;
+	o.files = rf_compare_files_new();
+	if (!o.files) {
+		rf_err(VERB, "out of memory");
+		ret = RF_EXIT_FAILURE;
+		goto out;
+	}
 	expand_single(&o);
 	if (o.nspecs < 2 && !(o.export_matrix && o.nspecs == 1)) {
 		ret = rf_usage_error(VERB, "need a BASE and at least one NEW side");

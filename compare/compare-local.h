@@ -12,6 +12,37 @@
 
 struct json_object;
 
+/*
+ * files.c: one input file as parsed, kept in a struct rf_compare_files;
+ * its "configs" by name through an index made when first asked.
+ */
+struct rf_compare_config_name {
+	const char *name;
+	size_t idx;			/* in "configs" */
+};
+
+struct rf_compare_file {
+	char *path;
+	struct json_object *root;
+	size_t bytes;
+	uint64_t used;			/* the files' clock when last asked for */
+	struct rf_compare_config_name *index;
+	size_t nindex;
+	bool indexed;
+};
+
+/* The file at @path, parsed (rf_json_read_object()); valid until the next call. */
+int rf_compare_files_get(struct rf_compare_files *files, const char *path, const char *what,
+			 struct rf_compare_file **out, char *err, size_t errlen);
+/* Of @file's "configs" (@configs), the first named @name; NULL if none. */
+struct json_object *rf_compare_file_config(struct rf_compare_file *file,
+					   struct json_object *configs, const char *name);
+
+/* @made samples from @given within RF_COMPARE_FILL_FACTOR and RF_COMPARE_FILL_FLOOR? */
+bool rf_compare_fill_ok(uint64_t made, uint64_t given);
+/* a x b, or UINT64_MAX past it */
+uint64_t rf_compare_mul(uint64_t a, uint64_t b);
+
 /* side.c: a side's metric and time series by exact name; NULL if it has none. */
 const struct rf_compare_metric *rf_compare_side_find(const struct rf_compare_side *side,
 						     const char *name);
@@ -23,6 +54,7 @@ struct rf_compare_run {
 	struct rf_compare_metric *m;	/* sorted by name after rf_compare_run_sort() */
 	size_t nm, cap;
 	size_t cols;			/* samples per metric: 1, or an LKP matrix's runs */
+	uint64_t given;			/* the samples the file holds */
 	bool lkp;
 	bool kernel;			/* "observed" rather than "stats" */
 	char *config;			/* the configuration's name (results files) */
@@ -47,20 +79,23 @@ void rf_compare_timeline_release(struct rf_compare_timeline *tl);
 /*
  * @config may be NULL when the file holds one configuration.  Returns
  * RF_ERR_NOT_TRACE if the JSON is not a refault results file (then try LKP).
+ * @file: the file @root is (its index of configurations), or NULL.
  */
-int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, const char *path,
-			    const char *config, char *err, size_t errlen);
+int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root,
+			    struct rf_compare_file *file, const char *path, const char *config,
+			    char *err, size_t errlen);
 /*
  * load_results.c: of a results or sweep file's "configs", the one named
  * @config, or the only one when @config is NULL; NULL with @err naming the
- * configurations there are.
+ * configurations there are.  @file as above.
  */
-struct json_object *rf_compare_pick_config(struct json_object *configs, const char *path,
+struct json_object *rf_compare_pick_config(struct json_object *configs,
+					   struct rf_compare_file *file, const char *path,
 					   const char *config, char *err, size_t errlen);
 /* load_sweep.c: a sweep file (its "format"), its tasks not done, the runs of a configuration. */
 bool rf_compare_is_sweep(struct json_object *root);
 size_t rf_compare_sweep_not_done(struct json_object *root);
-int rf_compare_sweep_runs(struct json_object *root, const char *path, const char *config,
+int rf_compare_sweep_runs(struct rf_compare_file *file, const char *config,
 			  struct json_object **runs, char *err, size_t errlen);
 int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, const char *path,
 			char *err, size_t errlen);
@@ -112,6 +147,12 @@ struct rf_compare_line {
 };
 
 void rf_compare_html_table(FILE *out, const struct rf_compare_report *rep);
+/*
+ * One chart; a line of more points than the plot has pixel columns is drawn
+ * by the first, the lowest, the highest and the last point of each column
+ * (the min/max downsampling of plotting tools), so its path has at most
+ * four points a pixel column whatever the series' length.
+ */
 void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 			  const struct rf_compare_line *l, size_t n);
 

@@ -48,8 +48,9 @@ struct rf_compare_timeline {
 	double interval_s;
 	double *t_s;			/* trace time of each sample, seconds */
 	size_t n;
-	struct rf_compare_series *series;
+	struct rf_compare_series *series;	/* in the file's order */
 	size_t nseries;
+	size_t *by_name;		/* indices into @series, sorted by name */
 };
 
 /* One column of the table: a results file, a configuration in it, or a group of runs. */
@@ -67,10 +68,12 @@ struct rf_compare_side {
 	bool kernel;			/* "NAME@kernel": the kernel's numbers the trace observed */
 	char **fingerprints;		/* per run, results files only */
 	size_t fingerprints_cap;
+	char *traces;			/* the distinct fingerprints, sorted, joined by spaces */
 	char *trace_path;		/* of the first run */
 	uint64_t events_skipped;	/* summed over runs: non-zero means partial results */
 	uint64_t lost_events;		/* summed over runs: records the kernel lost recording */
 	size_t sweep_not_done;		/* from a sweep file: its tasks failed or missing */
+	uint64_t given;			/* the samples its files hold (before LKP's zeros) */
 	struct rf_compare_metric *m;	/* sorted by name */
 	size_t nm;
 	struct rf_compare_alias *alias;	/* the first run's: its profile's kernel names */
@@ -79,19 +82,41 @@ struct rf_compare_side {
 };
 
 /*
+ * The input files of one comparison, each parsed once however many sides
+ * name it (a results file of 20,000 configurations is 20,000 sides): the
+ * parsed files are kept, the least recently used let go past
+ * RF_COMPARE_FILES_BYTES of files, and a file's configurations are found by
+ * name through an index.  NULL from rf_compare_files_new() out of memory.
+ */
+#define RF_COMPARE_FILES_BYTES	(64u << 20)
+struct rf_compare_files;
+RF_API struct rf_compare_files *rf_compare_files_new(void);
+RF_API void rf_compare_files_free(struct rf_compare_files *files);
+
+/*
  * Load one side from a command-line spec: "file.json", "file.json:config"
  * ("config@kernel" for the kernel's own numbers), or a group of repeated
  * runs "a1.json,a2.json,a3.json" merged into one sample array per metric.
+ * @files may be NULL (each file read for this side alone).
+ *
+ * LKP counts a sample a run lacks as 0, so a side of N metrics over M runs
+ * holds N x M samples however few its files give; a side (and a report)
+ * that would hold more than RF_COMPARE_FILL_FACTOR times the samples its
+ * files give, and more than RF_COMPARE_FILL_FLOOR, is refused
+ * (RF_ERR_TOO_LARGE, the message naming the file, the counts and what to do).
  */
-RF_API int rf_compare_side_load(struct rf_compare_side *side, const char *spec, char *err,
-				size_t errlen);
+#define RF_COMPARE_FILL_FACTOR	8
+#define RF_COMPARE_FILL_FLOOR	(1ull << 20)
+RF_API int rf_compare_side_load(struct rf_compare_side *side, struct rf_compare_files *files,
+				const char *spec, char *err, size_t errlen);
 /*
  * The configuration names of a results file or a sweep file (for expanding
  * "results.json" into all of them); with @workloads, each one's workload
- * (a sweep's; "" for a results file), in the same order.
+ * (a sweep's; "" for a results file), in the same order.  @files as above.
  */
-RF_API int rf_compare_results_configs(const char *path, char ***names, char ***workloads,
-				      size_t *n, char *err, size_t errlen);
+RF_API int rf_compare_results_configs(struct rf_compare_files *files, const char *path,
+				      char ***names, char ***workloads, size_t *n, char *err,
+				      size_t errlen);
 RF_API void rf_compare_side_release(struct rf_compare_side *side);
 /* 0 if @a and @b replay the same trace(s), else RF_ERR_INVAL with the reason in @err. */
 RF_API int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_compare_side *b,
@@ -135,7 +160,6 @@ struct rf_compare_row {
 	bool absolute;			/* change in units, not percent */
 	bool shown;			/* changed in any column, or --all */
 	struct rf_compare_cell *cell;	/* one per side, [0] is the base */
-	double *zeros;			/* the samples of sides that lack the metric */
 	int group_rank;			/* LKP's sort_stats() group order */
 };
 
@@ -146,9 +170,15 @@ struct rf_compare_report {
 	size_t nrows;
 	size_t nshown;
 	size_t missing;			/* metrics some side lacks */
+	double *zeros;			/* the samples of a side that lacks a metric (LKP's 0) */
 };
 
-/* Every metric of every side, judged against sides[0] and sorted in LKP's order. */
+/*
+ * Every metric of every side, judged against sides[0] and sorted in LKP's
+ * order; RF_ERR_TOO_LARGE when the rows (the union of the sides' metrics,
+ * each with a cell and, for a side that lacks it, zeros per run) would hold
+ * more than RF_COMPARE_FILL_FACTOR times what the sides' files give.
+ */
 RF_API int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_side *sides,
 				   size_t nsides, bool all, char *err, size_t errlen);
 RF_API void rf_compare_report_release(struct rf_compare_report *rep);

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare/compare-local.h"
@@ -29,17 +30,17 @@ static bool differs(const struct rf_compare_row *row, size_t side, size_t ref)
 	       row->cell[side].present != row->cell[ref].present;
 }
 
-static void print_side(FILE *out, const struct rf_compare_report *rep, size_t side, size_t ref)
+/* @model: of each row, whether it is a model counter (an exact decision stat). */
+static void print_side(FILE *out, const struct rf_compare_report *rep, const bool *model,
+		       size_t side, size_t ref)
 {
 	size_t i, total = 0, differ = 0, named = 0;
 
 	for (i = 0; i < rep->nrows; i++) {
-		const struct rf_compare_row *row = &rep->rows[i];
-
-		if (!rf_compare_is_decision_stat(row->name) || !exact_row(row, rep->nsides))
+		if (!model[i])
 			continue;
 		total++;
-		differ += differs(row, side, ref);
+		differ += differs(&rep->rows[i], side, ref);
 	}
 	fprintf(out, "decisions: %s vs %s: ", rep->sides[side].label, rep->sides[ref].label);
 	if (!differ) {
@@ -50,8 +51,7 @@ static void print_side(FILE *out, const struct rf_compare_report *rep, size_t si
 	for (i = 0; i < rep->nrows && named < MAX_NAMED; i++) {
 		const struct rf_compare_row *row = &rep->rows[i];
 
-		if (!rf_compare_is_decision_stat(row->name) || !exact_row(row, rep->nsides) ||
-		    !differs(row, side, ref))
+		if (!model[i] || !differs(row, side, ref))
 			continue;
 		fprintf(out, "%s%s", named ? ", " : "", row->name);
 		named++;
@@ -96,16 +96,25 @@ static bool all_model_sides(const struct rf_compare_report *rep)
 
 int rf_compare_print_decisions(FILE *out, const struct rf_compare_report *rep)
 {
+	bool *model;
 	size_t i;
 
 	if (!all_model_sides(rep))
 		return 0;
+	/* which rows are model counters, once: each line below is then one pass over the rows */
+	model = calloc(rep->nrows + 1, sizeof(*model));
+	if (!model)
+		return RF_ERR_NOMEM;
+	for (i = 0; i < rep->nrows; i++)
+		model[i] = rf_compare_is_decision_stat(rep->rows[i].name) &&
+			   exact_row(&rep->rows[i], rep->nsides);
 	/* each variant against the base, and a later variant against the one before it */
 	for (i = 1; i < rep->nsides; i++) {
-		print_side(out, rep, i, 0);
+		print_side(out, rep, model, i, 0);
 		if (i > 1)
-			print_side(out, rep, i, i - 1);
+			print_side(out, rep, model, i, i - 1);
 	}
+	free(model);
 	print_cost(out, rep);
 	return ferror(out) ? RF_ERR_IO : 0;
 }

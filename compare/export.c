@@ -7,7 +7,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -27,84 +29,218 @@ static struct json_object *jdouble(double v)
 	return json_object_new_double(v);
 }
 
-static struct json_object *side_json(const struct rf_compare_side *s)
-{
-	struct json_object *o = json_object_new_object();
+/*
+ * --json is written as it goes, a row at a time, in the layout json-c's
+ * JSON_C_TO_STRING_PRETTY gives (what it was before: the same bytes), with
+ * json-c serializing each number and string (its escapes) through reused
+ * objects and lib/utf8.h's writer (ill-formed bytes as \ufffd): no tree of
+ * the whole report, which is rows x columns x samples.
+ */
+#define JW_FLAGS	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define JW_DEPTH	8
 
-	json_object_object_add(o, "label", json_object_new_string(s->label));
-	json_object_object_add(o, "spec", json_object_new_string(s->spec));
-	json_object_object_add(o, "runs", json_object_new_int64((int64_t)s->runs));
-	json_object_object_add(o, "source", json_object_new_string(s->lkp ? "lkp" : s->kernel ? "kernel" : "refault"));
-	if (s->fingerprints && s->runs)
-		json_object_object_add(o, "fingerprint", json_object_new_string(s->fingerprints[0]));
-	if (s->trace_path)
-		json_object_object_add(o, "trace", json_object_new_string(s->trace_path));
-	return o;
+struct jw {
+	FILE *out;
+	int level;			/* containers open */
+	bool had[JW_DEPTH];		/* the container at that level has a member */
+	struct json_object *num_d, *str;
+	int err;
+};
+
+static void jw_indent(struct jw *w, int level)
+{
+	fprintf(w->out, "%*s", 2 * level, "");
 }
 
-static struct json_object *cell_json(const struct rf_compare_cell *c, bool base, bool absolute)
+/* Before a member or an element of the open container. */
+static void jw_next(struct jw *w)
 {
-	struct json_object *o = json_object_new_object(), *samples = json_object_new_array();
-	size_t i;
-
-	json_object_object_add(o, "present", json_object_new_boolean(c->present));
-	json_object_object_add(o, "mean", jdouble(c->mean));
-	json_object_object_add(o, "stddev", c->stddev < 0 ? NULL : jdouble(c->stddev));
-	json_object_object_add(o, "stddev_percent", c->stddev < 0 || !c->mean ? NULL :
-			       jdouble(100 * c->stddev / fabs(c->mean)));
-	for (i = 0; i < c->n; i++)
-		json_object_array_add(samples, jdouble(c->samples[i]));
-	json_object_object_add(o, "samples", samples);
-	if (base)
-		return o;
-	json_object_object_add(o, absolute ? "change" : "change_percent", jdouble(c->change));
-	json_object_object_add(o, "changed", json_object_new_boolean(c->verdict.changed));
-	json_object_object_add(o, "separated", json_object_new_boolean(c->verdict.separated));
-	json_object_object_add(o, "why", json_object_new_string(c->verdict.why ?
-								 c->verdict.why : ""));
-	return o;
+	if (w->had[w->level])
+		fputs(",\n", w->out);
+	w->had[w->level] = true;
+	jw_indent(w, w->level);
 }
 
-static struct json_object *row_json(const struct rf_compare_row *row, size_t nsides)
+static void jw_key(struct jw *w, const char *key)
 {
-	struct json_object *o = json_object_new_object(), *cells = json_object_new_array();
+	jw_next(w);
+	fprintf(w->out, "\"%s\":", key);	/* the keys are ours, plain ASCII */
+}
+
+static void jw_open(struct jw *w, char c)
+{
+	fputc(c, w->out);
+	fputc('\n', w->out);
+	if (w->level + 1 < JW_DEPTH)
+		w->had[++w->level] = false;
+}
+
+static void jw_close(struct jw *w, char c)
+{
+	if (w->had[w->level])
+		fputc('\n', w->out);
+	w->level--;
+	jw_indent(w, w->level);
+	fputc(c, w->out);
+}
+
+static void jw_text(struct jw *w, struct json_object *o)
+{
+	if (rf_utf8_json_write(json_object_to_json_string_ext(o, JW_FLAGS), w->out) && !w->err)
+		w->err = errno == ENOMEM ? RF_ERR_NOMEM : RF_ERR_IO;
+}
+
+static void jw_string(struct jw *w, const char *s)
+{
+	if (json_object_set_string(w->str, s))
+		jw_text(w, w->str);
+	else
+		w->err = RF_ERR_NOMEM;
+}
+
+static void jw_bool(struct jw *w, bool b)
+{
+	fputs(b ? "true" : "false", w->out);
+}
+
+static void jw_int(struct jw *w, int64_t v)
+{
+	fprintf(w->out, "%" PRId64, v);
+}
+
+/* jdouble()'s rule: null for NaN and infinities, integers as integers. */
+static void jw_double(struct jw *w, double v)
+{
+	if (!isfinite(v)) {
+		fputs("null", w->out);
+	} else if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		jw_int(w, (int64_t)v);
+	} else {
+		json_object_set_double(w->num_d, v);
+		jw_text(w, w->num_d);
+	}
+}
+
+static void jw_side(struct jw *w, const struct rf_compare_side *s)
+{
+	jw_next(w);
+	jw_open(w, '{');
+	jw_key(w, "label");
+	jw_string(w, s->label);
+	jw_key(w, "spec");
+	jw_string(w, s->spec);
+	jw_key(w, "runs");
+	jw_int(w, (int64_t)s->runs);
+	jw_key(w, "source");
+	jw_string(w, s->lkp ? "lkp" : s->kernel ? "kernel" : "refault");
+	if (s->fingerprints && s->runs) {
+		jw_key(w, "fingerprint");
+		jw_string(w, s->fingerprints[0]);
+	}
+	if (s->trace_path) {
+		jw_key(w, "trace");
+		jw_string(w, s->trace_path);
+	}
+	jw_close(w, '}');
+}
+
+static void jw_cell(struct jw *w, const struct rf_compare_cell *c, bool base, bool absolute)
+{
 	size_t i;
 
-	json_object_object_add(o, "metric", json_object_new_string(row->name));
-	json_object_object_add(o, "changed", json_object_new_boolean(row->shown));
-	json_object_object_add(o, "absolute_change", json_object_new_boolean(row->absolute));
-	json_object_object_add(o, "failure_stat", json_object_new_boolean(row->function_stat));
+	jw_next(w);
+	jw_open(w, '{');
+	jw_key(w, "present");
+	jw_bool(w, c->present);
+	jw_key(w, "mean");
+	jw_double(w, c->mean);
+	jw_key(w, "stddev");
+	jw_double(w, c->stddev < 0 ? NAN : c->stddev);
+	jw_key(w, "stddev_percent");
+	jw_double(w, c->stddev < 0 || !c->mean ? NAN : 100 * c->stddev / fabs(c->mean));
+	jw_key(w, "samples");
+	jw_open(w, '[');
+	for (i = 0; i < c->n; i++) {
+		jw_next(w);
+		jw_double(w, c->samples[i]);
+	}
+	jw_close(w, ']');
+	if (!base) {
+		jw_key(w, absolute ? "change" : "change_percent");
+		jw_double(w, c->change);
+		jw_key(w, "changed");
+		jw_bool(w, c->verdict.changed);
+		jw_key(w, "separated");
+		jw_bool(w, c->verdict.separated);
+		jw_key(w, "why");
+		jw_string(w, c->verdict.why ? c->verdict.why : "");
+	}
+	jw_close(w, '}');
+}
+
+static void jw_row(struct jw *w, const struct rf_compare_row *row, size_t nsides)
+{
+	size_t i;
+
+	jw_next(w);
+	jw_open(w, '{');
+	jw_key(w, "metric");
+	jw_string(w, row->name);
+	jw_key(w, "changed");
+	jw_bool(w, row->shown);
+	jw_key(w, "absolute_change");
+	jw_bool(w, row->absolute);
+	jw_key(w, "failure_stat");
+	jw_bool(w, row->function_stat);
+	jw_key(w, "columns");
+	jw_open(w, '[');
 	for (i = 0; i < nsides; i++)
-		json_object_array_add(cells, cell_json(&row->cell[i], !i, row->absolute));
-	json_object_object_add(o, "columns", cells);
-	return o;
+		jw_cell(w, &row->cell[i], !i, row->absolute);
+	jw_close(w, ']');
+	jw_close(w, '}');
 }
 
 int rf_compare_write_json(FILE *out, const struct rf_compare_report *rep, bool all)
 {
-	struct json_object *root = json_object_new_object(), *sides = json_object_new_array();
-	struct json_object *rows = json_object_new_array(), *ver = json_object_new_array();
+	struct jw w = { .out = out };
 	size_t i;
-	int ret;
 
-	json_object_object_add(root, "format", json_object_new_string("refault-compare"));
-	json_object_array_add(ver, json_object_new_int(1));
-	json_object_array_add(ver, json_object_new_int(0));
-	json_object_object_add(root, "version", ver);
+	w.num_d = json_object_new_double(0);
+	w.str = json_object_new_string("");
+	if (!w.num_d || !w.str) {
+		json_object_put(w.num_d);
+		json_object_put(w.str);
+		return RF_ERR_NOMEM;
+	}
+	jw_open(&w, '{');
+	jw_key(&w, "format");
+	jw_string(&w, "refault-compare");
+	jw_key(&w, "version");
+	jw_open(&w, '[');
+	jw_next(&w);
+	jw_int(&w, 1);
+	jw_next(&w);
+	jw_int(&w, 0);
+	jw_close(&w, ']');
+	jw_key(&w, "columns");
+	jw_open(&w, '[');
 	for (i = 0; i < rep->nsides; i++)
-		json_object_array_add(sides, side_json(&rep->sides[i]));
-	json_object_object_add(root, "columns", sides);
-	json_object_object_add(root, "all", json_object_new_boolean(all));
-	for (i = 0; i < rep->nrows; i++)
+		jw_side(&w, &rep->sides[i]);
+	jw_close(&w, ']');
+	jw_key(&w, "all");
+	jw_bool(&w, all);
+	jw_key(&w, "rows");
+	jw_open(&w, '[');
+	for (i = 0; i < rep->nrows && !w.err; i++)
 		if (rep->rows[i].shown)
-			json_object_array_add(rows, row_json(&rep->rows[i], rep->nsides));
-	json_object_object_add(root, "rows", rows);
-	ret = rf_utf8_json_write(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								JSON_C_TO_STRING_NOSLASHESCAPE), out);
-	json_object_put(root);
-	if (ret)
-		return errno == ENOMEM ? RF_ERR_NOMEM : RF_ERR_IO;
+			jw_row(&w, &rep->rows[i], rep->nsides);
+	jw_close(&w, ']');
+	jw_close(&w, '}');
 	fputc('\n', out);
+	json_object_put(w.num_d);
+	json_object_put(w.str);
+	if (w.err)
+		return w.err;
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 

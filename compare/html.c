@@ -77,14 +77,42 @@ static double *rate_of(const struct rf_compare_side *s, const struct rf_compare_
 	return r;
 }
 
-static bool seen_before(const struct rf_compare_report *rep, size_t side, const char *name)
-{
-	size_t i;
+struct series_ref {
+	const char *name;
+	size_t order;			/* of the series of every column, column by column */
+};
 
-	for (i = 0; i < side; i++)
-		if (rf_compare_side_series(&rep->sides[i], name))
-			return true;
-	return false;
+static int ref_cmp(const void *pa, const void *pb)
+{
+	const struct series_ref *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+/*
+ * Of the series of every column, column by column, which are the first of
+ * their name (a chart each): sorted by name, n log n.  NULL out of memory.
+ */
+static bool *first_of_name(const struct rf_compare_report *rep, size_t n)
+{
+	struct series_ref *ref = calloc(n + 1, sizeof(*ref));
+	bool *first = calloc(n + 1, sizeof(*first));
+	size_t i, j, k = 0;
+
+	if (!ref || !first) {
+		free(ref);
+		free(first);
+		return NULL;
+	}
+	for (i = 0; i < rep->nsides; i++)
+		for (j = 0; j < rep->sides[i].tl.nseries; j++, k++)
+			ref[k] = (struct series_ref){ rep->sides[i].tl.series[j].name, k };
+	qsort(ref, n, sizeof(*ref), ref_cmp);
+	for (k = 0; k < n; k++)
+		first[ref[k].order] = !k || strcmp(ref[k].name, ref[k - 1].name);
+	free(ref);
+	return first;
 }
 
 /*
@@ -92,15 +120,16 @@ static bool seen_before(const struct rf_compare_report *rep, size_t side, const 
  * or with @rate its rate per second (a cumulative counter); none if zero
  * throughout, named in @zero instead.
  */
-static void quantity_chart(FILE *out, const struct rf_compare_report *rep, const char *name,
+static bool quantity_chart(FILE *out, const struct rf_compare_report *rep, const char *name,
 			   bool rate, char *zero, size_t zlen)
 {
+	bool drawn = false;
 	struct rf_compare_line *l = calloc(rep->nsides, sizeof(*l));
 	char title[256];
 	size_t i;
 
 	if (!l)
-		return;
+		return false;
 	for (i = 0; i < rep->nsides; i++) {
 		const struct rf_compare_series *ser = rf_compare_side_series(&rep->sides[i], name);
 
@@ -112,19 +141,25 @@ static void quantity_chart(FILE *out, const struct rf_compare_report *rep, const
 		l[i].n = l[i].y ? ser->n : 0;
 	}
 	snprintf(title, sizeof(title), rate ? "%s per second" : "%s", name);
-	if (any_nonzero(l, rep->nsides))
+	drawn = any_nonzero(l, rep->nsides);
+	if (drawn)
 		rf_compare_svg_chart(out, title, rate ? "pages/s" : "pages", l, rep->nsides);
 	else
 		note_zero(zero, zlen, name);
 	for (i = 0; rate && i < rep->nsides; i++)
 		free((void *)l[i].y);
 	free(l);
+	return drawn;
 }
+
+/* A page draws this many charts at most (a file may have a series for each of 10^5 cgroups). */
+#define MAX_CHARTS	256
 
 static void charts(FILE *out, const struct rf_compare_report *rep)
 {
+	size_t i, j, k, n = 0, drawn = 0, left = 0;
 	char zero[1024] = "";
-	size_t i, j, n = 0;
+	bool *first;
 
 	for (i = 0; i < rep->nsides; i++)
 		n += rep->sides[i].tl.nseries;
@@ -133,28 +168,71 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 			"every --interval of trace time).</p>\n");
 		return;
 	}
+	first = first_of_name(rep, n);
+	if (!first)
+		return;
 	fprintf(out, "<h2>LRU list sizes over trace time</h2>\n<div class=\"charts\">\n");
-	for (i = 0; i < rep->nsides; i++)
-		for (j = 0; j < rep->sides[i].tl.nseries; j++) {
+	for (i = 0, k = 0; i < rep->nsides; i++)
+		for (j = 0; j < rep->sides[i].tl.nseries; j++, k++) {
 			const char *name = rep->sides[i].tl.series[j].name;
 
-			if (is_list_size(name) && !seen_before(rep, i, name))
-				quantity_chart(out, rep, name, false, zero, sizeof(zero));
+			if (!is_list_size(name) || !first[k])
+				continue;
+			if (drawn < MAX_CHARTS)
+				drawn += quantity_chart(out, rep, name, false, zero, sizeof(zero));
+			else
+				left++;
 		}
 	fprintf(out, "</div>\n<h2>Refault and scan rates</h2>\n<div class=\"charts\">\n");
-	for (i = 0; i < rep->nsides; i++)
-		for (j = 0; j < rep->sides[i].tl.nseries; j++) {
+	for (i = 0, k = 0; i < rep->nsides; i++)
+		for (j = 0; j < rep->sides[i].tl.nseries; j++, k++) {
 			const char *name = rep->sides[i].tl.series[j].name;
 
-			if (is_rate_counter(name) && !seen_before(rep, i, name))
-				quantity_chart(out, rep, name, true, zero, sizeof(zero));
+			if (!is_rate_counter(name) || !first[k])
+				continue;
+			if (drawn < MAX_CHARTS)
+				drawn += quantity_chart(out, rep, name, true, zero, sizeof(zero));
+			else
+				left++;
 		}
 	fprintf(out, "</div>\n");
+	free(first);
+	if (left)
+		fprintf(out, "<p class=\"note\">%zu more quantities have time series: a page draws "
+			"%d charts at most (refault compare --plot NAME --over time plots any).</p>\n",
+			left, MAX_CHARTS);
 	if (*zero) {
 		fprintf(out, "<p class=\"note\">Zero throughout, in every column (not drawn): ");
 		rf_html_escape_str(out, zero);
 		fprintf(out, ".</p>\n");
 	}
+}
+
+static ssize_t escape_write(void *cookie, const char *buf, size_t n)
+{
+	rf_html_escape(cookie, buf, n);
+	return (ssize_t)n;
+}
+
+/*
+ * The text table, escaped into a <pre> as it is printed (its size is the
+ * table's: rows times columns), folded away under @summary.
+ */
+static int pre_table(FILE *out, const struct rf_compare_report *rep, const char *summary)
+{
+	static const cookie_io_functions_t io = { .write = escape_write };
+	FILE *f;
+	int ret;
+
+	fprintf(out, "<details><summary>%s</summary>\n<pre class=\"table\">", summary);
+	f = fopencookie(out, "w", io);
+	if (!f)
+		return RF_ERR_NOMEM;
+	ret = rf_compare_print_table(f, rep);
+	if (fclose(f) && !ret)
+		ret = RF_ERR_IO;
+	fprintf(out, "</pre>\n</details>\n");
+	return ret;
 }
 
 /* Text output of @fn, escaped into a <pre>; folded away under @summary when there is one. */
@@ -229,8 +307,8 @@ int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
 	fprintf(out, "<h2>LKP comparison table</h2>\n");
 	rf_compare_html_table(out, rep);
 	if (!ret)
-		ret = pre(out, rep, rf_compare_print_table, "table",
-			  "the table as text (lkp-tests ncompare's form, to copy into mail)");
+		ret = pre_table(out, rep,
+				"the table as text (lkp-tests ncompare's form, to copy into mail)");
 	charts(out, rep);
 	fprintf(out, "<p id=\"status\">script did not run</p>\n<script>%s</script>\n"
 		"</body></html>\n", script);

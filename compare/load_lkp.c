@@ -37,6 +37,42 @@ static size_t matrix_cols(struct json_object *root)
 	return cols;
 }
 
+/*
+ * LKP pads every metric to the matrix's runs with zeros: @cols samples each
+ * of the @nm metrics, within rf_compare_fill_ok() of the @given the file holds.
+ */
+static int check_fill(struct rf_compare_run *r, const char *path, uint64_t nm, char *err,
+		      size_t errlen)
+{
+	uint64_t made = rf_compare_mul(nm, r->cols);
+
+	if (rf_compare_fill_ok(made, r->given))
+		return 0;
+	rf_compare_seterr(err, errlen, "%s: %llu metrics, the longest of %zu samples: padded to "
+			  "that many runs with zeros (LKP's rule) they are %llu samples from the "
+			  "%llu the file holds, over the limit of %d times as many (or %llu); an "
+			  "LKP matrix.json has a sample per run in every metric (and stats.json "
+			  "one)", path, (unsigned long long)nm, r->cols, (unsigned long long)made,
+			  (unsigned long long)r->given, RF_COMPARE_FILL_FACTOR,
+			  (unsigned long long)RF_COMPARE_FILL_FLOOR);
+	return RF_ERR_TOO_LARGE;
+}
+
+/* The metrics and samples the file holds, as read_samples() will take them. */
+static void count_given(struct rf_compare_run *r, struct json_object *root, uint64_t *nm)
+{
+	size_t len;
+
+	*nm = 0;
+	json_object_object_foreach(root, key, val) {
+		if (!strcmp(key, "stats_source") || json_object_is_type(val, json_type_string))
+			continue;
+		len = json_object_is_type(val, json_type_array) ? json_object_array_length(val) : 1;
+		r->given += len < r->cols ? len : r->cols;
+		(*nm)++;
+	}
+}
+
 /* One key's samples, padded with zeros to @cols; 1 if the value is to be skipped. */
 static int read_samples(struct json_object *val, double *v, size_t cols)
 {
@@ -68,6 +104,7 @@ int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, cons
 			char *err, size_t errlen)
 {
 	size_t cols = json_object_is_type(root, json_type_object) ? matrix_cols(root) : 0;
+	uint64_t nm;
 	char buf[512];
 	double *v;
 	int ret = 0;
@@ -77,11 +114,15 @@ int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, cons
 				  "stats.json/matrix.json (want a JSON object of numbers)", path);
 		return RF_ERR_CORRUPT;
 	}
+	r->cols = cols;
+	count_given(r, root, &nm);
+	ret = check_fill(r, path, nm, err, errlen);
+	if (ret)
+		return ret;
 	v = calloc(cols, sizeof(*v));
 	if (!v)
 		return RF_ERR_NOMEM;
 	r->lkp = true;
-	r->cols = cols;
 	json_object_object_foreach(root, key, val) {
 		if (!strcmp(key, "stats_source"))
 			continue;

@@ -19,24 +19,43 @@ static bool json_number(struct json_object *o, double *out)
 }
 
 /* "configs" holds one entry, or pick the one called @config. */
-struct json_object *rf_compare_pick_config(struct json_object *configs, const char *path,
+struct json_object *rf_compare_pick_config(struct json_object *configs,
+					   struct rf_compare_file *file, const char *path,
 					   const char *config, char *err, size_t errlen)
 {
-	size_t i, n = json_object_array_length(configs);
+	size_t i, n = json_object_array_length(configs), used = 0, len;
 	struct json_object *c, *name;
 	char names[256] = "";
 
 	if (!config && n == 1)
 		return json_object_array_get_idx(configs, 0);
-	for (i = 0; i < n; i++) {
+	if (config && file) {
+		c = rf_compare_file_config(file, configs, config);
+		if (c)
+			return c;
+	}
+	/* not there: the message names the first few there are */
+	for (i = 0; i < n && used + 8 < sizeof(names); i++) {
 		c = json_object_array_get_idx(configs, i);
 		name = rf_json_get(c, "name", json_type_string);
 		if (!name)
 			continue;
-		if (config && !strcmp(json_object_get_string(name), config))
+		if (config && !file && !strcmp(json_object_get_string(name), config))
 			return c;
-		if (strlen(names) + strlen(json_object_get_string(name)) + 3 < sizeof(names))
-			strcat(strcat(names, i ? ", " : ""), json_object_get_string(name));
+		len = strlen(json_object_get_string(name));
+		if (used + len + 3 < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 used ? ", " : "", json_object_get_string(name));
+		else {
+			snprintf(names + used, sizeof(names) - used, "%s...", used ? ", " : "");
+			break;
+		}
+	}
+	for (; config && !file && i < n; i++) {
+		c = json_object_array_get_idx(configs, i);
+		name = rf_json_get(c, "name", json_type_string);
+		if (name && !strcmp(json_object_get_string(name), config))
+			return c;
 	}
 	if (config)
 		rf_compare_seterr(err, errlen, "%s has no configuration '%s' (it has: %s)", path,
@@ -62,6 +81,7 @@ static int load_stats(struct rf_compare_run *r, struct json_object *stats, const
 		ret = rf_compare_run_add(r, key, &v, 1, true);
 		if (ret)
 			return ret;
+		r->given++;
 	}
 	return 0;
 }
@@ -105,6 +125,7 @@ static int load_run_stats(struct rf_compare_run *r, struct json_object *run)
 		ret = rf_compare_run_add(r, name, &v, 1, false);
 		if (ret)
 			return ret;
+		r->given++;
 	}
 	return 0;
 }
@@ -120,6 +141,27 @@ static int load_array(struct json_object *a, double **out, size_t *n)
 		if (!json_number(json_object_array_get_idx(a, i), &(*out)[i]))
 			return RF_ERR_CORRUPT;
 	*n = len;
+	return 0;
+}
+
+static int series_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rf_compare_series *s = arg;
+
+	return strcmp(s[*(const size_t *)a].name, s[*(const size_t *)b].name);
+}
+
+/* The series' indices by name, for rf_compare_side_series(). */
+static int index_series(struct rf_compare_timeline *tl)
+{
+	size_t i;
+
+	tl->by_name = calloc(tl->nseries + 1, sizeof(*tl->by_name));
+	if (!tl->by_name)
+		return RF_ERR_NOMEM;
+	for (i = 0; i < tl->nseries; i++)
+		tl->by_name[i] = i;
+	qsort_r(tl->by_name, tl->nseries, sizeof(*tl->by_name), series_cmp, tl->series);
 	return 0;
 }
 
@@ -157,7 +199,7 @@ static int load_timeseries(struct rf_compare_timeline *tl, struct json_object *t
 			goto bad;
 		s->n = n < tl->n ? n : tl->n;
 	}
-	return 0;
+	return index_series(tl);
 bad:
 	if (ret == RF_ERR_CORRUPT)
 		rf_compare_seterr(err, errlen, "%s: timeseries holds a value that is not a number",
@@ -221,8 +263,9 @@ static int set_config_name(struct rf_compare_run *r, struct json_object *c, bool
 	return 0;
 }
 
-int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, const char *path,
-			    const char *config, char *err, size_t errlen)
+int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root,
+			    struct rf_compare_file *file, const char *path, const char *config,
+			    char *err, size_t errlen)
 {
 	struct json_object *configs, *c, *stats, *ts, *ver;
 	bool kernel = kernel_side(config);
@@ -247,7 +290,8 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root, 
 		if (!name)
 			return RF_ERR_NOMEM;
 	}
-	c = rf_compare_pick_config(configs, path, kernel ? (*name ? name : NULL) : config, err, errlen);
+	c = rf_compare_pick_config(configs, file, path, kernel ? (*name ? name : NULL) : config, err,
+				   errlen);
 	free(name);
 	if (!c)
 		return RF_ERR_INVAL;

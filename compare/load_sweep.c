@@ -29,13 +29,14 @@ size_t rf_compare_sweep_not_done(json_object *root)
 	return n > 0 ? (size_t)n : 0;
 }
 
-int rf_compare_sweep_runs(json_object *root, const char *path, const char *config,
-			  json_object **runs, char *err, size_t errlen)
+int rf_compare_sweep_runs(struct rf_compare_file *file, const char *config, json_object **runs,
+			  char *err, size_t errlen)
 {
-	json_object *cs = rf_json_get(root, "configs", json_type_array), *c;
+	json_object *cs = rf_json_get(file->root, "configs", json_type_array), *c;
+	const char *path = file->path;
 
 	*runs = NULL;
-	c = cs ? rf_compare_pick_config(cs, path, config, err, errlen) : NULL;
+	c = cs ? rf_compare_pick_config(cs, file, path, config, err, errlen) : NULL;
 	if (!cs)
 		rf_compare_seterr(err, errlen, "%s: no \"configs\" array", path);
 	if (!c)

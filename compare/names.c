@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare/compare-local.h"
@@ -195,6 +196,11 @@ static bool ends_at_dot(const char *full, const char *name)
 	return a > b && full[a - b - 1] == '.' && !strcmp(full + a - b, name);
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static void add_candidate(char *cands, size_t len, const char *full)
 {
 	size_t used = len ? strlen(cands) : 0;
@@ -207,9 +213,9 @@ const char *rf_compare_resolve(const struct rf_compare_side *sides, size_t nside
 			       char *cands, size_t len)
 {
 	static const char *const preferred[] = { "memcg.recorded.%s", "vmstat.%s" };
-	const char *found = NULL, *hit;
+	const char *found = NULL, *hit, **all;
+	size_t i, j, n = 0, k = 0, total = 0;
 	char full[512];
-	size_t i, j, n = 0;
 
 	if (len)
 		cands[0] = 0;
@@ -224,16 +230,25 @@ const char *rf_compare_resolve(const struct rf_compare_side *sides, size_t nside
 	}
 	if (hit)
 		return hit;
+	/* the metrics it ends, each once however many columns have it: sorted, n log n */
 	for (i = 0; i < nsides; i++)
-		for (j = 0; j < sides[i].nm; j++) {
-			const char *m = sides[i].m[j].name;
-
-			if (!ends_at_dot(m, name) || find_any(sides, i, m))
-				continue;	/* not it, or counted in an earlier column */
-			found = m;
-			n++;
-			add_candidate(cands, len, m);
-		}
+		total += sides[i].nm;
+	all = calloc(total + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	for (i = 0; i < nsides; i++)
+		for (j = 0; j < sides[i].nm; j++)
+			if (ends_at_dot(sides[i].m[j].name, name))
+				all[k++] = sides[i].m[j].name;
+	qsort(all, k, sizeof(*all), name_cmp);
+	for (i = 0; i < k; i++) {
+		if (i && !strcmp(all[i], all[i - 1]))
+			continue;
+		found = all[i];
+		n++;
+		add_candidate(cands, len, all[i]);
+	}
+	free(all);
 	if (n == 1 && len)
 		cands[0] = 0;
 	if (n == 1)

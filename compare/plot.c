@@ -296,98 +296,193 @@ static double axis_number(const char *v)
 	return rf_parse_size(v, &n) ? NAN : (double)n;
 }
 
+/* Each column's place on the axis and line. */
+struct axis_point {
+	char ident[256];		/* the rest of its name: its line */
+	char val[64];			/* the setting's value: its place on the axis */
+	double num;			/* @val as a size or number, else NaN */
+	size_t side;
+	size_t vrank;			/* of the distinct values, in order */
+	size_t irank;			/* of the lines, in the order of the columns */
+};
+
+/* The axis's order: sizes and numbers by value, then other values by name. */
+static int val_cmp(const void *pa, const void *pb)
+{
+	const struct axis_point *a = *(const struct axis_point *const *)pa;
+	const struct axis_point *b = *(const struct axis_point *const *)pb;
+	bool na = isnan(a->num), nb = isnan(b->num);
+	int c;
+
+	if (na != nb)
+		return na ? 1 : -1;
+	if (!na && a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	c = strcmp(a->val, b->val);
+	return c ? c : (a->side > b->side) - (a->side < b->side);
+}
+
+static int ident_cmp(const void *pa, const void *pb)
+{
+	const struct axis_point *a = *(const struct axis_point *const *)pa;
+	const struct axis_point *b = *(const struct axis_point *const *)pb;
+	int c = strcmp(a->ident, b->ident);
+
+	return c ? c : (a->side > b->side) - (a->side < b->side);
+}
+
+/* By line, then along the axis: the points a line joins, in order. */
+static int line_cmp(const void *pa, const void *pb)
+{
+	const struct axis_point *a = *(const struct axis_point *const *)pa;
+	const struct axis_point *b = *(const struct axis_point *const *)pb;
+
+	if (a->irank != b->irank)
+		return a->irank < b->irank ? -1 : 1;
+	if (a->vrank != b->vrank)
+		return a->vrank < b->vrank ? -1 : 1;
+	return (a->side > b->side) - (a->side < b->side);
+}
+
+/*
+ * vrank, irank (lines numbered as their first column comes), and @first: the
+ * first column of each line; @rank is room for @n.  Returns the lines.
+ */
+static size_t rank_points(struct axis_point *p, struct axis_point **by, size_t n,
+			  size_t *first, size_t *rank, size_t *nv)
+{
+	size_t i, ni = 0, g;
+
+	for (i = 0; i < n; i++)
+		by[i] = &p[i];
+	qsort(by, n, sizeof(*by), val_cmp);
+	for (i = 0, *nv = 0; i < n; i++) {
+		if (i && strcmp(by[i]->val, by[i - 1]->val))
+			(*nv)++;
+		by[i]->vrank = *nv;
+	}
+	*nv += n > 0;
+	qsort(by, n, sizeof(*by), ident_cmp);
+	for (i = 0, g = 0; i < n; i++) {
+		if (i && strcmp(by[i]->ident, by[i - 1]->ident))
+			g++;
+		by[i]->irank = g;	/* a group, for now */
+		rank[g] = SIZE_MAX;
+	}
+	for (i = 0; i < n; i++) {
+		g = p[i].irank;
+		if (rank[g] == SIZE_MAX) {
+			first[ni] = i;
+			rank[g] = ni++;
+		}
+		p[i].irank = rank[g];
+	}
+	return ni;
+}
+
+static void draw_lines(struct canvas *c, struct axis_point **by, size_t n,
+		       const struct rf_compare_row *row)
+{
+	size_t i = 0, j, k, a, b;
+
+	qsort(by, n, sizeof(*by), line_cmp);
+	/* each run of one line and one value to the next value's: A[0] to all of B, all of A to B[0] */
+	while (i < n) {
+		for (j = i; j < n && by[j]->irank == by[i]->irank && by[j]->vrank == by[i]->vrank; j++)
+			;
+		if (j == n || by[j]->irank != by[i]->irank || by[j]->vrank != by[i]->vrank + 1) {
+			i = j;
+			continue;
+		}
+		for (k = j; k < n && by[k]->irank == by[j]->irank && by[k]->vrank == by[j]->vrank; k++) {
+			a = by[i]->side;
+			b = by[k]->side;
+			line(c, (double)by[i]->vrank, row->cell[a].mean, (double)by[j]->vrank,
+			     row->cell[b].mean);
+		}
+		for (k = i + 1; k < j; k++) {
+			a = by[k]->side;
+			b = by[j]->side;
+			line(c, (double)by[i]->vrank, row->cell[a].mean, (double)by[j]->vrank,
+			     row->cell[b].mean);
+		}
+		i = j;
+	}
+}
+
+/* The values under the axis, each centred on its place, left out where the one before is. */
+static void print_ticks(FILE *out, const struct canvas *c, struct axis_point **by, size_t n,
+			const char *key)
+{
+	size_t i, cur = 0, at, w;
+
+	qsort(by, n, sizeof(*by), val_cmp);
+	for (i = 0; i < n; i++) {
+		if (i && by[i]->vrank == by[i - 1]->vrank)
+			continue;
+		w = strlen(by[i]->val);
+		at = LEFT + (size_t)col_of(c, (double)by[i]->vrank);
+		at = at >= w / 2 ? at - w / 2 : 0;
+		if (at < cur + (cur > 0) || at + w > WIDTH)
+			continue;	/* on the one before, or touching it */
+		fprintf(out, "%*s", (int)(at - cur), "");
+		fputs(by[i]->val, out);
+		cur = at + w;
+	}
+	fprintf(out, "  (%s)\n", key);
+}
+
 int rf_compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const char *metric,
 			 const char *key, char *err, size_t errlen)
 {
 	const struct rf_compare_row *row = rf_compare_report_row(rep, metric);
-	size_t n = rep->nsides, i, j, nv = 0, ni = 0;
-	char (*ident)[256] = calloc(n, sizeof(*ident)), (*val)[64] = calloc(n, sizeof(*val));
-	size_t *vrank = calloc(n, sizeof(*vrank)), *irank = calloc(n, sizeof(*irank));
-	size_t *order = calloc(n, sizeof(*order));
+	size_t n = rep->nsides, i, nv = 0, ni = 0;
+	struct axis_point *p = calloc(n + 1, sizeof(*p));
+	struct axis_point **by = calloc(n + 1, sizeof(*by));
+	size_t *first = calloc(n + 1, sizeof(*first)), *rank = calloc(n + 1, sizeof(*rank));
 	double ymin = INFINITY, ymax = -INFINITY;
-	char title[256], ticks[WIDTH + 1];
+	char title[256];
 	struct canvas c;
 	int ret = 0;
 
-	if (!row || !ident || !val || !vrank || !irank || !order) {
+	if (!row || !p || !by || !first || !rank) {
 		ret = row ? RF_ERR_NOMEM : RF_ERR_INVAL;
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		if (!split_label(rep->sides[i].label, key, ident[i], sizeof(ident[i]), val[i],
-				 sizeof(val[i]))) {
+	for (i = 0; i < n; i++) {
+		char *label = strdup(rep->sides[i].label);
+		bool found = label && split_label(label, key, p[i].ident, sizeof(p[i].ident),
+						  p[i].val, sizeof(p[i].val));
+
+		free(label);
+		if (!found) {
 			rf_compare_seterr(err, errlen, "--over %s: column %s sets no %s (a sweep's "
 					  "axes are its settings that take several values)", key,
 					  rep->sides[i].label, key);
 			ret = RF_ERR_INVAL;
 			goto out;
 		}
-	/* the axis: the distinct values, by size when they are sizes or numbers */
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < i && strcmp(val[order[j]], val[i]); j++)
-			;
-		if (j < i)
-			continue;
-		order[nv++] = i;
-	}
-	for (i = 1; i < nv; i++)
-		for (j = i; j > 0; j--) {
-			double a = axis_number(val[order[j - 1]]), b = axis_number(val[order[j]]);
-			bool swap = isnan(a) || isnan(b) ? strcmp(val[order[j - 1]], val[order[j]]) > 0 :
-				    a > b;
-			size_t t;
-
-			if (!swap)
-				break;
-			t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-	for (i = 0; i < n; i++) {
-		for (j = 0; strcmp(val[order[j]], val[i]); j++)
-			;
-		vrank[i] = j;
-		for (j = 0; j < i && strcmp(ident[j], ident[i]); j++)
-			;
-		irank[i] = j < i ? irank[j] : ni++;
+		p[i].num = axis_number(p[i].val);
+		p[i].side = i;
 		ymin = fmin(ymin, row->cell[i].mean);
 		ymax = fmax(ymax, row->cell[i].mean);
 	}
+	ni = rank_points(p, by, n, first, rank, &nv);
 	canvas_init(&c, ymin, ymax, -0.5, (double)nv - 0.5);
+	draw_lines(&c, by, n, row);
 	for (i = 0; i < n; i++)
-		for (j = 0; j < n; j++)
-			if (irank[j] == irank[i] && vrank[j] == vrank[i] + 1)
-				line(&c, (double)vrank[i], row->cell[i].mean, (double)vrank[j],
-				     row->cell[j].mean);
-	for (i = 0; i < n; i++)
-		put(&c, (double)vrank[i], row->cell[i].mean, marker(irank[i]));
+		put(&c, (double)p[i].vrank, row->cell[i].mean, marker(p[i].irank));
 	sanitize(title, sizeof(title), metric);
 	print_canvas(out, &c, title);
-	memset(ticks, ' ', WIDTH);
-	ticks[WIDTH] = '\0';
-	for (i = 0; i < nv; i++) {
-		size_t at = LEFT + (size_t)col_of(&c, (double)i), len = strlen(val[order[i]]);
-
-		at = at >= len / 2 ? at - len / 2 : 0;
-		if (at + len <= WIDTH)
-			memcpy(ticks + at, val[order[i]], len);
-	}
-	for (i = WIDTH; i > 0 && ticks[i - 1] == ' '; i--)
-		ticks[i - 1] = '\0';
-	fprintf(out, "%s  (%s)\n", ticks, key);
+	print_ticks(out, &c, by, n, key);
 	for (i = 0; i < ni; i++)
-		for (j = 0; j < n; j++)
-			if (irank[j] == i) {
-				fprintf(out, "[%c] %s%s\n", marker(i), ident[j], i ? "" : " (base)");
-				break;
-			}
+		fprintf(out, "[%c] %s%s\n", marker(i), p[first[i]].ident, i ? "" : " (base)");
 	fprintf(out, "\n");
 	ret = ferror(out) ? RF_ERR_IO : 0;
 out:
-	free(ident);
-	free(val);
-	free(vrank);
-	free(irank);
-	free(order);
+	free(p);
+	free(by);
+	free(first);
+	free(rank);
 	return ret;
 }

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static double change_of(double mean, double base, bool absolute)
 }
 
 static int build_row(struct rf_compare_row *row, const char *name, struct rf_compare_side *sides,
-		     size_t nsides, size_t max_runs, bool all)
+		     size_t nsides, const double *zeros, bool all)
 {
 	const struct rf_compare_metric *base = rf_compare_side_find(&sides[0], name);
 	size_t i;
@@ -42,14 +43,13 @@ static int build_row(struct rf_compare_row *row, const char *name, struct rf_com
 	row->function_stat = rf_compare_is_function_stat(name);
 	row->absolute = rf_compare_is_absolute_change(name);
 	row->cell = calloc(nsides, sizeof(*row->cell));
-	row->zeros = calloc(max_runs + 1, sizeof(*row->zeros));
-	if (!row->cell || !row->zeros)
+	if (!row->cell)
 		return RF_ERR_NOMEM;
 	for (i = 0; i < nsides; i++) {
-		const struct rf_compare_metric *m = rf_compare_side_find(&sides[i], name);
+		const struct rf_compare_metric *m = i ? rf_compare_side_find(&sides[i], name) : base;
 		struct rf_compare_cell *c = &row->cell[i];
 
-		fill_cell(c, &sides[i], m, row->zeros);
+		fill_cell(c, &sides[i], m, zeros);
 		c->change = change_of(c->mean, row->cell[0].mean, row->absolute);
 		if (!i)
 			continue;
@@ -67,77 +67,9 @@ static int build_row(struct rf_compare_row *row, const char *name, struct rf_com
 	return 0;
 }
 
-/* The sorted union of every side's metric names. */
-static int union_names(struct rf_compare_side *sides, size_t nsides, const char ***out, size_t *n)
+static int name_cmp(const void *a, const void *b)
 {
-	size_t i, j, total = 0;
-	const char **names;
-
-	for (i = 0; i < nsides; i++)
-		total += sides[i].nm;
-	names = calloc(total + 1, sizeof(*names));
-	if (!names)
-		return RF_ERR_NOMEM;
-	*n = 0;
-	for (i = 0; i < nsides; i++)
-		for (j = 0; j < sides[i].nm; j++) {
-			bool seen = false;
-			size_t k;
-
-			for (k = 0; k < i && !seen; k++)
-				seen = rf_compare_side_find(&sides[k], sides[i].m[j].name) != NULL;
-			if (!seen)
-				names[(*n)++] = sides[i].m[j].name;
-		}
-	*out = names;
-	return 0;
-}
-
-static size_t group_len(const char *name)
-{
-	const char *dot = strchr(name, '.');
-
-	return dot ? (size_t)(dot - name) : strlen(name);
-}
-
-static bool same_group(const char *a, const char *b)
-{
-	size_t n = group_len(a);
-
-	return n == group_len(b) && !strncmp(a, b, n);
-}
-
-/*
- * sort_stats(): a group ranks by how many of its shown stats there are
- * (fewest first), failure groups before all, the test's own group at 0.
- */
-static void rank_groups(struct rf_compare_report *rep)
-{
-	size_t i, j;
-
-	for (i = 0; i < rep->nrows; i++) {
-		struct rf_compare_row *r = &rep->rows[i];
-		char group[128];
-		size_t g = group_len(r->name);
-		int count = r->function_stat ? -10000 : 0;
-
-		for (j = 0; j < rep->nrows; j++)
-			if (rep->rows[j].shown && same_group(r->name, rep->rows[j].name))
-				count++;
-		snprintf(group, sizeof(group), "%.*s", (int)g, r->name);
-		if (rf_compare_is_test_group(group) && count > 0)
-			count = 0;
-		r->group_rank = count;
-	}
-}
-
-static int row_cmp(const void *pa, const void *pb)
-{
-	const struct rf_compare_row *a = pa, *b = pb;
-
-	if (a->group_rank != b->group_rank)
-		return a->group_rank < b->group_rank ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static bool any_kernel_side(const struct rf_compare_side *sides, size_t nsides)
@@ -151,30 +83,131 @@ static bool any_kernel_side(const struct rf_compare_side *sides, size_t nsides)
 }
 
 /*
- * Against the kernel's numbers, a metric one side lacks is not a 0 (LKP's
- * rule for runs of one kind): the kernel has no cost.* and the model no
- * memory.stat limits.  Keep the quantities both have.
+ * The rows' names, sorted: the union of every side's metrics; against the
+ * kernel's numbers, where a metric one side lacks is not a 0 (LKP's rule for
+ * runs of one kind: the kernel has no cost.* and the model no memory.stat
+ * limits), the quantities every side has.  A sort of all the names, so
+ * n log n in the metrics of all sides.
  */
-static void keep_common_rows(struct rf_compare_report *rep)
+static int row_names(struct rf_compare_side *sides, size_t nsides, const char ***out, size_t *n)
 {
-	size_t i, j, kept = 0;
+	bool common = any_kernel_side(sides, nsides);
+	size_t i, j, k, total = 0, run;
+	const char **names;
 
-	for (i = 0; i < rep->nrows; i++) {
-		struct rf_compare_row *r = &rep->rows[i];
-		bool common = true;
-
-		for (j = 0; j < rep->nsides; j++)
-			common = common && r->cell[j].present;
-		if (!common) {
-			rep->nshown -= r->shown;
-			free(r->cell);
-			free(r->zeros);
-			continue;
-		}
-		rep->rows[kept++] = *r;
+	for (i = 0; i < nsides; i++)
+		total += sides[i].nm;
+	names = calloc(total + 1, sizeof(*names));
+	if (!names)
+		return RF_ERR_NOMEM;
+	*n = 0;
+	for (i = 0; i < nsides; i++)
+		for (j = 0; j < sides[i].nm; j++)	/* a name twice in a side counts once */
+			if (!j || strcmp(sides[i].m[j].name, sides[i].m[j - 1].name))
+				names[(*n)++] = sides[i].m[j].name;
+	qsort(names, *n, sizeof(*names), name_cmp);
+	for (i = 0, k = 0; i < *n; i += run) {
+		for (run = 1; i + run < *n && !strcmp(names[i], names[i + run]); run++)
+			;
+		if (!common || run == nsides)
+			names[k++] = names[i];
 	}
-	rep->nrows = kept;
-	rep->missing = 0;
+	*n = k;
+	*out = names;
+	return 0;
+}
+
+/*
+ * The report's cells (a row per name, a cell per side) and the samples it
+ * shows (a side that lacks a metric has a 0 per run there): within
+ * rf_compare_fill_ok() of the samples the sides' files hold.
+ */
+static int check_fill(const struct rf_compare_side *sides, size_t nsides, size_t nrows,
+		      char *err, size_t errlen)
+{
+	uint64_t given = 0, runs = 0, made;
+	size_t i;
+
+	for (i = 0; i < nsides; i++) {
+		given += sides[i].given + sides[i].nm;
+		runs += sides[i].runs;
+	}
+	made = rf_compare_mul(nrows, nsides + runs);
+	if (rf_compare_fill_ok(made, given))
+		return 0;
+	rf_compare_seterr(err, errlen, "%s%s%s: %zu columns (%llu runs) of %zu metrics in all: a "
+			  "metric a column lacks counts as 0 there (LKP's rule), and the table would "
+			  "hold %llu cells and samples from the %llu its files give, over the limit "
+			  "of %d times as many (or %llu); compare columns that share their metrics "
+			  "(of one trace), or fewer at a time", sides[0].spec,
+			  nsides > 2 ? " ... " : " and ", sides[nsides - 1].spec, nsides,
+			  (unsigned long long)runs, nrows, (unsigned long long)made,
+			  (unsigned long long)given, RF_COMPARE_FILL_FACTOR,
+			  (unsigned long long)RF_COMPARE_FILL_FLOOR);
+	return RF_ERR_TOO_LARGE;
+}
+
+static size_t group_len(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+static int group_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct rf_compare_row *rows = arg;
+	const char *a = rows[*(const size_t *)pa].name, *b = rows[*(const size_t *)pb].name;
+	size_t la = group_len(a), lb = group_len(b);
+	int c = memcmp(a, b, la < lb ? la : lb);
+
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/*
+ * sort_stats(): a group ranks by how many of its shown stats there are
+ * (fewest first), failure groups before all, the test's own group at 0.
+ * The rows sorted by group, each group counted once: n log n.
+ */
+static int rank_groups(struct rf_compare_report *rep)
+{
+	size_t *order = calloc(rep->nrows + 1, sizeof(*order));
+	size_t i, j, k, shown;
+
+	if (!order)
+		return RF_ERR_NOMEM;
+	for (i = 0; i < rep->nrows; i++)
+		order[i] = i;
+	qsort_r(order, rep->nrows, sizeof(*order), group_cmp, rep->rows);
+	for (i = 0; i < rep->nrows; i = j) {
+		const char *name = rep->rows[order[i]].name;
+		char group[128];
+
+		shown = 0;
+		for (j = i; j < rep->nrows && !group_cmp(&order[i], &order[j], rep->rows); j++)
+			shown += rep->rows[order[j]].shown;
+		snprintf(group, sizeof(group), "%.*s", (int)group_len(name), name);
+		for (k = i; k < j; k++) {
+			struct rf_compare_row *r = &rep->rows[order[k]];
+			int count = (r->function_stat ? -10000 : 0) +
+				    (int)(shown < INT_MAX / 2 ? shown : INT_MAX / 2);
+
+			if (rf_compare_is_test_group(group) && count > 0)
+				count = 0;
+			r->group_rank = count;
+		}
+	}
+	free(order);
+	return 0;
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct rf_compare_row *a = pa, *b = pb;
+
+	if (a->group_rank != b->group_rank)
+		return a->group_rank < b->group_rank ? -1 : 1;
+	return strcmp(a->name, b->name);
 }
 
 int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_side *sides,
@@ -189,15 +222,23 @@ int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_sid
 	rep->nsides = nsides;
 	for (i = 0; i < nsides; i++)
 		max_runs = sides[i].runs > max_runs ? sides[i].runs : max_runs;
-	ret = union_names(sides, nsides, &names, &n);
-	rep->rows = ret ? NULL : calloc(n + 1, sizeof(*rep->rows));
-	if (!rep->rows) {
+	ret = row_names(sides, nsides, &names, &n);
+	if (!ret)
+		ret = check_fill(sides, nsides, n, err, errlen);
+	if (ret == RF_ERR_TOO_LARGE) {
 		free(names);
+		return ret;
+	}
+	rep->rows = ret ? NULL : calloc(n + 1, sizeof(*rep->rows));
+	rep->zeros = ret ? NULL : calloc(max_runs + 1, sizeof(*rep->zeros));
+	if (!rep->rows || !rep->zeros) {
+		free(names);
+		rf_compare_report_release(rep);
 		rf_compare_seterr(err, errlen, "out of memory");
 		return RF_ERR_NOMEM;
 	}
 	for (i = 0; i < n && !ret; i++) {
-		ret = build_row(&rep->rows[i], names[i], sides, nsides, max_runs, all);
+		ret = build_row(&rep->rows[i], names[i], sides, nsides, rep->zeros, all);
 		rep->nrows++;
 		for (j = 0; j < nsides && !ret; j++)
 			if (!rep->rows[i].cell[j].present) {
@@ -207,13 +248,13 @@ int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_sid
 		rep->nshown += rep->rows[i].shown;
 	}
 	free(names);
+	if (!ret)
+		ret = rank_groups(rep);
 	if (ret) {
+		rf_compare_report_release(rep);
 		rf_compare_seterr(err, errlen, "%s", rf_strerror(ret));
 		return ret;
 	}
-	if (any_kernel_side(sides, nsides))
-		keep_common_rows(rep);
-	rank_groups(rep);
 	qsort(rep->rows, rep->nrows, sizeof(*rep->rows), row_cmp);
 	return 0;
 }
@@ -222,11 +263,10 @@ void rf_compare_report_release(struct rf_compare_report *rep)
 {
 	size_t i;
 
-	for (i = 0; i < rep->nrows; i++) {
+	for (i = 0; i < rep->nrows; i++)
 		free(rep->rows[i].cell);
-		free(rep->rows[i].zeros);
-	}
 	free(rep->rows);
+	free(rep->zeros);
 	memset(rep, 0, sizeof(*rep));
 }
 

@@ -81,6 +81,7 @@ void rf_compare_timeline_release(struct rf_compare_timeline *tl)
 		free(tl->series[i].v);
 	}
 	free(tl->series);
+	free(tl->by_name);
 	free(tl->t_s);
 	memset(tl, 0, sizeof(*tl));
 }

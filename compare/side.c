@@ -38,11 +38,22 @@ const struct rf_compare_metric *rf_compare_side_find(const struct rf_compare_sid
 const struct rf_compare_series *rf_compare_side_series(const struct rf_compare_side *side,
 						       const char *name)
 {
-	size_t i;
+	const struct rf_compare_timeline *tl = &side->tl;
+	size_t lo = 0, hi = tl->nseries, mid;
+	int c;
 
-	for (i = 0; i < side->tl.nseries; i++)
-		if (!strcmp(side->tl.series[i].name, name))
-			return &side->tl.series[i];
+	if (!tl->by_name)
+		return NULL;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(tl->series[tl->by_name[mid]].name, name);
+		if (!c)
+			return &tl->series[tl->by_name[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
@@ -113,10 +124,56 @@ mismatch:
 	return RF_ERR_INVAL;
 }
 
+/* The number of metrics of @side and @run together (both sorted). */
+static size_t union_count(const struct rf_compare_side *side, const struct rf_compare_run *run)
+{
+	size_t i = 0, j = 0, n = 0;
+	int c;
+
+	while (i < side->nm || j < run->nm) {
+		if (i == side->nm)
+			c = 1;
+		else if (j == run->nm)
+			c = -1;
+		else
+			c = strcmp(side->m[i].name, run->m[j].name);
+		i += c <= 0;
+		j += c >= 0;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A side's samples are its metrics times its runs, a metric a run lacks
+ * counting as 0 (LKP's add_stats_to_matrix): runs of different metrics (a
+ * sweep's traces, LKP files) fill the side with zeros, within
+ * rf_compare_fill_ok() of what the files give.
+ */
+static int check_fill(const struct rf_compare_side *side, const struct rf_compare_run *run,
+		      const char *member, const char *spec, char *err, size_t errlen)
+{
+	uint64_t nm = union_count(side, run), runs = side->runs + run->cols;
+	uint64_t made = rf_compare_mul(nm, runs), given = side->given + run->given;
+
+	if (rf_compare_fill_ok(made, given))
+		return 0;
+	rf_compare_seterr(err, errlen, "%s%s%s: the column's %llu runs have %llu metrics in all, "
+			  "and a metric a run lacks counts as 0 there (LKP's rule): %llu samples "
+			  "from the %llu its files hold, over the limit of %d times as many (or "
+			  "%llu); compare runs that share their metrics (of one trace, or an LKP "
+			  "matrix.json whose every metric has a sample per run)", spec,
+			  strcmp(spec, member) ? ", at " : "", strcmp(spec, member) ? member : "",
+			  (unsigned long long)runs, (unsigned long long)nm,
+			  (unsigned long long)made, (unsigned long long)given,
+			  RF_COMPARE_FILL_FACTOR, (unsigned long long)RF_COMPARE_FILL_FLOOR);
+	return RF_ERR_TOO_LARGE;
+}
+
 /* Merge a sorted run into the sorted side: one more column of samples per metric. */
 static int merge_run(struct rf_compare_side *side, struct rf_compare_run *run)
 {
-	struct rf_compare_metric *out = calloc(side->nm + run->nm + 1, sizeof(*out));
+	struct rf_compare_metric *out = calloc(union_count(side, run) + 1, sizeof(*out));
 	size_t i = 0, j = 0, n = 0;
 	int ret = 0, c;
 
@@ -239,17 +296,20 @@ static int add_run(struct rf_compare_side *side, struct rf_compare_run *run, con
 		free(*config);
 		*config = NULL;		/* a group of different configurations */
 	}
+	if (!ret)
+		ret = check_fill(side, run, member, spec, err, errlen);
 	if (!ret && !run->lkp)
 		ret = add_fingerprint(side, run->fingerprint);
 	side->events_skipped += run->events_skipped;
 	side->lost_events += run->lost_events;
 	if (!ret)
 		ret = merge_run(side, run);
+	side->given += run->given;
 	return ret;
 }
 
 /* "sweep.json:CONFIG": every run of CONFIG, in the order the merge wrote them. */
-static int load_sweep(struct rf_compare_side *side, json_object *root, const char *path,
+static int load_sweep(struct rf_compare_side *side, struct rf_compare_file *file,
 		      const char *name, const char *member, const char *spec, char **config,
 		      char *err, size_t errlen)
 {
@@ -257,19 +317,19 @@ static int load_sweep(struct rf_compare_side *side, json_object *root, const cha
 	size_t i, n;
 	int ret;
 
-	ret = rf_compare_sweep_runs(root, path, name, &runs, err, errlen);
+	ret = rf_compare_sweep_runs(file, name, &runs, err, errlen);
 	n = ret ? 0 : json_object_array_length(runs);
-	side->sweep_not_done = rf_compare_sweep_not_done(root);
+	side->sweep_not_done = rf_compare_sweep_not_done(file->root);
 	if (!ret && !n) {
 		rf_compare_seterr(err, errlen, "%s: no run of '%s' is done yet (refault sweep "
-				  "status names what is missing)", path, member);
+				  "status names what is missing)", file->path, member);
 		ret = RF_ERR_INVAL;
 	}
 	for (i = 0; !ret && i < n; i++) {
 		struct rf_compare_run run = { 0 };
 
-		ret = rf_compare_load_results(&run, json_object_array_get_idx(runs, i), path, NULL,
-					      err, errlen);
+		ret = rf_compare_load_results(&run, json_object_array_get_idx(runs, i), NULL,
+					      file->path, NULL, err, errlen);
 		if (!ret)
 			ret = add_run(side, &run, member, spec, config, true, err, errlen);
 		rf_compare_run_release(&run);
@@ -277,33 +337,32 @@ static int load_sweep(struct rf_compare_side *side, json_object *root, const cha
 	return ret;
 }
 
-static int load_member(struct rf_compare_side *side, const char *member, const char *spec,
-		       char **config, char *err, size_t errlen)
+static int load_member(struct rf_compare_side *side, struct rf_compare_files *files,
+		       const char *member, const char *spec, char **config, char *err,
+		       size_t errlen)
 {
 	struct rf_compare_run run = { 0 };
-	struct json_object *root;
+	struct rf_compare_file *file;
 	char *path, *name;
 	int ret = split_member(member, &path, &name);
 
 	if (ret)
 		return ret;
-	ret = rf_json_read_object(path, RESULTS_OR_LKP, &root, err, errlen);
+	ret = rf_compare_files_get(files, path, RESULTS_OR_LKP, &file, err, errlen);
 	if (ret)
 		goto out;
-	if (rf_compare_is_sweep(root)) {
-		ret = load_sweep(side, root, path, name, member, spec, config, err, errlen);
-		json_object_put(root);
+	if (rf_compare_is_sweep(file->root)) {
+		ret = load_sweep(side, file, name, member, spec, config, err, errlen);
 		goto out;
 	}
-	ret = rf_compare_load_results(&run, root, path, name, err, errlen);
+	ret = rf_compare_load_results(&run, file->root, file, path, name, err, errlen);
 	if (ret == RF_ERR_NOT_TRACE && name) {
 		rf_compare_seterr(err, errlen, "%s: not a refault results file, so it has no "
 				  "configuration '%s'", path, name);
 		ret = RF_ERR_INVAL;
 	} else if (ret == RF_ERR_NOT_TRACE) {
-		ret = rf_compare_load_lkp(&run, root, path, err, errlen);
+		ret = rf_compare_load_lkp(&run, file->root, path, err, errlen);
 	}
-	json_object_put(root);
 	if (!ret)
 		ret = add_run(side, &run, member, spec, config, false, err, errlen);
 	rf_compare_run_release(&run);
@@ -336,8 +395,8 @@ static size_t member_len(const char *s)
 	return len;
 }
 
-static int load_group(struct rf_compare_side *side, const char *spec, char **config, char *err,
-		      size_t errlen)
+static int load_group(struct rf_compare_side *side, struct rf_compare_files *files,
+		      const char *spec, char **config, char *err, size_t errlen)
 {
 	const char *s = spec;
 	int ret = 0;
@@ -349,15 +408,19 @@ static int load_group(struct rf_compare_side *side, const char *spec, char **con
 		if (!member)
 			return RF_ERR_NOMEM;
 		if (len)
-			ret = load_member(side, member, spec, config, err, errlen);
+			ret = load_member(side, files, member, spec, config, err, errlen);
 		free(member);
 		s += len + (s[len] == ',');
 	}
 	return ret;
 }
 
-int rf_compare_side_load(struct rf_compare_side *side, const char *spec, char *err, size_t errlen)
+static char *trace_set(const struct rf_compare_side *s);
+
+int rf_compare_side_load(struct rf_compare_side *side, struct rf_compare_files *files,
+			 const char *spec, char *err, size_t errlen)
 {
+	struct rf_compare_files *own = NULL;
 	char *config = NULL;
 	int ret;
 
@@ -369,11 +432,18 @@ int rf_compare_side_load(struct rf_compare_side *side, const char *spec, char *e
 		rf_compare_seterr(err, errlen, "empty side '%s'", spec);
 		return RF_ERR_INVAL;
 	}
-	ret = load_group(side, spec, &config, err, errlen);
+	if (!files) {
+		files = own = rf_compare_files_new();
+		if (!files)
+			return RF_ERR_NOMEM;
+	}
+	ret = load_group(side, files, spec, &config, err, errlen);
+	rf_compare_files_free(own);
 	if (!ret) {
 		settle_exactness(side);
 		side->label = make_label(spec, config, side->lkp);
-		ret = side->label ? 0 : RF_ERR_NOMEM;
+		side->traces = trace_set(side);
+		ret = side->label && side->traces ? 0 : RF_ERR_NOMEM;
 	}
 	free(config);
 	return ret;
@@ -394,6 +464,7 @@ void rf_compare_side_release(struct rf_compare_side *side)
 	rf_compare_aliases_release(side->alias, side->nalias);
 	free(side->label);
 	free(side->spec);
+	free(side->traces);
 	free(side->trace_path);
 	rf_compare_timeline_release(&side->tl);
 	memset(side, 0, sizeof(*side));
@@ -407,10 +478,12 @@ static int fp_cmp(const void *a, const void *b)
 /* The sorted, de-duplicated fingerprints of a side, joined: its set of traces. */
 static char *trace_set(const struct rf_compare_side *s)
 {
-	char **v = calloc(s->runs + 1, sizeof(*v));
-	size_t i, len = 1;
-	char *out;
+	size_t i, len = 1, used = 0, n;
+	char **v, *out;
 
+	if (s->lkp || !s->fingerprints)
+		return strdup("");	/* LKP data carries no trace identity */
+	v = calloc(s->runs + 1, sizeof(*v));
 	if (!v)
 		return NULL;
 	for (i = 0; i < s->runs; i++) {
@@ -419,9 +492,15 @@ static char *trace_set(const struct rf_compare_side *s)
 	}
 	qsort(v, s->runs, sizeof(*v), fp_cmp);
 	out = calloc(len, 1);
-	for (i = 0; out && i < s->runs; i++)
-		if (!i || strcmp(v[i], v[i - 1]))
-			strcat(strcat(out, i ? " " : ""), v[i]);
+	for (i = 0; out && i < s->runs; i++) {
+		if (i && !strcmp(v[i], v[i - 1]))
+			continue;
+		if (used)
+			out[used++] = ' ';
+		n = strlen(v[i]);
+		memcpy(out + used, v[i], n + 1);
+		used += n;
+	}
 	free(v);
 	return out;
 }
@@ -429,13 +508,11 @@ static char *trace_set(const struct rf_compare_side *s)
 int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_compare_side *b,
 			   char *err, size_t errlen)
 {
-	char *sa, *sb;
+	const char *sa = a->traces, *sb = b->traces;
 	int ret = 0;
 
 	if (a->lkp || b->lkp)
 		return 0;		/* LKP data carries no trace identity */
-	sa = trace_set(a);
-	sb = trace_set(b);
 	if (!sa || !sb) {
 		ret = RF_ERR_NOMEM;
 	} else if (strcmp(sa, sb)) {
@@ -447,15 +524,15 @@ int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_comp
 				  strlen(sb) > 16 ? "..." : "");
 		ret = RF_ERR_INVAL;
 	}
-	free(sa);
-	free(sb);
 	return ret;
 }
 
-int rf_compare_results_configs(const char *path, char ***names, char ***workloads, size_t *n,
-			       char *err, size_t errlen)
+int rf_compare_results_configs(struct rf_compare_files *files, const char *path, char ***names,
+			       char ***workloads, size_t *n, char *err, size_t errlen)
 {
-	struct json_object *root, *configs, *c, *name, *wl, *runs;
+	struct json_object *configs, *c, *name, *wl, *runs;
+	struct rf_compare_files *own = NULL;
+	struct rf_compare_file *file;
 	size_t i, len;
 	int ret;
 
@@ -463,12 +540,19 @@ int rf_compare_results_configs(const char *path, char ***names, char ***workload
 	if (workloads)
 		*workloads = NULL;
 	*n = 0;
-	ret = rf_json_read_object(path, RESULTS_OR_LKP, &root, err, errlen);
-	if (ret)
+	if (!files) {
+		files = own = rf_compare_files_new();
+		if (!files)
+			return RF_ERR_NOMEM;
+	}
+	ret = rf_compare_files_get(files, path, RESULTS_OR_LKP, &file, err, errlen);
+	if (ret) {
+		rf_compare_files_free(own);
 		return ret;
-	if (!json_object_object_get_ex(root, "configs", &configs) ||
+	}
+	if (!json_object_object_get_ex(file->root, "configs", &configs) ||
 	    !json_object_is_type(configs, json_type_array)) {
-		json_object_put(root);
+		rf_compare_files_free(own);
 		return 0;	/* not a results file: nothing to expand */
 	}
 	len = json_object_array_length(configs);
@@ -491,6 +575,6 @@ int rf_compare_results_configs(const char *path, char ***names, char ***workload
 		}
 		(*names)[(*n)++] = strdup(json_object_get_string(name));
 	}
-	json_object_put(root);
+	rf_compare_files_free(own);
 	return *names && (!workloads || *workloads) ? 0 : RF_ERR_NOMEM;
 }

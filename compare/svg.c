@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare/compare-local.h"
@@ -68,6 +69,14 @@ static double time_unit(double xmax, const char **name)
 	return 1;
 }
 
+#define MAX_TICKS	16
+
+/* A point with a place on the chart (a file may hold NaN and infinities). */
+static bool drawable(const struct rf_compare_line *l, size_t j)
+{
+	return isfinite(l->x[j]) && isfinite(l->y[j]);
+}
+
 static void bounds(const struct rf_compare_line *l, size_t n, double *xmax, double *ymin,
 		   double *ymax)
 {
@@ -78,6 +87,8 @@ static void bounds(const struct rf_compare_line *l, size_t n, double *xmax, doub
 	*ymax = 0;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < l[i].n; j++) {
+			if (!drawable(&l[i], j))
+				continue;
 			*xmax = fmax(*xmax, l[i].x[j]);
 			*ymin = fmin(*ymin, l[i].y[j]);
 			*ymax = fmax(*ymax, l[i].y[j]);
@@ -93,10 +104,13 @@ static void axes(FILE *out, double xmax, double ymin, double ymax, const char *u
 	double step = nice_step(ymax - ymin, 4), v, tu, tstep;
 	const char *tname;
 	char buf[32];
+	int i;
 
 	fprintf(out, "<rect class=\"frame\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"/>\n",
 		ML, MT, PW, PH);
-	for (v = ceil(ymin / step) * step; v <= ymax + step * 1e-9; v += step) {
+	/* a few ticks; at most MAX_TICKS where a step is below the values' precision (1e18 + 256) */
+	for (i = 0, v = ceil(ymin / step) * step; v <= ymax + step * 1e-9 && i < MAX_TICKS;
+	     v += step, i++) {
 		double y = MT + PH * (ymax - v) / (ymax - ymin);
 
 		si(buf, sizeof(buf), fabs(v) < step * 1e-9 ? 0 : v);
@@ -106,7 +120,7 @@ static void axes(FILE *out, double xmax, double ymin, double ymax, const char *u
 	}
 	tu = time_unit(xmax, &tname);
 	tstep = nice_step(xmax * tu, 5);
-	for (v = 0; v <= xmax * tu + tstep * 1e-9; v += tstep) {
+	for (i = 0, v = 0; v <= xmax * tu + tstep * 1e-9 && i < MAX_TICKS; v += tstep, i++) {
 		double x = ML + PW * v / (xmax * tu);
 
 		snprintf(buf, sizeof(buf), "%.4g", v);
@@ -121,9 +135,73 @@ static void axes(FILE *out, double xmax, double ymin, double ymax, const char *u
 	fprintf(out, "</text>\n");
 }
 
+/* A line of more points than this is drawn by its pixel columns' first, lowest, highest and last. */
+#define COLUMNS		((size_t)PW)
+#define MAX_POINTS	(4 * COLUMNS)
+
+static void point(FILE *out, bool *first, double x, double y, double xmax, double ymin,
+		  double ymax)
+{
+	fprintf(out, "%c%.1f %.1f", *first ? 'M' : 'L', ML + PW * x / xmax,
+		MT + PH * (ymax - y) / (ymax - ymin));
+	*first = false;
+}
+
+struct column {
+	size_t first, last, min, max;
+	bool used;
+};
+
+/*
+ * The min/max downsampling of plotting tools (M4: a column's first, lowest,
+ * highest and last point, in the line's order), the columns by their x: at
+ * most MAX_POINTS points, what a pixel column shows of them all.
+ */
+static void downsampled(FILE *out, const struct rf_compare_line *l, double xmax, double ymin,
+			double ymax)
+{
+	struct column *col = calloc(COLUMNS, sizeof(*col));
+	bool first = true;
+	size_t j, c, k, pick[4];
+
+	if (!col)
+		return;
+	for (j = 0; j < l->n; j++) {
+		double f = l->x[j] / xmax * (double)COLUMNS;
+		struct column *cl;
+
+		if (!drawable(l, j))
+			continue;
+		c = !(f > 0) ? 0 : f >= (double)COLUMNS ? COLUMNS - 1 : (size_t)f;
+		cl = &col[c];
+		if (!cl->used) {
+			*cl = (struct column){ .first = j, .last = j, .min = j, .max = j, .used = true };
+			continue;
+		}
+		cl->last = j;
+		if (l->y[j] < l->y[cl->min])
+			cl->min = j;
+		if (l->y[j] > l->y[cl->max])
+			cl->max = j;
+	}
+	for (c = 0; c < COLUMNS; c++) {
+		if (!col[c].used)
+			continue;
+		pick[0] = col[c].first;
+		pick[1] = col[c].min < col[c].max ? col[c].min : col[c].max;
+		pick[2] = col[c].min < col[c].max ? col[c].max : col[c].min;
+		pick[3] = col[c].last;
+		for (k = 0; k < 4; k++)
+			if (!k || pick[k] != pick[k - 1])
+				point(out, &first, l->x[pick[k]], l->y[pick[k]], xmax, ymin, ymax);
+	}
+	free(col);
+}
+
 static void path(FILE *out, const struct rf_compare_line *l, size_t k, size_t n, double xmax,
 		 double ymin, double ymax)
 {
+	bool first = true;
 	size_t j;
 
 	/* the first drawn widest: a later identical line shows on top of it, and it around */
@@ -131,9 +209,12 @@ static void path(FILE *out, const struct rf_compare_line *l, size_t k, size_t n,
 		colors[k % 8], 1.2 + 1.6 * (double)(n - 1 - k) / (n > 1 ? (double)(n - 1) : 1),
 		*dashes[k % 6] ? " stroke-dasharray=\"" : "", dashes[k % 6],
 		*dashes[k % 6] ? "\"" : "");
-	for (j = 0; j < l->n; j++)
-		fprintf(out, "%c%.1f %.1f", j ? 'L' : 'M', ML + PW * l->x[j] / xmax,
-			MT + PH * (ymax - l->y[j]) / (ymax - ymin));
+	if (l->n > MAX_POINTS)
+		downsampled(out, l, xmax, ymin, ymax);
+	else
+		for (j = 0; j < l->n; j++)
+			if (drawable(l, j))
+				point(out, &first, l->x[j], l->y[j], xmax, ymin, ymax);
 	fprintf(out, "\"><title>");
 	rf_html_escape_str(out, l->name);
 	fprintf(out, "</title></path>\n");
@@ -170,6 +251,9 @@ void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 		legend_key(out, k);
 		fputc(' ', out);
 		rf_html_escape_str(out, l[k].name);
+		if (l[k].n > MAX_POINTS)
+			fprintf(out, " (%zu samples: each pixel column drawn by its first, lowest, "
+				"highest and last)", l[k].n);
 		fprintf(out, "%s</span> ", l[k].n ? "" : " (none)");
 	}
 	fprintf(out, "</figcaption></figure>\n");
