@@ -14,6 +14,7 @@
 #include "cli/builtin.h"
 #include "cli/util.h"
 #include "lib/outfile.h"
+#include "lib/term.h"
 #include "compare/compare.h"
 #include "lib/grow.h"
 
@@ -37,18 +38,28 @@ struct compare_opts {
 	bool keep_files;		/* for the tables of the other workloads */
 };
 
-/* A message on stderr. */
+/*
+ * A message on stderr whose text may come from a file (names, labels, paths,
+ * what the library says of them): escaped as every verb escapes such text
+ * for a terminal (lib/term.h).
+ */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
 {
-	char *msg = NULL;
+	char *msg = NULL, *esc;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	rf_err(VERB, "%s", n < 0 ? "out of memory" : msg);
+	if (n < 0) {
+		rf_err(VERB, "out of memory");
+		return;
+	}
+	esc = rf_term_escaped(msg);
+	rf_err(VERB, "%s", esc ? esc : "out of memory");
+	free(esc);
 	free(msg);
 }
 
@@ -99,8 +110,9 @@ static void usage(FILE *out)
 "      --force             compare results of different traces anyway\n"
 "  -h, --help              this text\n"
 "\n"
-"A column or a table that LKP's zeros for missing samples would make over 8 times\n"
-"what its files hold is refused (docs/compare.md, \"Limits\").\n"
+"Names from files are printed escaped for a terminal (\\x1b for ESC); a column or a\n"
+"table that LKP's zeros for missing samples would make over 8 times what its files\n"
+"hold is refused (docs/compare.md, \"Limits\").\n"
 "\n"
 "exit status: 0 no gate tripped, 1 error (unreadable or malformed input, a missing or\n"
 "unknown metric, different traces without --force, over a limit), 2 bad command line,\n"
@@ -227,10 +239,14 @@ static int load_sides(struct compare_opts *o, struct rf_compare_side *sides)
 			say("%s", err);
 			return RF_EXIT_FAILURE;
 		}
-		if (sides[i].lost_events)
-			fprintf(stderr, "WARNING: %s: the kernel lost %llu records while its trace was "
-				"recorded: its numbers are short\n", sides[i].spec,
+		if (sides[i].lost_events) {
+			fflush(stdout);
+			fprintf(stderr, "WARNING: ");
+			rf_term_escape_str(stderr, sides[i].spec);
+			fprintf(stderr, ": the kernel lost %llu records while its trace was "
+				"recorded: its numbers are short\n",
 				(unsigned long long)sides[i].lost_events);
+		}
 		if (sides[i].sweep_not_done && (!i || !sides[i - 1].sweep_not_done))
 			say("warning: %s: a partial sweep: %zu of its tasks failed or are "
 			    "missing, so some columns have fewer runs (refault sweep status)",
@@ -589,7 +605,9 @@ static int compare_workloads(struct compare_opts *o)
 		for (k = start, sub.nspecs = 0; k < n &&
 		     !strcmp(o->workloads[order[k]], o->workloads[i]); k++)
 			sub.specs[sub.nspecs++] = o->specs[order[k]];
-		printf("%s== workload %s ==\n\n", i ? "\n" : "", o->workloads[i]);
+		printf("%s== workload ", i ? "\n" : "");
+		rf_term_escape_str(stdout, o->workloads[i]);
+		printf(" ==\n\n");
 		fflush(stdout);
 		r = sub.nspecs < 2 ? 0 : compare_specs(&sub);
 		if (r == RF_EXIT_FAILURE || r == RF_EXIT_USAGE || (r == EXIT_GATE && !ret))

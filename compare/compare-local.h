@@ -160,6 +160,12 @@ void rf_compare_format_value(char *buf, size_t len, double mean, double stddev);
 void rf_compare_format_change(char *buf, size_t len, double change, bool absolute);
 
 /* util.c */
+/*
+ * File-supplied text on a terminal (lib/term.h's rule): @s escaped, cut at a
+ * character to @width columns (0: no limit), and padded to them with spaces
+ * on the left (@align > 0), on the right (@align < 0), or not (@align 0).
+ */
+void rf_compare_term_field(FILE *out, const char *s, size_t width, int align);
 char *rf_compare_strdup(const char *s);
 int rf_compare_asprintf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rf_compare_seterr(char *err, size_t errlen, const char *fmt, ...)

@@ -183,7 +183,11 @@ RF_API int rf_compare_report_build(struct rf_compare_report *rep, struct rf_comp
 				   size_t nsides, bool all, char *err, size_t errlen);
 RF_API void rf_compare_report_release(struct rf_compare_report *rep);
 
-/* LKP's ncompare table, and which model decisions differ and how the estimated cost moves. */
+/*
+ * LKP's ncompare table, and which model decisions differ and how the estimated cost moves.
+ * Every text here that a file supplied (names, labels, paths) is escaped for a terminal
+ * (lib/term.h), and columns are aligned by rf_term_width().
+ */
 RF_API int rf_compare_print_table(FILE *out, const struct rf_compare_report *rep);
 RF_API int rf_compare_print_decisions(FILE *out, const struct rf_compare_report *rep);
 
@@ -216,7 +220,10 @@ RF_API void rf_compare_gate_release(struct rf_compare_gate *g);
 RF_API int rf_compare_gate_eval(const struct rf_compare_gate *g,
 				const struct rf_compare_report *rep, char *msg, size_t msglen);
 
-/* LKP-style ASCII plots (gnuplot's dumb terminal, 80x20): across the sides, or over time. */
+/*
+ * LKP-style ASCII plots (gnuplot's dumb terminal, 80x20): across the sides, or over time;
+ * names and labels escaped as in the table.
+ */
 RF_API int rf_compare_plot_variants(FILE *out, const struct rf_compare_report *rep,
 				    const char *metric);
 RF_API int rf_compare_plot_time(FILE *out, const struct rf_compare_side *sides, size_t nsides,

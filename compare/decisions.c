@@ -42,7 +42,11 @@ static void print_side(FILE *out, const struct rf_compare_report *rep, const boo
 		total++;
 		differ += differs(&rep->rows[i], side, ref);
 	}
-	fprintf(out, "decisions: %s vs %s: ", rep->sides[side].label, rep->sides[ref].label);
+	fprintf(out, "decisions: ");
+	rf_compare_term_field(out, rep->sides[side].label, 0, 0);
+	fprintf(out, " vs ");
+	rf_compare_term_field(out, rep->sides[ref].label, 0, 0);
+	fprintf(out, ": ");
 	if (!differ) {
 		fprintf(out, "same (all %zu model counters equal)\n", total);
 		return;
@@ -53,7 +57,8 @@ static void print_side(FILE *out, const struct rf_compare_report *rep, const boo
 
 		if (!model[i] || !differs(row, side, ref))
 			continue;
-		fprintf(out, "%s%s", named ? ", " : "", row->name);
+		fprintf(out, "%s", named ? ", " : "");
+		rf_compare_term_field(out, row->name, 0, 0);
 		named++;
 	}
 	fprintf(out, "%s)\n", differ > named ? ", ..." : "");
@@ -67,8 +72,9 @@ static void print_cost(FILE *out, const struct rf_compare_report *rep)
 
 	if (!row)
 		return;
-	fprintf(out, "estimated kernel cost (cost.estimated_ns): %s %.10g", rep->sides[0].label,
-		row->cell[0].mean);
+	fprintf(out, "estimated kernel cost (cost.estimated_ns): ");
+	rf_compare_term_field(out, rep->sides[0].label, 0, 0);
+	fprintf(out, " %.10g", row->cell[0].mean);
 	for (i = 1; i < rep->nsides; i++) {
 		char *s;
 		size_t n;
@@ -78,7 +84,9 @@ static void print_cost(FILE *out, const struct rf_compare_report *rep)
 		n = strlen(s);
 		while (n && s[n - 1] == ' ')
 			s[--n] = 0;
-		fprintf(out, ", %s %s", rep->sides[i].label, s);
+		fprintf(out, ", ");
+		rf_compare_term_field(out, rep->sides[i].label, 0, 0);
+		fprintf(out, " %s", s);
 	}
 	fprintf(out, "\n");
 }

@@ -244,10 +244,10 @@ int rf_compare_write_json(FILE *out, const struct rf_compare_report *rep, bool a
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 
-/* RFC 4180: quote fields that hold a comma, a quote or a newline. */
+/* RFC 4180: quote fields that hold a comma, a quote, a line feed or a carriage return. */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
+	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, out);
 		return;
 	}
@@ -268,6 +268,18 @@ static void csv_number(FILE *out, double v, bool valid)
 		fputc(',', out);
 }
 
+/* ",LABEL:WHAT" as one field (a label may hold a comma or a quote). */
+static void csv_column(FILE *out, const char *label, const char *what)
+{
+	char *field = NULL;
+
+	fputc(',', out);
+	if (rf_compare_asprintf(&field, "%s:%s", label, what) < 0)
+		return;
+	csv_field(out, field);
+	free(field);
+}
+
 static void csv_header(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t i;
@@ -276,13 +288,13 @@ static void csv_header(FILE *out, const struct rf_compare_report *rep)
 	for (i = 0; i < rep->nsides; i++) {
 		const char *l = rep->sides[i].label;
 
-		if (i) {
-			fputc(',', out);
-			fprintf(out, "%s:change", l);
-		}
-		fprintf(out, ",%s:mean,%s:stddev_percent,%s:runs", l, l, l);
 		if (i)
-			fprintf(out, ",%s:changed", l);
+			csv_column(out, l, "change");
+		csv_column(out, l, "mean");
+		csv_column(out, l, "stddev_percent");
+		csv_column(out, l, "runs");
+		if (i)
+			csv_column(out, l, "changed");
 	}
 	fputc('\n', out);
 }

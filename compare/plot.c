@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare/compare-local.h"
+#include "lib/term.h"
 #include "lib/units.h"
 
 #define WIDTH		80
@@ -123,9 +124,11 @@ static void legend(FILE *out, const struct rf_compare_side *sides, size_t n, con
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		fprintf(out, "[%c] %s%s%s%s\n", marker(i), sides[i].label, *what ? " " : "", what,
-			i ? "" : " (base)");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "[%c] ", marker(i));
+		rf_compare_term_field(out, sides[i].label, 0, 0);
+		fprintf(out, "%s%s%s\n", *what ? " " : "", what, i ? "" : " (base)");
+	}
 }
 
 /* The title as LKP sanitizes it: characters outside [a-zA-Z0-9_.:+=-] become '_'. */
@@ -420,13 +423,13 @@ static void print_ticks(FILE *out, const struct canvas *c, struct axis_point **b
 	for (i = 0; i < n; i++) {
 		if (i && by[i]->vrank == by[i - 1]->vrank)
 			continue;
-		w = strlen(by[i]->val);
+		w = rf_term_width(by[i]->val);
 		at = LEFT + (size_t)col_of(c, (double)by[i]->vrank);
 		at = at >= w / 2 ? at - w / 2 : 0;
 		if (at < cur + (cur > 0) || at + w > WIDTH)
 			continue;	/* on the one before, or touching it */
 		fprintf(out, "%*s", (int)(at - cur), "");
-		fputs(by[i]->val, out);
+		rf_compare_term_field(out, by[i]->val, 0, 0);
 		cur = at + w;
 	}
 	fprintf(out, "  (%s)\n", key);
@@ -450,7 +453,7 @@ int rf_compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const c
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		char *label = strdup(rep->sides[i].label);
+		char *label = rf_term_escaped(rep->sides[i].label);
 		bool found = label && split_label(label, key, p[i].ident, sizeof(p[i].ident),
 						  p[i].val, sizeof(p[i].val));
 

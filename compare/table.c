@@ -78,19 +78,31 @@ static void print_header(FILE *out, const struct rf_compare_report *rep)
 
 	fprintf(out, "=========================================================================="
 		     "===============\n");
-	if (one_trace(rep))
-		fprintf(out, "trace/fingerprint:\n  %s/%.16s\n\n",
-			base->trace_path ? base->trace_path : "?", base->fingerprints[0]);
-	else
+	if (one_trace(rep)) {
+		fprintf(out, "trace/fingerprint:\n  ");
+		rf_compare_term_field(out, base->trace_path ? base->trace_path : "?", 0, 0);
+		fputc('/', out);
+		rf_compare_term_field(out, base->fingerprints[0], 16, 0);
+		fprintf(out, "\n\n");
+	} else {
 		fprintf(out, "trace:\n  %s\n\n", base->lkp ? "LKP data" :
 			"not the same for every column (compared with --force or LKP data)");
+	}
 	fprintf(out, "config: \n");
-	for (i = 0; i < rep->nsides; i++)
-		fprintf(out, "  %s (%s, %zu run%s)\n", rep->sides[i].label, rep->sides[i].spec,
-			rep->sides[i].runs, rep->sides[i].runs == 1 ? "" : "s");
-	fprintf(out, "\n%*.*s ", FIRST_WIDTH, FIRST_WIDTH, base->label);
-	for (i = 1; i < rep->nsides; i++)
-		fprintf(out, "%*.*s ", COL_WIDTH, COL_WIDTH, rep->sides[i].label);
+	for (i = 0; i < rep->nsides; i++) {
+		fprintf(out, "  ");
+		rf_compare_term_field(out, rep->sides[i].label, 0, 0);
+		fprintf(out, " (");
+		rf_compare_term_field(out, rep->sides[i].spec, 0, 0);
+		fprintf(out, ", %zu run%s)\n", rep->sides[i].runs, rep->sides[i].runs == 1 ? "" : "s");
+	}
+	fputc('\n', out);
+	rf_compare_term_field(out, base->label, FIRST_WIDTH, 1);
+	fputc(' ', out);
+	for (i = 1; i < rep->nsides; i++) {
+		rf_compare_term_field(out, rep->sides[i].label, COL_WIDTH, 1);
+		fputc(' ', out);
+	}
 	fprintf(out, "\n%.*s ", FIRST_WIDTH, "--------------------------------");
 	for (i = 1; i < rep->nsides; i++)
 		fprintf(out, "%.*s ", COL_WIDTH, "--------------------------------");
@@ -120,7 +132,9 @@ static void print_failure_row(FILE *out, const struct rf_compare_row *row, size_
 			fprintf(out, "%*.4g", ABS_WIDTH + 1, f);
 		fprintf(out, ":%-*zu", ERR_WIDTH - 2, c->n);
 	}
-	fprintf(out, "  %s\n", row->name);
+	fprintf(out, "  ");
+	rf_compare_term_field(out, row->name, 0, 0);
+	fputc('\n', out);
 }
 
 static void print_perf_row(FILE *out, const struct rf_compare_row *row, size_t nsides)
@@ -138,7 +152,9 @@ static void print_perf_row(FILE *out, const struct rf_compare_row *row, size_t n
 		rf_compare_format_value(buf, sizeof(buf), c->mean, c->stddev);
 		fputs(buf, out);
 	}
-	fprintf(out, "  %s\n", row->name);
+	fprintf(out, "  ");
+	rf_compare_term_field(out, row->name, 0, 0);
+	fputc('\n', out);
 }
 
 static size_t count_shown(const struct rf_compare_report *rep, bool function)

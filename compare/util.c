@@ -8,6 +8,28 @@
 #include <string.h>
 
 #include "compare/compare-local.h"
+#include "lib/term.h"
+#include "lib/utf8.h"
+
+void rf_compare_term_field(FILE *out, const char *s, size_t width, int align)
+{
+	char *e = rf_term_escaped(s);
+	const char *t = e ? e : "?";
+	size_t n = strlen(t), i = 0, w = 0, k;
+
+	/* the escaped text is well-formed UTF-8: one column a code point, as rf_term_width() */
+	while (i < n && (!width || w < width)) {
+		k = rf_utf8_seq((const unsigned char *)t + i, n - i);
+		i += k ? k : 1;
+		w++;
+	}
+	if (align > 0 && w < width)
+		fprintf(out, "%*s", (int)(width - w), "");
+	fwrite(t, 1, i, out);
+	if (align < 0 && w < width)
+		fprintf(out, "%*s", (int)(width - w), "");
+	free(e);
+}
 
 char *rf_compare_strdup(const char *s)
 {

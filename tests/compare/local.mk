@@ -6,7 +6,8 @@ tests_compare_test_compare_rules_LDADD = $(COMPARE_LIBS)
 compare_sh_tests = tests/compare/test-compare-table.sh tests/compare/test-compare-gates.sh \
 	tests/compare/test-compare-names.sh \
 	tests/compare/test-compare-export.sh tests/compare/test-compare-errors.sh \
-	tests/compare/test-compare-html.sh tests/compare/test-compare-kernel.sh
+	tests/compare/test-compare-html.sh tests/compare/test-compare-kernel.sh \
+	tests/compare/test-compare-escapes.sh
 TESTS += tests/compare/test-compare-rules $(compare_sh_tests)
 EXTRA_DIST += tests/compare/lib.sh tests/compare/mkresults.py tests/compare/expected $(compare_sh_tests)
 CLEANFILES += tests/compare/report-cgroups.png
