@@ -135,6 +135,7 @@ static int snapshot_values(struct rf_observe *o, const struct rf_event *ev)
 	struct obs_value *v;
 	uint32_t i;
 	bool fresh;
+	int pn, n;
 
 	if (ev->u.counters.source != RF_COUNTERS_VMSTAT) {
 		size_t idx = obs_cg_index(o, ev->u.counters.cgroup);
@@ -148,16 +149,19 @@ static int snapshot_values(struct rf_observe *o, const struct rf_event *ev)
 			path = idbuf;
 		}
 	}
+	pn = path ? (int)strnlen(path, sizeof(key)) : 0;
 	for (i = 0; i < ev->u.counters.nr; i++) {
 		const struct rf_counter *c = &ev->u.counters.entries[i];
 		uint64_t value = c->value;
 
 		if (path && in_bytes(c->name))
 			value /= o->page_size;
+		/* no part longer than the key: snprintf() would read a long path to its end */
+		n = (int)strnlen(c->name, sizeof(key));
 		if (path)
-			snprintf(key, sizeof(key), "memcg.%s.%s", path, c->name);
+			snprintf(key, sizeof(key), "memcg.%.*s.%.*s", pn, path, n, c->name);
 		else
-			snprintf(key, sizeof(key), "vmstat.%s", c->name);
+			snprintf(key, sizeof(key), "vmstat.%.*s", n, c->name);
 		v = value_of(o, key, &fresh);
 		if (!v)
 			return RF_ERR_NOMEM;
