@@ -33,6 +33,8 @@ void vcapture_release(struct vcapture *c)
 	free(c->k_stat);
 	free(c->k_statmask);
 	free(c->m);
-	c->k = c->k_stat = c->m = NULL;
+	free(c->k_sub);
+	free(c->m_sub);
+	c->k = c->k_stat = c->m = c->k_sub = c->m_sub = NULL;
 	c->k_statmask = NULL;
 }

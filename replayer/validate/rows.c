@@ -25,22 +25,77 @@ enum scope_kind { SC_CGROUP, SC_TRACE, SC_HOST };
 struct scope {
 	enum scope_kind kind;
 	size_t cg;			/* SC_CGROUP */
-	const uint8_t *in;		/* [nr_cg]: in the subtree of cg */
+	bool recorded;			/* SC_CGROUP: the recorded cgroup (recorded_cg()) */
 	bool root;			/* SC_CGROUP: the hierarchy's root ("/", an -a trace's) */
 };
 
-static bool in_subtree(const struct rf_observe *k, size_t j, size_t root)
+/*
+ * The cgroup tree, in one pass each way.  A cgroup's parent is always made
+ * known before it (librefault-observe takes the parent's index when the
+ * child arrives), so parent_idx < idx: ascending indices visit parents
+ * before their children, descending ones children before their parents.
+ * A parent index that breaks this (none does) is taken as a root.
+ */
+static int parent_of(const struct rf_observe *k, size_t i)
 {
-	int p = (int)j;
+	int p = rf_observe_cgroup(k, i)->parent_idx;
 
-	while (p >= 0) {
-		if ((size_t)p == root)
-			return true;
-		if (rf_observe_cgroup(k, p)->parent_idx == p)
-			break;
-		p = rf_observe_cgroup(k, p)->parent_idx;
+	return p >= 0 && (size_t)p < i ? p : -1;
+}
+
+/*
+ * @sub[i * RF_OBS_NR + q] = the sum of @local over i's subtree (i and every
+ * cgroup below it), for the first @n cgroups: one bottom-up pass.
+ */
+static void subtree_sums(const struct rf_observe *k, size_t n, const uint64_t *local,
+			 uint64_t *sub)
+{
+	size_t i, q;
+
+	memcpy(sub, local, n * RF_OBS_NR * sizeof(*sub));
+	for (i = n; i-- > 1;) {
+		int p = parent_of(k, i);
+
+		if (p >= 0)
+			for (q = 0; q < RF_OBS_NR; q++)
+				sub[(size_t)p * RF_OBS_NR + q] += sub[i * RF_OBS_NR + q];
 	}
-	return false;
+}
+
+/* Both sides' subtree sums of every capture (vcapture.k_sub, .m_sub). */
+static int capture_sums(struct rf_validation *v)
+{
+	size_t c;
+
+	for (c = 0; c < v->nr_caps; c++) {
+		struct vcapture *x = &v->caps[c];
+		size_t n = x->nr_cg ? x->nr_cg : 1;
+
+		free(x->k_sub);
+		free(x->m_sub);
+		x->k_sub = calloc(n * RF_OBS_NR, sizeof(*x->k_sub));
+		x->m_sub = calloc(n * RF_OBS_NR, sizeof(*x->m_sub));
+		if (!x->k_sub || !x->m_sub)
+			return RF_ERR_NOMEM;
+		subtree_sums(v->kernel, x->nr_cg, x->k, x->k_sub);
+		subtree_sums(v->kernel, x->nr_cg, x->m, x->m_sub);
+	}
+	return 0;
+}
+
+/*
+ * @above[i]: a cgroup of index 1 or more above i (a proper ancestor) had
+ * memory.stat at capture @end: one top-down pass.
+ */
+static void stat_above(const struct rf_observe *k, const struct vcapture *end, bool *above)
+{
+	size_t i;
+
+	for (i = 0; i < end->nr_cg; i++) {
+		int p = parent_of(k, i);
+
+		above[i] = p >= 0 && ((p >= 1 && end->k_statmask[p]) || above[p]);
+	}
 }
 
 /* The kernel's number for @q in @s at @c: false when the trace has none. */
@@ -73,9 +128,14 @@ static bool value(const struct vcapture *c, const struct scope *s, enum rf_obs_q
 		*out = c->m[s->cg * RF_OBS_NR + q];
 		return true;
 	}
+	if (s->kind == SC_CGROUP) {
+		/* a cgroup made after this capture, and so its subtree, had nothing yet */
+		*out = s->cg >= c->nr_cg ? 0 :
+		       side == KERNEL ? c->k_sub[s->cg * RF_OBS_NR + q] : c->m_sub[s->cg * RF_OBS_NR + q];
+		return true;
+	}
 	for (j = 0; j < c->nr_cg; j++)
-		if (s->kind == SC_TRACE || s->in[j])
-			sum += side == KERNEL ? c->k[j * RF_OBS_NR + q] : c->m[j * RF_OBS_NR + q];
+		sum += side == KERNEL ? c->k[j * RF_OBS_NR + q] : c->m[j * RF_OBS_NR + q];
 	*out = sum;
 	return true;
 }
@@ -129,16 +189,9 @@ static bool is_reclaim_q(enum rf_obs_q q)
  * the recorded one too).  Reclaim is gated there only: below it, limit
  * reclaim is pinned on the reclaiming task's cgroup, not on the pages' own.
  */
-static bool recorded_cg(const struct rf_observe *k, const struct vcapture *end, size_t i)
+static bool recorded_cg(const struct vcapture *end, const bool *above, size_t i)
 {
-	size_t j;
-
-	if (!end->k_statmask[i])
-		return false;
-	for (j = 1; j < end->nr_cg; j++)
-		if (j != i && end->k_statmask[j] && in_subtree(k, i, j))
-			return false;
-	return true;
+	return end->k_statmask[i] && !above[i];
 }
 
 /*
@@ -193,7 +246,10 @@ static const char *row_note(const struct scope *s, enum rf_obs_q q, bool memstat
 	return NULL;
 }
 
-/* @memstat: the kernel's number came from memory.stat (else from tracepoints or /proc/vmstat) */
+/*
+ * @memstat: the kernel's number came from memory.stat (else from tracepoints or /proc/vmstat);
+ * @scope: kept, not copied: the kernel side's cgroup path or a literal, which live as long as @v.
+ */
 static int push_row(struct rf_validation *v, const char *scope, enum rf_obs_q q, uint64_t k,
 		    uint64_t m, bool gated, const char *note, const struct scope *s, bool memstat)
 {
@@ -203,10 +259,9 @@ static int push_row(struct rf_validation *v, const char *scope, enum rf_obs_q q,
 		return RF_ERR_NOMEM;
 	r = &v->rows[v->nr_rows];
 	memset(r, 0, sizeof(*r));
-	r->scope = strdup(scope);
-	if (!r->scope)
-		return RF_ERR_NOMEM;
+	r->scope = scope;
 	v->nr_rows++;
+	r->cg = s->kind == SC_CGROUP ? (long)s->cg : -1;
 	r->q = q;
 	r->kernel = k;
 	r->model = m;
@@ -258,7 +313,7 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 {
 	const struct vcapture *end = &v->caps[v->nr_caps - 1];
 	bool memstat = s->kind == SC_CGROUP && end->k_statmask[s->cg];
-	bool recorded = s->kind == SC_CGROUP && recorded_cg(v->kernel, end, s->cg);
+	bool recorded = s->kind == SC_CGROUP && s->recorded;
 	bool below = memstat && !recorded;	/* snapshotted below the recorded cgroup */
 	int q, e = 0;
 
@@ -307,20 +362,11 @@ static bool local_activity(const struct vcapture *end, size_t i)
  * the ones below them where something happened; without any snapshot, the
  * cgroups where something happened.  Ancestors only repeat their subtree.
  */
-static bool shown(const struct rf_observe *k, const struct vcapture *end, size_t i, bool any_stat)
+static bool shown(const struct vcapture *end, const bool *above, size_t i, bool any_stat)
 {
-	size_t j;
-
 	if (end->k_statmask[i])
 		return true;
-	if (!local_activity(end, i) && !any_stat)
-		return false;
-	if (!any_stat)
-		return true;
-	for (j = 1; j < end->nr_cg; j++)
-		if (j != i && end->k_statmask[j] && in_subtree(k, i, j))
-			return true;
-	return false;
+	return any_stat ? above[i] : local_activity(end, i);
 }
 
 static void add_notes(struct rf_validation *v)
@@ -373,6 +419,12 @@ static void add_notes(struct rf_validation *v)
 	if (x)
 		NOTE("%llu events were lost while recording: the model missed references",
 		     (unsigned long long)x);
+	if (v->capture_stride > 1)
+		NOTE("the trace has %llu counter snapshots over %zu cgroups: 1 in %llu is a "
+		     "phase here, which keeps the captures within %llu values (a phase spans "
+		     "%llu snapshots)", (unsigned long long)v->snapshots,
+		     rf_observe_nr_cgroups(k), (unsigned long long)v->capture_stride,
+		     (unsigned long long)v->capture_values, (unsigned long long)v->capture_stride);
 #undef NOTE
 }
 
@@ -380,10 +432,10 @@ int vrows_build(struct rf_validation *v)
 {
 	const struct rf_observe *k = v->kernel;
 	const struct vcapture *end;
-	size_t n = rf_observe_nr_cgroups(k), i, j;
 	uint64_t best = 0;
-	uint8_t *in = NULL;
-	int e = 0;
+	bool *above;
+	size_t i;
+	int e;
 
 	if (!v->nr_caps)
 		return 0;
@@ -404,40 +456,42 @@ int vrows_build(struct rf_validation *v)
 	v->folio_slack = rf_observe_max_folio_order(k) ? 1ull << rf_observe_max_folio_order(k) : 0;
 	end = &v->caps[v->nr_caps - 1];
 	v->evict_unseen = eviction_unseen(v, end);
+	e = capture_sums(v);
+	above = calloc(end->nr_cg ? end->nr_cg : 1, sizeof(*above));
+	if (e || !above) {
+		free(above);
+		return RF_ERR_NOMEM;
+	}
+	stat_above(k, end, above);
 	for (i = 1; i < end->nr_cg; i++)
-		if (recorded_cg(k, end, i) &&
+		if (recorded_cg(end, above, i) &&
 		    (v->main_cg < 0 || end->k[i * RF_OBS_NR + RF_OBS_ADD] >= best)) {
 			v->main_cg = (int)i;
 			best = end->k[i * RF_OBS_NR + RF_OBS_ADD];
 		}
-	in = calloc(n ? n : 1, 1);
-	if (!in)
-		return RF_ERR_NOMEM;
 	for (i = 1; i < end->nr_cg && !e; i++) {
-		struct scope s = { .kind = SC_CGROUP, .cg = i, .in = in,
+		struct scope s = { .kind = SC_CGROUP, .cg = i, .recorded = recorded_cg(end, above, i),
 				   .root = !strcmp(rf_observe_cgroup(k, i)->path, "/") };
 		uint64_t kadd = 0, madd = 0;
 
-		if (!shown(k, end, i, v->main_cg >= 0))
+		if (!shown(end, above, i, v->main_cg >= 0))
 			continue;
-		for (j = 0; j < n; j++)
-			in[j] = in_subtree(k, j, i);
 		value(end, &s, RF_OBS_ADD, KERNEL, &kadd);
 		value(end, &s, RF_OBS_ADD, MODEL, &madd);
 		if (end->k_statmask[i] || kadd || madd || local_activity(end, i))
 			e = scope_rows(v, &s, rf_observe_cgroup(k, i)->path);
 	}
 	if (!e) {
-		struct scope s = { .kind = SC_TRACE, .in = in };
+		struct scope s = { .kind = SC_TRACE };
 
 		e = scope_rows(v, &s, "(trace)");
 	}
 	if (!e) {
-		struct scope s = { .kind = SC_HOST, .in = in };
+		struct scope s = { .kind = SC_HOST };
 
 		e = scope_rows(v, &s, "(host)");
 	}
-	free(in);
+	free(above);
 	add_notes(v);
 	return e;
 }
@@ -446,31 +500,13 @@ int vrows_build(struct rf_validation *v)
 bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint64_t *k,
 	     uint64_t *m)
 {
-	const struct rf_observe *kk = v->kernel;
-	size_t n = rf_observe_nr_cgroups(kk), j;
 	struct scope s = { .kind = SC_CGROUP };
-	uint8_t *in;
-	long cg;
-	bool ok;
 
-	if (!strcmp(r->scope, "(trace)") || !strcmp(r->scope, "(host)")) {
+	if (r->cg < 0)
 		s.kind = r->scope[1] == 't' ? SC_TRACE : SC_HOST;
-		return value(&v->caps[i], &s, r->q, KERNEL, k) &&
-		       value(&v->caps[i], &s, r->q, MODEL, m);
-	}
-	cg = rf_observe_cgroup_by_path(kk, r->scope);
-	in = calloc(n ? n : 1, 1);
-	if (cg < 0 || !in) {
-		free(in);
-		return false;
-	}
-	for (j = 0; j < n; j++)
-		in[j] = in_subtree(kk, j, (size_t)cg);
-	s.cg = (size_t)cg;
-	s.in = in;
-	ok = value(&v->caps[i], &s, r->q, KERNEL, k) && value(&v->caps[i], &s, r->q, MODEL, m);
-	free(in);
-	return ok;
+	else
+		s.cg = (size_t)r->cg;
+	return value(&v->caps[i], &s, r->q, KERNEL, k) && value(&v->caps[i], &s, r->q, MODEL, m);
 }
 
 const struct vrow *vrows_find(const struct rf_validation *v, const char *scope,

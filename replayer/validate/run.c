@@ -8,6 +8,12 @@
  * window: a capture is taken when the first event later than the snapshot
  * arrives, not at the snapshot.
  *
+ * Captures are kept within CAPTURE_VALUES values in all (each holds every
+ * cgroup's quantities, both sides): past it every other capture is dropped
+ * and from then on every 2nd snapshot is captured, then every 4th..., so
+ * that a trace of many snapshots and many cgroups costs bounded time and
+ * memory (a note says so; phases then span several snapshots).
+ *
  * The kernel side is the engine's own account (librefault-observe), which
  * the probe sees as it stands before each event.  Before the first event
  * the engine's warm stage gives the model the pages the trace finds cached;
@@ -25,6 +31,14 @@
 
 #define MADV_PAGEOUT_ADVICE	21	/* linux/mman.h */
 
+/*
+ * Captured values kept at most (cgroups x quantities, over every capture):
+ * 2 Mi of them, 8 bytes each in the 5 arrays of a capture, are 80 MiB; a
+ * recording of 3 cgroups (5 with the root and the unattributed) keeps
+ * 24,672 snapshots, 41 minutes of them at 100 ms, before any is dropped.
+ */
+#define CAPTURE_VALUES		(1ull << 21)
+
 struct vrun {
 	struct rf_validation *v;
 	const struct rf_observe *k;	/* the engine's account of the kernel */
@@ -39,6 +53,9 @@ struct vrun {
 	uint64_t last_time;
 	const char *marker;
 	size_t cap_caps, cap_markers;
+	uint64_t snapshots;		/* snapshots seen (captured or not) */
+	uint64_t stride;		/* every stride-th snapshot is captured (1, 2, 4...) */
+	uint64_t values;		/* cgroups x quantities over the captures kept */
 	bool baseline;			/* take the model's counters at the start off every capture */
 	struct counter_map base;	/* model counters before the first event */
 };
@@ -55,6 +72,25 @@ static int grow_freed(struct vrun *r, size_t n)
 	memset(r->freed + r->nr_freed, 0, (n - r->nr_freed) * sizeof(*r->freed));
 	r->nr_freed = n;
 	return 0;
+}
+
+/* Drop every other capture but the first: caps[i] was snapshot i * stride, now 2 * stride. */
+static void thin_captures(struct vrun *r)
+{
+	struct rf_validation *v = r->v;
+	size_t i, n = 0;
+
+	r->values = 0;
+	for (i = 0; i < v->nr_caps; i++) {
+		if (i % 2) {
+			vcapture_release(&v->caps[i]);
+			continue;
+		}
+		v->caps[n++] = v->caps[i];
+		r->values += v->caps[i].nr_cg * RF_OBS_NR;
+	}
+	v->nr_caps = n;
+	r->stride *= 2;
 }
 
 static int capture(struct vrun *r, const struct rf_model *m, uint64_t t)
@@ -77,6 +113,20 @@ static int capture(struct vrun *r, const struct rf_model *m, uint64_t t)
 		e = vmodel_capture(m, r->k, c, r->freed, r->freed_global,
 				   r->baseline ? &r->base : NULL);
 	r->pending = false;
+	r->values += c->nr_cg * RF_OBS_NR;
+	return e;
+}
+
+/* The capture of a snapshot: every stride-th is taken, within CAPTURE_VALUES. */
+static int capture_snapshot(struct vrun *r, const struct rf_model *m, uint64_t t)
+{
+	int e = 0;
+
+	if (r->snapshots++ % r->stride == 0)
+		e = capture(r, m, t);
+	r->pending = false;
+	while (!e && r->values > CAPTURE_VALUES && r->v->nr_caps > 2)
+		thin_captures(r);
 	return e;
 }
 
@@ -162,7 +212,7 @@ static int on_before(void *ctx, const struct rf_model *m, const struct rf_observ
 	if (!r->v->events++)
 		r->v->t0 = ev->time;
 	if (r->pending && ev->type != RF_EV_COUNTERS && ev->time > r->pending_t)
-		e = capture(r, m, r->pending_t);
+		e = capture_snapshot(r, m, r->pending_t);
 	if (!e && invalidates(ev))
 		e = frees_before(r, m);
 	return e;
@@ -298,9 +348,13 @@ int rf_validate_run(struct rf_validation **out, const char *path,
 	r.v->cold_cache = o->cold_cache;
 	r.v->main_cg = -1;
 	r.baseline = !o->cold_cache;
+	r.stride = 1;
 	e = read_header(r.v, path, err, errlen);
 	if (!e)
 		e = replay(&r, path, o, err, errlen);
+	r.v->snapshots = r.snapshots;
+	r.v->capture_stride = r.stride;
+	r.v->capture_values = CAPTURE_VALUES;
 	if (!e && !rf_observe_any(r.v->kernel)) {
 		snprintf(err, errlen, "%s has no kernel observations (%s): nothing to validate "
 			 "against; record it with refault record", path,
@@ -337,8 +391,6 @@ void rf_validation_free(struct rf_validation *v)
 	for (i = 0; i < v->nr_caps; i++)
 		vcapture_release(&v->caps[i]);
 	free(v->caps);
-	for (i = 0; i < v->nr_rows; i++)
-		free(v->rows[i].scope);
 	free(v->rows);
 	for (i = 0; i < v->nr_markers; i++)
 		free(v->markers[i]);

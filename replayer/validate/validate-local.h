@@ -37,6 +37,8 @@ struct vcapture {
 	uint32_t *k_statmask;	/* [nr_cg]: the quantities its memory.stat had (1 << q) */
 	uint64_t *k_stat;	/* [nr_cg][RF_OBS_NR] kernel from memory.stat (hierarchical) */
 	uint64_t *m;		/* [nr_cg][RF_OBS_NR] model, local to each memcg */
+	uint64_t *k_sub;	/* [nr_cg][RF_OBS_NR] k summed over each cgroup's subtree (rows.c) */
+	uint64_t *m_sub;	/* [nr_cg][RF_OBS_NR] m summed over each cgroup's subtree (rows.c) */
 	uint64_t m_global[RF_OBS_NR];	/* model, whole machine (vmstat.*) */
 	uint64_t host_k[RF_OBS_NR];		/* kernel /proc/vmstat (cumulative, raw) */
 	uint64_t host_m[RF_OBS_NR];		/* model vmstat.* for the same names */
@@ -73,7 +75,8 @@ void vcapture_release(struct vcapture *c);
 /* --------------------------------------------------------------- a run */
 
 struct vrow {
-	char *scope;			/* cgroup path, "(trace)" or "(host)" */
+	const char *scope;		/* cgroup path (the kernel side's), "(trace)" or "(host)" */
+	long cg;			/* the cgroup's index; -1: "(trace)" or "(host)" */
 	enum rf_obs_q q;
 	uint64_t kernel, model;
 	bool gated;			/* counts toward the exit status */
@@ -101,6 +104,9 @@ struct rf_validation {
 					 * tracepoints (rows.c eviction_unseen()) */
 	struct vcapture *caps;		/* caps[0]: start; the last: end of trace */
 	size_t nr_caps;
+	uint64_t snapshots;		/* counter snapshots in the trace */
+	uint64_t capture_stride;	/* every stride-th of them is a capture (run.c) */
+	uint64_t capture_values;	/* the bound that set the stride */
 	struct rf_observe *kernel;
 	struct vrow *rows;
 	size_t nr_rows, cap_rows;

@@ -3,6 +3,7 @@
  * Implausible traces, valid in format, for tests/hostile/test-hostile.sh:
  * values at and past what a consumer may take (folio orders to 255, ranges
  * of 2^63 pages, a readahead larger than its cgroup's limit, 50,000 nested
+ * cgroups (with and without memory.stat at each), 1,000 snapshots of 5,000
  * cgroups, 700,000 markers, counters events of 4096 entries, times running
  * backwards, ids at the edges of their types, the header's limits).  Each
  * verb must give a clean error or a clean result, in bounded time and
@@ -211,6 +212,52 @@ static void case_deep_cgroups(struct gen *g)
 		cgroup_ev(g, RF_EV_CGROUP_RMDIR, id, id - 1, "", 0);
 }
 
+/* memory.stat of cgroup @id, @pages of them file pages: what makes it a row of validate */
+static void memstat_ev(struct gen *g, uint64_t id, uint64_t pages)
+{
+	struct rf_counter c[] = {
+		{ "total_cache", pages * 4096 }, { "total_rss", 0 },
+		{ "total_active_file", pages / 2 * 4096 }, { "total_inactive_file", pages / 2 * 4096 },
+		{ "total_workingset_refault_file", 0 }, { "pgactivate", pages / 2 },
+	};
+	struct rf_event ev = { .type = RF_EV_COUNTERS };
+
+	ev.u.counters.entries = c;
+	ev.u.counters.nr = sizeof(c) / sizeof(c[0]);
+	ev.u.counters.source = RF_COUNTERS_MEMCG_STAT;
+	ev.u.counters.cgroup = id;
+	put(g, &ev);
+}
+
+/*
+ * The same chain 50,000 deep, each cgroup with memory.stat at the start and the end (as
+ * record -G snapshots the recorded cgroup and every one below it): every cgroup is a row of
+ * validate, whose rows sum each one's subtree at every capture (its walk up the chain for
+ * every pair of cgroups was cubic in the depth: 48 s at 4,000 deep).  case_deep_cgroups
+ * has no snapshot, so it shows only the cgroups where something happened.
+ */
+static void case_deep_cgroup_stats(struct gen *g)
+{
+	static char path[50000 * 2 + 8];
+	size_t len = 0;
+	uint64_t id, i;
+
+	for (id = 2; id < 50002; id++) {
+		if (len + 2 < 4000)
+			len += (size_t)sprintf(path + len, "/c");
+		cgroup_ev(g, RF_EV_CGROUP_MKDIR, id, id - 1, path, 0);
+	}
+	for (id = 2; id < 50002; id++)
+		memstat_ev(g, id, 0);
+	cgroup_ev(g, RF_EV_CGROUP_ATTACH, 50001, 50000, path, 0);
+	for (i = 0; i < 64; i++) {
+		file_ev(g, RF_EV_PAGECACHE_ADD, i, 1, 0);
+		file_ev(g, RF_EV_FILE_READ, i, 1, 0);
+	}
+	for (id = 2; id < 50002; id++)
+		memstat_ev(g, id, 64);
+}
+
 static void case_many_cgroups(struct gen *g)
 {
 	char path[32];
@@ -222,6 +269,35 @@ static void case_many_cgroups(struct gen *g)
 	}
 	cgroup_ev(g, RF_EV_CGROUP_ATTACH, 5000, 1, "/s5000", 0);
 	file_ev(g, RF_EV_FILE_READ, 0, 64, 0);
+}
+
+/*
+ * 5,000 cgroups and 1,000 /proc/vmstat snapshots, each followed by a read: validate captures
+ * every cgroup at every snapshot (1,000 captures of 5,000 cgroups were 2 GiB and a minute)
+ * and must thin them to a bound.
+ */
+static void case_snapshots_many_cgroups(struct gen *g)
+{
+	struct rf_counter c[] = { { "pgactivate", 0 }, { "workingset_refault_file", 0 } };
+	struct rf_event ev = { .type = RF_EV_COUNTERS };
+	char path[32];
+	uint64_t id, i;
+
+	for (id = 2; id < 5002; id++) {
+		snprintf(path, sizeof(path), "/s%llu", (unsigned long long)id);
+		cgroup_ev(g, RF_EV_CGROUP_MKDIR, id, 1, path, 0);
+	}
+	cgroup_ev(g, RF_EV_CGROUP_ATTACH, 2, 1, "/s2", 0);
+	ev.u.counters.entries = c;
+	ev.u.counters.nr = sizeof(c) / sizeof(c[0]);
+	ev.u.counters.source = RF_COUNTERS_VMSTAT;
+	for (i = 0; i < 1000; i++) {
+		c[0].value = c[1].value = i;
+		ev.time = 0;
+		put(g, &ev);
+		file_ev(g, RF_EV_PAGECACHE_ADD, i, 1, 0);
+		file_ev(g, RF_EV_FILE_READ, i, 1, 0);
+	}
 }
 
 static void case_markers(struct gen *g)
@@ -329,7 +405,9 @@ static const struct {
 	{ "readahead-over-limit", case_readahead, 4 },
 	{ "damon-regions", case_damon, 4 },
 	{ "deep-cgroups", case_deep_cgroups, 4 },
+	{ "deep-cgroup-stats", case_deep_cgroup_stats, 4 },
 	{ "many-cgroups", case_many_cgroups, 4 },
+	{ "snapshots-many-cgroups", case_snapshots_many_cgroups, 4 },
 	{ "markers", case_markers, 4 },
 	{ "counters", case_counters, 4 },
 	{ "time-backwards", case_time, 4 },

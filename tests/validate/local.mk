@@ -22,3 +22,9 @@ TESTS += tests/validate/test-validate-warm
 TESTS += tests/validate/test-fidelity-table.sh
 EXTRA_DIST += tests/validate/test-fidelity-table.sh tests/validate/fidelity-table.py \
 	tests/validate/fidelity-data/demo.1.json tests/validate/fidelity-data/demo.2.json
+# The cgroup tree (each row its subtree: a chain, two cgroups of one path) and captures kept
+# within a bound on many snapshots of many cgroups.
+check_PROGRAMS += tests/validate/test-validate-tree
+tests_validate_test_validate_tree_SOURCES = tests/validate/test-validate-tree.c
+tests_validate_test_validate_tree_LDADD = $(VALIDATE_LIBS)
+TESTS += tests/validate/test-validate-tree
