@@ -29,8 +29,11 @@ static const char usage[] =
 	"                         of capacity cache=SIZE (default: the recorded cgroup's memory\n"
 	"                         limit, else the memory)\n"
 	"  -s, --set KEY=VALUE    override a switch in every configuration (repeatable): memory=2G,\n"
-	"                         cpus=8, swap=4G, swappiness=100, pagevec=pre-8f18, limit./grp=512M ...\n"
-	"                         Settings the trace header gives (memory, CPUs) are defaults.\n"
+	"                         cpus=8, swap=4G, swappiness=100, pagevec=pre-8f18, limit.recorded=512M ...\n"
+	"                         Settings the trace header gives (memory, CPUs) are defaults. A cgroup's\n"
+	"                         key (limit., memsw., swap_max., high., low.) names one of the trace's:\n"
+	"                         recorded (the one recorded), recorded/CHILD, or its path, /a/b;\n"
+	"                         another is refused, with the trace's cgroups\n"
 	"  -m, --matrix FILE      one configuration group per line: PROFILE[|PROFILE] [KEY=V[|V]]...,\n"
 	"                         '|' alternatives expand to their cartesian product; '#' comments\n"
 	"  -j, --threads N        worker threads decoding and running models (default: online CPUs)\n"
@@ -72,7 +75,7 @@ static int print_key(const struct rf_model_key *k, void *ctx)
 
 	(void)ctx;
 	snprintf(name, sizeof(name), "%s%s", k->name,
-		 k->flags & RF_MODEL_KEY_PER_CGROUP ? "PATH" : "");
+		 k->flags & RF_MODEL_KEY_PER_CGROUP ? "CGROUP" : "");
 	if (k->type == RF_MODEL_KEY_ENUM) {
 		for (i = 0; k->values && k->values[i] && off < sizeof(takes); i++)
 			off += (size_t)snprintf(takes + off, sizeof(takes) - off, "%s%s", i ? "|" : "",

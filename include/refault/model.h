@@ -66,12 +66,34 @@ RF_API int rf_model_config_dup(struct rf_model_config **out, const struct rf_mod
  * rf_model_config_set() - override one switch
  * @key: "memory", "cpus", "swap", "swappiness", "pagevec", "pagevec_size",
  *       "swap_account", "drain", "limit./path", "memsw./path",
- *       "cost.<op>", ... (rf_model_config_keys() lists them all)
+ *       "cost.<op>", ... (rf_model_config_keys() lists them all); a
+ *       per-cgroup key's cgroup is a path from the root ("limit./a/b") or
+ *       the recorded cgroup by its role ("limit.recorded",
+ *       "limit.recorded/child"; see rf_model_config_resolve_cgroups())
  * @err: on failure, a message that names the key and says what it takes
  * Return: 0, RF_ERR_CONFIG (unknown key, bad value), RF_ERR_NOMEM.
  */
 RF_API int rf_model_config_set(struct rf_model_config *c, const char *key, const char *value,
 			char *err, size_t errlen);
+
+/*
+ * rf_model_config_resolve_cgroups() - name the cgroups the per-cgroup keys
+ * ("limit.CGROUP", "memsw.CGROUP"...) set, before a model is made of @c
+ * @cb: called once per such key, in the order set, with the key
+ *      ("limit.recorded") and its cgroup as set ("recorded", "recorded/x",
+ *      "/a/b"); writes the path of the trace's cgroup it names ("/a/b") into
+ *      @path[@len], or returns a negative rf_err with a message in @err
+ * @err: on failure, the callback's message, or one naming the keys
+ * Return: 0; the callback's error; RF_ERR_CONFIG when two keys of a kind
+ * name one cgroup; RF_ERR_NOMEM.  rf_model_new() refuses a configuration
+ * with a key set by role ("limit.recorded") that was not named so; the
+ * replay engine names them from the trace.  rf_model_config_describe()
+ * gives the keys as set.
+ */
+typedef int (*rf_model_cgroup_cb)(const char *key, const char *cgroup, char *path, size_t len,
+				  void *ctx, char *err, size_t errlen);
+RF_API int rf_model_config_resolve_cgroups(struct rf_model_config *c, rf_model_cgroup_cb cb,
+					   void *ctx, char *err, size_t errlen);
 
 /*
  * Take memory, swap, CPUs and page size from the trace's host, each unless

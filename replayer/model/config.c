@@ -7,6 +7,11 @@
  * listing (rf_model_config_keys()) and the messages for a bad key or value
  * all read it, so a key is one row.  What depends on several keys is
  * checked when a model is made (cfg_validate()).
+ *
+ * A per-cgroup key names its cgroup by path ("limit./a/b") or by its role,
+ * as results name it: "limit.recorded", "limit.recorded/x" (the recorded
+ * cgroup and a child of it), which only the trace can turn into a path:
+ * rf_model_config_resolve_cgroups(), before a model is made.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -146,7 +151,8 @@ static const struct cfg_key keys[] = {
 	RF_COST_LIST(X)
 #undef X
 	LIMIT_KEY("limit.", RF_LIMIT_MEMORY, KEY_MIN_ONE_PAGE,
-		  "memory.max (v1 memory.limit_in_bytes) of a cgroup; wins over the trace's"),
+		  "memory.max (v1 memory.limit_in_bytes) of a cgroup of the trace: recorded (the "
+		  "one recorded), recorded/CHILD or /a/b; wins over the trace's"),
 	LIMIT_KEY("memsw.", RF_LIMIT_MEMSW, 0,
 		  "memory.memsw.limit_in_bytes (v1) of a cgroup; wins over the trace's"),
 	LIMIT_KEY("swap_max.", RF_LIMIT_SWAP, 0,
@@ -494,9 +500,11 @@ int rf_model_config_dup(struct rf_model_config **out, const struct rf_model_conf
 		for (i = 0; i < c->nr_limits; i++) {
 			d->limits[i] = c->limits[i];
 			d->limits[i].path = strdup(c->limits[i].path);
-			if (!d->limits[i].path)
-				goto nomem;
+			d->limits[i].target = c->limits[i].target ? strdup(c->limits[i].target) :
+					      NULL;
 			d->nr_limits++;
+			if (!d->limits[i].path || (c->limits[i].target && !d->limits[i].target))
+				goto nomem;
 		}
 	}
 	*out = d;
@@ -512,10 +520,29 @@ void rf_model_config_free(struct rf_model_config *c)
 
 	if (!c)
 		return;
-	for (i = 0; i < c->nr_limits; i++)
+	for (i = 0; i < c->nr_limits; i++) {
 		free(c->limits[i].path);
+		free(c->limits[i].target);
+	}
 	free(c->limits);
 	free(c);
+}
+
+/* "recorded" or "recorded/CHILD": the recorded cgroup by its role, as results name it. */
+static bool recorded_target(const char *t)
+{
+	return !strncmp(t, "recorded", 8) && (!t[8] || t[8] == '/');
+}
+
+/* The key's prefix for limit kind @kind ("limit."). */
+static const char *limit_prefix(uint32_t kind)
+{
+	size_t j;
+
+	for (j = 0; j < ARRAY_SIZE(keys); j++)
+		if (keys[j].store == STORE_LIMIT && keys[j].index == kind)
+			return keys[j].k.name;
+	return "?";
 }
 
 static int set_limit(struct rf_model_config *c, const struct cfg_key *k, const char *path,
@@ -526,8 +553,10 @@ static int set_limit(struct rf_model_config *c, const struct cfg_key *k, const c
 	uint32_t i;
 	char want[256];
 
-	if (path[0] != '/')
-		return cfg_error(err, errlen, "%s: the cgroup path must start with '/'", key);
+	if (path[0] != '/' && !recorded_target(path))
+		return cfg_error(err, errlen, "%s: name the cgroup as recorded (the one the trace "
+				 "recorded), recorded/CHILD (below it) or by its path from the root, "
+				 "/a/b", key);
 	if (!parse_value(c, k, value, &bytes))
 		return cfg_error(err, errlen, "%s=%s: want %s", key, value,
 				 allowed(c, k, want, sizeof(want)));
@@ -537,7 +566,7 @@ static int set_limit(struct rf_model_config *c, const struct cfg_key *k, const c
 				 "any page", key, value, c->page_size);
 	for (i = 0; i < c->nr_limits; i++) {
 		l = &c->limits[i];
-		if (l->kind == k->index && !strcmp(l->path, path)) {
+		if (l->kind == k->index && !strcmp(l->target ? l->target : l->path, path)) {
 			l->bytes = bytes;
 			return 0;
 		}
@@ -545,12 +574,60 @@ static int set_limit(struct rf_model_config *c, const struct cfg_key *k, const c
 	if (RF_GROW(c->limits, c->cap_limits, c->nr_limits + 1))
 		return RF_ERR_NOMEM;
 	l = &c->limits[c->nr_limits];
+	memset(l, 0, sizeof(*l));
+	/* a role is its own path until the trace names it: no memcg's path is "recorded" */
 	l->path = strdup(path);
-	if (!l->path)
+	l->target = recorded_target(path) ? strdup(path) : NULL;
+	if (!l->path || (recorded_target(path) && !l->target)) {
+		free(l->path);
+		free(l->target);
 		return RF_ERR_NOMEM;
+	}
 	l->kind = k->index;
 	l->bytes = bytes;
 	c->nr_limits++;
+	return 0;
+}
+
+int rf_model_config_resolve_cgroups(struct rf_model_config *c, rf_model_cgroup_cb cb, void *ctx,
+				    char *err, size_t errlen)
+{
+	char key[RF_MAX_STRING + 16], path[RF_MAX_STRING];
+	uint32_t i, j;
+	int r;
+
+	if (err && errlen)
+		err[0] = '\0';
+	for (i = 0; i < c->nr_limits; i++) {
+		struct rf_limit_override *l = &c->limits[i];
+		const char *as_set = l->target ? l->target : l->path;
+		char *p;
+
+		snprintf(key, sizeof(key), "%s%s", limit_prefix(l->kind), as_set);
+		path[0] = '\0';
+		r = cb(key, as_set, path, sizeof(path), ctx, err, errlen);
+		if (r)
+			return r;
+		if (path[0] != '/')
+			return cfg_error(err, errlen, "%s: not a cgroup of the trace", key);
+		p = strdup(path);
+		if (!p)
+			return RF_ERR_NOMEM;
+		free(l->path);
+		l->path = p;
+	}
+	/* two names of one cgroup ("recorded" and its path): which value was meant is not known */
+	for (i = 0; i < c->nr_limits; i++)
+		for (j = 0; j < i; j++)
+			if (c->limits[i].kind == c->limits[j].kind &&
+			    !strcmp(c->limits[i].path, c->limits[j].path))
+				return cfg_error(err, errlen, "%s%s and %s%s name the same cgroup, %s: "
+						 "set one of them",
+						 limit_prefix(c->limits[j].kind),
+						 c->limits[j].target ? c->limits[j].target :
+						 c->limits[j].path, limit_prefix(c->limits[i].kind),
+						 c->limits[i].target ? c->limits[i].target :
+						 c->limits[i].path, c->limits[i].path);
 	return 0;
 }
 
@@ -626,7 +703,6 @@ int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_
 	const struct rf_profile *row = rf_profile_find(c->profile);
 	char key[RF_MAX_STRING + 104], val[32];
 	uint32_t i;
-	size_t j;
 	int r;
 
 	r = cb("profile", c->profile, false, ctx);
@@ -661,12 +737,10 @@ int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_
 	}
 	for (i = 0; !r && i < c->nr_limits; i++) {
 		const struct rf_limit_override *l = &c->limits[i];
-		const char *prefix = "?";
 
-		for (j = 0; j < ARRAY_SIZE(keys); j++)
-			if (keys[j].store == STORE_LIMIT && keys[j].index == l->kind)
-				prefix = keys[j].k.name;
-		snprintf(key, sizeof(key), "%s%s", prefix, l->path);
+		/* as set: "limit.recorded" is the same setting in every recording */
+		snprintf(key, sizeof(key), "%s%s", limit_prefix(l->kind),
+			 l->target ? l->target : l->path);
 		if (l->bytes == RF_UNLIMITED)
 			snprintf(val, sizeof(val), "max");
 		else
@@ -721,6 +795,12 @@ int cfg_validate(const struct rf_model_config *c, char *err, size_t errlen)
 		return cfg_error(err, errlen, "lru_gen=%u: the walk bits (0x2, 0x4) need the core "
 				 "(0x1), as the kernel's enabled file does: take lru_gen=%u or 0",
 				 c->p.lru_gen_caps, c->p.lru_gen_caps | LRU_GEN_CAP_CORE);
+	for (i = 0; i < c->nr_limits; i++)
+		if (c->limits[i].path[0] != '/')
+			return cfg_error(err, errlen, "%s%s: which cgroup that is, only a trace "
+					 "says: name it first (rf_model_config_resolve_cgroups(), as "
+					 "the replay engine does)", limit_prefix(c->limits[i].kind),
+					 c->limits[i].path);
 	for (i = 0; i < c->nr_limits; i++)
 		if (c->limits[i].kind == RF_LIMIT_MEMORY && c->limits[i].bytes < c->page_size)
 			return cfg_error(err, errlen,

@@ -562,7 +562,9 @@ struct rf_mm {
 /* --------------------------------------------------------- configuration */
 
 struct rf_limit_override {
-	char *path;
+	char *path;			/* the memcg's path ("/a/b"), once resolved */
+	char *target;			/* as set, when not a path: "recorded", "recorded/x";
+					 * rf_model_config_resolve_cgroups() names its path */
 	uint32_t kind;			/* enum rf_limit_kind */
 	uint64_t bytes;
 };

@@ -24,6 +24,14 @@ int rf_cgroup_names_init(struct rf_cgroup_names *cn, const struct rf_trace_heade
 const char *rf_cgroup_names_key(const struct rf_cgroup_names *cn, const char *key, char *buf,
 				size_t len);
 void rf_cgroup_names_release(struct rf_cgroup_names *cn);
+/*
+ * Each configuration's per-cgroup settings ("limit.recorded", "limit./a") named as the trace
+ * at @opts->trace_path names its cgroups: RF_ERR_CONFIG, the key and the trace's cgroups in
+ * @err, for a cgroup the trace does not have.  Reads the trace once if a setting names a
+ * cgroup but the root.
+ */
+int rf_cgroup_names_resolve_configs(struct rf_config_list *l, const struct rf_replay_opts *opts,
+				    const struct rf_trace_header *h, char *err, size_t errlen);
 
 /* policy.c: a reference policy fed as a model is (see rf_policy_config in replay.h). */
 struct rf_policy_run;

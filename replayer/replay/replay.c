@@ -277,7 +277,9 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 		}
 	}
 	rf_config_list_apply_header(configs, &res->header);
-	rc = build_models(res, opts, configs, err, errlen);
+	rc = rf_cgroup_names_resolve_configs(configs, opts, &res->header, err, errlen);
+	if (!rc)
+		rc = build_models(res, opts, configs, err, errlen);
 	if (!rc && opts->warm_cache)
 		rc = preload(res, opts, err, errlen);
 	if (!rc)

@@ -25,3 +25,8 @@ tests_model_test_model_damon_SOURCES = tests/model/test-model-damon.c tests/mode
 tests_model_test_model_damon_LDADD = $(MODEL_LIBS)
 tests_model_test_model_hints_SOURCES = tests/model/test-model-hints.c tests/model/model-helpers.h
 tests_model_test_model_hints_LDADD = $(MODEL_LIBS)
+# A per-cgroup key's cgroup by its role: limit.recorded, named by rf_model_config_resolve_cgroups().
+check_PROGRAMS += tests/model/test-model-cgroup-keys
+TESTS += tests/model/test-model-cgroup-keys
+tests_model_test_model_cgroup_keys_SOURCES = tests/model/test-model-cgroup-keys.c tests/model/model-helpers.h
+tests_model_test_model_cgroup_keys_LDADD = $(MODEL_LIBS)

@@ -95,7 +95,7 @@ check "a missing trace (exit 1) and an unknown key (exit 2) get clear errors" \
 
 "$REFAULT" replay --list-keys > "$tmp/keys"
 check "--list-keys names every key --set takes, with what it takes" \
-	"grep -q '^memory  *SIZE' '$tmp/keys' && grep -q '^swappiness  *0\.\.200' '$tmp/keys' && grep -q '^limit\.PATH' '$tmp/keys' && grep -q '^cost\.lru_lock' '$tmp/keys'"
+	"grep -q '^memory  *SIZE' '$tmp/keys' && grep -q '^swappiness  *0\.\.200' '$tmp/keys' && grep -q '^limit\.CGROUP' '$tmp/keys' && grep -q '^cost\.lru_lock' '$tmp/keys'"
 # The warm stage on a recording: the pages it reads that were cached before it began.
 rec=$top_srcdir/traces/validate-read2-large.rft
 "$REFAULT" replay "$rec" -p v6.18 -q -o "$tmp/cold.json"
