@@ -137,6 +137,26 @@ vswap_on() {	# a 256 MiB swap file in $VSWAPDIR; 1 when swapon is refused
 	return 1
 }
 
+# vwatchdog PID SECONDS FILE: in the background, SIGTERM to PID once it has run SECONDS (SIGKILL 10 s
+# later), saying so in FILE, so that a recorder that never ends fails its case instead of hanging
+# the suite; the watchdog itself ends within a second of PID (it holds no descriptor of the caller's).
+vwatchdog() {
+	(
+		t=0
+		while kill -0 "$1" 2> /dev/null; do
+			if [ $t -ge "$2" ]; then
+				echo "refault record: still running after $2 s: killed (VRECORD_TIMEOUT)" >> "$3"
+				kill -TERM "$1"
+				sleep 10
+				kill -KILL "$1" 2> /dev/null
+				break
+			fi
+			sleep 1
+			t=$((t + 1))
+		done
+	) < /dev/null > /dev/null 2>&1 &
+}
+
 # vrecord NAME DIR WORKLOAD: record case NAME into DIR/NAME.rft; 0 on success.
 vrecord() {
 	name=$1 dir=$2 wl=$3 base=${1%%:*}	# CASE:variant runs CASE's workload
@@ -149,6 +169,7 @@ vrecord() {
 	"$REFAULT" record -q -o "$dir/$name.rft" --memcg-limit $VLIMIT --snapshot-interval $VSNAP \
 		$(vcase_record_args "$name") -- "$wl" $(vcase_args "$name" "$dir") 2> "$dir/$name.err" &
 	rpid=$!
+	vwatchdog $rpid "${VRECORD_TIMEOUT:-900}" "$dir/$name.err"
 	wait $rpid
 	st=$?
 	[ "$base" = anon-swap ] && vswap_off
