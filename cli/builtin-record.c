@@ -28,7 +28,6 @@
 #include "cli/util.h"
 #include "lib/clock.h"
 #include "lib/outfile.h"
-#include "cli/pfnids.h"
 #include "recorder/perfstack.h"
 #include "recorder/record.h"
 
@@ -53,7 +52,6 @@ struct record_cmd {
 	int all_argc;
 	bool quiet;
 	bool kernel_pfns;		/* --pfns kernel: the kernel's pfns, not folio ids */
-	struct rf_pfn_ids pfn_ids;
 	/* run state */
 	struct rf_recorder *rec;
 	struct rf_trace_writer *w;
@@ -436,6 +434,7 @@ static int open_writer(struct record_cmd *c)
 	recorded_cgroup(c, h->cgroup, sizeof(h->cgroup));
 	join_argv(c, h->command, sizeof(h->command));
 	snprintf(h->pfns, sizeof(h->pfns), "%s", c->kernel_pfns ? "kernel" : "ids");
+	c->wopts.folio_ids = !c->kernel_pfns;	/* the writer numbers the folios */
 	err = rf_trace_writer_fdopen(&c->w, c->out_fd, h, &c->wopts);
 	if (err)
 		snprintf(c->werr, sizeof(c->werr), "%s: %s", c->out, rf_strerror(err));
@@ -487,22 +486,12 @@ static bool duration_over(struct record_cmd *c, uint64_t start)
 static int sink_event(void *ctx, const struct rf_event *ev)
 {
 	struct record_cmd *c = ctx;
-	struct rf_event e;
 	int err;
 
 	if (!c->w) {
 		err = open_writer(c);
 		if (err)
 			return err;
-	}
-	if (!c->kernel_pfns) {
-		e = *ev;
-		err = rf_pfn_ids_apply(&c->pfn_ids, &e);
-		if (err) {
-			snprintf(c->werr, sizeof(c->werr), "%s: folio ids: %s", c->out, rf_strerror(err));
-			return err;
-		}
-		ev = &e;
 	}
 	err = rf_trace_writer_append(c->w, ev);
 	if (err)
@@ -795,7 +784,6 @@ static int cleanup(struct record_cmd *c, int ret)
 	if (ret == RF_EXIT_OK)
 		summary(c);
 	rf_recorder_free(c->rec);
-	rf_pfn_ids_free(&c->pfn_ids);
 	if (c->memcg_dir[0] && rf_memcg_remove(c->memcg_dir))
 		rf_err(VERB, "warning: cannot remove memory cgroup %s", c->memcg_dir);
 	if (c->sig_fd >= 0)

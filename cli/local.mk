@@ -2,7 +2,7 @@
 # cli/: the refault front command and every verb (builtin-<verb>.c); the `refault trace`
 # subcommands in cli/trace/.  The libraries below never include anything from here.
 bin_PROGRAMS += refault
-refault_SOURCES = cli/refault.c cli/builtin.h cli/util.c cli/util.h cli/pfnids.c cli/pfnids.h \
+refault_SOURCES = cli/refault.c cli/builtin.h cli/util.c cli/util.h \
 	cli/builtin-record.c cli/builtin-gen.c cli/builtin-replay.c cli/builtin-validate.c \
 	cli/builtin-compare.c cli/builtin-trace.c cli/builtin-report.c cli/builtin-sweep.c \
 	cli/trace/trace-local.h cli/trace/common.c cli/trace/print.c \

@@ -7,7 +7,7 @@ librefault_trace_la_SOURCES = \
 	formats/errors.c formats/event_types.c formats/schema.c formats/header.c formats/host.c formats/crc32c.c \
 	formats/arena.c formats/chunk_encode.c formats/chunk_decode.c formats/columns_encode.c \
 	formats/columns_decode.c formats/index.c \
-	formats/writer.c formats/reader.c formats/event_json.c
+	formats/writer.c formats/folio_ids.c formats/reader.c formats/event_json.c
 librefault_trace_la_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(MSGPACK_CFLAGS) $(JSONC_CFLAGS)
 librefault_trace_la_LIBADD = $(RF_UTIL) $(ZSTD_LIBS) $(MSGPACK_LIBS) $(JSONC_LIBS)
 librefault_trace_la_LDFLAGS = -version-info 0:0:0

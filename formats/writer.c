@@ -27,6 +27,7 @@ struct rf_trace_writer {
 	bool own_fd;
 	bool failed;
 	struct rf_writer_options opts;
+	struct rf_trace_folio_ids *folio_ids;	/* opts.folio_ids */
 	ZSTD_CCtx *cctx;
 	struct rf_pack body;		/* encoded events of the current chunk */
 	struct rf_colchunk *cols;	/* format 3: its events as columns, until it is full */
@@ -115,6 +116,8 @@ static int write_header(struct rf_trace_writer *w, const struct rf_trace_header 
 	h.version_major = w->cols ? RF_TRACE_VERSION_MAJOR : 2;
 	h.version_minor = w->cols ? RF_TRACE_VERSION_MINOR : RF_TRACE_VERSION_2_MINOR;
 	h.time_resolution = w->resolution;
+	if (w->folio_ids)
+		snprintf(h.pfns, sizeof(h.pfns), "ids");
 	err = rf_header_encode(&h, &buf, &len);
 	if (err)
 		return err;
@@ -144,6 +147,8 @@ static int writer_init(struct rf_trace_writer *w, const struct rf_trace_header *
 		if (!w->cols)
 			return RF_ERR_NOMEM;
 	}
+	if (w->opts.folio_ids && !(w->folio_ids = rf_trace_folio_ids_new()))
+		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_NOMEM, "out of memory");
 	if (!w->opts.chunk_bytes)
 		w->opts.chunk_bytes = DEFAULT_CHUNK_BYTES;
 	/* Leave room for one more event past the threshold within the reader's limit. */
@@ -181,6 +186,7 @@ static void writer_free(struct rf_trace_writer *w)
 	rf_pack_free(&w->body);
 	rf_colchunk_free(w->cols);
 	rf_index_free(&w->index);
+	rf_trace_folio_ids_free(w->folio_ids);
 	free(w->frame);
 	free(w);
 }
@@ -288,7 +294,7 @@ int rf_trace_writer_flush(struct rf_trace_writer *w)
 
 int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 {
-	struct rf_event rounded;
+	struct rf_event copy;
 	const struct rf_event *ev = in;
 	int err;
 
@@ -299,10 +305,14 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 		return rf_fail(w->errmsg, sizeof(w->errmsg), err == RF_ERR_UNKNOWN_TYPE ? RF_ERR_INVAL : err,
 			       "event %llu (type %u): %s", (unsigned long long)w->events, ev->type,
 			       rf_strerror(err));
-	if (in->time % w->resolution) {
-		rounded = *in;
-		rounded.time -= in->time % w->resolution;
-		ev = &rounded;
+	if (in->time % w->resolution || w->folio_ids) {
+		copy = *in;
+		copy.time -= in->time % w->resolution;
+		if (w->folio_ids && rf_trace_folio_ids_apply(w->folio_ids, &copy))
+			return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_NOMEM,
+				       "event %llu: folio ids: out of memory",
+				       (unsigned long long)w->events);
+		ev = &copy;
 	}
 	/* Deltas start from 0 in every chunk: the chunk header's base time is 0. */
 	err = w->cols ? rf_colchunk_add(w->cols, ev, w->resolution) :
@@ -388,6 +398,9 @@ int rf_trace_writer_copy_chunk(struct rf_trace_writer *w, const void *frame, siz
 	struct rf_chunk_info ci;
 	int err;
 
+	if (w->folio_ids)
+		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
+			       "a chunk copied as it is cannot have its pfns numbered (folio_ids)");
 	err = rf_trace_writer_flush(w);
 	if (err)
 		return err;

@@ -13,7 +13,6 @@
 #include <refault/trace-json.h>
 
 #include "cli/trace/convert.h"
-#include "cli/pfnids.h"
 #include "lib/term.h"
 
 static const char verb[] = "trace convert";
@@ -436,7 +435,7 @@ static int sink_open(struct conv_sink *sink, enum conv_format fmt, const char *p
 static int convert(const char *in, enum conv_format ifmt, const char *out, enum conv_format ofmt,
 		   const struct rf_writer_options *wo, bool pfn_ids, enum conv_object_size obj_size)
 {
-	struct rf_pfn_ids ids = { 0 };
+	struct rf_trace_folio_ids *ids = NULL;
 	struct conv_source src;
 	struct conv_sink sink;
 	struct rf_event ev;
@@ -447,23 +446,31 @@ static int convert(const char *in, enum conv_format ifmt, const char *out, enum 
 		return RF_EXIT_FAILURE;
 	/* a trace of folio ids already: numbering them again would give the same ids */
 	pfn_ids = pfn_ids && strcmp(src.hdr.pfns, "ids");
-	if (pfn_ids)
+	if (pfn_ids) {
 		snprintf(src.hdr.pfns, sizeof(src.hdr.pfns), "ids");
+		ids = rf_trace_folio_ids_new();
+		if (!ids) {
+			rf_err(verb, "%s: folio ids: %s", out, rf_strerror(RF_ERR_NOMEM));
+			src.close(&src);
+			return RF_EXIT_FAILURE;
+		}
+	}
 	if (sink_open(&sink, ofmt, out, &src.hdr, wo)) {
+		rf_trace_folio_ids_free(ids);
 		out_file_discard(&sink.of);
 		free(sink.priv);
 		src.close(&src);
 		return RF_EXIT_FAILURE;
 	}
 	while ((rc = src.next(&src, &ev)) == 1) {
-		if (pfn_ids && rf_pfn_ids_apply(&ids, &ev)) {
+		if (ids && rf_trace_folio_ids_apply(ids, &ev)) {
 			rf_err(verb, "%s: folio ids: %s", out, rf_strerror(RF_ERR_NOMEM));
 			break;
 		}
 		if (sink.put(&sink, &ev))
 			break;
 	}
-	rf_pfn_ids_free(&ids);
+	rf_trace_folio_ids_free(ids);
 	if (rc == 1) {
 		/* the output failed: what it holds is of no use */
 		if (sink.abort)

@@ -466,6 +466,13 @@ struct rf_writer_options {
 	 * each: larger and slower to decode than 3.0's columns).
 	 */
 	uint32_t version_major;
+	/*
+	 * Folio ids in place of the kernel's pfns (rf_trace_folio_ids_apply()
+	 * on every event appended, in order), and the header's pfns "ids".
+	 * rf_trace_writer_copy_chunk() is then refused (its events are copied
+	 * as they are).
+	 */
+	bool folio_ids;
 };
 
 /**
@@ -505,6 +512,38 @@ RF_API int rf_trace_writer_flush(struct rf_trace_writer *w);
  * @w is freed whatever the result.  NULL is accepted.
  */
 RF_API int rf_trace_writer_close(struct rf_trace_writer *w);
+
+/*
+ * Folio ids in place of the kernel's pfns (docs/trace-format.md, "Folio ids").
+ *
+ * pagecache_add, pagecache_del, lru_add and lru_activate carry the pfn of
+ * their folio; a trace's readers only join the events of one folio on it.
+ * Which pfn the page allocator handed out is the machine's history, not the
+ * workload's, and costs a recorded trace half its bytes.  An id numbers the
+ * folios instead, 1, 2, 3 ... in the order they are first seen, so that the
+ * columns code as small steps.  Applied to events in trace order:
+ *
+ *  - pagecache_add: a new folio in the page cache, always a new id;
+ *  - pagecache_del, lru_add, lru_activate: the id of the folio at that pfn,
+ *    a new one if none is known (a folio from before the recording, an
+ *    anonymous one); pagecache_del then forgets the pfn;
+ *  - a pfn of 0 (none known) stays 0; other events are left alone.
+ *
+ * Two events name the same id exactly when they named the same pfn, except
+ * across a page-cache delete: a folio that takes a deleted folio's pfn gets
+ * an id of its own, which no reader's join mistakes for the old one.
+ * Memory: one entry a folio cached or a pfn seen outside the page cache
+ * (32 to 96 bytes an entry).  The writer does this itself with
+ * rf_writer_options.folio_ids; these are for other outputs (JSON lines).
+ */
+struct rf_trace_folio_ids;
+
+/* A new numbering, from id 1; NULL out of memory. */
+RF_API struct rf_trace_folio_ids *rf_trace_folio_ids_new(void);
+/* @ev's pfn replaced by its folio id; 0, or RF_ERR_NOMEM with @ev as it was. */
+RF_API int rf_trace_folio_ids_apply(struct rf_trace_folio_ids *ids, struct rf_event *ev);
+/* NULL is accepted. */
+RF_API void rf_trace_folio_ids_free(struct rf_trace_folio_ids *ids);
 
 /**
  * rf_trace_writer_copy_chunk() - append a chunk frame verbatim (recover, slice)

@@ -11,7 +11,3 @@ cli_sh_tests = \
 	tests/cli/test-configure-rebuild.sh
 TESTS += $(cli_sh_tests)
 EXTRA_DIST += $(cli_sh_tests) tests/cli/trace-lib.sh tests/cli/data/small.jsonl
-# Folio ids in place of pfns (record's and trace convert's --pfns ids): the rules of cli/pfnids.c.
-check_PROGRAMS += tests/cli/test-pfnids
-tests_cli_test_pfnids_SOURCES = tests/cli/test-pfnids.c cli/pfnids.c cli/pfnids.h
-TESTS += tests/cli/test-pfnids

@@ -28,3 +28,9 @@ TESTS += tests/format/test-msgpack-python.sh tests/format/test-compat-1.0.sh \
 EXTRA_DIST += tests/format/sample.h tests/format/test-msgpack-python.sh \
 	tests/format/test-compat-1.0.sh tests/format/test-compat-2.0.sh \
 	tests/format/compat-1.0-noswap-pageout.rft
+
+# Folio ids in place of pfns (record's and trace convert's --pfns ids): the rules, and the writer's
+# folio_ids option.
+check_PROGRAMS += tests/format/test-folio-ids
+tests_format_test_folio_ids_LDADD = $(TRACE_TEST_LIBS)
+TESTS += tests/format/test-folio-ids

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Folio ids in place of the kernel's pfns (cli/pfnids.h; record's default, `trace convert --pfns
+# Folio ids in place of the kernel's pfns (rf_trace_folio_ids_apply(), refault/trace.h; record's default, `trace convert --pfns
 # ids`): the readers only join on them, so the bundled recordings (the kernel's pfns) and the same
 # events with folio ids give byte-identical `validate --json` and `report --profile kernel`
 # outputs, in fewer bytes; converting a trace of ids again changes nothing.
