@@ -10,6 +10,7 @@
 #include <refault/errors.h>
 
 #include "lib/utf8.h"
+#include "lib/term.h"
 #include "replayer/validate/validate-local.h"
 
 static double secs(const struct rf_validation *v, uint64_t t)
@@ -42,9 +43,12 @@ static void header(const struct rf_validation *v, FILE *out)
 		fprintf(out, "WARNING: the kernel lost %llu records while this trace was recorded: the "
 			"model missed what they held (record again with a larger --buffer-size)\n",
 			(unsigned long long)lost);
-	fprintf(out, "kernel:    %s, %u CPUs, %llu MiB, swap %llu MiB, THP %s\n",
-		h->kernel_release, h->cpus, (unsigned long long)(h->mem_bytes >> 20),
-		(unsigned long long)(h->swap_bytes >> 20), h->thp_mode[0] ? h->thp_mode : "?");
+	fputs("kernel:    ", out);
+	rf_term_escape_str(out, h->kernel_release);
+	fprintf(out, ", %u CPUs, %llu MiB, swap %llu MiB, THP ", h->cpus,
+		(unsigned long long)(h->mem_bytes >> 20), (unsigned long long)(h->swap_bytes >> 20));
+	rf_term_escape_str(out, h->thp_mode[0] ? h->thp_mode : "?");
+	fputc('\n', out);
 	fprintf(out, "profile:   %s (%s)\n", v->profile, v->profile_why);
 	if (v->cold_cache)
 		fprintf(out, "tolerance: %.1f%% + %llu pages (of which %llu cached before the "
@@ -103,7 +107,8 @@ static void table(const struct rf_validation *v, FILE *out)
 
 		if (strcmp(scope, r->scope)) {
 			scope = r->scope;
-			fprintf(out, "%s\n", scope);
+			rf_term_escape_str(out, scope);
+			fputc('\n', out);
 		}
 		char nb[16] = "";
 
@@ -137,14 +142,19 @@ static void divergences(const struct rf_validation *v, FILE *out)
 
 		if (!r->gated || r->ok)
 			continue;
-		fprintf(out, "  %s %s: kernel %llu, model %llu (%s)", r->scope, rf_obs_q_name(r->q),
+		fputs("  ", out);
+		rf_term_escape_str(out, r->scope);
+		fprintf(out, " %s: kernel %llu, model %llu (%s)", rf_obs_q_name(r->q),
 			(unsigned long long)r->kernel, (unsigned long long)r->model,
 			fmt_err(r, e, sizeof(e)));
 		if (r->phase >= 0) {
 			phase_span(v, r->phase, &from, &to);
 			fprintf(out, ", diverges in phase %d (+%.3fs..+%.3fs)", r->phase, from, to);
-			if (v->caps[r->phase].marker)
-				fprintf(out, " after marker \"%s\"", v->caps[r->phase].marker);
+			if (v->caps[r->phase].marker) {
+				fputs(" after marker \"", out);
+				rf_term_escape_str(out, v->caps[r->phase].marker);
+				fputc('"', out);
+			}
 		}
 		fputc('\n', out);
 	}
@@ -159,14 +169,19 @@ static void notes(const struct rf_validation *v, FILE *out)
 	size_t i, shown = 0;
 
 	fprintf(out, "\nnotes (\"(ok)\"/\"(no)\": shown, not gated):\n");
-	for (i = 0; i < v->nr_notes; i++)
-		fprintf(out, "  - %s\n", v->notes[i]);
+	for (i = 0; i < v->nr_notes; i++) {
+		fputs("  - ", out);
+		rf_term_escape_str(out, v->notes[i]);	/* may quote the trace's names */
+		fputc('\n', out);
+	}
 	for (i = 0; i < v->nr_rows; i++) {
 		const char *n = v->rows[i].note;
 
 		if (!n || note_number(v, n) != shown + 1)
 			continue;
-		fprintf(out, "  [%zu] %s\n", ++shown, n);
+		fprintf(out, "  [%zu] ", ++shown);
+		rf_term_escape_str(out, n);
+		fputc('\n', out);
 	}
 	if (!v->nr_notes && !shown)
 		fprintf(out, "  - none\n");
@@ -187,8 +202,9 @@ static void series(const struct rf_validation *v, FILE *out)
 			if (v->rows[i].q == qs[j] &&
 			    !strcmp(v->rows[i].scope, rf_observe_cgroup(v->kernel, v->main_cg)->path))
 				rows[j] = &v->rows[i];
-	fprintf(out, "\ntime series of %s (kernel/model):\n%9s", rf_observe_cgroup(v->kernel,
-								       v->main_cg)->path, "t");
+	fputs("\ntime series of ", out);
+	rf_term_escape_str(out, rf_observe_cgroup(v->kernel, v->main_cg)->path);
+	fprintf(out, " (kernel/model):\n%9s", "t");
 	for (j = 0; j < 6; j++)
 		if (rows[j])
 			fprintf(out, " %23s", rf_obs_q_name(qs[j]));

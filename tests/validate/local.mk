@@ -4,10 +4,12 @@
 # recording.  tests/validate/fidelity.sh regenerates docs/fidelity.md.
 check_PROGRAMS += tests/validate/vworkload
 tests_validate_vworkload_SOURCES = tests/validate/vworkload.c
-TESTS += tests/validate/test-validate-cli.sh tests/validate/test-validate.sh tests/validate/test-pfn-ids.sh
+TESTS += tests/validate/test-validate-cli.sh tests/validate/test-validate.sh tests/validate/test-pfn-ids.sh \
+	tests/validate/test-validate-escapes.sh
 EXTRA_DIST += tests/validate/cases.sh tests/validate/check-tolerance.py \
 	tests/validate/tolerances tests/validate/fidelity.sh \
-	tests/validate/test-validate-cli.sh tests/validate/test-validate.sh tests/validate/test-pfn-ids.sh
+	tests/validate/test-validate-cli.sh tests/validate/test-validate.sh tests/validate/test-pfn-ids.sh \
+	tests/validate/test-validate-escapes.sh
 check_PROGRAMS += tests/validate/test-validate-kernel
 tests_validate_test_validate_kernel_SOURCES = tests/validate/test-validate-kernel.c
 tests_validate_test_validate_kernel_LDADD = $(VALIDATE_LIBS)
