@@ -6,6 +6,7 @@
 #include <refault/trace-json.h>
 
 #include "lib/compiler.h"
+#include "lib/term.h"
 #include "replayer/replay/replay-local.h"
 
 struct named {
@@ -308,7 +309,9 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 		fprintf(out, "WARNING: the kernel lost %llu records while this trace was recorded: "
 			"every count below is short (record again with a larger --buffer-size)\n",
 			(unsigned long long)rf_replay_result_lost(res));
-	fprintf(out, "refault replay: %s, %llu events, %zu configuration%s, %.2f s\n", res->trace_path,
+	fputs("refault replay: ", out);
+	rf_term_escape_str(out, res->trace_path);
+	fprintf(out, ", %llu events, %zu configuration%s, %.2f s\n",
 		(unsigned long long)(res->nr ? res->runs[0].events : 0), res->nr, res->nr == 1 ? "" : "s",
 		res->wall_seconds);
 	if (res->warm_cache)
@@ -321,9 +324,11 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 	precached_note(res, out);
 	if (rf_cgroup_names_init(&cn, &res->header, first_model(res), res->observe, false))
 		cn.recorded[0] = 0;
-	if (cn.recorded[0])
-		fprintf(out, "counts of the recorded cgroup %s (memcg.recorded.*; global: vmstat.*)\n",
-			cn.recorded);
+	if (cn.recorded[0]) {
+		fputs("counts of the recorded cgroup ", out);
+		rf_term_escape_str(out, cn.recorded);	/* the trace's text */
+		fputs(" (memcg.recorded.*; global: vmstat.*)\n", out);
+	}
 	for (i = 0; i < res->nr; i++)
 		width = strlen(res->runs[i].conf->name) > width ? strlen(res->runs[i].conf->name) : width;
 	if (first_model(res)) {

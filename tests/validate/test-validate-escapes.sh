@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# validate prints the trace's names (a cgroup's path, a marker's text, the kernel's release) by
+# validate (and replay's summary) print the trace's names (a cgroup's path, a marker's text, the
+# kernel's release) by
 # lib/term.h's one rule: a crafted trace whose cgroup path and marker hold ESC ] 0 ; ... BEL (which
 # retitles an xterm), the C1 CSI (U+009B), ill-formed UTF-8 and a backslash reaches the terminal
 # escaped (\x1b, \x07, \u009b, \xff, \\), never raw; its --json stays JSON a strict parser reads.
@@ -16,6 +17,7 @@ def js(b):
     return b'"' + b.replace(b'\\', b'\\\\').replace(b'"', b'\\"') + b'"'
 hdr = open(sys.argv[1], 'rb').readline().rstrip(b'\n')
 hdr = hdr.replace(b'"kernel_release":"6.1"', b'"kernel_release":' + js(b'6.1' + evil))
+hdr = hdr.replace(b'"params":""', b'"params":"","cgroup":' + js(b'/job' + evil))
 lines = [hdr,
     b'{"t":1000000000,"cpu":0,"pid":0,"type":"cgroup_mkdir","id":7,"parent":1,"path":' + js(b'/job' + evil) + b'}',
     b'{"t":1000000400,"cpu":1,"pid":200,"type":"exec","mm":8192,"comm":"r"}',
@@ -57,6 +59,9 @@ check "the cgroup's path is shown escaped by lib/term.h's rule" \
 check "the marker's text too (the quantity out of tolerance diverges after it)" \
 	'grep -qF "after marker \"m$want\"" "$tmp/out"'
 check "the kernel's release too" 'grep -qF "kernel:    6.1$want," "$tmp/out"'
+"$REFAULT" replay "$tmp/evil.rft" -p v6.18 -o "$tmp/r.json" > "$tmp/out" 2>&1
+check "replay's summary names the recorded cgroup escaped, nothing raw" \
+	'clean "$tmp/out" && grep -qF "recorded cgroup /job$want " "$tmp/out"'
 "$REFAULT" validate "$tmp/evil.rft" --json > "$tmp/json" 2> /dev/null
 check "--json is JSON a strict parser reads" \
 	'python3 -c "import json,sys; json.loads(open(sys.argv[1],\"rb\").read().decode(\"utf-8\"))" "$tmp/json"'
