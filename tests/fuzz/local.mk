@@ -12,9 +12,9 @@
 # sources; regress-TARGET replays the target's corpus (every seed and past finding) in `make check`
 # with the normal compiler, under ASan/UBSan in the sanitizer builds.
 FUZZ_TARGETS = reader compare gate config convert lrugen report sweep
-FUZZ_CLI_TRACE = cli/builtin-trace.c cli/trace/common.c cli/trace/print.c cli/trace/filter.c \
-	cli/trace/info.c cli/trace/dump.c cli/trace/verify.c cli/trace/slice.c cli/trace/recover.c \
-	cli/trace/convert.c cli/trace/pages.c cli/trace/names.c
+FUZZ_CLI_TRACE = cli/builtin-trace.c cli/trace/common.c formats/tools/print.c formats/tools/filter.c \
+	cli/trace/info.c formats/tools/dump.c formats/tools/verify.c formats/tools/slice.c \
+	formats/tools/recover.c formats/tools/convert.c formats/tools/pages.c formats/tools/names.c
 fuzz_reader_SRC = $(librefault_trace_la_SOURCES) $(librefault_util_la_SOURCES)
 fuzz_compare_SRC = cli/builtin-compare.c cli/util.c $(librefault_compare_la_SOURCES) $(fuzz_reader_SRC)
 fuzz_gate_SRC = $(fuzz_compare_SRC)

@@ -12,7 +12,7 @@
 
 #include <refault/trace-json.h>
 
-#include "cli/trace/convert.h"
+#include "formats/tools/convert-local.h"
 #include "lib/term.h"
 
 static const char verb[] = "trace convert";

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/trace/convert.h"
+#include "formats/tools/convert-local.h"
 #include "lib/hash.h"
 #include "lib/term.h"
 
