@@ -20,6 +20,18 @@
 /* True if @name (PREFIX + pid + anything) is a recording's whose process is gone. */
 bool rf_record_name_stale(const char *name);
 
+/* ----------------------------------------------------------- header */
+
+struct rf_record_session_opts;
+
+/*
+ * The header of a recording's trace (header.c): the host, the scope and
+ * command line of @o, the cgroup recorded (@memcg_rel, the --memcg-limit
+ * group's path below the root, or "" for -G's), the recorder's @sources.
+ */
+void rf_record_header_fill(struct rf_trace_header *h, const struct rf_record_session_opts *o,
+			   const char *memcg_rel, const char *sources);
+
 /* ----------------------------------------------------------- source */
 
 struct rf_raw {

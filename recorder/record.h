@@ -19,9 +19,13 @@
  *   knobs.c      reads and writes of small control files (cgroupfs, sysfs)
  *   damon.c      --damon: a DAMON monitor of the recorded process
  *   recorder.c   start, poll, stop, drain
+ *   header.c     the header of a recording's trace
+ *   session.c    a recording: the output file, the writer, the --memcg-limit
+ *                group, the command, the loop and its stop (session.h)
  *
  * Library code returns 0 or a negative rf_err / -errno and never prints:
- * messages for the user go to rf_recorder_errmsg().
+ * messages for the user go to rf_recorder_errmsg() (the session's to its
+ * callers' buffers and its note callback).
  */
 #ifndef REFAULT_RECORDER_RECORD_H
 #define REFAULT_RECORDER_RECORD_H
@@ -33,7 +37,7 @@
 
 #include <refault/trace.h>
 
-/* Where normalized events go (the trace writer in the builtin, a list in tests). */
+/* Where normalized events go (the session's trace writer, a list in tests). */
 struct rf_record_sink {
 	int (*event)(void *ctx, const struct rf_event *ev);
 	void *ctx;

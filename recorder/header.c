@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The header of a recording's trace: the host, the scope and the cgroup
+ * recorded, the command line, the sources the recorder enabled, the time
+ * resolution and what identifies a folio (docs/trace-format.md, "Header").
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "recorder/internal.h"
+#include "recorder/session.h"
+
+/* "-a", "-G /grp", "-p 123", "-- cmd args", or a scope bounded by a command: "-a -- sleep 5". */
+static void describe(const struct rf_record_session_opts *o, char *scope, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	scope[0] = 0;
+	switch (o->rec.scope) {
+	case RF_SCOPE_ALL: off = snprintf(scope, len, "-a "); break;
+	case RF_SCOPE_CGROUP: off = snprintf(scope, len, "-G %s ", o->rec.cgroup); break;
+	case RF_SCOPE_PID:
+		if (!o->argv || o->bounded)
+			off = snprintf(scope, len, "-p %d ", (int)o->rec.pid);
+		break;
+	}
+	if (o->argv && off < len)
+		off += snprintf(scope + off, len - off, "--");
+	for (i = 0; o->argv && i < o->argc && off < len; i++)
+		off += snprintf(scope + off, len - off, " %s", o->argv[i]);
+	if (!o->argv && off && off <= len)
+		scope[off - 1] = 0;	/* the space before a command there is not */
+}
+
+static void join_argv(const struct rf_record_session_opts *o, char *buf, size_t len)
+{
+	size_t off = snprintf(buf, len, "refault");
+	int i;
+
+	for (i = 0; i < o->cmdline_argc && off < len; i++)
+		off += snprintf(buf + off, len - off, " %s", o->cmdline[i]);
+}
+
+/* The memory cgroup recorded (-G, or --memcg-limit's @memcg_rel), as "/path" below the root; else "". */
+static void recorded_cgroup(const struct rf_record_session_opts *o, const char *memcg_rel,
+			    char *buf, size_t len)
+{
+	const char *g = o->rec.cgroup;
+	size_t n;
+
+	buf[0] = 0;
+	if (o->rec.scope != RF_SCOPE_CGROUP && !memcg_rel[0])
+		return;
+	g = memcg_rel[0] ? memcg_rel : g;
+	if (!g)
+		return;
+	if (snprintf(buf, len, "%s%s", *g == '/' ? "" : "/", g) >= (int)len)
+		buf[len - 1] = 0;	/* a path of RF_MAX_STRING: cut, as every header string */
+	for (n = strlen(buf); n > 1 && buf[n - 1] == '/'; n--)
+		buf[n - 1] = 0;
+}
+
+void rf_record_header_fill(struct rf_trace_header *h, const struct rf_record_session_opts *o,
+			   const char *memcg_rel, const char *sources)
+{
+	bool v2;
+
+	rf_trace_header_init(h, "refault record");
+	rf_trace_header_fill_host(h);
+	if (!rf_memcg_mount(h->host.cgroup_mount, sizeof(h->host.cgroup_mount), &v2))
+		h->host.cgroup_version = v2 ? 2 : 1;
+	h->created = time(NULL);
+	snprintf(h->clock, sizeof(h->clock), "mono");
+	h->time_resolution = o->time_resolution;
+	snprintf(h->sources, sizeof(h->sources), "%s", sources);
+	describe(o, h->scope, sizeof(h->scope));
+	recorded_cgroup(o, memcg_rel, h->cgroup, sizeof(h->cgroup));
+	join_argv(o, h->command, sizeof(h->command));
+	snprintf(h->pfns, sizeof(h->pfns), "%s", o->kernel_pfns ? "kernel" : "ids");
+}
