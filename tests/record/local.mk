@@ -46,9 +46,15 @@ tests_record_workload_two_paths_CFLAGS = -O2 -g -fomit-frame-pointer -Wall
 tests_record_workload_two_paths_LDFLAGS =
 record_sh_tests += tests/record/test-record-stacks.sh
 tests/record/test-record-stacks.log: tests/record/test-record-kprobes.log
+# The recording session as a library (recorder/session.h): its output, notes and errors without
+# tracefs, and as root a recording of a command and one stopped by a signal.
+check_PROGRAMS += tests/record/test-session
+tests_record_test_session_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
+TESTS += tests/record/test-session
 # The tests that record run one after another: every recording removes the tracefs instances and
 # memory cgroups a SIGKILLed recorder left, so one running beside test-record-safety's or
 # test-record-faults' kill cases would remove what they check is left.
+tests/record/test-record-workload.log: tests/record/test-session.log
 tests/record/test-record-errors.log: tests/record/test-record-workload.log
 tests/record/test-record-kill.log: tests/record/test-record-errors.log
 tests/record/test-record-signals.log: tests/record/test-record-kill.log
