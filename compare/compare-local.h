@@ -58,6 +58,7 @@ struct rf_compare_run {
 	bool lkp;
 	bool kernel;			/* "observed" rather than "stats" */
 	char *config;			/* the configuration's name (results files) */
+	char *profile;			/* its "profile" (results files) */
 	char *fingerprint;
 	char *trace_path;
 	uint64_t events_skipped;
@@ -111,6 +112,11 @@ bool rf_compare_is_absolute_change(const char *name);
 bool rf_compare_reasonable_change(const char *name, double delta, double max);
 /* The test's own group ("cost" for refault, "vm-scalability" for LKP data): sorted first. */
 bool rf_compare_is_test_group(const char *group);
+/*
+ * A headline counter (refaults, scans, steals, activations; vmstat.* and
+ * memcg.recorded.*): its place in their order, else -1.
+ */
+int rf_compare_headline_rank(const char *name);
 /* A model decision (not cost.*, replay.*, run.*): used for the decisions summary. */
 bool rf_compare_is_decision_stat(const char *name);
 
@@ -132,6 +138,25 @@ void rf_compare_summary_release(struct rf_compare_summary *s);
 int rf_compare_judge(const char *name, const double *base, size_t nbase, bool base_exact,
 		     const double *new, size_t nnew, bool new_exact,
 		     struct rf_compare_verdict *out);
+
+/*
+ * decisions.c: the decisions summary in parts, for the page (html.c);
+ * rf_compare_print_decisions() is SUMMARY (PAIRS with --all), COST, ERAS.
+ * SUMMARY: a line per pair of columns (each variant against the base and
+ * the one before it), or past a few pairs, the pairs grouped by statement
+ * in a few lines; PAIRS: a line per pair; COST: the estimated cost's line;
+ * ERAS: a note when that cost compares profiles of different kernel eras;
+ * PAGE: the summary's pointer to every pair is the page's.
+ */
+enum {
+	RF_DECISIONS_SUMMARY = 1, RF_DECISIONS_PAIRS = 2, RF_DECISIONS_COST = 4,
+	RF_DECISIONS_ERAS = 8, RF_DECISIONS_PAGE = 16,
+};
+int rf_compare_decisions(FILE *out, const struct rf_compare_report *rep, unsigned parts);
+/* SUMMARY groups the pairs (there are more than a few). */
+bool rf_compare_decisions_grouped(const struct rf_compare_report *rep);
+/* The ERAS note's text into @buf; false when the columns' cost is of one era (or none). */
+bool rf_compare_cost_eras(const struct rf_compare_report *rep, char *buf, size_t len);
 
 /* rows.c: the row of metric @name; NULL if none. */
 const struct rf_compare_row *rf_compare_report_row(const struct rf_compare_report *rep,
@@ -157,7 +182,15 @@ void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 			  const struct rf_compare_line *l, size_t n);
 
 void rf_compare_format_value(char *buf, size_t len, double mean, double stddev);
-void rf_compare_format_change(char *buf, size_t len, double change, bool absolute);
+/*
+ * The %change cell of @mean against @base (12 columns, the last a space):
+ * LKP's "%+10.1f%%", but "from 0" against a zero base and the ratio "x1234"
+ * past 100000 %; absolute changes as LKP's.
+ */
+void rf_compare_format_change(char *buf, size_t len, double base, double mean, bool absolute);
+/* The mark after a %change shown without LKP's noise rule (fewer than 3 runs). */
+#define RF_COMPARE_APPARENT	'?'
+
 
 /* util.c */
 /*

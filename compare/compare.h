@@ -67,9 +67,12 @@ struct rf_compare_side {
 	bool lkp;			/* imported from LKP stats.json / matrix.json */
 	bool kernel;			/* "NAME@kernel": the kernel's numbers the trace observed */
 	char **fingerprints;		/* per run, results files only */
-	size_t fingerprints_cap;
+	char **trace_paths;		/* per run, as @fingerprints: its trace's path ("" if none) */
+	size_t fingerprints_cap, trace_paths_cap;
 	char *traces;			/* the distinct fingerprints, sorted, joined by spaces */
 	char *trace_path;		/* of the first run */
+	char *profile;			/* the runs' profile (results "profile"); NULL if they differ */
+	bool sweep;			/* its runs are a sweep file's (stats only: no time series) */
 	uint64_t events_skipped;	/* summed over runs: non-zero means partial results */
 	uint64_t lost_events;		/* summed over runs: records the kernel lost recording */
 	size_t sweep_not_done;		/* from a sweep file: its tasks failed or missing */
@@ -138,6 +141,14 @@ struct rf_compare_verdict {
 	bool compared;			/* false: LKP skips it (too few samples, no base) */
 	bool separated;			/* the samples are apart by LKP's median rule */
 	bool changed;			/* separated and past the magnitude filters */
+	/*
+	 * LKP judges nothing here: fewer than 3 runs on both sides, not exact.
+	 * @apparent: yet the samples (3 at least, both sides' together) lie
+	 * apart and the change passes LKP's ratio and floors; the table shows
+	 * it, marked as not judged against noise (docs/compare.md).
+	 */
+	bool few_runs;
+	bool apparent;
 	double ratio;			/* median_high / median_low, capped at 5 */
 	double delta;			/* median_high - median_low */
 	const char *why;		/* one line: the rule that decided */
@@ -158,7 +169,10 @@ struct rf_compare_row {
 	const char *name;
 	bool function_stat;		/* LKP failure table (dmesg.*, *.fail ...) */
 	bool absolute;			/* change in units, not percent */
-	bool shown;			/* changed in any column, or --all */
+	bool shown;			/* changed or apparent in any column, or --all */
+	bool changed;			/* a change by LKP's rules in some column */
+	bool apparent;			/* a change shown without the noise rule in some column */
+	bool headline;			/* refaults, scans, steals, activations: the page shows it always */
 	struct rf_compare_cell *cell;	/* one per side, [0] is the base */
 	int group_rank;			/* LKP's sort_stats() group order */
 };
@@ -170,6 +184,7 @@ struct rf_compare_report {
 	size_t nrows;
 	size_t nshown;
 	size_t missing;			/* metrics some side lacks */
+	bool all;			/* --all: every row, and every pair's decisions */
 	double *zeros;			/* the samples of a side that lacks a metric (LKP's 0) */
 };
 

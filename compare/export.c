@@ -170,6 +170,8 @@ static void jw_cell(struct jw *w, const struct rf_compare_cell *c, bool base, bo
 		jw_double(w, c->change);
 		jw_key(w, "changed");
 		jw_bool(w, c->verdict.changed);
+		jw_key(w, "apparent");
+		jw_bool(w, c->verdict.apparent);
 		jw_key(w, "separated");
 		jw_bool(w, c->verdict.separated);
 		jw_key(w, "why");
@@ -187,7 +189,9 @@ static void jw_row(struct jw *w, const struct rf_compare_row *row, size_t nsides
 	jw_key(w, "metric");
 	jw_string(w, row->name);
 	jw_key(w, "changed");
-	jw_bool(w, row->shown);
+	jw_bool(w, row->changed);
+	jw_key(w, "apparent");
+	jw_bool(w, row->apparent);
 	jw_key(w, "absolute_change");
 	jw_bool(w, row->absolute);
 	jw_key(w, "failure_stat");

@@ -161,7 +161,8 @@ int rf_compare_gate_eval(const struct rf_compare_gate *g, const struct rf_compar
 			 char *msg, size_t len)
 {
 	const struct rf_compare_row *row = find_row(g, rep, msg, len);
-	size_t i, used = 0;
+	size_t i, k, used = 0;
+	char chg[64];
 	int tripped = 0;
 
 	if (!row)
@@ -174,12 +175,16 @@ int rf_compare_gate_eval(const struct rf_compare_gate *g, const struct rf_compar
 
 		if (!trip)
 			continue;
+		/* the change as the table shows it ("from 0", "x1234" where a percentage is absurd) */
+		rf_compare_format_change(chg, sizeof(chg), b->mean, c->mean, false);
+		for (k = strlen(chg); k && chg[k - 1] == ' '; k--)
+			chg[k - 1] = 0;
 		n = snprintf(msg + used, used < len ? len - used : 0,
-			     "%s'%s': %s in %s is %.10g against %.10g in %s (%+.1f%%%s)",
+			     "%s'%s': %s in %s is %.10g against %.10g in %s (%s%s)",
 			     tripped ? "; " : "", g->text, row->name, rep->sides[i].label, c->mean,
-			     b->mean, rep->sides[0].label,
-			     100.0 * (c->mean - b->mean) / (b->mean ? b->mean : 1e-100),
-			     c->verdict.changed ? ", a change by LKP's rules" : "");
+			     b->mean, rep->sides[0].label, chg + strspn(chg, " "), c->verdict.changed ?
+			     ", a change by LKP's rules" : c->verdict.apparent ?
+			     ", a change not judged against noise: too few runs" : "");
 		used += n > 0 ? (size_t)n : 0;
 		tripped = 1;
 	}

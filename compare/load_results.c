@@ -308,6 +308,11 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root,
 	ret = load_trace(r, root);
 	if (!ret)
 		ret = set_config_name(r, c, kernel);
+	if (!ret && rf_json_get(c, "profile", json_type_string)) {
+		r->profile = strdup(json_object_get_string(rf_json_get(c, "profile",
+								       json_type_string)));
+		ret = r->profile ? 0 : RF_ERR_NOMEM;
+	}
 	if (!ret)
 		ret = load_stats(r, stats, where, err, errlen);
 	/* the kernel's numbers have no replay run; their time series is the kernel's own */

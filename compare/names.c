@@ -158,6 +158,32 @@ bool rf_compare_reasonable_change(const char *name, double delta, double max)
 	return true;
 }
 
+/*
+ * The headline counters a kernel developer reads first: refaults, scans,
+ * steals and activations, of the whole model (vmstat.*, today's names in
+ * every profile) and of the recorded cgroup (memcg.recorded.*).
+ */
+static const char *const headline[] = {
+	"workingset_refault_file", "workingset_refault_anon", "pgscan_kswapd", "pgscan_direct",
+	"pgsteal_kswapd", "pgsteal_direct", "pgactivate", "workingset_activate_file",
+	"workingset_activate_anon",
+};
+
+int rf_compare_headline_rank(const char *name)
+{
+	static const char *const scopes[] = { "vmstat.", "memcg.recorded." };
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(scopes); i++) {
+		if (!starts(name, scopes[i]))
+			continue;
+		for (j = 0; j < ARRAY_SIZE(headline); j++)
+			if (!strcmp(name + strlen(scopes[i]), headline[j]))
+				return (int)(i * ARRAY_SIZE(headline) + j);
+	}
+	return -1;
+}
+
 bool rf_compare_is_decision_stat(const char *name)
 {
 	return !starts(name, "cost.") && !starts(name, "replay.") && !starts(name, "run.");

@@ -22,11 +22,17 @@ static void fill_cell(struct rf_compare_cell *c, const struct rf_compare_side *s
 	c->stddev = rf_compare_stddev(c->samples, c->n);
 }
 
-/* calc_perf_change(): against the first column; a zero base becomes 1e-100. */
+/*
+ * calc_perf_change(): against the first column; a zero base becomes 1e-100
+ * (what the cells show of it: rf_compare_format_change()), but nothing
+ * against nothing is no change (1e-100 made it -100 %).
+ */
 static double change_of(double mean, double base, bool absolute)
 {
 	if (absolute)
 		return mean - base;
+	if (base == 0 && mean == 0)
+		return 0;
 	if (base == 0)
 		base = 1e-100;
 	return 100.0 * (mean - base) / base;
@@ -40,6 +46,7 @@ static int build_row(struct rf_compare_row *row, const char *name, struct rf_com
 	int ret = 0;
 
 	row->name = name;
+	row->headline = rf_compare_headline_rank(name) >= 0;
 	row->function_stat = rf_compare_is_function_stat(name);
 	row->absolute = rf_compare_is_absolute_change(name);
 	row->cell = calloc(nsides, sizeof(*row->cell));
@@ -61,9 +68,10 @@ static int build_row(struct rf_compare_row *row, const char *name, struct rf_com
 				       c->samples, c->n, m && m->exact, &c->verdict);
 		if (ret)
 			return ret;
-		row->shown |= c->verdict.changed;
+		row->changed |= c->verdict.changed;
+		row->apparent |= c->verdict.apparent;
 	}
-	row->shown |= all;
+	row->shown = row->changed || row->apparent || all;
 	return 0;
 }
 
@@ -220,6 +228,7 @@ int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_sid
 	memset(rep, 0, sizeof(*rep));
 	rep->sides = sides;
 	rep->nsides = nsides;
+	rep->all = all;
 	for (i = 0; i < nsides; i++)
 		max_runs = sides[i].runs > max_runs ? sides[i].runs : max_runs;
 	ret = row_names(sides, nsides, &names, &n);

@@ -97,6 +97,7 @@ void rf_compare_run_release(struct rf_compare_run *r)
 	free(r->m);
 	rf_compare_aliases_release(r->alias, r->nalias);
 	free(r->config);
+	free(r->profile);
 	free(r->fingerprint);
 	free(r->trace_path);
 	rf_compare_timeline_release(&r->tl);

@@ -204,12 +204,20 @@ static int merge_run(struct rf_compare_side *side, struct rf_compare_run *run)
 	return ret;
 }
 
-static int add_fingerprint(struct rf_compare_side *side, const char *fp)
+/* The run's trace: its fingerprint and path, at the side's next run. */
+static int add_fingerprint(struct rf_compare_side *side, const char *fp, const char *path)
 {
-	if (RF_GROW(side->fingerprints, side->fingerprints_cap, side->runs + 1))
+	if (RF_GROW(side->fingerprints, side->fingerprints_cap, side->runs + 1) ||
+	    RF_GROW(side->trace_paths, side->trace_paths_cap, side->runs + 1))
 		return RF_ERR_NOMEM;
 	side->fingerprints[side->runs] = strdup(fp ? fp : "");
-	return side->fingerprints[side->runs] ? 0 : RF_ERR_NOMEM;
+	side->trace_paths[side->runs] = strdup(path ? path : "");
+	if (side->fingerprints[side->runs] && side->trace_paths[side->runs])
+		return 0;
+	free(side->fingerprints[side->runs]);
+	free(side->trace_paths[side->runs]);
+	side->fingerprints[side->runs] = side->trace_paths[side->runs] = NULL;
+	return RF_ERR_NOMEM;
 }
 
 /*
@@ -292,14 +300,25 @@ static int add_run(struct rf_compare_side *side, struct rf_compare_run *run, con
 		run->nalias = 0;
 		*config = run->config;
 		run->config = NULL;
-	} else if (!ret && *config && (!run->config || strcmp(run->config, *config))) {
-		free(*config);
-		*config = NULL;		/* a group of different configurations */
+		side->profile = run->profile;
+		run->profile = NULL;
+	} else if (!ret) {
+		if (*config && (!run->config || strcmp(run->config, *config))) {
+			free(*config);
+			*config = NULL;		/* a group of different configurations */
+		}
+		if (side->profile && (!run->profile || strcmp(run->profile, side->profile))) {
+			free(side->profile);
+			side->profile = NULL;	/* ... or of different profiles */
+		}
 	}
 	if (!ret)
 		ret = check_fill(side, run, member, spec, err, errlen);
-	if (!ret && !run->lkp)
-		ret = add_fingerprint(side, run->fingerprint);
+	if (!ret && !run->lkp) {
+		/* the first run's path went to side->trace_path */
+		ret = add_fingerprint(side, run->fingerprint,
+				      side->runs ? run->trace_path : side->trace_path);
+	}
 	side->events_skipped += run->events_skipped;
 	side->lost_events += run->lost_events;
 	if (!ret)
@@ -320,6 +339,7 @@ static int load_sweep(struct rf_compare_side *side, struct rf_compare_file *file
 	ret = rf_compare_sweep_runs(file, name, &runs, err, errlen);
 	n = ret ? 0 : json_object_array_length(runs);
 	side->sweep_not_done = rf_compare_sweep_not_done(file->root);
+	side->sweep = true;
 	if (!ret && !n) {
 		rf_compare_seterr(err, errlen, "%s: no run of '%s' is done yet (refault sweep "
 				  "status names what is missing)", file->path, member);
@@ -459,7 +479,11 @@ void rf_compare_side_release(struct rf_compare_side *side)
 	}
 	for (i = 0; side->fingerprints && i < side->runs; i++)
 		free(side->fingerprints[i]);
+	for (i = 0; side->trace_paths && i < side->runs; i++)
+		free(side->trace_paths[i]);
 	free(side->fingerprints);
+	free(side->trace_paths);
+	free(side->profile);
 	free(side->m);
 	rf_compare_aliases_release(side->alias, side->nalias);
 	free(side->label);

@@ -140,6 +140,43 @@ static int judge_summaries(const char *name, const struct rf_compare_summary *sb
 	return 0;
 }
 
+/*
+ * Fewer than 3 runs on both sides: LKP judges nothing, for it cannot tell
+ * a change from noise.  Yet when the samples (3 at least, both sides'
+ * together: one against one says nothing of its spread) lie apart and the
+ * change passes LKP's ratio and floors, it is shown as apparent, marked as
+ * not judged against noise, rather than hidden as if nothing differed.
+ */
+static int judge_few(const char *name, const double *base, size_t nbase, const double *new,
+		     size_t nnew, struct rf_compare_verdict *out)
+{
+	struct rf_compare_summary sb, sn;
+	const char *small;
+	int ret;
+
+	out->few_runs = true;
+	out->why = "fewer than 3 runs on both sides";
+	if (!nbase || !nnew || nbase + nnew < 3)
+		return 0;
+	ret = rf_compare_summarize(&sb, base, nbase, 0);
+	if (ret)
+		return ret;
+	ret = rf_compare_summarize(&sn, new, nnew, 0);
+	if (!ret) {
+		magnitude(&sn, &sb, out);
+		out->separated = separated(&sn, &sb);
+		small = out->separated ? small_change(name, out, fmax(sn.max, sb.max), false) :
+			"samples overlap the other side's median";
+		out->apparent = !small;
+		out->why = small ? "fewer than 3 runs on both sides" :
+			"fewer than 3 runs on both sides, so not judged against noise: the samples "
+			"lie apart and past LKP's ratio and floors";
+	}
+	rf_compare_summary_release(&sb);
+	rf_compare_summary_release(&sn);
+	return ret;
+}
+
 int rf_compare_judge(const char *name, const double *base, size_t nbase, bool base_exact,
 		     const double *new, size_t nnew, bool new_exact, struct rf_compare_verdict *out)
 {
@@ -151,10 +188,8 @@ int rf_compare_judge(const char *name, const double *base, size_t nbase, bool ba
 
 	memset(out, 0, sizeof(*out));
 	out->ratio = 1;
-	if (!function && !exact && nbase < 3 && nnew < 3) {
-		out->why = "fewer than 3 runs on both sides";
-		return 0;
-	}
+	if (!function && !exact && nbase < 3 && nnew < 3)
+		return judge_few(name, base, nbase, new, nnew, out);
 	ret = rf_compare_summarize(&sb, base, nbase, margin);
 	if (!ret)
 		ret = rf_compare_summarize(&sn, new, nnew, nbase <= 3 && margin > 1 ? 1 : margin);

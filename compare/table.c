@@ -46,28 +46,92 @@ void rf_compare_format_value(char *buf, size_t len, double mean, double stddev)
 		snprintf(buf + n, len - n, "%*s", ERR_WIDTH, "");
 }
 
-void rf_compare_format_change(char *buf, size_t len, double change, bool absolute)
+/*
+ * A change as LKP's %change column prints it ("%+10.1f%%"), but where LKP's
+ * numbers stop meaning anything: against a zero base (LKP divides by
+ * 1e-100, "+3.5e+103%") "from 0", and past 100000 % (LKP's "%+10.2g%%")
+ * the ratio, "x1234".  Absolute changes (keys ending in '%', perf-profile)
+ * as LKP's.  12 columns: the text right-aligned in 11, then a space.
+ */
+void rf_compare_format_change(char *buf, size_t len, double base, double mean, bool absolute)
 {
-	bool wide = fabs(change) >= 100000;
+	double change, ratio;
+	char text[32];
 
-	if (absolute)
-		snprintf(buf, len, wide ? "%+*.2g  " : "%+*.1f  ", REL_WIDTH, change);
-	else
-		snprintf(buf, len, wide ? "%+*.2g%% " : "%+*.1f%% ", REL_WIDTH, change);
+	if (absolute) {
+		change = mean - base;
+		snprintf(buf, len, fabs(change) >= 100000 ? "%+*.2g  " : "%+*.1f  ", REL_WIDTH,
+			 change);
+		return;
+	}
+	if (base == 0 && mean != 0) {
+		snprintf(buf, len, "%*s ", REL_WIDTH + 1, "from 0");
+		return;
+	}
+	change = base == 0 ? 0 : 100.0 * (mean - base) / base;
+	if (!(fabs(change) >= 100000)) {
+		snprintf(buf, len, "%+*.1f%% ", REL_WIDTH, change);
+		return;
+	}
+	ratio = mean / base;
+	snprintf(text, sizeof(text), fabs(ratio) < 1e7 ? "x%.0f" : "x%.2g", ratio);
+	snprintf(buf, len, "%*s ", REL_WIDTH + 1, text);
 }
 
-static bool one_trace(const struct rf_compare_report *rep)
+/* Every column replays the same set of traces (a sweep's column: its workload's recordings). */
+static bool same_trace_set(const struct rf_compare_report *rep)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < rep->nsides; i++) {
-		if (rep->sides[i].lkp || !rep->sides[i].runs)
+	for (i = 0; i < rep->nsides; i++)
+		if (rep->sides[i].lkp || !rep->sides[i].runs || !rep->sides[i].traces ||
+		    strcmp(rep->sides[i].traces, rep->sides[0].traces))
 			return false;
-		for (j = 0; j < rep->sides[i].runs; j++)
-			if (strcmp(rep->sides[i].fingerprints[j], rep->sides[0].fingerprints[0]))
-				return false;
-	}
 	return true;
+}
+
+static size_t lkp_sides(const struct rf_compare_report *rep)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rep->nsides; i++)
+		n += rep->sides[i].lkp;
+	return n;
+}
+
+#define MAX_TRACES	8
+
+/*
+ * The traces every column replays, path/fingerprint as LKP's header shows
+ * its axes: one, or the several recordings of a sweep's workload (each
+ * column's runs), the first MAX_TRACES of them in the runs' order.
+ */
+static void print_traces(FILE *out, const struct rf_compare_side *base)
+{
+	const char *shown[MAX_TRACES];
+	size_t i, j, n = 1, k = 0;
+
+	for (i = 0; base->traces[i]; i++)
+		n += base->traces[i] == ' ';
+	if (n == 1)
+		fprintf(out, "trace/fingerprint:\n");
+	else
+		fprintf(out, "trace/fingerprint (%zu traces, the same in every column):\n", n);
+	for (i = 0; i < base->runs && k < MAX_TRACES; i++) {
+		for (j = 0; j < k && strcmp(shown[j], base->fingerprints[i]); j++)
+			;
+		if (j < k)
+			continue;
+		shown[k++] = base->fingerprints[i];
+		fprintf(out, "  ");
+		rf_compare_term_field(out, *base->trace_paths[i] ? base->trace_paths[i] : "?", 0, 0);
+		fputc('/', out);
+		rf_compare_term_field(out, base->fingerprints[i], 16, 0);
+		fputc('\n', out);
+	}
+	if (n > k)
+		fprintf(out, "  ... and %zu more\n", n - k);
+	fputc('\n', out);
 }
 
 /* show_group_header(): the common axes, the compared things, then the column titles. */
@@ -78,16 +142,12 @@ static void print_header(FILE *out, const struct rf_compare_report *rep)
 
 	fprintf(out, "=========================================================================="
 		     "===============\n");
-	if (one_trace(rep)) {
-		fprintf(out, "trace/fingerprint:\n  ");
-		rf_compare_term_field(out, base->trace_path ? base->trace_path : "?", 0, 0);
-		fputc('/', out);
-		rf_compare_term_field(out, base->fingerprints[0], 16, 0);
-		fprintf(out, "\n\n");
-	} else {
-		fprintf(out, "trace:\n  %s\n\n", base->lkp ? "LKP data" :
-			"not the same for every column (compared with --force or LKP data)");
-	}
+	if (same_trace_set(rep))
+		print_traces(out, base);
+	else
+		fprintf(out, "trace:\n  %s\n\n", lkp_sides(rep) == rep->nsides ? "LKP data" :
+			lkp_sides(rep) ? "LKP data beside refault results (LKP data carries no "
+			"trace identity)" : "not the same for every column (compared with --force)");
 	fprintf(out, "config: \n");
 	for (i = 0; i < rep->nsides; i++) {
 		fprintf(out, "  ");
@@ -146,7 +206,10 @@ static void print_perf_row(FILE *out, const struct rf_compare_row *row, size_t n
 		const struct rf_compare_cell *c = &row->cell[i];
 
 		if (i) {
-			rf_compare_format_change(buf, sizeof(buf), c->change, row->absolute);
+			rf_compare_format_change(buf, sizeof(buf), row->cell[0].mean, c->mean,
+						 row->absolute);
+			if (c->verdict.apparent)	/* shown without the noise rule */
+				buf[strlen(buf) - 1] = RF_COMPARE_APPARENT;
 			fputs(buf, out);
 		}
 		rf_compare_format_value(buf, sizeof(buf), c->mean, c->stddev);
@@ -198,9 +261,46 @@ static void print_rows(FILE *out, const struct rf_compare_report *rep, bool func
 	}
 }
 
+/* Of the rows, how many differ in their means in some column; any cell with too few runs? */
+static size_t rows_differing(const struct rf_compare_report *rep, bool *few)
+{
+	size_t i, j, n = 0;
+
+	*few = false;
+	for (i = 0; i < rep->nrows; i++) {
+		bool differ = false;
+
+		for (j = 1; j < rep->nsides; j++) {
+			differ |= rep->rows[i].cell[j].mean != rep->rows[i].cell[0].mean;
+			*few |= rep->rows[i].cell[j].verdict.few_runs;
+		}
+		n += differ;
+	}
+	return n;
+}
+
+/*
+ * What an empty table means, never "nothing differs" when means do: how many
+ * rows differ, and whether LKP's rules could judge them at all.
+ */
+static void print_none(FILE *out, const struct rf_compare_report *rep)
+{
+	bool few;
+	size_t differ = rows_differing(rep, &few);
+
+	fprintf(out, "(no metric changed by LKP's rules");
+	if (differ)
+		fprintf(out, ": %zu of %zu differ in their means, %s", differ, rep->nrows,
+			few ? "in columns of fewer than the 3 runs LKP's noise rules need, or not "
+			"apart, or below LKP's ratio or floors" : "within the noise or below LKP's "
+			"ratio or floors");
+	fprintf(out, "; --all shows every metric)\n");
+}
+
 int rf_compare_print_table(FILE *out, const struct rf_compare_report *rep)
 {
-	size_t failures = count_shown(rep, true), perf = count_shown(rep, false);
+	size_t failures = count_shown(rep, true), perf = count_shown(rep, false), i;
+	bool apparent = false;
 
 	if (rep->nsides < 2)
 		return RF_ERR_INVAL;
@@ -210,7 +310,14 @@ int rf_compare_print_table(FILE *out, const struct rf_compare_report *rep)
 	if (perf)
 		print_rows(out, rep, false);
 	if (!failures && !perf)
-		fprintf(out, "(no metric changed by LKP's rules; --all shows every metric)\n");
+		print_none(out, rep);
+	for (i = 0; i < rep->nrows; i++)
+		apparent |= rep->rows[i].shown && rep->rows[i].apparent;
+	if (apparent)
+		fprintf(out, "\n%c: a change not judged against noise: its column and the base have "
+			"fewer than the 3 runs LKP's noise rules need; their samples lie apart and past "
+			"LKP's ratio and floors (more runs judge it: a sweep's 'repeat', more "
+			"recordings)\n", RF_COMPARE_APPARENT);
 	fprintf(out, "\n");
 	return ferror(out) ? RF_ERR_IO : 0;
 }

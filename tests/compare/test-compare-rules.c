@@ -115,17 +115,47 @@ static void test_formats(void)
 	is_str(buf, "  2.89e+12 \u00b1 18%", "value > 1e8: %%10.4g; stddev 18%%");
 	rf_compare_format_value(buf, sizeof(buf), 1250.9, -1);
 	is_str(buf, "      1250      ", "Ruby's %%d truncates");
-	rf_compare_format_change(buf, sizeof(buf), -16.04, false);
+	rf_compare_format_change(buf, sizeof(buf), 100, 83.96, false);
 	is_str(buf, "     -16.0% ", "change: %%+10.1f%%");
-	rf_compare_format_change(buf, sizeof(buf), 1.25e5, false);
-	is_str(buf, "  +1.2e+05% ", "change >= 100000: %%+10.2g%%");
-	rf_compare_format_change(buf, sizeof(buf), -7.2, true);
+	rf_compare_format_change(buf, sizeof(buf), 24.47, 17.27, true);
 	is_str(buf, "      -7.2  ", "absolute change for %% keys");
+	/* where LKP's numbers mean nothing: "+1e+103%" from a zero base, "+1.2e+05%" */
+	rf_compare_format_change(buf, sizeof(buf), 0, 35, false);
+	is_str(buf, "     from 0 ", "change from a zero base: 'from 0', not LKP's 1e-100 giant");
+	rf_compare_format_change(buf, sizeof(buf), 0, 0, false);
+	is_str(buf, "      +0.0% ", "nothing against nothing: +0.0%%, not -100%%");
+	rf_compare_format_change(buf, sizeof(buf), 4, 5000, false);
+	is_str(buf, "      x1250 ", "change >= 100000%%: the ratio, x1250");
+	rf_compare_format_change(buf, sizeof(buf), 1, 3.5e9, false);
+	is_str(buf, "   x3.5e+09 ", "a ratio past 10^7 in %%g");
+	rf_compare_format_change(buf, sizeof(buf), 10, 9999.9, false);
+	is_str(buf, "  +99899.0% ", "below 100000%%: LKP's %%+10.1f%%");
+}
+
+static void test_few_runs(void)
+{
+	double b2[] = { 76000, 77600 }, n2[] = { 33100, 34500 }, o2[] = { 70000, 80000 };
+	double b1[] = { 100 }, n1[] = { 200 };
+	struct rf_compare_verdict v;
+
+	v = judge("vmstat.workingset_refault_file", b2, 2, false, n2, 2, false);
+	ok(!v.compared && !v.changed && v.few_runs && v.apparent,
+	   "2 runs against 2, apart, -56%%: not LKP's change, but apparent (shown, marked)");
+	v = judge("vmstat.workingset_refault_file", b2, 2, false, o2, 2, false);
+	ok(v.few_runs && !v.apparent, "2 runs against 2 that overlap: not apparent");
+	v = judge("vmstat.pgactivate", (double[]){ 300, 310 }, 2, false,
+		  (double[]){ 600, 610 }, 2, false);
+	ok(v.few_runs && !v.apparent, "2 against 2 under LKP's floor (max 610 < 1000): not apparent");
+	v = judge("run.wall_seconds", b1, 1, false, n1, 1, false);
+	ok(v.few_runs && !v.apparent, "1 run against 1 says nothing of the spread: not apparent");
+	v = judge("vmstat.pgscan_kswapd", (double[]){ 82184, 82177 }, 2, false,
+		  (double[]){ 82184 }, 1, false);
+	ok(v.few_runs && !v.apparent, "2 against 1, the same: not apparent");
 }
 
 int main(void)
 {
-	plan(26);
+	plan(35);
 	test_sample_count();
 	test_separation();
 	test_trimming();
@@ -133,6 +163,7 @@ int main(void)
 	test_thresholds();
 	test_failure_stat();
 	test_formats();
+	test_few_runs();
 	ok(rf_compare_stddev((double[]){ 2, 4, 4, 4, 5, 5, 7, 9 }, 8) == 2.0,
 	   "population stddev (divides by n)");
 	ok(rf_compare_stddev((double[]){ 5 }, 1) < 0, "one sample: no stddev");
