@@ -25,11 +25,6 @@ static uint64_t bytes_to_pages_limit(const struct rf_model *m, uint64_t bytes)
 	return bytes == RF_UNLIMITED ? UINT64_MAX : bytes / m->cfg.page_size;
 }
 
-struct rf_memcg *memcg_by_slot(struct rf_model *m, uint32_t slot)
-{
-	return m->memcgs[slot];
-}
-
 uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid)
 {
 	uint32_t slot = id_map_find(&m->cgid_index, cgid);
@@ -223,7 +218,7 @@ static void invalidate_reclaim_iterators(struct rf_model *m, uint32_t slot)
  * left gives its id back and leaves the tree (reclaim walks no longer see
  * it); its parent may then go the same way.
  */
-void memcg_maybe_release_id(struct rf_model *m, uint32_t slot)
+static void memcg_maybe_release_id(struct rf_model *m, uint32_t slot)
 {
 	while (slot != 0 && slot != RF_NONE) {
 		struct rf_memcg *mc = m->memcgs[slot];

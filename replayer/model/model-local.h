@@ -800,7 +800,6 @@ enum rf_gfp { RF_GFP_KERNEL, RF_GFP_READAHEAD };
 
 /* memcg.c */
 uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid);
-struct rf_memcg *memcg_by_slot(struct rf_model *m, uint32_t slot);
 uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id);
 
 /* The slot of memcg id @id, RF_NONE if free (as mem_cgroup_from_id(), not counted as a cost). */
@@ -825,7 +824,6 @@ void mem_cgroup_swapout(struct rf_model *m, uint32_t memcg, uint64_t nr);
 bool mem_cgroup_try_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void mem_cgroup_uncharge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void mem_cgroup_cancel_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
-void memcg_maybe_release_id(struct rf_model *m, uint32_t memcg);
 uint32_t mem_cgroup_iter(struct rf_model *m, uint32_t root, uint32_t prev, int priority,
 			 bool *gen_done);
 uint32_t memcg_next_preorder(struct rf_model *m, uint32_t root, uint32_t pos);
@@ -903,11 +901,9 @@ int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t 
 /* pagevec.c */
 void lru_cache_add(struct rf_model *m, uint32_t page);
 void activate_page(struct rf_model *m, uint32_t page);
-void lru_add_drain_cpu(struct rf_model *m, uint32_t cpu);
 void lru_add_drain(struct rf_model *m);
 void lru_add_drain_all(struct rf_model *m);
 void mark_page_accessed(struct rf_model *m, uint32_t page);
-void pvec_note_stranded(struct rf_model *m);
 void release_page(struct rf_model *m, uint32_t page);
 
 /* previous reads of a file (readpos.c) */
@@ -1035,14 +1031,7 @@ uint32_t xa_node_memcg(struct rf_model *m, uint32_t node);
 uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg);
 uint64_t memcg_stat_lru_local(struct rf_model *m, uint32_t memcg, int lru);
 uint64_t memcg_stat_xa_nodes_local(struct rf_model *m, uint32_t memcg);
-uint64_t eviction_mask(const struct rf_model *m, uint64_t tag);
-uint64_t pack_swap_entry(const struct rf_model *m, uint16_t owner, uint16_t memcgid,
-			 uint64_t eviction, bool workingset);
 uint16_t swap_entry_owner(uint64_t entry);
-uint64_t pack_shadow(const struct rf_model *m, uint64_t tag, uint16_t memcgid, uint64_t eviction,
-		     bool workingset);
-void unpack_shadow(const struct rf_model *m, uint64_t entry, uint16_t *memcgid, uint64_t *eviction,
-		   bool *workingset);
 
 /* vmscan.c */
 enum reclaim_kind {
@@ -1154,17 +1143,12 @@ void lru_gen_online_memcg(struct rf_model *m, uint32_t memcg);
 void lru_gen_offline_memcg(struct rf_model *m, uint32_t memcg);
 void lru_gen_release_memcg(struct rf_model *m, uint32_t memcg);
 
-uint64_t lru_gen_eviction(struct rf_model *m, struct rf_page *p);
-bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow);
-
 /* vmstat.c */
 static inline void cost_add(struct rf_model *m, enum rf_cost_op op, uint64_t n)
 {
 	m->cost[op] += n;
 }
-const char *rf_cost_name(enum rf_cost_op op);
 uint32_t rf_cost_default_ns(enum rf_cost_op op);
-int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, bool sample);
 
 /* config.c: what rf_model_new() refuses (several keys together); was cost.<op> set */
 int cfg_validate(const struct rf_model_config *c, char *err, size_t errlen);

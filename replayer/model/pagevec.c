@@ -14,7 +14,7 @@
  */
 #include "model-local.h"
 
-void pvec_note_stranded(struct rf_model *m)
+static void pvec_note_stranded(struct rf_model *m)
 {
 	if (m->pvec_pages > m->pvec_pages_peak)
 		m->pvec_pages_peak = m->pvec_pages;
@@ -105,7 +105,7 @@ static void pagevec_activate(struct rf_model *m, uint32_t cpu)
 }
 
 /* lru_add_drain_cpu(), v4.6.2: lru_add first, then the move batches */
-void lru_add_drain_cpu(struct rf_model *m, uint32_t cpu)
+static void lru_add_drain_cpu(struct rf_model *m, uint32_t cpu)
 {
 	if (cpu >= m->nr_cpus)
 		return;

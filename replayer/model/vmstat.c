@@ -40,11 +40,6 @@ static const char *const event_names[NR_VM_EVENTS] = {
 #undef X
 };
 
-const char *rf_cost_name(enum rf_cost_op op)
-{
-	return cost_names[op];
-}
-
 uint32_t rf_cost_default_ns(enum rf_cost_op op)
 {
 	return cost_defaults[op];
@@ -237,7 +232,7 @@ static void sample_memcgs(struct emit *e)
 	}
 }
 
-int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, bool sample)
+static int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *ctx, bool sample)
 {
 	struct emit e = { .m = m, .cb = cb, .ctx = ctx };
 	uint32_t i;

@@ -38,21 +38,21 @@ static unsigned int eviction_shift(uint64_t tag)
 	return tag == SLOT_SWAP ? SWAP_EVICTION_SHIFT : SHADOW_EVICTION_SHIFT;
 }
 
-uint64_t eviction_mask(const struct rf_model *m, uint64_t tag)
+static uint64_t eviction_mask(const struct rf_model *m, uint64_t tag)
 {
 	(void)m;
 	return ~0ull >> eviction_shift(tag);
 }
 
-uint64_t pack_shadow(const struct rf_model *m, uint64_t tag, uint16_t memcgid, uint64_t eviction,
-		     bool workingset)
+static uint64_t pack_shadow(const struct rf_model *m, uint64_t tag, uint16_t memcgid,
+			    uint64_t eviction, bool workingset)
 {
 	return ((eviction & eviction_mask(m, tag)) << eviction_shift(tag)) |
 		((uint64_t)memcgid << SHADOW_ID_SHIFT) | ((uint64_t)workingset << 2) | tag;
 }
 
-uint64_t pack_swap_entry(const struct rf_model *m, uint16_t owner, uint16_t memcgid,
-			 uint64_t eviction, bool workingset)
+static uint64_t pack_swap_entry(const struct rf_model *m, uint16_t owner, uint16_t memcgid,
+				uint64_t eviction, bool workingset)
 {
 	return pack_shadow(m, SLOT_SWAP, memcgid, eviction, workingset) |
 		((uint64_t)owner << SWAP_OWNER_SHIFT);
@@ -63,14 +63,140 @@ uint16_t swap_entry_owner(uint64_t entry)
 	return (uint16_t)(entry >> SWAP_OWNER_SHIFT);
 }
 
-void unpack_shadow(const struct rf_model *m, uint64_t entry, uint16_t *memcgid, uint64_t *eviction,
-		   bool *workingset)
+static void unpack_shadow(const struct rf_model *m, uint64_t entry, uint16_t *memcgid,
+			  uint64_t *eviction, bool *workingset)
 {
 	uint64_t tag = entry & SLOT_TAG_MASK;
 
 	*eviction = (entry >> eviction_shift(tag)) & eviction_mask(m, tag);
 	*memcgid = (uint16_t)(entry >> SHADOW_ID_SHIFT);
 	*workingset = (entry >> 2) & 1;
+}
+
+static void count_ws(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev, uint64_t nr)
+{
+	m->ev[ev] += nr;
+	count_memcg_event(m, memcg, ev, nr);
+}
+
+/*
+ * WORKINGSET_ACTIVATE_ANON/FILE of @memcg and, for the hierarchical
+ * lruvec_page_state() that prepare_scan_control() compares with the
+ * snapshot, of every ancestor.
+ */
+void workingset_count_activate(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr)
+{
+	count_ws(m, memcg, file ? EV_WORKINGSET_ACTIVATE_FILE : EV_WORKINGSET_ACTIVATE_ANON, nr);
+	for (; memcg != RF_NONE; memcg = m->memcgs[memcg]->parent)
+		m->memcgs[memcg]->ws_activate_hier[file] += nr;
+}
+
+/* --------------------------------------------------------- multi-gen LRU */
+
+/*
+ * lru_gen_eviction(), v6.12: the token is the folio's lruvec's min_seq of
+ * its type and its refs beyond the first (refs - 1), the workingset bit
+ * says it had any; evicted[] of its tier counts it for the PID controller.
+ * No nonresident age, and the folio's own memcg (not the reclaim root).
+ * v6.18: the workingset bit is PG_workingset itself.
+ */
+static uint64_t lru_gen_eviction(struct rf_model *m, struct rf_page *p)
+{
+	struct rf_lrugen *g = &page_lruvec(m, p)->lrugen;
+	bool pg_ws = p->flags & PG_workingset;
+	int type = page_is_file(p), refs = folio_lru_refs(m, p);
+	int tier = lru_tier_from_refs(m, refs, pg_ws);
+	bool ws = m->p->lru_gen_refs_sticky ? pg_ws : refs != 0;
+	uint16_t id = m->memcgs[p->memcg]->id;
+	uint64_t token = (g->min_seq[type] << LRU_REFS_WIDTH) | (uint64_t)(refs > 1 ? refs - 1 : 0);
+
+	g->evicted[type][tier] += page_nr(p);
+	cost_add(m, COST_ATOMIC, 1);
+	if (!type)
+		return pack_swap_entry(m, id, id, token, ws);
+	return pack_shadow(m, SLOT_SHADOW, id, token, ws);
+}
+
+/*
+ * lru_gen_test_recent(), v6.12.117: the folio left from the generation
+ * that is still the oldest of its type (min_seq, as far as the token holds
+ * it; v6.18: within MAX_NR_GENS of max_seq).
+ */
+static bool lru_gen_test_recent(struct rf_model *m, uint64_t shadow, int type, uint32_t *memcg,
+				uint64_t *token, bool *workingset)
+{
+	uint64_t mask = eviction_mask(m, shadow & SLOT_TAG_MASK) >> LRU_REFS_WIDTH, seq;
+	const struct rf_lrugen *g;
+	uint16_t id;
+
+	unpack_shadow(m, shadow, &id, token, workingset);
+	*memcg = mem_cgroup_from_id(m, id);
+	if (*memcg == RF_NONE)
+		*memcg = 0;		/* mem_cgroup_lruvec(NULL): the root's */
+	g = &m->memcgs[*memcg]->lruvec.lrugen;
+	seq = *token >> LRU_REFS_WIDTH;
+	if (m->p->lru_gen_recent_window) {
+		uint64_t max = g->max_seq & mask;
+
+		return (max > seq ? max - seq : seq - max) < MAX_NR_GENS;	/* abs_diff() */
+	}
+	return seq == (g->min_seq[type] & mask);
+}
+
+/*
+ * lru_gen_refault(), v6.12.117: counted only in the lruvec the shadow
+ * names when the folio is charged there; a recent refault counts in
+ * refaulted[] of its tier and as an activation, and restores the folio to
+ * the top tier (refs saturated, PG_workingset) when it faulted, or had been
+ * read at least 3 times (refs >= BIT(LRU_REFS_WIDTH) - 1).  v6.1
+ * (lru_gen_ws_v61) counts nothing for a refault that is not recent and no
+ * activation at all (sort_folio() counts those).  v6.18
+ * (lru_gen_refs_sticky): refs from the token plus the first access, the
+ * activation counted only in a fault, PG_workingset and the restore only
+ * with the shadow's bit, else the refs bits back (without PG_referenced).
+ */
+static bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
+{
+	int type = page_is_file(p), refs, tier;
+	uint64_t nr = page_nr(p), token;
+	uint32_t memcg;
+	bool ws, recent;
+
+	recent = lru_gen_test_recent(m, shadow, type, &memcg, &token, &ws);
+	if (memcg != p->memcg || (!recent && m->p->lru_gen_ws_v61))
+		return false;
+	count_ws(m, memcg, type ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
+	model_decide(m, RF_MODEL_REFAULT, p);
+	if (!recent)
+		return false;
+	if (m->p->lru_gen_refs_sticky) {
+		refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + 1;
+		tier = lru_tier_from_refs(m, refs, ws);
+		m->memcgs[memcg]->lruvec.lrugen.refaulted[type][tier] += nr;
+		if (m->in_lru_fault)
+			workingset_count_activate(m, memcg, type, nr);
+		if (ws) {
+			p->flags |= PG_workingset;
+			count_ws(m, memcg, type ? EV_WORKINGSET_RESTORE_FILE :
+				 EV_WORKINGSET_RESTORE_ANON, nr);
+		} else {
+			p->gen = (uint8_t)((p->gen & ~LRU_REFS_MASK) |
+					   ((unsigned int)(refs - 1) << LRU_REFS_SHIFT));
+		}
+		return false;
+	}
+	refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + ws;
+	tier = lru_tier_from_refs(m, refs, ws);
+	m->memcgs[memcg]->lruvec.lrugen.refaulted[type][tier] += nr;
+	if (!m->p->lru_gen_ws_v61)
+		workingset_count_activate(m, memcg, type, nr);
+	if (m->in_lru_fault || refs >= (1 << LRU_REFS_WIDTH) - 1) {
+		p->gen |= LRU_REFS_MASK;
+		p->flags |= PG_workingset;
+		count_ws(m, memcg, type ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON,
+			 nr);
+	}
+	return false;
 }
 
 /* workingset_age_nonresident(), v5.10.7: the lruvec and every ancestor */
@@ -172,24 +298,6 @@ void workingset_activation(struct rf_model *m, struct rf_page *p)
 	}
 }
 
-static void count_ws(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev, uint64_t nr)
-{
-	m->ev[ev] += nr;
-	count_memcg_event(m, memcg, ev, nr);
-}
-
-/*
- * WORKINGSET_ACTIVATE_ANON/FILE of @memcg and, for the hierarchical
- * lruvec_page_state() that prepare_scan_control() compares with the
- * snapshot, of every ancestor.
- */
-void workingset_count_activate(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr)
-{
-	count_ws(m, memcg, file ? EV_WORKINGSET_ACTIVATE_FILE : EV_WORKINGSET_ACTIVATE_ANON, nr);
-	for (; memcg != RF_NONE; memcg = m->memcgs[memcg]->parent)
-		m->memcgs[memcg]->ws_activate_hier[file] += nr;
-}
-
 /* v4.5, 23047a96, v4.9: true when the refaulting page is to be activated */
 static bool refault_v4(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 {
@@ -279,114 +387,6 @@ bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 	if (m->p->ws_domain == WS_RECLAIM_ROOT)
 		return refault_v5(m, p, shadow);
 	return refault_v4(m, p, shadow);
-}
-
-/* --------------------------------------------------------- multi-gen LRU */
-
-/*
- * lru_gen_eviction(), v6.12: the token is the folio's lruvec's min_seq of
- * its type and its refs beyond the first (refs - 1), the workingset bit
- * says it had any; evicted[] of its tier counts it for the PID controller.
- * No nonresident age, and the folio's own memcg (not the reclaim root).
- * v6.18: the workingset bit is PG_workingset itself.
- */
-uint64_t lru_gen_eviction(struct rf_model *m, struct rf_page *p)
-{
-	struct rf_lrugen *g = &page_lruvec(m, p)->lrugen;
-	bool pg_ws = p->flags & PG_workingset;
-	int type = page_is_file(p), refs = folio_lru_refs(m, p);
-	int tier = lru_tier_from_refs(m, refs, pg_ws);
-	bool ws = m->p->lru_gen_refs_sticky ? pg_ws : refs != 0;
-	uint16_t id = m->memcgs[p->memcg]->id;
-	uint64_t token = (g->min_seq[type] << LRU_REFS_WIDTH) | (uint64_t)(refs > 1 ? refs - 1 : 0);
-
-	g->evicted[type][tier] += page_nr(p);
-	cost_add(m, COST_ATOMIC, 1);
-	if (!type)
-		return pack_swap_entry(m, id, id, token, ws);
-	return pack_shadow(m, SLOT_SHADOW, id, token, ws);
-}
-
-/*
- * lru_gen_test_recent(), v6.12.117: the folio left from the generation
- * that is still the oldest of its type (min_seq, as far as the token holds
- * it; v6.18: within MAX_NR_GENS of max_seq).
- */
-static bool lru_gen_test_recent(struct rf_model *m, uint64_t shadow, int type, uint32_t *memcg,
-				uint64_t *token, bool *workingset)
-{
-	uint64_t mask = eviction_mask(m, shadow & SLOT_TAG_MASK) >> LRU_REFS_WIDTH, seq;
-	const struct rf_lrugen *g;
-	uint16_t id;
-
-	unpack_shadow(m, shadow, &id, token, workingset);
-	*memcg = mem_cgroup_from_id(m, id);
-	if (*memcg == RF_NONE)
-		*memcg = 0;		/* mem_cgroup_lruvec(NULL): the root's */
-	g = &m->memcgs[*memcg]->lruvec.lrugen;
-	seq = *token >> LRU_REFS_WIDTH;
-	if (m->p->lru_gen_recent_window) {
-		uint64_t max = g->max_seq & mask;
-
-		return (max > seq ? max - seq : seq - max) < MAX_NR_GENS;	/* abs_diff() */
-	}
-	return seq == (g->min_seq[type] & mask);
-}
-
-/*
- * lru_gen_refault(), v6.12.117: counted only in the lruvec the shadow
- * names when the folio is charged there; a recent refault counts in
- * refaulted[] of its tier and as an activation, and restores the folio to
- * the top tier (refs saturated, PG_workingset) when it faulted, or had been
- * read at least 3 times (refs >= BIT(LRU_REFS_WIDTH) - 1).  v6.1
- * (lru_gen_ws_v61) counts nothing for a refault that is not recent and no
- * activation at all (sort_folio() counts those).  v6.18
- * (lru_gen_refs_sticky): refs from the token plus the first access, the
- * activation counted only in a fault, PG_workingset and the restore only
- * with the shadow's bit, else the refs bits back (without PG_referenced).
- */
-bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
-{
-	int type = page_is_file(p), refs, tier;
-	uint64_t nr = page_nr(p), token;
-	uint32_t memcg;
-	bool ws, recent;
-
-	recent = lru_gen_test_recent(m, shadow, type, &memcg, &token, &ws);
-	if (memcg != p->memcg || (!recent && m->p->lru_gen_ws_v61))
-		return false;
-	count_ws(m, memcg, type ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
-	model_decide(m, RF_MODEL_REFAULT, p);
-	if (!recent)
-		return false;
-	if (m->p->lru_gen_refs_sticky) {
-		refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + 1;
-		tier = lru_tier_from_refs(m, refs, ws);
-		m->memcgs[memcg]->lruvec.lrugen.refaulted[type][tier] += nr;
-		if (m->in_lru_fault)
-			workingset_count_activate(m, memcg, type, nr);
-		if (ws) {
-			p->flags |= PG_workingset;
-			count_ws(m, memcg, type ? EV_WORKINGSET_RESTORE_FILE :
-				 EV_WORKINGSET_RESTORE_ANON, nr);
-		} else {
-			p->gen = (uint8_t)((p->gen & ~LRU_REFS_MASK) |
-					   ((unsigned int)(refs - 1) << LRU_REFS_SHIFT));
-		}
-		return false;
-	}
-	refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + ws;
-	tier = lru_tier_from_refs(m, refs, ws);
-	m->memcgs[memcg]->lruvec.lrugen.refaulted[type][tier] += nr;
-	if (!m->p->lru_gen_ws_v61)
-		workingset_count_activate(m, memcg, type, nr);
-	if (m->in_lru_fault || refs >= (1 << LRU_REFS_WIDTH) - 1) {
-		p->gen |= LRU_REFS_MASK;
-		p->flags |= PG_workingset;
-		count_ws(m, memcg, type ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON,
-			 nr);
-	}
-	return false;
 }
 
 /* ---------------------------------------------------------- shadow nodes */
