@@ -25,6 +25,7 @@
 #include "lib/grow.h"
 #include "lib/units.h"
 #include "model-local.h"
+#include "profile.h"
 
 #define DEFAULT_MEMORY	(4ull << 30)
 #define DEFAULT_CPUS	4u

@@ -7,7 +7,7 @@
  * (folio_update_gen(), folio_inc_gen(), inc_min_seq(), try_to_inc_min_seq(),
  * inc_max_seq(), try_to_inc_max_seq()); the page-table walk and
  * look-around are in lru_gen_walk.c.  The rules are v6.12.117's, with
- * v6.1.192's and v6.18.2's as profile switches (model-local.h lru_gen_*;
+ * v6.1.192's and v6.18.2's as profile switches (profile.h lru_gen_*;
  * docs/model.md "MGLRU").
  *
  * A folio's generation is in rf_page.gen (gen + 1, as folio->flags holds

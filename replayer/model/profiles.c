@@ -2,7 +2,7 @@
 /*
  * Policy profiles: one const row of switches per kernel.  A new kernel is a
  * new row; the rules in the other files test switches, never profile names.
- * Each switch is documented where it is declared (model-local.h, struct
+ * Each switch is documented where it is declared (profile.h, struct
  * rf_profile) with the kernel release or commit that made it so; the
  * facts are each release's own mm/ sources (vmscan.c, workingset.c, swap.c,
  * memcontrol.c, filemap.c), cited function by function where the rule is
@@ -13,6 +13,7 @@
 
 #include "lib/compiler.h"
 #include "model-local.h"
+#include "profile.h"
 
 /*
  * v5.10's rules, which the later classic rows keep: PG_workingset and restore,
