@@ -158,17 +158,61 @@ bool rf_compare_decisions_grouped(const struct rf_compare_report *rep);
 /* The ERAS note's text into @buf; false when the columns' cost is of one era (or none). */
 bool rf_compare_cost_eras(const struct rf_compare_report *rep, char *buf, size_t len);
 
+/*
+ * axis.c: the columns on a setting's axis ("memory" of a sweep or a matrix,
+ * whose columns are named "PROFILE,KEY=VALUE,..."): each column's value of
+ * @key is its place, the rest of its name its line; places ordered by size
+ * or number, else by name, lines numbered as their first column comes.
+ * @key NULL: the columns themselves along the axis, one line.  An error
+ * names a column without @key.
+ */
+struct rf_compare_axis_point {
+	char *line;			/* the rest of the column's name */
+	char *value;			/* its value of the key */
+	double num;			/* @value as a size or number, else NaN */
+	size_t side;
+	size_t vrank;			/* of the distinct values, in the axis's order */
+	size_t lrank;			/* of the lines */
+};
+
+struct rf_compare_axis {
+	struct rf_compare_axis_point *p;	/* one per column, in the columns' order */
+	struct rf_compare_axis_point **by;	/* the points, as rf_compare_axis_sort() left them */
+	size_t n, nvalues, nlines;
+	size_t *line_first;		/* of each line, its first column (an index of @p) */
+};
+
+enum { RF_AXIS_BY_VALUE, RF_AXIS_BY_LINE };
+int rf_compare_axis_make(struct rf_compare_axis *ax, const struct rf_compare_report *rep,
+			 const char *key, char *err, size_t errlen);
+/* @by in the axis's order, or by line and then along the axis (the points a line joins). */
+void rf_compare_axis_sort(struct rf_compare_axis *ax, int order);
+void rf_compare_axis_release(struct rf_compare_axis *ax);
+/*
+ * The settings the columns' names vary: of the first column's, those every
+ * column sets and not all to one value, in its order, at most @max (each a
+ * new string in @keys).  Returns how many.
+ */
+size_t rf_compare_axis_keys(const struct rf_compare_report *rep, char **keys, size_t max);
+
 /* rows.c: the row of metric @name; NULL if none. */
 const struct rf_compare_row *rf_compare_report_row(const struct rf_compare_report *rep,
 						   const char *name);
 
 /* table.c: one cell as LKP prints it: value (10) + stddev (6); change (12). */
 /* html.c's parts: the table (html_table.c) and the charts (svg.c). */
+enum rf_compare_line_style {
+	RF_LINE_PATH,			/* the samples joined: the model's, every --interval */
+	RF_LINE_POINTS,			/* the samples alone: the kernel's counter snapshots */
+	RF_LINE_STEPS,			/* y[j] flat over (x[j-1], x[j]]: a mean rate between two */
+};
+
 struct rf_compare_line {
 	const char *name;
 	const double *x;		/* trace time, s */
 	const double *y;
 	size_t n;			/* 0: the column has no such series */
+	enum rf_compare_line_style style;
 };
 
 void rf_compare_html_table(FILE *out, const struct rf_compare_report *rep);
@@ -180,6 +224,15 @@ void rf_compare_html_table(FILE *out, const struct rf_compare_report *rep);
  */
 void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
 			  const struct rf_compare_line *l, size_t n);
+/*
+ * One chart of @row against @ax's setting (@key, NULL for the columns
+ * themselves): a point per column at its mean over its runs, a bar from its
+ * lowest run to its highest, a line's points joined along the axis.
+ */
+void rf_compare_svg_axis_chart(FILE *out, const char *title, const char *unit, const char *key,
+			       struct rf_compare_axis *ax, const struct rf_compare_row *row);
+/* html_sweep.c: the page's charts against the settings the columns vary; how many drawn. */
+size_t rf_compare_html_settings(FILE *out, const struct rf_compare_report *rep, size_t max_charts);
 
 void rf_compare_format_value(char *buf, size_t len, double mean, double stddev);
 /*

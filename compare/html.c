@@ -134,6 +134,9 @@ static bool quantity_chart(FILE *out, const struct rf_compare_report *rep, const
 		const struct rf_compare_series *ser = rf_compare_side_series(&rep->sides[i], name);
 
 		l[i].name = rep->sides[i].label;
+		/* the kernel's: what its snapshots measured, nothing drawn between them */
+		l[i].style = !rep->sides[i].kernel ? RF_LINE_PATH : rate ? RF_LINE_STEPS :
+			     RF_LINE_POINTS;
 		if (!ser)
 			continue;
 		l[i].x = rep->sides[i].tl.t_s;
@@ -155,7 +158,34 @@ static bool quantity_chart(FILE *out, const struct rf_compare_report *rep, const
 /* A page draws this many charts at most (a file may have a series for each of 10^5 cgroups). */
 #define MAX_CHARTS	256
 
-static void charts(FILE *out, const struct rf_compare_report *rep)
+/* Why a page has no chart over trace time: what the columns are, and what would give one. */
+static void no_series(FILE *out, const struct rf_compare_report *rep)
+{
+	size_t i, sweep = 0, lkp = 0, kernel = 0;
+
+	for (i = 0; i < rep->nsides; i++) {
+		sweep += rep->sides[i].sweep;
+		lkp += rep->sides[i].lkp;
+		kernel += rep->sides[i].kernel;
+	}
+	fprintf(out, "<h2>Over trace time</h2>\n<p class=\"note\">");
+	if (sweep)
+		fprintf(out, "A sweep file keeps each run's counters, not its time series (refault "
+			"sweep merge leaves them in the store): each run's own results, STORE/ID.json "
+			"(ID the run's task, its \"sweep\".\"task\"), are a results file that refault "
+			"compare draws over time.");
+	else if (lkp)
+		fprintf(out, "LKP files carry no time series.");
+	else if (kernel)
+		fprintf(out, "The recording has no counter snapshots to draw (refault record "
+			"--snapshot-interval takes them during the recording).");
+	else
+		fprintf(out, "These results carry no time series (refault replay writes them every "
+			"--interval of trace time).");
+	fprintf(out, "</p>\n");
+}
+
+static size_t time_charts(FILE *out, const struct rf_compare_report *rep, size_t max_charts)
 {
 	size_t i, j, k, n = 0, drawn = 0, left = 0;
 	char zero[1024] = "";
@@ -164,13 +194,12 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 	for (i = 0; i < rep->nsides; i++)
 		n += rep->sides[i].tl.nseries;
 	if (!n) {
-		fprintf(out, "<p>These results carry no time series (refault replay writes them "
-			"every --interval of trace time).</p>\n");
-		return;
+		no_series(out, rep);
+		return 0;
 	}
 	first = first_of_name(rep, n);
 	if (!first)
-		return;
+		return 0;
 	fprintf(out, "<h2>LRU list sizes over trace time</h2>\n<div class=\"charts\">\n");
 	for (i = 0, k = 0; i < rep->nsides; i++)
 		for (j = 0; j < rep->sides[i].tl.nseries; j++, k++) {
@@ -178,7 +207,7 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 
 			if (!is_list_size(name) || !first[k])
 				continue;
-			if (drawn < MAX_CHARTS)
+			if (drawn < max_charts)
 				drawn += quantity_chart(out, rep, name, false, zero, sizeof(zero));
 			else
 				left++;
@@ -190,7 +219,7 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 
 			if (!is_rate_counter(name) || !first[k])
 				continue;
-			if (drawn < MAX_CHARTS)
+			if (drawn < max_charts)
 				drawn += quantity_chart(out, rep, name, true, zero, sizeof(zero));
 			else
 				left++;
@@ -206,6 +235,7 @@ static void charts(FILE *out, const struct rf_compare_report *rep)
 		rf_html_escape_str(out, zero);
 		fprintf(out, ".</p>\n");
 	}
+	return drawn;
 }
 
 static ssize_t escape_write(void *cookie, const char *buf, size_t n)
@@ -235,10 +265,9 @@ static int pre_table(FILE *out, const struct rf_compare_report *rep, const char 
 	return ret;
 }
 
-/* Text output of @fn, escaped into a <pre>; folded away under @summary when there is one. */
-static int pre(FILE *out, const struct rf_compare_report *rep,
-	       int (*fn)(FILE *, const struct rf_compare_report *), const char *cls,
-	       const char *summary)
+/* Parts of the decisions summary, escaped into a <pre>; folded under @summary when there is one. */
+static int pre_parts(FILE *out, const struct rf_compare_report *rep, unsigned parts,
+		     const char *cls, const char *summary)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -247,7 +276,7 @@ static int pre(FILE *out, const struct rf_compare_report *rep,
 
 	if (!mem)
 		return RF_ERR_NOMEM;
-	ret = fn(mem, rep);
+	ret = rf_compare_decisions(mem, rep, parts);
 	fclose(mem);
 	if (!ret && len) {
 		if (summary)
@@ -260,39 +289,129 @@ static int pre(FILE *out, const struct rf_compare_report *rep,
 	return ret;
 }
 
+/*
+ * The page uses its width: the table and, beside it where there is room,
+ * the decisions and the notes; the charts in as many columns of at least
+ * 520 px as fit, each as wide as its column (the SVG scales).
+ */
 static const char style[] =
 	"body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}"
-	"h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}"
+	"h1{font-size:1.4em;margin:0 0 .4em}h2{font-size:1.1em;margin:1.4em 0 .5em}"
 	"pre{font-family:ui-monospace,monospace;font-size:12px;background:#f6f6f4;padding:.8em;"
 	"overflow-x:auto;border:1px solid #ddd}"
-	".charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}"
-	"figcaption{font-size:12px;max-width:560px}"
-	"svg.chart{background:#fff;border:1px solid #ddd}"
+	".top{display:flex;flex-wrap:wrap;gap:0 2.5em;align-items:flex-start}"
+	".top>section{flex:0 1 auto;max-width:100%}.top>aside{flex:1 1 420px;min-width:0}"
+	"aside pre{white-space:pre-wrap;overflow-wrap:anywhere}"
+	".scroll{overflow-x:auto;max-width:100%}"
+	".charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:1em}"
+	"figure{margin:0;min-width:0}figcaption{font-size:12px}"
+	"svg.chart{display:block;width:100%;height:auto;background:#fff;border:1px solid #ddd}"
 	".frame{fill:none;stroke:#999}.grid{stroke:#eee}.line{fill:none;stroke-width:1.6}"
+	".bar{fill:none;stroke-width:1.4}"
 	".tick,.unit{font-size:11px;fill:#444}.title{font-size:13px;fill:#222}"
 	"table.lkp{border-collapse:collapse;font-size:12px;font-variant-numeric:tabular-nums}"
 	"table.lkp th,table.lkp td{padding:2px 8px;border-bottom:1px solid #eee;white-space:nowrap}"
-	"table.lkp th{text-align:right;background:#f6f6f4;position:sticky;top:0}"
+	"table.lkp th{text-align:right;background:#f6f6f4;position:sticky;top:0;"
+	"white-space:normal;vertical-align:bottom}"
 	"table.lkp td.val,table.lkp td.chg{text-align:right}"
-	"table.lkp td.name,table.lkp th.name{text-align:left;font-family:ui-monospace,monospace}"
+	"table.lkp td.name,table.lkp th.name{text-align:left;font-family:ui-monospace,monospace;"
+	"position:sticky;right:0;background:#fff}table.lkp th.name{background:#f6f6f4}"
 	"table.lkp tr.same td{color:#999}table.lkp tbody tr:hover{background:#f3f7ff}"
+	"table.lkp tr.headline td.name{color:#555}"
 	"table.lkp td.up{color:#b00;font-weight:600;background:#fdecea}"
 	"table.lkp td.down{color:#06c;font-weight:600;background:#e8f1fb}"
-	".note{font-size:12px;color:#555}"
+	"table.lkp td.few{font-weight:400;font-style:italic;outline:1px dashed #bbb;"
+	"outline-offset:-2px}"
+	".note{font-size:12px;color:#555;max-width:70em}"
+	".warn{font-size:12px;color:#6b4500;background:#fff6dd;border:1px solid #e8d18f;"
+	"padding:.5em .8em;max-width:70em}"
 	".legend{white-space:nowrap;margin-right:.8em}svg.key{vertical-align:middle}"
 	"details summary{cursor:pointer;font-size:12px;color:#555;margin:.6em 0}"
 	"#status{display:none}";
 
+/* For a headless browser's check: what it drew, and how much of the width the page uses. */
 static const char script[] =
-	"(function(){var c=document.querySelectorAll('svg.chart'),p=0,e=0;"
+	"(function(){var c=document.querySelectorAll('svg.chart'),p=0,e=0,r=0;"
 	"c.forEach(function(s){s.querySelectorAll('path.line').forEach(function(l){"
-	"if(l.getTotalLength()>0)p++;else e++;});});"
+	"if(l.getTotalLength()>0)p++;else e++;});"
+	"s.querySelectorAll('g.pts').forEach(function(g){"
+	"if(g.querySelector('circle'))p++;else e++;});});"
+	"document.querySelectorAll('figure,table.lkp,.top>aside').forEach(function(f){"
+	"r=Math.max(r,f.getBoundingClientRect().right);});"
 	"document.getElementById('status').textContent='loaded: '+c.length+' charts, '+p+"
-	"' drawn lines, '+e+' empty lines';})();";
+	"' drawn lines, '+e+' empty lines, content to '+Math.round(100*r/"
+	"document.documentElement.clientWidth)+'% of the width';})();";
+
+/* The kernel's numbers: what they are, and how the charts draw them. */
+static void kernel_notes(FILE *out, const struct rf_compare_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nsides; i++) {
+		const struct rf_compare_side *s = &rep->sides[i];
+
+		if (!s->kernel)
+			continue;
+		fprintf(out, "<p class=\"warn\"><b>");
+		rf_html_escape_str(out, s->label);
+		fprintf(out, "</b> is the recording kernel's own numbers: its vmstat.* rows are the "
+			"whole host's /proc/vmstat, the model's only the traced processes: read the "
+			"memcg rows of the recorded cgroup (refault validate compares quantity by "
+			"quantity).");
+		if (s->tl.n)
+			fprintf(out, " Its charts draw what its %zu counter snapshot%s measured, and "
+				"nothing between: a list size as a point at each snapshot, a rate as "
+				"the mean rate between two snapshots, flat over the interval "
+				"(refault record --snapshot-interval samples more often).", s->tl.n,
+				s->tl.n == 1 ? "" : "s");
+		fprintf(out, "</p>\n");
+	}
+}
+
+/* The decisions summary (a few lines; every pair under <details> past them), the cost's note. */
+static int decisions(FILE *out, const struct rf_compare_report *rep)
+{
+	char note[512];
+	int ret;
+
+	ret = pre_parts(out, rep, RF_DECISIONS_SUMMARY | RF_DECISIONS_COST | RF_DECISIONS_PAGE,
+			"decisions", NULL);
+	if (!ret && rf_compare_decisions_grouped(rep))
+		ret = pre_parts(out, rep, RF_DECISIONS_PAIRS, "decisions", "every pair of columns");
+	if (rf_compare_cost_eras(rep, note, sizeof(note))) {
+		fprintf(out, "<p class=\"warn\">");
+		rf_html_escape_str(out, note);
+		fprintf(out, ".</p>\n");
+	}
+	return ret;
+}
+
+/* Beside the table: the decisions and the notes, when there are any (LKP data has none). */
+static int aside(FILE *out, const struct rf_compare_report *rep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int ret;
+
+	if (!mem)
+		return RF_ERR_NOMEM;
+	ret = decisions(mem, rep);
+	kernel_notes(mem, rep);
+	if (fclose(mem) && !ret)
+		ret = RF_ERR_NOMEM;
+	if (!ret && len) {
+		fprintf(out, "<aside>\n<h2>Decisions and notes</h2>\n");
+		fwrite(buf, 1, len, out);
+		fprintf(out, "</aside>\n");
+	}
+	free(buf);
+	return ret;
+}
 
 int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
 {
-	size_t i;
+	size_t i, drawn;
 	int ret;
 
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -301,15 +420,16 @@ int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
 		fprintf(out, "%s", i ? " vs " : "");
 		rf_html_escape_str(out, rep->sides[i].label);
 	}
-	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>refault compare</h1>\n",
-		style);
-	ret = pre(out, rep, rf_compare_print_decisions, "decisions", NULL);
-	fprintf(out, "<h2>LKP comparison table</h2>\n");
+	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>refault compare</h1>\n"
+		"<div class=\"top\">\n<section>\n<h2>LKP comparison table</h2>\n", style);
 	rf_compare_html_table(out, rep);
+	ret = pre_table(out, rep, "the table as text (lkp-tests ncompare's form, to copy into mail)");
+	fprintf(out, "</section>\n");
 	if (!ret)
-		ret = pre_table(out, rep,
-				"the table as text (lkp-tests ncompare's form, to copy into mail)");
-	charts(out, rep);
+		ret = aside(out, rep);
+	fprintf(out, "</div>\n");
+	drawn = rf_compare_html_settings(out, rep, MAX_CHARTS);
+	time_charts(out, rep, MAX_CHARTS - drawn);
 	fprintf(out, "<p id=\"status\">script did not run</p>\n<script>%s</script>\n"
 		"</body></html>\n", script);
 	if (!ret && ferror(out))

@@ -12,7 +12,6 @@
 
 #include "compare/compare-local.h"
 #include "lib/term.h"
-#include "lib/units.h"
 
 #define WIDTH		80
 #define HEIGHT		16		/* rows inside the frame */
@@ -266,138 +265,22 @@ int rf_compare_plot_time(FILE *out, const struct rf_compare_side *sides, size_t 
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 
-/* A side's label without "WORKLOAD/" and without ",KEY=VALUE", and that VALUE. */
-static bool split_label(const char *label, const char *key, char *ident, size_t len,
-			char *value, size_t vlen)
-{
-	const char *s = label, *comma = strchr(label, ','), *slash = strchr(label, '/');
-	size_t klen = strlen(key), used = 0;
-	bool found = false;
-
-	if (slash && (!comma || slash < comma))
-		s = slash + 1;		/* a sweep's workload */
-	ident[0] = value[0] = '\0';
-	while (*s) {
-		size_t n = strcspn(s, ",");
-
-		if (n > klen && !strncmp(s, key, klen) && s[klen] == '=' && !found) {
-			snprintf(value, vlen, "%.*s", (int)(n - klen - 1), s + klen + 1);
-			found = true;
-		} else if (used + n + 2 < len) {
-			used += (size_t)snprintf(ident + used, len - used, "%s%.*s", used ? "," : "",
-						 (int)n, s);
-		}
-		s += n + (s[n] == ',');
-	}
-	return found;
-}
-
-static double axis_number(const char *v)
-{
-	uint64_t n;
-
-	return rf_parse_size(v, &n) ? NAN : (double)n;
-}
-
-/* Each column's place on the axis and line. */
-struct axis_point {
-	char ident[256];		/* the rest of its name: its line */
-	char val[64];			/* the setting's value: its place on the axis */
-	double num;			/* @val as a size or number, else NaN */
-	size_t side;
-	size_t vrank;			/* of the distinct values, in order */
-	size_t irank;			/* of the lines, in the order of the columns */
-};
-
-/* The axis's order: sizes and numbers by value, then other values by name. */
-static int val_cmp(const void *pa, const void *pb)
-{
-	const struct axis_point *a = *(const struct axis_point *const *)pa;
-	const struct axis_point *b = *(const struct axis_point *const *)pb;
-	bool na = isnan(a->num), nb = isnan(b->num);
-	int c;
-
-	if (na != nb)
-		return na ? 1 : -1;
-	if (!na && a->num != b->num)
-		return a->num < b->num ? -1 : 1;
-	c = strcmp(a->val, b->val);
-	return c ? c : (a->side > b->side) - (a->side < b->side);
-}
-
-static int ident_cmp(const void *pa, const void *pb)
-{
-	const struct axis_point *a = *(const struct axis_point *const *)pa;
-	const struct axis_point *b = *(const struct axis_point *const *)pb;
-	int c = strcmp(a->ident, b->ident);
-
-	return c ? c : (a->side > b->side) - (a->side < b->side);
-}
-
-/* By line, then along the axis: the points a line joins, in order. */
-static int line_cmp(const void *pa, const void *pb)
-{
-	const struct axis_point *a = *(const struct axis_point *const *)pa;
-	const struct axis_point *b = *(const struct axis_point *const *)pb;
-
-	if (a->irank != b->irank)
-		return a->irank < b->irank ? -1 : 1;
-	if (a->vrank != b->vrank)
-		return a->vrank < b->vrank ? -1 : 1;
-	return (a->side > b->side) - (a->side < b->side);
-}
-
-/*
- * vrank, irank (lines numbered as their first column comes), and @first: the
- * first column of each line; @rank is room for @n.  Returns the lines.
- */
-static size_t rank_points(struct axis_point *p, struct axis_point **by, size_t n,
-			  size_t *first, size_t *rank, size_t *nv)
-{
-	size_t i, ni = 0, g;
-
-	for (i = 0; i < n; i++)
-		by[i] = &p[i];
-	qsort(by, n, sizeof(*by), val_cmp);
-	for (i = 0, *nv = 0; i < n; i++) {
-		if (i && strcmp(by[i]->val, by[i - 1]->val))
-			(*nv)++;
-		by[i]->vrank = *nv;
-	}
-	*nv += n > 0;
-	qsort(by, n, sizeof(*by), ident_cmp);
-	for (i = 0, g = 0; i < n; i++) {
-		if (i && strcmp(by[i]->ident, by[i - 1]->ident))
-			g++;
-		by[i]->irank = g;	/* a group, for now */
-		rank[g] = SIZE_MAX;
-	}
-	for (i = 0; i < n; i++) {
-		g = p[i].irank;
-		if (rank[g] == SIZE_MAX) {
-			first[ni] = i;
-			rank[g] = ni++;
-		}
-		p[i].irank = rank[g];
-	}
-	return ni;
-}
-
-static void draw_lines(struct canvas *c, struct axis_point **by, size_t n,
+static void draw_lines(struct canvas *c, struct rf_compare_axis *ax,
 		       const struct rf_compare_row *row)
 {
-	size_t i = 0, j, k, a, b;
+	struct rf_compare_axis_point **by = ax->by;
+	size_t i = 0, j, k, a, b, n = ax->n;
 
-	qsort(by, n, sizeof(*by), line_cmp);
+	rf_compare_axis_sort(ax, RF_AXIS_BY_LINE);
 	/* each run of one line and one value to the next value's: A[0] to all of B, all of A to B[0] */
 	while (i < n) {
-		for (j = i; j < n && by[j]->irank == by[i]->irank && by[j]->vrank == by[i]->vrank; j++)
+		for (j = i; j < n && by[j]->lrank == by[i]->lrank && by[j]->vrank == by[i]->vrank; j++)
 			;
-		if (j == n || by[j]->irank != by[i]->irank || by[j]->vrank != by[i]->vrank + 1) {
+		if (j == n || by[j]->lrank != by[i]->lrank || by[j]->vrank != by[i]->vrank + 1) {
 			i = j;
 			continue;
 		}
-		for (k = j; k < n && by[k]->irank == by[j]->irank && by[k]->vrank == by[j]->vrank; k++) {
+		for (k = j; k < n && by[k]->lrank == by[j]->lrank && by[k]->vrank == by[j]->vrank; k++) {
 			a = by[i]->side;
 			b = by[k]->side;
 			line(c, (double)by[i]->vrank, row->cell[a].mean, (double)by[j]->vrank,
@@ -414,78 +297,63 @@ static void draw_lines(struct canvas *c, struct axis_point **by, size_t n,
 }
 
 /* The values under the axis, each centred on its place, left out where the one before is. */
-static void print_ticks(FILE *out, const struct canvas *c, struct axis_point **by, size_t n,
+static void print_ticks(FILE *out, const struct canvas *c, struct rf_compare_axis *ax,
 			const char *key)
 {
+	struct rf_compare_axis_point **by = ax->by;
 	size_t i, cur = 0, at, w;
 
-	qsort(by, n, sizeof(*by), val_cmp);
-	for (i = 0; i < n; i++) {
+	rf_compare_axis_sort(ax, RF_AXIS_BY_VALUE);
+	for (i = 0; i < ax->n; i++) {
 		if (i && by[i]->vrank == by[i - 1]->vrank)
 			continue;
-		w = rf_term_width(by[i]->val);
+		w = rf_term_width(by[i]->value);
 		at = LEFT + (size_t)col_of(c, (double)by[i]->vrank);
 		at = at >= w / 2 ? at - w / 2 : 0;
 		if (at < cur + (cur > 0) || at + w > WIDTH)
 			continue;	/* on the one before, or touching it */
 		fprintf(out, "%*s", (int)(at - cur), "");
-		rf_compare_term_field(out, by[i]->val, 0, 0);
+		rf_compare_term_field(out, by[i]->value, 0, 0);
 		cur = at + w;
 	}
-	fprintf(out, "  (%s)\n", key);
+	fprintf(out, "  (");
+	rf_compare_term_field(out, key, 0, 0);
+	fprintf(out, ")\n");
 }
 
 int rf_compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const char *metric,
 			 const char *key, char *err, size_t errlen)
 {
 	const struct rf_compare_row *row = rf_compare_report_row(rep, metric);
-	size_t n = rep->nsides, i, nv = 0, ni = 0;
-	struct axis_point *p = calloc(n + 1, sizeof(*p));
-	struct axis_point **by = calloc(n + 1, sizeof(*by));
-	size_t *first = calloc(n + 1, sizeof(*first)), *rank = calloc(n + 1, sizeof(*rank));
 	double ymin = INFINITY, ymax = -INFINITY;
+	struct rf_compare_axis ax;
 	char title[256];
 	struct canvas c;
-	int ret = 0;
+	size_t i;
+	int ret;
 
-	if (!row || !p || !by || !first || !rank) {
-		ret = row ? RF_ERR_NOMEM : RF_ERR_INVAL;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		char *label = rf_term_escaped(rep->sides[i].label);
-		bool found = label && split_label(label, key, p[i].ident, sizeof(p[i].ident),
-						  p[i].val, sizeof(p[i].val));
-
-		free(label);
-		if (!found) {
-			rf_compare_seterr(err, errlen, "--over %s: column %s sets no %s (a sweep's "
-					  "axes are its settings that take several values)", key,
-					  rep->sides[i].label, key);
-			ret = RF_ERR_INVAL;
-			goto out;
-		}
-		p[i].num = axis_number(p[i].val);
-		p[i].side = i;
+	if (!row)
+		return RF_ERR_INVAL;
+	ret = rf_compare_axis_make(&ax, rep, key, err, errlen);
+	if (ret)
+		return ret;
+	for (i = 0; i < ax.n; i++) {
 		ymin = fmin(ymin, row->cell[i].mean);
 		ymax = fmax(ymax, row->cell[i].mean);
 	}
-	ni = rank_points(p, by, n, first, rank, &nv);
-	canvas_init(&c, ymin, ymax, -0.5, (double)nv - 0.5);
-	draw_lines(&c, by, n, row);
-	for (i = 0; i < n; i++)
-		put(&c, (double)p[i].vrank, row->cell[i].mean, marker(p[i].irank));
+	canvas_init(&c, ymin, ymax, -0.5, (double)ax.nvalues - 0.5);
+	draw_lines(&c, &ax, row);
+	for (i = 0; i < ax.n; i++)
+		put(&c, (double)ax.p[i].vrank, row->cell[i].mean, marker(ax.p[i].lrank));
 	sanitize(title, sizeof(title), metric);
 	print_canvas(out, &c, title);
-	print_ticks(out, &c, by, n, key);
-	for (i = 0; i < ni; i++)
-		fprintf(out, "[%c] %s%s\n", marker(i), p[first[i]].ident, i ? "" : " (base)");
+	print_ticks(out, &c, &ax, key);
+	for (i = 0; i < ax.nlines; i++) {
+		fprintf(out, "[%c] ", marker(i));
+		rf_compare_term_field(out, ax.p[ax.line_first[i]].line, 0, 0);
+		fprintf(out, "%s\n", i ? "" : " (base)");
+	}
 	fprintf(out, "\n");
-	ret = ferror(out) ? RF_ERR_IO : 0;
-out:
-	free(p);
-	free(by);
-	free(first);
-	free(rank);
-	return ret;
+	rf_compare_axis_release(&ax);
+	return ferror(out) ? RF_ERR_IO : 0;
 }

@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Write a refault results file (docs/results-format.md) for the compare tests.
 
-mkresults.py OUT [--trace PATH] [--fp FINGERPRINT] [--wall SECONDS] [--series]
+mkresults.py OUT [--trace PATH] [--fp FINGERPRINT] [--wall SECONDS] [--series] [--kernel N]
              --config NAME key=value ... [--config NAME key=value ...]
 
 --series adds a time series per configuration (10 samples, one per second), derived from the
-final counters so that different configurations draw different curves.
+final counters so that different configurations draw different curves.  --kernel N gives each
+configuration the recording kernel's numbers ("observed": its vmstat. and memcg. counters at 1.5
+times the model's) and their series at N counter snapshots spread over the 9 s (2: a recording's
+default, the start and the end).
 """
 import json
 import sys
@@ -33,6 +36,7 @@ def main(argv):
            "configs": [], "run": {"threads": 1, "wall_seconds": 1.0, "events_per_second": 1e6,
                                   "peak_rss_bytes": 1 << 24}}
     series = False
+    kernel = 0
     cfg = None
     i = 1
     while i < len(argv):
@@ -48,6 +52,9 @@ def main(argv):
             i += 1
         elif a == "--series":
             series = True
+        elif a == "--kernel":
+            kernel = int(argv[i + 1])
+            i += 1
         elif a == "--config":
             cfg = {"name": argv[i + 1], "profile": argv[i + 1].split("+")[0],
                    "settings": {"memory": "1073741824"}, "overridden": {}, "stats": {},
@@ -61,6 +68,17 @@ def main(argv):
     if series:
         for c in doc["configs"]:
             c["timeseries"] = series_for(c["stats"])
+    for c in doc["configs"] if kernel else []:
+        c["observed"] = {k: int(v * 1.5) for k, v in c["stats"].items()
+                         if k.startswith(("vmstat.", "memcg."))}
+        t = [int(9e9 * j / (kernel - 1)) if kernel > 1 else 0 for j in range(kernel)]
+        obs = {}
+        for k, v in c["observed"].items():
+            if k.startswith("vmstat.nr_") or k.endswith("_file") and "active" in k:
+                obs[k] = [int(v * (0.6 + 0.4 * j / max(kernel - 1, 1))) for j in range(kernel)]
+            else:
+                obs[k] = [int(v * j / max(kernel - 1, 1)) for j in range(kernel)]
+        c["observed_timeseries"] = {"interval_ns": 0, "t": t, "series": obs}
     with open(out, "w") as f:
         json.dump(doc, f, indent=1)
 
