@@ -25,7 +25,9 @@
 #include "lib/grow.h"
 #include "lib/units.h"
 #include "model-local.h"
+#include "config.h"
 #include "profile.h"
+#include "vmstat.h"
 
 #define DEFAULT_MEMORY	(4ull << 30)
 #define DEFAULT_CPUS	4u

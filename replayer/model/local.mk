@@ -5,7 +5,9 @@
 lib_LTLIBRARIES += librefault-model.la
 librefault_model_la_SOURCES = \
 	replayer/model/model-local.h \
+	replayer/model/config.h \
 	replayer/model/profile.h \
+	replayer/model/vmstat.h \
 	replayer/model/config.c \
 	replayer/model/profiles.c \
 	replayer/model/pagecache.c \

@@ -24,7 +24,9 @@
 
 #include "lib/hash.h"
 #include "lib/hashmap.h"
+#include "config.h"
 #include "profile.h"
+#include "vmstat.h"
 
 #define RF_NIL		0u		/* page / node slab index 0 is never used */
 #define RF_NONE		UINT32_MAX
@@ -66,82 +68,6 @@ static inline bool is_active_lru(int lru)
 {
 	return lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
 }
-
-/* ------------------------------------------------------------ cost model */
-
-/* Each operation: its key (cost.<name>), its default weight in ns, what it counts. */
-#define RF_COST_LIST(X)								\
-	X(LRU_LOCK,		"lru_lock",		40,				\
-	  "an LRU lock (lruvec lock from v5.11) taken")				\
-	X(MEMCG_LOOKUP_ID,	"memcg_lookup_id",	15,				\
-	  "a memcg looked up by id: mem_cgroup_from_id()")			\
-	X(LOCK_PAGE_MEMCG,	"lock_page_memcg",	20,				\
-	  "a lock_page_memcg() + unlock_page_memcg() pair")			\
-	X(RCU_READ,		"rcu_read_section",	2,				\
-	  "an rcu_read_lock() + rcu_read_unlock() pair")				\
-	X(CALL,			"out_of_line_call",	5,				\
-	  "an out-of-line call on a hot path")					\
-	X(PAGE_MOVE,		"page_moved",		10,				\
-	  "a page put on an LRU list")						\
-	X(SWAP_ACCOUNT_CHECK,	"swap_account_check",	1,				\
-	  "a test of the swap accounting switch")				\
-	X(ATOMIC,		"atomic",		8,				\
-	  "an atomic read-modify-write (ages, statistics)")			\
-	X(RMAP_WALK,		"rmap_walk",		150,				\
-	  "a page_referenced() rmap walk of a mapped page")			\
-	X(PAGE_ALLOC,		"page_alloc",		100,				\
-	  "a page allocated and charged")
-
-enum rf_cost_op {
-#define X(op, name, ns, help) COST_##op,
-	RF_COST_LIST(X)
-#undef X
-	NR_COST_OPS
-};
-
-/* ------------------------------------------------------------ vm events */
-
-/* Counted globally (as the profile's /proc/vmstat would) and per memcg. */
-#define RF_EVENT_LIST(X)							\
-	X(PGACTIVATE,			"pgactivate")				\
-	X(PGDEACTIVATE,			"pgdeactivate")				\
-	X(PGREFILL,			"pgrefill")				\
-	X(PGSCAN_KSWAPD,		"pgscan_kswapd")			\
-	X(PGSCAN_DIRECT,		"pgscan_direct")			\
-	X(PGSTEAL_KSWAPD,		"pgsteal_kswapd")			\
-	X(PGSTEAL_DIRECT,		"pgsteal_direct")			\
-	X(PGSCAN_ANON,			"pgscan_anon")				\
-	X(PGSCAN_FILE,			"pgscan_file")				\
-	X(PGSTEAL_ANON,			"pgsteal_anon")				\
-	X(PGSTEAL_FILE,			"pgsteal_file")				\
-	X(PGROTATED,			"pgrotated")				\
-	X(WORKINGSET_REFAULT_ANON,	"workingset_refault_anon")		\
-	X(WORKINGSET_REFAULT_FILE,	"workingset_refault_file")		\
-	X(WORKINGSET_ACTIVATE_ANON,	"workingset_activate_anon")		\
-	X(WORKINGSET_ACTIVATE_FILE,	"workingset_activate_file")		\
-	X(WORKINGSET_RESTORE_ANON,	"workingset_restore_anon")		\
-	X(WORKINGSET_RESTORE_FILE,	"workingset_restore_file")		\
-	X(WORKINGSET_NODERECLAIM,	"workingset_nodereclaim")		\
-	X(PGFAULT,			"pgfault")				\
-	X(PGMAJFAULT,			"pgmajfault")				\
-	X(PSWPIN,			"pswpin")				\
-	X(PSWPOUT,			"pswpout")				\
-	X(ALLOCSTALL,			"allocstall")				\
-	X(PAGEOUTRUN,			"pageoutrun")				\
-	X(SLABS_SCANNED,		"slabs_scanned")			\
-	X(PGFREE,			"pgfree")				\
-	X(OOM,				"oom")					\
-	X(MEMCG_MAX,			"max")					\
-	X(MEMCG_LOW,			"low")					\
-	X(MEMCG_HIGH,			"high")					\
-	X(MEMCG_OOM,			"memcg_oom")
-
-enum rf_vm_event {
-#define X(ev, name) EV_##ev,
-	RF_EVENT_LIST(X)
-#undef X
-	NR_VM_EVENTS
-};
 
 /* ----------------------------------------------------------------- pages */
 
@@ -435,39 +361,6 @@ struct rf_mm {
 	struct rf_vma *vmas;
 	uint32_t nr_vmas;
 	size_t cap_vmas;
-};
-
-/* --------------------------------------------------------- configuration */
-
-struct rf_limit_override {
-	char *path;			/* the memcg's path ("/a/b"), once resolved */
-	char *target;			/* as set, when not a path: "recorded", "recorded/x";
-					 * rf_model_config_resolve_cgroups() names its path */
-	uint32_t kind;			/* enum rf_limit_kind */
-	uint64_t bytes;
-};
-
-struct rf_model_config {
-	struct rf_profile p;		/* switches, copied from the profile row and overridden */
-	char profile[32];
-	uint64_t memory_bytes;
-	uint64_t swap_bytes;
-	uint32_t cpus;
-	uint32_t page_size;
-	uint32_t swappiness;
-	uint32_t min_free_kbytes;	/* 0 = computed as init_per_zone_wmark_min() */
-	uint32_t watermark_scale_factor;
-	int32_t kswapd_cpu;		/* -1: a CPU that never appears in the trace */
-	bool drain_all;			/* reclaim calls lru_add_drain_all() (not a kernel) */
-	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
-	bool damon;			/* damon_region events make pages young (damon.c) */
-	uint32_t lru_gen_min_ttl_ms;	/* /sys/kernel/mm/lru_gen/min_ttl_ms */
-	uint64_t lru_gen_seed;		/* seeds the memcg LRU's random bins */
-	uint32_t cost_ns[NR_COST_OPS];
-	uint64_t set;			/* keys set explicitly: bit i for config.c's keys[i] */
-	struct rf_limit_override *limits;
-	uint32_t nr_limits;
-	size_t cap_limits;
 };
 
 /* ---------------------------------------------------------------- model */
@@ -1021,15 +914,10 @@ void lru_gen_online_memcg(struct rf_model *m, uint32_t memcg);
 void lru_gen_offline_memcg(struct rf_model *m, uint32_t memcg);
 void lru_gen_release_memcg(struct rf_model *m, uint32_t memcg);
 
-/* vmstat.c */
+/* One operation @op (n times) of the cost model, vmstat.h. */
 static inline void cost_add(struct rf_model *m, enum rf_cost_op op, uint64_t n)
 {
 	m->cost[op] += n;
 }
-uint32_t rf_cost_default_ns(enum rf_cost_op op);
-
-/* config.c: what rf_model_new() refuses (several keys together); was cost.<op> set */
-int cfg_validate(const struct rf_model_config *c, char *err, size_t errlen);
-bool cfg_cost_set(const struct rf_model_config *c, enum rf_cost_op op);
 
 #endif /* REFAULT_MODEL_LOCAL_H */

@@ -54,6 +54,7 @@
 #include "lib/compiler.h"
 #include "lib/grow.h"
 #include "model-local.h"
+#include "config.h"
 
 /* ------------------------------------------------------------- dispatch */
 

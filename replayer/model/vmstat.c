@@ -21,6 +21,8 @@
 
 #include "lib/compiler.h"
 #include "model-local.h"
+#include "config.h"
+#include "vmstat.h"
 
 static const char *const cost_names[NR_COST_OPS] = {
 #define X(op, name, ns, help) name,
