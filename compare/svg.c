@@ -368,8 +368,8 @@ static void axis_ticks(FILE *out, const struct rf_compare_axis *ax, const char *
 
 		if (i && p->vrank == ax->by[i - 1]->vrank)
 			continue;
-		w = 6.5 * (double)strlen(p->value);	/* 11 px text: about 6.5 px a character */
-		if (x - w / 2 < end + 4 || x + w / 2 > CW)
+		w = 7.5 * (double)strlen(p->value);	/* 11 px text: at most 7.5 px a character */
+		if (x - w / 2 < end + 8 || x + w / 2 > CW)
 			continue;
 		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\"/>"
 			"<text class=\"tick\" x=\"%.1f\" y=\"%g\" text-anchor=\"middle\">", x, x, MT,
@@ -404,6 +404,7 @@ void rf_compare_svg_axis_chart(FILE *out, const char *title, const char *unit, c
 {
 	double ymin = 0, ymax = 0, lo, hi, slot = PW / (double)(ax->nvalues ? ax->nvalues : 1);
 	double dx = fmin(8, slot / (double)(ax->nlines + 1)), x, y;
+	double r = fmax(1.2, fmin(3.2, slot / 4));	/* points a little apart where there are many */
 	size_t i, k, runs = 0;
 	bool first = true;
 
@@ -465,7 +466,7 @@ void rf_compare_svg_axis_chart(FILE *out, const char *title, const char *unit, c
 				x - 3, py(hi, ymin, ymax));
 		y = py(isfinite(c->mean) ? c->mean : 0, ymin, ymax);
 		if (isfinite(c->mean))
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\"/>", x, y);
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>", x, y, r);
 		fprintf(out, "</g>\n");
 	}
 	fprintf(out, "</svg><figcaption>");
