@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Transparent huge pages: mm/huge_memory.c. */
 #include "model-local.h"
+#include "pagecache.h"
 
 /*
  * split_huge_page_to_list(), v4.6.2 (SIMPLIFIED): the head becomes a base

@@ -6,6 +6,7 @@
  * exit and MADV_DONTNEED.
  */
 #include "model-local.h"
+#include "pagecache.h"
 
 /*
  * A fault maps @idx (do_set_pte(), v4.6.2; set_pte_range(), v6.18): one

@@ -10,6 +10,7 @@
 
 #include "lib/grow.h"
 #include "model-local.h"
+#include "pagecache.h"
 
 /* The mm @mm, or NULL if no event made it. */
 struct rf_mm *mm_find(const struct rf_model *m, uint64_t mm)

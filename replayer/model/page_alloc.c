@@ -7,6 +7,7 @@
  */
 #include "lib/units.h"
 #include "model-local.h"
+#include "pagecache.h"
 
 /*
  * __alloc_pages_nodemask() and __alloc_pages_slowpath(), v4.6.2, at order 0

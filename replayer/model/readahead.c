@@ -7,6 +7,7 @@
  * filemap_get_pages()); and when the reads it submitted complete.
  */
 #include "model-local.h"
+#include "pagecache.h"
 
 /*
  * A file_readahead reference: page_cache_ra_order() (v6.18 mm/readahead.c)

@@ -17,6 +17,7 @@
  * workingset, the shadow's eviction timestamp.
  */
 #include "model-local.h"
+#include "pagecache.h"
 
 /*
  * do_swap_account (v4.x), !cgroup_memory_noswap (v5.x): every test of the

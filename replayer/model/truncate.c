@@ -4,6 +4,7 @@
  * invalidate_mapping_pages()).
  */
 #include "model-local.h"
+#include "pagecache.h"
 
 /*
  * invalidate_mapping_pages(), v4.6.2: clean, unmapped LRU pages go (no

@@ -22,6 +22,7 @@
  * below 2^34 pages).  v4.5 shadows carry memcg id 0.
  */
 #include "model-local.h"
+#include "pagecache.h"
 
 #define SHADOW_ID_SHIFT		3
 #define SHADOW_EVICTION_SHIFT	(SHADOW_ORDER_SHIFT + 4)
