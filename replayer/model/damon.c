@@ -27,6 +27,7 @@
  * the bits up to one interval late.  `--set damon=off` ignores the events.
  */
 #include "model-local.h"
+#include "mm.h"
 #include "pagecache.h"
 
 enum damon_pass { DAMON_COUNT, DAMON_MARK, DAMON_CHECK };

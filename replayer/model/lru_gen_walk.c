@@ -18,6 +18,7 @@
  */
 #include "lib/compiler.h"
 #include "model-local.h"
+#include "mm.h"
 #include "pagecache.h"
 
 #define PTES_PER_LINE		8	/* clamp(cache_line_size() / sizeof(pte_t), 2, 8) */

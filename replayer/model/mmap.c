@@ -10,6 +10,7 @@
 
 #include "lib/grow.h"
 #include "model-local.h"
+#include "mm.h"
 #include "pagecache.h"
 
 /* The mm @mm, or NULL if no event made it. */

@@ -33,6 +33,8 @@
 
 struct rf_xnode;		/* pagecache.h */
 struct rf_mapping;		/* pagecache.h */
+struct rf_mm;			/* mm.h */
+struct rf_pid;			/* mm.h */
 
 #define SWAP_CLUSTER_MAX	32u	/* include/linux/swap.h */
 #define DEF_PRIORITY		12	/* include/linux/mmzone.h */
@@ -264,32 +266,7 @@ struct rf_cpu {
 	struct rf_pvec activate;	/* activate_page_pvecs */
 };
 
-/* ------------------------------------------------------------ processes */
-
-struct rf_vma {
-	uint64_t start, end;		/* bytes */
-	uint64_t ino, pgoff;
-	uint32_t dev, prot, flags;
-	uint8_t read_hint;		/* madvise(): RF_REF_SEQ (VM_SEQ_READ), RF_REF_RAND (VM_RAND_READ) */
-};
-
-struct rf_mm {
-	uint64_t mm;
-	uint32_t anon_mapping;
-	uint32_t users;
-	bool lru_gen_walked;		/* on a memcg's mm list since its last walk (lru_gen_walk.c) */
-	bool read_hints;		/* a vma of it has had MADV_SEQUENTIAL or MADV_RANDOM */
-	struct rf_vma *vmas;
-	uint32_t nr_vmas;
-	size_t cap_vmas;
-};
-
 /* ---------------------------------------------------------------- model */
-
-struct rf_pid {
-	uint32_t memcg;
-	uint64_t mm;
-};
 
 /*
  * What a struct file's f_ra.prev_pos tells filemap_read(): where the
@@ -624,9 +601,6 @@ uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned
 void free_page_final(struct rf_model *m, uint32_t page);
 void setup_watermarks(struct rf_model *m);
 
-/* huge_memory.c */
-int split_huge_page(struct rf_model *m, uint32_t page);
-
 /* filemap.c */
 uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino);
 uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bool *exec);
@@ -642,45 +616,12 @@ void ra_release(struct rf_model *m, const struct rf_event *next);
 bool ra_read_busy(struct rf_model *m, struct rf_page *p);
 void ra_read_done(struct rf_model *m, struct rf_page *p);
 
-/* memory.c */
-void map_page(struct rf_model *m, uint32_t page, uint8_t flags, bool exec);
-void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		uint8_t flags, uint32_t memcg, bool fault);
-void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
-
-/* mmap.c */
-struct rf_mm *mm_get(struct rf_model *m, uint64_t mm);
-void mm_put(struct rf_model *m, uint64_t mm);
-struct rf_mm *mm_find(const struct rf_model *m, uint64_t mm);
-const struct rf_vma *find_file_vma(const struct rf_mm *x, uint32_t dev, uint64_t ino,
-				   uint64_t index, unsigned int shift);
-void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev, uint64_t start,
-		 uint64_t end);
-void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
-void vma_set_read_hint(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end,
-		       uint8_t hint);
-uint8_t vma_read_hint(const struct rf_mm *x, uint64_t addr);
-typedef void (*xa_visit_fn)(struct rf_model *m, uint64_t index, uint64_t entry, void *ctx);
-void mm_for_each_range(struct rf_model *m, const struct rf_mm *x, uint64_t start, uint64_t end,
-		       xa_visit_fn fn, void *ctx);
-
-/* damon.c */
-void damon_region(struct rf_model *m, const struct rf_event *ev);
-
-/* madvise.c */
-void do_madvise(struct rf_model *m, struct rf_mm *x, uint32_t advice, uint64_t start, uint64_t end);
-
 /* truncate.c, fadvise.c */
 uint32_t invalidate_mapping_pages(struct rf_model *m, uint32_t mapping, uint64_t first,
 				  uint64_t last);
 void truncate_inode_pages_range(struct rf_model *m, uint32_t mapping, uint64_t start, bool unlink);
 void generic_fadvise(struct rf_model *m, uint32_t mapping, uint32_t advice, uint64_t index,
 		     uint64_t nr);
-
-/* fork.c */
-uint32_t task_memcg(struct rf_model *m, int32_t pid);
-struct rf_pid *pid_get(struct rf_model *m, int32_t pid);
-void task_event(struct rf_model *m, const struct rf_event *ev);
 
 /* workingset.c */
 uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t target);

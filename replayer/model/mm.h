@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Processes and their address spaces: tasks (fork.c, kernel/fork.c), mms and
+ * vmas (mmap.c), faults and unmaps (memory.c), madvise() (madvise.c), DAMON's
+ * samples (damon.c) and THP splits (huge_memory.c): the kernel's
+ * include/linux/mm.h side of the model.  Anonymous memory lives in the page
+ * index (pagecache.h) under the mm's own mapping (MAPPING_ANON, index =
+ * address >> PAGE_SHIFT).
+ */
+#ifndef REFAULT_MODEL_MM_H
+#define REFAULT_MODEL_MM_H
+
+#include "model-local.h"
+#include "pagecache.h"
+
+struct rf_vma {
+	uint64_t start, end;		/* bytes */
+	uint64_t ino, pgoff;
+	uint32_t dev, prot, flags;
+	uint8_t read_hint;		/* madvise(): RF_REF_SEQ (VM_SEQ_READ), RF_REF_RAND (VM_RAND_READ) */
+};
+
+struct rf_mm {
+	uint64_t mm;
+	uint32_t anon_mapping;
+	uint32_t users;
+	bool lru_gen_walked;		/* on a memcg's mm list since its last walk (lru_gen_walk.c) */
+	bool read_hints;		/* a vma of it has had MADV_SEQUENTIAL or MADV_RANDOM */
+	struct rf_vma *vmas;
+	uint32_t nr_vmas;
+	size_t cap_vmas;
+};
+
+/* A task (m->pids[], found by pid through m->pid_index). */
+struct rf_pid {
+	uint32_t memcg;
+	uint64_t mm;
+};
+
+/* ---------------------------------------------------------------- tasks */
+
+/* The memcg @pid charges: the root for an unknown task or one left in a removed cgroup. */
+uint32_t task_memcg(struct rf_model *m, int32_t pid);
+/* The task @pid, made (in the root memcg, no mm) at its first use; NULL without memory. */
+struct rf_pid *pid_get(struct rf_model *m, int32_t pid);
+/* A FORK, EXEC, EXIT or NAME_PID event (fork.c says what each does). */
+void task_event(struct rf_model *m, const struct rf_event *ev);
+
+/* ---------------------------------------------------------- mms, vmas */
+
+/* The mm @mm, made (with its anonymous mapping) at its first use; NULL without memory. */
+struct rf_mm *mm_get(struct rf_model *m, uint64_t mm);
+/* The mm @mm, or NULL if no event made it. */
+struct rf_mm *mm_find(const struct rf_model *m, uint64_t mm);
+/* mmput(): one user less; the last gone, exit_mmap() unmaps and frees everything. */
+void mm_put(struct rf_model *m, uint64_t mm);
+/* The vma of @x mapping file (@dev, @ino) at page @index (pages of 2^@shift bytes), or NULL. */
+const struct rf_vma *find_file_vma(const struct rf_mm *x, uint32_t dev, uint64_t ino,
+				   uint64_t index, unsigned int shift);
+/* mmap_region(): the new vma of @ev over [@start, @end) replaces what the range held. */
+void mmap_region(struct rf_model *m, struct rf_mm *x, const struct rf_event *ev, uint64_t start,
+		 uint64_t end);
+/* do_munmap(): the range drained and zapped, its vmas gone. */
+void do_munmap(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
+/* MADV_SEQUENTIAL / MADV_RANDOM / MADV_NORMAL: the vmas' read hint @hint on the range (split). */
+void vma_set_read_hint(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end,
+		       uint8_t hint);
+/* The read hint of the vma of @x holding @addr (0: none, or no such vma). */
+uint8_t vma_read_hint(const struct rf_mm *x, uint64_t addr);
+/* @fn for every slot of the pages @x maps in [@start, @end): file pages, then anonymous ones. */
+void mm_for_each_range(struct rf_model *m, const struct rf_mm *x, uint64_t start, uint64_t end,
+		       xa_visit_fn fn, void *ctx);
+
+/* ------------------------------------------------------- faults, unmaps */
+
+/* A fault maps page @page: one more PTE, young, dirty on a write; @flags RF_REF_*, @exec VM_EXEC. */
+void map_page(struct rf_model *m, uint32_t page, uint8_t flags, bool exec);
+/*
+ * An access to anonymous page @index of @mapping: present, its PTE young;
+ * on swap, do_swap_page(); else a new page (folio of 2^@order where the
+ * range is free) charged to @memcg.  @fault: a fault (pgfault counted), not
+ * a synthetic access.
+ */
+void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
+		uint8_t flags, uint32_t memcg, bool fault);
+/* unmap_page_range() on [@start, @end) of @x: the file pages its vmas map, then its anon memory. */
+void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
+/* do_madvise(): @advice (MADV_*) on [@start, @end) of @x. */
+void do_madvise(struct rf_model *m, struct rf_mm *x, uint32_t advice, uint64_t start, uint64_t end);
+/* A damon_region event: DAMON's accessed-bit samples make the region's pages young. */
+void damon_region(struct rf_model *m, const struct rf_event *ev);
+/* split_huge_page(): large folio @page into base pages on its lists; RF_ERR_NOMEM. */
+int split_huge_page(struct rf_model *m, uint32_t page);
+
+#endif /* REFAULT_MODEL_MM_H */
