@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # cli/: the refault front command and every verb (builtin-<verb>.c); the `refault trace`
-# subcommands in cli/trace/.  The libraries below never include anything from here.
+# subcommands' options in cli/trace/ (their work is librefault-tracetools', formats/tools/).
+# The libraries below never include anything from here.
 bin_PROGRAMS += refault
 refault_SOURCES = cli/refault.c cli/builtin.h cli/util.c cli/util.h \
 	cli/builtin-record.c cli/builtin-gen.c cli/builtin-replay.c cli/builtin-validate.c \
 	cli/builtin-compare.c cli/builtin-trace.c cli/builtin-report.c cli/builtin-sweep.c \
-	cli/trace/trace-local.h cli/trace/common.c formats/tools/print.c \
-	formats/tools/filter.c cli/trace/info.c formats/tools/dump.c formats/tools/verify.c \
-	formats/tools/slice.c formats/tools/recover.c formats/tools/convert-local.h \
-	formats/tools/convert.c formats/tools/pages.c formats/tools/names.c
+	cli/trace/trace-local.h cli/trace/common.c cli/trace/info.c cli/trace/dump.c \
+	cli/trace/verify.c cli/trace/slice.c cli/trace/recover.c cli/trace/convert.c
 refault_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS)
-refault_LDADD = librefault-sweep.la librefault-report.la librefault-validate.la librefault-compare.la librefault-gen.la $(REPLAY_LIBS) \
+refault_LDADD = librefault-tracetools.la librefault-sweep.la librefault-report.la librefault-validate.la librefault-compare.la librefault-gen.la $(REPLAY_LIBS) \
 	$(RECORD_LIBS) $(RF_UTIL) $(JSONC_LIBS) $(UNWIND_LIBS) -lm
 # bash completion, installed as "refault" where bash-completion looks (XDG_DATA_DIRS too, so a
 # --prefix install is found with its share/ on that path).

@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the `refault trace` subcommands share: opening traces, output files. */
-#include <errno.h>
-#include <fcntl.h>
+/* What the `refault trace` subcommands share: the operand, the library's messages. */
 #include <getopt.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/trace/trace-local.h"
 
@@ -18,21 +13,6 @@ const char *trace_operand(const char *verb, int argc, char **argv)
 	return NULL;
 }
 
-struct rf_trace_reader *trace_open(const char *verb, const char *path, unsigned int flags)
-{
-	struct rf_trace_reader *r = NULL;
-	int err = rf_trace_reader_open(&r, path, flags);
-
-	if (!err)
-		return r;
-	if (r && *rf_trace_reader_errmsg(r))
-		rf_err(verb, "%s: %s", path, rf_trace_reader_errmsg(r));
-	else
-		rf_err(verb, "%s: %s", path, rf_strerror(err));
-	rf_trace_reader_close(r);
-	return NULL;
-}
-
 bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -40,38 +20,26 @@ bool same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int out_file_open(struct rf_outfile *o, const char *path, const char *verb)
+/* A note after what standard output holds so far, as rf_err() does for errors. */
+static void say(void *verb, enum rf_tools_say kind, const char *text)
 {
-	char msg[1024];
-
-	if (rf_outfile_open(o, path, 0, msg, sizeof(msg))) {
-		rf_err(verb, "%s", msg);
-		return -1;
+	if (kind == RF_TOOLS_ERROR) {
+		rf_err(verb, "%s", text);
+		return;
 	}
-	return 0;
+	fflush(stdout);
+	fprintf(stderr, "%s\n", text);
 }
 
-FILE *out_file_stdio(struct rf_outfile *o, const char *verb)
+static void say_errors(void *verb, enum rf_tools_say kind, const char *text)
 {
-	FILE *fp = rf_outfile_stdio(o);
-
-	if (!fp)
-		rf_err(verb, "%s: %s", o->path ? o->path : "standard output", strerror(errno));
-	return fp;
+	if (kind == RF_TOOLS_ERROR)
+		rf_err(verb, "%s", text);
 }
 
-int out_file_commit(struct rf_outfile *o, const char *verb)
+struct rf_tools_log trace_log(const char *verb, bool quiet)
 {
-	char msg[1024];
+	struct rf_tools_log log = { quiet ? say_errors : say, (void *)verb };
 
-	if (rf_outfile_commit(o, msg, sizeof(msg))) {
-		rf_err(verb, "%s", msg);
-		return -1;
-	}
-	return 0;
-}
-
-void out_file_discard(struct rf_outfile *o)
-{
-	rf_outfile_abandon(o);
+	return log;
 }

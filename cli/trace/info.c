@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * `refault trace info`: what a trace holds.
- *
- * Every chunk is decoded: the lost-event total is a sum over LOST events and
- * the per-class counts need the event types, and the library exposes the
- * index's chunk list but not its per-type table.  Decoding runs at tens of
- * millions of events per second, so this costs seconds on large traces.
- * Damaged chunks are skipped (and reported); the counts cover the rest.
+ * `refault trace info`: what a trace holds, counted by the trace tools'
+ * library (formats/tools/info.h) and printed here as text or JSON.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,10 +13,9 @@
 #include <refault/trace-json.h>
 
 #include "cli/trace/trace-local.h"
+#include "formats/tools/info.h"
 #include "lib/term.h"
 #include "lib/utf8.h"
-
-#define MAX_DAMAGE_REPORTS 16
 
 static const char verb[] = "trace info";
 
@@ -40,92 +34,6 @@ static void usage(FILE *out)
 		"  --chunks   also list the chunks: offset, size, sequence number, first and last\n"
 		"             time, events, references (from the index, or found by walking)\n\n"
 		"Exit status: 0 the trace was read whole, 1 damage or I/O error, 2 bad command line.\n");
-}
-
-struct info {
-	uint64_t per_type[RF_EV_TYPE_MAX];
-	uint64_t per_class[RF_CLASS_META + 1];
-	/*
-	 * The events but the end record, which closes a recording and counts
-	 * the events before it: the number record's summary says, and the end
-	 * record's own count when nothing is missing.  Per type and per class
-	 * count it (as "end", a meta record).
-	 */
-	uint64_t events;
-	uint64_t lost;
-	uint64_t t_first;
-	uint64_t t_last;
-	bool has_end;
-	uint64_t end_events;
-	uint64_t end_lost;
-	uint64_t damaged;
-	/* the recorder's counts of --call-graph (counters source 4), the last ones seen */
-	bool has_stacks;
-	uint64_t stacks[6];	/* samples, lost, unwound, failed, refs, refs_without */
-	char damage[MAX_DAMAGE_REPORTS][512];
-	long chunks;
-	const struct rf_chunk_info *chunk_list;
-	bool list_chunks;
-};
-
-static void count(struct info *in, const struct rf_event *ev)
-{
-	in->per_type[ev->type < RF_EV_TYPE_MAX ? ev->type : 0]++;
-	in->per_class[rf_event_class(ev->type)]++;
-	in->events += ev->type != RF_EV_END;
-	in->t_first = ev->time < in->t_first ? ev->time : in->t_first;
-	in->t_last = ev->time > in->t_last ? ev->time : in->t_last;
-	if (ev->type == RF_EV_LOST)
-		in->lost += ev->u.lost.count;
-	if (ev->type == RF_EV_COUNTERS && ev->u.counters.source == RF_COUNTERS_RECORDER) {
-		static const char *const names[] = { "stacks.samples", "stacks.lost", "stacks.unwound",
-						     "stacks.failed", "stacks.refs", "stacks.refs_without" };
-		uint32_t i, k;
-
-		in->has_stacks = true;
-		for (i = 0; i < ev->u.counters.nr; i++)
-			for (k = 0; k < ARRAY_SIZE(names); k++)
-				if (ev->u.counters.entries[i].name &&
-				    !strcmp(ev->u.counters.entries[i].name, names[k]))
-					in->stacks[k] = ev->u.counters.entries[i].value;
-	}
-	if (ev->type == RF_EV_END) {
-		in->has_end = true;
-		in->end_events = ev->u.end.nr_events;
-		in->end_lost = ev->u.end.nr_lost;
-	}
-}
-
-static int scan(struct info *in, struct rf_trace_reader *r, const char *path)
-{
-	const struct rf_chunk_info *chunks;
-	struct rf_event ev;
-	int rc;
-
-	in->t_first = UINT64_MAX;
-	while ((rc = rf_trace_reader_next(r, &ev)) != 0) {
-		if (rc == 1) {
-			count(in, &ev);
-			continue;
-		}
-		if (rc == RF_ERR_NOMEM || rc == RF_ERR_STATE)
-			break;
-		/* with RF_READ_SKIP_DAMAGED the reader goes on after the damaged chunk */
-		if (in->damaged < MAX_DAMAGE_REPORTS)
-			snprintf(in->damage[in->damaged], sizeof(in->damage[0]), "%s",
-				 rf_trace_reader_errmsg(r));
-		in->damaged++;
-		rf_err(verb, "%s: %s", path, rf_trace_reader_errmsg(r));
-	}
-	if (rc < 0) {
-		rf_err(verb, "%s: %s", path, rf_strerror(rc));
-		return rc;
-	}
-	in->chunks = rf_trace_reader_chunks(r, &chunks);
-	in->chunk_list = in->chunks > 0 ? chunks : NULL;
-	if (in->t_first == UINT64_MAX)
-		in->t_first = in->t_last = 0;
-	return 0;
 }
 
 /*
@@ -228,7 +136,7 @@ static void print_header_text(const struct rf_trace_header *h)
 		put_line("params:       ", h->params);
 }
 
-static void print_chunks_text(const struct info *in)
+static void print_chunks_text(const struct rf_tools_info *in)
 {
 	long i;
 
@@ -243,7 +151,7 @@ static void print_chunks_text(const struct info *in)
 	}
 }
 
-static json_object *chunks_json(const struct info *in)
+static json_object *chunks_json(const struct rf_tools_info *in)
 {
 	json_object *a = json_object_new_array(), *c;
 	long i;
@@ -264,7 +172,7 @@ static json_object *chunks_json(const struct info *in)
 	return a;
 }
 
-static void print_text(const struct info *in, struct rf_trace_reader *r)
+static void print_text(const struct rf_tools_info *in, struct rf_trace_reader *r, bool list_chunks)
 {
 	uint64_t size = rf_trace_reader_file_size(r);
 	unsigned int t;
@@ -302,11 +210,12 @@ static void print_text(const struct info *in, struct rf_trace_reader *r)
 	for (t = 1; t < RF_EV_TYPE_MAX; t++)
 		if (in->per_type[t])
 			printf("  %-20s %" PRIu64 "\n", rf_event_type_name(t), in->per_type[t]);
-	if (in->list_chunks)
+	if (list_chunks)
 		print_chunks_text(in);
 }
 
-static json_object *info_json(const struct info *in, struct rf_trace_reader *r)
+static json_object *info_json(const struct rf_tools_info *in, struct rf_trace_reader *r,
+			     bool list_chunks)
 {
 	json_object *o = json_object_new_object(), *types, *classes, *index, *dmg;
 	uint64_t size = rf_trace_reader_file_size(r);
@@ -361,12 +270,35 @@ static json_object *info_json(const struct info *in, struct rf_trace_reader *r)
 	json_object_object_add(o, "per_type", types);
 	json_object_object_add(o, "damaged_chunks", json_object_new_uint64(in->damaged));
 	dmg = json_object_new_array();
-	for (k = 0; k < in->damaged && k < MAX_DAMAGE_REPORTS; k++)
+	for (k = 0; k < in->damaged && k < RF_TOOLS_INFO_DAMAGE; k++)
 		json_object_array_add(dmg, json_object_new_string(in->damage[k]));
 	json_object_object_add(o, "damage", dmg);
-	if (in->list_chunks)
+	if (list_chunks)
 		json_object_object_add(o, "chunk_list", chunks_json(in));
 	return o;
+}
+
+/* Print what @in counted of @r: text or JSON.  An exit status. */
+static int show(const struct rf_tools_info *in, struct rf_trace_reader *r, bool json,
+		bool list_chunks)
+{
+	json_object *o;
+
+	if (!json) {
+		print_text(in, r, list_chunks);
+		return RF_EXIT_OK;
+	}
+	/* strict JSON: a byte of the header's strings that is not UTF-8 becomes U+FFFD */
+	o = info_json(in, r, list_chunks);
+	if (!o || rf_utf8_json_write(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), stdout) ||
+	    fputc('\n', stdout) == EOF) {
+		rf_err(verb, "%s", o ? strerror(errno) : "out of memory");
+		json_object_put(o);
+		return RF_EXIT_FAILURE;
+	}
+	json_object_put(o);
+	return RF_EXIT_OK;
 }
 
 int trace_info(int argc, char **argv)
@@ -377,11 +309,11 @@ int trace_info(int argc, char **argv)
 		{ "chunks", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct info *in;
+	struct rf_tools_log log = trace_log(verb, false);
+	struct rf_tools_info *in;
 	struct rf_trace_reader *r;
 	const char *path;
 	bool first = true, json = false, list_chunks = false;
-	json_object *o;
 	int c, idx, status;
 
 	while ((c = rf_getopt(verb, argc, argv, ":hj", longopts, &idx, &first)) != -1) {
@@ -396,36 +328,20 @@ int trace_info(int argc, char **argv)
 	path = trace_operand(verb, argc, argv);
 	if (!path)
 		return RF_EXIT_USAGE;
-	r = trace_open(verb, path, RF_READ_SKIP_DAMAGED);
+	r = rf_tools_open(&log, path, RF_READ_SKIP_DAMAGED);
 	if (!r)
 		return RF_EXIT_FAILURE;
 	in = calloc(1, sizeof(*in));	/* the damage reports make it big for the stack */
-	if (in)
-		in->list_chunks = list_chunks;
-	if (!in || scan(in, r, path)) {
+	if (!in || rf_tools_info_scan(r, path, in, &log)) {
 		if (!in)
 			rf_err(verb, "out of memory");
 		free(in);
 		rf_trace_reader_close(r);
 		return RF_EXIT_FAILURE;
 	}
-	if (json) {
-		/* strict JSON: a byte of the header's strings that is not UTF-8 becomes U+FFFD */
-		o = info_json(in, r);
-		if (!o || rf_utf8_json_write(json_object_to_json_string_ext(
-			o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), stdout) ||
-		    fputc('\n', stdout) == EOF) {
-			rf_err(verb, "%s", o ? strerror(errno) : "out of memory");
-			json_object_put(o);
-			free(in);
-			rf_trace_reader_close(r);
-			return RF_EXIT_FAILURE;
-		}
-		json_object_put(o);
-	} else {
-		print_text(in, r);
-	}
-	status = in->damaged ? RF_EXIT_FAILURE : RF_EXIT_OK;
+	status = show(in, r, json, list_chunks);
+	if (status == RF_EXIT_OK && in->damaged)
+		status = RF_EXIT_FAILURE;
 	free(in);
 	rf_trace_reader_close(r);
 	return status;

@@ -1,36 +1,31 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Event selection for dump and slice.
- *
- * --pid matches the thread that caused an event, the threads of that
- * process (tgid learnt from fork and name_pid events), and events that name
- * the pid (fork child, name_pid, cgroup_attach).  --cgroup matches events
- * charged to the cgroup or to one of its descendants (parents learnt from
- * cgroup_mkdir): observations that carry a cgroup id, and events of tasks
- * whose cgroup is known from cgroup_attach, name_pid or an ancestor's fork.
+ * Event selection for dump and slice (filter.h).  --cgroup matches
+ * observations that carry a cgroup id, and events of tasks whose cgroup is
+ * known from cgroup_attach, name_pid or an ancestor's fork.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/trace/trace-local.h"
+#include "formats/tools/tools-local.h"
 
 #define MAX_CGROUP_DEPTH 64
 
-void trace_filter_init(struct trace_filter *f)
+void rf_tools_filter_init(struct rf_tools_filter *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->to = UINT64_MAX;
 }
 
-void trace_filter_free(struct trace_filter *f)
+void rf_tools_filter_free(struct rf_tools_filter *f)
 {
 	u64_map_destroy(&f->tgid_of);
 	u64_map_destroy(&f->cgroup_of);
 	u64_map_destroy(&f->parent_of);
 }
 
-int trace_parse_time(const char *s, uint64_t *ns, bool *relative)
+static int parse_time(const char *s, uint64_t *ns, bool *relative)
 {
 	*relative = s[0] == '+';
 	return rf_parse_duration(s + *relative, ns);
@@ -57,20 +52,20 @@ static int class_index(const char *name)
  * The comma-separated names of @arg into @set, at the index lookup() gives
  * (-1: unknown).  Returns 1, or -1 after "OPT: unknown WHAT 'name' (HINT)".
  */
-static int parse_names(const char *verb, const char *opt, const char *what, const char *hint,
-		       const char *arg, int (*lookup)(const char *name), bool *set)
+static int parse_names(const struct rf_tools_log *log, const char *opt, const char *what,
+		       const char *hint, const char *arg, int (*lookup)(const char *name), bool *set)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
 	int i, rc = 1;
 
 	if (!copy) {
-		rf_err(verb, "out of memory");
+		tools_err(log, "out of memory");
 		return -1;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		i = lookup(tok);
 		if (i < 0) {
-			rf_err(verb, "%s: unknown %s '%s' (%s)", opt, what, tok, hint);
+			tools_err(log, "%s: unknown %s '%s' (%s)", opt, what, tok, hint);
 			rc = -1;
 			break;
 		}
@@ -80,24 +75,25 @@ static int parse_names(const char *verb, const char *opt, const char *what, cons
 	return rc;
 }
 
-int trace_filter_option(struct trace_filter *f, const char *verb, const char *opt, const char *arg)
+int rf_tools_filter_option(struct rf_tools_filter *f, const struct rf_tools_log *log,
+			   const char *opt, const char *arg)
 {
 	uint64_t v;
 	bool rel;
 
 	if (!strcmp(opt, "type")) {
 		f->by_type = true;
-		return parse_names(verb, "--type", "event type", "names as in 'dump' output, "
+		return parse_names(log, "--type", "event type", "names as in 'dump' output, "
 				   "e.g. file_read,anon_fault", arg, type_index, f->types);
 	}
 	if (!strcmp(opt, "class")) {
 		f->by_class = true;
-		return parse_names(verb, "--class", "class", "reference, state, observation, meta",
+		return parse_names(log, "--class", "class", "reference, state, observation, meta",
 				   arg, class_index, f->classes);
 	}
 	if (!strcmp(opt, "pid")) {
 		if (rf_parse_u64(arg, &v) || v > INT32_MAX) {
-			rf_err(verb, "--pid: '%s' is not a pid", arg);
+			tools_err(log, "--pid: '%s' is not a pid", arg);
 			return -1;
 		}
 		f->by_pid = true;
@@ -106,7 +102,7 @@ int trace_filter_option(struct trace_filter *f, const char *verb, const char *op
 	}
 	if (!strcmp(opt, "cgroup")) {
 		if (rf_parse_u64(arg, &v)) {
-			rf_err(verb, "--cgroup: '%s' is not a cgroup id (a number, as in "
+			tools_err(log, "--cgroup: '%s' is not a cgroup id (a number, as in "
 			       "cgroup_mkdir events)", arg);
 			return -1;
 		}
@@ -115,8 +111,8 @@ int trace_filter_option(struct trace_filter *f, const char *verb, const char *op
 		return 1;
 	}
 	if (!strcmp(opt, "from") || !strcmp(opt, "to")) {
-		if (trace_parse_time(arg, &v, &rel)) {
-			rf_err(verb, "--%s: '%s' is not a time (seconds on the trace clock as "
+		if (parse_time(arg, &v, &rel)) {
+			tools_err(log, "--%s: '%s' is not a time (seconds on the trace clock as "
 			       "dump prints them, \"12.5\", \"12500ms\", or \"+2s\" from the first "
 			       "event)", opt, arg);
 			return -1;
@@ -135,14 +131,15 @@ static int resolve_one(const char *arg, uint64_t start, uint64_t *out)
 	uint64_t v;
 	bool rel;
 
-	trace_parse_time(arg, &v, &rel);
+	parse_time(arg, &v, &rel);
 	if (rel)
 		v = v > UINT64_MAX - start ? UINT64_MAX : start + v;
 	*out = v;
 	return 0;
 }
 
-int trace_filter_resolve(struct trace_filter *f, const char *verb, struct rf_trace_reader *r)
+int rf_tools_filter_resolve(struct rf_tools_filter *f, const struct rf_tools_log *log,
+			    struct rf_trace_reader *r)
 {
 	const struct rf_chunk_info *chunks;
 	uint64_t start = UINT64_MAX;
@@ -151,7 +148,7 @@ int trace_filter_resolve(struct trace_filter *f, const char *verb, struct rf_tra
 	if ((f->from_arg && f->from_arg[0] == '+') || (f->to_arg && f->to_arg[0] == '+')) {
 		n = rf_trace_reader_chunks(r, &chunks);
 		if (n < 0) {
-			rf_err(verb, "cannot list chunks: %s", rf_trace_reader_errmsg(r));
+			tools_err(log, "cannot list chunks: %s", rf_trace_reader_errmsg(r));
 			return -1;
 		}
 		for (i = 0; i < n; i++)
@@ -164,13 +161,13 @@ int trace_filter_resolve(struct trace_filter *f, const char *verb, struct rf_tra
 	if (f->to_arg)
 		resolve_one(f->to_arg, start, &f->to);
 	if (f->from > f->to) {
-		rf_err(verb, "--from is after --to: nothing to select");
+		tools_err(log, "--from is after --to: nothing to select");
 		return -1;
 	}
 	return 0;
 }
 
-int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev)
+int tools_filter_learn(struct rf_tools_filter *f, const struct rf_event *ev)
 {
 	const uint64_t *cg;
 	int err = 0;
@@ -203,7 +200,7 @@ int trace_filter_learn(struct trace_filter *f, const struct rf_event *ev)
 	return err;
 }
 
-bool trace_filter_in_time(const struct trace_filter *f, const struct rf_event *ev)
+bool tools_filter_in_time(const struct rf_tools_filter *f, const struct rf_event *ev)
 {
 	return ev->time >= f->from && ev->time <= f->to;
 }
@@ -220,7 +217,7 @@ static int64_t named_pid(const struct rf_event *ev)
 	return pid;
 }
 
-static bool pid_matches(const struct trace_filter *f, int64_t pid)
+static bool pid_matches(const struct rf_tools_filter *f, int64_t pid)
 {
 	const uint64_t *tgid;
 
@@ -233,7 +230,7 @@ static bool pid_matches(const struct trace_filter *f, int64_t pid)
 }
 
 /* The memory cgroup an event belongs to; false when unknown. */
-static bool event_cgroup(const struct trace_filter *f, const struct rf_event *ev, uint64_t *cg)
+static bool event_cgroup(const struct rf_tools_filter *f, const struct rf_event *ev, uint64_t *cg)
 {
 	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
 	const uint64_t *tgid, *known;
@@ -256,7 +253,7 @@ static bool event_cgroup(const struct trace_filter *f, const struct rf_event *ev
 	return known != NULL;
 }
 
-static bool cgroup_matches(const struct trace_filter *f, uint64_t cg)
+static bool cgroup_matches(const struct rf_tools_filter *f, uint64_t cg)
 {
 	const uint64_t *parent;
 	int depth;
@@ -272,16 +269,16 @@ static bool cgroup_matches(const struct trace_filter *f, uint64_t cg)
 	return false;
 }
 
-bool trace_filter_match_who(const struct trace_filter *f, const struct rf_event *ev)
+bool tools_filter_match_who(const struct rf_tools_filter *f, const struct rf_event *ev)
 {
 	if (f->by_type && !f->types[ev->type < RF_EV_TYPE_MAX ? ev->type : 0])
 		return false;
 	if (f->by_class && !f->classes[rf_event_class(ev->type)])
 		return false;
-	return trace_filter_match_task(f, ev);
+	return tools_filter_match_task(f, ev);
 }
 
-bool trace_filter_match_task(const struct trace_filter *f, const struct rf_event *ev)
+bool tools_filter_match_task(const struct rf_tools_filter *f, const struct rf_event *ev)
 {
 	uint64_t cg;
 
@@ -292,12 +289,12 @@ bool trace_filter_match_task(const struct trace_filter *f, const struct rf_event
 	return true;
 }
 
-bool trace_filter_match(const struct trace_filter *f, const struct rf_event *ev)
+bool tools_filter_match(const struct rf_tools_filter *f, const struct rf_event *ev)
 {
-	return trace_filter_in_time(f, ev) && trace_filter_match_who(f, ev);
+	return tools_filter_in_time(f, ev) && tools_filter_match_who(f, ev);
 }
 
-bool trace_filter_per_event(const struct trace_filter *f)
+bool tools_filter_per_event(const struct rf_tools_filter *f)
 {
 	return f->by_type || f->by_class || f->by_pid || f->by_cgroup;
 }

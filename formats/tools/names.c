@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/trace/trace-local.h"
+#include "formats/tools/tools-local.h"
 #include "lib/grow.h"
 
 /* @key's string: a new one replaces the old; NULL @s forgets nothing. */
-static int put(struct trace_names *n, struct u64_map *map, uint64_t key, const char *s)
+static int put(struct tools_names *n, struct u64_map *map, uint64_t key, const char *s)
 {
 	uint64_t *slot;
 	char *copy;
@@ -35,7 +35,7 @@ static int put(struct trace_names *n, struct u64_map *map, uint64_t key, const c
 	return 0;
 }
 
-static const char *get(const struct trace_names *n, const struct u64_map *map, uint64_t key)
+static const char *get(const struct tools_names *n, const struct u64_map *map, uint64_t key)
 {
 	const uint64_t *i = u64_map_get(map, key);
 
@@ -47,7 +47,7 @@ static uint64_t file_key(uint32_t dev, uint64_t ino)
 	return rf_hash2(dev, ino);
 }
 
-int trace_names_learn(struct trace_names *n, const struct rf_event *ev)
+int tools_names_learn(struct tools_names *n, const struct rf_event *ev)
 {
 	const char *parent;
 
@@ -70,30 +70,30 @@ int trace_names_learn(struct trace_names *n, const struct rf_event *ev)
 }
 
 /* " comm=... file=... memcg=...": what is known, for what @ev does not say itself. */
-void trace_names_print(FILE *out, const struct trace_names *n, const struct rf_event *ev)
+void tools_names_print(FILE *out, const struct tools_names *n, const struct rf_event *ev)
 {
 	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
 	const char *s;
 
 	if (ev->pid && ev->type != RF_EV_EXEC && ev->type != RF_EV_NAME_PID &&
 	    (s = get(n, &n->comm, (uint32_t)ev->pid)))
-		trace_print_field(out, "comm", s);
+		tools_print_field(out, "comm", s);
 	if (ti && ti->pages == RF_PAGES_FILE_RANGE &&
 	    (s = get(n, &n->file, file_key(ev->u.file.dev, ev->u.file.ino))))
-		trace_print_field(out, "file", s);
+		tools_print_field(out, "file", s);
 	else if ((ev->type == RF_EV_MMAP) && ev->u.vma.ino &&
 		 (s = get(n, &n->file, file_key(ev->u.vma.dev, ev->u.vma.ino))))
-		trace_print_field(out, "file", s);
+		tools_print_field(out, "file", s);
 	if (ti && ti->cgroup_off && ev->type != RF_EV_CGROUP_MKDIR) {
 		uint64_t id;
 
 		memcpy(&id, (const char *)ev + ti->cgroup_off, sizeof(id));
 		if (id && (s = get(n, &n->cgroup, id)))
-			trace_print_field(out, "memcg", s);
+			tools_print_field(out, "memcg", s);
 	}
 }
 
-void trace_names_free(struct trace_names *n)
+void tools_names_free(struct tools_names *n)
 {
 	size_t i;
 

@@ -29,8 +29,6 @@
 #define REVERSE_BLOCK	65536u		/* records per block of the backward pass */
 #define CSV_HEADER	"time,obj_id,size,op"
 
-static const char verb[] = "trace convert";
-
 /* ------------------------------------------------------------ page identity */
 
 /* rf_hash64 is splitmix64's finaliser, as docs/refault-trace.md gives it: ids must not change. */
@@ -42,7 +40,19 @@ static uint64_t page_id(uint64_t tag, uint64_t a, uint64_t b, uint64_t page)
 #define TAG_FILE 0x66696c6500000000ull	/* "file" */
 #define TAG_ANON 0x616e6f6e00000000ull	/* "anon" */
 
-int page_requests(const struct rf_event *ev, unsigned int page_shift,
+/* The page requests a reference event makes (see docs/refault-trace.md, "convert"). */
+struct page_req {
+	uint64_t obj_id;
+	bool write;
+};
+
+/*
+ * Expand @ev into page requests: calls @fn for each page, in address order.
+ * Returns 0, 1 for an event that is not a reference (nothing done), or
+ * RF_ERR_RANGE when it covers more than PAGES_PER_EVENT_MAX pages.
+ */
+#define PAGES_PER_EVENT_MAX (1u << 24)
+static int page_requests(const struct rf_event *ev, unsigned int page_shift,
 		  int (*fn)(void *arg, const struct page_req *req), void *arg)
 {
 	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
@@ -105,7 +115,7 @@ int page_requests(const struct rf_event *ev, unsigned int page_shift,
 /* ------------------------------------------------------------ the sinks */
 
 struct page_sink {
-	enum conv_format fmt;
+	enum rf_tools_format fmt;
 	FILE *fp;
 	unsigned int page_shift;
 	uint32_t page_size;
@@ -153,7 +163,7 @@ static int emit(void *arg, const struct page_req *req)
 	uint64_t secs;
 
 	ps->requests++;
-	if (ps->fmt == FMT_CSV) {
+	if (ps->fmt == RF_TOOLS_CSV) {
 		/* a full disk shows when the stream writes its buffer: stop there, not at the end */
 		if (fprintf(ps->fp, "%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",%s\n", ps->ev->time,
 			    req->obj_id, ps->page_size, req->write ? "write" : "read") < 0 ||
@@ -192,15 +202,16 @@ static int page_sink_put(struct conv_sink *sink, const struct rf_event *ev)
 	}
 	ps->references++;
 	if (rc == RF_ERR_RANGE)
-		rf_err(verb, "%s event at %" PRIu64 " ns covers more than %u pages: refusing to "
-		       "expand it", rf_event_type_name(ev->type), ev->time, PAGES_PER_EVENT_MAX);
+		tools_err(sink->log, "%s event at %" PRIu64 " ns covers more than %u pages: "
+			  "refusing to expand it", rf_event_type_name(ev->type), ev->time,
+			  PAGES_PER_EVENT_MAX);
 	else if (rc < 0)
-		conv_write_error(sink->path, rc);
+		conv_write_error(sink, rc);
 	return rc < 0 ? rc : 0;
 }
 
 /* Fill in next_access_vtime in @fd, walking the records from the last to the first. */
-static int oracle_backward_pass(struct page_sink *ps, int fd, const char *path)
+static int oracle_backward_pass(struct page_sink *ps, const struct conv_sink *sink)
 {
 	uint8_t *buf = malloc((size_t)REVERSE_BLOCK * ORACLE_RECORD);
 	uint64_t end = ps->requests, start, i, next;
@@ -214,7 +225,7 @@ static int oracle_backward_pass(struct page_sink *ps, int fd, const char *path)
 	while (!err && end > 0) {
 		start = end > REVERSE_BLOCK ? end - REVERSE_BLOCK : 0;
 		len = (size_t)(end - start) * ORACLE_RECORD;
-		if (pread(fd, buf, len, (off_t)(start * ORACLE_RECORD)) != (ssize_t)len) {
+		if (pread(sink->of.fd, buf, len, (off_t)(start * ORACLE_RECORD)) != (ssize_t)len) {
 			err = errno ? -errno : RF_ERR_IO;
 			break;
 		}
@@ -228,12 +239,13 @@ static int oracle_backward_pass(struct page_sink *ps, int fd, const char *path)
 			/* libCacheSim numbers requests from 1 */
 			err = u64_map_put(&next_of, obj, i + 1);
 		}
-		if (!err && pwrite(fd, buf, len, (off_t)(start * ORACLE_RECORD)) != (ssize_t)len)
+		if (!err && pwrite(sink->of.fd, buf, len, (off_t)(start * ORACLE_RECORD)) != (ssize_t)len)
 			err = errno ? -errno : RF_ERR_IO;
 		end = start;
 	}
 	if (err)
-		rf_err(verb, "%s: computing next_access_vtime: %s", path, rf_strerror(err));
+		tools_err(sink->log, "%s: computing next_access_vtime: %s", sink->path,
+			  rf_strerror(err));
 	u64_map_destroy(&next_of);
 	free(buf);
 	return err;
@@ -244,10 +256,10 @@ static int page_sink_finish(struct conv_sink *sink)
 	struct page_sink *ps = sink->priv;
 
 	if (fflush(ps->fp)) {
-		rf_err(verb, "%s: %s", sink->path, strerror(errno));
+		tools_err(sink->log, "%s: %s", sink->path, strerror(errno));
 		return -1;
 	}
-	if (ps->fmt == FMT_ORACLE && oracle_backward_pass(ps, sink->of.fd, sink->path))
+	if (ps->fmt == RF_TOOLS_ORACLE && oracle_backward_pass(ps, sink))
 		return -1;
 	return 0;
 }
@@ -256,12 +268,12 @@ static void page_sink_summary(struct conv_sink *sink)
 {
 	struct page_sink *ps = sink->priv;
 
-	fprintf(stderr, "%s: %" PRIu64 " page requests from %" PRIu64 " reference events; %"
-		PRIu64 " other events left out\n", sink->path, ps->requests, ps->references,
-		ps->others);
+	tools_note(sink->log, "%s: %" PRIu64 " page requests from %" PRIu64 " reference events; %"
+		   PRIu64 " other events left out", sink->path, ps->requests, ps->references,
+		   ps->others);
 }
 
-int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *path,
+int page_sink_open(struct conv_sink *sink, enum rf_tools_format fmt,
 		   const struct rf_trace_header *h)
 {
 	struct page_sink *ps = calloc(1, sizeof(*ps));
@@ -269,23 +281,23 @@ int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *pat
 
 	sink->priv = ps;
 	if (!ps) {
-		rf_err(verb, "out of memory");
+		tools_err(sink->log, "out of memory");
 		return -1;
 	}
 	if (page & (page - 1)) {
-		rf_err(verb, "the header's page size %u is not a power of two", page);
+		tools_err(sink->log, "the header's page size %u is not a power of two", page);
 		return -1;
 	}
 	ps->fmt = fmt;
 	ps->page_size = page;
 	while ((1u << ps->page_shift) < page)
 		ps->page_shift++;
-	if (out_file_open(&sink->of, path, verb))
+	if (tools_out_open(&sink->of, sink->path, sink->log))
 		return -1;
-	ps->fp = out_file_stdio(&sink->of, verb);
+	ps->fp = tools_out_stdio(&sink->of, sink->log);
 	if (!ps->fp)
 		return -1;
-	if (fmt == FMT_CSV)
+	if (fmt == RF_TOOLS_CSV)
 		fprintf(ps->fp, CSV_HEADER "\n");
 	sink->put = page_sink_put;
 	sink->finish = page_sink_finish;
@@ -301,15 +313,15 @@ int page_sink_open(struct conv_sink *sink, enum conv_format fmt, const char *pat
  * or one event of order 0 for each page of a range of keys of its own (pages).
  */
 struct page_src {
-	enum conv_format fmt;
-	enum conv_object_size obj_size;
+	enum rf_tools_format fmt;
+	enum rf_tools_object_size obj_size;
 	FILE *fp;
 	uint32_t page_size;
 	uint64_t nr;		/* records or lines read */
 	char *line;
 	size_t cap;
 	int col_time, col_obj, col_size, col_op;
-	/* what the sizes became, said on stderr (page_src_summary()) */
+	/* what the sizes became, said in a note (page_src_summary()) */
 	uint64_t requests;
 	uint64_t rounded;	/* requests whose size the trace does not keep */
 	uint64_t larger;	/* ... of them, larger than a page */
@@ -355,7 +367,7 @@ static void access_event(struct rf_event *ev, uint64_t time, uint64_t key, unsig
 /* Where the request just read is: its record (oracle) or line (csv). */
 static const char *where(const struct page_src *ps, char *buf, size_t len)
 {
-	if (ps->fmt == FMT_ORACLE)
+	if (ps->fmt == RF_TOOLS_ORACLE)
 		snprintf(buf, len, "record %" PRIu64 " at offset %" PRIu64, ps->nr - 1,
 			 (ps->nr - 1) * ORACLE_RECORD);
 	else
@@ -377,18 +389,18 @@ static int request(struct conv_source *src, struct page_src *ps, struct rf_event
 
 	ps->requests++;
 	switch (ps->obj_size) {
-	case OBJ_SIZE_FOLIO:
+	case RF_TOOLS_OBJ_FOLIO:
 		/* a power-of-two number of pages is one folio; any other size one page */
 		ps->rounded += order < 0;
 		ps->larger += order < 0 && size > page;
 		access_event(ev, time, obj, order < 0 ? 0 : (unsigned int)order, write);
 		return 1;
-	case OBJ_SIZE_UNIT:
+	case RF_TOOLS_OBJ_UNIT:
 		ps->rounded += size != page;
 		ps->larger += size > page;
 		access_event(ev, time, obj, 0, write);
 		return 1;
-	case OBJ_SIZE_PAGES:
+	case RF_TOOLS_OBJ_PAGES:
 		break;
 	}
 	pages = size / page + (size % page != 0);
@@ -397,22 +409,23 @@ static int request(struct conv_source *src, struct page_src *ps, struct rf_event
 	if (!pages)		/* a csv size of 0: one page, as the other modes make it */
 		pages = 1;
 	if (pages > OBJ_PAGES_MAX) {
-		rf_err(verb, "%s: %s: an object of %" PRIu64 " bytes is over %llu pages: "
-		       "--object-size pages cannot give it its keys (unit or folio can)", src->path,
-		       where(ps, at, sizeof(at)), size, OBJ_PAGES_MAX);
+		tools_err(src->log, "%s: %s: an object of %" PRIu64 " bytes is over %llu pages: "
+			  "--object-size pages cannot give it its keys (unit or folio can)",
+			  src->path, where(ps, at, sizeof(at)), size, OBJ_PAGES_MAX);
 		return RF_ERR_RANGE;
 	}
 	num = u64_map_slot(&ps->number, obj, &fresh);
 	if (!num) {
-		rf_err(verb, "%s: %s: out of memory numbering the objects", src->path,
-		       where(ps, at, sizeof(at)));
+		tools_err(src->log, "%s: %s: out of memory numbering the objects", src->path,
+			  where(ps, at, sizeof(at)));
 		return RF_ERR_NOMEM;
 	}
 	if (fresh)
 		*num = ps->next_number++;
 	if (*num >= 1ull << (64 - OBJ_KEY_SHIFT)) {
-		rf_err(verb, "%s: %s: over 2^%d objects: --object-size pages cannot give them "
-		       "keys of their own", src->path, where(ps, at, sizeof(at)), 64 - OBJ_KEY_SHIFT);
+		tools_err(src->log, "%s: %s: over 2^%d objects: --object-size pages cannot give "
+			  "them keys of their own", src->path, where(ps, at, sizeof(at)),
+			  64 - OBJ_KEY_SHIFT);
 		return RF_ERR_RANGE;
 	}
 	access_event(ev, time, *num << OBJ_KEY_SHIFT, 0, write);
@@ -442,10 +455,10 @@ static int oracle_next(struct conv_source *src, struct page_src *ps, struct rf_e
 		if (n == 0 && !ferror(ps->fp))
 			return 0;
 		if (n != sizeof(rec)) {
-			rf_err(verb, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s",
-			       src->path, ps->nr, ps->nr * ORACLE_RECORD,
-			       ferror(ps->fp) ? strerror(errno) :
-			       "truncated (the file size is not a multiple of 24 bytes)");
+			tools_err(src->log, "%s: record %" PRIu64 " at offset %" PRIu64 ": %s",
+				  src->path, ps->nr, ps->nr * ORACLE_RECORD,
+				  ferror(ps->fp) ? strerror(errno) :
+				  "truncated (the file size is not a multiple of 24 bytes)");
 			return RF_ERR_TRUNCATED;
 		}
 		ps->nr++;
@@ -499,8 +512,8 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 	if (n <= ps->col_time || n <= ps->col_obj || rf_parse_u64(f[ps->col_time], &t) ||
 	    rf_parse_u64(f[ps->col_obj], &obj) ||
 	    (ps->col_size >= 0 && (n <= ps->col_size || rf_parse_u64(f[ps->col_size], &size)))) {
-		rf_err(verb, "%s: line %" PRIu64 ": expected numbers in the time, obj_id "
-		       "and size columns", src->path, ps->nr);
+		tools_err(src->log, "%s: line %" PRIu64 ": expected numbers in the time, obj_id "
+			  "and size columns", src->path, ps->nr);
 		return RF_ERR_INVAL;
 	}
 	if (ps->col_op >= 0 && n > ps->col_op) {
@@ -510,8 +523,8 @@ static int csv_next(struct conv_source *src, struct page_src *ps, struct rf_even
 			 f[ps->col_op][0]) {
 			char *op = rf_term_escaped(f[ps->col_op]);
 
-			rf_err(verb, "%s: line %" PRIu64 ": op '%s' is not read or write",
-			       src->path, ps->nr, op ? op : "?");
+			tools_err(src->log, "%s: line %" PRIu64 ": op '%s' is not read or write",
+				  src->path, ps->nr, op ? op : "?");
 			free(op);
 			return RF_ERR_INVAL;
 		}
@@ -525,7 +538,8 @@ static int csv_columns(struct conv_source *src, struct page_src *ps)
 	int n, i;
 
 	if (!csv_line(ps)) {
-		rf_err(verb, "%s: empty: expected the header line '" CSV_HEADER "'", src->path);
+		tools_err(src->log, "%s: empty: expected the header line '" CSV_HEADER "'",
+			  src->path);
 		return -1;
 	}
 	ps->col_time = ps->col_obj = ps->col_size = ps->col_op = -1;
@@ -541,8 +555,8 @@ static int csv_columns(struct conv_source *src, struct page_src *ps)
 			ps->col_op = i;
 	}
 	if (ps->col_time < 0 || ps->col_obj < 0) {
-		rf_err(verb, "%s: line 1: expected a header line with 'time' and 'obj_id' "
-		       "columns (as in '" CSV_HEADER "')", src->path);
+		tools_err(src->log, "%s: line 1: expected a header line with 'time' and 'obj_id' "
+			  "columns (as in '" CSV_HEADER "')", src->path);
 		return -1;
 	}
 	return 0;
@@ -554,20 +568,20 @@ static int page_src_next(struct conv_source *src, struct rf_event *ev)
 
 	if (next_page(ps, ev))
 		return 1;
-	return ps->fmt == FMT_ORACLE ? oracle_next(src, ps, ev) : csv_next(src, ps, ev);
+	return ps->fmt == RF_TOOLS_ORACLE ? oracle_next(src, ps, ev) : csv_next(src, ps, ev);
 }
 
 static const char *const obj_size_names[] = {
-	[OBJ_SIZE_FOLIO] = "folio", [OBJ_SIZE_UNIT] = "unit", [OBJ_SIZE_PAGES] = "pages",
+	[RF_TOOLS_OBJ_FOLIO] = "folio", [RF_TOOLS_OBJ_UNIT] = "unit", [RF_TOOLS_OBJ_PAGES] = "pages",
 };
 
-int conv_parse_object_size(const char *s, enum conv_object_size *mode)
+int rf_tools_parse_object_size(const char *s, enum rf_tools_object_size *mode)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(obj_size_names); i++)
 		if (!strcmp(s, obj_size_names[i])) {
-			*mode = (enum conv_object_size)i;
+			*mode = (enum rf_tools_object_size)i;
 			return 0;
 		}
 	return -1;
@@ -582,20 +596,20 @@ static void page_src_summary(struct conv_source *src)
 	if (!ps->rounded)
 		return;
 	switch (ps->obj_size) {
-	case OBJ_SIZE_FOLIO:
+	case RF_TOOLS_OBJ_FOLIO:
 		what = "not a power-of-two number of pages: each is one page in the trace "
 		       "(--object-size folio; pages keeps sizes, rounded up to whole pages)";
 		break;
-	case OBJ_SIZE_UNIT:
+	case RF_TOOLS_OBJ_UNIT:
 		what = "not one page: each is one page in the trace, as --object-size unit asks";
 		break;
 	default:
 		what = "not a whole number of pages: rounded up (--object-size pages)";
 		break;
 	}
-	fprintf(stderr, "%s: %" PRIu64 " of the %" PRIu64 " requests are of an object whose size "
-		"(%" PRIu64 " of them larger than a page of %" PRIu32 " bytes) is %s\n", src->path,
-		ps->rounded, ps->requests, ps->larger, ps->page_size, what);
+	tools_note(src->log, "%s: %" PRIu64 " of the %" PRIu64 " requests are of an object whose "
+		   "size (%" PRIu64 " of them larger than a page of %" PRIu32 " bytes) is %s",
+		   src->path, ps->rounded, ps->requests, ps->larger, ps->page_size, what);
 }
 
 static void page_src_close(struct conv_source *src)
@@ -609,13 +623,13 @@ static void page_src_close(struct conv_source *src)
 	free(ps);
 }
 
-int page_source_open(struct conv_source *src, enum conv_format fmt, const char *path,
-		     enum conv_object_size obj_size)
+int page_source_open(struct conv_source *src, enum rf_tools_format fmt,
+		     enum rf_tools_object_size obj_size)
 {
 	struct page_src *ps = calloc(1, sizeof(*ps));
 
 	if (!ps) {
-		rf_err(verb, "out of memory");
+		tools_err(src->log, "out of memory");
 		return -1;
 	}
 	src->priv = ps;
@@ -624,9 +638,9 @@ int page_source_open(struct conv_source *src, enum conv_format fmt, const char *
 	src->summary = page_src_summary;
 	ps->fmt = fmt;
 	ps->obj_size = obj_size;
-	ps->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	ps->fp = strcmp(src->path, "-") ? fopen(src->path, "r") : stdin;
 	if (!ps->fp) {
-		rf_err(verb, "%s: %s", path, strerror(errno));
+		tools_err(src->log, "%s: %s", src->path, strerror(errno));
 		page_src_close(src);
 		return -1;
 	}
@@ -634,9 +648,9 @@ int page_source_open(struct conv_source *src, enum conv_format fmt, const char *
 	snprintf(src->hdr.clock, sizeof(src->hdr.clock), "synthetic");
 	src->hdr.synthetic = true;
 	snprintf(src->hdr.params, sizeof(src->hdr.params), "converted-from=%s object-size=%s",
-		 fmt == FMT_ORACLE ? "oracleGeneral" : "csv", obj_size_names[obj_size]);
+		 fmt == RF_TOOLS_ORACLE ? "oracleGeneral" : "csv", obj_size_names[obj_size]);
 	ps->page_size = src->hdr.host.page_size;
-	if (fmt == FMT_CSV && csv_columns(src, ps)) {
+	if (fmt == RF_TOOLS_CSV && csv_columns(src, ps)) {
 		page_src_close(src);
 		return -1;
 	}

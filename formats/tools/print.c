@@ -9,7 +9,7 @@
 
 #include <refault/trace-json.h>
 
-#include "cli/trace/trace-local.h"
+#include "formats/tools/tools-local.h"
 #include "lib/term.h"
 #include "lib/utf8.h"
 
@@ -94,7 +94,7 @@ static void print_value(FILE *out, const char *name, json_object *v)
 		}
 		break;
 	default:
-		fputs(json_object_to_json_string_ext(v, TRACE_JSON_FLAGS), out);
+		fputs(json_object_to_json_string_ext(v, TOOLS_JSON_FLAGS), out);
 		break;
 	}
 }
@@ -120,13 +120,13 @@ static bool common_key(const char *k)
 	return !strcmp(k, "t") || !strcmp(k, "cpu") || !strcmp(k, "pid") || !strcmp(k, "type");
 }
 
-void trace_print_field(FILE *out, const char *name, const char *value)
+void tools_print_field(FILE *out, const char *name, const char *value)
 {
 	fprintf(out, " %s=", name);
 	print_string(out, value);
 }
 
-int trace_print_event(FILE *out, const struct rf_event *ev, const struct trace_names *names)
+int tools_print_event(FILE *out, const struct rf_event *ev, const struct tools_names *names)
 {
 	struct json_object_iterator it, end;
 	json_object *o = rf_event_to_json(ev);
@@ -147,20 +147,20 @@ int trace_print_event(FILE *out, const struct rf_event *ev, const struct trace_n
 			print_value(out, name, json_object_iter_peek_value(&it));
 	}
 	if (names)
-		trace_names_print(out, names, ev);
+		tools_names_print(out, names, ev);
 	fputc('\n', out);
 	json_object_put(o);
 	return 0;
 }
 
-int trace_print_event_json(FILE *out, const struct rf_event *ev, bool strict)
+int tools_print_event_json(FILE *out, const struct rf_event *ev, bool strict)
 {
 	json_object *o = rf_event_to_json(ev);
 	const char *text;
 
 	if (!o)
 		return RF_ERR_NOMEM;
-	text = json_object_to_json_string_ext(o, TRACE_JSON_FLAGS);
+	text = json_object_to_json_string_ext(o, TOOLS_JSON_FLAGS);
 	if (!text) {
 		json_object_put(o);
 		return RF_ERR_NOMEM;

@@ -1,47 +1,23 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * `refault trace verify`: check every frame of a trace.
- *
- * The header is checked by opening the trace; then the frames are walked
- * without the index (a second reader, RF_READ_NO_INDEX | SKIP_DAMAGED), every
- * chunk is decompressed (zstd content checksum) and decoded, and what the
- * chunks hold is compared with what the index says of them.  A trace is
- * whole when all of that holds and the index and footer are present.
+ * `refault trace verify`: check every frame of a trace (verify.h).  The
+ * frames are walked by a second reader, RF_READ_NO_INDEX | SKIP_DAMAGED.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/trace/trace-local.h"
+#include "formats/tools/tools-local.h"
+#include "formats/tools/verify.h"
 #include "lib/grow.h"
 
 #define MAX_REPORTS 50
 
-static const char verb[] = "trace verify";
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: refault trace verify TRACE [-q]\n\n"
-		"Check every frame of TRACE: the header, that every chunk decompresses with a\n"
-		"matching checksum and decodes, that the index matches what the chunks hold\n"
-		"(offset, size, sequence number, first/last time, event counts), and that the\n"
-		"index and footer are present.  Problems are printed with chunk number and file\n"
-		"offset.\n\n"
-		"  -q, --quiet   print nothing; the exit status says it all\n\n"
-		"Exit status: 0 the trace is whole, 1 it is not (or cannot be read),\n"
-		"2 bad command line.\n");
-}
-
 struct verify {
 	const char *path;
-	bool quiet;
-	uint64_t problems;
-	bool incomplete;		/* out of memory: no verdict */
-	uint64_t chunks;
-	uint64_t events;
+	const struct rf_tools_log *log;
+	struct rf_tools_verify_result *res;
 	struct rf_chunk_info *found;	/* what the walk found, for the index check */
 	size_t nr_found;
 	size_t cap_found;
@@ -59,21 +35,25 @@ static bool known_damaged(const struct verify *v, uint64_t off)
 	return false;
 }
 
+/*
+ * A problem: said in a note "PATH: ...", the first MAX_REPORTS of them.  The
+ * text holds at most a reader's, decoder's or index's message (under 1 KiB)
+ * and numbers.
+ */
 static void __attribute__((format(printf, 2, 3))) problem(struct verify *v, const char *fmt, ...)
 {
+	char text[2048];
 	va_list ap;
 
-	if (!v->quiet && v->problems < MAX_REPORTS) {
-		fflush(stdout);
-		fprintf(stderr, "%s: ", v->path);
+	if (v->res->problems < MAX_REPORTS) {
 		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
+		vsnprintf(text, sizeof(text), fmt, ap);
 		va_end(ap);
-		fputc('\n', stderr);
-	} else if (!v->quiet && v->problems == MAX_REPORTS) {
-		fprintf(stderr, "%s: more problems not shown\n", v->path);
+		tools_note(v->log, "%s: %s", v->path, text);
+	} else if (v->res->problems == MAX_REPORTS) {
+		tools_note(v->log, "%s: more problems not shown", v->path);
 	}
-	v->problems++;
+	v->res->problems++;
 }
 
 /* Open @v->path; a header that does not read is a problem like any other. */
@@ -129,13 +109,13 @@ static int walk(struct verify *v)
 			rc = rc == RF_ERR_NOMEM ? rc : 0;
 			continue;
 		}
-		v->chunks++;
+		v->res->chunks++;
 		rc = rf_chunk_decode(d, f.data, f.size, f.offset, &b);
 		if (rc == RF_ERR_NOMEM) {
 			/* no verdict on the trace: it could not be read to the end */
-			rf_err(verb, "%s: chunk %" PRIu64 " at offset %" PRIu64 ": %s", v->path,
-			       f.ordinal, f.offset, rf_chunk_decoder_errmsg(d));
-			v->incomplete = true;
+			tools_err(v->log, "%s: chunk %" PRIu64 " at offset %" PRIu64 ": %s", v->path,
+				  f.ordinal, f.offset, rf_chunk_decoder_errmsg(d));
+			v->res->incomplete = true;
 			break;
 		}
 		if (rc) {
@@ -146,12 +126,12 @@ static int walk(struct verify *v)
 				v->damaged[v->nr_damaged++] = f.offset;
 			continue;
 		}
-		v->events += b.nr;
+		v->res->events += b.nr;
 		describe(&ci, &f, &b);
 		rc = remember(v, &ci);
 	}
-	if (rc < 0 && !v->incomplete)
-		rf_err(verb, "%s: %s", v->path, rf_strerror(rc));
+	if (rc < 0 && !v->res->incomplete)
+		tools_err(v->log, "%s: %s", v->path, rf_strerror(rc));
 	rf_event_batch_release(&b);
 	rf_chunk_decoder_free(d);
 	rf_trace_reader_close(r);
@@ -212,44 +192,17 @@ static int check_index(struct verify *v)
 	return 0;
 }
 
-int trace_verify(int argc, char **argv)
+int rf_tools_verify(const char *path, struct rf_tools_verify_result *res,
+		    const struct rf_tools_log *log)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct verify v = { 0 };
-	bool first = true;
-	int c, idx, rc;
+	struct verify v = { .path = path, .log = log, .res = res };
+	int rc;
 
-	while ((c = rf_getopt(verb, argc, argv, ":hq", longopts, &idx, &first)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return RF_EXIT_OK;
-		}
-		if (c != 'q')
-			return RF_EXIT_USAGE;
-		v.quiet = true;
-	}
-	v.path = trace_operand(verb, argc, argv);
-	if (!v.path)
-		return RF_EXIT_USAGE;
+	memset(res, 0, sizeof(*res));
 	rc = walk(&v);
 	if (!rc)
 		rc = check_index(&v);
+	res->good_chunks = v.nr_found;
 	free(v.found);
-	if (v.incomplete)
-		return RF_EXIT_FAILURE;
-	if (rc || v.problems) {
-		if (!v.quiet)
-			fprintf(stderr, "%s: NOT whole: %" PRIu64 " problem%s, %zu good chunks "
-				"(%" PRIu64 " events)\n", v.path, v.problems,
-				v.problems == 1 ? "" : "s", v.nr_found, v.events);
-		return RF_EXIT_FAILURE;
-	}
-	if (!v.quiet)
-		printf("%s: whole: %" PRIu64 " chunks, %" PRIu64 " events, index matches\n", v.path,
-		       v.chunks, v.events);
-	return RF_EXIT_OK;
+	return rc;
 }

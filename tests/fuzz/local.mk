@@ -4,7 +4,7 @@
 #   compare  results files, LKP stats.json/matrix.json, through `refault compare`
 #   gate     `compare --fail-if` expressions
 #   config   `--set KEY=VALUE` strings and `--matrix` files
-#   convert  csv, oracleGeneral and jsonl through `refault trace convert`
+#   convert  csv, oracleGeneral and jsonl through `refault trace convert`'s library (formats/tools/)
 #   lrugen   debugfs's lru_gen_full as `refault record` reads it
 #   report   event programs through `refault report`'s attribution (kernel and model)
 #   sweep    `refault sweep`'s spec, plan, and a task's status and results files
@@ -12,15 +12,12 @@
 # sources; regress-TARGET replays the target's corpus (every seed and past finding) in `make check`
 # with the normal compiler, under ASan/UBSan in the sanitizer builds.
 FUZZ_TARGETS = reader compare gate config convert lrugen report sweep
-FUZZ_CLI_TRACE = cli/builtin-trace.c cli/trace/common.c formats/tools/print.c formats/tools/filter.c \
-	cli/trace/info.c formats/tools/dump.c formats/tools/verify.c formats/tools/slice.c \
-	formats/tools/recover.c formats/tools/convert.c formats/tools/pages.c formats/tools/names.c
 fuzz_reader_SRC = $(librefault_trace_la_SOURCES) $(librefault_util_la_SOURCES)
 fuzz_compare_SRC = cli/builtin-compare.c cli/util.c $(librefault_compare_la_SOURCES) $(fuzz_reader_SRC)
 fuzz_gate_SRC = $(fuzz_compare_SRC)
 fuzz_config_SRC = replayer/replay/config_list.c replayer/replay/policy.c $(librefault_refpolicy_la_SOURCES) \
 	$(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
-fuzz_convert_SRC = cli/util.c $(FUZZ_CLI_TRACE) $(fuzz_reader_SRC)
+fuzz_convert_SRC = $(librefault_tracetools_la_SOURCES) $(fuzz_reader_SRC)
 fuzz_lrugen_SRC = recorder/lru_gen.c
 fuzz_sweep_SRC = $(librefault_sweep_la_SOURCES) compare/jsonfile.c $(librefault_replay_la_SOURCES) \
 	$(librefault_observe_la_SOURCES) $(librefault_refpolicy_la_SOURCES) $(librefault_model_la_SOURCES) \
@@ -50,11 +47,9 @@ tests_fuzz_regress_gate_LDADD = $(COMPARE_LIBS) $(UNWIND_LIBS)
 tests_fuzz_regress_config_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-config.c
 tests_fuzz_regress_config_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -DFUZZ_CORPUS='"corpus-config"'
 tests_fuzz_regress_config_LDADD = $(REPLAY_LIBS)
-tests_fuzz_regress_convert_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-convert.c \
-	cli/util.c $(FUZZ_CLI_TRACE)
-tests_fuzz_regress_convert_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS) \
-	-DFUZZ_CORPUS='"corpus-convert"'
-tests_fuzz_regress_convert_LDADD = librefault-trace.la $(RF_UTIL) $(JSONC_LIBS) $(UNWIND_LIBS) -lm
+tests_fuzz_regress_convert_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-convert.c
+tests_fuzz_regress_convert_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -DFUZZ_CORPUS='"corpus-convert"'
+tests_fuzz_regress_convert_LDADD = $(TRACETOOLS_LIBS)
 tests_fuzz_regress_lrugen_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-lrugen.c
 tests_fuzz_regress_lrugen_CFLAGS = $(AM_CFLAGS) -DFUZZ_CORPUS='"corpus-lrugen"'
 tests_fuzz_regress_lrugen_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
