@@ -6,6 +6,7 @@
  * file faults (filemap_fault()).  Readahead is in readahead.c.
  */
 #include "model-local.h"
+#include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Transparent huge pages: mm/huge_memory.c. */
 #include "model-local.h"
+#include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
 

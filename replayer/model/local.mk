@@ -6,6 +6,7 @@ lib_LTLIBRARIES += librefault-model.la
 librefault_model_la_SOURCES = \
 	replayer/model/model-local.h \
 	replayer/model/config.h \
+	replayer/model/lru.h \
 	replayer/model/mm.h \
 	replayer/model/pagecache.h \
 	replayer/model/profile.h \

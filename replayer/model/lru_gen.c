@@ -18,6 +18,7 @@
  * lru_gen_is_active()) follow the flags.  One node, one zone.
  */
 #include "model-local.h"
+#include "lru.h"
 
 int get_nr_gens(const struct rf_lrugen *g, int type)
 {

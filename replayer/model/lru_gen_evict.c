@@ -23,6 +23,7 @@
  */
 #include "lib/compiler.h"
 #include "model-local.h"
+#include "lru.h"
 
 #define MAX_SWAPPINESS		200
 #define MEMCG_LRU_HEAD		1

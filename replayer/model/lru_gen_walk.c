@@ -18,6 +18,7 @@
  */
 #include "lib/compiler.h"
 #include "model-local.h"
+#include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
 

@@ -10,6 +10,7 @@
  * hierarchical lruvec_page_state() that v5.x workingset code reads.
  */
 #include "model-local.h"
+#include "lru.h"
 
 struct rf_lruvec *mem_cgroup_lruvec(struct rf_model *m, uint32_t memcg)
 {

@@ -4,6 +4,7 @@
 
 #include "lib/grow.h"
 #include "model-local.h"
+#include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
 

@@ -6,6 +6,7 @@
  * exit and MADV_DONTNEED.
  */
 #include "model-local.h"
+#include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
 

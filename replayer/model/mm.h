@@ -73,7 +73,7 @@ void mm_for_each_range(struct rf_model *m, const struct rf_mm *x, uint64_t start
 
 /* ------------------------------------------------------- faults, unmaps */
 
-/* A fault maps page @page: one more PTE, young, dirty on a write; @flags RF_REF_*, @exec VM_EXEC. */
+/* A fault maps @page: one more PTE, young, dirty on a write (@flags RF_REF_*; @exec VM_EXEC). */
 void map_page(struct rf_model *m, uint32_t page, uint8_t flags, bool exec);
 /*
  * An access to anonymous page @index of @mapping: present, its PTE young;

@@ -10,6 +10,7 @@
 
 #include "lib/grow.h"
 #include "model-local.h"
+#include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
 

@@ -35,6 +35,7 @@ struct rf_xnode;		/* pagecache.h */
 struct rf_mapping;		/* pagecache.h */
 struct rf_mm;			/* mm.h */
 struct rf_pid;			/* mm.h */
+struct rf_cpu;			/* lru.h */
 
 #define SWAP_CLUSTER_MAX	32u	/* include/linux/swap.h */
 #define DEF_PRIORITY		12	/* include/linux/mmzone.h */
@@ -254,18 +255,6 @@ struct rf_memcg {
 	uint64_t nr_xa_nodes;		/* page-cache nodes charged to it (slab) */
 };
 
-/* ------------------------------------------------------- per-CPU batches */
-
-struct rf_pvec {
-	uint32_t nr;
-	uint32_t pages[MAX_PAGEVEC];
-};
-
-struct rf_cpu {
-	struct rf_pvec lru_add;		/* lru_add_pvec / cpu_fbatches.lru_add */
-	struct rf_pvec activate;	/* activate_page_pvecs */
-};
-
 /* ---------------------------------------------------------------- model */
 
 /*
@@ -428,16 +417,6 @@ static inline struct rf_page *P(struct rf_model *m, uint32_t idx)
 /* the shadow-node list (workingset.c) */
 void shadow_node_remove(struct rf_model *m, uint32_t node);
 
-/* lruvec.c */
-struct rf_lruvec *mem_cgroup_lruvec(struct rf_model *m, uint32_t memcg);
-struct rf_lruvec *page_lruvec(struct rf_model *m, const struct rf_page *p);
-int page_lru(const struct rf_page *p);
-void add_page_to_lru_list(struct rf_model *m, uint32_t page, int lru);
-void add_page_to_lru_list_tail(struct rf_model *m, uint32_t page, int lru);
-void del_page_from_lru_list(struct rf_model *m, uint32_t page);
-void update_lru_size(struct rf_model *m, uint32_t memcg, int lru, int64_t nr);
-uint64_t lruvec_lru_size(struct rf_model *m, uint32_t memcg, int lru);
-
 /*
  * How an allocation may fail.  RF_GFP_KERNEL: after all its retries the page
  * is given anyway (the model kills nothing).  RF_GFP_READAHEAD,
@@ -481,51 +460,6 @@ uint32_t memcg_next_preorder(struct rf_model *m, uint32_t root, uint32_t pos);
 bool mem_cgroup_low(struct rf_model *m, uint32_t root, uint32_t memcg);
 int mem_cgroup_swappiness(struct rf_model *m, uint32_t memcg);
 uint64_t mem_cgroup_get_nr_swap_pages(struct rf_model *m, uint32_t memcg);
-/*
- * list_add() / list_add_tail() / list_del() of the page at @idx on a list kept
- * as @head and @tail indexes into the page array (prev/next; RF_NIL ends it):
- * the classic LRU lists and the multi-gen LRU's generation lists.
- */
-static inline void page_list_add(struct rf_model *m, uint32_t idx, uint32_t *head,
-				 uint32_t *tail, bool at_tail)
-{
-	struct rf_page *p = P(m, idx);
-
-	if (!at_tail) {
-		p->prev = RF_NIL;
-		p->next = *head;
-		if (*head != RF_NIL)
-			P(m, *head)->prev = idx;
-		else
-			*tail = idx;
-		*head = idx;
-	} else {
-		p->next = RF_NIL;
-		p->prev = *tail;
-		if (*tail != RF_NIL)
-			P(m, *tail)->next = idx;
-		else
-			*head = idx;
-		*tail = idx;
-	}
-}
-
-static inline void page_list_del(struct rf_model *m, uint32_t idx, uint32_t *head,
-				 uint32_t *tail)
-{
-	struct rf_page *p = P(m, idx);
-
-	if (p->prev != RF_NIL)
-		P(m, p->prev)->next = p->next;
-	else
-		*head = p->next;
-	if (p->next != RF_NIL)
-		P(m, p->next)->prev = p->prev;
-	else
-		*tail = p->prev;
-	p->prev = p->next = RF_NIL;
-}
-
 static inline void count_memcg_event(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev,
 				     uint64_t n)
 {
@@ -548,14 +482,6 @@ void swap_entry_free(struct rf_model *m, uint64_t entry, uint64_t nr);
 void swap_cache_drop(struct rf_model *m, struct rf_page *p);
 int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry,
 		 uint32_t memcg, uint8_t flags);
-
-/* pagevec.c */
-void lru_cache_add(struct rf_model *m, uint32_t page);
-void activate_page(struct rf_model *m, uint32_t page);
-void lru_add_drain(struct rf_model *m);
-void lru_add_drain_all(struct rf_model *m);
-void mark_page_accessed(struct rf_model *m, uint32_t page);
-void release_page(struct rf_model *m, uint32_t page);
 
 /* previous reads of a file (readpos.c) */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping);

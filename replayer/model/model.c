@@ -55,6 +55,7 @@
 #include "lib/grow.h"
 #include "model-local.h"
 #include "config.h"
+#include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
 

@@ -13,6 +13,7 @@
  * drains; until then it is "stranded" (Odzioba, linux-mm 2016-04-27).
  */
 #include "model-local.h"
+#include "lru.h"
 #include "pagecache.h"
 
 static void pvec_note_stranded(struct rf_model *m)

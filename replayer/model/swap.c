@@ -17,6 +17,7 @@
  * workingset, the shadow's eviction timestamp.
  */
 #include "model-local.h"
+#include "lru.h"
 #include "pagecache.h"
 
 /*

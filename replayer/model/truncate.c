@@ -4,6 +4,7 @@
  * invalidate_mapping_pages()).
  */
 #include "model-local.h"
+#include "lru.h"
 #include "pagecache.h"
 
 /*

@@ -23,6 +23,7 @@
 #include "lib/compiler.h"
 #include "lib/units.h"
 #include "model-local.h"
+#include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
 

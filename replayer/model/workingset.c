@@ -22,6 +22,7 @@
  * below 2^34 pages).  v4.5 shadows carry memcg id 0.
  */
 #include "model-local.h"
+#include "lru.h"
 #include "pagecache.h"
 
 #define SHADOW_ID_SHIFT		3
