@@ -430,6 +430,7 @@ enum rf_gfp { RF_GFP_KERNEL, RF_GFP_READAHEAD };
 
 /* memcg.c */
 uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid);
+uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg);
 uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id);
 
 /* The slot of memcg id @id, RF_NONE if free (as mem_cgroup_from_id(), not counted as a cost). */
@@ -569,8 +570,6 @@ static inline void memcg_stats_tick(struct rf_model *m, uint64_t now)
 uint64_t shrink_shadow_nodes(struct rf_model *m, uint32_t memcg, uint64_t nr_scanned,
 			     uint64_t nr_eligible, int priority);
 void shadow_nodes_reparent(struct rf_model *m, uint32_t memcg);
-uint32_t xa_node_memcg(struct rf_model *m, uint32_t node);
-uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg);
 uint64_t memcg_stat_lru_local(struct rf_model *m, uint32_t memcg, int lru);
 uint64_t memcg_stat_xa_nodes_local(struct rf_model *m, uint32_t memcg);
 uint16_t swap_entry_owner(uint64_t entry);

@@ -139,6 +139,8 @@ bool range_free(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t n
 typedef void (*xa_visit_fn)(struct rf_model *m, uint64_t index, uint64_t entry, void *ctx);
 void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uint64_t last,
 		       xa_visit_fn fn, void *ctx);
+/* The memcg node @node is charged to: its own or, offline, its nearest online ancestor's. */
+uint32_t xa_node_memcg(struct rf_model *m, uint32_t node);
 /* What rf_model_prefetch() found, as the lookup caches' last hits where it still holds. */
 void xa_take_hint(struct rf_model *m, const struct rf_model_prefetch *st);
 

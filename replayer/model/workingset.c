@@ -396,28 +396,6 @@ bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 #define XA_NODE_BYTES		576u	/* sizeof(struct xa_node), 64-bit: slab of the memcg */
 #define SHRINK_BATCH		128u
 
-/* @memcg or, when it is offline, its nearest online ancestor (the root is always online) */
-uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg)
-{
-	while (memcg && !m->memcgs[memcg]->online)
-		memcg = m->memcgs[memcg]->parent;
-	return memcg;
-}
-
-/*
- * The memcg a node is charged to, past offline ones: an offline memcg's
- * list_lru and slab went to its parent (memcg_reparent_list_lrus(),
- * memcg_reparent_objcgs()), so the node is accounted there from then on.
- */
-uint32_t xa_node_memcg(struct rf_model *m, uint32_t idx)
-{
-	struct rf_xnode *n = &m->nodes[idx];
-	uint32_t c = memcg_online_ancestor(m, n->memcg);
-
-	n->memcg = (uint16_t)c;
-	return c;
-}
-
 /* The memcg whose part of the shadow-node list_lru holds @idx (the node's one, v4.5: root) */
 static struct rf_memcg *shadow_list_of(struct rf_model *m, uint32_t idx)
 {
