@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What each event type is (name, class, where its pid, cgroup and pages are, what
- * slice keeps of it), and the names of classes and enum values, as used in dumps,
- * JSON and docs.
+ * What each event type is (name, class, where its pid, cgroup and pages are, whether
+ * the task touched or wrote them, whether it carries a call stack, what slice keeps of
+ * it), and the names of classes and enum values, as used in dumps, JSON and docs.
+ * rf_event_pages() (event_pages.c) reads the pages from here.
  */
 #include <stddef.h>
 #include <string.h>
@@ -16,18 +17,21 @@
 #define T(n, c, ...) { .name = n, .cls = RF_CLASS_##c, __VA_ARGS__ }
 
 /*
- * One entry per type: everything consumers (trace dump/slice/convert, the
- * filters) need to know of it beyond its fields (schema.c).  A new type is
- * described here once.
+ * One entry per type: everything consumers (the replay's policies and warm
+ * stage, the kernel's account, report, trace dump/slice/convert, the filters)
+ * need to know of it beyond its fields (schema.c).  A new type is described
+ * here once.
  */
 static const struct rf_event_type_info types[RF_EV_TYPE_MAX] = {
 	[RF_EV_FILE_READ] = T("file_read", REFERENCE, .pages = RF_PAGES_FILE_RANGE,
-			      .touches = true),
+			      .touches = true, .stack = true),
+	/* write() may fill a page it never found cached: the pages are touched, not read */
 	[RF_EV_FILE_WRITE] = T("file_write", REFERENCE, .pages = RF_PAGES_FILE_RANGE,
-			       .touches = true),
+			       .touches = true, .writes = true, .stack = true),
 	[RF_EV_FILE_FAULT] = T("file_fault", REFERENCE, .pages = RF_PAGES_FILE_FOLIO,
-			       .touches = true),
-	[RF_EV_ANON_FAULT] = T("anon_fault", REFERENCE, .pages = RF_PAGES_ANON, .touches = true),
+			       .touches = true, .stack = true),
+	[RF_EV_ANON_FAULT] = T("anon_fault", REFERENCE, .pages = RF_PAGES_ANON, .touches = true,
+			       .stack = true),
 	[RF_EV_ACCESS] = T("access", REFERENCE, .pages = RF_PAGES_ACCESS, .touches = true),
 	/* the kernel read the pages in ahead of the task: named, not touched */
 	[RF_EV_FILE_READAHEAD] = T("file_readahead", REFERENCE, .pages = RF_PAGES_FILE_RANGE),
@@ -36,8 +40,9 @@ static const struct rf_event_type_info types[RF_EV_TYPE_MAX] = {
 	[RF_EV_MMAP] = T("mmap", STATE, .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_MUNMAP] = T("munmap", STATE, .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_MADVISE] = T("madvise", STATE, .slice = RF_SLICE_TASK_STATE),
-	[RF_EV_FADVISE] = T("fadvise", STATE, .pages = RF_PAGES_FILE_RANGE),
-	[RF_EV_TRUNCATE] = T("truncate", STATE),
+	/* POSIX_FADV_*'s len 0 (recorded as nr 0) is to the end of the file */
+	[RF_EV_FADVISE] = T("fadvise", STATE, .pages = RF_PAGES_FILE_RANGE, .nr0_to_end = true),
+	[RF_EV_TRUNCATE] = T("truncate", STATE, .pages = RF_PAGES_FILE_TAIL),
 	[RF_EV_FORK] = T("fork", STATE, .pid_off = OFF(task.pid), .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_EXEC] = T("exec", STATE, .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_EXIT] = T("exit", STATE, .slice = RF_SLICE_TASK_STATE),

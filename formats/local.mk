@@ -4,7 +4,7 @@
 lib_LTLIBRARIES += librefault-trace.la
 librefault_trace_la_SOURCES = \
 	formats/format-local.h formats/mp_read.h formats/mp_write.h formats/columns.h \
-	formats/errors.c formats/event_types.c formats/schema.c formats/header.c formats/host.c formats/crc32c.c \
+	formats/errors.c formats/event_types.c formats/event_pages.c formats/schema.c formats/header.c formats/host.c formats/crc32c.c \
 	formats/arena.c formats/chunk_encode.c formats/chunk_decode.c formats/columns_encode.c \
 	formats/columns_decode.c formats/index.c \
 	formats/writer.c formats/folio_ids.c formats/reader.c formats/event_json.c

@@ -400,13 +400,23 @@ RF_API const char *rf_event_class_name(enum rf_event_class c);
 RF_API const char *rf_limit_kind_name(unsigned int kind);
 RF_API unsigned int rf_limit_kind_from_name(const char *name);	/* RF_LIMIT_KIND_MAX if unknown */
 
-/* How the pages an event names are given (struct rf_event_type_info.pages). */
+/*
+ * How the pages an event names are given (struct rf_event_type_info.pages);
+ * rf_event_pages() reads them so.
+ */
 enum rf_page_keys {
-	RF_PAGES_NONE = 0,	/* no page, or only a pfn (lru_*), or no range (truncate: to EOF) */
-	RF_PAGES_FILE_RANGE,	/* .file: dev, ino; pages index .. index + nr - 1 */
+	RF_PAGES_NONE = 0,	/* no page, or only a pfn (lru_*) */
+	/*
+	 * .file: dev, ino; pages index .. index + nr - 1, in folios of 2^order
+	 * (readahead's; read and write carry no order: 0).  nr 0 is the one
+	 * page at index, as the model reads it, or, for a type whose
+	 * .nr0_to_end is set (fadvise: POSIX's len 0), every page from index on.
+	 */
+	RF_PAGES_FILE_RANGE,
 	RF_PAGES_FILE_FOLIO,	/* .file: dev, ino; the folio of 2^order pages holding index */
 	RF_PAGES_ANON,		/* .anon: mm; the folio of 2^order pages holding byte addr */
-	RF_PAGES_ACCESS,	/* .access: keys key .. key + 2^order - 1 of a flat space */
+	RF_PAGES_ACCESS,	/* .access: the folio of 2^order keys holding key, in a flat space */
+	RF_PAGES_FILE_TAIL,	/* .file: dev, ino; every page from index on (truncate) */
 };
 
 /* What `refault trace slice` keeps of an event before its time range (.slice). */
@@ -445,10 +455,112 @@ struct rf_event_type_info {
 	 */
 	bool touches;
 	enum rf_slice_role slice;
+	/*
+	 * The task wrote the pages with write(): it may fill pages it never
+	 * found in the page cache (file_write).  A fault or an access that
+	 * wrote says so in its flags (RF_REF_WRITE) and still found its page.
+	 */
+	bool writes;
+	/* A range of nr 0 runs to the end of the file (fadvise); see RF_PAGES_FILE_RANGE. */
+	bool nr0_to_end;
+	/*
+	 * The event carries the user call stack of the reference (.stack,
+	 * since 2.6): file_read, file_write, file_fault, anon_fault.
+	 */
+	bool stack;
 };
 
 /* The table entry of @type; NULL for a type this library does not know. */
 RF_API const struct rf_event_type_info *rf_event_type_info(unsigned int type);
+
+/*
+ * Page identity.  A page is an index in a space: a file's page cache (its
+ * page indices), an address space's anonymous memory (its virtual page
+ * numbers, addr >> page shift) or one of the two flat key spaces of access
+ * events (anonymous when RF_REF_ANON, else file pages, kept apart as the
+ * model keeps them).  Every reader that needs one 64-bit name per page
+ * (the reference policies, the warm stage, the kernel's account, report)
+ * names it rf_page_key(rf_page_space_key(space), index).
+ */
+enum rf_page_space_kind {
+	RF_SPACE_NONE = 0,
+	RF_SPACE_FILE,		/* .dev, .id = ino */
+	RF_SPACE_ANON,		/* .id = mm */
+	RF_SPACE_ACCESS_FILE,	/* access keys without RF_REF_ANON; .id 0 */
+	RF_SPACE_ACCESS_ANON,	/* access keys with RF_REF_ANON; .id 0 */
+};
+
+struct rf_page_space {
+	enum rf_page_space_kind kind;
+	uint32_t dev;		/* RF_SPACE_FILE: the kernel's s_dev encoding */
+	/*
+	 * RF_SPACE_FILE: the file's generation: 0 as a trace names it; a
+	 * reader that follows an inode number's reuse (its last link gone,
+	 * the number given to a new file) counts it up so that the new file's
+	 * pages are not the old one's.
+	 */
+	uint32_t gen;
+	uint64_t id;		/* the ino, the mm; 0 for the access spaces */
+};
+
+/*
+ * rf_page_space_key() - the space's part of its pages' keys
+ *
+ * A hash of (kind, dev, id, gen) with the splitmix64 finaliser; the access
+ * spaces' are constants.  Distinct spaces collide with probability about
+ * n^2 / 2^65 (n spaces).
+ */
+RF_API uint64_t rf_page_space_key(const struct rf_page_space *s);
+
+/*
+ * rf_page_key() - the key of page @index of the space of @space_key
+ *
+ * splitmix64's finaliser of (@space_key ^ @index): a bijection on the
+ * indices of one space, so two pages of one space never share a key.  The
+ * keys are results (which pages a reference policy counts as one) and do
+ * not change: tests/refpolicy/test-refpolicy-pagekey pins some.
+ */
+RF_API uint64_t rf_page_key(uint64_t space_key, uint64_t index);
+
+/* The pages one event names, as rf_event_pages() gives them. */
+struct rf_pages {
+	struct rf_page_space space;
+	uint64_t space_key;	/* rf_page_space_key(&space) */
+	/*
+	 * first .. last (inclusive, never wrapping: a range that would run past
+	 * 2^64 - 1 stops there), nr = last - first + 1 (UINT64_MAX for the
+	 * whole index space).  A folio: first aligned down to 2^order, nr =
+	 * 2^order (UINT64_MAX from order 64).
+	 */
+	uint64_t first, last, nr;
+	uint8_t order;		/* the folio order the pages come in, as the event gives it */
+	bool folio;		/* the pages are one folio (first, order), not a range */
+	bool touches;		/* the task used them (struct rf_event_type_info.touches) */
+	/*
+	 * The task found them in the page cache (or had them read in): a
+	 * touch that is not a write() (.writes).  Readahead, the observations
+	 * and file_write only name pages.
+	 */
+	bool reads;
+	bool write;		/* the task wrote them: .writes, or RF_REF_WRITE in .flags */
+};
+
+/* The key of @p's page @i (of first + @i): rf_page_key(@p->space_key, @p->first + @i). */
+RF_API uint64_t rf_pages_key(const struct rf_pages *p, uint64_t i);
+
+/**
+ * rf_event_pages() - which pages @ev names, from its type's table entry
+ * @page_shift: log2 of the page size (12 for 4 KiB), for an anonymous
+ *              fault's byte address; file and access pages do not use it
+ * @out: filled (zeroed, RF_SPACE_NONE, when the event names no page)
+ *
+ * Return: true when @ev names pages: a file range, folio or tail
+ * (read, write, readahead, fadvise, truncate, fault, pagecache_add/del),
+ * an anonymous folio (anon_fault), access keys.  No switch on the type:
+ * a new type that names pages says how in its table entry.
+ */
+RF_API bool rf_event_pages(const struct rf_event *ev, unsigned int page_shift,
+			   struct rf_pages *out);
 
 /* ---------------------------------------------------------------- writer */
 

@@ -11,6 +11,11 @@ check_PROGRAMS += tests/format/test-type-info
 tests_format_test_type_info_LDADD = $(TRACE_TEST_LIBS)
 TESTS += tests/format/test-type-info
 
+# Which pages an event names (rf_event_pages), read from the table, and the one page identity.
+check_PROGRAMS += tests/format/test-event-pages
+tests_format_test_event_pages_LDADD = $(TRACE_TEST_LIBS)
+TESTS += tests/format/test-event-pages
+
 # Bad input: truncation, bit flips, hostile frames crafted with libzstd + msgpack-c.
 check_PROGRAMS += tests/format/test-damage
 tests_format_test_damage_SOURCES = tests/format/test-damage.c tests/format/sample.h \
