@@ -11,7 +11,6 @@
 
 #include <refault/refpolicy.h>
 
-#include "lib/hash.h"
 #include "lib/hashmap.h"
 
 #define RP_MAX_ORDER	20u

@@ -5,11 +5,12 @@
  * optimal bound and a plain-LRU baseline next to the Linux models
  * (docs/replay.md, "Reference policies").
  *
- * A policy sees the pages the reclaim model is asked for (rf_event_page_refs(),
- * refault/refpolicy.h), bounded as the model bounds them (file_range() and
- * clamp_order(), replayer/model/model-local.h): a read or write moves at most
- * MAX_RW_COUNT bytes (rw_verify_area(), fs/read_write.c), no page lies at or
- * past MAX_LFS_FILESIZE, and a folio is at most PMD order.  Its capacity is
+ * A policy sees the pages the reclaim model is asked for (rf_event_pages(),
+ * refault/trace.h, as rf_page_refs() keys them, refault/refpolicy.h),
+ * bounded as the model bounds them (file_range() and clamp_order(),
+ * replayer/model/model-local.h): a read or write moves at most MAX_RW_COUNT
+ * bytes (rw_verify_area(), fs/read_write.c), no page lies at or past
+ * MAX_LFS_FILESIZE, and a folio is at most PMD order.  Its capacity is
  * "cache" when set; else the first memory limit the trace gives the recorded
  * cgroup before the first reference (the group the workload ran in); else the
  * node's memory ("memory", or the trace header's).  Settings of the kernel
@@ -260,21 +261,37 @@ static int ref_one(uint64_t key, unsigned int order, void *ctx)
 	return rf_refpolicy_ref(ctx, key, order > MAX_ORDER_REF ? MAX_ORDER_REF : order);
 }
 
-int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev)
+/*
+ * Bound @p as the model bounds a file's pages (file_range()): no page at or
+ * past MAX_LFS_FILESIZE, a read or write moves at most MAX_RW_COUNT bytes
+ * (a folio is whole).  False: none is left.
+ */
+static bool bound_pages(const struct rf_policy_run *r, struct rf_pages *p)
 {
 	uint64_t max_rw = (uint64_t)INT32_MAX >> r->page_shift;
 	uint64_t end = (uint64_t)INT64_MAX >> r->page_shift;
-	struct rf_event one;
+
+	if (p->space.kind != RF_SPACE_FILE)
+		return true;
+	if (p->first >= end)
+		return false;
+	if (!p->folio) {
+		if (p->nr > max_rw)
+			p->nr = max_rw;
+		if (p->nr > end - p->first)
+			p->nr = end - p->first;
+		p->last = p->first + (p->nr - 1);
+	}
+	return true;
+}
+
+int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev)
+{
+	struct rf_pages p;
 	int rc;
 
-	switch (ev->type) {
-	case RF_EV_FILE_READ:
-	case RF_EV_FILE_WRITE:
-	case RF_EV_FILE_FAULT:
-	case RF_EV_ANON_FAULT:
-	case RF_EV_ACCESS:
-		break;
-	default:
+	/* the pages the task touched (file_readahead, the observations: none) */
+	if (!rf_event_pages(ev, r->page_shift, &p) || !p.touches) {
 		if (!r->p)
 			watch_cgroups(r, ev);
 		return 0;
@@ -284,24 +301,7 @@ int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev)
 		if (rc)
 			return rc;
 	}
-	if (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_WRITE) {
-		uint64_t nr = ev->u.file.nr;
-
-		if (ev->u.file.index >= end)
-			return 0;
-		if (nr > max_rw)
-			nr = max_rw;
-		if (nr > end - ev->u.file.index)
-			nr = end - ev->u.file.index;
-		if (nr != ev->u.file.nr) {	/* the common case needs no copy */
-			one = *ev;
-			one.u.file.nr = nr;
-			ev = &one;
-		}
-	} else if (ev->type == RF_EV_FILE_FAULT && ev->u.file.index >= end) {
-		return 0;
-	}
-	return rf_event_page_refs(ev, r->page_shift, ref_one, r->p);
+	return bound_pages(r, &p) ? rf_page_refs(&p, ref_one, r->p) : 0;
 }
 
 struct ahead {
