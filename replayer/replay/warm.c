@@ -46,7 +46,7 @@ struct warm_folio {
 };
 
 struct rf_warm {
-	struct page_set seen;		/* every page mentioned so far, by page_key() */
+	struct page_set seen;		/* every page mentioned so far, by its key (rf_pages_key()) */
 	struct warm_folio *folios;	/* cached before the trace */
 	size_t nr, cap;
 	uint64_t pages;
@@ -54,41 +54,35 @@ struct rf_warm {
 	bool any_event;
 };
 
-static uint64_t page_key(const struct rf_event *ev, uint64_t index)
-{
-	return rf_hash2(rf_hash2(ev->u.file.dev, ev->u.file.ino), index);
-}
-
-static int push_folio(struct rf_warm *w, const struct rf_event *ev, uint64_t index,
+static int push_folio(struct rf_warm *w, const struct rf_pages *p, uint64_t index,
 		      unsigned int order)
 {
 	if (RF_GROW(w->folios, w->cap, w->nr + 1))
 		return RF_ERR_NOMEM;
-	w->folios[w->nr++] = (struct warm_folio){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
+	w->folios[w->nr++] = (struct warm_folio){ .dev = p->space.dev, .ino = p->space.id,
 						  .index = index, .order = (uint8_t)order };
 	w->pages += 1ull << order;
 	return 0;
 }
 
-/* Pages @index .. @index + @nr - 1 are mentioned: whatever comes later, they are decided. */
-static int mention(struct rf_warm *w, const struct rf_event *ev, uint64_t index, uint64_t nr)
+/* @p's pages are mentioned: whatever comes later, they are decided. */
+static int mention(struct rf_warm *w, const struct rf_pages *p)
 {
 	uint64_t i;
 
-	for (i = 0; i < nr && i < MAX_EVENT_PAGES; i++)
-		if (page_set_put(&w->seen, page_key(ev, index + i), 1))
+	for (i = 0; i < p->nr && i < MAX_EVENT_PAGES; i++)
+		if (page_set_put(&w->seen, rf_pages_key(p, i), 1))
 			return RF_ERR_NOMEM;
 	return 0;
 }
 
-/* Pages of @index .. @index + @nr - 1 not mentioned before. */
-static uint64_t count_new(const struct rf_warm *w, const struct rf_event *ev, uint64_t index,
-			  uint64_t nr)
+/* @p's pages not mentioned before. */
+static uint64_t count_new(const struct rf_warm *w, const struct rf_pages *p)
 {
 	uint64_t i, fresh = 0;
 
-	for (i = 0; i < nr && i < MAX_EVENT_PAGES; i++)
-		fresh += !page_set_get(&w->seen, page_key(ev, index + i));
+	for (i = 0; i < p->nr && i < MAX_EVENT_PAGES; i++)
+		fresh += !page_set_get(&w->seen, rf_pages_key(p, i));
 	return fresh;
 }
 
@@ -98,50 +92,45 @@ static uint64_t count_new(const struct rf_warm *w, const struct rf_event *ev, ui
  * (its first page and order): kept as that folio when all of it is new,
  * else as its new base pages.
  */
-static int on_read(struct rf_warm *w, const struct rf_event *ev, uint64_t index, uint64_t nr,
-		   unsigned int order)
+static int on_read(struct rf_warm *w, const struct rf_pages *p)
 {
+	unsigned int order = p->folio ? p->order : 0;
 	uint64_t i;
 	int e = 0;
 
-	if (order && count_new(w, ev, index, nr) == nr) {
-		e = push_folio(w, ev, index, order);
-		return e ? e : mention(w, ev, index, nr);
+	if (order && count_new(w, p) == p->nr) {
+		e = push_folio(w, p, p->first, order);
+		return e ? e : mention(w, p);
 	}
-	for (i = 0; i < nr && i < MAX_EVENT_PAGES && !e; i++) {
-		if (page_set_get(&w->seen, page_key(ev, index + i)))
+	for (i = 0; i < p->nr && i < MAX_EVENT_PAGES && !e; i++) {
+		if (page_set_get(&w->seen, rf_pages_key(p, i)))
 			continue;
-		e = page_set_put(&w->seen, page_key(ev, index + i), 1);
+		e = page_set_put(&w->seen, rf_pages_key(p, i), 1);
 		if (!e)
-			e = push_folio(w, ev, index + i, 0);
+			e = push_folio(w, p, p->first + i, 0);
 	}
 	return e;
 }
 
 static int warm_step(struct rf_warm *w, const struct rf_event *ev)
 {
-	/* a range of no pages is one page, as the model reads it */
-	uint64_t nr = ev->u.file.nr ? ev->u.file.nr : 1;
-	unsigned int order = ev->u.file.order < 32 ? ev->u.file.order : 0;
+	struct rf_pages p;
 
 	if (!w->any_event) {
 		w->t_first = ev->time;
 		w->any_event = true;
 	}
-	switch (ev->type) {
-	case RF_EV_PAGECACHE_ADD:
-	case RF_EV_PAGECACHE_DEL:
-		return mention(w, ev, ev->u.file.index, 1ull << order);
-	case RF_EV_FILE_READAHEAD:
-	case RF_EV_FILE_WRITE:
-		return mention(w, ev, ev->u.file.index, nr);
-	case RF_EV_FILE_READ:
-		return on_read(w, ev, ev->u.file.index, nr, 0);
-	case RF_EV_FILE_FAULT:
-		return on_read(w, ev, ev->u.file.index, 1ull << order, order);
-	default:
+	/*
+	 * The file pages the event finds, puts or names in the page cache (the
+	 * type table's, rf_event_pages(); a range of no pages is one page, as
+	 * the model reads it); not the range a state event drops (fadvise,
+	 * truncate).  The page shift is for anonymous addresses: none is
+	 * looked at.
+	 */
+	if (rf_event_class(ev->type) == RF_CLASS_STATE || !rf_event_pages(ev, 12, &p) ||
+	    p.space.kind != RF_SPACE_FILE)
 		return 0;
-	}
+	return p.reads ? on_read(w, &p) : mention(w, &p);
 }
 
 static int cmp_folio(const void *a, const void *b)
