@@ -55,6 +55,7 @@ struct rf_observe {
 	unsigned int max_order;
 	bool readahead;
 	/* observe.c */
+	bool looks[RF_EV_TYPE_MAX];	/* rf_observe_feed() looks at the type's events */
 	uint64_t lost;
 	uint64_t reclaim_ev[5];
 	bool any;
@@ -73,6 +74,8 @@ void obs_values_free(struct rf_observe *o);
 
 /* pages.c */
 int obs_on_page(struct rf_observe *o, const struct rf_event *ev);
+/* Events of @type read file pages (rf_event_pages(): .reads of a file's pages). */
+bool obs_reads_pages(unsigned int type);
 void obs_pages_free(struct rf_observe *o);
 
 static inline uint64_t obs_pages(unsigned int order)

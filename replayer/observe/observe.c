@@ -57,6 +57,27 @@ const char *rf_obs_q_source(enum rf_obs_q q, bool memstat)
 	}
 }
 
+/*
+ * Whether anything below looks at an event of each type (o->looks[]): the
+ * observations and meta events, cgroups made, readahead seen, and the
+ * references that read file pages (the type table's, obs_reads_pages())
+ * only when pages are followed.  A replay feeds every event here, most of
+ * them references: this keeps their cost to a lookup (4 % of a replay's
+ * instructions before).
+ */
+static void init_looks(struct rf_observe *o)
+{
+	unsigned int t;
+
+	for (t = 0; t < RF_EV_TYPE_MAX; t++) {
+		enum rf_event_class c = rf_event_class(t);
+
+		o->looks[t] = c == RF_CLASS_OBSERVATION || c == RF_CLASS_META ||
+			      t == RF_EV_CGROUP_MKDIR || t == RF_EV_FILE_READAHEAD ||
+			      ((o->flags & RF_OBSERVE_PAGES) && obs_reads_pages(t));
+	}
+}
+
 int rf_observe_new(struct rf_observe **out, uint32_t page_size, unsigned int flags)
 {
 	struct rf_observe *o = calloc(1, sizeof(*o));
@@ -66,6 +87,7 @@ int rf_observe_new(struct rf_observe **out, uint32_t page_size, unsigned int fla
 		return RF_ERR_NOMEM;
 	o->page_size = page_size ? page_size : 4096;
 	o->flags = flags;
+	init_looks(o);
 	if (obs_add_cgroup(o, 0, 0, NULL) < 0) {
 		rf_observe_free(o);
 		return RF_ERR_NOMEM;
@@ -139,24 +161,9 @@ static int on_reclaim(struct rf_observe *o, const struct rf_event *ev)
 	return rc ? rc : obs_tally(o, key, ev->u.reclaim.nr_activated);
 }
 
-/*
- * Whether anything below looks at an event of @type: the observations (every type from
- * RF_EV_PAGECACHE_ADD up), cgroups made, readahead seen, and a reference's pages only when they
- * are followed.  A replay feeds every event here, most of them references: this keeps their cost
- * to a compare (4 % of a replay's instructions before).
- */
 static bool looks_at(const struct rf_observe *o, uint16_t type)
 {
-	switch (type) {
-	case RF_EV_FILE_READ:
-	case RF_EV_FILE_FAULT:
-		return o->flags & RF_OBSERVE_PAGES;
-	case RF_EV_FILE_READAHEAD:
-	case RF_EV_CGROUP_MKDIR:
-		return true;
-	default:
-		return type >= RF_EV_PAGECACHE_ADD;
-	}
+	return type < RF_EV_TYPE_MAX && o->looks[type];
 }
 
 /* What rf_observe_feed() does with an event it looks at. */
