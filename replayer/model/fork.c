@@ -8,6 +8,7 @@
 
 #include "lib/grow.h"
 #include "model-local.h"
+#include "memcg.h"
 #include "mm.h"
 
 /* The memcg @pid charges: the root for an unknown task or one left in a removed cgroup. */

@@ -24,6 +24,7 @@
 #include "lib/compiler.h"
 #include "model-local.h"
 #include "lru.h"
+#include "memcg.h"
 
 #define MAX_SWAPPINESS		200
 #define MEMCG_LRU_HEAD		1

@@ -35,6 +35,7 @@
  * rules read the exact current values.
  */
 #include "model-local.h"
+#include "memcg.h"
 
 #define FLUSH_TIME_NS	2000000000ull	/* FLUSH_TIME = 2 * HZ */
 

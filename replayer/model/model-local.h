@@ -428,39 +428,6 @@ void shadow_node_remove(struct rf_model *m, uint32_t node);
  */
 enum rf_gfp { RF_GFP_KERNEL, RF_GFP_READAHEAD };
 
-/* memcg.c */
-uint32_t memcg_slot_by_cgid(const struct rf_model *m, uint64_t cgid);
-uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg);
-uint32_t mem_cgroup_from_id(struct rf_model *m, uint16_t id);
-
-/* The slot of memcg id @id, RF_NONE if free (as mem_cgroup_from_id(), not counted as a cost). */
-static inline uint32_t memcg_id_slot(const struct rf_model *m, uint32_t id)
-{
-	return id && id < m->nr_ids ? m->id_to_slot[id] : RF_NONE;
-}
-int memcg_root_init(struct rf_model *m);
-/*
- * A cgroup created: 0, or 1 if the model folds it into its parent (its
- * tasks are charged there, its limits ignored) because it is nested deeper
- * than MAX_MEMCG_DEPTH, under a folded one, or past MAX_MEMCGS memcgs (the
- * kernel's MEM_CGROUP_ID_MAX: mkdir fails with -ENOSPC); RF_ERR_NOMEM.
- */
-int memcg_mkdir(struct rf_model *m, uint64_t cgid, uint64_t parent, const char *path);
-void memcg_rmdir(struct rf_model *m, uint64_t cgid);
-void memcg_set_limit(struct rf_model *m, uint64_t cgid, uint32_t kind, uint64_t bytes);
-void memcg_free_all(struct rf_model *m);
-int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr, enum rf_gfp gfp);
-void mem_cgroup_uncharge(struct rf_model *m, uint32_t memcg, uint64_t nr);
-void mem_cgroup_swapout(struct rf_model *m, uint32_t memcg, uint64_t nr);
-bool mem_cgroup_try_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
-void mem_cgroup_uncharge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
-void mem_cgroup_cancel_charge_swap(struct rf_model *m, uint32_t memcg, uint64_t nr);
-uint32_t mem_cgroup_iter(struct rf_model *m, uint32_t root, uint32_t prev, int priority,
-			 bool *gen_done);
-uint32_t memcg_next_preorder(struct rf_model *m, uint32_t root, uint32_t pos);
-bool mem_cgroup_low(struct rf_model *m, uint32_t root, uint32_t memcg);
-int mem_cgroup_swappiness(struct rf_model *m, uint32_t memcg);
-uint64_t mem_cgroup_get_nr_swap_pages(struct rf_model *m, uint32_t memcg);
 static inline void count_memcg_event(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev,
 				     uint64_t n)
 {
@@ -557,21 +524,9 @@ void workingset_activation(struct rf_model *m, struct rf_page *p);
 void workingset_age_nonresident(struct rf_model *m, uint32_t memcg, uint64_t nr);
 void workingset_update_node(struct rf_model *m, uint32_t node);
 void workingset_count_activate(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr);
-uint64_t memcg_stat_lru(struct rf_model *m, uint32_t memcg, int lru);
-uint64_t memcg_stat_activate(struct rf_model *m, uint32_t memcg, bool file);
-void mem_cgroup_flush_stats(struct rf_model *m, uint32_t memcg);
-void memcg_stats_tick_due(struct rf_model *m, uint64_t now);
-/* Every event: the periodic flush, when one is due (the first event sets the clock). */
-static inline void memcg_stats_tick(struct rf_model *m, uint64_t now)
-{
-	if (m->p->stats_flushed && now >= m->next_stats_flush)
-		memcg_stats_tick_due(m, now);
-}
 uint64_t shrink_shadow_nodes(struct rf_model *m, uint32_t memcg, uint64_t nr_scanned,
 			     uint64_t nr_eligible, int priority);
 void shadow_nodes_reparent(struct rf_model *m, uint32_t memcg);
-uint64_t memcg_stat_lru_local(struct rf_model *m, uint32_t memcg, int lru);
-uint64_t memcg_stat_xa_nodes_local(struct rf_model *m, uint32_t memcg);
 uint16_t swap_entry_owner(uint64_t entry);
 
 /* vmscan.c */

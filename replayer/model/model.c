@@ -56,6 +56,7 @@
 #include "model-local.h"
 #include "config.h"
 #include "lru.h"
+#include "memcg.h"
 #include "mm.h"
 #include "pagecache.h"
 

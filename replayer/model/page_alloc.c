@@ -7,6 +7,7 @@
  */
 #include "lib/units.h"
 #include "model-local.h"
+#include "memcg.h"
 #include "pagecache.h"
 
 /*

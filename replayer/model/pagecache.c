@@ -14,6 +14,7 @@
 
 #include "lib/grow.h"
 #include "model-local.h"
+#include "memcg.h"
 #include "pagecache.h"
 
 /* ------------------------------------------------------------ page slab */

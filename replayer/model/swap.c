@@ -18,6 +18,7 @@
  */
 #include "model-local.h"
 #include "lru.h"
+#include "memcg.h"
 #include "pagecache.h"
 
 /*

@@ -23,6 +23,7 @@
  */
 #include "model-local.h"
 #include "lru.h"
+#include "memcg.h"
 #include "pagecache.h"
 
 #define SHADOW_ID_SHIFT		3
