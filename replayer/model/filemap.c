@@ -9,6 +9,7 @@
 #include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
+#include "workingset.h"
 
 #define PROT_EXEC	4
 

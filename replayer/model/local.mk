@@ -12,6 +12,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/pagecache.h \
 	replayer/model/profile.h \
 	replayer/model/vmstat.h \
+	replayer/model/workingset.h \
 	replayer/model/config.c \
 	replayer/model/profiles.c \
 	replayer/model/pagecache.c \

@@ -25,6 +25,7 @@
 #include "model-local.h"
 #include "lru.h"
 #include "memcg.h"
+#include "workingset.h"
 
 #define MAX_SWAPPINESS		200
 #define MEMCG_LRU_HEAD		1

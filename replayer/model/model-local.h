@@ -414,9 +414,6 @@ static inline struct rf_page *P(struct rf_model *m, uint32_t idx)
 	return &m->pages[idx];
 }
 
-/* the shadow-node list (workingset.c) */
-void shadow_node_remove(struct rf_model *m, uint32_t node);
-
 /*
  * How an allocation may fail.  RF_GFP_KERNEL: after all its retries the page
  * is given anyway (the model kills nothing).  RF_GFP_READAHEAD,
@@ -516,18 +513,6 @@ uint32_t invalidate_mapping_pages(struct rf_model *m, uint32_t mapping, uint64_t
 void truncate_inode_pages_range(struct rf_model *m, uint32_t mapping, uint64_t start, bool unlink);
 void generic_fadvise(struct rf_model *m, uint32_t mapping, uint32_t advice, uint64_t index,
 		     uint64_t nr);
-
-/* workingset.c */
-uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t target);
-bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow);
-void workingset_activation(struct rf_model *m, struct rf_page *p);
-void workingset_age_nonresident(struct rf_model *m, uint32_t memcg, uint64_t nr);
-void workingset_update_node(struct rf_model *m, uint32_t node);
-void workingset_count_activate(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr);
-uint64_t shrink_shadow_nodes(struct rf_model *m, uint32_t memcg, uint64_t nr_scanned,
-			     uint64_t nr_eligible, int priority);
-void shadow_nodes_reparent(struct rf_model *m, uint32_t memcg);
-uint16_t swap_entry_owner(uint64_t entry);
 
 /* vmscan.c */
 enum reclaim_kind {

@@ -16,6 +16,7 @@
 #include "model-local.h"
 #include "memcg.h"
 #include "pagecache.h"
+#include "workingset.h"
 
 /* ------------------------------------------------------------ page slab */
 

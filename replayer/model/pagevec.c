@@ -15,6 +15,7 @@
 #include "model-local.h"
 #include "lru.h"
 #include "pagecache.h"
+#include "workingset.h"
 
 static void pvec_note_stranded(struct rf_model *m)
 {

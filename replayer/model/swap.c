@@ -20,6 +20,7 @@
 #include "lru.h"
 #include "memcg.h"
 #include "pagecache.h"
+#include "workingset.h"
 
 /*
  * do_swap_account (v4.x), !cgroup_memory_noswap (v5.x): every test of the

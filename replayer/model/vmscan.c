@@ -27,6 +27,7 @@
 #include "memcg.h"
 #include "mm.h"
 #include "pagecache.h"
+#include "workingset.h"
 
 #define DEACTIVATE_ANON	1u
 #define DEACTIVATE_FILE	2u

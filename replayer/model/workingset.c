@@ -25,6 +25,7 @@
 #include "lru.h"
 #include "memcg.h"
 #include "pagecache.h"
+#include "workingset.h"
 
 #define SHADOW_ID_SHIFT		3
 #define SHADOW_EVICTION_SHIFT	(SHADOW_ORDER_SHIFT + 4)
