@@ -31,7 +31,12 @@
 
 /* ------------------------------------------------------------ page identity */
 
-/* rf_hash64 is splitmix64's finaliser, as docs/refault-trace.md gives it: ids must not change. */
+/*
+ * rf_hash64 is splitmix64's finaliser, as docs/refault-trace.md gives it: ids
+ * must not change.  They are a published format's, computed by other tools,
+ * not the replay's page keys (rf_page_key()), whose values are no one's but
+ * the replay's.
+ */
 static uint64_t page_id(uint64_t tag, uint64_t a, uint64_t b, uint64_t page)
 {
 	return rf_hash64(rf_hash64(rf_hash64(tag ^ a) ^ b) ^ page);
@@ -50,10 +55,17 @@ struct page_req {
  * Expand @ev into page requests: calls @fn for each page, in address order.
  * Returns 0, 1 for an event that is not a reference (nothing done), or
  * RF_ERR_RANGE when it covers more than PAGES_PER_EVENT_MAX pages.
+ *
+ * The pages are docs/refault-trace.md's table, which is not quite what
+ * rf_event_pages() gives the replay, so this reads the type table itself:
+ * a read or write of nr 0 requests no page here (the model reads it as the
+ * page at index), and an access of order k requests keys key .. key + 2^k
+ * - 1 (the model's folio is the aligned one around key).  Both are what
+ * convert always wrote; changing them changes its output.
  */
 #define PAGES_PER_EVENT_MAX (1u << 24)
 static int page_requests(const struct rf_event *ev, unsigned int page_shift,
-		  int (*fn)(void *arg, const struct page_req *req), void *arg)
+			 int (*fn)(void *arg, const struct page_req *req), void *arg)
 {
 	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
 	uint64_t first, count, tag = 0, a = 0, b = 0, i;
