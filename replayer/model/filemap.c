@@ -8,6 +8,7 @@
 #include "model-local.h"
 #include "lru.h"
 #include "mm.h"
+#include "page_alloc.h"
 #include "pagecache.h"
 #include "workingset.h"
 

@@ -9,8 +9,10 @@ librefault_model_la_SOURCES = \
 	replayer/model/lru.h \
 	replayer/model/memcg.h \
 	replayer/model/mm.h \
+	replayer/model/page_alloc.h \
 	replayer/model/pagecache.h \
 	replayer/model/profile.h \
+	replayer/model/swap.h \
 	replayer/model/vmstat.h \
 	replayer/model/workingset.h \
 	replayer/model/config.c \

@@ -8,7 +8,9 @@
 #include "model-local.h"
 #include "lru.h"
 #include "mm.h"
+#include "page_alloc.h"
 #include "pagecache.h"
+#include "swap.h"
 
 /*
  * A fault maps @idx (do_set_pte(), v4.6.2; set_pte_range(), v6.18): one

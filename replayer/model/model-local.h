@@ -440,14 +440,6 @@ static inline void count_both(struct rf_model *m, uint32_t memcg, enum rf_vm_eve
 	count_memcg_event(m, memcg, ev, nr);
 }
 
-/* swap.c */
-bool swap_account_on(struct rf_model *m);
-bool add_to_swap(struct rf_model *m, struct rf_page *p);
-void swap_entry_free(struct rf_model *m, uint64_t entry, uint64_t nr);
-void swap_cache_drop(struct rf_model *m, struct rf_page *p);
-int do_swap_page(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t entry,
-		 uint32_t memcg, uint8_t flags);
-
 /* previous reads of a file (readpos.c) */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping);
 int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_t index,
@@ -483,14 +475,6 @@ static inline uint64_t file_range(const struct rf_model *m, uint64_t index, uint
 		nr = max_rw;
 	return nr < end - index ? nr : end - index;
 }
-
-/* page_alloc.c */
-
-int alloc_pages(struct rf_model *m, uint64_t nr, enum rf_gfp gfp);
-uint32_t new_page(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		  uint32_t memcg, uint16_t flags, enum rf_gfp gfp);
-void free_page_final(struct rf_model *m, uint32_t page);
-void setup_watermarks(struct rf_model *m);
 
 /* filemap.c */
 uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino);

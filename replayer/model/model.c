@@ -58,6 +58,7 @@
 #include "lru.h"
 #include "memcg.h"
 #include "mm.h"
+#include "page_alloc.h"
 #include "pagecache.h"
 
 /* ------------------------------------------------------------- dispatch */

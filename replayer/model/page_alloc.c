@@ -8,7 +8,9 @@
 #include "lib/units.h"
 #include "model-local.h"
 #include "memcg.h"
+#include "page_alloc.h"
 #include "pagecache.h"
+#include "swap.h"
 
 /*
  * __alloc_pages_nodemask() and __alloc_pages_slowpath(), v4.6.2, at order 0

@@ -19,7 +19,9 @@
 #include "model-local.h"
 #include "lru.h"
 #include "memcg.h"
+#include "page_alloc.h"
 #include "pagecache.h"
+#include "swap.h"
 #include "workingset.h"
 
 /*

@@ -26,7 +26,9 @@
 #include "lru.h"
 #include "memcg.h"
 #include "mm.h"
+#include "page_alloc.h"
 #include "pagecache.h"
+#include "swap.h"
 #include "workingset.h"
 
 #define DEACTIVATE_ANON	1u
