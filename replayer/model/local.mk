@@ -13,6 +13,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/pagecache.h \
 	replayer/model/profile.h \
 	replayer/model/swap.h \
+	replayer/model/vmscan.h \
 	replayer/model/vmstat.h \
 	replayer/model/workingset.h \
 	replayer/model/config.c \

@@ -25,6 +25,7 @@
 #include "model-local.h"
 #include "lru.h"
 #include "memcg.h"
+#include "vmscan.h"
 #include "workingset.h"
 
 #define MAX_SWAPPINESS		200

@@ -7,6 +7,7 @@
 #include "lru.h"
 #include "mm.h"
 #include "pagecache.h"
+#include "vmscan.h"
 
 #define MADV_NORMAL	0
 #define MADV_RANDOM	1

@@ -21,6 +21,7 @@
 #include "model-local.h"
 #include "memcg.h"
 #include "swap.h"
+#include "vmscan.h"
 #include "workingset.h"
 
 static uint64_t bytes_to_pages_limit(const struct rf_model *m, uint64_t bytes)

@@ -431,15 +431,6 @@ static inline void count_memcg_event(struct rf_model *m, uint32_t memcg, enum rf
 	m->memcgs[memcg]->ev[ev] += n;
 }
 
-/* The reclaim events (pgscan, pgsteal, pgrefill...): the node's count only for @global reclaim. */
-static inline void count_both(struct rf_model *m, uint32_t memcg, enum rf_vm_event ev,
-			      uint64_t nr, bool global)
-{
-	if (global)
-		m->ev[ev] += nr;
-	count_memcg_event(m, memcg, ev, nr);
-}
-
 /* previous reads of a file (readpos.c) */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping);
 int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_t index,
@@ -498,64 +489,6 @@ void truncate_inode_pages_range(struct rf_model *m, uint32_t mapping, uint64_t s
 void generic_fadvise(struct rf_model *m, uint32_t mapping, uint32_t advice, uint64_t index,
 		     uint64_t nr);
 
-/* vmscan.c */
-enum reclaim_kind {
-	RECLAIM_KSWAPD,
-	RECLAIM_DIRECT,
-	RECLAIM_MEMCG,
-	RECLAIM_PAGEOUT,
-};
-
-struct scan_control {
-	uint64_t nr_to_reclaim;
-	uint64_t nr_reclaimed;
-	uint64_t nr_scanned;
-	uint32_t target;		/* target_mem_cgroup slot; RF_NONE = global */
-	int priority;
-	enum reclaim_kind kind;
-	bool may_unmap, may_swap, may_thrash;
-	/* v5.9+ (prepare_scan_count) */
-	uint64_t anon_cost, file_cost;
-	unsigned int may_deactivate;
-	bool cache_trim_mode, file_is_tiny;
-	/* v6.1 multi-gen LRU: lru_gen_age_node()'s shortcut and kswapd's progress mark */
-	bool memcgs_need_aging;
-	uint64_t last_reclaimed;
-};
-
-struct shrink_stat {
-	uint64_t nr_reclaimed;
-	uint64_t nr_pageout;
-	uint64_t nr_activate;
-};
-
-static inline bool global_reclaim(const struct scan_control *sc)
-{
-	return sc->target == RF_NONE;
-}
-
-/* root_reclaim(), v6.12: global reclaim or reclaim of the root memcg */
-static inline bool root_reclaim(const struct scan_control *sc)
-{
-	return sc->target == RF_NONE || sc->target == 0;
-}
-
-uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct scan_control *sc,
-			  struct shrink_stat *st);
-void end_swap_writeback(struct rf_model *m, const uint32_t *list, uint32_t n);
-void shrink_shadow_slab(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
-			uint64_t scanned);
-bool zone_balanced(struct rf_model *m, uint64_t gap);
-
-uint64_t try_to_free_pages(struct rf_model *m);
-uint64_t try_to_free_mem_cgroup_pages(struct rf_model *m, uint32_t memcg, uint64_t nr,
-				      bool may_swap);
-void wakeup_kswapd(struct rf_model *m);
-void kswapd_run(struct rf_model *m);
-uint64_t reclaim_pages(struct rf_model *m, uint32_t *list, uint32_t nr);
-void lru_note_cost(struct rf_model *m, uint32_t memcg, bool file, uint64_t nr_io,
-		   uint64_t nr_rotated);
-
 /*
  * The multi-gen LRU.  lru_gen.c: generations, placement, refs and aging;
  * lru_gen_evict.c: eviction, the PID controller and the memcg LRU;
@@ -601,6 +534,7 @@ void lru_gen_free_filters(struct rf_lrugen *g);
 void lru_gen_list_move(struct rf_model *m, uint32_t page, int gen, bool tail);
 int get_nr_gens(const struct rf_lrugen *g, int type);
 
+struct scan_control;		/* vmscan.h */
 void lru_gen_shrink_node(struct rf_model *m, struct scan_control *sc);
 void lru_gen_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc);
 void lru_gen_age_node(struct rf_model *m, struct scan_control *sc);

@@ -11,6 +11,7 @@
 #include "page_alloc.h"
 #include "pagecache.h"
 #include "swap.h"
+#include "vmscan.h"
 
 /*
  * __alloc_pages_nodemask() and __alloc_pages_slowpath(), v4.6.2, at order 0

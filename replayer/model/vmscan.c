@@ -29,6 +29,7 @@
 #include "page_alloc.h"
 #include "pagecache.h"
 #include "swap.h"
+#include "vmscan.h"
 #include "workingset.h"
 
 #define DEACTIVATE_ANON	1u

@@ -25,6 +25,7 @@
 #include "lru.h"
 #include "memcg.h"
 #include "pagecache.h"
+#include "vmscan.h"
 #include "workingset.h"
 
 #define SHADOW_ID_SHIFT		3
