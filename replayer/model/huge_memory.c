@@ -2,6 +2,7 @@
 /* Transparent huge pages: mm/huge_memory.c. */
 #include "model-local.h"
 #include "lru.h"
+#include "lru_gen.h"
 #include "mm.h"
 #include "pagecache.h"
 

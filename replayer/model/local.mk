@@ -7,6 +7,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/model-local.h \
 	replayer/model/config.h \
 	replayer/model/lru.h \
+	replayer/model/lru_gen.h \
 	replayer/model/memcg.h \
 	replayer/model/mm.h \
 	replayer/model/page_alloc.h \

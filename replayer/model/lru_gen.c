@@ -19,6 +19,7 @@
  */
 #include "model-local.h"
 #include "lru.h"
+#include "lru_gen.h"
 
 int get_nr_gens(const struct rf_lrugen *g, int type)
 {

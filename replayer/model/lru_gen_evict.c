@@ -24,6 +24,7 @@
 #include "lib/compiler.h"
 #include "model-local.h"
 #include "lru.h"
+#include "lru_gen.h"
 #include "memcg.h"
 #include "vmscan.h"
 #include "workingset.h"

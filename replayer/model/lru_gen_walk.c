@@ -19,6 +19,7 @@
 #include "lib/compiler.h"
 #include "model-local.h"
 #include "lru.h"
+#include "lru_gen.h"
 #include "mm.h"
 #include "pagecache.h"
 

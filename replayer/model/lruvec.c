@@ -11,6 +11,7 @@
  */
 #include "model-local.h"
 #include "lru.h"
+#include "lru_gen.h"
 
 struct rf_lruvec *mem_cgroup_lruvec(struct rf_model *m, uint32_t memcg)
 {

@@ -19,6 +19,7 @@
 
 #include "lib/grow.h"
 #include "model-local.h"
+#include "lru_gen.h"
 #include "memcg.h"
 #include "swap.h"
 #include "vmscan.h"

@@ -489,58 +489,11 @@ void truncate_inode_pages_range(struct rf_model *m, uint32_t mapping, uint64_t s
 void generic_fadvise(struct rf_model *m, uint32_t mapping, uint32_t advice, uint64_t index,
 		     uint64_t nr);
 
-/*
- * The multi-gen LRU.  lru_gen.c: generations, placement, refs and aging;
- * lru_gen_evict.c: eviction, the PID controller and the memcg LRU;
- * workingset.c: its shadows.  All of it only where lru_gen_on().
- */
+/* The multi-gen LRU is on (lru_gen.h): its paths replace the classic lists' where the kernel's do. */
 static inline bool lru_gen_on(const struct rf_model *m)
 {
 	return m->p->lru_gen_caps & LRU_GEN_CAP_CORE;
 }
-
-static inline struct rf_lrugen *lrugen_of(struct rf_model *m, uint32_t memcg)
-{
-	return &m->memcgs[memcg]->lruvec.lrugen;
-}
-
-static inline int folio_lru_gen(const struct rf_page *p)
-{
-	return (int)(p->gen & LRU_GEN_MASK) - 1;
-}
-
-static inline int lru_gen_from_seq(uint64_t seq)
-{
-	return (int)(seq % MAX_NR_GENS);
-}
-
-void lru_gen_init_lruvec(struct rf_model *m, uint32_t memcg);
-void lru_gen_add_folio(struct rf_model *m, uint32_t page, bool reclaiming);
-uint64_t lru_gen_add_seq(struct rf_model *m, uint32_t page);
-void lru_gen_del_folio(struct rf_model *m, uint32_t page, bool reclaiming);
-void lru_gen_split_folio(struct rf_model *m, uint32_t head, const uint32_t *tails, uint32_t nr);
-void lru_gen_inc_refs(struct rf_model *m, struct rf_page *p);
-int folio_lru_refs(const struct rf_model *m, const struct rf_page *p);
-int lru_tier_from_refs(const struct rf_model *m, int refs, bool workingset);
-void folio_clear_lru_refs(const struct rf_model *m, struct rf_page *p);
-bool lru_gen_set_refs(struct rf_page *p);
-int folio_inc_gen(struct rf_model *m, uint32_t page);
-bool try_to_inc_min_seq(struct rf_model *m, uint32_t memcg, bool can_swap);
-bool try_to_inc_max_seq(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap);
-int folio_update_gen(struct rf_model *m, uint32_t page, int gen);
-bool lru_gen_look_around(struct rf_model *m, uint32_t page);
-void lru_gen_walk_mm(struct rf_model *m, uint32_t memcg, uint64_t seq, bool can_swap);
-void lru_gen_free_filters(struct rf_lrugen *g);
-void lru_gen_list_move(struct rf_model *m, uint32_t page, int gen, bool tail);
-int get_nr_gens(const struct rf_lrugen *g, int type);
-
-struct scan_control;		/* vmscan.h */
-void lru_gen_shrink_node(struct rf_model *m, struct scan_control *sc);
-void lru_gen_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc);
-void lru_gen_age_node(struct rf_model *m, struct scan_control *sc);
-void lru_gen_online_memcg(struct rf_model *m, uint32_t memcg);
-void lru_gen_offline_memcg(struct rf_model *m, uint32_t memcg);
-void lru_gen_release_memcg(struct rf_model *m, uint32_t memcg);
 
 /* One operation @op (n times) of the cost model, vmstat.h. */
 static inline void cost_add(struct rf_model *m, enum rf_cost_op op, uint64_t n)

@@ -14,6 +14,7 @@
  */
 #include "model-local.h"
 #include "lru.h"
+#include "lru_gen.h"
 #include "page_alloc.h"
 #include "pagecache.h"
 #include "workingset.h"

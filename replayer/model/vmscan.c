@@ -24,6 +24,7 @@
 #include "lib/units.h"
 #include "model-local.h"
 #include "lru.h"
+#include "lru_gen.h"
 #include "memcg.h"
 #include "mm.h"
 #include "page_alloc.h"

@@ -22,6 +22,7 @@
 #include "lib/compiler.h"
 #include "model-local.h"
 #include "config.h"
+#include "lru_gen.h"
 #include "vmstat.h"
 
 static const char *const cost_names[NR_COST_OPS] = {

@@ -23,6 +23,7 @@
  */
 #include "model-local.h"
 #include "lru.h"
+#include "lru_gen.h"
 #include "memcg.h"
 #include "pagecache.h"
 #include "vmscan.h"
