@@ -16,7 +16,8 @@
  * Conventions: 0 on success, a negative rf_err (or negated errno) on
  * failure, after a message through the caller's struct rf_tools_log.
  * Nothing here exits or writes to standard error; what a tool writes for
- * standard output goes to a FILE the caller gives; results are returned in
+ * standard output goes to a FILE the caller gives (convert's "-" is the
+ * standard input or output, as a file name); results are returned in
  * structs for the caller to print.
  */
 #ifndef REFAULT_FORMATS_TOOLS_H
