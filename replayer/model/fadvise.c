@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* posix_fadvise(): mm/fadvise.c. */
 #include "model-local.h"
+#include "filemap.h"
 #include "lru.h"
 
 #define POSIX_FADV_DONTNEED	4

@@ -6,10 +6,12 @@
  * file faults (filemap_fault()).  Readahead is in readahead.c.
  */
 #include "model-local.h"
+#include "filemap.h"
 #include "lru.h"
 #include "mm.h"
 #include "page_alloc.h"
 #include "pagecache.h"
+#include "readahead.h"
 #include "workingset.h"
 
 #define PROT_EXEC	4

@@ -8,6 +8,7 @@
 
 #include "lib/grow.h"
 #include "model-local.h"
+#include "filemap.h"
 #include "memcg.h"
 #include "mm.h"
 

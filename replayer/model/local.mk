@@ -6,6 +6,7 @@ lib_LTLIBRARIES += librefault-model.la
 librefault_model_la_SOURCES = \
 	replayer/model/model-local.h \
 	replayer/model/config.h \
+	replayer/model/filemap.h \
 	replayer/model/lru.h \
 	replayer/model/lru_gen.h \
 	replayer/model/memcg.h \
@@ -13,6 +14,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/page_alloc.h \
 	replayer/model/pagecache.h \
 	replayer/model/profile.h \
+	replayer/model/readahead.h \
 	replayer/model/swap.h \
 	replayer/model/vmscan.h \
 	replayer/model/vmstat.h \

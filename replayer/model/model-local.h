@@ -36,6 +36,7 @@ struct rf_mapping;		/* pagecache.h */
 struct rf_mm;			/* mm.h */
 struct rf_pid;			/* mm.h */
 struct rf_cpu;			/* lru.h */
+struct rf_read_state;		/* filemap.h */
 
 #define SWAP_CLUSTER_MAX	32u	/* include/linux/swap.h */
 #define DEF_PRIORITY		12	/* include/linux/mmzone.h */
@@ -257,26 +258,6 @@ struct rf_memcg {
 
 /* ---------------------------------------------------------------- model */
 
-/*
- * What a struct file's f_ra.prev_pos tells filemap_read(): where the
- * previous read of the open file ended (readpos.c).  The trace has neither
- * open-file identity nor descriptors, so (pid, mapping) stands for the task's
- * files of that mapping, with the end of its last READ_STREAMS reads (a task
- * may read one file through several descriptors: a stream and random
- * reads).  A fixed table, one entry per hash slot; a colliding (pid, mapping)
- * takes the slot over.
- */
-#define READ_STATE_SLOTS	2048u
-#define READ_STREAMS		8u	/* the bits of rf_read_state.continued */
-
-struct rf_read_state {
-	uint32_t mapping_plus1;		/* 0: slot unused */
-	int32_t pid;
-	uint64_t last[READ_STREAMS];	/* page index each stream's previous read ended in */
-	uint8_t nr;			/* streams in use, most recent first */
-	uint8_t continued;		/* bit per position: a read went on from it */
-};
-
 struct rf_model {
 	struct rf_model_config cfg;
 	const struct rf_profile *p;	/* = &cfg.p */
@@ -431,63 +412,10 @@ static inline void count_memcg_event(struct rf_model *m, uint32_t memcg, enum rf
 	m->memcgs[memcg]->ev[ev] += n;
 }
 
-/* previous reads of a file (readpos.c) */
-struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping);
-int read_state_match(struct rf_model *m, const struct rf_read_state *rs, uint64_t index,
-		     uint32_t folio, bool *skip);
-void read_state_done(struct rf_read_state *rs, int stream, uint64_t last, bool streams);
-/* The task exited: its pid may come back as another task, which has read nothing. */
-void read_state_forget(struct rf_model *m, int32_t pid);
-
 static inline unsigned int page_shift(const struct rf_model *m)
 {
 	return __builtin_ctz(m->cfg.page_size);
 }
-
-/*
- * The pages of a read, write or readahead event at @index, @nr long (0: one
- * page), bounded as the kernel bounds them: one read() or write() moves at
- * most MAX_RW_COUNT bytes (INT_MAX & PAGE_MASK, rw_verify_area(),
- * fs/read_write.c, v4.6.2 and v6.18), a file_readahead is the folios one
- * such read or one fault brought in (docs/recording.md), and no file has a
- * page at or past MAX_LFS_FILESIZE (LLONG_MAX bytes, include/linux/fs.h).
- * 0: the event is past the end of any file.
- */
-static inline uint64_t file_range(const struct rf_model *m, uint64_t index, uint64_t nr)
-{
-	uint64_t max_rw = (uint64_t)INT32_MAX >> page_shift(m);
-	uint64_t end = (uint64_t)INT64_MAX >> page_shift(m);
-
-	if (index >= end)
-		return 0;
-	if (!nr)
-		nr = 1;
-	if (nr > max_rw)
-		nr = max_rw;
-	return nr < end - index ? nr : end - index;
-}
-
-/* filemap.c */
-uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino);
-uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bool *exec);
-uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		      uint32_t memcg, bool write, enum rf_gfp gfp);
-void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, unsigned int order,
-	     uint32_t memcg, bool write, struct rf_read_state *rs);
-void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);
-
-/* readahead.c */
-void ra_hold(struct rf_model *m, const struct rf_event *ev, uint32_t memcg);
-void ra_release(struct rf_model *m, const struct rf_event *next);
-bool ra_read_busy(struct rf_model *m, struct rf_page *p);
-void ra_read_done(struct rf_model *m, struct rf_page *p);
-
-/* truncate.c, fadvise.c */
-uint32_t invalidate_mapping_pages(struct rf_model *m, uint32_t mapping, uint64_t first,
-				  uint64_t last);
-void truncate_inode_pages_range(struct rf_model *m, uint32_t mapping, uint64_t start, bool unlink);
-void generic_fadvise(struct rf_model *m, uint32_t mapping, uint32_t advice, uint64_t index,
-		     uint64_t nr);
 
 /* The multi-gen LRU is on (lru_gen.h): its paths replace the classic lists' where the kernel's do. */
 static inline bool lru_gen_on(const struct rf_model *m)

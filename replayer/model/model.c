@@ -55,11 +55,13 @@
 #include "lib/grow.h"
 #include "model-local.h"
 #include "config.h"
+#include "filemap.h"
 #include "lru.h"
 #include "memcg.h"
 #include "mm.h"
 #include "page_alloc.h"
 #include "pagecache.h"
+#include "readahead.h"
 
 /* ------------------------------------------------------------- dispatch */
 

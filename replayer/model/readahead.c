@@ -7,7 +7,9 @@
  * filemap_get_pages()); and when the reads it submitted complete.
  */
 #include "model-local.h"
+#include "filemap.h"
 #include "pagecache.h"
+#include "readahead.h"
 
 /*
  * A file_readahead reference: page_cache_ra_order() (v6.18 mm/readahead.c)

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "model-local.h"
+#include "filemap.h"
 
 /* The entry of (@pid, @mapping), reset if another pair held its slot; NULL without memory. */
 struct rf_read_state *read_state_get(struct rf_model *m, int32_t pid, uint32_t mapping)

@@ -4,8 +4,10 @@
  * invalidate_mapping_pages()).
  */
 #include "model-local.h"
+#include "filemap.h"
 #include "lru.h"
 #include "pagecache.h"
+#include "readahead.h"
 
 /*
  * invalidate_mapping_pages(), v4.6.2: clean, unmapped LRU pages go (no

@@ -29,6 +29,7 @@
 #include "mm.h"
 #include "page_alloc.h"
 #include "pagecache.h"
+#include "readahead.h"
 #include "swap.h"
 #include "vmscan.h"
 #include "workingset.h"
