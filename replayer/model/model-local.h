@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Internals of the reclaim model.  One struct rf_model holds everything;
- * nothing is global.  Names follow the kernel (mm/vmscan.c, mm/swap.c,
- * mm/workingset.c, mm/memcontrol.c) so that a reader can hold a rule next to
- * the function it models.  docs/model.md describes the memory layout and
- * every simplification.
+ * Internals of the reclaim model: its state.  One struct rf_model holds
+ * everything; nothing is global.  Names follow the kernel (mm/vmscan.c,
+ * mm/swap.c, mm/workingset.c, mm/memcontrol.c) so that a reader can hold a
+ * rule next to the function it models.  docs/model.md describes the memory
+ * layout and every simplification.
  *
  * Memory layout (see docs/model.md): pages live in one slab array of 32-byte
  * struct rf_page, linked into lists by 32-bit slab indices (0 = nil).  Page
@@ -12,6 +12,22 @@
  * kernel's radix tree / xarray: 64-slot nodes of 8-byte entries, found by an
  * open-addressing hash on (mapping, index >> 6).  A slot holds a page, a
  * tail reference of a large folio, a shadow entry or a swap entry.
+ *
+ * Every file includes this header; the functions of each subsystem are
+ * declared in its own, as mm/ is split, and a file includes the headers of
+ * what it calls:
+ *   profile.h, config.h,   the switches, the configuration and the counters
+ *   vmstat.h               (included here: every rule reads and counts)
+ *   pagecache.h            the page index, the mappings, the page slab
+ *   lru.h                  the LRU lists and the per-CPU batches
+ *   lru_gen.h              the multi-gen LRU
+ *   memcg.h                memory cgroups: tree, charges, statistics
+ *   workingset.h           shadows, refaults, the shadow-node lists
+ *   vmscan.h               reclaim
+ *   swap.h                 swap slots, the swap cache, swap-ins
+ *   page_alloc.h           the allocator and the watermarks
+ *   filemap.h, readahead.h reads, writes, faults, truncation; readahead
+ *   mm.h                   tasks, mms, vmas, anonymous faults, unmaps, madvise
  */
 #ifndef REFAULT_MODEL_LOCAL_H
 #define REFAULT_MODEL_LOCAL_H
@@ -30,13 +46,6 @@
 
 #define RF_NIL		0u		/* page / node slab index 0 is never used */
 #define RF_NONE		UINT32_MAX
-
-struct rf_xnode;		/* pagecache.h */
-struct rf_mapping;		/* pagecache.h */
-struct rf_mm;			/* mm.h */
-struct rf_pid;			/* mm.h */
-struct rf_cpu;			/* lru.h */
-struct rf_read_state;		/* filemap.h */
 
 #define SWAP_CLUSTER_MAX	32u	/* include/linux/swap.h */
 #define DEF_PRIORITY		12	/* include/linux/mmzone.h */
@@ -257,6 +266,14 @@ struct rf_memcg {
 };
 
 /* ---------------------------------------------------------------- model */
+
+/* What struct rf_model only points to is its subsystem's. */
+struct rf_xnode;		/* pagecache.h */
+struct rf_mapping;		/* pagecache.h */
+struct rf_mm;			/* mm.h */
+struct rf_pid;			/* mm.h */
+struct rf_cpu;			/* lru.h */
+struct rf_read_state;		/* filemap.h */
 
 struct rf_model {
 	struct rf_model_config cfg;
