@@ -99,11 +99,26 @@ static uint64_t tracked(const struct rp_folio *f)
 	return f->nr < TRACK_MAX_PAGES ? f->nr : TRACK_MAX_PAGES;
 }
 
+/*
+ * The pages of @ev as the type table names them (rf_event_pages()): a
+ * page-cache add's or delete's folio, an invalidation's range.  The page
+ * shift is for anonymous addresses: none is looked at here.
+ */
+static struct rf_pages pages_of(const struct rf_event *ev)
+{
+	struct rf_pages p;
+
+	rf_event_pages(ev, 12, &p);
+	return p;
+}
+
 static struct rp_folio folio_of(const struct rp_kernel *k, const struct rf_event *ev)
 {
-	return (struct rp_folio){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
-				  .gen = rp_names_file_gen(&k->s.names, ev->u.file.dev, ev->u.file.ino),
-				  .index = ev->u.file.index, .nr = folio_pages(ev->u.file.order) };
+	struct rf_pages p = pages_of(ev);
+
+	return (struct rp_folio){ .dev = p.space.dev, .ino = p.space.id,
+				  .gen = rp_names_file_gen(&k->s.names, p.space.dev, p.space.id),
+				  .index = p.first, .nr = folio_pages(p.order) };
 }
 
 /* An owner entry: who (rp_who()), and the cgroup as an index in cgs[] (31 bits). */
@@ -230,23 +245,26 @@ static struct inval *inval_of(struct rp_kernel *k, int32_t pid, bool make)
 	return &k->invals[k->nr_invals++];
 }
 
-static int on_invalidate(struct rp_kernel *k, const struct rf_event *ev, uint64_t last)
+/* @ev's task invalidates the pages @ev names (fadvise's range, truncate's tail). */
+static int on_invalidate(struct rp_kernel *k, const struct rf_event *ev)
 {
 	struct inval *in = inval_of(k, ev->pid, true);
+	struct rf_pages p = pages_of(ev);
 
 	if (!in)
 		return RF_ERR_NOMEM;
-	*in = (struct inval){ .dev = ev->u.file.dev, .ino = ev->u.file.ino,
-			      .first = ev->u.file.index, .last = last, .on = true };
+	*in = (struct inval){ .dev = p.space.dev, .ino = p.space.id, .first = p.first,
+			      .last = p.last, .on = true };
 	return 0;
 }
 
-static bool invalidating(struct rp_kernel *k, const struct rf_event *ev)
+/* The delete of folio @f by @pid is its invalidation's. */
+static bool invalidating(struct rp_kernel *k, int32_t pid, const struct rp_folio *f)
 {
-	struct inval *in = inval_of(k, ev->pid, false);
+	struct inval *in = inval_of(k, pid, false);
 
-	return in && in->on && in->dev == ev->u.file.dev && in->ino == ev->u.file.ino &&
-	       ev->u.file.index >= in->first && ev->u.file.index <= in->last;
+	return in && in->on && in->dev == f->dev && in->ino == f->ino && f->index >= in->first &&
+	       f->index <= in->last;
 }
 
 static int pfn_remember(struct rp_kernel *k, const struct rf_event *ev, const struct rp_folio *f)
@@ -318,7 +336,7 @@ static int on_del(struct rp_kernel *k, const struct rf_event *ev)
 
 	if (ev->u.file.pfn && pfn_forget(k, ev->u.file.pfn))
 		return RF_ERR_NOMEM;
-	if (invalidating(k, ev)) {
+	if (invalidating(k, ev->pid, &f)) {
 		for (i = 0; i < tracked(&f); i++)
 			rp_map_del(&k->s.owner, rp_page_id(&f, i), NULL);
 		return 0;
@@ -383,11 +401,10 @@ int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
 		break;
 	case RF_EV_FADVISE:
 		if (ev->u.file.advice == POSIX_FADV_DONTNEED)
-			r = on_invalidate(k, ev, ev->u.file.nr ? ev->u.file.index + ev->u.file.nr - 1 :
-					  UINT64_MAX);
+			r = on_invalidate(k, ev);
 		break;
 	case RF_EV_TRUNCATE:
-		r = on_invalidate(k, ev, UINT64_MAX);
+		r = on_invalidate(k, ev);
 		break;
 	case RF_EV_EXIT:
 		/* adds no reference of the task claimed: not another task's of its pid */
@@ -397,7 +414,7 @@ int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
 		if (rf_event_class(ev->type) != RF_CLASS_REFERENCE)
 			break;
 		/* a reference a stack can name, not the readahead written before it */
-		if (ev->type >= RF_EV_FILE_READ && ev->type <= RF_EV_ANON_FAULT)
+		if (rf_event_type_info(ev->type)->stack)
 			claim_pid(k, ev->pid, ev->stack);
 		/* the task's next reference ends its invalidation */
 		in = inval_of(k, ev->pid, false);

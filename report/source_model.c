@@ -126,6 +126,14 @@ static int start(void *ctx, struct rf_model *m)
 	return 0;
 }
 
+/* A reference a stack can name (the type table's .stack), not the readahead written before it. */
+static bool names_stack(uint16_t type)
+{
+	const struct rf_event_type_info *ti = rf_event_type_info(type);
+
+	return ti && ti->stack;
+}
+
 static int before(void *ctx, const struct rf_model *m, const struct rf_observe *obs,
 		  const struct rf_event *ev)
 {
@@ -135,9 +143,7 @@ static int before(void *ctx, const struct rf_model *m, const struct rf_observe *
 	(void)obs;
 	ms->cur = ev;
 	rp_source_at(&ms->s, ev->time);
-	if (ms->nr_ra && ev->pid > 0 &&
-	    (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_WRITE ||
-	     ev->type == RF_EV_FILE_FAULT || ev->type == RF_EV_ANON_FAULT))
+	if (ms->nr_ra && ev->pid > 0 && names_stack(ev->type))
 		ra_claim(ms, ev->pid, ev->stack);
 	return rp_names_feed(&ms->s.names, ms->s.by, ev);
 }

@@ -32,11 +32,10 @@ static uint64_t file_id(uint32_t dev, uint64_t ino, uint32_t gen)
 
 uint64_t rp_page_id(const struct rp_folio *f, uint64_t i)
 {
-	uint64_t h = rf_hash2((uint64_t)f->anon << 32 | f->dev, f->ino);
+	struct rf_page_space sp = { .kind = f->anon ? RF_SPACE_ANON : RF_SPACE_FILE,
+				    .dev = f->dev, .gen = f->gen, .id = f->ino };
 
-	if (f->gen)
-		h = rf_hash2(h, f->gen);
-	return rf_hash2(h, f->index + i);
+	return rf_page_key(rf_page_space_key(&sp), f->index + i);
 }
 
 /* The reference's command as the comm view shows it; NULL: a task not named yet. */
