@@ -21,9 +21,19 @@
 #include "model-local.h"
 #include "lru_gen.h"
 #include "memcg.h"
-#include "swap.h"
 #include "vmscan.h"
 #include "workingset.h"
+
+/*
+ * The memcg swap accounting switch, mm/memcontrol.c: do_swap_account
+ * (v4.x), !cgroup_memory_noswap (v5.x).  Every test of the switch is
+ * counted; swap_account_key=static makes it free (c1b8fdae).
+ */
+bool swap_account_on(struct rf_model *m)
+{
+	cost_add(m, COST_SWAP_ACCOUNT_CHECK, 1);
+	return m->p->swap_account;
+}
 
 static uint64_t bytes_to_pages_limit(const struct rf_model *m, uint64_t bytes)
 {

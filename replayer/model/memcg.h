@@ -61,6 +61,8 @@ void memcg_free_all(struct rf_model *m);
 int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr, enum rf_gfp gfp);
 /* mem_cgroup_uncharge(): @nr pages freed. */
 void mem_cgroup_uncharge(struct rf_model *m, uint32_t memcg, uint64_t nr);
+/* do_swap_account / !cgroup_memory_noswap: memcg swap accounting is on (each test a cost). */
+bool swap_account_on(struct rf_model *m);
 /* mem_cgroup_swapout(): @nr pages leave memory for a swap slot (memsw stays charged). */
 void mem_cgroup_swapout(struct rf_model *m, uint32_t memcg, uint64_t nr);
 /* mem_cgroup_try_charge_swap(): @nr slots to @memcg; false over memory.swap.max. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Swap: slots, the swap_cgroup record and the swap accounting switch.
- * mm/swap_state.c: add_to_swap(), mm/memory.c: do_swap_page(),
- * mm/memcontrol.c: mem_cgroup_try_charge_swap() and friends, v4.6.2.
+ * Swap: slots and the swap_cgroup record.  mm/swap_state.c: add_to_swap(),
+ * mm/memory.c: do_swap_page(), v4.6.2 (the memcg swap charges and the
+ * accounting switch are memcg.c's).
  *
  * Decisions (docs/model.md "swap"): swap writeback is asynchronous (disk
  * or file swap): a page written in one reclaim pass stays in the swap cache
@@ -23,16 +23,6 @@
 #include "pagecache.h"
 #include "swap.h"
 #include "workingset.h"
-
-/*
- * do_swap_account (v4.x), !cgroup_memory_noswap (v5.x): every test of the
- * switch is counted; swap_account_key=static makes it free (c1b8fdae).
- */
-bool swap_account_on(struct rf_model *m)
-{
-	cost_add(m, COST_SWAP_ACCOUNT_CHECK, 1);
-	return m->p->swap_account;
-}
 
 /* mm/swap_state.c: add_to_swap(): a slot, charged to the page's memcg */
 bool add_to_swap(struct rf_model *m, struct rf_page *p)

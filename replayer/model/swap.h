@@ -2,16 +2,15 @@
 /*
  * Swap (swap.c: mm/swap_state.c, mm/swapfile.c, do_swap_page() of
  * mm/memory.c): slots, the swap cache a page written out stays in until a
- * later reclaim pass frees it, swap-ins, and the swap accounting switch.
- * The entry a swapped-out page leaves is workingset.h's.
+ * later reclaim pass frees it, and swap-ins.  The entry a swapped-out page
+ * leaves is workingset.h's, the swap charges and the accounting switch
+ * memcg.h's.
  */
 #ifndef REFAULT_MODEL_SWAP_H
 #define REFAULT_MODEL_SWAP_H
 
 #include "model-local.h"
 
-/* do_swap_account / !cgroup_memory_noswap: whether memcg swap accounting is on (a cost). */
-bool swap_account_on(struct rf_model *m);
 /* add_to_swap(): a slot for @p, charged to its memcg; false when none is left or allowed. */
 bool add_to_swap(struct rf_model *m, struct rf_page *p);
 /* folio_free_swap() on a resident page of the swap cache: its slot and swap charge go. */
