@@ -161,7 +161,7 @@ static bool lru_gen_test_recent(struct rf_model *m, uint64_t shadow, int type, u
  * activation counted only in a fault, PG_workingset and the restore only
  * with the shadow's bit, else the refs bits back (without PG_referenced).
  */
-static bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
+static void lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 {
 	int type = page_is_file(p), refs, tier;
 	uint64_t nr = page_nr(p), token;
@@ -170,11 +170,11 @@ static bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shad
 
 	recent = lru_gen_test_recent(m, shadow, type, &memcg, &token, &ws);
 	if (memcg != p->memcg || (!recent && m->p->lru_gen_ws_v61))
-		return false;
+		return;
 	count_ws(m, memcg, type ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
 	model_decide(m, RF_MODEL_REFAULT, p);
 	if (!recent)
-		return false;
+		return;
 	if (m->p->lru_gen_refs_sticky) {
 		refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + 1;
 		tier = lru_tier_from_refs(m, refs, ws);
@@ -189,7 +189,7 @@ static bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shad
 			p->gen = (uint8_t)((p->gen & ~LRU_REFS_MASK) |
 					   ((unsigned int)(refs - 1) << LRU_REFS_SHIFT));
 		}
-		return false;
+		return;
 	}
 	refs = (int)(token & ((1u << LRU_REFS_WIDTH) - 1)) + ws;
 	tier = lru_tier_from_refs(m, refs, ws);
@@ -202,7 +202,6 @@ static bool lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shad
 		count_ws(m, memcg, type ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON,
 			 nr);
 	}
-	return false;
 }
 
 /* workingset_age_nonresident(), v5.10.7: the lruvec and every ancestor */
@@ -304,95 +303,98 @@ void workingset_activation(struct rf_model *m, struct rf_page *p)
 	}
 }
 
-/* v4.5, 23047a96, v4.9: true when the refaulting page is to be activated */
-static bool refault_v4(struct rf_model *m, struct rf_page *p, uint64_t shadow)
+/*
+ * workingset_test_recent(), v6.18.2 (the test inside workingset_refault() in
+ * v5.10.7 and v4.6.2): whether the refault distance of @shadow, the age of
+ * the domain it names now less the age it holds, is within the workingset;
+ * -1 when the memcg it names is gone.  *@evm: that memcg (v4.5: 0);
+ * *@workingset: the page had PG_workingset.  The domain and the workingset:
+ *   v4.5       the zone's inactive_age; the node's active file pages;
+ *   23047a96   the evicting lruvec's inactive_age (its lookup out of line
+ *   (v4.6)     before 55779ec); its own active file list;
+ *   v5.9+      its nonresident_age; its hierarchical active file list, the
+ *              inactive one too for anon, and the anon lists with swap to
+ *              use, as of the last stats flush where the profile has one
+ *              (memcg-stats.c); the swap asked of the page's memcg, as
+ *              v5.10.7 does.
+ */
+static int workingset_test_recent(struct rf_model *m, const struct rf_page *p, uint64_t shadow,
+				  uint32_t *evm, bool *workingset)
 {
+	bool file = page_is_file(p);
+	uint64_t eviction, now, size;
 	uint16_t id;
-	uint64_t eviction, now, active_file, dist;
-	bool ws;
-	uint32_t evm = 0;
 
-	unpack_shadow(m, shadow, &id, &eviction, &ws);
+	unpack_shadow(m, shadow, &id, &eviction, workingset);
+	*evm = 0;
 	if (m->p->ws_domain == WS_ZONE) {
 		cost_add(m, COST_ATOMIC, 1);
 		now = m->zone_inactive_age;
-		active_file = m->memcgs[0]->lruvec.hier_size[LRU_ACTIVE_FILE];
+		size = m->memcgs[0]->lruvec.hier_size[LRU_ACTIVE_FILE];
 	} else {
-		evm = mem_cgroup_from_id(m, id);
-		if (evm == RF_NONE)
-			return false;	/* the evicting memcg is gone: not counted, not activated */
-		lruvec_lookup_cost(m);
-		now = m->memcgs[evm]->lruvec.inactive_age;
-		active_file = lruvec_lru_size(m, evm, LRU_ACTIVE_FILE);
+		*evm = mem_cgroup_from_id(m, id);
+		if (*evm == RF_NONE)
+			return -1;
+		now = m->memcgs[*evm]->lruvec.inactive_age;
+		if (m->p->ws_domain == WS_MEMCG) {
+			lruvec_lookup_cost(m);
+			size = lruvec_lru_size(m, *evm, LRU_ACTIVE_FILE);
+		} else {
+			size = memcg_stat_lru(m, *evm, LRU_ACTIVE_FILE);
+			if (!file)
+				size += memcg_stat_lru(m, *evm, LRU_INACTIVE_FILE);
+			if (mem_cgroup_get_nr_swap_pages(m, p->memcg) > 0) {
+				size += memcg_stat_lru(m, *evm, LRU_ACTIVE_ANON);
+				if (file)
+					size += memcg_stat_lru(m, *evm, LRU_INACTIVE_ANON);
+			}
+		}
 	}
-	dist = (now - eviction) & eviction_mask(m, shadow & SLOT_TAG_MASK);
-	/* v4.x counts in the zone/node; v5.4 in the evicting lruvec */
-	count_ws(m, m->p->ws_memcg_stats ? evm : p->memcg, EV_WORKINGSET_REFAULT_FILE, 1);
-	model_decide(m, RF_MODEL_REFAULT, p);
-	if (dist > active_file)
-		return false;
-	workingset_count_activate(m, m->p->ws_memcg_stats ? evm : p->memcg, true, 1);
-	p->flags |= PG_active;
-	workingset_activation(m, p);
-	if (m->p->ws_restore && ws) {
-		p->flags |= PG_workingset;
-		count_ws(m, m->p->ws_memcg_stats ? evm : p->memcg, EV_WORKINGSET_RESTORE_FILE, 1);
-	}
-	return true;
-}
-
-/* workingset_refault(), v5.10.7 (v6.18.2 workingset_test_recent() + refault) */
-static bool refault_v5(struct rf_model *m, struct rf_page *p, uint64_t shadow)
-{
-	bool file = page_is_file(p), ws;
-	uint64_t nr = page_nr(p), eviction, dist, size;
-	uint16_t id;
-	uint32_t evm;
-	struct rf_lruvec *evl;
-
-	unpack_shadow(m, shadow, &id, &eviction, &ws);
-	evm = mem_cgroup_from_id(m, id);
-	if (evm == RF_NONE)
-		return false;
-	evl = &m->memcgs[evm]->lruvec;
-	dist = (evl->inactive_age - eviction) & eviction_mask(m, shadow & SLOT_TAG_MASK);
-	count_ws(m, p->memcg, file ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
-	model_decide(m, RF_MODEL_REFAULT, p);
-	/* the sizes as of the last stats flush where the profile has one (memcg-stats.c) */
-	size = memcg_stat_lru(m, evm, LRU_ACTIVE_FILE);
-	if (!file)
-		size += memcg_stat_lru(m, evm, LRU_INACTIVE_FILE);
-	if (mem_cgroup_get_nr_swap_pages(m, p->memcg) > 0) {
-		size += memcg_stat_lru(m, evm, LRU_ACTIVE_ANON);
-		if (file)
-			size += memcg_stat_lru(m, evm, LRU_INACTIVE_ANON);
-	}
-	if (dist > size)
-		return false;
-	p->flags |= PG_active;
-	workingset_age_nonresident(m, p->memcg, nr);
-	workingset_count_activate(m, p->memcg, file, nr);
-	if (ws) {
-		p->flags |= PG_workingset;
-		lru_note_cost(m, p->memcg, file, nr, 0);
-		count_ws(m, p->memcg,
-			 file ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON, nr);
-	}
-	return true;
+	return ((now - eviction) & eviction_mask(m, shadow & SLOT_TAG_MASK)) <= size;
 }
 
 /*
- * workingset_refault(): @p was just allocated and charged for a slot that
- * held @shadow.  Sets PG_active (and PG_workingset) when the refault is to
- * be activated.
+ * workingset_refault(), v6.18.2 (v5.10.7; v4.6.2's with what its caller,
+ * add_to_page_cache_lru(), does with the answer): @p was just allocated and
+ * charged for a slot that held @shadow.  The refault is counted in the
+ * page's memcg (v5.4's memcg stats without reclaim-root aging: the evicting
+ * one), per page struct before v5.9; if recent, @p is activated: PG_active,
+ * the domain aged (v5.9+ workingset_age_nonresident(); before,
+ * workingset_activation()), and restored when the shadow says PG_workingset
+ * (v4.20+): PG_workingset again and, from v5.8, the refault's cost
+ * (lru_note_cost()).  A refault whose evicting memcg is gone counts nothing
+ * (v5.10.7's order; the model keeps it for v6.x).
  */
-bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
+void workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow)
 {
-	if (lru_gen_on(m))
-		return lru_gen_refault(m, p, shadow);
-	if (m->p->ws_domain == WS_RECLAIM_ROOT)
-		return refault_v5(m, p, shadow);
-	return refault_v4(m, p, shadow);
+	bool v5 = m->p->ws_domain == WS_RECLAIM_ROOT, file = page_is_file(p), ws;
+	uint64_t nr = v5 ? page_nr(p) : 1;
+	uint32_t evm, memcg;
+	int recent;
+
+	if (lru_gen_on(m)) {
+		lru_gen_refault(m, p, shadow);
+		return;
+	}
+	recent = workingset_test_recent(m, p, shadow, &evm, &ws);
+	if (recent < 0)
+		return;
+	memcg = !v5 && m->p->ws_memcg_stats ? evm : p->memcg;
+	count_ws(m, memcg, file ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
+	model_decide(m, RF_MODEL_REFAULT, p);
+	if (!recent)
+		return;
+	p->flags |= PG_active;
+	if (v5)
+		workingset_age_nonresident(m, p->memcg, nr);
+	else
+		workingset_activation(m, p);
+	workingset_count_activate(m, memcg, file, nr);
+	if (!ws)
+		return;
+	p->flags |= PG_workingset;
+	lru_note_cost(m, p->memcg, file, nr, 0);	/* none before v5.8: BALANCE_ROTATED */
+	count_ws(m, memcg, file ? EV_WORKINGSET_RESTORE_FILE : EV_WORKINGSET_RESTORE_ANON, nr);
 }
 
 /* ---------------------------------------------------------- shadow nodes */

@@ -23,7 +23,7 @@ uint64_t workingset_eviction(struct rf_model *m, struct rf_page *p, uint32_t tar
  * held @shadow; counts the refault and sets PG_active (and PG_workingset)
  * when it is to be activated.
  */
-bool workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow);
+void workingset_refault(struct rf_model *m, struct rf_page *p, uint64_t shadow);
 /* workingset_activation(): @p was activated out of the inactive list (the domain ages). */
 void workingset_activation(struct rf_model *m, struct rf_page *p);
 /* workingset_age_nonresident(), v5.9+: @memcg's lruvec and every ancestor age by @nr. */
