@@ -510,99 +510,107 @@ static uint64_t shrink_list(struct rf_model *m, int lru, uint64_t nr_to_scan, ui
 
 enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE };
 
-/* get_scan_count(), v4.6.2 form (recent_scanned / recent_rotated) */
-static enum scan_balance balance_v4(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
-				    uint64_t fraction[2], uint64_t *denominator, bool *force_scan)
+/*
+ * The "cache trap" test of get_scan_count() (v4.6.2) and of
+ * prepare_scan_count()'s file_is_tiny (v5.10.7): the node's file pages and
+ * free pages together at most its high watermark.
+ */
+static bool node_file_tiny(struct rf_model *m)
 {
-	struct rf_lruvec *lv = mem_cgroup_lruvec(m, memcg);
-	int swappiness = mem_cgroup_swappiness(m, memcg);
-	uint64_t anon, file, ap, fp;
-	uint64_t anon_prio = swappiness, file_prio = 200 - swappiness;
+	uint64_t file = node_lru_pages(m, LRU_ACTIVE_FILE) + node_lru_pages(m, LRU_INACTIVE_FILE);
 
-	*force_scan = false;
-	if (sc->kind == RECLAIM_KSWAPD && (!zone_reclaimable(m) || !m->memcgs[memcg]->online))
-		*force_scan = true;
-	if (!global_reclaim(sc))
-		*force_scan = true;
-	if (!sc->may_swap || mem_cgroup_get_nr_swap_pages(m, memcg) == 0)
-		return SCAN_FILE;
-	if (!global_reclaim(sc) && !swappiness)
-		return SCAN_FILE;
-	if (!sc->priority && swappiness)
-		return SCAN_EQUAL;
-	if (global_reclaim(sc) &&
-	    node_lru_pages(m, LRU_ACTIVE_FILE) + node_lru_pages(m, LRU_INACTIVE_FILE) +
-	    (m->nr_free > 0 ? (uint64_t)m->nr_free : 0) <= m->wmark_high)
-		return SCAN_ANON;
-	if (!inactive_list_is_low(m, memcg, true) && (lv->size[LRU_INACTIVE_FILE] >> sc->priority))
-		return SCAN_FILE;
-	anon = lv->size[LRU_ACTIVE_ANON] + lv->size[LRU_INACTIVE_ANON];
-	file = lv->size[LRU_ACTIVE_FILE] + lv->size[LRU_INACTIVE_FILE];
-	if (lv->recent_scanned[0] > anon / 4) {
-		lv->recent_scanned[0] /= 2;
-		lv->recent_rotated[0] /= 2;
-	}
-	if (lv->recent_scanned[1] > file / 4) {
-		lv->recent_scanned[1] /= 2;
-		lv->recent_rotated[1] /= 2;
-	}
-	ap = anon_prio * (lv->recent_scanned[0] + 1) / (lv->recent_rotated[0] + 1);
-	fp = file_prio * (lv->recent_scanned[1] + 1) / (lv->recent_rotated[1] + 1);
-	fraction[0] = ap;
-	fraction[1] = fp;
-	*denominator = ap + fp + 1;
-	return SCAN_FRACT;
+	return file + (m->nr_free > 0 ? (uint64_t)m->nr_free : 0) <= m->wmark_high;
 }
 
-/* get_scan_count(), v5.10.7 form (costs snapshotted at the reclaim root) */
-static enum scan_balance balance_v5(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
-				    uint64_t fraction[2], uint64_t *denominator)
+/*
+ * The SCAN_FRACT part of get_scan_count(): anon's and file's shares.
+ * v4.6.2 (BALANCE_ROTATED): swappiness and 200 - swappiness, each weighted
+ * by the lruvec's recent_scanned / recent_rotated of its type, which are
+ * halved once past a quarter of its lists.  v5.10.7: the costs snapshotted
+ * at the reclaim root (prepare_scan_count()), each type's pressure inverse
+ * to its cost.
+ */
+static void scan_fraction(struct rf_model *m, struct rf_lruvec *lv, const struct scan_control *sc,
+			  uint64_t swappiness, uint64_t fraction[2], uint64_t *denominator)
 {
-	uint64_t swappiness = mem_cgroup_swappiness(m, memcg);
-	uint64_t total, anon_cost, file_cost, ap, fp;
+	uint64_t ap, fp;
 
-	if (!sc->may_swap || mem_cgroup_get_nr_swap_pages(m, memcg) == 0)
-		return SCAN_FILE;
-	if (!global_reclaim(sc) && !swappiness)
-		return SCAN_FILE;
-	if (!sc->priority && swappiness)
-		return SCAN_EQUAL;
-	if (sc->file_is_tiny)
-		return SCAN_ANON;
-	if (sc->cache_trim_mode)
-		return SCAN_FILE;
-	total = sc->anon_cost + sc->file_cost;
-	anon_cost = total + sc->anon_cost;
-	file_cost = total + sc->file_cost;
-	total = anon_cost + file_cost;
-	ap = swappiness * (total + 1) / (anon_cost + 1);
-	fp = (200 - swappiness) * (total + 1) / (file_cost + 1);
+	if (m->p->balance == BALANCE_ROTATED) {
+		uint64_t anon = lv->size[LRU_ACTIVE_ANON] + lv->size[LRU_INACTIVE_ANON];
+		uint64_t file = lv->size[LRU_ACTIVE_FILE] + lv->size[LRU_INACTIVE_FILE];
+
+		if (lv->recent_scanned[0] > anon / 4) {
+			lv->recent_scanned[0] /= 2;
+			lv->recent_rotated[0] /= 2;
+		}
+		if (lv->recent_scanned[1] > file / 4) {
+			lv->recent_scanned[1] /= 2;
+			lv->recent_rotated[1] /= 2;
+		}
+		ap = swappiness * (lv->recent_scanned[0] + 1) / (lv->recent_rotated[0] + 1);
+		fp = (200 - swappiness) * (lv->recent_scanned[1] + 1) / (lv->recent_rotated[1] + 1);
+		*denominator = ap + fp + 1;
+	} else {
+		uint64_t total = sc->anon_cost + sc->file_cost;
+		uint64_t anon_cost = total + sc->anon_cost, file_cost = total + sc->file_cost;
+
+		total = anon_cost + file_cost;
+		ap = swappiness * (total + 1) / (anon_cost + 1);
+		fp = (200 - swappiness) * (total + 1) / (file_cost + 1);
+		*denominator = ap + fp;
+	}
 	fraction[0] = ap;
 	fraction[1] = fp;
-	*denominator = ap + fp;
-	return SCAN_FRACT;
 }
 
+/*
+ * get_scan_count(), v4.6.2 and v5.10.7 (the profile's balance rule): the
+ * pages of each list to scan at sc->priority.  Without swap to use, or in
+ * limit reclaim at swappiness 0, file only; at priority 0, as much of each.
+ * Then v4.6.2: anon only in the cache trap (node_file_tiny()), file only
+ * while its inactive list is not low and holds pages at this priority;
+ * v5.10.7: anon only when file is tiny, file only in cache trim mode (both
+ * decided at the reclaim root, prepare_scan_count()).  Else by the shares
+ * (scan_fraction()).  v4.6.2 makes a second pass, forcing up to
+ * SWAP_CLUSTER_MAX pages of a list where the first scanned nothing, for
+ * limit reclaim and for kswapd on an unreclaimable zone or an offline
+ * memcg; v5.10.7 scans that much of an offline memcg's lists at once,
+ * rounding its share up.
+ */
 static void get_scan_count(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
 			   uint64_t nr[4])
 {
 	struct rf_lruvec *lv = mem_cgroup_lruvec(m, memcg);
 	uint64_t fraction[2] = { 0, 0 }, denominator = 1;
-	bool force_scan = false, some_scanned = false, v4 = m->p->balance == BALANCE_ROTATED;
-	bool online = m->memcgs[memcg]->online;
+	uint64_t swappiness = (uint64_t)mem_cgroup_swappiness(m, memcg);
+	bool v4 = m->p->balance == BALANCE_ROTATED, online = m->memcgs[memcg]->online;
+	bool force_scan = false, some_scanned = false;
 	enum scan_balance b;
 	int pass, lru;
 
-	b = v4 ? balance_v4(m, memcg, sc, fraction, &denominator, &force_scan) :
-		balance_v5(m, memcg, sc, fraction, &denominator);
+	if (v4)
+		force_scan = (sc->kind == RECLAIM_KSWAPD && (!zone_reclaimable(m) || !online)) ||
+			!global_reclaim(sc);
+	if (!sc->may_swap || mem_cgroup_get_nr_swap_pages(m, memcg) == 0 ||
+	    (!global_reclaim(sc) && !swappiness))
+		b = SCAN_FILE;
+	else if (!sc->priority && swappiness)
+		b = SCAN_EQUAL;
+	else if (v4 ? global_reclaim(sc) && node_file_tiny(m) : sc->file_is_tiny)
+		b = SCAN_ANON;
+	else if (v4 ? !inactive_list_is_low(m, memcg, true) &&
+		 (lv->size[LRU_INACTIVE_FILE] >> sc->priority) : sc->cache_trim_mode)
+		b = SCAN_FILE;
+	else
+		b = SCAN_FRACT;
+	if (b == SCAN_FRACT)
+		scan_fraction(m, lv, sc, swappiness, fraction, &denominator);
 	for (pass = 0; !some_scanned && pass < 2; pass++) {
 		for (lru = 0; lru < 4; lru++) {
 			int file = is_file_lru(lru);
 			uint64_t size = lv->size[lru], scan = size >> sc->priority;
 
-			if (v4 && !scan && pass && force_scan)
-				scan = size < SWAP_CLUSTER_MAX ? size : SWAP_CLUSTER_MAX;
-			if (!v4 && !scan && !online)
+			if (!scan && (v4 ? pass && force_scan : !online))
 				scan = size < SWAP_CLUSTER_MAX ? size : SWAP_CLUSTER_MAX;
 			switch (b) {
 			case SCAN_EQUAL:
@@ -726,15 +734,9 @@ static void prepare_scan_count(struct rf_model *m, struct scan_control *sc)
 	sc->cache_trim_mode = (lv->hier_size[LRU_INACTIVE_FILE] >> sc->priority) &&
 		!(sc->may_deactivate & DEACTIVATE_FILE);
 	sc->file_is_tiny = false;
-	if (global_reclaim(sc)) {
-		uint64_t file = node_lru_pages(m, LRU_ACTIVE_FILE) +
-			node_lru_pages(m, LRU_INACTIVE_FILE);
-		uint64_t free = m->nr_free > 0 ? (uint64_t)m->nr_free : 0;
-
-		sc->file_is_tiny = file + free <= m->wmark_high &&
-			!(sc->may_deactivate & DEACTIVATE_ANON) &&
+	if (global_reclaim(sc))
+		sc->file_is_tiny = node_file_tiny(m) && !(sc->may_deactivate & DEACTIVATE_ANON) &&
 			(node_lru_pages(m, LRU_INACTIVE_ANON) >> sc->priority);
-	}
 }
 
 /* all the pages on the LRU lists of @memcg's own lruvec (v4.6 get_scan_count()'s lru_pages) */
