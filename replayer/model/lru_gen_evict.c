@@ -12,11 +12,12 @@
  *   scan_folios            sort_folio() or isolate_folio() each folio of
  *                          the oldest generation
  *
- * The rules are v6.12.117's; v6.1.192's are switches (lru_gen_kswapd_ages:
- * its own get_nr_to_scan(), should_abort_scan(), lru_gen_shrink_lruvec()
- * and lru_gen_age_node(), below; lru_gen_memcg_lru off: no memcg LRU), and
- * so are v6.18.2's (lru_gen_refs_sticky, lru_gen_aging_gens,
- * lru_gen_ctrl_all_tiers).
+ * The rules are v6.12.117's; v6.1.192's are switches inside the same
+ * functions (lru_gen_kswapd_ages: get_swappiness(), get_nr_to_scan(),
+ * should_abort_scan(), the loop of try_to_shrink_lruvec(),
+ * lru_gen_shrink_lruvec() and lru_gen_age_node() with its age_lruvec();
+ * lru_gen_memcg_lru off: no memcg LRU), and so are v6.18.2's
+ * (lru_gen_refs_sticky, lru_gen_aging_gens, lru_gen_ctrl_all_tiers).
  * The memcg LRU's random bins come from a generator seeded by the config
  * (lru_gen_seed, docs/model.md), so a replay is the same every time.  One
  * node, one zone, GFP_KERNEL (__GFP_IO) reclaim.
@@ -46,26 +47,18 @@ static uint32_t random_below(struct rf_model *m, uint32_t n)
 	return (uint32_t)(((z >> 32) * n) >> 32);
 }
 
-/* get_swappiness(), v6.12: 0 without swap to use (fewer than MIN_LRU_BATCH slots) */
+/*
+ * get_swappiness(), v6.12: 0 without swap to use (fewer than MIN_LRU_BATCH
+ * slots) or without may_swap, else the memcg's swappiness.  v6.1.192
+ * (lru_gen_kswapd_ages) has no may_swap test here: its
+ * lru_gen_shrink_lruvec() makes it (try_to_shrink_lruvec()).
+ */
 static int get_swappiness(struct rf_model *m, uint32_t memcg, const struct scan_control *sc)
 {
-	if (!sc->may_swap || mem_cgroup_get_nr_swap_pages(m, memcg) < MIN_LRU_BATCH)
+	if ((!sc->may_swap && !m->p->lru_gen_kswapd_ages) ||
+	    mem_cgroup_get_nr_swap_pages(m, memcg) < MIN_LRU_BATCH)
 		return 0;
 	return mem_cgroup_swappiness(m, memcg);
-}
-
-/*
- * v6.1.192: get_swappiness() has no may_swap test; lru_gen_shrink_lruvec()
- * takes 0 without may_swap, except global reclaim with swap to use: 1.
- */
-static int get_swappiness_v61(struct rf_model *m, uint32_t memcg, const struct scan_control *sc)
-{
-	int sw = mem_cgroup_get_nr_swap_pages(m, memcg) < MIN_LRU_BATCH ? 0 :
-		mem_cgroup_swappiness(m, memcg);
-
-	if (sc->may_swap)
-		return sw;
-	return global_reclaim(sc) && sw ? 1 : 0;
 }
 
 /* --------------------------------------------------------- PID controller */
@@ -326,12 +319,52 @@ static uint64_t isolate_folios(struct rf_model *m, uint32_t memcg, const struct 
 }
 
 /*
- * evict_folios(), v6.12: isolate a batch, shrink_folio_list() it, and put
- * back what it kept: a folio rejected for a reason that lasts (active,
- * referenced, mapped, locked, dirty, under writeback) with PG_active and its
- * refs cleared, so it joins max_seq; one waiting for its reclaim writeback
- * as it is (max_seq - 1); a clean leftover is tried once more.  v6.18: see
- * the loop.
+ * What evict_folios() does with a folio shrink_folio_list() kept: true to
+ * try it once more (a clean leftover, which may have missed
+ * folio_rotate_reclaimable(); none on the retry itself, @skip_retry), else
+ * its flags for its way back.  v6.12.117: one waiting for its reclaim
+ * writeback goes back as it is (max_seq - 1), its PG_referenced restored
+ * if it had PG_workingset; one rejected for a reason that lasts (active,
+ * referenced, mapped, locked, dirty) with PG_active and its refs and
+ * PG_workingset cleared, so it joins max_seq.  v6.18.2
+ * (lru_gen_refs_sticky): a clean, unmapped one is tried once more; the
+ * others come back active when they would go to min_seq (refs and
+ * PG_referenced cleared, PG_workingset kept).
+ */
+static bool evict_retry(struct rf_model *m, uint32_t idx, int type, bool skip_retry)
+{
+	struct rf_page *p = P(m, idx);
+
+	if (m->p->lru_gen_refs_sticky) {
+		if (!skip_retry && !(p->flags & (PG_active | PG_dirty | PG_writeback)) &&
+		    !p->mapcount)
+			return true;
+		if (lru_gen_add_seq(m, idx) == lrugen_of(m, p->memcg)->min_seq[type]) {
+			p->gen &= (uint8_t)~LRU_REFS_MASK;
+			p->flags = (p->flags & ~PG_referenced) | PG_active;
+		}
+		return false;
+	}
+	if (p->flags & PG_writeback) {
+		/* restore LRU_REFS_FLAGS cleared by isolate_folio() */
+		if (p->flags & PG_workingset)
+			p->flags |= PG_referenced;
+		return false;
+	}
+	if (skip_retry || (p->flags & (PG_active | PG_referenced | PG_locked | PG_dirty)) ||
+	    p->mapcount) {
+		p->gen &= (uint8_t)~LRU_REFS_MASK;
+		p->flags = (p->flags & ~(PG_referenced | PG_workingset)) | PG_active;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * evict_folios(), v6.12: isolate a batch, shrink_folio_list() it, put back
+ * what it kept (evict_retry() says how) and try the clean leftovers once
+ * more.  The pages scanned, 0 when the evictable generations are down to
+ * MIN_NR_GENS (v6.18: evictable_min_seq()).
  */
 static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
 			     int swappiness, bool *need_swapping)
@@ -364,43 +397,11 @@ static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_con
 			return 0;
 		sc->nr_reclaimed += st.nr_reclaimed;
 		nr_clean = 0;
-		for (i = 0; i < kept && m->p->lru_gen_refs_sticky; i++) {
-			struct rf_page *p = P(m, list[i]);
-
-			/*
-			 * v6.18: a clean, unmapped leftover is tried once more; the
-			 * others come back active when they would go to min_seq
-			 * (refs and PG_referenced cleared, PG_workingset kept).
-			 */
-			if (!skip_retry && !(p->flags & (PG_active | PG_dirty | PG_writeback)) &&
-			    !p->mapcount) {
+		for (i = 0; i < kept; i++) {
+			if (evict_retry(m, list[i], type, skip_retry)) {
 				clean[nr_clean++] = list[i];
 				list[i] = RF_NIL;
-				continue;
 			}
-			if (lru_gen_add_seq(m, list[i]) == lrugen_of(m, p->memcg)->min_seq[type]) {
-				p->gen &= (uint8_t)~LRU_REFS_MASK;
-				p->flags = (p->flags & ~PG_referenced) | PG_active;
-			}
-		}
-		for (i = 0; i < kept && !m->p->lru_gen_refs_sticky; i++) {
-			struct rf_page *p = P(m, list[i]);
-
-			if (p->flags & PG_writeback) {
-				/* restore LRU_REFS_FLAGS cleared by isolate_folio() */
-				if (p->flags & PG_workingset)
-					p->flags |= PG_referenced;
-				continue;
-			}
-			if (skip_retry || (p->flags & (PG_active | PG_referenced | PG_locked |
-						      PG_dirty)) || p->mapcount) {
-				p->gen &= (uint8_t)~LRU_REFS_MASK;
-				p->flags = (p->flags & ~(PG_referenced | PG_workingset)) |
-					   PG_active;
-				continue;
-			}
-			clean[nr_clean++] = list[i];
-			list[i] = RF_NIL;
 		}
 		cost_add(m, COST_LRU_LOCK, 1);
 		for (i = 0; i < kept; i++)		/* move_folios_to_lru() */
@@ -484,14 +485,32 @@ static bool should_run_aging(struct rf_model *m, uint32_t memcg, bool can_swap,
 /*
  * get_nr_to_scan(), v6.12: -1 stops (the memcg is protected, or aging ran),
  * else the pages to scan at this priority; no aging at DEF_PRIORITY.
+ * v6.1.192 (lru_gen_kswapd_ages): the pages to scan at this priority (all
+ * of an offline memcg's), 0 to stop; *@need_aging says whether it needs a
+ * new generation, which is not made at DEF_PRIORITY nor by kswapd (it ages
+ * in lru_gen_age_node()); direct reclaim ages and goes on evicting.
  */
 static int64_t get_nr_to_scan(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
-			      bool can_swap)
+			      bool can_swap, bool *need_aging)
 {
 	struct rf_lrugen *g = lrugen_of(m, memcg);
 	uint64_t nr_to_scan;
 	bool success = should_run_aging(m, memcg, can_swap, &nr_to_scan);
 
+	if (m->p->lru_gen_kswapd_ages) {
+		*need_aging = success;
+		if (m->memcgs[memcg]->online)
+			nr_to_scan >>= sc->priority;
+		if (!success)
+			return (int64_t)nr_to_scan;
+		if (sc->priority != DEF_PRIORITY) {
+			if (sc->kind == RECLAIM_KSWAPD)
+				return 0;
+			if (try_to_inc_max_seq(m, memcg, g->max_seq, can_swap))
+				return (int64_t)nr_to_scan;
+		}
+		return g->min_seq[!can_swap] + MIN_NR_GENS <= g->max_seq ? (int64_t)nr_to_scan : 0;
+	}
 	if (nr_to_scan && !m->memcgs[memcg]->online)
 		return (int64_t)nr_to_scan;
 	if (!success || sc->priority == DEF_PRIORITY)
@@ -502,83 +521,25 @@ static int64_t get_nr_to_scan(struct rf_model *m, uint32_t memcg, struct scan_co
 /*
  * should_abort_scan(), v6.12: root reclaim stops with its target met, or
  * for kswapd with the zone above high + MIN_LRU_BATCH; memcg reclaim never.
- */
-static bool should_abort_scan(struct rf_model *m, const struct scan_control *sc)
-{
-	if (!root_reclaim(sc))
-		return false;
-	if (sc->nr_reclaimed >= sc->nr_to_reclaim)
-		return true;
-	if (sc->kind != RECLAIM_KSWAPD)
-		return false;
-	return zone_balanced(m, MIN_LRU_BATCH);
-}
-
-/* try_to_shrink_lruvec(), v6.12: true if the lruvec should be rotated (aged, or protected) */
-static bool try_to_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
-{
-	int swappiness = get_swappiness(m, memcg, sc);
-	bool need_swapping = false;
-	uint64_t scanned = 0;
-	int64_t nr_to_scan;
-
-	for (;;) {
-		uint64_t delta;
-
-		nr_to_scan = get_nr_to_scan(m, memcg, sc, swappiness);
-		if (nr_to_scan <= 0)
-			break;
-		delta = evict_folios(m, memcg, sc, swappiness, &need_swapping);
-		if (!delta || m->error)
-			break;
-		scanned += delta;
-		if (scanned >= (uint64_t)nr_to_scan)
-			break;
-		if (should_abort_scan(m, sc))
-			break;
-	}
-	return nr_to_scan < 0;
-}
-
-/* ------------------------------------------------------- v6.1's aging */
-
-/*
- * get_nr_to_scan(), v6.1.192: the pages to scan at this priority, 0 to
- * stop.  Aging is needed: not at DEF_PRIORITY, not by kswapd (it ages in
- * lru_gen_age_node()); direct reclaim ages and goes on evicting.
- */
-static uint64_t get_nr_to_scan_v61(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
-				   bool can_swap, bool *need_aging)
-{
-	struct rf_lrugen *g = lrugen_of(m, memcg);
-	uint64_t nr;
-
-	*need_aging = should_run_aging(m, memcg, can_swap, &nr);
-	if (m->memcgs[memcg]->online)
-		nr >>= sc->priority;
-	if (!*need_aging)
-		return nr;
-	if (sc->priority != DEF_PRIORITY) {
-		if (sc->kind == RECLAIM_KSWAPD)
-			return 0;
-		if (try_to_inc_max_seq(m, memcg, g->max_seq, can_swap))
-			return nr;
-	}
-	return g->min_seq[!can_swap] + MIN_NR_GENS <= g->max_seq ? nr : 0;
-}
-
-/*
- * should_abort_scan(), v6.1.192: direct reclaim stops once it aged this
+ * v6.1.192 (lru_gen_kswapd_ages; @memcg's scan began at max_seq @seq, and
+ * @need_swapping: it evicted anon): direct reclaim stops once it aged this
  * memcg twice, or met its target by swapping; memcg reclaim goes on; below
  * DEF_PRIORITY - 2, with the zone above its watermark (high for kswapd,
  * low otherwise; kswapd after reclaiming its target since its last aging
  * pass), it stops and counts MIN_LRU_BATCH more reclaimed.
  */
-static bool should_abort_scan_v61(struct rf_model *m, uint32_t memcg, uint64_t seq,
-				  struct scan_control *sc, bool need_swapping)
+static bool should_abort_scan(struct rf_model *m, uint32_t memcg, uint64_t seq,
+			      struct scan_control *sc, bool need_swapping)
 {
 	uint64_t wmark;
 
+	if (!m->p->lru_gen_kswapd_ages) {
+		if (!root_reclaim(sc))
+			return false;
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+			return true;
+		return sc->kind == RECLAIM_KSWAPD && zone_balanced(m, MIN_LRU_BATCH);
+	}
 	if (sc->kind != RECLAIM_KSWAPD) {
 		if (lrugen_of(m, memcg)->max_seq - seq > 1)
 			return true;
@@ -599,82 +560,43 @@ static bool should_abort_scan_v61(struct rf_model *m, uint32_t memcg, uint64_t s
 }
 
 /*
- * lru_gen_shrink_lruvec(), v6.1.192: every lruvec of the memcg walk
- * (shrink_node_memcgs(), root reclaim too), kswapd with its walk context;
- * without swap to use, global reclaim still takes swappiness 1.  Reclaim
- * that got MIN_LRU_BATCH pages without aging tells kswapd's next
- * lru_gen_age_node() it may skip.
+ * try_to_shrink_lruvec(), v6.12: evict until nr_to_scan pages are scanned,
+ * the scan should stop, or nothing is left to evict; true if the lruvec
+ * should be rotated (aged, or protected).  v6.1.192, where this loop is
+ * lru_gen_shrink_lruvec()'s (lru_gen_kswapd_ages): the swappiness taken
+ * again each round, 0 without may_swap but for global reclaim with swap to
+ * use (1); a lruvec that got MIN_LRU_BATCH pages without needing to age
+ * tells kswapd's next lru_gen_age_node() it may skip.
  */
-static void shrink_lruvec_v61(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
+static bool try_to_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
 {
+	bool v61 = m->p->lru_gen_kswapd_ages, need_aging = false, need_swapping = false;
 	uint64_t seq = lrugen_of(m, memcg)->max_seq, reclaimed = sc->nr_reclaimed, scanned = 0;
-	bool need_aging = false, need_swapping = false;
+	int swappiness = v61 ? 0 : get_swappiness(m, memcg, sc);
+	int64_t nr_to_scan;
 
-	lru_add_drain(m);
-	m->lru_gen_walk = sc->kind == RECLAIM_KSWAPD;
 	for (;;) {
-		int swappiness = get_swappiness_v61(m, memcg, sc);
-		uint64_t nr = get_nr_to_scan_v61(m, memcg, sc, swappiness, &need_aging), delta;
+		uint64_t delta;
 
-		if (!nr)
-			goto done;
+		if (v61) {
+			swappiness = get_swappiness(m, memcg, sc);
+			if (!sc->may_swap)
+				swappiness = global_reclaim(sc) && swappiness ? 1 : 0;
+		}
+		nr_to_scan = get_nr_to_scan(m, memcg, sc, swappiness, &need_aging);
+		if (nr_to_scan <= 0)
+			return nr_to_scan < 0;
 		delta = evict_folios(m, memcg, sc, swappiness, &need_swapping);
 		if (!delta || m->error)
-			goto done;
+			return false;
 		scanned += delta;
-		if (scanned >= nr)
-			break;
-		if (should_abort_scan_v61(m, memcg, seq, sc, need_swapping))
+		if (scanned >= (uint64_t)nr_to_scan ||
+		    should_abort_scan(m, memcg, seq, sc, need_swapping))
 			break;
 	}
-	if (sc->nr_reclaimed - reclaimed >= MIN_LRU_BATCH && !need_aging)
+	if (v61 && sc->nr_reclaimed - reclaimed >= MIN_LRU_BATCH && !need_aging)
 		sc->memcgs_need_aging = false;
-done:
-	m->lru_gen_walk = false;
-}
-
-/*
- * lru_gen_age_node() and age_lruvec(), v6.1.192 (kswapd, each
- * balance_pgdat() round): skipped once after eviction cleared
- * memcgs_need_aging; else every memcg that needs it ages (with kswapd's walk
- * context); with min_ttl_ms, a memcg whose oldest file generation is younger
- * is not reclaimable, and none being so counts an OOM.
- */
-static void lru_gen_age_node_v61(struct rf_model *m, struct scan_control *sc)
-{
-	uint64_t min_ttl = (uint64_t)m->cfg.lru_gen_min_ttl_ms * 1000000u;
-	bool success = false;
-	uint32_t memcg;
-
-	sc->last_reclaimed = sc->nr_reclaimed;
-	if (!sc->memcgs_need_aging) {
-		sc->memcgs_need_aging = true;
-		return;
-	}
-	m->lru_gen_walk = true;
-	for (memcg = 0; memcg != RF_NONE && !m->error; memcg = memcg_next_preorder(m, 0, memcg)) {
-		struct rf_lrugen *g = lrugen_of(m, memcg);
-		int swappiness = get_swappiness_v61(m, memcg, sc);
-		uint64_t nr;
-		bool need;
-
-		if (memcg && !m->memcgs[memcg]->id)
-			continue;
-		need = should_run_aging(m, memcg, swappiness, &nr);
-		if (min_ttl) {
-			if (g->timestamps[lru_gen_from_seq(g->min_seq[1])] + min_ttl > m->now)
-				continue;
-			if (!(m->memcgs[memcg]->online ? nr >> sc->priority : nr) &&
-			    sc->priority != DEF_PRIORITY)
-				continue;
-		}
-		if (need)
-			try_to_inc_max_seq(m, memcg, g->max_seq, swappiness);
-		success = true;
-	}
-	m->lru_gen_walk = false;
-	if (!success && min_ttl)
-		m->nr_min_ttl_oom++;
+	return false;
 }
 
 /*
@@ -695,6 +617,50 @@ static bool lruvec_is_sizable(struct rf_model *m, uint32_t memcg, const struct s
 			total += s > 0 ? (uint64_t)s : 0;
 		}
 	return m->memcgs[memcg]->online ? (total >> sc->priority) != 0 : total != 0;
+}
+
+/*
+ * lruvec_is_reclaimable(), v6.12: a memcg (not released) with pages worth
+ * scanning whose oldest file generation is older than @min_ttl.
+ */
+static bool lruvec_is_reclaimable(struct rf_model *m, uint32_t memcg,
+				  const struct scan_control *sc, uint64_t min_ttl)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	uint64_t birth = g->timestamps[lru_gen_from_seq(g->min_seq[1])];
+
+	if (memcg && !m->memcgs[memcg]->id)
+		return false;
+	return lruvec_is_sizable(m, memcg, sc) && birth + min_ttl < m->now;
+}
+
+/*
+ * age_lruvec(), v6.1.192: a memcg (not released) that needs a new
+ * generation gets one, with kswapd's walk context; with @min_ttl, one whose
+ * oldest file generation is younger, or that holds nothing worth scanning
+ * below DEF_PRIORITY, is not reclaimable (false).
+ */
+static bool age_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc,
+		       uint64_t min_ttl)
+{
+	struct rf_lrugen *g = lrugen_of(m, memcg);
+	int swappiness = get_swappiness(m, memcg, sc);
+	uint64_t nr;
+	bool need;
+
+	if (memcg && !m->memcgs[memcg]->id)
+		return false;
+	need = should_run_aging(m, memcg, swappiness, &nr);
+	if (min_ttl) {
+		if (g->timestamps[lru_gen_from_seq(g->min_seq[1])] + min_ttl > m->now)
+			return false;
+		if (!(m->memcgs[memcg]->online ? nr >> sc->priority : nr) &&
+		    sc->priority != DEF_PRIORITY)
+			return false;
+	}
+	if (need)
+		try_to_inc_max_seq(m, memcg, g->max_seq, swappiness);
+	return true;
 }
 
 /* ------------------------------------------------------------ memcg LRU */
@@ -856,7 +822,7 @@ static void shrink_many(struct rf_model *m, struct scan_control *sc)
 			}
 			if (lrugen_of(m, cur)->memcg_gen == gen) {
 				op = shrink_one(m, cur, sc);
-				if (m->error || should_abort_scan(m, sc)) {
+				if (m->error || should_abort_scan(m, cur, 0, sc, false)) {
 					if (op)
 						lru_gen_rotate_memcg(m, cur, op);
 					return;
@@ -912,45 +878,58 @@ void lru_gen_shrink_node(struct rf_model *m, struct scan_control *sc)
 	m->lru_gen_walk = false;	/* clear_mm_walk() */
 }
 
-/* lru_gen_shrink_lruvec(), v6.12: memcg reclaim of one lruvec; rotate it YOUNG when it aged */
+/*
+ * lru_gen_shrink_lruvec(), v6.12: memcg reclaim of one lruvec, rotated YOUNG
+ * when it aged.  v6.1.192 (lru_gen_kswapd_ages): every lruvec of the memcg
+ * walk (shrink_node_memcgs(), root reclaim too; no memcg LRU), kswapd with
+ * its walk context.
+ */
 void lru_gen_shrink_lruvec(struct rf_model *m, uint32_t memcg, struct scan_control *sc)
 {
-	if (m->p->lru_gen_kswapd_ages) {
-		shrink_lruvec_v61(m, memcg, sc);
-		return;
-	}
+	bool v61 = m->p->lru_gen_kswapd_ages;
+
 	lru_add_drain(m);
-	if (try_to_shrink_lruvec(m, memcg, sc))
+	if (v61)
+		m->lru_gen_walk = sc->kind == RECLAIM_KSWAPD;	/* set_mm_walk(pgdat) */
+	if (try_to_shrink_lruvec(m, memcg, sc) && !v61)
 		lru_gen_rotate_memcg(m, memcg, MEMCG_LRU_YOUNG);
 	m->lru_gen_walk = false;	/* clear_mm_walk() */
 }
 
 /*
  * lru_gen_age_node(), v6.12 (kswapd, each balance_pgdat() round): the
- * initial priority and, with min_ttl_ms, whether any memcg's oldest file
- * generation is older than it; none is: the OOM killer (counted in
- * model.lru_gen_min_ttl_oom; the model kills nothing).
+ * initial priority and, with min_ttl_ms, whether any memcg is reclaimable;
+ * none is: the OOM killer (counted in model.lru_gen_min_ttl_oom; the model
+ * kills nothing).  v6.1.192 (lru_gen_kswapd_ages): skipped once after
+ * eviction cleared memcgs_need_aging; else every memcg that needs it ages
+ * (age_lruvec(), with kswapd's walk context), and with min_ttl_ms none
+ * reclaimable counts an OOM.
  */
 void lru_gen_age_node(struct rf_model *m, struct scan_control *sc)
 {
 	uint64_t min_ttl = (uint64_t)m->cfg.lru_gen_min_ttl_ms * 1000000u;
-	bool reclaimable = !min_ttl;
+	bool v61 = m->p->lru_gen_kswapd_ages, reclaimable = !min_ttl, success = false;
 	uint32_t memcg;
 
-	if (m->p->lru_gen_kswapd_ages) {
-		lru_gen_age_node_v61(m, sc);
-		return;
+	if (v61) {
+		sc->last_reclaimed = sc->nr_reclaimed;
+		if (!sc->memcgs_need_aging) {
+			sc->memcgs_need_aging = true;
+			return;
+		}
+		m->lru_gen_walk = true;
+	} else {
+		set_initial_priority(m, sc);
 	}
-	set_initial_priority(m, sc);
-	for (memcg = 0; memcg != RF_NONE && !reclaimable; memcg = memcg_next_preorder(m, 0, memcg)) {
-		struct rf_lrugen *g = lrugen_of(m, memcg);
-		uint64_t birth = g->timestamps[lru_gen_from_seq(g->min_seq[1])];
-
-		if (memcg && !m->memcgs[memcg]->id)
-			continue;
-		if (lruvec_is_sizable(m, memcg, sc) && birth + min_ttl < m->now)
-			reclaimable = true;
+	for (memcg = 0; memcg != RF_NONE && (v61 ? !m->error : !reclaimable);
+	     memcg = memcg_next_preorder(m, 0, memcg)) {
+		if (v61)
+			success |= age_lruvec(m, memcg, sc, min_ttl);
+		else
+			reclaimable = lruvec_is_reclaimable(m, memcg, sc, min_ttl);
 	}
-	if (!reclaimable)
+	if (v61)
+		m->lru_gen_walk = false;
+	if (v61 ? !success && min_ttl : !reclaimable)
 		m->nr_min_ttl_oom++;
 }
