@@ -244,8 +244,35 @@ void rf_compare_format_change(char *buf, size_t len, double base, double mean, b
 /* The mark after a %change shown without LKP's noise rule (fewer than 3 runs). */
 #define RF_COMPARE_APPARENT	'?'
 
+/*
+ * verb.c, verb_output.c: one run of the verb, where it writes (@out, never
+ * NULL) and says things (rf_compare_say()).
+ */
+struct rf_compare_ctx {
+	const struct rf_compare_opts *o;
+	const struct rf_compare_log *log;
+	FILE *out;
+};
+
+/* verb_output.c: the run's parts after the report is built; each an RF_COMPARE_EXIT_* status. */
+/* The notes on a kernel's column and on metrics some column lacks. */
+void rf_compare_verb_notes(const struct rf_compare_ctx *c, const struct rf_compare_report *rep);
+/* Every gate evaluated: with @check_only, an unknown metric's error alone, else every trip too. */
+int rf_compare_verb_gates(const struct rf_compare_ctx *c, const struct rf_compare_report *rep,
+			  bool check_only);
+/* The decisions and the table, or JSON, or CSV; then the plot and the page. */
+int rf_compare_verb_output(const struct rf_compare_ctx *c, const struct rf_compare_report *rep);
+/* @side as an LKP matrix.json at @o->export_matrix. */
+int rf_compare_verb_export(const struct rf_compare_ctx *c, const struct rf_compare_side *side);
 
 /* util.c */
+/*
+ * A message of the verb (struct rf_compare_log), printf-formatted and escaped
+ * for a terminal whole (lib/term.h), after @out (may be NULL) is flushed;
+ * "out of memory" if it cannot be made.
+ */
+void rf_compare_say(const struct rf_compare_log *log, FILE *out, enum rf_compare_say kind,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /*
  * File-supplied text on a terminal (lib/term.h's rule): @s escaped, cut at a
  * character to @width columns (0: no limit), and padded to them with spaces

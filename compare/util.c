@@ -61,3 +61,26 @@ void rf_compare_seterr(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 }
+
+void rf_compare_say(const struct rf_compare_log *log, FILE *out, enum rf_compare_say kind,
+		    const char *fmt, ...)
+{
+	char *msg = NULL, *esc = NULL;
+	va_list ap;
+	int n;
+
+	if (!log || !log->say)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		msg = NULL;	/* undefined after a failure */
+	else
+		esc = rf_term_escaped(msg);
+	if (out)
+		fflush(out);
+	log->say(log->arg, kind, esc ? esc : "out of memory");
+	free(esc);
+	free(msg);
+}
