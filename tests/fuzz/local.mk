@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tests/fuzz/: a libFuzzer target per input surface (docs/reliability.md):
 #   reader   trace files (the format library)
-#   compare  results files, LKP stats.json/matrix.json, through `refault compare`
-#   gate     `compare --fail-if` expressions
+#   compare  results files, LKP stats.json/matrix.json, through `refault compare`'s library (compare/)
+#   gate     `compare --fail-if` expressions, through the same
 #   config   `--set KEY=VALUE` strings and `--matrix` files
 #   convert  csv, oracleGeneral and jsonl through `refault trace convert`'s library (formats/tools/)
 #   lrugen   debugfs's lru_gen_full as `refault record` reads it
@@ -13,7 +13,7 @@
 # with the normal compiler, under ASan/UBSan in the sanitizer builds.
 FUZZ_TARGETS = reader compare gate config convert lrugen report sweep
 fuzz_reader_SRC = $(librefault_trace_la_SOURCES) $(librefault_util_la_SOURCES)
-fuzz_compare_SRC = cli/builtin-compare.c cli/util.c $(librefault_compare_la_SOURCES) $(fuzz_reader_SRC)
+fuzz_compare_SRC = $(librefault_compare_la_SOURCES) $(fuzz_reader_SRC)
 fuzz_gate_SRC = $(fuzz_compare_SRC)
 fuzz_config_SRC = replayer/replay/config_list.c replayer/replay/policy.c $(librefault_refpolicy_la_SOURCES) \
 	$(librefault_model_la_SOURCES) $(fuzz_reader_SRC)
@@ -35,15 +35,12 @@ TESTS += $(regress_programs)
 tests_fuzz_regress_reader_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-reader.c
 tests_fuzz_regress_reader_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) -DFUZZ_CORPUS='"corpus"'
 tests_fuzz_regress_reader_LDADD = librefault-trace.la $(RF_UTIL) $(ZSTD_LIBS)
-tests_fuzz_regress_compare_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-compare.c \
-	cli/builtin-compare.c cli/util.c
-tests_fuzz_regress_compare_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS) \
-	-DFUZZ_CORPUS='"corpus-compare"'
-tests_fuzz_regress_compare_LDADD = $(COMPARE_LIBS) $(UNWIND_LIBS)
-tests_fuzz_regress_gate_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-gate.c \
-	cli/builtin-compare.c cli/util.c
-tests_fuzz_regress_gate_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS) -DFUZZ_CORPUS='"corpus-gate"'
-tests_fuzz_regress_gate_LDADD = $(COMPARE_LIBS) $(UNWIND_LIBS)
+tests_fuzz_regress_compare_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-compare.c
+tests_fuzz_regress_compare_CFLAGS = $(AM_CFLAGS) -DFUZZ_CORPUS='"corpus-compare"'
+tests_fuzz_regress_compare_LDADD = $(COMPARE_LIBS)
+tests_fuzz_regress_gate_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-gate.c
+tests_fuzz_regress_gate_CFLAGS = $(AM_CFLAGS) -DFUZZ_CORPUS='"corpus-gate"'
+tests_fuzz_regress_gate_LDADD = $(COMPARE_LIBS)
 tests_fuzz_regress_config_SOURCES = tests/fuzz/fuzz-regress.c tests/fuzz/fuzz-config.c
 tests_fuzz_regress_config_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) -DFUZZ_CORPUS='"corpus-config"'
 tests_fuzz_regress_config_LDADD = $(REPLAY_LIBS)
