@@ -451,14 +451,6 @@ void mem_cgroup_uncharge(struct rf_model *m, uint32_t memcg, uint64_t nr)
 	memcg_maybe_release_id(m, memcg);
 }
 
-/* @memcg or, when it is offline, its nearest online ancestor (the root is always online) */
-uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg)
-{
-	while (memcg && !m->memcgs[memcg]->online)
-		memcg = m->memcgs[memcg]->parent;
-	return memcg;
-}
-
 /* css_next_descendant_pre() restricted to @root's subtree */
 uint32_t memcg_next_preorder(struct rf_model *m, uint32_t root, uint32_t pos)
 {

@@ -24,7 +24,13 @@ static inline uint32_t memcg_id_slot(const struct rf_model *m, uint32_t id)
 }
 
 /* @memcg or, when it is offline, its nearest online ancestor (the root is always online). */
-uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg);
+static inline uint32_t memcg_online_ancestor(const struct rf_model *m, uint32_t memcg)
+{
+	while (memcg && !m->memcgs[memcg]->online)
+		memcg = m->memcgs[memcg]->parent;
+	return memcg;
+}
+
 /* css_next_descendant_pre() restricted to @root's subtree: after @pos (RF_NONE: @root first). */
 uint32_t memcg_next_preorder(struct rf_model *m, uint32_t root, uint32_t pos);
 /*

@@ -155,20 +155,6 @@ static uint32_t node_create(struct rf_model *m, uint32_t mapping, uint64_t base,
 	return idx;
 }
 
-/*
- * The memcg a node is charged to, past offline ones: an offline memcg's
- * list_lru and slab went to its parent (memcg_reparent_list_lrus(),
- * memcg_reparent_objcgs()), so the node is accounted there from then on.
- */
-uint32_t xa_node_memcg(struct rf_model *m, uint32_t idx)
-{
-	struct rf_xnode *n = &m->nodes[idx];
-	uint32_t c = memcg_online_ancestor(m, n->memcg);
-
-	n->memcg = (uint16_t)c;
-	return c;
-}
-
 static void node_delete(struct rf_model *m, uint32_t idx)
 {
 	struct rf_xnode *n = &m->nodes[idx];

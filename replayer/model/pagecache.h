@@ -11,6 +11,7 @@
 #define REFAULT_MODEL_PAGECACHE_H
 
 #include "model-local.h"
+#include "memcg.h"
 
 #define XA_CHUNK_SHIFT		6	/* RADIX_TREE_MAP_SHIFT */
 #define XA_CHUNK_SIZE		(1u << XA_CHUNK_SHIFT)
@@ -93,6 +94,20 @@ struct rf_mapping {
 	uint64_t nrshadows;	/* shadow entries (one per evicted folio, whatever its order) */
 };
 
+/*
+ * The memcg a node is charged to, past offline ones: an offline memcg's
+ * list_lru and slab went to its parent (memcg_reparent_list_lrus(),
+ * memcg_reparent_objcgs()), so the node is accounted there from then on.
+ */
+static inline uint32_t xa_node_memcg(struct rf_model *m, uint32_t idx)
+{
+	struct rf_xnode *n = &m->nodes[idx];
+	uint32_t c = memcg_online_ancestor(m, n->memcg);
+
+	n->memcg = (uint16_t)c;
+	return c;
+}
+
 /* ------------------------------------------------------------ page slab */
 
 /* A zeroed page struct's slab index (never RF_NIL), or RF_NIL without memory. */
@@ -139,8 +154,6 @@ bool range_free(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t n
 typedef void (*xa_visit_fn)(struct rf_model *m, uint64_t index, uint64_t entry, void *ctx);
 void xa_for_each_range(struct rf_model *m, uint32_t mapping, uint64_t first, uint64_t last,
 		       xa_visit_fn fn, void *ctx);
-/* The memcg node @node is charged to: its own or, offline, its nearest online ancestor's. */
-uint32_t xa_node_memcg(struct rf_model *m, uint32_t node);
 /* What rf_model_prefetch() found, as the lookup caches' last hits where it still holds. */
 void xa_take_hint(struct rf_model *m, const struct rf_model_prefetch *st);
 
