@@ -3,7 +3,8 @@
  * Which pages an event names, read from its type's entry in the type table
  * (event_types.c: .pages, .touches, .writes, .nr0_to_end), and the one page
  * identity every reader uses: rf_event_pages(), rf_page_space_key(),
- * rf_page_key(), rf_pages_key(); refault/trace.h gives the rules.
+ * rf_page_key(), rf_pages_key(), and the folios a reference touches with
+ * their keys, rf_event_folios(); refault/trace.h gives the rules.
  *
  * The keys are the ones the reference policies always used
  * (replayer/refpolicy/pagekey.c before they moved here): rf_hash64()
@@ -19,6 +20,12 @@
 #include "formats/format-local.h"
 #include "lib/hash.h"
 
+/*
+ * What a reference policy asks of every reference (rf_event_folios()) is
+ * one call with no other inside: each step below is inlined in it.
+ */
+#define always_inline inline __attribute__((always_inline))
+
 /* Arbitrary odd constants, one per kind of space, so the spaces do not overlap by design. */
 #define SPACE_FILE		0x66696c6500000001ull	/* "file" */
 #define SPACE_ANON		0x616e6f6e00000003ull	/* "anon" */
@@ -26,7 +33,7 @@
 #define SPACE_ACCESS_ANON	0x6163636100000007ull	/* "acca" */
 #define SPACE_GEN		0x67656e0000000009ull	/* "gen" */
 
-uint64_t rf_page_space_key(const struct rf_page_space *s)
+static always_inline uint64_t space_key(const struct rf_page_space *s)
 {
 	uint64_t k;
 
@@ -45,18 +52,28 @@ uint64_t rf_page_space_key(const struct rf_page_space *s)
 	}
 }
 
-uint64_t rf_page_key(uint64_t space_key, uint64_t index)
+static always_inline uint64_t page_key(uint64_t space_key, uint64_t index)
 {
 	return rf_hash64(space_key ^ index);
 }
 
+uint64_t rf_page_space_key(const struct rf_page_space *s)
+{
+	return space_key(s);
+}
+
+uint64_t rf_page_key(uint64_t space_key, uint64_t index)
+{
+	return page_key(space_key, index);
+}
+
 uint64_t rf_pages_key(const struct rf_pages *p, uint64_t i)
 {
-	return rf_page_key(p->space_key, p->first + i);
+	return page_key(p->space_key, p->first + i);
 }
 
 /* The folio of 2^@order pages holding @index (from order 64: the whole index space). */
-static void set_folio(struct rf_pages *p, uint64_t index, unsigned int order)
+static always_inline void set_folio(struct rf_pages *p, uint64_t index, unsigned int order)
 {
 	p->folio = true;
 	p->order = (uint8_t)order;
@@ -70,9 +87,11 @@ static void set_folio(struct rf_pages *p, uint64_t index, unsigned int order)
 	}
 }
 
-/* Pages @index .. @index + @nr - 1, stopping at 2^64 - 1; @nr 0: every page from @index on. */
-static void set_range(struct rf_pages *p, uint64_t index, uint64_t nr)
+/* Pages @index .. @index + @nr - 1 in folios of 2^@order, stopping at 2^64 - 1; @nr 0: to the top. */
+static always_inline void set_range(struct rf_pages *p, uint64_t index, uint64_t nr, uint8_t order)
 {
+	p->folio = false;
+	p->order = order;
 	p->first = index;
 	p->last = nr && nr - 1 <= UINT64_MAX - index ? index + (nr - 1) : UINT64_MAX;
 	p->nr = p->last - p->first + 1;
@@ -81,20 +100,21 @@ static void set_range(struct rf_pages *p, uint64_t index, uint64_t nr)
 }
 
 /* A file's pages; the flags that say whether the task wrote (a range has none: its type says). */
-static uint8_t file_pages(struct rf_pages *p, const struct rf_event *ev,
+static always_inline uint8_t file_pages(struct rf_pages *p, const struct rf_event *ev,
 			  const struct rf_event_type_info *ti)
 {
 	uint64_t nr = ev->u.file.nr;
 
-	p->space = (struct rf_page_space){ .kind = RF_SPACE_FILE, .dev = ev->u.file.dev,
-					   .id = ev->u.file.ino };
+	p->space.kind = RF_SPACE_FILE;
+	p->space.dev = ev->u.file.dev;
+	p->space.gen = 0;
+	p->space.id = ev->u.file.ino;
 	switch (ti->pages) {
 	case RF_PAGES_FILE_RANGE:
-		p->order = ev->u.file.order;
-		set_range(p, ev->u.file.index, nr || ti->nr0_to_end ? nr : 1);
+		set_range(p, ev->u.file.index, nr || ti->nr0_to_end ? nr : 1, ev->u.file.order);
 		return 0;
 	case RF_PAGES_FILE_TAIL:
-		set_range(p, ev->u.file.index, 0);
+		set_range(p, ev->u.file.index, 0, 0);
 		return 0;
 	default:
 		set_folio(p, ev->u.file.index, ev->u.file.order);
@@ -102,33 +122,102 @@ static uint8_t file_pages(struct rf_pages *p, const struct rf_event *ev,
 	}
 }
 
-bool rf_event_pages(const struct rf_event *ev, unsigned int page_shift, struct rf_pages *out)
+/* An address space's (RF_SPACE_ANON, @id the mm) or an access key space's (@id 0). */
+static always_inline void set_space(struct rf_pages *p, enum rf_page_space_kind kind, uint64_t id)
 {
-	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
+	p->space.kind = kind;
+	p->space.dev = 0;
+	p->space.gen = 0;
+	p->space.id = id;
+}
+
+/*
+ * Every member is set on every path, without zeroing the whole first, and
+ * it is inlined in both its callers: the replay asks it of every reference
+ * for every policy (and again for its prefetch).  A type this library does
+ * not know has a zeroed table entry: RF_PAGES_NONE.
+ */
+static always_inline bool fill(const struct rf_event *ev, unsigned int page_shift,
+			       struct rf_pages *out)
+{
+	const struct rf_event_type_info *ti;
 	uint8_t flags;
 
-	*out = (struct rf_pages){ .space.kind = RF_SPACE_NONE };
-	if (!ti || ti->pages == RF_PAGES_NONE)
+	if (ev->type >= RF_EV_TYPE_MAX || rf_event_types[ev->type].pages == RF_PAGES_NONE) {
+		*out = (struct rf_pages){ .space.kind = RF_SPACE_NONE };
 		return false;
+	}
+	ti = &rf_event_types[ev->type];
 	switch (ti->pages) {
 	case RF_PAGES_ANON:
-		out->space = (struct rf_page_space){ .kind = RF_SPACE_ANON, .id = ev->u.anon.mm };
+		set_space(out, RF_SPACE_ANON, ev->u.anon.mm);
 		set_folio(out, page_shift < 64 ? ev->u.anon.addr >> page_shift : 0,
 			  ev->u.anon.order);
 		flags = ev->u.anon.flags;
 		break;
 	case RF_PAGES_ACCESS:
 		flags = ev->u.access.flags;
-		out->space.kind = flags & RF_REF_ANON ? RF_SPACE_ACCESS_ANON : RF_SPACE_ACCESS_FILE;
+		set_space(out, flags & RF_REF_ANON ? RF_SPACE_ACCESS_ANON : RF_SPACE_ACCESS_FILE, 0);
 		set_folio(out, ev->u.access.key, ev->u.access.order);
 		break;
 	default:
 		flags = file_pages(out, ev, ti);
 		break;
 	}
+	/* as bits: these are asked of every reference */
 	out->touches = ti->touches;
-	out->reads = ti->touches && !ti->writes;
-	out->write = ti->touches && (ti->writes || (flags & RF_REF_WRITE));
-	out->space_key = rf_page_space_key(&out->space);
+	out->reads = ti->touches & !ti->writes;
+	out->write = ti->touches & (ti->writes | !!(flags & RF_REF_WRITE));
+	out->space_key = space_key(&out->space);
 	return true;
+}
+
+bool rf_event_pages(const struct rf_event *ev, unsigned int page_shift, struct rf_pages *out)
+{
+	return fill(ev, page_shift, out);
+}
+
+/* @p within @b (a file's pages only); false: none is left. */
+static always_inline bool bound(struct rf_pages *p, const struct rf_page_bounds *b)
+{
+	if (p->space.kind != RF_SPACE_FILE)
+		return true;
+	if (b->end && p->first >= b->end)
+		return false;
+	if (p->folio)
+		return true;
+	if (b->max_range && p->nr > b->max_range)
+		p->nr = b->max_range;
+	if (b->end && p->nr > b->end - p->first)
+		p->nr = b->end - p->first;
+	p->last = p->first + (p->nr - 1);
+	return true;
+}
+
+/* Each folio of 2^@p->order pages that meets first .. last, in index order, with its key. */
+static always_inline int walk(const struct rf_pages *p, rf_page_folio_cb cb, void *ctx)
+{
+	unsigned int order = p->order;
+	uint64_t step = order >= 64 ? 0 : 1ull << order;
+	uint64_t f = step ? p->first & ~(step - 1) : 0;
+	int r;
+
+	for (;; f += step) {
+		r = cb(page_key(p->space_key, f), order, ctx);
+		if (r)
+			return r;
+		if (!step || p->last - f < step)	/* the next folio starts past the last page */
+			return 0;
+	}
+}
+
+/* One call, all of it inline: the replay asks it of every reference for every policy. */
+int rf_event_folios(const struct rf_event *ev, unsigned int page_shift,
+		    const struct rf_page_bounds *bounds, rf_page_folio_cb cb, void *ctx)
+{
+	struct rf_pages p;
+
+	if (!fill(ev, page_shift, &p) || !p.touches || (bounds && !bound(&p, bounds)))
+		return 0;
+	return walk(&p, cb, ctx);
 }

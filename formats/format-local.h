@@ -124,6 +124,12 @@ static inline unsigned int rf_schema_nr_written(const struct rf_schema *sch, con
 /* NULL for a type this version does not know. */
 RF_HIDDEN const struct rf_schema *rf_schema_of(unsigned int type);
 
+/*
+ * event_types.c: the type table, for the library's own readers of it on a
+ * hot path (rf_event_pages()); a type it does not know has no .name.
+ */
+RF_HIDDEN extern const struct rf_event_type_info rf_event_types[RF_EV_TYPE_MAX];
+
 static inline uint64_t rf_field_get_u(const struct rf_event *ev, const struct rf_field *f)
 {
 	const char *p = (const char *)ev + f->offset;

@@ -116,24 +116,15 @@ RF_API void rf_refpolicy_free(struct rf_refpolicy *p);
  *       file space after RF_REF_ANON, as the model keeps them apart.
  *
  * These are the pages rf_event_pages() (refault/trace.h) says the task
- * touched, and a key is the one page identity, rf_page_key() of the page's
- * space and the folio's first index: distinct pages of one space map to
- * distinct keys (a bijection), pages of different spaces collide with
- * probability about n^2 / 2^65 (n spaces).  Other events have no page
- * references.  The model decides a folio's order once, when it inserts it;
- * keying by the event's order ignores the model's fallback to base pages
- * when a huge range is partly used.
+ * touched, walked by rf_event_folios(): a key is the one page identity,
+ * rf_page_key() of the page's space and the folio's first index.  Distinct
+ * pages of one space map to distinct keys (a bijection), pages of
+ * different spaces collide with probability about n^2 / 2^65 (n spaces).
+ * Other events have no page references.  The model decides a folio's order
+ * once, when it inserts it; keying by the event's order ignores the model's
+ * fallback to base pages when a huge range is partly used.
  */
-typedef int (*rf_page_ref_cb)(uint64_t key, unsigned int order, void *ctx);
-
-/*
- * Call @cb for each folio of 2^@p->order pages that meets @p->first ..
- * @p->last, in index order, with its key (rf_page_key() of its first,
- * aligned, index) and the order.  A non-zero return from @cb stops the walk
- * and is returned; otherwise 0.  For a caller that bounds the pages first
- * (the replay bounds them as the model does).
- */
-RF_API int rf_page_refs(const struct rf_pages *p, rf_page_ref_cb cb, void *ctx);
+typedef rf_page_folio_cb rf_page_ref_cb;
 
 /*
  * Call @cb for each page reference of @ev (in index order); @page_shift is

@@ -562,6 +562,35 @@ RF_API uint64_t rf_pages_key(const struct rf_pages *p, uint64_t i);
 RF_API bool rf_event_pages(const struct rf_event *ev, unsigned int page_shift,
 			   struct rf_pages *out);
 
+typedef int (*rf_page_folio_cb)(uint64_t key, unsigned int order, void *ctx);
+
+/*
+ * Bounds a reader puts on a file's pages (the replay's reference policies
+ * put the model's: no page at or past MAX_LFS_FILESIZE, a read or write of
+ * at most MAX_RW_COUNT bytes).
+ */
+struct rf_page_bounds {
+	uint64_t end;		/* no file page at or past this index (0: no bound) */
+	uint64_t max_range;	/* a file range names at most this many pages (0: no bound) */
+};
+
+/**
+ * rf_event_folios() - each folio of the pages @ev touches, with its key
+ * @bounds: NULL, or bounds on a file's pages: a page at or past .end names
+ *          nothing, a range stops at .max_range pages and before .end (a
+ *          folio is whole)
+ *
+ * Calls @cb for each folio of 2^order pages that meets the pages
+ * rf_event_pages() gives when they are touched (.touches), in index order,
+ * with its key (rf_page_key() of its first, aligned, index) and the order:
+ * a range of order 0 is one call per page, a folio one call.  A non-zero
+ * return from @cb stops the walk and is returned; otherwise 0 (also when
+ * @ev touches no page).  One call does what rf_event_pages() and a walk
+ * would: the reference policies ask it of every reference.
+ */
+RF_API int rf_event_folios(const struct rf_event *ev, unsigned int page_shift,
+			   const struct rf_page_bounds *bounds, rf_page_folio_cb cb, void *ctx);
+
 /* ---------------------------------------------------------------- writer */
 
 struct rf_trace_writer;

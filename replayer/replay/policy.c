@@ -5,8 +5,8 @@
  * optimal bound and a plain-LRU baseline next to the Linux models
  * (docs/replay.md, "Reference policies").
  *
- * A policy sees the pages the reclaim model is asked for (rf_event_pages(),
- * refault/trace.h, as rf_page_refs() keys them, refault/refpolicy.h),
+ * A policy sees the pages the reclaim model is asked for (one reference a
+ * folio of the pages rf_event_folios() says the task touched, refault/trace.h),
  * bounded as the model bounds them (file_range() and clamp_order(),
  * replayer/model/model-local.h): a read or write moves at most MAX_RW_COUNT
  * bytes (rw_verify_area(), fs/read_write.c), no page lies at or past
@@ -178,6 +178,11 @@ struct rf_policy_run {
 	const struct rf_policy_config *c;
 	struct rf_refpolicy *p;		/* NULL until the first reference */
 	unsigned int page_shift;
+	/*
+	 * A file's pages as the model bounds them (file_range()): none at or
+	 * past MAX_LFS_FILESIZE, a read or write of at most MAX_RW_COUNT bytes.
+	 */
+	struct rf_page_bounds bounds;
 	char recorded[RF_MAX_STRING];	/* the recorded cgroup's path, normalized; "" none */
 	uint64_t recorded_id;		/* its id once a cgroup_mkdir named it */
 	bool recorded_known;
@@ -206,6 +211,8 @@ int rf_policy_run_new(struct rf_policy_run **out, const struct rf_policy_config 
 		return RF_ERR_NOMEM;
 	r->c = c;
 	r->page_shift = (unsigned int)__builtin_ctz(c->page_size);
+	r->bounds.end = (uint64_t)INT64_MAX >> r->page_shift;
+	r->bounds.max_range = (uint64_t)INT32_MAX >> r->page_shift;
 	if (h->cgroup[0])
 		normalize(r->recorded, sizeof(r->recorded), h->cgroup);
 	*out = r;
@@ -261,37 +268,13 @@ static int ref_one(uint64_t key, unsigned int order, void *ctx)
 	return rf_refpolicy_ref(ctx, key, order > MAX_ORDER_REF ? MAX_ORDER_REF : order);
 }
 
-/*
- * Bound @p as the model bounds a file's pages (file_range()): no page at or
- * past MAX_LFS_FILESIZE, a read or write moves at most MAX_RW_COUNT bytes
- * (a folio is whole).  False: none is left.
- */
-static bool bound_pages(const struct rf_policy_run *r, struct rf_pages *p)
-{
-	uint64_t max_rw = (uint64_t)INT32_MAX >> r->page_shift;
-	uint64_t end = (uint64_t)INT64_MAX >> r->page_shift;
-
-	if (p->space.kind != RF_SPACE_FILE)
-		return true;
-	if (p->first >= end)
-		return false;
-	if (!p->folio) {
-		if (p->nr > max_rw)
-			p->nr = max_rw;
-		if (p->nr > end - p->first)
-			p->nr = end - p->first;
-		p->last = p->first + (p->nr - 1);
-	}
-	return true;
-}
-
 int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev)
 {
-	struct rf_pages p;
+	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
 	int rc;
 
-	/* the pages the task touched (file_readahead, the observations: none) */
-	if (!rf_event_pages(ev, r->page_shift, &p) || !p.touches) {
+	/* a reference the task made (the type table's .touches: not readahead, no observation) */
+	if (!ti || !ti->touches) {
 		if (!r->p)
 			watch_cgroups(r, ev);
 		return 0;
@@ -301,7 +284,7 @@ int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev)
 		if (rc)
 			return rc;
 	}
-	return bound_pages(r, &p) ? rf_page_refs(&p, ref_one, r->p) : 0;
+	return rf_event_folios(ev, r->page_shift, &r->bounds, ref_one, r->p);
 }
 
 struct ahead {

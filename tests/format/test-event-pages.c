@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rf_event_pages(): which pages an event names, from its type's table
- * entry; rf_page_space_key() and rf_page_key(): the one page identity, its
- * keys pinned (the reference policies' results depend on which pages are
+ * entry; rf_page_space_key(), rf_page_key(), rf_pages_key() and
+ * rf_event_folios(): the one page identity, its keys pinned (the reference policies' results depend on which pages are
  * one, tests/refpolicy/test-refpolicy-pagekey pins the same values).
  */
 #include <string.h>
@@ -177,12 +177,65 @@ static void keys(void)
 	ok(rf_page_key(rf_page_space_key(&sp), 5) != k, "another inode: another page");
 }
 
+struct walk {
+	uint64_t key[8];
+	unsigned int order[8];
+	int n, stop_at;
+};
+
+static int walk_one(uint64_t key, unsigned int order, void *ctx)
+{
+	struct walk *w = ctx;
+
+	w->key[w->n] = key;
+	w->order[w->n++] = order;
+	return w->n == w->stop_at ? 9 : w->n == 8;
+}
+
+/* rf_event_folios(): each folio of the pages an event touches, with its key, bounded. */
+static void folio_walk(void)
+{
+	struct rf_event ev = file_ev(RF_EV_FILE_READ, 1, 6, 2);
+	struct rf_pages p = pages_of(&ev);
+	struct rf_page_bounds b = { .end = 100, .max_range = 3 };
+	struct walk w = { .n = 0 };
+
+	ok(rf_event_folios(&ev, 12, NULL, walk_one, &w) == 0 && w.n == 2 && w.order[0] == 2 &&
+	   w.key[0] == rf_page_key(p.space_key, 0) && w.key[1] == rf_page_key(p.space_key, 4),
+	   "pages 1..6 in folios of order 2: the folios at 0 and 4, keyed by their first page");
+	ev = file_ev(RF_EV_FILE_FAULT, 700, 0, 9);
+	w = (struct walk){ .n = 0 };
+	ok(rf_event_folios(&ev, 12, NULL, walk_one, &w) == 0 && w.n == 1 &&
+	   w.key[0] == 0x0d1ae634ad59adfdull && w.order[0] == 9,
+	   "a fault at 700 in a PMD folio: one folio, the one at 512, its key as it always was");
+	ev = file_ev(RF_EV_FILE_READ, 0, 100, 0);
+	w = (struct walk){ .n = 0, .stop_at = 3 };
+	ok(rf_event_folios(&ev, 12, NULL, walk_one, &w) == 9 && w.n == 3,
+	   "a callback's non-zero return stops the walk and is returned");
+	ev = file_ev(RF_EV_FILE_READAHEAD, 0, 100, 0);
+	w = (struct walk){ .n = 0 };
+	ok(rf_event_folios(&ev, 12, NULL, walk_one, &w) == 0 && w.n == 0,
+	   "readahead: named, not touched, no folio");
+	ev = file_ev(RF_EV_FILE_READ, 98, 50, 0);
+	w = (struct walk){ .n = 0 };
+	ok(rf_event_folios(&ev, 12, &b, walk_one, &w) == 0 && w.n == 2,
+	   "bounds: a range stops before the end");
+	ev = file_ev(RF_EV_FILE_READ, 10, 50, 0);
+	w = (struct walk){ .n = 0 };
+	ok(rf_event_folios(&ev, 12, &b, walk_one, &w) == 0 && w.n == 3, "bounds: at most max_range pages");
+	ev = file_ev(RF_EV_FILE_FAULT, 100, 0, 0);
+	w = (struct walk){ .n = 0 };
+	ok(rf_event_folios(&ev, 12, &b, walk_one, &w) == 0 && w.n == 0,
+	   "bounds: a page at the end names nothing");
+}
+
 int main(void)
 {
-	plan(8 + 7 + 3 + 7);
+	plan(8 + 7 + 3 + 7 + 7);
 	ranges();
 	folios();
 	every_type();
 	keys();
+	folio_walk();
 	return done_testing();
 }
