@@ -19,7 +19,7 @@
 /* Slot encoding, two tag bits as the kernel's radix-tree exceptional entries. */
 #define SLOT_TAG_MASK	3ull
 #define SLOT_PAGE	0ull	/* page slab index << 2 */
-#define SLOT_SHADOW	1ull	/* file shadow: see pack_shadow() */
+#define SLOT_SHADOW	1ull	/* file shadow: workingset.c pack_shadow() */
 #define SLOT_TAIL	2ull	/* page slab index << 2 of the head of a large folio */
 #define SLOT_SWAP	3ull	/* anon page on swap, with its shadow bits */
 
