@@ -87,7 +87,7 @@ static always_inline void set_folio(struct rf_pages *p, uint64_t index, unsigned
 	}
 }
 
-/* Pages @index .. @index + @nr - 1 in folios of 2^@order, stopping at 2^64 - 1; @nr 0: to the top. */
+/* Pages @index .. @index + @nr - 1 in folios of 2^@order, up to 2^64 - 1; @nr 0: to the top. */
 static always_inline void set_range(struct rf_pages *p, uint64_t index, uint64_t nr, uint8_t order)
 {
 	p->folio = false;
@@ -157,7 +157,8 @@ static always_inline bool fill(const struct rf_event *ev, unsigned int page_shif
 		break;
 	case RF_PAGES_ACCESS:
 		flags = ev->u.access.flags;
-		set_space(out, flags & RF_REF_ANON ? RF_SPACE_ACCESS_ANON : RF_SPACE_ACCESS_FILE, 0);
+		set_space(out, flags & RF_REF_ANON ? RF_SPACE_ACCESS_ANON : RF_SPACE_ACCESS_FILE,
+			  0);
 		set_folio(out, ev->u.access.key, ev->u.access.order);
 		break;
 	default:
@@ -206,7 +207,8 @@ static always_inline int walk(const struct rf_pages *p, rf_page_folio_cb cb, voi
 		r = cb(page_key(p->space_key, f), order, ctx);
 		if (r)
 			return r;
-		if (!step || p->last - f < step)	/* the next folio starts past the last page */
+		/* the next folio starts past the last page */
+		if (!step || p->last - f < step)
 			return 0;
 	}
 }

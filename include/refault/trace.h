@@ -415,7 +415,7 @@ enum rf_page_keys {
 	RF_PAGES_FILE_RANGE,
 	RF_PAGES_FILE_FOLIO,	/* .file: dev, ino; the folio of 2^order pages holding index */
 	RF_PAGES_ANON,		/* .anon: mm; the folio of 2^order pages holding byte addr */
-	RF_PAGES_ACCESS,	/* .access: the folio of 2^order keys holding key, in a flat space */
+	RF_PAGES_ACCESS,	/* .access: the folio of 2^order keys holding key (flat space) */
 	RF_PAGES_FILE_TAIL,	/* .file: dev, ino; every page from index on (truncate) */
 };
 

@@ -46,7 +46,7 @@ struct warm_folio {
 };
 
 struct rf_warm {
-	struct page_set seen;		/* every page mentioned so far, by its key (rf_pages_key()) */
+	struct page_set seen;		/* every page mentioned so far, by rf_pages_key() */
 	struct warm_folio *folios;	/* cached before the trace */
 	size_t nr, cap;
 	uint64_t pages;

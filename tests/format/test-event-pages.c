@@ -2,8 +2,9 @@
 /*
  * rf_event_pages(): which pages an event names, from its type's table
  * entry; rf_page_space_key(), rf_page_key(), rf_pages_key() and
- * rf_event_folios(): the one page identity, its keys pinned (the reference policies' results depend on which pages are
- * one, tests/refpolicy/test-refpolicy-pagekey pins the same values).
+ * rf_event_folios(): the one page identity, its keys pinned (the reference
+ * policies' results depend on which pages are one,
+ * tests/refpolicy/test-refpolicy-pagekey pins the same values).
  */
 #include <string.h>
 
@@ -142,7 +143,8 @@ static void every_type(void)
 	memset(&ev, 0, sizeof(ev));
 	ev.type = RF_EV_DAMON_REGION;
 	ok(!rf_event_pages(&ev, 12, &p), "a DAMON region names no page");
-	ok(rf_event_type_info(RF_EV_FILE_READ)->stack && rf_event_type_info(RF_EV_ANON_FAULT)->stack &&
+	ok(rf_event_type_info(RF_EV_FILE_READ)->stack &&
+	   rf_event_type_info(RF_EV_ANON_FAULT)->stack &&
 	   !rf_event_type_info(RF_EV_ACCESS)->stack &&
 	   !rf_event_type_info(RF_EV_FILE_READAHEAD)->stack,
 	   "the references a call stack can name: read, write, faults");
@@ -154,7 +156,8 @@ static void keys(void)
 	struct rf_pages p = pages_of(&rd);
 	struct rf_page_space sp = p.space, anon = { .kind = RF_SPACE_ANON,
 						    .id = 0xffff888000001000ull };
-	struct rf_page_space af = { .kind = RF_SPACE_ACCESS_FILE }, aa = { .kind = RF_SPACE_ACCESS_ANON };
+	struct rf_page_space af = { .kind = RF_SPACE_ACCESS_FILE };
+	struct rf_page_space aa = { .kind = RF_SPACE_ACCESS_ANON };
 	uint64_t k = rf_page_key(p.space_key, 5);
 
 	ok(k == 0x68f31c5bc97133b9ull, "file (8, 12) page 5: its key, as it always was");
@@ -222,7 +225,8 @@ static void folio_walk(void)
 	   "bounds: a range stops before the end");
 	ev = file_ev(RF_EV_FILE_READ, 10, 50, 0);
 	w = (struct walk){ .n = 0 };
-	ok(rf_event_folios(&ev, 12, &b, walk_one, &w) == 0 && w.n == 3, "bounds: at most max_range pages");
+	ok(rf_event_folios(&ev, 12, &b, walk_one, &w) == 0 && w.n == 3,
+	   "bounds: at most max_range pages");
 	ev = file_ev(RF_EV_FILE_FAULT, 100, 0, 0);
 	w = (struct walk){ .n = 0 };
 	ok(rf_event_folios(&ev, 12, &b, walk_one, &w) == 0 && w.n == 0,
