@@ -4,7 +4,7 @@
  * where a cumulative counter counts from gives the same number to the
  * results' "observed" section (compare NAME@kernel) and to validate's
  * quantities; attribution of page-cache deletions; orders from a hostile
- * file are clamped before any shift.
+ * file are clamped before any shift; an event's pages are the type table's.
  */
 #include <string.h>
 
@@ -135,11 +135,54 @@ static void hostile_orders(void)
 	rf_observe_free(o);
 }
 
+static void read_nr(struct rf_observe *o, uint64_t index, uint64_t nr)
+{
+	struct rf_event ev = { .type = RF_EV_FILE_READ };
+
+	ev.u.file.dev = 8;
+	ev.u.file.ino = 12;
+	ev.u.file.index = index;
+	ev.u.file.nr = nr;
+	feed(o, &ev);
+}
+
+/*
+ * The pages an event names are the type table's (rf_event_pages()), as the
+ * model and the reference policies read them: a folio is the aligned one
+ * holding its index, a read of no pages reads the page at its index.
+ */
+static void table_pages(void)
+{
+	struct rf_observe *o;
+	long a;
+
+	rf_observe_new(&o, 4096, RF_OBSERVE_PAGES);
+	page(o, RF_EV_PAGECACHE_ADD, 0, 4, 2);
+	page(o, RF_EV_FILE_FAULT, 0, 5, 2);
+	is_int(rf_observe_precached(o), 0, "a fault at 5 of order 2 reads the folio at 4, cached");
+	rf_observe_free(o);
+
+	rf_observe_new(&o, 4096, RF_OBSERVE_PAGES);
+	mkdir_cg(o, 10, "/a");
+	a = rf_observe_cgroup_by_path(o, "/a");
+	page(o, RF_EV_PAGECACHE_ADD, 10, 4, 2);
+	page(o, RF_EV_PAGECACHE_DEL, 0, 6, 2);
+	ok(rf_observe_local(o, (size_t)a)[RF_OBS_DEL] == 4 && !rf_observe_unknown_deletes(o),
+	   "a delete at 6 of order 2 is of the folio at 4, added by /a");
+	rf_observe_free(o);
+
+	rf_observe_new(&o, 4096, RF_OBSERVE_PAGES);
+	read_nr(o, 100, 0);
+	is_int(rf_observe_precached(o), 1, "a read of nr 0 reads the page at its index");
+	rf_observe_free(o);
+}
+
 int main(void)
 {
-	plan(18);
+	plan(18 + 3);
 	count_from();
 	attribution();
 	hostile_orders();
+	table_pages();
 	return done_testing();
 }
