@@ -226,7 +226,8 @@ int cmd_replay(int argc, char **argv)
 		rf_config_list_free(&configs);
 		return RF_EXIT_FAILURE;
 	}
-	a.opts.progress = !a.quiet && isatty(STDERR_FILENO);
+	if (!a.quiet && isatty(STDERR_FILENO))
+		a.opts.progress = rf_cli_replay_progress;
 	rc = rf_replay_run(&a.opts, &configs, &res, err, sizeof(err));
 	if (rc) {
 		rf_err("replay", "%s", err[0] ? err : rf_strerror(rc));

@@ -286,7 +286,8 @@ static int run(struct report_args *a)
 			rf_outfile_abandon(&out);
 		return RF_EXIT_FAILURE;
 	}
-	a->opts.progress = isatty(STDERR_FILENO);
+	if (isatty(STDERR_FILENO))
+		a->opts.progress = rf_cli_replay_progress;
 	rc = rf_report_run(&a->opts, &r, err, sizeof(err));
 	if (rc) {
 		report_err(err[0] ? err : rf_strerror(rc));

@@ -145,7 +145,8 @@ int cmd_validate(int argc, char **argv)
 		return RF_EXIT_USAGE;
 	}
 	a.o.sets = a.sets;
-	a.o.progress = !a.quiet && isatty(STDERR_FILENO);
+	if (!a.quiet && isatty(STDERR_FILENO))
+		a.o.progress = rf_cli_replay_progress;
 	e = rf_validate_run(&v, argv[optind], &a.o, err, sizeof(err));
 	if (e) {
 		rf_err(VERB, "%s", err);

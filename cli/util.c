@@ -12,6 +12,7 @@
 #include <libunwind.h>
 
 #include "cli/util.h"
+#include "replayer/replay/replay.h"
 
 /* "refault <verb>: <message>[; see 'refault <verb> --help']", after what stdout holds so far. */
 static void message(const char *verb, bool see_help, const char *fmt, va_list ap)
@@ -168,4 +169,18 @@ int rf_add_set(const char *verb, char **sets, size_t *nr, char *arg)
 	}
 	sets[(*nr)++] = arg;
 	return 0;
+}
+
+void rf_cli_replay_progress(const struct rf_replay_progress *p, void *ctx)
+{
+	(void)ctx;
+	if (p->total_chunks)
+		fprintf(stderr, "\rreplay: chunk %llu/%llu, %.1f M events/s, ETA %.0f s   ",
+			(unsigned long long)p->chunks, (unsigned long long)p->total_chunks,
+			p->events_per_s / 1e6, p->eta_s);
+	else
+		fprintf(stderr, "\rreplay: chunk %llu, %.1f M events/s   ",
+			(unsigned long long)p->chunks, p->events_per_s / 1e6);
+	if (p->final)
+		fputc('\n', stderr);
 }

@@ -66,6 +66,10 @@ int rf_add_set(const char *verb, char **sets, size_t *nr, char *arg);
 /* Install a handler that prints a libunwind backtrace on SIGSEGV/SIGBUS/SIGABRT/SIGFPE. */
 void rf_cli_install_crash_handler(void);
 
+struct rf_replay_progress;
+/* The replay's progress line on stderr ("replay: chunk N/M, R M events/s, ETA S s"), for a tty. */
+void rf_cli_replay_progress(const struct rf_replay_progress *p, void *ctx);
+
 /* Flush stdout; report a write error (e.g. ENOSPC) and turn it into a failure. */
 int rf_cli_finish(int status);
 

@@ -36,6 +36,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "replayer/replay/replay.h"
+
 enum rf_report_by {
 	RF_REPORT_BY_FILE,	/* the folio's file; anonymous memory by address space */
 	RF_REPORT_BY_CGROUP,	/* the memory cgroup charged */
@@ -96,7 +98,8 @@ struct rf_report_opts {
 	size_t nr_sets;
 	unsigned int threads;		/* the models' replay (>= 1) */
 	bool skip_damaged;
-	bool progress;			/* the replay's progress line on stderr */
+	rf_replay_progress_cb progress;	/* the replay's progress (NULL: none) */
+	void *progress_ctx;
 	bool warm_cache;		/* the models start with the pages cached before the trace */
 	bool check_fingerprint;		/* the trace must be the one @fingerprint names */
 	uint64_t fingerprint;		/* of a results file's "trace" */

@@ -187,6 +187,7 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 {
 	struct rf_replay_opts ro = { .trace_path = o->trace_path, .threads = o->threads,
 				     .skip_damaged = o->skip_damaged, .progress = o->progress,
+				     .progress_ctx = o->progress_ctx,
 				     .warm_cache = o->warm_cache, .allow_mglru = true };
 	struct rf_config_list l = { 0 };
 	struct rf_replay_result *res = NULL;

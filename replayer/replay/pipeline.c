@@ -353,22 +353,19 @@ static void *worker_main(void *arg)
 static void progress(struct pipeline *pl, double t_start, double *t_last, uint64_t total_chunks,
 		     bool final)
 {
-	double t = rf_mono_seconds(), rate;
+	double t = rf_mono_seconds();
 	uint64_t done = pl->produced, events = uatomic_read(&pl->res->runs[0].events);
+	struct rf_replay_progress p = { .chunks = done, .final = final };
 
 	if (!pl->opts->progress || (!final && t - *t_last < 0.5))
 		return;
 	*t_last = t;
-	rate = t > t_start ? (double)events / (t - t_start) : 0;
-	if (total_chunks && done <= total_chunks)
-		fprintf(stderr, "\rreplay: chunk %llu/%llu, %.1f M events/s, ETA %.0f s   ",
-			(unsigned long long)done, (unsigned long long)total_chunks, rate / 1e6,
-			done ? (t - t_start) * (double)(total_chunks - done) / (double)done : 0.0);
-	else
-		fprintf(stderr, "\rreplay: chunk %llu, %.1f M events/s   ", (unsigned long long)done,
-			rate / 1e6);
-	if (final)
-		fputc('\n', stderr);
+	p.events_per_s = t > t_start ? (double)events / (t - t_start) : 0;
+	if (total_chunks && done <= total_chunks) {
+		p.total_chunks = total_chunks;
+		p.eta_s = done ? (t - t_start) * (double)(total_chunks - done) / (double)done : 0.0;
+	}
+	pl->opts->progress(&p, pl->opts->progress_ctx);
 }
 
 /* Wait until the slot of the next batch is free; false if the run aborted. */

@@ -105,12 +105,24 @@ void rf_config_list_free(struct rf_config_list *l);
 int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_t *events,
 				struct rf_trace_reader **reader, char *err, size_t errlen);
 
+/* How far a replay is, for a progress line (rf_replay_opts.progress). */
+struct rf_replay_progress {
+	uint64_t chunks;		/* chunks read so far */
+	uint64_t total_chunks;		/* the trace's, from its index; 0 when not known */
+	double events_per_s;		/* the events fed so far over the time since the start */
+	double eta_s;			/* the time left at that rate, when total_chunks is known */
+	bool final;			/* the last call, the trace read whole */
+};
+/* Called from the reading thread at most every 0.5 s, and once with @p->final. */
+typedef void (*rf_replay_progress_cb)(const struct rf_replay_progress *p, void *ctx);
+
 struct rf_replay_opts {
 	const char *trace_path;
 	unsigned int threads;		/* worker threads (>= 1) */
 	uint64_t interval_ns;		/* 0: automatic */
 	bool skip_damaged;
-	bool progress;			/* a progress line on stderr */
+	rf_replay_progress_cb progress;	/* NULL: none (the library prints nothing) */
+	void *progress_ctx;
 	bool warm_cache;		/* pre-load the pages cached before the trace (warm.c) */
 	bool observe_pages;		/* the kernel's account follows every page (RF_OBSERVE_PAGES) */
 	bool all_cgroups;		/* results keep the cgroups outside the recorded one */

@@ -314,7 +314,7 @@ static int replay(struct vrun *r, const char *path, const struct rf_validate_opt
 {
 	struct rf_replay_opts ro = {
 		.trace_path = path, .threads = o->threads ? o->threads : 1,
-		.progress = o->progress, .warm_cache = !o->cold_cache, .observe_pages = true,
+		.progress = o->progress, .progress_ctx = o->progress_ctx, .warm_cache = !o->cold_cache, .observe_pages = true,
 		.allow_mglru = o->allow_mglru,
 	};
 	struct rf_config_list l = { 0 };

@@ -19,6 +19,8 @@
 
 #include <refault/api.h>
 
+#include "replayer/replay/replay.h"
+
 /*
  * The floor a person gets without --slack: what no trace shows (the program's own text and
  * libraries activated through the loader's mappings, a few pages of metadata) measured 1..51
@@ -35,7 +37,8 @@ struct rf_validate_opts {
 					 * default is RF_VALIDATE_DEFAULT_SLACK */
 	bool cold_cache;		/* the model starts empty; pages cached before are slack */
 	unsigned int threads;		/* replay engine threads (0: 1) */
-	bool progress;			/* the engine's progress line on stderr */
+	rf_replay_progress_cb progress;	/* the engine's progress (NULL: none) */
+	void *progress_ctx;
 	bool allow_mglru;		/* validate a trace recorded with the multi-gen LRU on
 					 * against a classic-LRU profile (refused otherwise) */
 };
