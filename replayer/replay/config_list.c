@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "lib/grow.h"
-#include "replayer/replay/replay.h"
+#include "replayer/replay/replay-local.h"
 
 #define MAX_WORDS	64
 #define MAX_EXPANSION	4096

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Internals of the replay engine shared by pipeline.c, replay.c and results.c. */
+/* Internals of the replay engine (librefault-replay), shared by its files. */
 #ifndef REFAULT_RESULT_LOCAL_H
 #define REFAULT_RESULT_LOCAL_H
 
@@ -32,6 +32,55 @@ void rf_cgroup_names_release(struct rf_cgroup_names *cn);
  */
 int rf_cgroup_names_resolve_configs(struct rf_config_list *l, const struct rf_replay_opts *opts,
 				    const struct rf_trace_header *h, char *err, size_t errlen);
+
+/*
+ * warm.c: the pages a trace reads that were cached before it began.
+ * rf_warm_scan() reads @path once (past damaged chunks with @skip_damaged);
+ * rf_warm_load() gives them to @m at time @t, resident, unreferenced and
+ * charged to the root memcg.
+ */
+struct rf_warm;
+int rf_warm_scan(struct rf_warm **out, const char *path, bool skip_damaged, char *err,
+		 size_t errlen);
+int rf_warm_load(const struct rf_warm *w, struct rf_model *m, uint64_t t);
+uint64_t rf_warm_pages(const struct rf_warm *w);
+/* The time of the trace's first event. */
+uint64_t rf_warm_start(const struct rf_warm *w);
+void rf_warm_free(struct rf_warm *w);
+
+/*
+ * series.c: a time series of samples, each what @walk gives of @src (key,
+ * value pairs in a fixed order, as rf_model_sample() names them).
+ */
+struct rf_series;
+typedef int (*rf_series_walk)(const void *src, rf_model_counter_cb cb, void *ctx);
+/* rf_model_sample() as a walk of a struct rf_model. */
+int rf_series_model_walk(const void *m, rf_model_counter_cb cb, void *ctx);
+struct rf_series *rf_series_new(uint64_t interval_ns);
+/* Call before feeding each event: takes the samples due before @t. */
+int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t);
+int rf_series_finish(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t_end);
+/*
+ * One sample at @t, times counted from @t0 (the first event): the kernel's
+ * own series, a sample at each of its counter snapshots.
+ */
+int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_walk walk,
+		     const void *src);
+json_object *rf_series_to_json(const struct rf_series *s);
+size_t rf_series_samples(const struct rf_series *s);
+void rf_series_free(struct rf_series *s);
+
+/*
+ * policy.c: a reference policy's configuration (struct rf_policy_config in replay.h), made,
+ * set and freed as rf_model_config_*() do a model's.
+ */
+/* Whether @name is a reference policy's ("lru", "clock", "opt"), not a kernel profile. */
+bool rf_policy_profile(const char *name);
+int rf_policy_config_new(struct rf_policy_config **out, const char *profile);
+int rf_policy_config_set(struct rf_policy_config *c, const char *key, const char *value, char *err,
+			 size_t errlen);
+void rf_policy_config_from_header(struct rf_policy_config *c, const struct rf_trace_header *h);
+void rf_policy_config_free(struct rf_policy_config *c);
 
 /* policy.c: a reference policy fed as a model is (see rf_policy_config in replay.h). */
 struct rf_policy_run;

@@ -26,6 +26,7 @@
 
 #include <json-c/json.h>
 
+#include <refault/api.h>
 #include <refault/model.h>
 #include <refault/trace.h>
 
@@ -54,17 +55,12 @@ struct rf_replay_probe {
  * "opt") as configurations beside the kernel profiles.  Keys: "cache" (the
  * capacity; default the recorded cgroup's first memory limit, else the
  * memory), "memory", "page_size"; a kernel profile's other keys are checked
- * and kept as ignored.  Functions as rf_model_config_*() do.
+ * and kept as ignored.  Made, set and freed inside the engine (replay-local.h).
  */
 struct rf_policy_config;
-bool rf_policy_profile(const char *name);
-int rf_policy_config_new(struct rf_policy_config **out, const char *profile);
-int rf_policy_config_set(struct rf_policy_config *c, const char *key, const char *value, char *err,
-			 size_t errlen);
-void rf_policy_config_from_header(struct rf_policy_config *c, const struct rf_trace_header *h);
-int rf_policy_config_describe(const struct rf_policy_config *c, rf_model_describe_cb cb,
-			      void *ctx);
-void rf_policy_config_free(struct rf_policy_config *c);
+/* Its settings, as rf_model_config_describe() gives a model configuration's. */
+RF_API int rf_policy_config_describe(const struct rf_policy_config *c, rf_model_describe_cb cb,
+				     void *ctx);
 
 /* One configuration to replay: a name and the model configuration (or a reference policy's). */
 struct rf_replay_config {
@@ -84,15 +80,16 @@ struct rf_config_list {
 };
 
 /* config_list.c: --profile / --set / --matrix into a list of named configurations */
-int rf_config_list_add_profiles(struct rf_config_list *l, const char *profiles,
-				char *const *sets, size_t nr_sets, char *err, size_t errlen);
-int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *const *sets,
-			      size_t nr_sets, char *err, size_t errlen);
+RF_API int rf_config_list_add_profiles(struct rf_config_list *l, const char *profiles,
+				       char *const *sets, size_t nr_sets, char *err, size_t errlen);
+RF_API int rf_config_list_add_matrix(struct rf_config_list *l, const char *path, char *const *sets,
+				     size_t nr_sets, char *err, size_t errlen);
 /* One line of a matrix, as a --matrix file's (the configurations at most 4096 in all). */
-int rf_config_list_add_matrix_line(struct rf_config_list *l, const char *line, char *const *sets,
-				   size_t nr_sets, char *err, size_t errlen);
-void rf_config_list_apply_header(struct rf_config_list *l, const struct rf_trace_header *h);
-void rf_config_list_free(struct rf_config_list *l);
+RF_API int rf_config_list_add_matrix_line(struct rf_config_list *l, const char *line,
+					  char *const *sets, size_t nr_sets, char *err,
+					  size_t errlen);
+RF_API void rf_config_list_apply_header(struct rf_config_list *l, const struct rf_trace_header *h);
+RF_API void rf_config_list_free(struct rf_config_list *l);
 
 /*
  * replay.c: the "fingerprint" of the trace at @path as its results file gives
@@ -102,8 +99,8 @@ void rf_config_list_free(struct rf_config_list *l);
  * either way, meaningful on success only.  With @reader, the trace's reader
  * is handed back open on success (for its header; the caller closes it).
  */
-int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_t *events,
-				struct rf_trace_reader **reader, char *err, size_t errlen);
+RF_API int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_t *events,
+				       struct rf_trace_reader **reader, char *err, size_t errlen);
 
 /* How far a replay is, for a progress line (rf_replay_opts.progress). */
 struct rf_replay_progress {
@@ -134,59 +131,23 @@ struct rf_replay_opts {
 /* What a replay produced, before it becomes JSON. */
 struct rf_replay_result;
 
-int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *configs,
-		  struct rf_replay_result **out, char *err, size_t errlen);
-json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with_run);
+RF_API int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *configs,
+			 struct rf_replay_result **out, char *err, size_t errlen);
+RF_API json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with_run);
 /* A few lines per configuration for a person. */
-void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out);
+RF_API void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out);
 /* The header of the trace replayed. */
-const struct rf_trace_header *rf_replay_result_header(const struct rf_replay_result *res);
+RF_API const struct rf_trace_header *rf_replay_result_header(const struct rf_replay_result *res);
 /* FNV-1a over every chunk's zstd checksum: the results' "trace" "fingerprint". */
-uint64_t rf_replay_result_fingerprint(const struct rf_replay_result *res);
+RF_API uint64_t rf_replay_result_fingerprint(const struct rf_replay_result *res);
 /* Events of the trace the models were fed. */
-uint64_t rf_replay_result_events(const struct rf_replay_result *res);
+RF_API uint64_t rf_replay_result_events(const struct rf_replay_result *res);
 /* Records the kernel dropped while the trace was recorded (its lost events). */
-uint64_t rf_replay_result_lost(const struct rf_replay_result *res);
+RF_API uint64_t rf_replay_result_lost(const struct rf_replay_result *res);
 /* Pages the warm pass gave every model before the trace (0 without --warm-cache). */
-uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res);
+RF_API uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res);
 /* The kernel's account, taken out of @res (the caller frees it with rf_observe_free()). */
-struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res);
-void rf_replay_result_free(struct rf_replay_result *res);
-
-/*
- * warm.c: the pages a trace reads that were cached before it began.
- * rf_warm_scan() reads @path once (past damaged chunks with @skip_damaged); rf_warm_load() gives them to @m at time
- * @t, resident, unreferenced and charged to the root memcg.
- */
-struct rf_warm;
-int rf_warm_scan(struct rf_warm **out, const char *path, bool skip_damaged, char *err,
-		 size_t errlen);
-int rf_warm_load(const struct rf_warm *w, struct rf_model *m, uint64_t t);
-uint64_t rf_warm_pages(const struct rf_warm *w);
-/* The time of the trace's first event. */
-uint64_t rf_warm_start(const struct rf_warm *w);
-void rf_warm_free(struct rf_warm *w);
-
-/*
- * series.c: a time series of samples, each what @walk gives of @src (key,
- * value pairs in a fixed order, as rf_model_sample() names them).
- */
-struct rf_series;
-typedef int (*rf_series_walk)(const void *src, rf_model_counter_cb cb, void *ctx);
-/* rf_model_sample() as a walk of a struct rf_model. */
-int rf_series_model_walk(const void *m, rf_model_counter_cb cb, void *ctx);
-struct rf_series *rf_series_new(uint64_t interval_ns);
-/* Call before feeding each event: takes the samples due before @t. */
-int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t);
-int rf_series_finish(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t_end);
-/*
- * One sample at @t, times counted from @t0 (the first event): the kernel's
- * own series, a sample at each of its counter snapshots.
- */
-int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_walk walk,
-		     const void *src);
-json_object *rf_series_to_json(const struct rf_series *s);
-size_t rf_series_samples(const struct rf_series *s);
-void rf_series_free(struct rf_series *s);
+RF_API struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res);
+RF_API void rf_replay_result_free(struct rf_replay_result *res);
 
 #endif /* REFAULT_ENGINE_H */

@@ -31,7 +31,7 @@
 #include "lib/grow.h"
 #include "lib/hash.h"
 #include "lib/hashmap.h"
-#include "replayer/replay/replay.h"
+#include "replayer/replay/replay-local.h"
 
 RF_HASHMAP_DEFINE(page_set, uint64_t, uint8_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
