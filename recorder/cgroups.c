@@ -20,7 +20,7 @@
 
 #include <refault/errors.h>
 
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 #include "recorder/record.h"
 
 /* The kernel's "no limit" in v1 is PAGE_COUNTER_MAX pages, printed in bytes. */

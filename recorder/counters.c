@@ -14,7 +14,7 @@
 #include <refault/errors.h>
 
 #include "lib/grow.h"
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 static int add(struct rf_counter_snap *c, size_t *cap, size_t *names_len, size_t *names_cap,
 	       const char *name, uint64_t value)

@@ -24,7 +24,7 @@
 
 #include <refault/errors.h>
 
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 #define DAMON_ADMIN	"/sys/kernel/mm/damon/admin/kdamonds"
 #define KDAMOND		DAMON_ADMIN "/0"

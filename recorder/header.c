@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 #include "recorder/session.h"
 
 /* "-a", "-G /grp", "-p 123", "-- cmd args", or a scope bounded by a command: "-a -- sleep 5". */

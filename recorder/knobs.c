@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 int rf_knob_read(const char *path, char *buf, size_t len)
 {

@@ -43,7 +43,7 @@
 #include <refault/errors.h>
 
 #include "lib/compiler.h"
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 #define KP_MAX_FIELDS	4
 

@@ -4,7 +4,7 @@
 # memcg, command, loop.  recorder/gen/ writes traces of synthetic workloads.
 noinst_LTLIBRARIES += librefault-record.la
 librefault_record_la_SOURCES = \
-	recorder/record.h recorder/internal.h recorder/norm.h recorder/tp.h recorder/stacks.h \
+	recorder/record.h recorder/record-local.h recorder/norm.h recorder/tp.h recorder/stacks.h \
 	recorder/perfstack.h recorder/stackmatch.h recorder/session.h \
 	recorder/tp.c recorder/kprobes.c recorder/source.c recorder/vmas.c \
 	recorder/counters.c recorder/lru_gen.c recorder/knobs.c recorder/cgroups.c recorder/tasks.c \

@@ -26,7 +26,7 @@
 
 #include <refault/errors.h>
 
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 #define LRU_GEN_LINES	4	/* MAX_NR_GENS: the lines of one node */
 

@@ -5,7 +5,7 @@
 
 #include "lib/hash.h"
 #include "lib/hashmap.h"
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 #include "recorder/record.h"
 
 #define RF_READ_ADDS	16	/* folios a read syscall may add before get_pages sees them */

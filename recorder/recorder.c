@@ -18,8 +18,8 @@
 #include <refault/errors.h>
 
 #include "lib/clock.h"
-#include "recorder/internal.h"
 #include "recorder/perfstack.h"
+#include "recorder/record-local.h"
 #include "recorder/record.h"
 
 #define DEFAULT_BUFFER	(8ull << 20)

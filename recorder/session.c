@@ -22,7 +22,7 @@
 
 #include "lib/clock.h"
 #include "lib/outfile.h"
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 #include "recorder/session.h"
 
 struct rf_record_session {

@@ -29,7 +29,7 @@
 #include <refault/errors.h>
 
 #include "lib/grow.h"
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 struct cpu_stream {
 	struct tracefs_cpu *tcpu;

@@ -15,7 +15,7 @@
 
 #include <refault/errors.h>
 
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 #define FIELD_NAME(field) #field,
 #define DESC(system, event, group, fields) \

@@ -18,7 +18,7 @@
 #include <refault/errors.h>
 
 #include "lib/grow.h"
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 uint32_t rf_kdev(dev_t dev)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

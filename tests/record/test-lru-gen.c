@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 #include "tests/lib/tap.h"
 
 #define MAX_MEMCGS 4

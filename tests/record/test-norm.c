@@ -22,7 +22,7 @@
 #include <refault/errors.h>
 
 #include "lib/compiler.h"
-#include "recorder/internal.h"
+#include "recorder/record-local.h"
 #include "recorder/record.h"
 #include "tests/lib/tap.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Pieces shared by the files of recorder/ (see record.h for the pipeline). */
-#ifndef REFAULT_RECORDER_INTERNAL_H
-#define REFAULT_RECORDER_INTERNAL_H
+#ifndef REFAULT_RECORDER_RECORD_LOCAL_H
+#define REFAULT_RECORDER_RECORD_LOCAL_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -256,4 +256,4 @@ int rf_norm_task(struct rf_norm *n, uint64_t time, pid_t pid);
 uint64_t rf_norm_lost_on(const struct rf_norm *n, uint32_t cpu);
 void rf_norm_stats(const struct rf_norm *n, struct rf_record_stats *st);
 
-#endif /* REFAULT_RECORDER_INTERNAL_H */
+#endif /* REFAULT_RECORDER_RECORD_LOCAL_H */
