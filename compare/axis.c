@@ -98,7 +98,7 @@ static int line_cmp(const void *pa, const void *pb)
 	return (a->side > b->side) - (a->side < b->side);
 }
 
-void rf_compare_axis_sort(struct rf_compare_axis *ax, int order)
+void compare_axis_sort(struct rf_compare_axis *ax, int order)
 {
 	qsort(ax->by, ax->n, sizeof(*ax->by), order == RF_AXIS_BY_LINE ? line_cmp : val_cmp);
 }
@@ -116,7 +116,7 @@ static int rank(struct rf_compare_axis *ax)
 	}
 	for (i = 0; i < ax->n; i++)
 		ax->by[i] = &ax->p[i];
-	rf_compare_axis_sort(ax, RF_AXIS_BY_VALUE);
+	compare_axis_sort(ax, RF_AXIS_BY_VALUE);
 	for (i = 0; i < ax->n; i++) {
 		if (i && strcmp(ax->by[i]->value, ax->by[i - 1]->value))
 			ax->nvalues++;
@@ -142,8 +142,8 @@ static int rank(struct rf_compare_axis *ax)
 	return 0;
 }
 
-int rf_compare_axis_make(struct rf_compare_axis *ax, const struct rf_compare_report *rep,
-			 const char *key, char *err, size_t errlen)
+int compare_axis_make(struct rf_compare_axis *ax, const struct rf_compare_report *rep,
+		      const char *key, char *err, size_t errlen)
 {
 	size_t i;
 	bool found = true;
@@ -167,9 +167,9 @@ int rf_compare_axis_make(struct rf_compare_axis *ax, const struct rf_compare_rep
 			ret = p->value && p->line ? 0 : RF_ERR_NOMEM;
 		}
 		if (!ret && !found) {
-			rf_compare_seterr(err, errlen, "--over %s: column %s sets no %s (a sweep's "
-					  "axes are its settings that take several values)", key,
-					  rep->sides[i].label, key);
+			compare_seterr(err, errlen, "--over %s: column %s sets no %s (a sweep's "
+				       "axes are its settings that take several values)", key,
+				       rep->sides[i].label, key);
 			ret = RF_ERR_INVAL;
 		}
 		p->num = ret ? NAN : key ? axis_number(p->value) : (double)i;
@@ -177,13 +177,13 @@ int rf_compare_axis_make(struct rf_compare_axis *ax, const struct rf_compare_rep
 	if (!ret)
 		ret = rank(ax);
 	if (ret == RF_ERR_NOMEM)
-		rf_compare_seterr(err, errlen, "out of memory");
+		compare_seterr(err, errlen, "out of memory");
 	if (ret)
-		rf_compare_axis_release(ax);
+		compare_axis_release(ax);
 	return ret;
 }
 
-void rf_compare_axis_release(struct rf_compare_axis *ax)
+void compare_axis_release(struct rf_compare_axis *ax)
 {
 	size_t i;
 
@@ -219,7 +219,7 @@ static const char *value_of(const char *label, const char *name, size_t nlen, si
 
 #define MAX_SETTINGS	16
 
-size_t rf_compare_axis_keys(const struct rf_compare_report *rep, char **keys, size_t max)
+size_t compare_axis_keys(const struct rf_compare_report *rep, char **keys, size_t max)
 {
 	const char *s = rep->nsides ? settings_of(rep->sides[0].label) : "";
 	size_t n = 0, i, seen;

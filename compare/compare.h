@@ -76,7 +76,7 @@ struct rf_compare_log {
 /*
  * struct rf_compare_opts - what one comparison is asked for (the options of
  * `refault compare`; docs/compare.md); zero is the table of two sides or more
- * @specs, @nspecs: the sides (rf_compare_side_load()); one results file alone
+ * @specs, @nspecs: the sides (compare_side_load()); one results file alone
  *                  is every configuration in it, one sweep file of several
  *                  workloads a table per workload
  * @all: every row, every pair's decisions (--all)
@@ -106,7 +106,7 @@ struct rf_compare_opts {
 };
 
 /*
- * rf_compare_opts_add_gate() - parse @text (rf_compare_gate_parse()) as the
+ * rf_compare_opts_add_gate() - parse @text (compare_gate_parse()) as the
  * next of @o's gates
  *
  * Return: 0; RF_COMPARE_EXIT_USAGE after "--fail-if 'TEXT': what is wrong"

@@ -127,7 +127,7 @@ static void statement(FILE *out, const struct decisions *d, const struct pair *p
 	/* the headline counters first, by their rank; then the others in the table's order */
 	for (i = 0; i < rep->nrows; i++) {
 		if (!d->model[i] || !differs(&rep->rows[i], p->side, p->ref, d->by_run) ||
-		    (r = rf_compare_headline_rank(rep->rows[i].name)) < 0)
+		    (r = compare_headline_rank(rep->rows[i].name)) < 0)
 			continue;
 		for (j = 0; j < named && rank[j] <= r; j++)
 			;
@@ -143,21 +143,21 @@ static void statement(FILE *out, const struct decisions *d, const struct pair *p
 	}
 	for (i = 0; i < rep->nrows && named < MAX_NAMED; i++)
 		if (d->model[i] && differs(&rep->rows[i], p->side, p->ref, d->by_run) &&
-		    rf_compare_headline_rank(rep->rows[i].name) < 0)
+		    compare_headline_rank(rep->rows[i].name) < 0)
 			pick[named++] = i;
 	fprintf(out, "differ in %zu of %zu model counters (", p->differ, d->total);
 	for (i = 0; i < named; i++) {
 		fprintf(out, "%s", i ? ", " : "");
-		rf_compare_term_field(out, rep->rows[pick[i]].name, 0, 0);
+		compare_term_field(out, rep->rows[pick[i]].name, 0, 0);
 	}
 	fprintf(out, "%s)", p->differ > named ? ", ..." : "");
 }
 
 static void pair_name(FILE *out, const struct decisions *d, const struct pair *p)
 {
-	rf_compare_term_field(out, d->rep->sides[p->side].label, 0, 0);
+	compare_term_field(out, d->rep->sides[p->side].label, 0, 0);
 	fprintf(out, " vs ");
-	rf_compare_term_field(out, d->rep->sides[p->ref].label, 0, 0);
+	compare_term_field(out, d->rep->sides[p->ref].label, 0, 0);
 }
 
 static void print_pairs(FILE *out, const struct decisions *d)
@@ -246,27 +246,27 @@ static int print_summary(FILE *out, struct decisions *d, bool page)
 
 static void print_cost(FILE *out, const struct rf_compare_report *rep)
 {
-	const struct rf_compare_row *row = rf_compare_report_row(rep, "cost.estimated_ns");
+	const struct rf_compare_row *row = compare_report_row(rep, "cost.estimated_ns");
 	char buf[64];
 	size_t i;
 
 	if (!row)
 		return;
 	fprintf(out, "estimated kernel cost (cost.estimated_ns): ");
-	rf_compare_term_field(out, rep->sides[0].label, 0, 0);
+	compare_term_field(out, rep->sides[0].label, 0, 0);
 	fprintf(out, " %.10g", row->cell[0].mean);
 	for (i = 1; i < rep->nsides; i++) {
 		char *s;
 		size_t n;
 
-		rf_compare_format_change(buf, sizeof(buf), row->cell[0].mean, row->cell[i].mean,
-					 false);
+		compare_format_change(buf, sizeof(buf), row->cell[0].mean, row->cell[i].mean,
+				      false);
 		s = buf + strspn(buf, " ");	/* drop the column padding */
 		n = strlen(s);
 		while (n && s[n - 1] == ' ')
 			s[--n] = 0;
 		fprintf(out, ", ");
-		rf_compare_term_field(out, rep->sides[i].label, 0, 0);
+		compare_term_field(out, rep->sides[i].label, 0, 0);
 		fprintf(out, " %s", s);
 	}
 	fprintf(out, "\n");
@@ -296,12 +296,12 @@ static int era_of(const char *profile)
 
 #define MAX_ERAS	8
 
-bool rf_compare_cost_eras(const struct rf_compare_report *rep, char *buf, size_t len)
+bool compare_cost_eras(const struct rf_compare_report *rep, char *buf, size_t len)
 {
 	int eras[MAX_ERAS], e;
 	size_t i, j, n = 0, used;
 
-	if (!all_model_sides(rep) || !rf_compare_report_row(rep, "cost.estimated_ns"))
+	if (!all_model_sides(rep) || !compare_report_row(rep, "cost.estimated_ns"))
 		return false;
 	for (i = 0; i < rep->nsides && n < MAX_ERAS; i++) {
 		e = era_of(rep->sides[i].profile);
@@ -340,7 +340,7 @@ static int decisions_init(struct decisions *d, const struct rf_compare_report *r
 	 */
 	d->by_run = runs_matched(rep);
 	for (i = 0; i < rep->nrows; i++) {
-		d->model[i] = rf_compare_is_decision_stat(rep->rows[i].name) &&
+		d->model[i] = compare_is_decision_stat(rep->rows[i].name) &&
 			      (d->by_run || exact_row(&rep->rows[i], rep->nsides));
 		d->total += d->model[i];
 	}
@@ -361,7 +361,7 @@ static size_t decision_pairs(const struct rf_compare_report *rep)
 	return all_model_sides(rep) && rep->nsides > 1 ? 2 * rep->nsides - 3 : 0;
 }
 
-int rf_compare_decisions(FILE *out, const struct rf_compare_report *rep, unsigned parts)
+int compare_decisions(FILE *out, const struct rf_compare_report *rep, unsigned parts)
 {
 	struct decisions d;
 	char note[512];
@@ -382,19 +382,19 @@ int rf_compare_decisions(FILE *out, const struct rf_compare_report *rep, unsigne
 		return ret;
 	if (parts & RF_DECISIONS_COST)
 		print_cost(out, rep);
-	if ((parts & RF_DECISIONS_ERAS) && rf_compare_cost_eras(rep, note, sizeof(note)))
+	if ((parts & RF_DECISIONS_ERAS) && compare_cost_eras(rep, note, sizeof(note)))
 		fprintf(out, "note: %s\n", note);
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 
-int rf_compare_print_decisions(FILE *out, const struct rf_compare_report *rep)
+int compare_print_decisions(FILE *out, const struct rf_compare_report *rep)
 {
-	return rf_compare_decisions(out, rep, (rep->all ? RF_DECISIONS_PAIRS :
-					       RF_DECISIONS_SUMMARY) | RF_DECISIONS_COST |
-					       RF_DECISIONS_ERAS);
+	return compare_decisions(out, rep, (rep->all ? RF_DECISIONS_PAIRS :
+					    RF_DECISIONS_SUMMARY) | RF_DECISIONS_COST |
+					    RF_DECISIONS_ERAS);
 }
 
-bool rf_compare_decisions_grouped(const struct rf_compare_report *rep)
+bool compare_decisions_grouped(const struct rf_compare_report *rep)
 {
 	return decision_pairs(rep) > MAX_LINES;
 }

@@ -204,7 +204,7 @@ static void jw_row(struct jw *w, const struct rf_compare_row *row, size_t nsides
 	jw_close(w, '}');
 }
 
-int rf_compare_write_json(FILE *out, const struct rf_compare_report *rep, bool all)
+int compare_write_json(FILE *out, const struct rf_compare_report *rep, bool all)
 {
 	struct jw w = { .out = out };
 	size_t i;
@@ -278,7 +278,7 @@ static void csv_column(FILE *out, const char *label, const char *what)
 	char *field = NULL;
 
 	fputc(',', out);
-	if (rf_compare_asprintf(&field, "%s:%s", label, what) < 0)
+	if (compare_asprintf(&field, "%s:%s", label, what) < 0)
 		return;
 	csv_field(out, field);
 	free(field);
@@ -303,7 +303,7 @@ static void csv_header(FILE *out, const struct rf_compare_report *rep)
 	fputc('\n', out);
 }
 
-int rf_compare_write_csv(FILE *out, const struct rf_compare_report *rep, bool all)
+int compare_write_csv(FILE *out, const struct rf_compare_report *rep, bool all)
 {
 	size_t r, i;
 
@@ -332,8 +332,8 @@ int rf_compare_write_csv(FILE *out, const struct rf_compare_report *rep, bool al
 	return ferror(out) ? RF_ERR_IO : 0;
 }
 
-int rf_compare_write_matrix(int fd, const char *path, const struct rf_compare_side *side,
-			    char *err, size_t errlen)
+int compare_write_matrix(int fd, const char *path, const struct rf_compare_side *side,
+			 char *err, size_t errlen)
 {
 	struct json_object *root = json_object_new_object(), *src = json_object_new_array();
 	char buf[512], *copy = strdup(side->spec), *save = NULL, *member;
@@ -345,7 +345,7 @@ int rf_compare_write_matrix(int fd, const char *path, const struct rf_compare_si
 
 		for (j = 0; j < side->m[i].n; j++)
 			json_object_array_add(a, jdouble(side->m[i].v[j]));
-		json_object_object_add(root, rf_compare_lkp_name(side->m[i].name, buf, sizeof(buf)),
+		json_object_object_add(root, compare_lkp_name(side->m[i].name, buf, sizeof(buf)),
 				       a);
 	}
 	/* LKP counts runs by stats_source; one entry per run of the side */
@@ -357,7 +357,7 @@ int rf_compare_write_matrix(int fd, const char *path, const struct rf_compare_si
 	json_object_object_add(root, "stats_source", src);
 	if (rf_utf8_json_write_fd(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 				  JSON_C_TO_STRING_NOSLASHESCAPE), fd)) {
-		rf_compare_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		compare_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 		ret = RF_ERR_IO;
 	}
 	free(copy);

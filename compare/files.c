@@ -28,7 +28,7 @@ struct rf_compare_files {
 	uint64_t clock;
 };
 
-struct rf_compare_files *rf_compare_files_new(void)
+struct rf_compare_files *compare_files_new(void)
 {
 	return calloc(1, sizeof(struct rf_compare_files));
 }
@@ -41,7 +41,7 @@ static void file_release(struct rf_compare_file *f)
 	memset(f, 0, sizeof(*f));
 }
 
-void rf_compare_files_free(struct rf_compare_files *files)
+void compare_files_free(struct rf_compare_files *files)
 {
 	size_t i;
 
@@ -66,8 +66,8 @@ static void evict_one(struct rf_compare_files *files)
 	files->f[lru] = files->f[--files->n];
 }
 
-int rf_compare_files_get(struct rf_compare_files *files, const char *path, const char *what,
-			 struct rf_compare_file **out, char *err, size_t errlen)
+int compare_files_get(struct rf_compare_files *files, const char *path, const char *what,
+		      struct rf_compare_file **out, char *err, size_t errlen)
 {
 	struct rf_compare_file *f;
 	json_object *root;
@@ -134,8 +134,8 @@ static void make_index(struct rf_compare_file *file, json_object *configs)
 	qsort(file->index, file->nindex, sizeof(*file->index), name_cmp);
 }
 
-json_object *rf_compare_file_config(struct rf_compare_file *file, json_object *configs,
-				    const char *name)
+json_object *compare_file_config(struct rf_compare_file *file, json_object *configs,
+				 const char *name)
 {
 	size_t lo = 0, hi, mid, i, n = json_object_array_length(configs);
 
@@ -165,12 +165,12 @@ json_object *rf_compare_file_config(struct rf_compare_file *file, json_object *c
 	return json_object_array_get_idx(configs, file->index[lo].idx);
 }
 
-bool rf_compare_fill_ok(uint64_t made, uint64_t given)
+bool compare_fill_ok(uint64_t made, uint64_t given)
 {
 	return made <= RF_COMPARE_FILL_FLOOR || made / RF_COMPARE_FILL_FACTOR <= given;
 }
 
-uint64_t rf_compare_mul(uint64_t a, uint64_t b)
+uint64_t compare_mul(uint64_t a, uint64_t b)
 {
 	uint64_t r;
 

@@ -32,14 +32,14 @@ static int parse_value(struct rf_compare_gate *g, const char *v, char *err, size
 	errno = 0;
 	g->threshold = strtod(v, &end);
 	if (end == v || errno) {
-		rf_compare_seterr(err, errlen, "'%s' is not a number (want e.g. +5%%, -100, 1e6)",
-				  v);
+		compare_seterr(err, errlen, "'%s' is not a number (want e.g. +5%%, -100, 1e6)",
+			       v);
 		return RF_ERR_INVAL;
 	}
 	/* no value is above or below NaN, none above +inf: such a gate trips always or never */
 	if (!isfinite(g->threshold)) {
-		rf_compare_seterr(err, errlen, "'%s' is not a finite number: a gate against NaN or "
-				  "an infinity trips always or never (want e.g. +5%%, -100, 1e6)", v);
+		compare_seterr(err, errlen, "'%s' is not a finite number: a gate against NaN or "
+			       "an infinity trips always or never (want e.g. +5%%, -100, 1e6)", v);
 		return RF_ERR_INVAL;
 	}
 	g->unit = sign ? RF_GATE_DELTA : RF_GATE_VALUE;
@@ -50,13 +50,13 @@ static int parse_value(struct rf_compare_gate *g, const char *v, char *err, size
 	while (isspace((unsigned char)*end))
 		end++;
 	if (*end) {
-		rf_compare_seterr(err, errlen, "unexpected '%s' after the value", end);
+		compare_seterr(err, errlen, "unexpected '%s' after the value", end);
 		return RF_ERR_INVAL;
 	}
 	return 0;
 }
 
-int rf_compare_gate_parse(struct rf_compare_gate *g, const char *text, char *err, size_t errlen)
+int compare_gate_parse(struct rf_compare_gate *g, const char *text, char *err, size_t errlen)
 {
 	size_t op = strcspn(text, "<>");
 	const char *changed = strstr(text, " changed");
@@ -76,14 +76,14 @@ int rf_compare_gate_parse(struct rf_compare_gate *g, const char *text, char *err
 		g->metric = trimmed(text, op);
 		value = trimmed(text + op + 1 + eq, strlen(text + op + 1 + eq));
 	} else {
-		rf_compare_seterr(err, errlen, "want 'METRIC OP VALUE' (OP: > >= < <=) or "
-				  "'METRIC changed'");
+		compare_seterr(err, errlen, "want 'METRIC OP VALUE' (OP: > >= < <=) or "
+			       "'METRIC changed'");
 		return RF_ERR_INVAL;
 	}
 	if (!g->text || !g->metric || (g->op != RF_GATE_CHANGED && !value))
 		return RF_ERR_NOMEM;
 	if (!*g->metric) {
-		rf_compare_seterr(err, errlen, "no metric name before the operator");
+		compare_seterr(err, errlen, "no metric name before the operator");
 		ret = RF_ERR_INVAL;
 	} else {
 		ret = g->op == RF_GATE_CHANGED ? 0 : parse_value(g, value, err, errlen);
@@ -92,7 +92,7 @@ int rf_compare_gate_parse(struct rf_compare_gate *g, const char *text, char *err
 	return ret;
 }
 
-void rf_compare_gate_release(struct rf_compare_gate *g)
+void compare_gate_release(struct rf_compare_gate *g)
 {
 	free(g->text);
 	free(g->metric);
@@ -132,33 +132,33 @@ static const struct rf_compare_row *find_row(const struct rf_compare_gate *g,
 	const char *name;
 	size_t i;
 
-	name = rf_compare_resolve(rep->sides, rep->nsides, g->metric, cands, sizeof(cands));
+	name = compare_resolve(rep->sides, rep->nsides, g->metric, cands, sizeof(cands));
 	if (!name) {
 		if (cands[0])
-			rf_compare_seterr(msg, len, "metric '%s' is ambiguous: %s (name one)",
-					  g->metric, cands);
+			compare_seterr(msg, len, "metric '%s' is ambiguous: %s (name one)",
+				       g->metric, cands);
 		else
-			rf_compare_seterr(msg, len, "unknown metric '%s' (in no column; refault "
-					  "compare --all lists them)", g->metric);
+			compare_seterr(msg, len, "unknown metric '%s' (in no column; refault "
+				       "compare --all lists them)", g->metric);
 		return NULL;
 	}
-	row = rf_compare_report_row(rep, name);
+	row = compare_report_row(rep, name);
 	if (!row) {
-		rf_compare_seterr(msg, len, "metric %s is not in every column (beside an @kernel "
-				  "column only the quantities both have are compared)", name);
+		compare_seterr(msg, len, "metric %s is not in every column (beside an @kernel "
+			       "column only the quantities both have are compared)", name);
 		return NULL;
 	}
 	for (i = 0; i < rep->nsides; i++)
 		if (!row->cell[i].present) {
-			rf_compare_seterr(msg, len, "metric %s is missing from column %s (%s)",
-					  name, rep->sides[i].label, rep->sides[i].spec);
+			compare_seterr(msg, len, "metric %s is missing from column %s (%s)",
+				       name, rep->sides[i].label, rep->sides[i].spec);
 			return NULL;
 		}
 	return row;
 }
 
-int rf_compare_gate_eval(const struct rf_compare_gate *g, const struct rf_compare_report *rep,
-			 char *msg, size_t len)
+int compare_gate_eval(const struct rf_compare_gate *g, const struct rf_compare_report *rep,
+		      char *msg, size_t len)
 {
 	const struct rf_compare_row *row = find_row(g, rep, msg, len);
 	size_t i, k, used = 0;
@@ -176,7 +176,7 @@ int rf_compare_gate_eval(const struct rf_compare_gate *g, const struct rf_compar
 		if (!trip)
 			continue;
 		/* the change as the table shows it ("from 0", "x1234" where a percentage is absurd) */
-		rf_compare_format_change(chg, sizeof(chg), b->mean, c->mean, false);
+		compare_format_change(chg, sizeof(chg), b->mean, c->mean, false);
 		for (k = strlen(chg); k && chg[k - 1] == ' '; k--)
 			chg[k - 1] = 0;
 		n = snprintf(msg + used, used < len ? len - used : 0,

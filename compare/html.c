@@ -131,7 +131,7 @@ static bool quantity_chart(FILE *out, const struct rf_compare_report *rep, const
 	if (!l)
 		return false;
 	for (i = 0; i < rep->nsides; i++) {
-		const struct rf_compare_series *ser = rf_compare_side_series(&rep->sides[i], name);
+		const struct rf_compare_series *ser = compare_side_series(&rep->sides[i], name);
 
 		l[i].name = rep->sides[i].label;
 		/* the kernel's: what its snapshots measured, nothing drawn between them */
@@ -146,7 +146,7 @@ static bool quantity_chart(FILE *out, const struct rf_compare_report *rep, const
 	snprintf(title, sizeof(title), rate ? "%s per second" : "%s", name);
 	drawn = any_nonzero(l, rep->nsides);
 	if (drawn)
-		rf_compare_svg_chart(out, title, rate ? "pages/s" : "pages", l, rep->nsides);
+		compare_svg_chart(out, title, rate ? "pages/s" : "pages", l, rep->nsides);
 	else
 		note_zero(zero, zlen, name);
 	for (i = 0; rate && i < rep->nsides; i++)
@@ -258,7 +258,7 @@ static int pre_table(FILE *out, const struct rf_compare_report *rep, const char 
 	f = fopencookie(out, "w", io);
 	if (!f)
 		return RF_ERR_NOMEM;
-	ret = rf_compare_print_table(f, rep);
+	ret = compare_print_table(f, rep);
 	if (fclose(f) && !ret)
 		ret = RF_ERR_IO;
 	fprintf(out, "</pre>\n</details>\n");
@@ -276,7 +276,7 @@ static int pre_parts(FILE *out, const struct rf_compare_report *rep, unsigned pa
 
 	if (!mem)
 		return RF_ERR_NOMEM;
-	ret = rf_compare_decisions(mem, rep, parts);
+	ret = compare_decisions(mem, rep, parts);
 	fclose(mem);
 	if (!ret && len) {
 		if (summary)
@@ -376,9 +376,9 @@ static int decisions(FILE *out, const struct rf_compare_report *rep)
 
 	ret = pre_parts(out, rep, RF_DECISIONS_SUMMARY | RF_DECISIONS_COST | RF_DECISIONS_PAGE,
 			"decisions", NULL);
-	if (!ret && rf_compare_decisions_grouped(rep))
+	if (!ret && compare_decisions_grouped(rep))
 		ret = pre_parts(out, rep, RF_DECISIONS_PAIRS, "decisions", "every pair of columns");
-	if (rf_compare_cost_eras(rep, note, sizeof(note))) {
+	if (compare_cost_eras(rep, note, sizeof(note))) {
 		fprintf(out, "<p class=\"warn\">");
 		rf_html_escape_str(out, note);
 		fprintf(out, ".</p>\n");
@@ -409,7 +409,7 @@ static int aside(FILE *out, const struct rf_compare_report *rep)
 	return ret;
 }
 
-int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
+int compare_write_html(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t i, drawn;
 	int ret;
@@ -422,13 +422,13 @@ int rf_compare_write_html(FILE *out, const struct rf_compare_report *rep)
 	}
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>refault compare</h1>\n"
 		"<div class=\"top\">\n<section>\n<h2>LKP comparison table</h2>\n", style);
-	rf_compare_html_table(out, rep);
+	compare_html_table(out, rep);
 	ret = pre_table(out, rep, "the table as text (lkp-tests ncompare's form, to copy into mail)");
 	fprintf(out, "</section>\n");
 	if (!ret)
 		ret = aside(out, rep);
 	fprintf(out, "</div>\n");
-	drawn = rf_compare_html_settings(out, rep, MAX_CHARTS);
+	drawn = compare_html_settings(out, rep, MAX_CHARTS);
 	time_charts(out, rep, MAX_CHARTS - drawn);
 	fprintf(out, "<p id=\"status\">script did not run</p>\n<script>%s</script>\n"
 		"</body></html>\n", script);

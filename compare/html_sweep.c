@@ -29,15 +29,15 @@ static size_t charted_rows(const struct rf_compare_report *rep, const struct rf_
 	int r;
 
 	for (i = 0; i < rep->nrows && n < max; i++) {
-		r = rf_compare_headline_rank(rep->rows[i].name);
+		r = compare_headline_rank(rep->rows[i].name);
 		if (r < 0)
 			continue;
-		for (j = n; j > 0 && rf_compare_headline_rank(out[j - 1]->name) > r; j--)
+		for (j = n; j > 0 && compare_headline_rank(out[j - 1]->name) > r; j--)
 			out[j] = out[j - 1];
 		out[j] = &rep->rows[i];
 		n++;
 	}
-	out[n] = rf_compare_report_row(rep, "cost.estimated_ns");
+	out[n] = compare_report_row(rep, "cost.estimated_ns");
 	return n + (out[n] != NULL);
 }
 
@@ -81,7 +81,7 @@ static size_t against(FILE *out, const struct rf_compare_report *rep, const char
 	size_t i, n, drawn = 0, zero = 0, runs = 0;
 
 	n = charted_rows(rep, rows, ARRAY_SIZE(rows) - 1);
-	if (!n || rf_compare_axis_make(&ax, rep, key, err, sizeof(err)))
+	if (!n || compare_axis_make(&ax, rep, key, err, sizeof(err)))
 		return 0;
 	for (i = 0; i < rep->nsides; i++)
 		runs = rep->sides[i].runs > runs ? rep->sides[i].runs : runs;
@@ -99,8 +99,8 @@ static size_t against(FILE *out, const struct rf_compare_report *rep, const char
 			continue;
 		}
 		snprintf(title, sizeof(title), "%s", rows[i]->name);
-		rf_compare_svg_axis_chart(out, title, strncmp(rows[i]->name, "cost.", 5) ? "pages" :
-					  "ns", key, &ax, rows[i]);
+		compare_svg_axis_chart(out, title, strncmp(rows[i]->name, "cost.", 5) ? "pages" :
+				       "ns", key, &ax, rows[i]);
 		drawn++;
 	}
 	fprintf(out, "</div>\n");
@@ -113,18 +113,18 @@ static size_t against(FILE *out, const struct rf_compare_report *rep, const char
 			}
 		fprintf(out, ".</p>\n");
 	}
-	rf_compare_axis_release(&ax);
+	compare_axis_release(&ax);
 	return drawn;
 }
 
-size_t rf_compare_html_settings(FILE *out, const struct rf_compare_report *rep, size_t max_charts)
+size_t compare_html_settings(FILE *out, const struct rf_compare_report *rep, size_t max_charts)
 {
 	char *keys[MAX_KEYS];
 	size_t i, nkeys, drawn = 0;
 
 	if (!model_sides(rep) || rep->nsides < 2)
 		return 0;
-	nkeys = rf_compare_axis_keys(rep, keys, MAX_KEYS);
+	nkeys = compare_axis_keys(rep, keys, MAX_KEYS);
 	if (rep->nsides > MAX_COLUMNS && (nkeys || !any_series(rep))) {
 		fprintf(out, "<p class=\"note\">%zu columns: too many to place on one chart "
 			"(refault compare --plot METRIC --over SETTING plots any of them).</p>\n",

@@ -6,7 +6,7 @@
  * saying the rule that decided; a change shown without the noise rule (too
  * few runs) is marked apart, with '?'; a row changed in no column (--all,
  * or a headline counter, which the page always shows) is grey.  The rows
- * of the text table (rf_compare_print_table(), which the page keeps for
+ * of the text table (compare_print_table(), which the page keeps for
  * copying into mail), and the headline counters (refaults, scans, steals,
  * activations) whether they changed or not.
  */
@@ -70,7 +70,7 @@ static void value_cell(FILE *out, const struct rf_compare_cell *c)
 {
 	char buf[64];
 
-	rf_compare_format_value(buf, sizeof(buf), c->mean, c->stddev);
+	compare_format_value(buf, sizeof(buf), c->mean, c->stddev);
 	fprintf(out, "<td class=\"val\">");
 	trimmed(out, buf);
 	fprintf(out, "</td>");
@@ -89,8 +89,8 @@ static void row_html(FILE *out, const struct rf_compare_row *row, size_t nsides)
 		bool marked = c->verdict.changed || c->verdict.apparent;
 		const char *dir = !marked ? "" : c->mean > row->cell[0].mean ? " up" : " down";
 
-		rf_compare_format_change(buf, sizeof(buf), row->cell[0].mean, c->mean,
-					 row->absolute);
+		compare_format_change(buf, sizeof(buf), row->cell[0].mean, c->mean,
+				      row->absolute);
 		fprintf(out, "<td class=\"chg%s%s\"", dir, c->verdict.apparent ? " few" : "");
 		if (c->verdict.why) {
 			fprintf(out, " title=\"");
@@ -123,7 +123,7 @@ static size_t differing(const struct rf_compare_report *rep)
 	return n;
 }
 
-void rf_compare_html_table(FILE *out, const struct rf_compare_report *rep)
+void compare_html_table(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t i, rows = 0, changed = 0, apparent = 0, headline = 0;
 

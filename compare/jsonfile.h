@@ -3,7 +3,8 @@
  * Reading a JSON file that a person or a program supplied (a results file,
  * an LKP stats.json): bounded, and with an error that says where and what.
  * (Here and not in lib/: the installed libraries take lib/ whole, and do
- * not link json-c for it.)
+ * not link json-c for it.)  librefault-compare's, read by librefault-sweep
+ * and librefault-report too: RF_API.
  */
 #ifndef REFAULT_COMPARE_JSONFILE_H
 #define REFAULT_COMPARE_JSONFILE_H
@@ -11,6 +12,8 @@
 #include <stddef.h>
 
 #include <json-c/json.h>
+
+#include <refault/api.h>
 
 /* The largest file read (bytes) and the deepest nesting accepted. */
 #define RF_JSON_MAX_BYTES	(1ull << 31)
@@ -26,8 +29,8 @@
  * RF_ERR_CORRUPT (not JSON, nested too deep, more than one value, not an
  * object, or a refault trace given where JSON was expected).
  */
-int rf_json_read_object(const char *path, const char *what, json_object **out, char *err,
-			size_t errlen);
+RF_API int rf_json_read_object(const char *path, const char *what, json_object **out, char *err,
+			       size_t errlen);
 
 /* The member @key of object @o if it is of @type; NULL otherwise (or when @o is NULL). */
 static inline json_object *rf_json_get(json_object *o, const char *key, enum json_type type)

@@ -39,22 +39,22 @@ static size_t matrix_cols(struct json_object *root)
 
 /*
  * LKP pads every metric to the matrix's runs with zeros: @cols samples each
- * of the @nm metrics, within rf_compare_fill_ok() of the @given the file holds.
+ * of the @nm metrics, within compare_fill_ok() of the @given the file holds.
  */
 static int check_fill(struct rf_compare_run *r, const char *path, uint64_t nm, char *err,
 		      size_t errlen)
 {
-	uint64_t made = rf_compare_mul(nm, r->cols);
+	uint64_t made = compare_mul(nm, r->cols);
 
-	if (rf_compare_fill_ok(made, r->given))
+	if (compare_fill_ok(made, r->given))
 		return 0;
-	rf_compare_seterr(err, errlen, "%s: %llu metrics, the longest of %zu samples: padded to "
-			  "that many runs with zeros (LKP's rule) they are %llu samples from the "
-			  "%llu the file holds, over the limit of %d times as many (or %llu); an "
-			  "LKP matrix.json has a sample per run in every metric (and stats.json "
-			  "one)", path, (unsigned long long)nm, r->cols, (unsigned long long)made,
-			  (unsigned long long)r->given, RF_COMPARE_FILL_FACTOR,
-			  (unsigned long long)RF_COMPARE_FILL_FLOOR);
+	compare_seterr(err, errlen, "%s: %llu metrics, the longest of %zu samples: padded to "
+		       "that many runs with zeros (LKP's rule) they are %llu samples from the "
+		       "%llu the file holds, over the limit of %d times as many (or %llu); an "
+		       "LKP matrix.json has a sample per run in every metric (and stats.json "
+		       "one)", path, (unsigned long long)nm, r->cols, (unsigned long long)made,
+		       (unsigned long long)r->given, RF_COMPARE_FILL_FACTOR,
+		       (unsigned long long)RF_COMPARE_FILL_FLOOR);
 	return RF_ERR_TOO_LARGE;
 }
 
@@ -100,8 +100,8 @@ static int read_samples(struct json_object *val, double *v, size_t cols)
 	return 0;
 }
 
-int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, const char *path,
-			char *err, size_t errlen)
+int compare_load_lkp(struct rf_compare_run *r, struct json_object *root, const char *path,
+		     char *err, size_t errlen)
 {
 	size_t cols = json_object_is_type(root, json_type_object) ? matrix_cols(root) : 0;
 	uint64_t nm;
@@ -110,8 +110,8 @@ int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, cons
 	int ret = 0;
 
 	if (!cols) {
-		rf_compare_seterr(err, errlen, "%s: neither a refault results file nor an LKP "
-				  "stats.json/matrix.json (want a JSON object of numbers)", path);
+		compare_seterr(err, errlen, "%s: neither a refault results file nor an LKP "
+			       "stats.json/matrix.json (want a JSON object of numbers)", path);
 		return RF_ERR_CORRUPT;
 	}
 	r->cols = cols;
@@ -132,21 +132,21 @@ int rf_compare_load_lkp(struct rf_compare_run *r, struct json_object *root, cons
 			continue;
 		}
 		if (ret) {
-			rf_compare_seterr(err, errlen, "%s: \"%s\" is neither a number nor an "
-					  "array of numbers", path, key);
+			compare_seterr(err, errlen, "%s: \"%s\" is neither a number nor an "
+				       "array of numbers", path, key);
 			break;
 		}
-		ret = rf_compare_run_add(r, rf_compare_from_lkp_name(key, buf, sizeof(buf)), v,
-					 cols, false);
+		ret = compare_run_add(r, compare_from_lkp_name(key, buf, sizeof(buf)), v,
+				      cols, false);
 		if (ret)
 			break;
 	}
 	free(v);
 	if (!ret && !r->nm) {
-		rf_compare_seterr(err, errlen, "%s: no numeric metrics in this LKP file", path);
+		compare_seterr(err, errlen, "%s: no numeric metrics in this LKP file", path);
 		ret = RF_ERR_CORRUPT;
 	}
 	if (!ret)
-		rf_compare_run_sort(r);
+		compare_run_sort(r);
 	return ret;
 }

@@ -19,9 +19,9 @@ static bool json_number(struct json_object *o, double *out)
 }
 
 /* "configs" holds one entry, or pick the one called @config. */
-struct json_object *rf_compare_pick_config(struct json_object *configs,
-					   struct rf_compare_file *file, const char *path,
-					   const char *config, char *err, size_t errlen)
+struct json_object *compare_pick_config(struct json_object *configs,
+					struct rf_compare_file *file, const char *path,
+					const char *config, char *err, size_t errlen)
 {
 	size_t i, n = json_object_array_length(configs), used = 0, len;
 	struct json_object *c, *name;
@@ -30,7 +30,7 @@ struct json_object *rf_compare_pick_config(struct json_object *configs,
 	if (!config && n == 1)
 		return json_object_array_get_idx(configs, 0);
 	if (config && file) {
-		c = rf_compare_file_config(file, configs, config);
+		c = compare_file_config(file, configs, config);
 		if (c)
 			return c;
 	}
@@ -58,11 +58,11 @@ struct json_object *rf_compare_pick_config(struct json_object *configs,
 			return c;
 	}
 	if (config)
-		rf_compare_seterr(err, errlen, "%s has no configuration '%s' (it has: %s)", path,
-				  config, names);
+		compare_seterr(err, errlen, "%s has no configuration '%s' (it has: %s)", path,
+			       config, names);
 	else
-		rf_compare_seterr(err, errlen, "%s holds %zu configurations (%s): name one as "
-				  "%s:NAME", path, n, names, path);
+		compare_seterr(err, errlen, "%s holds %zu configurations (%s): name one as "
+			       "%s:NAME", path, n, names, path);
 	return NULL;
 }
 
@@ -74,11 +74,11 @@ static int load_stats(struct rf_compare_run *r, struct json_object *stats, const
 
 	json_object_object_foreach(stats, key, val) {
 		if (!json_number(val, &v)) {
-			rf_compare_seterr(err, errlen, "%s: stats.\"%s\" is not a number", where,
-					  key);
+			compare_seterr(err, errlen, "%s: stats.\"%s\" is not a number", where,
+				       key);
 			return RF_ERR_CORRUPT;
 		}
-		ret = rf_compare_run_add(r, key, &v, 1, true);
+		ret = compare_run_add(r, key, &v, 1, true);
 		if (ret)
 			return ret;
 		r->given++;
@@ -96,11 +96,11 @@ static int load_aliases(struct rf_compare_run *r, struct json_object *aliases, c
 		return 0;
 	json_object_object_foreach(aliases, key, val) {
 		if (!json_object_is_type(val, json_type_string)) {
-			rf_compare_seterr(err, errlen, "%s: aliases.\"%s\" is not a string", where,
-					  key);
+			compare_seterr(err, errlen, "%s: aliases.\"%s\" is not a string", where,
+				       key);
 			return RF_ERR_CORRUPT;
 		}
-		ret = rf_compare_run_alias(r, key, json_object_get_string(val));
+		ret = compare_run_alias(r, key, json_object_get_string(val));
 		if (ret)
 			return ret;
 	}
@@ -122,7 +122,7 @@ static int load_run_stats(struct rf_compare_run *r, struct json_object *run)
 		if (!json_object_object_get_ex(run, keys[i], &o) || !json_number(o, &v))
 			continue;
 		snprintf(name, sizeof(name), "run.%s", keys[i]);
-		ret = rf_compare_run_add(r, name, &v, 1, false);
+		ret = compare_run_add(r, name, &v, 1, false);
 		if (ret)
 			return ret;
 		r->given++;
@@ -151,7 +151,7 @@ static int series_cmp(const void *a, const void *b, void *arg)
 	return strcmp(s[*(const size_t *)a].name, s[*(const size_t *)b].name);
 }
 
-/* The series' indices by name, for rf_compare_side_series(). */
+/* The series' indices by name, for compare_side_series(). */
 static int index_series(struct rf_compare_timeline *tl)
 {
 	size_t i;
@@ -202,8 +202,8 @@ static int load_timeseries(struct rf_compare_timeline *tl, struct json_object *t
 	return index_series(tl);
 bad:
 	if (ret == RF_ERR_CORRUPT)
-		rf_compare_seterr(err, errlen, "%s: timeseries holds a value that is not a number",
-				  where);
+		compare_seterr(err, errlen, "%s: timeseries holds a value that is not a number",
+			       where);
 	return ret;
 }
 
@@ -263,9 +263,9 @@ static int set_config_name(struct rf_compare_run *r, struct json_object *c, bool
 	return 0;
 }
 
-int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root,
-			    struct rf_compare_file *file, const char *path, const char *config,
-			    char *err, size_t errlen)
+int compare_load_results(struct rf_compare_run *r, struct json_object *root,
+			 struct rf_compare_file *file, const char *path, const char *config,
+			 char *err, size_t errlen)
 {
 	struct json_object *configs, *c, *stats, *ts, *ver;
 	bool kernel = kernel_side(config);
@@ -276,13 +276,13 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root,
 		return RF_ERR_NOT_TRACE;
 	ver = rf_json_get(root, "version", json_type_array);
 	if (!ver || json_object_get_int(json_object_array_get_idx(ver, 0)) != 1) {
-		rf_compare_seterr(err, errlen, "%s: unsupported results format version (want 1.x)",
-				  path);
+		compare_seterr(err, errlen, "%s: unsupported results format version (want 1.x)",
+			       path);
 		return RF_ERR_VERSION;
 	}
 	configs = rf_json_get(root, "configs", json_type_array);
 	if (!configs || !json_object_array_length(configs)) {
-		rf_compare_seterr(err, errlen, "%s: no \"configs\" in the results file", path);
+		compare_seterr(err, errlen, "%s: no \"configs\" in the results file", path);
 		return RF_ERR_CORRUPT;
 	}
 	if (kernel) {
@@ -290,17 +290,17 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root,
 		if (!name)
 			return RF_ERR_NOMEM;
 	}
-	c = rf_compare_pick_config(configs, file, path, kernel ? (*name ? name : NULL) : config, err,
-				   errlen);
+	c = compare_pick_config(configs, file, path, kernel ? (*name ? name : NULL) : config, err,
+				errlen);
 	free(name);
 	if (!c)
 		return RF_ERR_INVAL;
 	snprintf(where, sizeof(where), "%s%s%s", path, config ? ":" : "", config ? config : "");
 	stats = rf_json_get(c, kernel ? "observed" : "stats", json_type_object);
 	if (!stats) {
-		rf_compare_seterr(err, errlen, kernel ? "%s: the replay gathered no kernel numbers "
-				  "(\"observed\"): the trace has no observations" :
-				  "%s: configuration has no \"stats\" object", where);
+		compare_seterr(err, errlen, kernel ? "%s: the replay gathered no kernel numbers "
+			       "(\"observed\"): the trace has no observations" :
+			       "%s: configuration has no \"stats\" object", where);
 		return RF_ERR_CORRUPT;
 	}
 	r->cols = 1;
@@ -325,6 +325,6 @@ int rf_compare_load_results(struct rf_compare_run *r, struct json_object *root,
 	if (!ret && ts)
 		ret = load_timeseries(&r->tl, ts, where, err, errlen);
 	if (!ret)
-		rf_compare_run_sort(r);
+		compare_run_sort(r);
 	return ret;
 }

@@ -26,7 +26,7 @@ static bool ends(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-const char *rf_compare_lkp_name(const char *name, char *buf, size_t len)
+const char *compare_lkp_name(const char *name, char *buf, size_t len)
 {
 	if (starts(name, "vmstat.") && !strchr(name + 7, '.')) {
 		snprintf(buf, len, "proc-%s", name);
@@ -35,7 +35,7 @@ const char *rf_compare_lkp_name(const char *name, char *buf, size_t len)
 	return name;
 }
 
-const char *rf_compare_from_lkp_name(const char *name, char *buf, size_t len)
+const char *compare_from_lkp_name(const char *name, char *buf, size_t len)
 {
 	if (starts(name, "proc-vmstat.") && !strchr(name + 12, '.')) {
 		snprintf(buf, len, "%s", name + 5);
@@ -45,7 +45,7 @@ const char *rf_compare_from_lkp_name(const char *name, char *buf, size_t len)
 }
 
 /* etc/failure and etc/pass, reduced to the patterns that name whole families. */
-bool rf_compare_is_function_stat(const char *name)
+bool compare_is_function_stat(const char *name)
 {
 	static const char *const prefixes[] = { "dmesg.", "kmsg.", "last_state.", "stderr." };
 	static const char *const suffixes[] = { ".fail", ".pass", ".error", ".warn" };
@@ -62,7 +62,7 @@ bool rf_compare_is_function_stat(const char *name)
 	return false;
 }
 
-bool rf_compare_is_test_group(const char *group)
+bool compare_is_test_group(const char *group)
 {
 	static const char *const tests[] = {
 		"cost", "vm-scalability", "will-it-scale", "stress-ng", "fio-basic", "unixbench",
@@ -85,7 +85,7 @@ static size_t group_len(const char *name)
 }
 
 /* etc/perf-metrics-prefixes, plus every benchmark's own stats, plus refault's own groups. */
-bool rf_compare_is_perf_metric(const char *name)
+bool compare_is_perf_metric(const char *name)
 {
 	static const char *const prefixes[] = {
 		"boot-time.", "boot-slabinfo.", "energy.", "iostat.", "perf-stat.", "pmeter.",
@@ -96,7 +96,7 @@ bool rf_compare_is_perf_metric(const char *name)
 		"cost.", "memcg.", "gauge.", "replay.", "run.",
 	};
 	char buf[512], group[128];
-	const char *lkp = rf_compare_lkp_name(name, buf, sizeof(buf));
+	const char *lkp = compare_lkp_name(name, buf, sizeof(buf));
 	size_t i, g = group_len(lkp);
 
 	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
@@ -106,10 +106,10 @@ bool rf_compare_is_perf_metric(const char *name)
 		return false;
 	memcpy(group, lkp, g);
 	group[g] = 0;
-	return rf_compare_is_test_group(group);
+	return compare_is_test_group(group);
 }
 
-bool rf_compare_is_absolute_change(const char *name)
+bool compare_is_absolute_change(const char *name)
 {
 	return starts(name, "perf-profile") || ends(name, "%");
 }
@@ -136,10 +136,10 @@ static bool threshold_for(const char *lkp, double *v, bool *integer)
 }
 
 /* lkp-tests/lib/stats.rb reasonable_perf_change?(name, delta, max). */
-bool rf_compare_reasonable_change(const char *name, double delta, double max)
+bool compare_reasonable_change(const char *name, double delta, double max)
 {
 	char buf[512];
-	const char *lkp = rf_compare_lkp_name(name, buf, sizeof(buf));
+	const char *lkp = compare_lkp_name(name, buf, sizeof(buf));
 	double v;
 	bool integer;
 
@@ -169,7 +169,7 @@ static const char *const headline[] = {
 	"workingset_activate_anon",
 };
 
-int rf_compare_headline_rank(const char *name)
+int compare_headline_rank(const char *name)
 {
 	static const char *const scopes[] = { "vmstat.", "memcg.recorded." };
 	size_t i, j;
@@ -184,7 +184,7 @@ int rf_compare_headline_rank(const char *name)
 	return -1;
 }
 
-bool rf_compare_is_decision_stat(const char *name)
+bool compare_is_decision_stat(const char *name)
 {
 	return !starts(name, "cost.") && !starts(name, "replay.") && !starts(name, "run.");
 }
@@ -194,7 +194,7 @@ static const char *find_any(const struct rf_compare_side *sides, size_t nsides, 
 	size_t i;
 
 	for (i = 0; i < nsides; i++) {
-		const struct rf_compare_metric *m = rf_compare_side_find(&sides[i], name);
+		const struct rf_compare_metric *m = compare_side_find(&sides[i], name);
 
 		if (m)
 			return m->name;
@@ -235,8 +235,8 @@ static void add_candidate(char *cands, size_t len, const char *full)
 		snprintf(cands + used, len - used, "%s%s", used ? ", " : "", full);
 }
 
-const char *rf_compare_resolve(const struct rf_compare_side *sides, size_t nsides, const char *name,
-			       char *cands, size_t len)
+const char *compare_resolve(const struct rf_compare_side *sides, size_t nsides, const char *name,
+			    char *cands, size_t len)
 {
 	static const char *const preferred[] = { "memcg.recorded.%s", "vmstat.%s" };
 	const char *found = NULL, *hit, **all;

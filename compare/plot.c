@@ -125,7 +125,7 @@ static void legend(FILE *out, const struct rf_compare_side *sides, size_t n, con
 
 	for (i = 0; i < n; i++) {
 		fprintf(out, "[%c] ", marker(i));
-		rf_compare_term_field(out, sides[i].label, 0, 0);
+		compare_term_field(out, sides[i].label, 0, 0);
 		fprintf(out, "%s%s%s\n", *what ? " " : "", what, i ? "" : " (base)");
 	}
 }
@@ -142,9 +142,9 @@ static void sanitize(char *dst, size_t len, const char *src)
 	dst[i] = 0;
 }
 
-int rf_compare_plot_variants(FILE *out, const struct rf_compare_report *rep, const char *metric)
+int compare_plot_variants(FILE *out, const struct rf_compare_report *rep, const char *metric)
 {
-	const struct rf_compare_row *row = rf_compare_report_row(rep, metric);
+	const struct rf_compare_row *row = compare_report_row(rep, metric);
 	double ymin = INFINITY, ymax = -INFINITY;
 	struct canvas c;
 	char title[256];
@@ -182,18 +182,18 @@ int rf_compare_plot_variants(FILE *out, const struct rf_compare_report *rep, con
 static const struct rf_compare_series *find_series(const struct rf_compare_side *s,
 						   const char *name)
 {
-	const struct rf_compare_series *ser = rf_compare_side_series(s, name);
+	const struct rf_compare_series *ser = compare_side_series(s, name);
 	char buf[256];
 	size_t i;
 
 	if (!ser) {
 		snprintf(buf, sizeof(buf), "vmstat.%s", name);
-		ser = rf_compare_side_series(s, buf);
+		ser = compare_side_series(s, buf);
 	}
 	for (i = 0; !ser && i < s->nalias; i++)
 		if (!strcmp(s->alias[i].kernel_name, name) ||
 		    !strcmp(s->alias[i].kernel_name, buf))
-			ser = rf_compare_side_series(s, s->alias[i].name);
+			ser = compare_side_series(s, s->alias[i].name);
 	return ser;
 }
 
@@ -226,8 +226,8 @@ static void list_series(const struct rf_compare_side *s, char *err, size_t len, 
 		snprintf(err + used, len - used, "%s)", s->tl.nseries ? "" : " none");
 }
 
-int rf_compare_plot_time(FILE *out, const struct rf_compare_side *sides, size_t nsides,
-			 const char *series, char *err, size_t errlen)
+int compare_plot_time(FILE *out, const struct rf_compare_side *sides, size_t nsides,
+		      const char *series, char *err, size_t errlen)
 {
 	double ymin = INFINITY, ymax = -INFINITY, xmax = 0;
 	const struct rf_compare_series *ser = NULL;
@@ -271,7 +271,7 @@ static void draw_lines(struct canvas *c, struct rf_compare_axis *ax,
 	struct rf_compare_axis_point **by = ax->by;
 	size_t i = 0, j, k, a, b, n = ax->n;
 
-	rf_compare_axis_sort(ax, RF_AXIS_BY_LINE);
+	compare_axis_sort(ax, RF_AXIS_BY_LINE);
 	/* each run of one line and one value to the next value's: A[0] to all of B, all of A to B[0] */
 	while (i < n) {
 		for (j = i; j < n && by[j]->lrank == by[i]->lrank && by[j]->vrank == by[i]->vrank; j++)
@@ -303,7 +303,7 @@ static void print_ticks(FILE *out, const struct canvas *c, struct rf_compare_axi
 	struct rf_compare_axis_point **by = ax->by;
 	size_t i, cur = 0, at, w;
 
-	rf_compare_axis_sort(ax, RF_AXIS_BY_VALUE);
+	compare_axis_sort(ax, RF_AXIS_BY_VALUE);
 	for (i = 0; i < ax->n; i++) {
 		if (i && by[i]->vrank == by[i - 1]->vrank)
 			continue;
@@ -313,18 +313,18 @@ static void print_ticks(FILE *out, const struct canvas *c, struct rf_compare_axi
 		if (at < cur + (cur > 0) || at + w > WIDTH)
 			continue;	/* on the one before, or touching it */
 		fprintf(out, "%*s", (int)(at - cur), "");
-		rf_compare_term_field(out, by[i]->value, 0, 0);
+		compare_term_field(out, by[i]->value, 0, 0);
 		cur = at + w;
 	}
 	fprintf(out, "  (");
-	rf_compare_term_field(out, key, 0, 0);
+	compare_term_field(out, key, 0, 0);
 	fprintf(out, ")\n");
 }
 
-int rf_compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const char *metric,
-			 const char *key, char *err, size_t errlen)
+int compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const char *metric,
+		      const char *key, char *err, size_t errlen)
 {
-	const struct rf_compare_row *row = rf_compare_report_row(rep, metric);
+	const struct rf_compare_row *row = compare_report_row(rep, metric);
 	double ymin = INFINITY, ymax = -INFINITY;
 	struct rf_compare_axis ax;
 	char title[256];
@@ -334,7 +334,7 @@ int rf_compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const c
 
 	if (!row)
 		return RF_ERR_INVAL;
-	ret = rf_compare_axis_make(&ax, rep, key, err, errlen);
+	ret = compare_axis_make(&ax, rep, key, err, errlen);
 	if (ret)
 		return ret;
 	for (i = 0; i < ax.n; i++) {
@@ -350,10 +350,10 @@ int rf_compare_plot_axis(FILE *out, const struct rf_compare_report *rep, const c
 	print_ticks(out, &c, &ax, key);
 	for (i = 0; i < ax.nlines; i++) {
 		fprintf(out, "[%c] ", marker(i));
-		rf_compare_term_field(out, ax.p[ax.line_first[i]].line, 0, 0);
+		compare_term_field(out, ax.p[ax.line_first[i]].line, 0, 0);
 		fprintf(out, "%s\n", i ? "" : " (base)");
 	}
 	fprintf(out, "\n");
-	rf_compare_axis_release(&ax);
+	compare_axis_release(&ax);
 	return ferror(out) ? RF_ERR_IO : 0;
 }

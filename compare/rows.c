@@ -18,13 +18,13 @@ static void fill_cell(struct rf_compare_cell *c, const struct rf_compare_side *s
 	c->present = m != NULL;
 	c->n = side->runs;
 	c->samples = m ? m->v : zeros;
-	c->mean = rf_compare_mean(c->samples, c->n);
-	c->stddev = rf_compare_stddev(c->samples, c->n);
+	c->mean = compare_mean(c->samples, c->n);
+	c->stddev = compare_stddev(c->samples, c->n);
 }
 
 /*
  * calc_perf_change(): against the first column; a zero base becomes 1e-100
- * (what the cells show of it: rf_compare_format_change()), but nothing
+ * (what the cells show of it: compare_format_change()), but nothing
  * against nothing is no change (1e-100 made it -100 %).
  */
 static double change_of(double mean, double base, bool absolute)
@@ -41,19 +41,19 @@ static double change_of(double mean, double base, bool absolute)
 static int build_row(struct rf_compare_row *row, const char *name, struct rf_compare_side *sides,
 		     size_t nsides, const double *zeros, bool all)
 {
-	const struct rf_compare_metric *base = rf_compare_side_find(&sides[0], name);
+	const struct rf_compare_metric *base = compare_side_find(&sides[0], name);
 	size_t i;
 	int ret = 0;
 
 	row->name = name;
-	row->headline = rf_compare_headline_rank(name) >= 0;
-	row->function_stat = rf_compare_is_function_stat(name);
-	row->absolute = rf_compare_is_absolute_change(name);
+	row->headline = compare_headline_rank(name) >= 0;
+	row->function_stat = compare_is_function_stat(name);
+	row->absolute = compare_is_absolute_change(name);
 	row->cell = calloc(nsides, sizeof(*row->cell));
 	if (!row->cell)
 		return RF_ERR_NOMEM;
 	for (i = 0; i < nsides; i++) {
-		const struct rf_compare_metric *m = i ? rf_compare_side_find(&sides[i], name) : base;
+		const struct rf_compare_metric *m = i ? compare_side_find(&sides[i], name) : base;
 		struct rf_compare_cell *c = &row->cell[i];
 
 		fill_cell(c, &sides[i], m, zeros);
@@ -64,8 +64,8 @@ static int build_row(struct rf_compare_row *row, const char *name, struct rf_com
 			c->verdict.why = "not in the base";	/* LKP: a newly added monitor */
 			continue;
 		}
-		ret = rf_compare_judge(name, row->cell[0].samples, row->cell[0].n, base->exact,
-				       c->samples, c->n, m && m->exact, &c->verdict);
+		ret = compare_judge(name, row->cell[0].samples, row->cell[0].n, base->exact,
+				    c->samples, c->n, m && m->exact, &c->verdict);
 		if (ret)
 			return ret;
 		row->changed |= c->verdict.changed;
@@ -128,7 +128,7 @@ static int row_names(struct rf_compare_side *sides, size_t nsides, const char **
 /*
  * The report's cells (a row per name, a cell per side) and the samples it
  * shows (a side that lacks a metric has a 0 per run there): within
- * rf_compare_fill_ok() of the samples the sides' files hold.
+ * compare_fill_ok() of the samples the sides' files hold.
  */
 static int check_fill(const struct rf_compare_side *sides, size_t nsides, size_t nrows,
 		      char *err, size_t errlen)
@@ -140,18 +140,18 @@ static int check_fill(const struct rf_compare_side *sides, size_t nsides, size_t
 		given += sides[i].given + sides[i].nm;
 		runs += sides[i].runs;
 	}
-	made = rf_compare_mul(nrows, nsides + runs);
-	if (rf_compare_fill_ok(made, given))
+	made = compare_mul(nrows, nsides + runs);
+	if (compare_fill_ok(made, given))
 		return 0;
-	rf_compare_seterr(err, errlen, "%s%s%s: %zu columns (%llu runs) of %zu metrics in all: a "
-			  "metric a column lacks counts as 0 there (LKP's rule), and the table would "
-			  "hold %llu cells and samples from the %llu its files give, over the limit "
-			  "of %d times as many (or %llu); compare columns that share their metrics "
-			  "(of one trace), or fewer at a time", sides[0].spec,
-			  nsides > 2 ? " ... " : " and ", sides[nsides - 1].spec, nsides,
-			  (unsigned long long)runs, nrows, (unsigned long long)made,
-			  (unsigned long long)given, RF_COMPARE_FILL_FACTOR,
-			  (unsigned long long)RF_COMPARE_FILL_FLOOR);
+	compare_seterr(err, errlen, "%s%s%s: %zu columns (%llu runs) of %zu metrics in all: a "
+		       "metric a column lacks counts as 0 there (LKP's rule), and the table would "
+		       "hold %llu cells and samples from the %llu its files give, over the limit "
+		       "of %d times as many (or %llu); compare columns that share their metrics "
+		       "(of one trace), or fewer at a time", sides[0].spec,
+		       nsides > 2 ? " ... " : " and ", sides[nsides - 1].spec, nsides,
+		       (unsigned long long)runs, nrows, (unsigned long long)made,
+		       (unsigned long long)given, RF_COMPARE_FILL_FACTOR,
+		       (unsigned long long)RF_COMPARE_FILL_FLOOR);
 	return RF_ERR_TOO_LARGE;
 }
 
@@ -200,7 +200,7 @@ static int rank_groups(struct rf_compare_report *rep)
 			int count = (r->function_stat ? -10000 : 0) +
 				    (int)(shown < INT_MAX / 2 ? shown : INT_MAX / 2);
 
-			if (rf_compare_is_test_group(group) && count > 0)
+			if (compare_is_test_group(group) && count > 0)
 				count = 0;
 			r->group_rank = count;
 		}
@@ -218,8 +218,8 @@ static int row_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_side *sides,
-			    size_t nsides, bool all, char *err, size_t errlen)
+int compare_report_build(struct rf_compare_report *rep, struct rf_compare_side *sides,
+			 size_t nsides, bool all, char *err, size_t errlen)
 {
 	const char **names = NULL;
 	size_t i, j, n = 0, max_runs = 0;
@@ -242,8 +242,8 @@ int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_sid
 	rep->zeros = ret ? NULL : calloc(max_runs + 1, sizeof(*rep->zeros));
 	if (!rep->rows || !rep->zeros) {
 		free(names);
-		rf_compare_report_release(rep);
-		rf_compare_seterr(err, errlen, "out of memory");
+		compare_report_release(rep);
+		compare_seterr(err, errlen, "out of memory");
 		return RF_ERR_NOMEM;
 	}
 	for (i = 0; i < n && !ret; i++) {
@@ -260,15 +260,15 @@ int rf_compare_report_build(struct rf_compare_report *rep, struct rf_compare_sid
 	if (!ret)
 		ret = rank_groups(rep);
 	if (ret) {
-		rf_compare_report_release(rep);
-		rf_compare_seterr(err, errlen, "%s", rf_strerror(ret));
+		compare_report_release(rep);
+		compare_seterr(err, errlen, "%s", rf_strerror(ret));
 		return ret;
 	}
 	qsort(rep->rows, rep->nrows, sizeof(*rep->rows), row_cmp);
 	return 0;
 }
 
-void rf_compare_report_release(struct rf_compare_report *rep)
+void compare_report_release(struct rf_compare_report *rep)
 {
 	size_t i;
 
@@ -279,8 +279,8 @@ void rf_compare_report_release(struct rf_compare_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
-const struct rf_compare_row *rf_compare_report_row(const struct rf_compare_report *rep,
-						   const char *name)
+const struct rf_compare_row *compare_report_row(const struct rf_compare_report *rep,
+						const char *name)
 {
 	size_t i;
 

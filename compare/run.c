@@ -8,8 +8,8 @@
 #include "compare/compare-local.h"
 #include "lib/grow.h"
 
-int rf_compare_run_add(struct rf_compare_run *r, const char *name, const double *v, size_t n,
-		       bool exact)
+int compare_run_add(struct rf_compare_run *r, const char *name, const double *v, size_t n,
+		    bool exact)
 {
 	struct rf_compare_metric *m;
 
@@ -37,13 +37,13 @@ static int metric_cmp(const void *a, const void *b)
 		      ((const struct rf_compare_metric *)b)->name);
 }
 
-void rf_compare_run_sort(struct rf_compare_run *r)
+void compare_run_sort(struct rf_compare_run *r)
 {
 	if (r->nm)
 		qsort(r->m, r->nm, sizeof(*r->m), metric_cmp);
 }
 
-int rf_compare_run_alias(struct rf_compare_run *r, const char *kernel_name, const char *name)
+int compare_run_alias(struct rf_compare_run *r, const char *kernel_name, const char *name)
 {
 	struct rf_compare_alias *a;
 
@@ -61,7 +61,7 @@ int rf_compare_run_alias(struct rf_compare_run *r, const char *kernel_name, cons
 	return 0;
 }
 
-void rf_compare_aliases_release(struct rf_compare_alias *alias, size_t n)
+void compare_aliases_release(struct rf_compare_alias *alias, size_t n)
 {
 	size_t i;
 
@@ -72,7 +72,7 @@ void rf_compare_aliases_release(struct rf_compare_alias *alias, size_t n)
 	free(alias);
 }
 
-void rf_compare_timeline_release(struct rf_compare_timeline *tl)
+void compare_timeline_release(struct rf_compare_timeline *tl)
 {
 	size_t i;
 
@@ -86,7 +86,7 @@ void rf_compare_timeline_release(struct rf_compare_timeline *tl)
 	memset(tl, 0, sizeof(*tl));
 }
 
-void rf_compare_run_release(struct rf_compare_run *r)
+void compare_run_release(struct rf_compare_run *r)
 {
 	size_t i;
 
@@ -95,11 +95,11 @@ void rf_compare_run_release(struct rf_compare_run *r)
 		free(r->m[i].v);
 	}
 	free(r->m);
-	rf_compare_aliases_release(r->alias, r->nalias);
+	compare_aliases_release(r->alias, r->nalias);
 	free(r->config);
 	free(r->profile);
 	free(r->fingerprint);
 	free(r->trace_path);
-	rf_compare_timeline_release(&r->tl);
+	compare_timeline_release(&r->tl);
 	memset(r, 0, sizeof(*r));
 }

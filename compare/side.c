@@ -25,8 +25,8 @@ static int metric_cmp(const void *a, const void *b)
 		      ((const struct rf_compare_metric *)b)->name);
 }
 
-const struct rf_compare_metric *rf_compare_side_find(const struct rf_compare_side *side,
-						     const char *name)
+const struct rf_compare_metric *compare_side_find(const struct rf_compare_side *side,
+						  const char *name)
 {
 	struct rf_compare_metric key = { .name = (char *)name };
 
@@ -35,8 +35,8 @@ const struct rf_compare_metric *rf_compare_side_find(const struct rf_compare_sid
 	return bsearch(&key, side->m, side->nm, sizeof(key), metric_cmp);
 }
 
-const struct rf_compare_series *rf_compare_side_series(const struct rf_compare_side *side,
-						       const char *name)
+const struct rf_compare_series *compare_side_series(const struct rf_compare_side *side,
+						    const char *name)
 {
 	const struct rf_compare_timeline *tl = &side->tl;
 	size_t lo = 0, hi = tl->nseries, mid;
@@ -104,7 +104,7 @@ static int same_names(const struct rf_compare_side *side, const struct rf_compar
 	size_t i;
 
 	for (i = 0; i < run->nm; i++)
-		if (!rf_compare_side_find(side, run->m[i].name))
+		if (!compare_side_find(side, run->m[i].name))
 			goto mismatch;
 	if (side->nm == run->nm)
 		return 0;
@@ -112,15 +112,15 @@ static int same_names(const struct rf_compare_side *side, const struct rf_compar
 		struct rf_compare_metric key = { .name = side->m[i].name };
 
 		if (!bsearch(&key, run->m, run->nm, sizeof(key), metric_cmp)) {
-			rf_compare_seterr(err, errlen, "%s: missing metric %s that the other runs "
-					  "of the group have", member, side->m[i].name);
+			compare_seterr(err, errlen, "%s: missing metric %s that the other runs "
+				       "of the group have", member, side->m[i].name);
 			return RF_ERR_INVAL;
 		}
 	}
 	return 0;
 mismatch:
-	rf_compare_seterr(err, errlen, "%s: metric %s is not in the other runs of the group",
-			  member, run->m[i].name);
+	compare_seterr(err, errlen, "%s: metric %s is not in the other runs of the group",
+		       member, run->m[i].name);
 	return RF_ERR_INVAL;
 }
 
@@ -148,25 +148,25 @@ static size_t union_count(const struct rf_compare_side *side, const struct rf_co
  * A side's samples are its metrics times its runs, a metric a run lacks
  * counting as 0 (LKP's add_stats_to_matrix): runs of different metrics (a
  * sweep's traces, LKP files) fill the side with zeros, within
- * rf_compare_fill_ok() of what the files give.
+ * compare_fill_ok() of what the files give.
  */
 static int check_fill(const struct rf_compare_side *side, const struct rf_compare_run *run,
 		      const char *member, const char *spec, char *err, size_t errlen)
 {
 	uint64_t nm = union_count(side, run), runs = side->runs + run->cols;
-	uint64_t made = rf_compare_mul(nm, runs), given = side->given + run->given;
+	uint64_t made = compare_mul(nm, runs), given = side->given + run->given;
 
-	if (rf_compare_fill_ok(made, given))
+	if (compare_fill_ok(made, given))
 		return 0;
-	rf_compare_seterr(err, errlen, "%s%s%s: the column's %llu runs have %llu metrics in all, "
-			  "and a metric a run lacks counts as 0 there (LKP's rule): %llu samples "
-			  "from the %llu its files hold, over the limit of %d times as many (or "
-			  "%llu); compare runs that share their metrics (of one trace, or an LKP "
-			  "matrix.json whose every metric has a sample per run)", spec,
-			  strcmp(spec, member) ? ", at " : "", strcmp(spec, member) ? member : "",
-			  (unsigned long long)runs, (unsigned long long)nm,
-			  (unsigned long long)made, (unsigned long long)given,
-			  RF_COMPARE_FILL_FACTOR, (unsigned long long)RF_COMPARE_FILL_FLOOR);
+	compare_seterr(err, errlen, "%s%s%s: the column's %llu runs have %llu metrics in all, "
+		       "and a metric a run lacks counts as 0 there (LKP's rule): %llu samples "
+		       "from the %llu its files hold, over the limit of %d times as many (or "
+		       "%llu); compare runs that share their metrics (of one trace, or an LKP "
+		       "matrix.json whose every metric has a sample per run)", spec,
+		       strcmp(spec, member) ? ", at " : "", strcmp(spec, member) ? member : "",
+		       (unsigned long long)runs, (unsigned long long)nm,
+		       (unsigned long long)made, (unsigned long long)given,
+		       RF_COMPARE_FILL_FACTOR, (unsigned long long)RF_COMPARE_FILL_FLOOR);
 	return RF_ERR_TOO_LARGE;
 }
 
@@ -272,13 +272,13 @@ static int add_run(struct rf_compare_side *side, struct rf_compare_run *run, con
 	int ret = 0;
 
 	if (side->runs && run->lkp != side->lkp) {
-		rf_compare_seterr(err, errlen, "%s: a group cannot mix refault results "
-				  "and LKP files", spec);
+		compare_seterr(err, errlen, "%s: a group cannot mix refault results "
+			       "and LKP files", spec);
 		ret = RF_ERR_INVAL;
 	}
 	if (!ret && side->runs && run->kernel != side->kernel) {
-		rf_compare_seterr(err, errlen, "%s: a group cannot mix the kernel's "
-				  "numbers (@kernel) and the model's", spec);
+		compare_seterr(err, errlen, "%s: a group cannot mix the kernel's "
+			       "numbers (@kernel) and the model's", spec);
 		ret = RF_ERR_INVAL;
 	}
 	/*
@@ -336,23 +336,23 @@ static int load_sweep(struct rf_compare_side *side, struct rf_compare_file *file
 	size_t i, n;
 	int ret;
 
-	ret = rf_compare_sweep_runs(file, name, &runs, err, errlen);
+	ret = compare_sweep_runs(file, name, &runs, err, errlen);
 	n = ret ? 0 : json_object_array_length(runs);
-	side->sweep_not_done = rf_compare_sweep_not_done(file->root);
+	side->sweep_not_done = compare_sweep_not_done(file->root);
 	side->sweep = true;
 	if (!ret && !n) {
-		rf_compare_seterr(err, errlen, "%s: no run of '%s' is done yet (refault sweep "
-				  "status names what is missing)", file->path, member);
+		compare_seterr(err, errlen, "%s: no run of '%s' is done yet (refault sweep "
+			       "status names what is missing)", file->path, member);
 		ret = RF_ERR_INVAL;
 	}
 	for (i = 0; !ret && i < n; i++) {
 		struct rf_compare_run run = { 0 };
 
-		ret = rf_compare_load_results(&run, json_object_array_get_idx(runs, i), NULL,
-					      file->path, NULL, err, errlen);
+		ret = compare_load_results(&run, json_object_array_get_idx(runs, i), NULL,
+					   file->path, NULL, err, errlen);
 		if (!ret)
 			ret = add_run(side, &run, member, spec, config, true, err, errlen);
-		rf_compare_run_release(&run);
+		compare_run_release(&run);
 	}
 	return ret;
 }
@@ -368,24 +368,24 @@ static int load_member(struct rf_compare_side *side, struct rf_compare_files *fi
 
 	if (ret)
 		return ret;
-	ret = rf_compare_files_get(files, path, RESULTS_OR_LKP, &file, err, errlen);
+	ret = compare_files_get(files, path, RESULTS_OR_LKP, &file, err, errlen);
 	if (ret)
 		goto out;
-	if (rf_compare_is_sweep(file->root)) {
+	if (compare_is_sweep(file->root)) {
 		ret = load_sweep(side, file, name, member, spec, config, err, errlen);
 		goto out;
 	}
-	ret = rf_compare_load_results(&run, file->root, file, path, name, err, errlen);
+	ret = compare_load_results(&run, file->root, file, path, name, err, errlen);
 	if (ret == RF_ERR_NOT_TRACE && name) {
-		rf_compare_seterr(err, errlen, "%s: not a refault results file, so it has no "
-				  "configuration '%s'", path, name);
+		compare_seterr(err, errlen, "%s: not a refault results file, so it has no "
+			       "configuration '%s'", path, name);
 		ret = RF_ERR_INVAL;
 	} else if (ret == RF_ERR_NOT_TRACE) {
-		ret = rf_compare_load_lkp(&run, file->root, path, err, errlen);
+		ret = compare_load_lkp(&run, file->root, path, err, errlen);
 	}
 	if (!ret)
 		ret = add_run(side, &run, member, spec, config, false, err, errlen);
-	rf_compare_run_release(&run);
+	compare_run_release(&run);
 out:
 	free(path);
 	free(name);
@@ -437,8 +437,8 @@ static int load_group(struct rf_compare_side *side, struct rf_compare_files *fil
 
 static char *trace_set(const struct rf_compare_side *s);
 
-int rf_compare_side_load(struct rf_compare_side *side, struct rf_compare_files *files,
-			 const char *spec, char *err, size_t errlen)
+int compare_side_load(struct rf_compare_side *side, struct rf_compare_files *files,
+		      const char *spec, char *err, size_t errlen)
 {
 	struct rf_compare_files *own = NULL;
 	char *config = NULL;
@@ -449,16 +449,16 @@ int rf_compare_side_load(struct rf_compare_side *side, struct rf_compare_files *
 	if (!side->spec)
 		return RF_ERR_NOMEM;
 	if (!*spec || spec[strspn(spec, ",")] == 0) {
-		rf_compare_seterr(err, errlen, "empty side '%s'", spec);
+		compare_seterr(err, errlen, "empty side '%s'", spec);
 		return RF_ERR_INVAL;
 	}
 	if (!files) {
-		files = own = rf_compare_files_new();
+		files = own = compare_files_new();
 		if (!files)
 			return RF_ERR_NOMEM;
 	}
 	ret = load_group(side, files, spec, &config, err, errlen);
-	rf_compare_files_free(own);
+	compare_files_free(own);
 	if (!ret) {
 		settle_exactness(side);
 		side->label = make_label(spec, config, side->lkp);
@@ -469,7 +469,7 @@ int rf_compare_side_load(struct rf_compare_side *side, struct rf_compare_files *
 	return ret;
 }
 
-void rf_compare_side_release(struct rf_compare_side *side)
+void compare_side_release(struct rf_compare_side *side)
 {
 	size_t i;
 
@@ -485,12 +485,12 @@ void rf_compare_side_release(struct rf_compare_side *side)
 	free(side->trace_paths);
 	free(side->profile);
 	free(side->m);
-	rf_compare_aliases_release(side->alias, side->nalias);
+	compare_aliases_release(side->alias, side->nalias);
 	free(side->label);
 	free(side->spec);
 	free(side->traces);
 	free(side->trace_path);
-	rf_compare_timeline_release(&side->tl);
+	compare_timeline_release(&side->tl);
 	memset(side, 0, sizeof(*side));
 }
 
@@ -529,8 +529,8 @@ static char *trace_set(const struct rf_compare_side *s)
 	return out;
 }
 
-int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_compare_side *b,
-			   char *err, size_t errlen)
+int compare_same_traces(const struct rf_compare_side *a, const struct rf_compare_side *b,
+			char *err, size_t errlen)
 {
 	const char *sa = a->traces, *sb = b->traces;
 	int ret = 0;
@@ -540,19 +540,19 @@ int rf_compare_same_traces(const struct rf_compare_side *a, const struct rf_comp
 	if (!sa || !sb) {
 		ret = RF_ERR_NOMEM;
 	} else if (strcmp(sa, sb)) {
-		rf_compare_seterr(err, errlen, "%s and %s replay different traces (%s: fingerprint "
-				  "%.16s%s; %s: fingerprint %.16s%s)", a->spec, b->spec,
-				  a->trace_path ? a->trace_path : "?", sa,
-				  strlen(sa) > 16 ? "..." : "",
-				  b->trace_path ? b->trace_path : "?", sb,
-				  strlen(sb) > 16 ? "..." : "");
+		compare_seterr(err, errlen, "%s and %s replay different traces (%s: fingerprint "
+			       "%.16s%s; %s: fingerprint %.16s%s)", a->spec, b->spec,
+			       a->trace_path ? a->trace_path : "?", sa,
+			       strlen(sa) > 16 ? "..." : "",
+			       b->trace_path ? b->trace_path : "?", sb,
+			       strlen(sb) > 16 ? "..." : "");
 		ret = RF_ERR_INVAL;
 	}
 	return ret;
 }
 
-int rf_compare_results_configs(struct rf_compare_files *files, const char *path, char ***names,
-			       char ***workloads, size_t *n, char *err, size_t errlen)
+int compare_results_configs(struct rf_compare_files *files, const char *path, char ***names,
+			    char ***workloads, size_t *n, char *err, size_t errlen)
 {
 	struct json_object *configs, *c, *name, *wl, *runs;
 	struct rf_compare_files *own = NULL;
@@ -565,18 +565,18 @@ int rf_compare_results_configs(struct rf_compare_files *files, const char *path,
 		*workloads = NULL;
 	*n = 0;
 	if (!files) {
-		files = own = rf_compare_files_new();
+		files = own = compare_files_new();
 		if (!files)
 			return RF_ERR_NOMEM;
 	}
-	ret = rf_compare_files_get(files, path, RESULTS_OR_LKP, &file, err, errlen);
+	ret = compare_files_get(files, path, RESULTS_OR_LKP, &file, err, errlen);
 	if (ret) {
-		rf_compare_files_free(own);
+		compare_files_free(own);
 		return ret;
 	}
 	if (!json_object_object_get_ex(file->root, "configs", &configs) ||
 	    !json_object_is_type(configs, json_type_array)) {
-		rf_compare_files_free(own);
+		compare_files_free(own);
 		return 0;	/* not a results file: nothing to expand */
 	}
 	len = json_object_array_length(configs);
@@ -599,6 +599,6 @@ int rf_compare_results_configs(struct rf_compare_files *files, const char *path,
 		}
 		(*names)[(*n)++] = strdup(json_object_get_string(name));
 	}
-	rf_compare_files_free(own);
+	compare_files_free(own);
 	return *names && (!workloads || *workloads) ? 0 : RF_ERR_NOMEM;
 }

@@ -21,7 +21,7 @@
 #define MARGIN_SHIFT	5
 #define MAX_RATIO	5.0
 
-double rf_compare_mean(const double *v, size_t n)
+double compare_mean(const double *v, size_t n)
 {
 	double sum = 0;
 	size_t i;
@@ -31,9 +31,9 @@ double rf_compare_mean(const double *v, size_t n)
 	return n ? sum / (double)n : 0;
 }
 
-double rf_compare_stddev(const double *v, size_t n)
+double compare_stddev(const double *v, size_t n)
 {
-	double mean = rf_compare_mean(v, n), var = 0;
+	double mean = compare_mean(v, n), var = 0;
 	size_t i;
 
 	if (n < 2)
@@ -51,7 +51,7 @@ static int dbl_cmp(const void *a, const void *b)
 }
 
 /* sort_remove_margin() + min_mean_max(): "mean" there is the middle element. */
-int rf_compare_summarize(struct rf_compare_summary *s, const double *v, size_t n, size_t max_margin)
+int compare_summarize(struct rf_compare_summary *s, const double *v, size_t n, size_t max_margin)
 {
 	size_t margin = n >> MARGIN_SHIFT;
 
@@ -75,7 +75,7 @@ int rf_compare_summarize(struct rf_compare_summary *s, const double *v, size_t n
 	return 0;
 }
 
-void rf_compare_summary_release(struct rf_compare_summary *s)
+void compare_summary_release(struct rf_compare_summary *s)
 {
 	free(s->sorted);
 	s->sorted = NULL;
@@ -107,10 +107,10 @@ static const char *small_change(const char *name, const struct rf_compare_verdic
 {
 	if (!(v->ratio > 1.01))
 		return "ratio of medians <= 1.01";
-	if (!(v->ratio > 1.05) && !rf_compare_is_perf_metric(name))
+	if (!(v->ratio > 1.05) && !compare_is_perf_metric(name))
 		return "ratio of medians <= 1.05 (not a perf metric)";
 	/* The absolute floors hide small noisy counters; exact counters are not noisy. */
-	if (!exact && !rf_compare_reasonable_change(name, v->delta, max))
+	if (!exact && !compare_reasonable_change(name, v->delta, max))
 		return "below LKP's absolute threshold for this stat";
 	return NULL;
 }
@@ -123,7 +123,7 @@ static int judge_summaries(const char *name, const struct rf_compare_summary *sb
 
 	out->compared = true;
 	magnitude(sn, sb, out);
-	if (rf_compare_is_function_stat(name)) {
+	if (compare_is_function_stat(name)) {
 		out->separated = sn->max != sb->max;
 		out->changed = out->separated;
 		out->why = out->changed ? "appears on one side only" : "same failure count";
@@ -158,10 +158,10 @@ static int judge_few(const char *name, const double *base, size_t nbase, const d
 	out->why = "fewer than 3 runs on both sides";
 	if (!nbase || !nnew || nbase + nnew < 3)
 		return 0;
-	ret = rf_compare_summarize(&sb, base, nbase, 0);
+	ret = compare_summarize(&sb, base, nbase, 0);
 	if (ret)
 		return ret;
-	ret = rf_compare_summarize(&sn, new, nnew, 0);
+	ret = compare_summarize(&sn, new, nnew, 0);
 	if (!ret) {
 		magnitude(&sn, &sb, out);
 		out->separated = separated(&sn, &sb);
@@ -172,15 +172,15 @@ static int judge_few(const char *name, const double *base, size_t nbase, const d
 			"fewer than 3 runs on both sides, so not judged against noise: the samples "
 			"lie apart and past LKP's ratio and floors";
 	}
-	rf_compare_summary_release(&sb);
-	rf_compare_summary_release(&sn);
+	compare_summary_release(&sb);
+	compare_summary_release(&sn);
 	return ret;
 }
 
-int rf_compare_judge(const char *name, const double *base, size_t nbase, bool base_exact,
-		     const double *new, size_t nnew, bool new_exact, struct rf_compare_verdict *out)
+int compare_judge(const char *name, const double *base, size_t nbase, bool base_exact,
+		  const double *new, size_t nnew, bool new_exact, struct rf_compare_verdict *out)
 {
-	bool function = rf_compare_is_function_stat(name);
+	bool function = compare_is_function_stat(name);
 	bool exact = base_exact && new_exact;
 	size_t margin = function ? 0 : 3;
 	struct rf_compare_summary sb, sn;
@@ -190,16 +190,16 @@ int rf_compare_judge(const char *name, const double *base, size_t nbase, bool ba
 	out->ratio = 1;
 	if (!function && !exact && nbase < 3 && nnew < 3)
 		return judge_few(name, base, nbase, new, nnew, out);
-	ret = rf_compare_summarize(&sb, base, nbase, margin);
+	ret = compare_summarize(&sb, base, nbase, margin);
 	if (!ret)
-		ret = rf_compare_summarize(&sn, new, nnew, nbase <= 3 && margin > 1 ? 1 : margin);
+		ret = compare_summarize(&sn, new, nnew, nbase <= 3 && margin > 1 ? 1 : margin);
 	else
 		return ret;
 	if (!ret && sb.n && sn.n)
 		ret = judge_summaries(name, &sb, &sn, exact, out);
 	else if (!ret)
 		out->why = "no samples";
-	rf_compare_summary_release(&sb);
-	rf_compare_summary_release(&sn);
+	compare_summary_release(&sb);
+	compare_summary_release(&sn);
 	return ret;
 }

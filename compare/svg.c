@@ -317,8 +317,8 @@ static void chart_start(FILE *out, const char *title)
 	fprintf(out, "</text>\n");
 }
 
-void rf_compare_svg_chart(FILE *out, const char *title, const char *unit,
-			  const struct rf_compare_line *l, size_t n)
+void compare_svg_chart(FILE *out, const char *title, const char *unit,
+		       const struct rf_compare_line *l, size_t n)
 {
 	double xmax, ymin, ymax;
 	size_t k;
@@ -399,8 +399,8 @@ static bool spread(const struct rf_compare_cell *c, double *lo, double *hi)
 	return *lo <= *hi;
 }
 
-void rf_compare_svg_axis_chart(FILE *out, const char *title, const char *unit, const char *key,
-			       struct rf_compare_axis *ax, const struct rf_compare_row *row)
+void compare_svg_axis_chart(FILE *out, const char *title, const char *unit, const char *key,
+			    struct rf_compare_axis *ax, const struct rf_compare_row *row)
 {
 	double ymin = 0, ymax = 0, lo, hi, slot = PW / (double)(ax->nvalues ? ax->nvalues : 1);
 	double dx = fmin(8, slot / (double)(ax->nlines + 1)), x, y;
@@ -419,10 +419,10 @@ void rf_compare_svg_axis_chart(FILE *out, const char *title, const char *unit, c
 		ymax += (ymax - ymin) * HEADROOM;
 	chart_start(out, title);
 	y_axis(out, ymin, ymax, unit);
-	rf_compare_axis_sort(ax, RF_AXIS_BY_VALUE);
+	compare_axis_sort(ax, RF_AXIS_BY_VALUE);
 	axis_ticks(out, ax, key);
 	/* each line's means joined along the axis */
-	rf_compare_axis_sort(ax, RF_AXIS_BY_LINE);
+	compare_axis_sort(ax, RF_AXIS_BY_LINE);
 	for (i = 0; i < ax->n; i++) {
 		const struct rf_compare_axis_point *p = ax->by[i];
 		const struct rf_compare_cell *c = &row->cell[p->side];

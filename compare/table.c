@@ -23,7 +23,7 @@ static bool fits_llong(double v)
 	return isfinite(v) && fabs(v) < 9.2e18;
 }
 
-void rf_compare_format_value(char *buf, size_t len, double mean, double stddev)
+void compare_format_value(char *buf, size_t len, double mean, double stddev)
 {
 	size_t n;
 
@@ -53,7 +53,7 @@ void rf_compare_format_value(char *buf, size_t len, double mean, double stddev)
  * the ratio, "x1234".  Absolute changes (keys ending in '%', perf-profile)
  * as LKP's.  12 columns: the text right-aligned in 11, then a space.
  */
-void rf_compare_format_change(char *buf, size_t len, double base, double mean, bool absolute)
+void compare_format_change(char *buf, size_t len, double base, double mean, bool absolute)
 {
 	double change, ratio;
 	char text[32];
@@ -124,9 +124,9 @@ static void print_traces(FILE *out, const struct rf_compare_side *base)
 			continue;
 		shown[k++] = base->fingerprints[i];
 		fprintf(out, "  ");
-		rf_compare_term_field(out, *base->trace_paths[i] ? base->trace_paths[i] : "?", 0, 0);
+		compare_term_field(out, *base->trace_paths[i] ? base->trace_paths[i] : "?", 0, 0);
 		fputc('/', out);
-		rf_compare_term_field(out, base->fingerprints[i], 16, 0);
+		compare_term_field(out, base->fingerprints[i], 16, 0);
 		fputc('\n', out);
 	}
 	if (n > k)
@@ -151,16 +151,16 @@ static void print_header(FILE *out, const struct rf_compare_report *rep)
 	fprintf(out, "config: \n");
 	for (i = 0; i < rep->nsides; i++) {
 		fprintf(out, "  ");
-		rf_compare_term_field(out, rep->sides[i].label, 0, 0);
+		compare_term_field(out, rep->sides[i].label, 0, 0);
 		fprintf(out, " (");
-		rf_compare_term_field(out, rep->sides[i].spec, 0, 0);
+		compare_term_field(out, rep->sides[i].spec, 0, 0);
 		fprintf(out, ", %zu run%s)\n", rep->sides[i].runs, rep->sides[i].runs == 1 ? "" : "s");
 	}
 	fputc('\n', out);
-	rf_compare_term_field(out, base->label, FIRST_WIDTH, 1);
+	compare_term_field(out, base->label, FIRST_WIDTH, 1);
 	fputc(' ', out);
 	for (i = 1; i < rep->nsides; i++) {
-		rf_compare_term_field(out, rep->sides[i].label, COL_WIDTH, 1);
+		compare_term_field(out, rep->sides[i].label, COL_WIDTH, 1);
 		fputc(' ', out);
 	}
 	fprintf(out, "\n%.*s ", FIRST_WIDTH, "--------------------------------");
@@ -193,7 +193,7 @@ static void print_failure_row(FILE *out, const struct rf_compare_row *row, size_
 		fprintf(out, ":%-*zu", ERR_WIDTH - 2, c->n);
 	}
 	fprintf(out, "  ");
-	rf_compare_term_field(out, row->name, 0, 0);
+	compare_term_field(out, row->name, 0, 0);
 	fputc('\n', out);
 }
 
@@ -206,17 +206,17 @@ static void print_perf_row(FILE *out, const struct rf_compare_row *row, size_t n
 		const struct rf_compare_cell *c = &row->cell[i];
 
 		if (i) {
-			rf_compare_format_change(buf, sizeof(buf), row->cell[0].mean, c->mean,
-						 row->absolute);
+			compare_format_change(buf, sizeof(buf), row->cell[0].mean, c->mean,
+					      row->absolute);
 			if (c->verdict.apparent)	/* shown without the noise rule */
 				buf[strlen(buf) - 1] = RF_COMPARE_APPARENT;
 			fputs(buf, out);
 		}
-		rf_compare_format_value(buf, sizeof(buf), c->mean, c->stddev);
+		compare_format_value(buf, sizeof(buf), c->mean, c->stddev);
 		fputs(buf, out);
 	}
 	fprintf(out, "  ");
-	rf_compare_term_field(out, row->name, 0, 0);
+	compare_term_field(out, row->name, 0, 0);
 	fputc('\n', out);
 }
 
@@ -297,7 +297,7 @@ static void print_none(FILE *out, const struct rf_compare_report *rep)
 	fprintf(out, "; --all shows every metric)\n");
 }
 
-int rf_compare_print_table(FILE *out, const struct rf_compare_report *rep)
+int compare_print_table(FILE *out, const struct rf_compare_report *rep)
 {
 	size_t failures = count_shown(rep, true), perf = count_shown(rep, false), i;
 	bool apparent = false;

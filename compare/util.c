@@ -11,7 +11,7 @@
 #include "lib/term.h"
 #include "lib/utf8.h"
 
-void rf_compare_term_field(FILE *out, const char *s, size_t width, int align)
+void compare_term_field(FILE *out, const char *s, size_t width, int align)
 {
 	char *e = rf_term_escaped(s);
 	const char *t = e ? e : "?";
@@ -31,12 +31,12 @@ void rf_compare_term_field(FILE *out, const char *s, size_t width, int align)
 	free(e);
 }
 
-char *rf_compare_strdup(const char *s)
+char *compare_strdup(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
 
-int rf_compare_asprintf(char **out, const char *fmt, ...)
+int compare_asprintf(char **out, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -51,7 +51,7 @@ int rf_compare_asprintf(char **out, const char *fmt, ...)
 	return n;
 }
 
-void rf_compare_seterr(char *err, size_t errlen, const char *fmt, ...)
+void compare_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,8 +62,8 @@ void rf_compare_seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-void rf_compare_say(const struct rf_compare_log *log, FILE *out, enum rf_compare_say kind,
-		    const char *fmt, ...)
+void compare_say(const struct rf_compare_log *log, FILE *out, enum rf_compare_say kind,
+		 const char *fmt, ...)
 {
 	char *msg = NULL, *esc = NULL;
 	va_list ap;

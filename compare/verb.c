@@ -28,7 +28,7 @@ struct verb {
 	bool keep_files;		/* for the tables of the other workloads */
 };
 
-#define say(v, ...) rf_compare_say((v)->c.log, (v)->c.out, RF_COMPARE_MESSAGE, __VA_ARGS__)
+#define say(v, ...) compare_say((v)->c.log, (v)->c.out, RF_COMPARE_MESSAGE, __VA_ARGS__)
 
 int rf_compare_opts_add_gate(struct rf_compare_opts *o, const char *text,
 			     const struct rf_compare_log *log)
@@ -39,10 +39,10 @@ int rf_compare_opts_add_gate(struct rf_compare_opts *o, const char *text,
 	if (RF_GROW(o->gates, o->gates_cap, o->ngates + 1))
 		return RF_COMPARE_EXIT_FAILURE;
 	g = &o->gates[o->ngates];
-	if (rf_compare_gate_parse(g, text, err, sizeof(err))) {
-		rf_compare_say(log, o->out ? o->out : stdout, RF_COMPARE_MESSAGE,
-			       "--fail-if '%s': %s", text, err);
-		rf_compare_gate_release(g);
+	if (compare_gate_parse(g, text, err, sizeof(err))) {
+		compare_say(log, o->out ? o->out : stdout, RF_COMPARE_MESSAGE,
+			    "--fail-if '%s': %s", text, err);
+		compare_gate_release(g);
 		return RF_COMPARE_EXIT_USAGE;
 	}
 	o->ngates++;
@@ -54,7 +54,7 @@ void rf_compare_opts_release(struct rf_compare_opts *o)
 	size_t i;
 
 	for (i = 0; i < o->ngates; i++)
-		rf_compare_gate_release(&o->gates[i]);
+		compare_gate_release(&o->gates[i]);
 	free(o->gates);
 	o->gates = NULL;
 	o->ngates = o->gates_cap = 0;
@@ -81,8 +81,8 @@ static void expand_single(struct verb *v)
 
 	if (v->nspecs != 1 || strchr(v->specs[0], ','))
 		return;
-	if (rf_compare_results_configs(v->files, v->specs[0], &names, &workloads, &n, err,
-				       sizeof(err)) || n < 2)
+	if (compare_results_configs(v->files, v->specs[0], &names, &workloads, &n, err,
+				    sizeof(err)) || n < 2)
 		goto out;
 	specs = calloc(n, sizeof(*specs));
 	for (i = 0; specs && i < n; i++)
@@ -108,15 +108,15 @@ static int load_sides(const struct verb *v, struct rf_compare_side *sides)
 	size_t i;
 
 	for (i = 0; i < v->nspecs; i++) {
-		if (rf_compare_side_load(&sides[i], v->files, v->specs[i], err, sizeof(err))) {
+		if (compare_side_load(&sides[i], v->files, v->specs[i], err, sizeof(err))) {
 			say(v, "%s", err);
 			return RF_COMPARE_EXIT_FAILURE;
 		}
 		if (sides[i].lost_events)
-			rf_compare_say(v->c.log, v->c.out, RF_COMPARE_LINE,
-				       "WARNING: %s: the kernel lost %llu records while its trace "
-				       "was recorded: its numbers are short", sides[i].spec,
-				       (unsigned long long)sides[i].lost_events);
+			compare_say(v->c.log, v->c.out, RF_COMPARE_LINE,
+				    "WARNING: %s: the kernel lost %llu records while its trace "
+				    "was recorded: its numbers are short", sides[i].spec,
+				    (unsigned long long)sides[i].lost_events);
 		if (sides[i].sweep_not_done && (!i || !sides[i - 1].sweep_not_done))
 			say(v, "warning: %s: a partial sweep: %zu of its tasks failed or are "
 			    "missing, so some columns have fewer runs (refault sweep status)",
@@ -136,7 +136,7 @@ static int check_traces(const struct verb *v, const struct rf_compare_side *side
 	int bad = 0;
 
 	for (i = 1; i < v->nspecs; i++) {
-		if (!rf_compare_same_traces(&sides[0], &sides[i], err, sizeof(err)))
+		if (!compare_same_traces(&sides[0], &sides[i], err, sizeof(err)))
 			continue;
 		say(v, "%s%s", v->c.o->force ? "warning: " : "", err);
 		bad = 1;
@@ -205,18 +205,18 @@ static int report(const struct verb *v, struct rf_compare_side *sides)
 	char err[RF_COMPARE_ERRLEN];
 	int ret;
 
-	if (rf_compare_report_build(&rep, sides, v->nspecs, v->c.o->all, err, sizeof(err))) {
+	if (compare_report_build(&rep, sides, v->nspecs, v->c.o->all, err, sizeof(err))) {
 		say(v, "%s", err);
 		return RF_COMPARE_EXIT_FAILURE;
 	}
-	ret = rf_compare_verb_gates(&v->c, &rep, true);
+	ret = compare_verb_gates(&v->c, &rep, true);
 	if (!ret) {
-		rf_compare_verb_notes(&v->c, &rep);
-		ret = rf_compare_verb_output(&v->c, &rep);
+		compare_verb_notes(&v->c, &rep);
+		ret = compare_verb_output(&v->c, &rep);
 	}
 	if (!ret)
-		ret = rf_compare_verb_gates(&v->c, &rep, false);
-	rf_compare_report_release(&rep);
+		ret = compare_verb_gates(&v->c, &rep, false);
+	compare_report_release(&rep);
 	return ret;
 }
 
@@ -225,10 +225,10 @@ static int compare(struct verb *v, struct rf_compare_side *sides)
 	int ret = load_sides(v, sides);
 
 	if (!v->keep_files) {	/* the sides hold what they need: the parsed files can go */
-		rf_compare_files_free(v->files);
+		compare_files_free(v->files);
 		v->files = NULL;
 	}
-	if (!ret && v->c.o->export_matrix && rf_compare_verb_export(&v->c, &sides[0]))
+	if (!ret && v->c.o->export_matrix && compare_verb_export(&v->c, &sides[0]))
 		return RF_COMPARE_EXIT_FAILURE;
 	if (ret || v->nspecs == 1)
 		return ret;
@@ -245,7 +245,7 @@ static int compare_specs(struct verb *v)
 	int ret = sides ? compare(v, sides) : RF_COMPARE_EXIT_FAILURE;
 
 	for (i = 0; sides && i < v->nspecs; i++)
-		rf_compare_side_release(&sides[i]);
+		compare_side_release(&sides[i]);
 	free(sides);
 	return ret;
 }
@@ -353,21 +353,21 @@ int rf_compare_verb(const struct rf_compare_opts *o, const struct rf_compare_log
 		say(&v, "--json and --csv are exclusive");
 		return RF_COMPARE_EXIT_USAGE;
 	}
-	v.files = rf_compare_files_new();
+	v.files = compare_files_new();
 	if (!v.files) {
 		say(&v, "out of memory");
 		return RF_COMPARE_EXIT_FAILURE;
 	}
 	expand_single(&v);
 	if (v.nspecs < 2 && !(o->export_matrix && v.nspecs == 1)) {
-		rf_compare_say(log, v.c.out, RF_COMPARE_USAGE_ERROR,
-			       "need a BASE and at least one NEW side");
+		compare_say(log, v.c.out, RF_COMPARE_USAGE_ERROR,
+			    "need a BASE and at least one NEW side");
 		ret = RF_COMPARE_EXIT_USAGE;
 	} else {
 		ret = one_workload(&v) ? compare_specs(&v) : compare_workloads(&v);
 	}
 	free_strings(v.owned, v.nspecs);
 	free_strings(v.workloads, v.nspecs);
-	rf_compare_files_free(v.files);
+	compare_files_free(v.files);
 	return ret;
 }

@@ -12,9 +12,9 @@
 #include "compare/compare-local.h"
 #include "lib/outfile.h"
 
-#define say(c, ...) rf_compare_say((c)->log, (c)->out, RF_COMPARE_MESSAGE, __VA_ARGS__)
+#define say(c, ...) compare_say((c)->log, (c)->out, RF_COMPARE_MESSAGE, __VA_ARGS__)
 
-void rf_compare_verb_notes(const struct rf_compare_ctx *c, const struct rf_compare_report *rep)
+void compare_verb_notes(const struct rf_compare_ctx *c, const struct rf_compare_report *rep)
 {
 	size_t i, j;
 
@@ -39,8 +39,8 @@ void rf_compare_verb_notes(const struct rf_compare_ctx *c, const struct rf_compa
 			}
 }
 
-int rf_compare_verb_gates(const struct rf_compare_ctx *c, const struct rf_compare_report *rep,
-			  bool check_only)
+int compare_verb_gates(const struct rf_compare_ctx *c, const struct rf_compare_report *rep,
+		       bool check_only)
 {
 	const struct rf_compare_opts *o = c->o;
 	char msg[1024];
@@ -48,7 +48,7 @@ int rf_compare_verb_gates(const struct rf_compare_ctx *c, const struct rf_compar
 	int tripped = 0, ret;
 
 	for (i = 0; i < o->ngates; i++) {
-		ret = rf_compare_gate_eval(&o->gates[i], rep, msg, sizeof(msg));
+		ret = compare_gate_eval(&o->gates[i], rep, msg, sizeof(msg));
 		if (ret < 0) {
 			say(c, "--fail-if '%s': %s", o->gates[i].text, msg);
 			return RF_COMPARE_EXIT_FAILURE;
@@ -73,7 +73,7 @@ static int write_html(const struct rf_compare_ctx *c, const char *path,
 		return RF_COMPARE_EXIT_FAILURE;
 	}
 	f = rf_outfile_stdio(&out);
-	if (!f || rf_compare_write_html(f, rep)) {
+	if (!f || compare_write_html(f, rep)) {
 		say(c, "%s: write failed", path);
 		rf_outfile_abandon(&out);
 		return RF_COMPARE_EXIT_FAILURE;
@@ -92,14 +92,14 @@ static int plot(const struct rf_compare_ctx *c, const struct rf_compare_report *
 	const char *name;
 
 	if (o->over && !strcmp(o->over, "time")) {
-		if (rf_compare_plot_time(c->out, rep->sides, rep->nsides, o->plot, err,
-					 sizeof(err))) {
+		if (compare_plot_time(c->out, rep->sides, rep->nsides, o->plot, err,
+				      sizeof(err))) {
 			say(c, "--plot %s: %s", o->plot, err);
 			return RF_COMPARE_EXIT_FAILURE;
 		}
 		return 0;
 	}
-	name = rf_compare_resolve(rep->sides, rep->nsides, o->plot, cands, sizeof(cands));
+	name = compare_resolve(rep->sides, rep->nsides, o->plot, cands, sizeof(cands));
 	if (!name) {
 		if (cands[0])
 			say(c, "--plot %s: ambiguous metric: %s (name one)", o->plot, cands);
@@ -109,29 +109,29 @@ static int plot(const struct rf_compare_ctx *c, const struct rf_compare_report *
 		return RF_COMPARE_EXIT_FAILURE;
 	}
 	if (o->over) {
-		if (rf_compare_plot_axis(c->out, rep, name, o->over, err, sizeof(err))) {
+		if (compare_plot_axis(c->out, rep, name, o->over, err, sizeof(err))) {
 			say(c, "%s", err);
 			return RF_COMPARE_EXIT_FAILURE;
 		}
 		return 0;
 	}
-	rf_compare_plot_variants(c->out, rep, name);
+	compare_plot_variants(c->out, rep, name);
 	return 0;
 }
 
-int rf_compare_verb_output(const struct rf_compare_ctx *c, const struct rf_compare_report *rep)
+int compare_verb_output(const struct rf_compare_ctx *c, const struct rf_compare_report *rep)
 {
 	const struct rf_compare_opts *o = c->o;
 	int ret;
 
 	if (o->json)
-		ret = rf_compare_write_json(c->out, rep, o->all);
+		ret = compare_write_json(c->out, rep, o->all);
 	else if (o->csv)
-		ret = rf_compare_write_csv(c->out, rep, o->all);
+		ret = compare_write_csv(c->out, rep, o->all);
 	else {
-		ret = rf_compare_print_decisions(c->out, rep);
+		ret = compare_print_decisions(c->out, rep);
 		if (!ret)
-			ret = rf_compare_print_table(c->out, rep);
+			ret = compare_print_table(c->out, rep);
 	}
 	if (ret) {
 		say(c, "cannot write the output: %s", rf_strerror(ret));
@@ -144,7 +144,7 @@ int rf_compare_verb_output(const struct rf_compare_ctx *c, const struct rf_compa
 	return 0;
 }
 
-int rf_compare_verb_export(const struct rf_compare_ctx *c, const struct rf_compare_side *side)
+int compare_verb_export(const struct rf_compare_ctx *c, const struct rf_compare_side *side)
 {
 	const char *path = c->o->export_matrix;
 	char err[RF_COMPARE_ERRLEN];
@@ -154,7 +154,7 @@ int rf_compare_verb_export(const struct rf_compare_ctx *c, const struct rf_compa
 		say(c, "%s", err);
 		return RF_COMPARE_EXIT_FAILURE;
 	}
-	if (rf_compare_write_matrix(out.fd, path, side, err, sizeof(err))) {
+	if (compare_write_matrix(out.fd, path, side, err, sizeof(err))) {
 		say(c, "%s", err);
 		rf_outfile_abandon(&out);
 		return RF_COMPARE_EXIT_FAILURE;

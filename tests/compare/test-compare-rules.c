@@ -15,7 +15,7 @@ static struct rf_compare_verdict judge(const char *name, const double *b, size_t
 {
 	struct rf_compare_verdict v;
 
-	if (rf_compare_judge(name, b, nb, be, n, nn, ne, &v))
+	if (compare_judge(name, b, nb, be, n, nn, ne, &v))
 		memset(&v, 0, sizeof(v));
 	return v;
 }
@@ -107,28 +107,28 @@ static void test_formats(void)
 {
 	char buf[64];
 
-	rf_compare_format_value(buf, sizeof(buf), 30248004, 0);
+	compare_format_value(buf, sizeof(buf), 30248004, 0);
 	is_str(buf, "  30248004      ", "value 1000..1e8: %%10d, no stddev");
-	rf_compare_format_value(buf, sizeof(buf), 24.47, 0.1);
+	compare_format_value(buf, sizeof(buf), 24.47, 0.1);
 	is_str(buf, "     24.47      ", "value < 1000: %%10.2f; 0.4%% stddev hidden");
-	rf_compare_format_value(buf, sizeof(buf), 2.89e12, 2.89e12 * 0.18);
+	compare_format_value(buf, sizeof(buf), 2.89e12, 2.89e12 * 0.18);
 	is_str(buf, "  2.89e+12 \u00b1 18%", "value > 1e8: %%10.4g; stddev 18%%");
-	rf_compare_format_value(buf, sizeof(buf), 1250.9, -1);
+	compare_format_value(buf, sizeof(buf), 1250.9, -1);
 	is_str(buf, "      1250      ", "Ruby's %%d truncates");
-	rf_compare_format_change(buf, sizeof(buf), 100, 83.96, false);
+	compare_format_change(buf, sizeof(buf), 100, 83.96, false);
 	is_str(buf, "     -16.0% ", "change: %%+10.1f%%");
-	rf_compare_format_change(buf, sizeof(buf), 24.47, 17.27, true);
+	compare_format_change(buf, sizeof(buf), 24.47, 17.27, true);
 	is_str(buf, "      -7.2  ", "absolute change for %% keys");
 	/* where LKP's numbers mean nothing: "+1e+103%" from a zero base, "+1.2e+05%" */
-	rf_compare_format_change(buf, sizeof(buf), 0, 35, false);
+	compare_format_change(buf, sizeof(buf), 0, 35, false);
 	is_str(buf, "     from 0 ", "change from a zero base: 'from 0', not LKP's 1e-100 giant");
-	rf_compare_format_change(buf, sizeof(buf), 0, 0, false);
+	compare_format_change(buf, sizeof(buf), 0, 0, false);
 	is_str(buf, "      +0.0% ", "nothing against nothing: +0.0%%, not -100%%");
-	rf_compare_format_change(buf, sizeof(buf), 4, 5000, false);
+	compare_format_change(buf, sizeof(buf), 4, 5000, false);
 	is_str(buf, "      x1250 ", "change >= 100000%%: the ratio, x1250");
-	rf_compare_format_change(buf, sizeof(buf), 1, 3.5e9, false);
+	compare_format_change(buf, sizeof(buf), 1, 3.5e9, false);
 	is_str(buf, "   x3.5e+09 ", "a ratio past 10^7 in %%g");
-	rf_compare_format_change(buf, sizeof(buf), 10, 9999.9, false);
+	compare_format_change(buf, sizeof(buf), 10, 9999.9, false);
 	is_str(buf, "  +99899.0% ", "below 100000%%: LKP's %%+10.1f%%");
 }
 
@@ -164,8 +164,8 @@ int main(void)
 	test_failure_stat();
 	test_formats();
 	test_few_runs();
-	ok(rf_compare_stddev((double[]){ 2, 4, 4, 4, 5, 5, 7, 9 }, 8) == 2.0,
+	ok(compare_stddev((double[]){ 2, 4, 4, 4, 5, 5, 7, 9 }, 8) == 2.0,
 	   "population stddev (divides by n)");
-	ok(rf_compare_stddev((double[]){ 5 }, 1) < 0, "one sample: no stddev");
+	ok(compare_stddev((double[]){ 5 }, 1) < 0, "one sample: no stddev");
 	return done_testing();
 }
