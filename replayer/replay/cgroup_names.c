@@ -27,7 +27,7 @@
 #include "lib/term.h"
 #include "replayer/replay/replay-local.h"
 
-static int add_path(struct rf_cgroup_names *cn, const char *path, size_t len)
+static int add_path(struct replay_cgroup_names *cn, const char *path, size_t len)
 {
 	char *p = strndup(path, len);
 	int r = p ? 0 : RF_ERR_NOMEM;
@@ -48,7 +48,7 @@ static int add_path(struct rf_cgroup_names *cn, const char *path, size_t len)
 static int collect(const char *key, uint64_t value, void *ctx)
 {
 	static const char suffix[] = ".usage";
-	struct rf_cgroup_names *cn = ctx;
+	struct replay_cgroup_names *cn = ctx;
 	size_t n = strlen(key), s = sizeof(suffix) - 1;
 
 	(void)value;
@@ -57,7 +57,7 @@ static int collect(const char *key, uint64_t value, void *ctx)
 	return add_path(cn, key + 6, n - 6 - s);
 }
 
-static const char *known(const struct rf_cgroup_names *cn, const char *path, size_t len)
+static const char *known(const struct replay_cgroup_names *cn, const char *path, size_t len)
 {
 	char buf[RF_MAX_STRING];
 	const uint32_t *i;
@@ -79,7 +79,7 @@ static void normalize(char *buf, size_t len, const char *path, size_t n)
 }
 
 /* A --memcg-limit trace before format 2.2: the one group called refault-record-<pid>. */
-static const char *memcg_limit_group(const struct rf_cgroup_names *cn)
+static const char *memcg_limit_group(const struct replay_cgroup_names *cn)
 {
 	const char *found = NULL;
 	size_t i;
@@ -103,7 +103,7 @@ static const char *memcg_limit_group(const struct rf_cgroup_names *cn)
 	return found;
 }
 
-static void find_recorded(struct rf_cgroup_names *cn, const struct rf_trace_header *h)
+static void find_recorded(struct replay_cgroup_names *cn, const struct rf_trace_header *h)
 {
 	const char *g = NULL;
 
@@ -118,7 +118,7 @@ static void find_recorded(struct rf_cgroup_names *cn, const struct rf_trace_head
 }
 
 /* The cgroups the kernel's account saw (it may know some the model folded or never met). */
-static int collect_observed(struct rf_cgroup_names *cn, const struct rf_observe *o)
+static int collect_observed(struct replay_cgroup_names *cn, const struct rf_observe *o)
 {
 	size_t i, n = o ? rf_observe_nr_cgroups(o) : 0;
 	int r = 0;
@@ -132,8 +132,8 @@ static int collect_observed(struct rf_cgroup_names *cn, const struct rf_observe 
 	return r;
 }
 
-int rf_cgroup_names_init(struct rf_cgroup_names *cn, const struct rf_trace_header *h,
-			 const struct rf_model *m, const struct rf_observe *o, bool all)
+int replay_cgroup_names_init(struct replay_cgroup_names *cn, const struct rf_trace_header *h,
+			     const struct rf_model *m, const struct rf_observe *o, bool all)
 {
 	int r;
 
@@ -147,7 +147,7 @@ int rf_cgroup_names_init(struct rf_cgroup_names *cn, const struct rf_trace_heade
 	return r;
 }
 
-void rf_cgroup_names_release(struct rf_cgroup_names *cn)
+void replay_cgroup_names_release(struct replay_cgroup_names *cn)
 {
 	size_t i;
 
@@ -159,7 +159,7 @@ void rf_cgroup_names_release(struct rf_cgroup_names *cn)
 }
 
 /* The longest known cgroup path @rest begins with, followed by a '.'; its length, or 0. */
-static size_t path_of(const struct rf_cgroup_names *cn, const char *rest)
+static size_t path_of(const struct replay_cgroup_names *cn, const char *rest)
 {
 	size_t i = strlen(rest);
 
@@ -178,8 +178,8 @@ static bool below(const char *path, size_t n, const char *rec)
 	return n >= r && !strncmp(path, rec, r) && (n == r || path[r] == '/');
 }
 
-const char *rf_cgroup_names_key(const struct rf_cgroup_names *cn, const char *key, char *buf,
-				size_t len)
+const char *replay_cgroup_names_key(const struct replay_cgroup_names *cn, const char *key,
+				    char *buf, size_t len)
 {
 	static const char *const prefixes[] = { "memcg.", "model.memcg." };
 	const char *prefix = NULL, *rest;
@@ -207,7 +207,7 @@ const char *rf_cgroup_names_key(const struct rf_cgroup_names *cn, const char *ke
 /* ------------------------------------------------- cgroups in settings */
 
 struct resolve {
-	struct rf_cgroup_names cn;	/* the trace's cgroups, once scanned */
+	struct replay_cgroup_names cn;	/* the trace's cgroups, once scanned */
 	const struct rf_replay_opts *opts;
 	const struct rf_trace_header *h;
 	bool scanned;
@@ -276,7 +276,7 @@ static long below_recorded(const char *path, const char *rec)
  * holds: the recorded one and those below it first ("recorded", "recorded/x"), then the
  * others by their paths.
  */
-static void list_cgroups(const struct rf_cgroup_names *cn, char *err, size_t errlen)
+static void list_cgroups(const struct replay_cgroup_names *cn, char *err, size_t errlen)
 {
 	size_t i, n = strlen(err), shown = 0;
 	bool rec;
@@ -343,8 +343,8 @@ static int resolve_cb(const char *key, const char *cgroup, char *path, size_t le
 	return RF_ERR_CONFIG;
 }
 
-int rf_cgroup_names_resolve_configs(struct rf_config_list *l, const struct rf_replay_opts *opts,
-				    const struct rf_trace_header *h, char *err, size_t errlen)
+int replay_cgroup_names_resolve_configs(struct rf_config_list *l, const struct rf_replay_opts *opts,
+					const struct rf_trace_header *h, char *err, size_t errlen)
 {
 	struct resolve r = { .opts = opts, .h = h };
 	size_t i;
@@ -359,6 +359,6 @@ int rf_cgroup_names_resolve_configs(struct rf_config_list *l, const struct rf_re
 		if (e)
 			snprintf(err, errlen, "%s", msg[0] ? msg : rf_strerror(e));
 	}
-	rf_cgroup_names_release(&r.cn);
+	replay_cgroup_names_release(&r.cn);
 	return e;
 }

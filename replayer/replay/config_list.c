@@ -31,7 +31,7 @@ static void free_config(struct rf_replay_config *c)
 	free(c->line);
 	free(c->profile);
 	rf_model_config_free(c->cfg);
-	rf_policy_config_free(c->policy);
+	replay_policy_config_free(c->policy);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -47,7 +47,7 @@ static int add_config(struct rf_config_list *l, const char *profile, char *const
 		return RF_ERR_NOMEM;
 	c = &l->items[l->nr];
 	memset(c, 0, sizeof(*c));
-	rc = rf_policy_profile(profile) ? rf_policy_config_new(&c->policy, profile) :
+	rc = replay_policy_profile(profile) ? replay_policy_config_new(&c->policy, profile) :
 		rf_model_config_new(&c->cfg, profile);
 	if (rc == RF_ERR_NOMEM)
 		return rc;
@@ -68,7 +68,7 @@ static int add_config(struct rf_config_list *l, const char *profile, char *const
 		}
 		memcpy(key, s, (size_t)(eq - s));
 		key[eq - s] = '\0';
-		rc = c->policy ? rf_policy_config_set(c->policy, key, eq + 1, err, errlen) :
+		rc = c->policy ? replay_policy_config_set(c->policy, key, eq + 1, err, errlen) :
 			rf_model_config_set(c->cfg, key, eq + 1, err, errlen);
 		if (rc) {
 			free_config(c);
@@ -280,7 +280,7 @@ void rf_config_list_apply_header(struct rf_config_list *l, const struct rf_trace
 
 	for (i = 0; i < l->nr; i++) {
 		if (l->items[i].policy)
-			rf_policy_config_from_header(l->items[i].policy, h);
+			replay_policy_config_from_header(l->items[i].policy, h);
 		else
 			rf_model_config_from_header(l->items[i].cfg, h);
 	}

@@ -43,7 +43,7 @@ static bool wanted(const char *key)
 	return false;
 }
 
-static int rf_kernel_series_walk(const void *observe, rf_model_counter_cb cb, void *ctx)
+static int kernel_series_walk(const void *observe, rf_model_counter_cb cb, void *ctx)
 {
 	json_object *o = json_object_new_object();
 	size_t memcg_keys = 0;
@@ -68,11 +68,11 @@ static int rf_kernel_series_walk(const void *observe, rf_model_counter_cb cb, vo
 	return rc;
 }
 
-int rf_replay_kernel_sample(struct rf_replay_result *res)
+int replay_kernel_sample(struct rf_replay_result *res)
 {
 	if (!res->kernel_pending || !res->kernel_series)
 		return 0;
 	res->kernel_pending = false;
-	return rf_series_sample(res->kernel_series, res->t_first, res->kernel_t,
-				rf_kernel_series_walk, res->observe);
+	return replay_series_sample(res->kernel_series, res->t_first, res->kernel_t,
+				    kernel_series_walk, res->observe);
 }

@@ -183,12 +183,12 @@ static bool help_decode(struct worker *w)
 static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_event *ev,
 		      const struct rf_model_prefetch *hint)
 {
-	struct rf_model_run *mr = &res->runs[k];
+	struct replay_model_run *mr = &res->runs[k];
 	const struct rf_replay_probe *p = mr->conf->probe;
 	void *pctx = mr->conf->probe_ctx;
 	int rc;
 
-	rc = mr->series ? rf_series_advance(mr->series, rf_run_walk(mr), rf_run_src(mr), ev->time) : 0;
+	rc = mr->series ? replay_series_advance(mr->series, replay_run_walk(mr), replay_run_src(mr), ev->time) : 0;
 	if (!rc && p && p->before)
 		rc = p->before(pctx, mr->model, k ? NULL : res->observe, ev);
 	if (!rc && k == 0 && !res->fed) {
@@ -196,7 +196,7 @@ static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_ev
 		res->t_first = ev->time;
 	}
 	if (!rc && k == 0 && ev->type != RF_EV_COUNTERS)
-		rc = rf_replay_kernel_sample(res);
+		rc = replay_kernel_sample(res);
 	if (!rc && k == 0)
 		rc = rf_observe_feed(res->observe, ev);
 	if (!rc && k == 0 && ev->type == RF_EV_COUNTERS) {
@@ -205,7 +205,7 @@ static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_ev
 	}
 	if (!rc)
 		rc = mr->model ? rf_model_feed_hinted(mr->model, ev, hint) :
-				 rf_policy_run_feed(mr->policy, ev);
+				 replay_policy_run_feed(mr->policy, ev);
 	if (!rc && p && p->after)
 		rc = p->after(pctx, mr->model, ev);
 	if (rc)
@@ -235,7 +235,7 @@ static int feed_batch(struct worker *w, const struct slot *s)
 	int rc;
 
 	for (k = w->id; k < res->nr; k += pl->nr_workers) {
-		const struct rf_policy_run *ahead = res->runs[k].policy;
+		const struct replay_policy_run *ahead = res->runs[k].policy;
 		const struct rf_model *m = res->runs[k].model;
 
 		/* the first events' first stage, so that every later stage has its state */
@@ -244,7 +244,7 @@ static int feed_batch(struct worker *w, const struct slot *s)
 		for (i = 0; i < s->batch.nr; i++) {
 			/* the batch is known ahead: start the lookups of later events */
 			if (ahead && i + PREFETCH_DISTANCE < s->batch.nr)
-				rf_policy_run_prefetch(ahead, &s->batch.events[i + PREFETCH_DISTANCE]);
+				replay_policy_run_prefetch(ahead, &s->batch.events[i + PREFETCH_DISTANCE]);
 			if (m) {
 				model_hint(m, &s->batch, i + PREFETCH_DISTANCE, RF_PREFETCH_INDEX, pf);
 				model_hint(m, &s->batch, i + PREFETCH_NODE, RF_PREFETCH_NODE, pf);
@@ -303,7 +303,7 @@ static void damaged_batch(struct pipeline *pl, struct worker *w, const struct sl
 	/* Every model thread sees it; count it once. */
 	if (w->id == 0) {
 		pl->res->chunks_damaged++;
-		pl->res->events_skipped += rf_replay_index_events_at(pl->res, s->offset);
+		pl->res->events_skipped += replay_index_events_at(pl->res, s->offset);
 		snprintf(pl->res->first_damage, sizeof(pl->res->first_damage), "%s", s->errmsg);
 	}
 }
@@ -434,7 +434,7 @@ static void read_frames(struct pipeline *pl, struct rf_trace_reader *r, uint64_t
 			fail(pl, rc, "%s", rf_trace_reader_errmsg(r));
 			break;
 		}
-		rf_replay_fingerprint_frame(pl->res, f.data, f.size);
+		replay_fingerprint_frame(pl->res, f.data, f.size);
 		rc = copy_frame(s, &f);
 		if (rc) {
 			fail(pl, rc, "%s", "out of memory for a frame");
@@ -508,8 +508,8 @@ static int pipeline_init(struct pipeline *pl, const struct rf_replay_opts *opts,
 	return 0;
 }
 
-int rf_replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader *r,
-		       struct rf_replay_result *res, uint64_t total_chunks, char *err, size_t errlen)
+int replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader *r,
+		    struct rf_replay_result *res, uint64_t total_chunks, char *err, size_t errlen)
 {
 	struct pipeline pl;
 	unsigned int i;

@@ -42,12 +42,12 @@ struct rf_policy_config {
 	struct rf_model_config *check;	/* validates those settings */
 };
 
-bool rf_policy_profile(const char *name)
+bool replay_policy_profile(const char *name)
 {
 	return rf_refpolicy_from_name(name) != RF_REFPOLICY_KIND_MAX;
 }
 
-int rf_policy_config_new(struct rf_policy_config **out, const char *profile)
+int replay_policy_config_new(struct rf_policy_config **out, const char *profile)
 {
 	struct rf_policy_config *c;
 	enum rf_refpolicy_kind kind = rf_refpolicy_from_name(profile);
@@ -69,7 +69,7 @@ int rf_policy_config_new(struct rf_policy_config **out, const char *profile)
 	return 0;
 }
 
-void rf_policy_config_free(struct rf_policy_config *c)
+void replay_policy_config_free(struct rf_policy_config *c)
 {
 	size_t i;
 
@@ -82,8 +82,8 @@ void rf_policy_config_free(struct rf_policy_config *c)
 	free(c);
 }
 
-int rf_policy_config_set(struct rf_policy_config *c, const char *key, const char *value, char *err,
-			 size_t errlen)
+int replay_policy_config_set(struct rf_policy_config *c, const char *key, const char *value,
+			     char *err, size_t errlen)
 {
 	uint64_t v;
 	char *kv;
@@ -133,7 +133,7 @@ int rf_policy_config_set(struct rf_policy_config *c, const char *key, const char
 }
 
 /* As rf_model_config_from_header() takes them: memory of 1M or more, a usable page size. */
-void rf_policy_config_from_header(struct rf_policy_config *c, const struct rf_trace_header *h)
+void replay_policy_config_from_header(struct rf_policy_config *c, const struct rf_trace_header *h)
 {
 	const struct rf_trace_host *host = &h->host;
 
@@ -174,7 +174,7 @@ int rf_policy_config_describe(const struct rf_policy_config *c, rf_model_describ
 
 /* ------------------------------------------------------------ a run */
 
-struct rf_policy_run {
+struct replay_policy_run {
 	const struct rf_policy_config *c;
 	struct rf_refpolicy *p;		/* NULL until the first reference */
 	unsigned int page_shift;
@@ -201,10 +201,10 @@ static void normalize(char *buf, size_t len, const char *path)
 		buf[n - 1] = 0;
 }
 
-int rf_policy_run_new(struct rf_policy_run **out, const struct rf_policy_config *c,
-		      const struct rf_trace_header *h)
+int replay_policy_run_new(struct replay_policy_run **out, const struct rf_policy_config *c,
+			  const struct rf_trace_header *h)
 {
-	struct rf_policy_run *r = calloc(1, sizeof(*r));
+	struct replay_policy_run *r = calloc(1, sizeof(*r));
 
 	*out = NULL;
 	if (!r)
@@ -219,7 +219,7 @@ int rf_policy_run_new(struct rf_policy_run **out, const struct rf_policy_config 
 	return 0;
 }
 
-void rf_policy_run_free(struct rf_policy_run *r)
+void replay_policy_run_free(struct replay_policy_run *r)
 {
 	if (!r)
 		return;
@@ -227,7 +227,7 @@ void rf_policy_run_free(struct rf_policy_run *r)
 	free(r);
 }
 
-static int start(struct rf_policy_run *r)
+static int start(struct replay_policy_run *r)
 {
 	uint64_t bytes = r->c->memory_bytes;
 
@@ -244,7 +244,7 @@ static int start(struct rf_policy_run *r)
 }
 
 /* The recorded cgroup's id and first memory limit, while no page was referenced. */
-static void watch_cgroups(struct rf_policy_run *r, const struct rf_event *ev)
+static void watch_cgroups(struct replay_policy_run *r, const struct rf_event *ev)
 {
 	char path[RF_MAX_STRING];
 
@@ -268,7 +268,7 @@ static int ref_one(uint64_t key, unsigned int order, void *ctx)
 	return rf_refpolicy_ref(ctx, key, order > MAX_ORDER_REF ? MAX_ORDER_REF : order);
 }
 
-int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev)
+int replay_policy_run_feed(struct replay_policy_run *r, const struct rf_event *ev)
 {
 	const struct rf_event_type_info *ti = rf_event_type_info(ev->type);
 	int rc;
@@ -301,7 +301,7 @@ static int prefetch_one(uint64_t key, unsigned int order, void *ctx)
 	return --a->left == 0;	/* non-zero stops the walk */
 }
 
-void rf_policy_run_prefetch(const struct rf_policy_run *r, const struct rf_event *ev)
+void replay_policy_run_prefetch(const struct replay_policy_run *r, const struct rf_event *ev)
 {
 	struct ahead a = { r->p, PREFETCH_PAGES };
 
@@ -309,16 +309,16 @@ void rf_policy_run_prefetch(const struct rf_policy_run *r, const struct rf_event
 		rf_event_page_refs(ev, r->page_shift, prefetch_one, &a);
 }
 
-int rf_policy_run_finish(struct rf_policy_run *r)
+int replay_policy_run_finish(struct replay_policy_run *r)
 {
 	int rc = r->p ? 0 : start(r);
 
 	return rc ? rc : rf_refpolicy_finish(r->p);
 }
 
-int rf_policy_run_counters(const void *src, rf_model_counter_cb cb, void *ctx)
+int replay_policy_run_counters(const void *src, rf_model_counter_cb cb, void *ctx)
 {
-	const struct rf_policy_run *r = src;
+	const struct replay_policy_run *r = src;
 	struct rf_refpolicy_stats st = { 0 };
 	int rc;
 
@@ -356,20 +356,20 @@ static int find_cb(const char *key, uint64_t value, void *ctx)
 	return 1;
 }
 
-bool rf_policy_run_counter(const struct rf_policy_run *r, const char *key, uint64_t *v)
+bool replay_policy_run_counter(const struct replay_policy_run *r, const char *key, uint64_t *v)
 {
 	struct find f = { key, v, false };
 
-	rf_policy_run_counters(r, find_cb, &f);
+	replay_policy_run_counters(r, find_cb, &f);
 	return f.found;
 }
 
-const char *rf_policy_run_capacity_from(const struct rf_policy_run *r)
+const char *replay_policy_run_capacity_from(const struct replay_policy_run *r)
 {
 	return r->capacity_from ? r->capacity_from : "memory";
 }
 
-bool rf_policy_run_series(const struct rf_policy_run *r)
+bool replay_policy_run_series(const struct replay_policy_run *r)
 {
 	return r->c->kind != RF_REFPOLICY_OPT;	/* OPT counts only at the end */
 }

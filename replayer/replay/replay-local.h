@@ -10,7 +10,7 @@
 RF_HASHMAP_DEFINE(path_map, uint64_t, uint32_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
 /* cgroup_names.c: the recorded cgroup as "memcg.recorded"; the others left out unless @all. */
-struct rf_cgroup_names {
+struct replay_cgroup_names {
 	char recorded[RF_MAX_STRING];	/* its path, "" when the trace names none */
 	bool all;
 	char **paths;			/* every memcg the model knows */
@@ -18,86 +18,88 @@ struct rf_cgroup_names {
 	struct path_map known;		/* rf_hash_str(path) -> index in paths */
 };
 
-int rf_cgroup_names_init(struct rf_cgroup_names *cn, const struct rf_trace_header *h,
-			 const struct rf_model *m, const struct rf_observe *o, bool all);
+int replay_cgroup_names_init(struct replay_cgroup_names *cn, const struct rf_trace_header *h,
+			     const struct rf_model *m, const struct rf_observe *o, bool all);
 /* @key as the results name it: itself, renamed into @buf, or NULL (a cgroup left out). */
-const char *rf_cgroup_names_key(const struct rf_cgroup_names *cn, const char *key, char *buf,
-				size_t len);
-void rf_cgroup_names_release(struct rf_cgroup_names *cn);
+const char *replay_cgroup_names_key(const struct replay_cgroup_names *cn, const char *key,
+				    char *buf, size_t len);
+void replay_cgroup_names_release(struct replay_cgroup_names *cn);
 /*
  * Each configuration's per-cgroup settings ("limit.recorded", "limit./a") named as the trace
  * at @opts->trace_path names its cgroups: RF_ERR_CONFIG, the key and the trace's cgroups in
  * @err, for a cgroup the trace does not have.  Reads the trace once if a setting names a
  * cgroup but the root.
  */
-int rf_cgroup_names_resolve_configs(struct rf_config_list *l, const struct rf_replay_opts *opts,
-				    const struct rf_trace_header *h, char *err, size_t errlen);
+int replay_cgroup_names_resolve_configs(struct rf_config_list *l, const struct rf_replay_opts *opts,
+					const struct rf_trace_header *h, char *err, size_t errlen);
 
 /*
  * warm.c: the pages a trace reads that were cached before it began.
- * rf_warm_scan() reads @path once (past damaged chunks with @skip_damaged);
- * rf_warm_load() gives them to @m at time @t, resident, unreferenced and
+ * replay_warm_scan() reads @path once (past damaged chunks with @skip_damaged);
+ * replay_warm_load() gives them to @m at time @t, resident, unreferenced and
  * charged to the root memcg.
  */
-struct rf_warm;
-int rf_warm_scan(struct rf_warm **out, const char *path, bool skip_damaged, char *err,
-		 size_t errlen);
-int rf_warm_load(const struct rf_warm *w, struct rf_model *m, uint64_t t);
-uint64_t rf_warm_pages(const struct rf_warm *w);
+struct replay_warm;
+int replay_warm_scan(struct replay_warm **out, const char *path, bool skip_damaged, char *err,
+		     size_t errlen);
+int replay_warm_load(const struct replay_warm *w, struct rf_model *m, uint64_t t);
+uint64_t replay_warm_pages(const struct replay_warm *w);
 /* The time of the trace's first event. */
-uint64_t rf_warm_start(const struct rf_warm *w);
-void rf_warm_free(struct rf_warm *w);
+uint64_t replay_warm_start(const struct replay_warm *w);
+void replay_warm_free(struct replay_warm *w);
 
 /*
  * series.c: a time series of samples, each what @walk gives of @src (key,
  * value pairs in a fixed order, as rf_model_sample() names them).
  */
-struct rf_series;
-typedef int (*rf_series_walk)(const void *src, rf_model_counter_cb cb, void *ctx);
+struct replay_series;
+typedef int (*replay_series_walk)(const void *src, rf_model_counter_cb cb, void *ctx);
 /* rf_model_sample() as a walk of a struct rf_model. */
-int rf_series_model_walk(const void *m, rf_model_counter_cb cb, void *ctx);
-struct rf_series *rf_series_new(uint64_t interval_ns);
+int replay_series_model_walk(const void *m, rf_model_counter_cb cb, void *ctx);
+struct replay_series *replay_series_new(uint64_t interval_ns);
 /* Call before feeding each event: takes the samples due before @t. */
-int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t);
-int rf_series_finish(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t_end);
+int replay_series_advance(struct replay_series *s, replay_series_walk walk, const void *src,
+			  uint64_t t);
+int replay_series_finish(struct replay_series *s, replay_series_walk walk, const void *src,
+			 uint64_t t_end);
 /*
  * One sample at @t, times counted from @t0 (the first event): the kernel's
  * own series, a sample at each of its counter snapshots.
  */
-int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_walk walk,
-		     const void *src);
-json_object *rf_series_to_json(const struct rf_series *s);
-size_t rf_series_samples(const struct rf_series *s);
-void rf_series_free(struct rf_series *s);
+int replay_series_sample(struct replay_series *s, uint64_t t0, uint64_t t, replay_series_walk walk,
+			 const void *src);
+json_object *replay_series_to_json(const struct replay_series *s);
+size_t replay_series_samples(const struct replay_series *s);
+void replay_series_free(struct replay_series *s);
 
 /*
  * policy.c: a reference policy's configuration (struct rf_policy_config in replay.h), made,
  * set and freed as rf_model_config_*() do a model's.
  */
 /* Whether @name is a reference policy's ("lru", "clock", "opt"), not a kernel profile. */
-bool rf_policy_profile(const char *name);
-int rf_policy_config_new(struct rf_policy_config **out, const char *profile);
-int rf_policy_config_set(struct rf_policy_config *c, const char *key, const char *value, char *err,
-			 size_t errlen);
-void rf_policy_config_from_header(struct rf_policy_config *c, const struct rf_trace_header *h);
-void rf_policy_config_free(struct rf_policy_config *c);
+bool replay_policy_profile(const char *name);
+int replay_policy_config_new(struct rf_policy_config **out, const char *profile);
+int replay_policy_config_set(struct rf_policy_config *c, const char *key, const char *value,
+			     char *err, size_t errlen);
+void replay_policy_config_from_header(struct rf_policy_config *c, const struct rf_trace_header *h);
+void replay_policy_config_free(struct rf_policy_config *c);
 
 /* policy.c: a reference policy fed as a model is (see rf_policy_config in replay.h). */
-struct rf_policy_run;
-int rf_policy_run_new(struct rf_policy_run **out, const struct rf_policy_config *c,
-		      const struct rf_trace_header *h);
-int rf_policy_run_feed(struct rf_policy_run *r, const struct rf_event *ev);
-int rf_policy_run_finish(struct rf_policy_run *r);
+struct replay_policy_run;
+int replay_policy_run_new(struct replay_policy_run **out, const struct rf_policy_config *c,
+			  const struct rf_trace_header *h);
+int replay_policy_run_feed(struct replay_policy_run *r, const struct rf_event *ev);
+int replay_policy_run_finish(struct replay_policy_run *r);
 /* A hint, changing nothing: @ev comes soon, start loading what it will look up. */
-void rf_policy_run_prefetch(const struct rf_policy_run *r, const struct rf_event *ev);
-/* "policy.<name>" counters, in a fixed order; an rf_series_walk of a struct rf_policy_run. */
-int rf_policy_run_counters(const void *r, rf_model_counter_cb cb, void *ctx);
-bool rf_policy_run_counter(const struct rf_policy_run *r, const char *key, uint64_t *v);
+void replay_policy_run_prefetch(const struct replay_policy_run *r, const struct rf_event *ev);
+/* "policy.<name>" counters, in a fixed order: a replay_series_walk of a replay_policy_run. */
+int replay_policy_run_counters(const void *r, rf_model_counter_cb cb, void *ctx);
+bool replay_policy_run_counter(const struct replay_policy_run *r, const char *key, uint64_t *v);
 /* Where its capacity came from: "cache", "memory limit of the recorded cgroup", "memory". */
-const char *rf_policy_run_capacity_from(const struct rf_policy_run *r);
+const char *replay_policy_run_capacity_from(const struct replay_policy_run *r);
 /* Whether its counters mean something during the trace (OPT's only at the end). */
-bool rf_policy_run_series(const struct rf_policy_run *r);
-void rf_policy_run_free(struct rf_policy_run *r);
+bool replay_policy_run_series(const struct replay_policy_run *r);
+void replay_policy_run_free(struct replay_policy_run *r);
 
 /* One configuration's model (or reference policy) and what the engine counted around it. */
 /*
@@ -106,11 +108,11 @@ void rf_policy_run_free(struct rf_policy_run *r);
  * bounce it between the cores (2 configurations on 2 threads: 5.6 s, 4.2 s
  * each alone, before).
  */
-struct rf_model_run {
+struct replay_model_run {
 	_Alignas(64) const struct rf_replay_config *conf;
 	struct rf_model *model;		/* NULL for a reference policy */
-	struct rf_policy_run *policy;	/* NULL for a kernel profile */
-	struct rf_series *series;	/* NULL: none (OPT) */
+	struct replay_policy_run *policy;	/* NULL for a kernel profile */
+	struct replay_series *series;	/* NULL: none (OPT) */
 	uint64_t events;
 	uint64_t by_type[RF_EV_TYPE_MAX];
 	uint64_t out_of_order;		/* events earlier than the one before */
@@ -118,12 +120,12 @@ struct rf_model_run {
 };
 
 /* What a run's series samples: the model's rf_model_sample(), or the policy's counters. */
-static inline rf_series_walk rf_run_walk(const struct rf_model_run *mr)
+static inline replay_series_walk replay_run_walk(const struct replay_model_run *mr)
 {
-	return mr->model ? rf_series_model_walk : rf_policy_run_counters;
+	return mr->model ? replay_series_model_walk : replay_policy_run_counters;
 }
 
-static inline const void *rf_run_src(const struct rf_model_run *mr)
+static inline const void *replay_run_src(const struct replay_model_run *mr)
 {
 	return mr->model ? (const void *)mr->model : (const void *)mr->policy;
 }
@@ -133,7 +135,7 @@ struct rf_replay_result {
 	uint64_t trace_bytes;
 	struct rf_trace_header header;
 	uint64_t fingerprint;		/* FNV-1a over every chunk's zstd checksum */
-	struct rf_model_run *runs;
+	struct replay_model_run *runs;
 	size_t nr;
 	struct rf_observe *observe;	/* the kernel's account; NULL once taken */
 	uint64_t lost;			/* its lost records, once taken */
@@ -148,7 +150,7 @@ struct rf_replay_result {
 	double wall_seconds;
 	uint64_t peak_rss_bytes;
 	bool all_cgroups;		/* --all-cgroups: keep the cgroups outside the recorded one */
-	struct rf_series *kernel_series;	/* the kernel's, at its counter snapshots */
+	struct replay_series *kernel_series;	/* the kernel's, at its counter snapshots */
 	uint64_t t_first;		/* the first event's time, once fed */
 	bool fed;
 	bool kernel_pending;		/* a snapshot's counters were fed, not yet sampled */
@@ -160,13 +162,13 @@ struct rf_replay_result {
  * vmstat and memory.stat counters events, back to back), after the last of
  * them: call before each event that is not counters, and at the end.
  */
-int rf_replay_kernel_sample(struct rf_replay_result *res);
+int replay_kernel_sample(struct rf_replay_result *res);
 
 
 
-int rf_replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader *r,
-		       struct rf_replay_result *res, uint64_t total_chunks, char *err, size_t errlen);
-void rf_replay_fingerprint_frame(struct rf_replay_result *res, const void *frame, size_t size);
-uint64_t rf_replay_index_events_at(const struct rf_replay_result *res, uint64_t offset);
+int replay_pipeline(const struct rf_replay_opts *opts, struct rf_trace_reader *r,
+		    struct rf_replay_result *res, uint64_t total_chunks, char *err, size_t errlen);
+void replay_fingerprint_frame(struct rf_replay_result *res, const void *frame, size_t size);
+uint64_t replay_index_events_at(const struct rf_replay_result *res, uint64_t offset);
 
 #endif /* REFAULT_RESULT_LOCAL_H */

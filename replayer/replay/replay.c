@@ -13,7 +13,7 @@
 #include "lib/hash.h"
 #include "replayer/replay/replay-local.h"
 
-void rf_replay_fingerprint_frame(struct rf_replay_result *res, const void *frame, size_t size)
+void replay_fingerprint_frame(struct rf_replay_result *res, const void *frame, size_t size)
 {
 	/* A chunk frame ends with its 4-byte content checksum: hash those, not the megabytes. */
 	const uint8_t *p = (const uint8_t *)frame + (size >= 4 ? size - 4 : 0);
@@ -51,7 +51,7 @@ int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_
 		return rc;
 	}
 	for (i = 0; i < n && !rc; i++) {
-		/* the frame's last 4 bytes, which rf_replay_fingerprint_frame() hashes */
+		/* the frame's last 4 bytes, which replay_fingerprint_frame() hashes */
 		size_t len = ci[i].size < 4 ? ci[i].size : 4;
 
 		if (pread(fd, sum, len, (off_t)(ci[i].offset + ci[i].size - len)) != (ssize_t)len) {
@@ -59,7 +59,7 @@ int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_
 			snprintf(err, errlen, "%s: chunk %ld at offset %llu: cannot be read", path, i,
 				 (unsigned long long)ci[i].offset);
 		}
-		rf_replay_fingerprint_frame(&res, sum, len);
+		replay_fingerprint_frame(&res, sum, len);
 		*events += ci[i].nr_events;
 	}
 	if (!rc && rf_trace_reader_damage(r)) {
@@ -75,7 +75,7 @@ int rf_replay_trace_fingerprint(const char *path, uint64_t *fingerprint, uint64_
 	return rc;
 }
 
-uint64_t rf_replay_index_events_at(const struct rf_replay_result *res, uint64_t offset)
+uint64_t replay_index_events_at(const struct rf_replay_result *res, uint64_t offset)
 {
 	size_t i;
 
@@ -110,32 +110,33 @@ static int build_models(struct rf_replay_result *res, const struct rf_replay_opt
 	size_t i;
 	int rc;
 
-	res->runs = aligned_alloc(_Alignof(struct rf_model_run), configs->nr * sizeof(*res->runs));
+	res->runs = aligned_alloc(_Alignof(struct replay_model_run),
+				  configs->nr * sizeof(*res->runs));
 	if (!res->runs)
 		return RF_ERR_NOMEM;
 	memset(res->runs, 0, configs->nr * sizeof(*res->runs));
 	res->nr = configs->nr;
 	interval = opts->interval_ns ? opts->interval_ns : auto_interval(res);
 	for (i = 0; i < configs->nr; i++) {
-		struct rf_model_run *mr = &res->runs[i];
+		struct replay_model_run *mr = &res->runs[i];
 		char why[256] = "";
 
 		mr->conf = &configs->items[i];
 		if (mr->conf->policy)
-			rc = rf_policy_run_new(&mr->policy, mr->conf->policy, &res->header);
+			rc = replay_policy_run_new(&mr->policy, mr->conf->policy, &res->header);
 		else
 			rc = rf_model_new(&mr->model, mr->conf->cfg, why, sizeof(why));
 		if (rc) {
 			snprintf(err, errlen, "configuration %s: %s", mr->conf->name, why[0] ? why : rf_strerror(rc));
 			return rc;
 		}
-		if (mr->policy && !rf_policy_run_series(mr->policy))
+		if (mr->policy && !replay_policy_run_series(mr->policy))
 			continue;
-		mr->series = rf_series_new(interval);
+		mr->series = replay_series_new(interval);
 		if (!mr->series)
 			return RF_ERR_NOMEM;
 	}
-	res->kernel_series = rf_series_new(interval);
+	res->kernel_series = replay_series_new(interval);
 	if (!res->kernel_series)
 		return RF_ERR_NOMEM;
 	return rf_observe_new(&res->observe, res->header.host.page_size,
@@ -146,19 +147,19 @@ static int build_models(struct rf_replay_result *res, const struct rf_replay_opt
 static int preload(struct rf_replay_result *res, const struct rf_replay_opts *opts, char *err,
 		   size_t errlen)
 {
-	struct rf_warm *w;
+	struct replay_warm *w;
 	size_t i;
-	int rc = rf_warm_scan(&w, opts->trace_path, opts->skip_damaged, err, errlen);
+	int rc = replay_warm_scan(&w, opts->trace_path, opts->skip_damaged, err, errlen);
 
 	for (i = 0; !rc && i < res->nr; i++)
 		if (res->runs[i].model)	/* a reference policy starts empty */
-			rc = rf_warm_load(w, res->runs[i].model, rf_warm_start(w));
+			rc = replay_warm_load(w, res->runs[i].model, replay_warm_start(w));
 	if (rc && !err[0])
 		snprintf(err, errlen, "loading the pages cached before the trace: %s",
 			 rf_strerror(rc));
 	res->warm_cache = true;
-	res->preloaded = rf_warm_pages(w);
-	rf_warm_free(w);
+	res->preloaded = replay_warm_pages(w);
+	replay_warm_free(w);
 	return rc;
 }
 
@@ -189,20 +190,21 @@ static int start_probes(struct rf_replay_result *res, char *err, size_t errlen)
 static int finish_models(struct rf_replay_result *res)
 {
 	size_t i;
-	int rc = rf_replay_kernel_sample(res);	/* a snapshot the trace ends on */
+	int rc = replay_kernel_sample(res);	/* a snapshot the trace ends on */
 
 	for (i = 0; !rc && i < res->nr; i++) {
-		struct rf_model_run *mr = &res->runs[i];
+		struct replay_model_run *mr = &res->runs[i];
 		const struct rf_replay_probe *p = mr->conf->probe;
 
 		if (mr->policy) {
-			rc = rf_policy_run_finish(mr->policy);
+			rc = replay_policy_run_finish(mr->policy);
 			if (!rc && mr->series)
-				rc = rf_series_finish(mr->series, rf_run_walk(mr), rf_run_src(mr),
-						      mr->last_time);
+				rc = replay_series_finish(mr->series, replay_run_walk(mr),
+							  replay_run_src(mr), mr->last_time);
 			continue;
 		}
-		rc = rf_series_finish(mr->series, rf_run_walk(mr), rf_run_src(mr), mr->last_time);
+		rc = replay_series_finish(mr->series, replay_run_walk(mr), replay_run_src(mr),
+					  mr->last_time);
 		if (!rc)
 			rc = rf_model_finish(mr->model);
 		if (!rc && p && p->finish)
@@ -277,7 +279,7 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 		}
 	}
 	rf_config_list_apply_header(configs, &res->header);
-	rc = rf_cgroup_names_resolve_configs(configs, opts, &res->header, err, errlen);
+	rc = replay_cgroup_names_resolve_configs(configs, opts, &res->header, err, errlen);
 	if (!rc)
 		rc = build_models(res, opts, configs, err, errlen);
 	if (!rc && opts->warm_cache)
@@ -287,7 +289,7 @@ int rf_replay_run(const struct rf_replay_opts *opts, struct rf_config_list *conf
 	if (!rc) {
 		char msg[512] = "";
 
-		rc = rf_replay_pipeline(opts, r, res, res->nr_index, msg, sizeof(msg));
+		rc = replay_pipeline(opts, r, res, res->nr_index, msg, sizeof(msg));
 		/* the trace's damage names its chunk and offset; the file is ours to name */
 		if (rc)
 			snprintf(err, errlen, "%s: %s", opts->trace_path, msg);
@@ -321,11 +323,11 @@ void rf_replay_result_free(struct rf_replay_result *res)
 		return;
 	for (i = 0; i < res->nr; i++) {
 		rf_model_free(res->runs[i].model);
-		rf_policy_run_free(res->runs[i].policy);
-		rf_series_free(res->runs[i].series);
+		replay_policy_run_free(res->runs[i].policy);
+		replay_series_free(res->runs[i].series);
 	}
 	free(res->runs);
-	rf_series_free(res->kernel_series);
+	replay_series_free(res->kernel_series);
 	rf_observe_free(res->observe);
 	free(res->trace_path);
 	free(res);

@@ -10,7 +10,7 @@
 #include "replayer/replay/replay-local.h"
 
 struct named {
-	const struct rf_cgroup_names *cn;
+	const struct replay_cgroup_names *cn;
 	json_object *o;
 };
 
@@ -19,14 +19,14 @@ static int add_counter(const char *key, uint64_t value, void *ctx)
 	struct named *n = ctx;
 	char buf[RF_MAX_STRING + 64];
 
-	key = rf_cgroup_names_key(n->cn, key, buf, sizeof(buf));
+	key = replay_cgroup_names_key(n->cn, key, buf, sizeof(buf));
 	if (key)
 		json_object_object_add(n->o, key, json_object_new_uint64(value));
 	return 0;
 }
 
 /* @o's keys under the results' cgroup names (a new object; @o is put). */
-static json_object *renamed(json_object *o, const struct rf_cgroup_names *cn)
+static json_object *renamed(json_object *o, const struct replay_cgroup_names *cn)
 {
 	json_object *r;
 	char buf[RF_MAX_STRING + 64];
@@ -35,7 +35,7 @@ static json_object *renamed(json_object *o, const struct rf_cgroup_names *cn)
 		return o;
 	r = json_object_new_object();
 	json_object_object_foreach(o, key, val) {
-		const char *k = rf_cgroup_names_key(cn, key, buf, sizeof(buf));
+		const char *k = replay_cgroup_names_key(cn, key, buf, sizeof(buf));
 
 		if (k)
 			json_object_object_add(r, k, json_object_get(val));
@@ -44,9 +44,9 @@ static json_object *renamed(json_object *o, const struct rf_cgroup_names *cn)
 	return r;
 }
 
-static json_object *series_json(const struct rf_series *s, const struct rf_cgroup_names *cn)
+static json_object *series_json(const struct replay_series *s, const struct replay_cgroup_names *cn)
 {
-	json_object *ts = rf_series_to_json(s), *series;
+	json_object *ts = replay_series_to_json(s), *series;
 
 	if (json_object_object_get_ex(ts, "series", &series))
 		json_object_object_add(ts, "series", renamed(json_object_get(series), cn));
@@ -55,7 +55,7 @@ static json_object *series_json(const struct rf_series *s, const struct rf_cgrou
 
 /* The kernel's account under the same cgroup names as the model's counters. */
 static json_object *observed_json(const struct rf_replay_result *res,
-				  const struct rf_cgroup_names *cn)
+				  const struct replay_cgroup_names *cn)
 {
 	json_object *all = json_object_new_object();
 
@@ -96,7 +96,8 @@ static const struct rf_model *first_model(const struct rf_replay_result *res)
 	return NULL;
 }
 
-static json_object *run_stats(const struct rf_model_run *mr, const struct rf_cgroup_names *cn)
+static json_object *run_stats(const struct replay_model_run *mr,
+			      const struct replay_cgroup_names *cn)
 {
 	json_object *stats = json_object_new_object();
 	struct named n = { cn, stats };
@@ -106,7 +107,7 @@ static json_object *run_stats(const struct rf_model_run *mr, const struct rf_cgr
 	if (mr->model)
 		rf_model_counters(mr->model, add_counter, &n);
 	else
-		rf_policy_run_counters(mr->policy, add_counter, &n);
+		replay_policy_run_counters(mr->policy, add_counter, &n);
 	json_object_object_add(stats, "replay.events", json_object_new_uint64(mr->events));
 	json_object_object_add(stats, "replay.out_of_order_events", json_object_new_uint64(mr->out_of_order));
 	for (t = 0; t < RF_EV_TYPE_MAX; t++) {
@@ -118,8 +119,9 @@ static json_object *run_stats(const struct rf_model_run *mr, const struct rf_cgr
 	return stats;
 }
 
-static json_object *config_json(const struct rf_replay_result *res, const struct rf_model_run *mr,
-				const struct rf_cgroup_names *cn)
+static json_object *config_json(const struct rf_replay_result *res,
+				const struct replay_model_run *mr,
+				const struct replay_cgroup_names *cn)
 {
 	struct describe_ctx d = { json_object_new_object(), json_object_new_object() };
 	json_object *c = json_object_new_object(), *aliases;
@@ -129,7 +131,7 @@ static json_object *config_json(const struct rf_replay_result *res, const struct
 	if (mr->policy) {
 		rf_policy_config_describe(mr->conf->policy, add_setting, &d);
 		json_object_object_add(d.settings, "cache_from",
-				       json_object_new_string(rf_policy_run_capacity_from(mr->policy)));
+				       json_object_new_string(replay_policy_run_capacity_from(mr->policy)));
 	} else {
 		rf_model_config_describe(mr->conf->cfg, add_setting, &d);
 	}
@@ -143,7 +145,7 @@ static json_object *config_json(const struct rf_replay_result *res, const struct
 	json_object_object_add(c, "observed", observed_json(res, cn));
 	if (mr->series)
 		json_object_object_add(c, "timeseries", series_json(mr->series, cn));
-	if (rf_series_samples(res->kernel_series))
+	if (replay_series_samples(res->kernel_series))
 		json_object_object_add(c, "observed_timeseries", series_json(res->kernel_series, cn));
 	return c;
 }
@@ -151,13 +153,13 @@ static json_object *config_json(const struct rf_replay_result *res, const struct
 json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with_run)
 {
 	json_object *o = json_object_new_object(), *trace = json_object_new_object(), *configs, *ver, *run;
-	struct rf_cgroup_names cn;
+	struct replay_cgroup_names cn;
 	char fp[17];
 	size_t i;
 
-	if (rf_cgroup_names_init(&cn, &res->header, first_model(res), res->observe,
-				 res->all_cgroups)) {
-		rf_cgroup_names_release(&cn);
+	if (replay_cgroup_names_init(&cn, &res->header, first_model(res), res->observe,
+				     res->all_cgroups)) {
+		replay_cgroup_names_release(&cn);
 		json_object_put(o);
 		json_object_put(trace);
 		return NULL;
@@ -198,7 +200,7 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 		json_object_object_add(run, "peak_rss_bytes", json_object_new_uint64(res->peak_rss_bytes));
 		json_object_object_add(o, "run", run);
 	}
-	rf_cgroup_names_release(&cn);
+	replay_cgroup_names_release(&cn);
 	return o;
 }
 
@@ -267,7 +269,7 @@ static void policy_summary(const struct rf_replay_result *res, size_t width, FIL
 	size_t i, c;
 
 	for (i = 0; i < res->nr; i++) {
-		const struct rf_policy_run *p = res->runs[i].policy;
+		const struct replay_policy_run *p = res->runs[i].policy;
 
 		if (!p)
 			continue;
@@ -281,12 +283,12 @@ static void policy_summary(const struct rf_replay_result *res, size_t width, FIL
 		fprintf(out, "%-*s", (int)width, res->runs[i].conf->name);
 		for (c = 0; c < ARRAY_SIZE(cols); c++) {
 			v = 0;
-			rf_policy_run_counter(p, cols[c], &v);
+			replay_policy_run_counter(p, cols[c], &v);
 			fprintf(out, " %13llu", (unsigned long long)v);
 		}
 		refs = misses = 0;
-		rf_policy_run_counter(p, "policy.refs", &refs);
-		rf_policy_run_counter(p, "policy.misses", &misses);
+		replay_policy_run_counter(p, "policy.refs", &refs);
+		replay_policy_run_counter(p, "policy.misses", &misses);
 		fprintf(out, " %10.4f\n", refs ? (double)misses / (double)refs : 0.0);
 	}
 }
@@ -301,7 +303,7 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 		"refault", "ws_activate", "pgactivate", "pgscan_kswapd", "pgscan_direct", "pgsteal",
 		"est_kernel_ms",
 	};
-	struct rf_cgroup_names cn;
+	struct replay_cgroup_names cn;
 	size_t i, c, width = 6;
 	uint64_t v;
 
@@ -322,7 +324,7 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,
 			res->first_damage);
 	precached_note(res, out);
-	if (rf_cgroup_names_init(&cn, &res->header, first_model(res), res->observe, false))
+	if (replay_cgroup_names_init(&cn, &res->header, first_model(res), res->observe, false))
 		cn.recorded[0] = 0;
 	if (cn.recorded[0]) {
 		fputs("counts of the recorded cgroup ", out);
@@ -356,5 +358,5 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 		fprintf(out, "est_kernel_ms prices each profile's own operations (docs/model.md, "
 			"\"Cost model\"): v6.x moves a large folio in one where v4.x moves each page, "
 			"so across eras it compares the kernels' work, not a cost per page\n");
-	rf_cgroup_names_release(&cn);
+	replay_cgroup_names_release(&cn);
 }

@@ -26,7 +26,7 @@ struct column {
 	size_t filled;			/* samples with a value */
 };
 
-struct rf_series {
+struct replay_series {
 	uint64_t interval;
 	uint64_t t0;
 	bool started;
@@ -40,16 +40,16 @@ struct rf_series {
 	int err;
 };
 
-struct rf_series *rf_series_new(uint64_t interval_ns)
+struct replay_series *replay_series_new(uint64_t interval_ns)
 {
-	struct rf_series *s = calloc(1, sizeof(*s));
+	struct replay_series *s = calloc(1, sizeof(*s));
 
 	if (s)
 		s->interval = interval_ns ? interval_ns : 1000000000ull;
 	return s;
 }
 
-void rf_series_free(struct rf_series *s)
+void replay_series_free(struct replay_series *s)
 {
 	size_t i;
 
@@ -65,7 +65,7 @@ void rf_series_free(struct rf_series *s)
 	free(s);
 }
 
-static int new_column(struct rf_series *s, const char *key, size_t *out)
+static int new_column(struct replay_series *s, const char *key, size_t *out)
 {
 	struct column *c;
 
@@ -85,7 +85,7 @@ static int new_column(struct rf_series *s, const char *key, size_t *out)
 }
 
 /* The column of @key: the one after the last (the model's order is fixed), else by name. */
-static int column_of(struct rf_series *s, const char *key, size_t *out)
+static int column_of(struct replay_series *s, const char *key, size_t *out)
 {
 	const uint32_t *i;
 
@@ -103,7 +103,7 @@ static int column_of(struct rf_series *s, const char *key, size_t *out)
 
 static int sample_cb(const char *key, uint64_t value, void *ctx)
 {
-	struct rf_series *s = ctx;
+	struct replay_series *s = ctx;
 	struct column *c;
 	size_t i;
 	int rc = column_of(s, key, &i);
@@ -118,7 +118,7 @@ static int sample_cb(const char *key, uint64_t value, void *ctx)
 }
 
 /* After a sample: the columns it did not give keep their last value. */
-static void carry(struct rf_series *s)
+static void carry(struct replay_series *s)
 {
 	size_t i;
 
@@ -132,7 +132,8 @@ static void carry(struct rf_series *s)
 	}
 }
 
-static int take_with(struct rf_series *s, uint64_t t_rel, rf_series_walk walk, const void *src)
+static int take_with(struct replay_series *s, uint64_t t_rel, replay_series_walk walk,
+		     const void *src)
 {
 	size_t i;
 	int rc;
@@ -157,13 +158,13 @@ static int take_with(struct rf_series *s, uint64_t t_rel, rf_series_walk walk, c
 	return rc;
 }
 
-int rf_series_model_walk(const void *m, rf_model_counter_cb cb, void *ctx)
+int replay_series_model_walk(const void *m, rf_model_counter_cb cb, void *ctx)
 {
 	return rf_model_sample(m, cb, ctx);
 }
 
-int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_walk walk,
-		     const void *src)
+int replay_series_sample(struct replay_series *s, uint64_t t0, uint64_t t, replay_series_walk walk,
+			 const void *src)
 {
 	if (!s->started) {
 		s->started = true;
@@ -173,7 +174,7 @@ int rf_series_sample(struct rf_series *s, uint64_t t0, uint64_t t, rf_series_wal
 }
 
 /* The samples due by @t (at least one). */
-static rf_noinline int advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t)
+static rf_noinline int advance(struct replay_series *s, replay_series_walk walk, const void *src, uint64_t t)
 {
 	uint64_t rel;
 	int rc;
@@ -197,7 +198,8 @@ static rf_noinline int advance(struct rf_series *s, rf_series_walk walk, const v
 	return 0;
 }
 
-int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t)
+int replay_series_advance(struct replay_series *s, replay_series_walk walk, const void *src,
+			  uint64_t t)
 {
 	/* every event comes here; few of them are due a sample */
 	if (s->started && t >= s->t0 && t - s->t0 < s->next)
@@ -205,19 +207,20 @@ int rf_series_advance(struct rf_series *s, rf_series_walk walk, const void *src,
 	return advance(s, walk, src, t);
 }
 
-int rf_series_finish(struct rf_series *s, rf_series_walk walk, const void *src, uint64_t t_end)
+int replay_series_finish(struct replay_series *s, replay_series_walk walk, const void *src,
+			 uint64_t t_end)
 {
 	if (!s->started)
 		return 0;
 	return take_with(s, t_end >= s->t0 ? t_end - s->t0 : 0, walk, src);
 }
 
-size_t rf_series_samples(const struct rf_series *s)
+size_t replay_series_samples(const struct replay_series *s)
 {
 	return s ? s->nr : 0;
 }
 
-json_object *rf_series_to_json(const struct rf_series *s)
+json_object *replay_series_to_json(const struct replay_series *s)
 {
 	json_object *o = json_object_new_object(), *t = json_object_new_array(), *series;
 	size_t i, k;

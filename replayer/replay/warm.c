@@ -45,7 +45,7 @@ struct warm_folio {
 	uint8_t order;
 };
 
-struct rf_warm {
+struct replay_warm {
 	struct page_set seen;		/* every page mentioned so far, by rf_pages_key() */
 	struct warm_folio *folios;	/* cached before the trace */
 	size_t nr, cap;
@@ -54,7 +54,7 @@ struct rf_warm {
 	bool any_event;
 };
 
-static int push_folio(struct rf_warm *w, const struct rf_pages *p, uint64_t index,
+static int push_folio(struct replay_warm *w, const struct rf_pages *p, uint64_t index,
 		      unsigned int order)
 {
 	if (RF_GROW(w->folios, w->cap, w->nr + 1))
@@ -66,7 +66,7 @@ static int push_folio(struct rf_warm *w, const struct rf_pages *p, uint64_t inde
 }
 
 /* @p's pages are mentioned: whatever comes later, they are decided. */
-static int mention(struct rf_warm *w, const struct rf_pages *p)
+static int mention(struct replay_warm *w, const struct rf_pages *p)
 {
 	uint64_t i;
 
@@ -77,7 +77,7 @@ static int mention(struct rf_warm *w, const struct rf_pages *p)
 }
 
 /* @p's pages not mentioned before. */
-static uint64_t count_new(const struct rf_warm *w, const struct rf_pages *p)
+static uint64_t count_new(const struct replay_warm *w, const struct rf_pages *p)
 {
 	uint64_t i, fresh = 0;
 
@@ -92,7 +92,7 @@ static uint64_t count_new(const struct rf_warm *w, const struct rf_pages *p)
  * (its first page and order): kept as that folio when all of it is new,
  * else as its new base pages.
  */
-static int on_read(struct rf_warm *w, const struct rf_pages *p)
+static int on_read(struct replay_warm *w, const struct rf_pages *p)
 {
 	unsigned int order = p->folio ? p->order : 0;
 	uint64_t i;
@@ -112,7 +112,7 @@ static int on_read(struct rf_warm *w, const struct rf_pages *p)
 	return e;
 }
 
-static int warm_step(struct rf_warm *w, const struct rf_event *ev)
+static int warm_step(struct replay_warm *w, const struct rf_event *ev)
 {
 	struct rf_pages p;
 
@@ -146,7 +146,7 @@ static int cmp_folio(const void *a, const void *b)
 	return 0;
 }
 
-void rf_warm_free(struct rf_warm *w)
+void replay_warm_free(struct replay_warm *w)
 {
 	if (!w)
 		return;
@@ -155,11 +155,11 @@ void rf_warm_free(struct rf_warm *w)
 	free(w);
 }
 
-int rf_warm_scan(struct rf_warm **out, const char *path, bool skip_damaged, char *err,
-		 size_t errlen)
+int replay_warm_scan(struct replay_warm **out, const char *path, bool skip_damaged, char *err,
+		     size_t errlen)
 {
 	struct rf_trace_reader *rd = NULL;
-	struct rf_warm *w = calloc(1, sizeof(*w));
+	struct replay_warm *w = calloc(1, sizeof(*w));
 	struct rf_event ev;
 	int e, got;
 
@@ -184,19 +184,19 @@ int rf_warm_scan(struct rf_warm **out, const char *path, bool skip_damaged, char
 		if (!err[0])
 			snprintf(err, errlen, "looking for pages cached before the trace: %s",
 				 rf_strerror(e));
-		rf_warm_free(w);
+		replay_warm_free(w);
 		return e;
 	}
 	*out = w;
 	return 0;
 }
 
-uint64_t rf_warm_pages(const struct rf_warm *w)
+uint64_t replay_warm_pages(const struct replay_warm *w)
 {
 	return w ? w->pages : 0;
 }
 
-uint64_t rf_warm_start(const struct rf_warm *w)
+uint64_t replay_warm_start(const struct replay_warm *w)
 {
 	return w ? w->t_first : 0;
 }
@@ -222,7 +222,7 @@ static int drain(struct rf_model *m, const struct warm_folio *f, uint64_t t)
  * file_readahead of pid 0 (no task: the root memcg; inserted unreferenced,
  * on the inactive list, as readahead leaves them).
  */
-int rf_warm_load(const struct rf_warm *w, struct rf_model *m, uint64_t t)
+int replay_warm_load(const struct replay_warm *w, struct rf_model *m, uint64_t t)
 {
 	size_t i = 0, j;
 	int e = 0;
