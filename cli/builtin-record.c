@@ -20,7 +20,6 @@
 
 #include "cli/builtin.h"
 #include "cli/util.h"
-#include "recorder/perfstack.h"
 #include "recorder/record.h"
 #include "recorder/session.h"
 

@@ -25,9 +25,6 @@
 
 #include "recorder/record.h"
 
-#define RF_STACK_BYTES_DEFAULT	8192u	/* as perf record --call-graph dwarf */
-#define RF_STACK_BYTES_MAX	65528u	/* the kernel's limit (a u16 size, 8-byte aligned) */
-
 struct rf_stacks_cfg {
 	enum rf_record_scope scope;	/* PID: @pid's threads and children; else every task */
 	pid_t pid;

@@ -3,6 +3,7 @@
 #ifndef REFAULT_RECORDER_RECORD_LOCAL_H
 #define REFAULT_RECORDER_RECORD_LOCAL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -19,6 +20,42 @@
 
 /* True if @name (PREFIX + pid + anything) is a recording's whose process is gone. */
 bool rf_record_name_stale(const char *name);
+
+/* --------------------------------------------------------- recorder */
+
+/* The recorder (recorder.c): tracefs -> normalizer -> @sink; the session drives it. */
+struct rf_recorder;
+
+/* Allocate and check @opts; touches nothing in the system yet. */
+int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
+		    const struct rf_record_sink *sink);
+
+/*
+ * Create the tracefs instance, enable the events, start tracing and emit the
+ * initial state (cgroup tree, tasks, limits, counters).
+ */
+int rf_recorder_start(struct rf_recorder *rec);
+
+/* Read what the kernel has, emit everything older than the merge horizon. */
+int rf_recorder_poll(struct rf_recorder *rec);
+
+/* Periodic work: counter snapshots and limit changes, at most every snapshot interval. */
+int rf_recorder_tick(struct rf_recorder *rec);
+
+/* Stop tracing, drain every CPU, emit all that is left and the final counters. */
+int rf_recorder_stop(struct rf_recorder *rec);
+
+/* Remove the instance (if any) and free everything.  NULL is accepted. */
+void rf_recorder_free(struct rf_recorder *rec);
+
+/* The instance's name, "" before start. */
+const char *rf_recorder_instance_name(const struct rf_recorder *rec);
+void rf_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st);
+const char *rf_recorder_errmsg(const struct rf_recorder *rec);
+/* The event sources actually enabled, "filemap:mm_filemap_get_pages,..." */
+const char *rf_recorder_sources(const struct rf_recorder *rec);
+/* The reference events of the default set the kernel lacks, with no kprobe in their stead: "" or "a:b, c:d". */
+const char *rf_recorder_missing(const struct rf_recorder *rec);
 
 /* ----------------------------------------------------------- header */
 
@@ -171,6 +208,24 @@ int rf_lru_gen_parse(FILE *f, rf_lru_gen_fn fn, void *ctx);
 
 /* --------------------------------------------------------- cgroups */
 
+/* Mount point of the memory cgroup hierarchy (v1 "memory" or v2 with memory); 0 or -ENOENT. */
+int rf_memcg_mount(char *buf, size_t len, bool *v2);
+/* The memory cgroup path (below the mount) of @pid. */
+int rf_memcg_path_of(pid_t pid, char *buf, size_t len);
+
+/*
+ * rf_memcg_create() - make a fresh memory cgroup under the caller's own, with a limit
+ * @dir: out, its absolute directory
+ * @limit: bytes
+ */
+int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msglen);
+/* Move @pid into the group at @dir (write to cgroup.procs). */
+int rf_memcg_attach(const char *dir, pid_t pid);
+/* Remove the group; its tasks must have exited. */
+int rf_memcg_remove(const char *dir);
+/* Remove leftovers of killed recorders: refault-record-PID groups whose PID is gone. */
+void rf_memcg_remove_stale(void);
+
 /* The memory hierarchy: where it is mounted and how tracepoints name it. */
 struct rf_memcg_root {
 	char mount[256];
@@ -198,6 +253,44 @@ bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limi
 int rf_knob_read(const char *path, char *buf, size_t len);
 /* One write of @val to a control file; 0 or -errno. */
 int rf_knob_write(const char *path, const char *val);
+
+/* --------------------------------------------------------------- workload */
+
+/* The command of `refault record -- COMMAND` (recorder/workload.c). */
+enum {
+	RF_WORKLOAD_AS_ROOT = 1 << 0,	/* under sudo, keep root (default: the invoking user) */
+};
+
+struct rf_workload_opts {
+	const char *memcg_dir;		/* attach the command here before it execs (NULL: no) */
+	const sigset_t *sigmask;	/* the command's signal mask (NULL: the caller's) */
+	unsigned int flags;
+};
+
+struct rf_workload;
+
+/*
+ * rf_workload_spawn() - fork the command, held before exec
+ * The child leads its own process group and waits for rf_workload_release().
+ * Return: 0 or a negative errno with a message in @err.
+ */
+int rf_workload_spawn(struct rf_workload **out, char *const *argv,
+		      const struct rf_workload_opts *o, char *err, size_t errlen);
+/*
+ * rf_workload_release() - let it attach to its memcg, drop privileges and exec
+ * The caller must ignore SIGPIPE and block SIGTTOU.  Return: 0 once the exec
+ * succeeded; a negative errno (with what failed, naming @name) otherwise.
+ */
+int rf_workload_release(struct rf_workload *w, char *err, size_t errlen, const char *name);
+pid_t rf_workload_pid(const struct rf_workload *w);
+/* Reaped yet?  Never blocks. */
+bool rf_workload_exited(struct rf_workload *w);
+/* Its wait status, once exited. */
+int rf_workload_status(const struct rf_workload *w);
+/* @sig to its whole process group (nothing once it has exited). */
+void rf_workload_kill(struct rf_workload *w, int sig);
+/* Close the hold (a child not yet released exits), wait for it, free.  NULL is accepted. */
+void rf_workload_free(struct rf_workload *w);
 
 /* ------------------------------------------------------------------ damon */
 

@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "lib/outfile.h"
-#include "recorder/record.h"
+#include "recorder/record-local.h"
 
 struct rf_workload {
 	pid_t pid;

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "recorder/record.h"
+#include "recorder/record-local.h"
 #include "tests/lib/tap.h"
 
 static int run(char *const *argv, unsigned int flags, int *status, char *err, size_t len)
