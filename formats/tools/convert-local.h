@@ -50,11 +50,11 @@ void conv_write_error(const struct conv_sink *sink, int err);
  * or -1 after a message (the sink's priv, if set, is the caller's to free;
  * a source that fails has let go of everything).
  */
-int jsonl_source_open(struct conv_source *src);
-int jsonl_sink_open(struct conv_sink *sink, const struct rf_trace_header *h);
-int page_source_open(struct conv_source *src, enum rf_tools_format fmt,
-		     enum rf_tools_object_size obj_size);
-int page_sink_open(struct conv_sink *sink, enum rf_tools_format fmt,
-		   const struct rf_trace_header *h);
+int conv_jsonl_source_open(struct conv_source *src);
+int conv_jsonl_sink_open(struct conv_sink *sink, const struct rf_trace_header *h);
+int conv_page_source_open(struct conv_source *src, enum rf_tools_format fmt,
+			  enum rf_tools_object_size obj_size);
+int conv_page_sink_open(struct conv_sink *sink, enum rf_tools_format fmt,
+			const struct rf_trace_header *h);
 
 #endif /* REFAULT_FORMATS_TOOLS_CONVERT_LOCAL_H */

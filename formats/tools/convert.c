@@ -158,9 +158,9 @@ static int source_open(struct conv_source *src, const struct rf_tools_convert_op
 	case RF_TOOLS_TRACE:
 		return trace_source_open(src);
 	case RF_TOOLS_JSONL:
-		return jsonl_source_open(src);
+		return conv_jsonl_source_open(src);
 	default:
-		return page_source_open(src, o->from, o->object_size);
+		return conv_page_source_open(src, o->from, o->object_size);
 	}
 }
 
@@ -175,9 +175,9 @@ static int sink_open(struct conv_sink *sink, const struct rf_tools_convert_opts 
 	case RF_TOOLS_TRACE:
 		return trace_sink_open(sink, h, &o->wo);
 	case RF_TOOLS_JSONL:
-		return jsonl_sink_open(sink, h);
+		return conv_jsonl_sink_open(sink, h);
 	default:
-		return page_sink_open(sink, o->to, h);
+		return conv_page_sink_open(sink, o->to, h);
 	}
 }
 

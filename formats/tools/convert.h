@@ -13,9 +13,9 @@
 enum rf_tools_format { RF_TOOLS_TRACE, RF_TOOLS_JSONL, RF_TOOLS_ORACLE, RF_TOOLS_CSV };
 
 /* "trace", "jsonl", "oracle", "oracleGeneral" or "csv" into *@fmt; -1 for anything else. */
-int rf_tools_parse_format(const char *s, enum rf_tools_format *fmt);
+RF_API int rf_tools_parse_format(const char *s, enum rf_tools_format *fmt);
 /* By the file name: *.jsonl, *.oracleGeneral or *.bin, *.csv; any other a trace. */
-enum rf_tools_format rf_tools_format_of_name(const char *path);
+RF_API enum rf_tools_format rf_tools_format_of_name(const char *path);
 
 /*
  * --object-size: what the size of an oracle or csv request becomes.
@@ -27,7 +27,7 @@ enum rf_tools_format rf_tools_format_of_name(const char *path);
 enum rf_tools_object_size { RF_TOOLS_OBJ_FOLIO, RF_TOOLS_OBJ_UNIT, RF_TOOLS_OBJ_PAGES };
 
 /* "folio", "unit" or "pages" into *@mode; -1 for anything else. */
-int rf_tools_parse_object_size(const char *s, enum rf_tools_object_size *mode);
+RF_API int rf_tools_parse_object_size(const char *s, enum rf_tools_object_size *mode);
 
 struct rf_tools_convert_opts {
 	const char *in;			/* "-": standard input (jsonl, oracle, csv) */
@@ -50,6 +50,6 @@ struct rf_tools_convert_opts {
  * the sink each say in a note what they read and wrote ("OUT: 12 events").
  * Return: 0, or a negative rf_err after a message.
  */
-int rf_tools_convert(const struct rf_tools_convert_opts *o, const struct rf_tools_log *log);
+RF_API int rf_tools_convert(const struct rf_tools_convert_opts *o, const struct rf_tools_log *log);
 
 #endif /* REFAULT_FORMATS_TOOLS_CONVERT_H */

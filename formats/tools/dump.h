@@ -32,7 +32,7 @@ struct rf_tools_dump_opts {
  * the error names the chunk and offset.
  * Return: 0, or a negative rf_err after a message.
  */
-int rf_tools_dump(struct rf_trace_reader *r, const struct rf_tools_dump_opts *o, FILE *out,
-		  const struct rf_tools_log *log, bool *damaged);
+RF_API int rf_tools_dump(struct rf_trace_reader *r, const struct rf_tools_dump_opts *o, FILE *out,
+			 const struct rf_tools_log *log, bool *damaged);
 
 #endif /* REFAULT_FORMATS_TOOLS_DUMP_H */

@@ -51,8 +51,8 @@ struct rf_tools_filter {
 };
 
 /* An empty filter: every event, every time. */
-void rf_tools_filter_init(struct rf_tools_filter *f);
-void rf_tools_filter_free(struct rf_tools_filter *f);
+RF_API void rf_tools_filter_init(struct rf_tools_filter *f);
+RF_API void rf_tools_filter_free(struct rf_tools_filter *f);
 
 /*
  * rf_tools_filter_option() - one filter option's argument
@@ -64,8 +64,8 @@ void rf_tools_filter_free(struct rf_tools_filter *f);
  * is not a filter option, -1 after a message saying why @arg is bad (a
  * bad command line).
  */
-int rf_tools_filter_option(struct rf_tools_filter *f, const struct rf_tools_log *log,
-			   const char *opt, const char *arg);
+RF_API int rf_tools_filter_option(struct rf_tools_filter *f, const struct rf_tools_log *log,
+				  const char *opt, const char *arg);
 
 /*
  * rf_tools_filter_resolve() - the times relative to the first event (by
@@ -73,7 +73,7 @@ int rf_tools_filter_option(struct rf_tools_filter *f, const struct rf_tools_log 
  * Return: 0, or -1 after a message (--from after --to: a bad command line;
  * the chunk list unreadable).
  */
-int rf_tools_filter_resolve(struct rf_tools_filter *f, const struct rf_tools_log *log,
-			    struct rf_trace_reader *r);
+RF_API int rf_tools_filter_resolve(struct rf_tools_filter *f, const struct rf_tools_log *log,
+				   struct rf_trace_reader *r);
 
 #endif /* REFAULT_FORMATS_TOOLS_FILTER_H */

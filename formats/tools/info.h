@@ -46,7 +46,7 @@ struct rf_tools_info {
  * Each damaged chunk is said ("PATH: what and where") and counted.
  * Return: 0, or a negative rf_err (out of memory...) after a message.
  */
-int rf_tools_info_scan(struct rf_trace_reader *r, const char *path, struct rf_tools_info *in,
-		       const struct rf_tools_log *log);
+RF_API int rf_tools_info_scan(struct rf_trace_reader *r, const char *path, struct rf_tools_info *in,
+			      const struct rf_tools_log *log);
 
 #endif /* REFAULT_FORMATS_TOOLS_INFO_H */

@@ -145,7 +145,7 @@ static int jsonl_header(struct conv_source *src, struct jsonl_src *js)
 	return 0;
 }
 
-int jsonl_source_open(struct conv_source *src)
+int conv_jsonl_source_open(struct conv_source *src)
 {
 	struct jsonl_src *js = calloc(1, sizeof(*js));
 
@@ -196,7 +196,7 @@ static void jsonl_sink_summary(struct conv_sink *sink)
 	tools_note(sink->log, "%s: header and %" PRIu64 " events", sink->path, js->events);
 }
 
-int jsonl_sink_open(struct conv_sink *sink, const struct rf_trace_header *h)
+int conv_jsonl_sink_open(struct conv_sink *sink, const struct rf_trace_header *h)
 {
 	struct jsonl_sink *js = calloc(1, sizeof(*js));
 	json_object *o;

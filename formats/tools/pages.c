@@ -285,8 +285,8 @@ static void page_sink_summary(struct conv_sink *sink)
 		   ps->others);
 }
 
-int page_sink_open(struct conv_sink *sink, enum rf_tools_format fmt,
-		   const struct rf_trace_header *h)
+int conv_page_sink_open(struct conv_sink *sink, enum rf_tools_format fmt,
+			const struct rf_trace_header *h)
 {
 	struct page_sink *ps = calloc(1, sizeof(*ps));
 	uint32_t page = h->host.page_size ? h->host.page_size : 4096;
@@ -635,8 +635,8 @@ static void page_src_close(struct conv_source *src)
 	free(ps);
 }
 
-int page_source_open(struct conv_source *src, enum rf_tools_format fmt,
-		     enum rf_tools_object_size obj_size)
+int conv_page_source_open(struct conv_source *src, enum rf_tools_format fmt,
+			  enum rf_tools_object_size obj_size)
 {
 	struct page_src *ps = calloc(1, sizeof(*ps));
 

@@ -30,7 +30,7 @@ struct rf_tools_recover_result {
  * Return: 0 when at least one chunk was recovered and @out written, else a
  * negative rf_err after a message (RF_ERR_CORRUPT: no good chunk found).
  */
-int rf_tools_recover(const char *in, const char *out, struct rf_tools_recover_result *res,
-		     const struct rf_tools_log *log);
+RF_API int rf_tools_recover(const char *in, const char *out, struct rf_tools_recover_result *res,
+			    const struct rf_tools_log *log);
 
 #endif /* REFAULT_FORMATS_TOOLS_RECOVER_H */

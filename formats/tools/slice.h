@@ -30,8 +30,8 @@ struct rf_tools_slice_result {
  * When the output fails or memory runs out, nothing is written.
  * Return: 0, or a negative rf_err after a message.
  */
-int rf_tools_slice(struct rf_trace_reader *r, const char *in, const char *out,
-		   struct rf_tools_filter *f, struct rf_tools_slice_result *res,
-		   const struct rf_tools_log *log);
+RF_API int rf_tools_slice(struct rf_trace_reader *r, const char *in, const char *out,
+			  struct rf_tools_filter *f, struct rf_tools_slice_result *res,
+			  const struct rf_tools_log *log);
 
 #endif /* REFAULT_FORMATS_TOOLS_SLICE_H */

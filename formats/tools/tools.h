@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <refault/api.h>
 #include <refault/trace.h>
 
 enum rf_tools_say {
@@ -60,7 +61,7 @@ struct rf_tools_log {
  * Return: the reader, or NULL after "PATH: what is wrong" (the reader's
  * message, else the error's) through @log.
  */
-struct rf_trace_reader *rf_tools_open(const struct rf_tools_log *log, const char *path,
-				      unsigned int flags);
+RF_API struct rf_trace_reader *rf_tools_open(const struct rf_tools_log *log, const char *path,
+					     unsigned int flags);
 
 #endif /* REFAULT_FORMATS_TOOLS_H */

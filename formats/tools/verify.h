@@ -28,7 +28,7 @@ struct rf_tools_verify_result {
  * trace is whole), else a negative rf_err (the trace cannot be read to the
  * end: not whole; with @res->incomplete, no verdict).
  */
-int rf_tools_verify(const char *path, struct rf_tools_verify_result *res,
-		    const struct rf_tools_log *log);
+RF_API int rf_tools_verify(const char *path, struct rf_tools_verify_result *res,
+			   const struct rf_tools_log *log);
 
 #endif /* REFAULT_FORMATS_TOOLS_VERIFY_H */
