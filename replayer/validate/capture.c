@@ -5,7 +5,7 @@
 
 #include "replayer/validate/validate-local.h"
 
-int vkernel_capture(const struct rf_observe *o, struct vcapture *c)
+int validate_kernel_capture(const struct rf_observe *o, struct validate_capture *c)
 {
 	size_t n = rf_observe_nr_cgroups(o), i;
 	uint64_t stat[RF_OBS_NR];
@@ -27,7 +27,7 @@ int vkernel_capture(const struct rf_observe *o, struct vcapture *c)
 	return 0;
 }
 
-void vcapture_release(struct vcapture *c)
+void validate_capture_release(struct validate_capture *c)
 {
 	free(c->k);
 	free(c->k_stat);

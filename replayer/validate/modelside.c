@@ -64,14 +64,14 @@ static int lookup_q(const struct name_q *tab, size_t n, const char *name)
 
 struct walk {
 	const struct rf_observe *k;
-	struct vcapture *c;
+	struct validate_capture *c;
 	uint64_t nr_file_pages;
 	/* the last memcg path seen and its cgroup index: keys come grouped by memcg */
 	char last_path[4200];
 	long last_idx;
-	uint64_t *usage;	/* vmodel_usage() */
+	uint64_t *usage;	/* validate_model_usage() */
 	size_t nr_usage;
-	const struct counter_map *base;	/* vmodel_baseline(), or NULL */
+	const struct counter_map *base;	/* validate_model_baseline(), or NULL */
 	uint64_t *resident0;	/* [nr_cg]: pages charged at the baseline, not inserted since */
 	uint64_t file_pages0;
 };
@@ -161,9 +161,9 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-int vmodel_capture(const struct rf_model *m, const struct rf_observe *k, struct vcapture *c,
-		   const uint64_t *freed_local, uint64_t freed_global,
-		   const struct counter_map *base)
+int validate_model_capture(const struct rf_model *m, const struct rf_observe *k,
+			   struct validate_capture *c, const uint64_t *freed_local,
+			   uint64_t freed_global, const struct counter_map *base)
 {
 	struct walk w = { .k = k, .c = c, .last_idx = -1, .base = base };
 	size_t i;
@@ -199,7 +199,7 @@ static int baseline_cb(const char *key, uint64_t v, void *ctx)
 	return counter_map_put(base, rf_hash_str(key), v);
 }
 
-int vmodel_baseline(const struct rf_model *m, struct counter_map *base)
+int validate_model_baseline(const struct rf_model *m, struct counter_map *base)
 {
 	int r = rf_model_counters(m, baseline_cb, base);
 
@@ -224,8 +224,8 @@ static int usage_cb(const char *key, uint64_t v, void *ctx)
 	return 0;
 }
 
-int vmodel_usage(const struct rf_model *m, const struct rf_observe *k, uint64_t *usage,
-		 size_t nr, uint64_t *file_pages)
+int validate_model_usage(const struct rf_model *m, const struct rf_observe *k, uint64_t *usage,
+			 size_t nr, uint64_t *file_pages)
 {
 	struct walk w = { .k = k, .last_idx = -1, .usage = usage, .nr_usage = nr };
 	int r;

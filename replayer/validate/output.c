@@ -25,7 +25,7 @@ static void phase_span(const struct rf_validation *v, int p, double *from, doubl
 	*to = secs(v, v->caps[p].time);
 }
 
-static const char *fmt_err(const struct vrow *r, char *buf, size_t len)
+static const char *fmt_err(const struct validate_row *r, char *buf, size_t len)
 {
 	if (isinf(r->err_pct))
 		snprintf(buf, len, "%s", "inf");
@@ -102,7 +102,7 @@ static void table(const struct rf_validation *v, FILE *out)
 	fprintf(out, "\n%-26s %12s %12s %9s  %-4s %-4s %s\n", "quantity (pages)", "kernel",
 		"model", "error", "ok", "note", "kernel source");
 	for (i = 0; i < v->nr_rows; i++) {
-		const struct vrow *r = &v->rows[i];
+		const struct validate_row *r = &v->rows[i];
 		char e[32];
 
 		if (strcmp(scope, r->scope)) {
@@ -136,7 +136,7 @@ static void divergences(const struct rf_validation *v, FILE *out)
 	}
 	fprintf(out, "\n%zu quantities out of tolerance:\n", v->nr_bad);
 	for (i = 0; i < v->nr_rows; i++) {
-		const struct vrow *r = &v->rows[i];
+		const struct validate_row *r = &v->rows[i];
 		double from = 0, to = 0;
 		char e[32];
 
@@ -192,7 +192,7 @@ static void series(const struct rf_validation *v, FILE *out)
 {
 	static const enum rf_obs_q qs[] = { RF_OBS_REFAULT_FILE, RF_OBS_STEAL_FILE, RF_OBS_ACTIVE_FILE, RF_OBS_INACTIVE_FILE,
 				      RF_OBS_ACTIVE_ANON, RF_OBS_INACTIVE_ANON };
-	const struct vrow *rows[6] = { 0 };
+	const struct validate_row *rows[6] = { 0 };
 	size_t i, c, j;
 
 	if (v->main_cg < 0)
@@ -217,7 +217,7 @@ static void series(const struct rf_validation *v, FILE *out)
 
 			if (!rows[j])
 				continue;
-			if (vrow_at(v, rows[j], c, &k, &m))
+			if (validate_row_at(v, rows[j], c, &k, &m))
 				snprintf(cell, sizeof(cell), "%llu/%llu", (unsigned long long)k,
 					 (unsigned long long)m);
 			else
@@ -240,7 +240,7 @@ void rf_validation_print(const struct rf_validation *v, FILE *out, bool with_ser
 
 /* ---------------------------------------------------------------- JSON */
 
-static json_object *row_json(const struct rf_validation *v, const struct vrow *r)
+static json_object *row_json(const struct rf_validation *v, const struct validate_row *r)
 {
 	json_object *o = json_object_new_object(), *ts = json_object_new_array();
 	size_t c;
@@ -263,7 +263,7 @@ static json_object *row_json(const struct rf_validation *v, const struct vrow *r
 		uint64_t k, m;
 		json_object *p;
 
-		if (!vrow_at(v, r, c, &k, &m))
+		if (!validate_row_at(v, r, c, &k, &m))
 			continue;
 		p = json_object_new_array();
 		json_object_array_add(p, json_object_new_double(secs(v, v->caps[c].time)));

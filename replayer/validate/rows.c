@@ -62,13 +62,13 @@ static void subtree_sums(const struct rf_observe *k, size_t n, const uint64_t *l
 	}
 }
 
-/* Both sides' subtree sums of every capture (vcapture.k_sub, .m_sub). */
+/* Both sides' subtree sums of every capture (validate_capture.k_sub, .m_sub). */
 static int capture_sums(struct rf_validation *v)
 {
 	size_t c;
 
 	for (c = 0; c < v->nr_caps; c++) {
-		struct vcapture *x = &v->caps[c];
+		struct validate_capture *x = &v->caps[c];
 		size_t n = x->nr_cg ? x->nr_cg : 1;
 
 		free(x->k_sub);
@@ -87,7 +87,7 @@ static int capture_sums(struct rf_validation *v)
  * @above[i]: a cgroup of index 1 or more above i (a proper ancestor) had
  * memory.stat at capture @end: one top-down pass.
  */
-static void stat_above(const struct rf_observe *k, const struct vcapture *end, bool *above)
+static void stat_above(const struct rf_observe *k, const struct validate_capture *end, bool *above)
 {
 	size_t i;
 
@@ -99,8 +99,8 @@ static void stat_above(const struct rf_observe *k, const struct vcapture *end, b
 }
 
 /* The kernel's number for @q in @s at @c: false when the trace has none. */
-static bool value(const struct vcapture *c, const struct scope *s, enum rf_obs_q q, enum side side,
-		  uint64_t *out)
+static bool value(const struct validate_capture *c, const struct scope *s, enum rf_obs_q q,
+		  enum side side, uint64_t *out)
 {
 	uint64_t sum = 0;
 	size_t j;
@@ -154,7 +154,7 @@ static bool within(uint64_t k, uint64_t m, double tol, uint64_t slack)
  * may lag by that much, which a row from memory.stat gets as extra slack.
  */
 static uint64_t row_slack(const struct rf_validation *v, const struct scope *s, enum rf_obs_q q,
-			  const struct vcapture *c)
+			  const struct validate_capture *c)
 {
 	bool stat = s->kind == SC_CGROUP && s->cg < c->nr_cg && (c->k_statmask[s->cg] & 1u << q);
 
@@ -189,7 +189,7 @@ static bool is_reclaim_q(enum rf_obs_q q)
  * the recorded one too).  Reclaim is gated there only: below it, limit
  * reclaim is pinned on the reclaiming task's cgroup, not on the pages' own.
  */
-static bool recorded_cg(const struct vcapture *end, const bool *above, size_t i)
+static bool recorded_cg(const struct validate_capture *end, const bool *above, size_t i)
 {
 	return end->k_statmask[i] && !above[i];
 }
@@ -253,7 +253,7 @@ static const char *row_note(const struct scope *s, enum rf_obs_q q, bool memstat
 static int push_row(struct rf_validation *v, const char *scope, enum rf_obs_q q, uint64_t k,
 		    uint64_t m, bool gated, const char *note, const struct scope *s, bool memstat)
 {
-	struct vrow *r;
+	struct validate_row *r;
 
 	if (RF_GROW(v->rows, v->cap_rows, v->nr_rows + 1))
 		return RF_ERR_NOMEM;
@@ -294,7 +294,7 @@ static bool is_scan_steal(enum rf_obs_q q)
  * pgsteal) while the trace saw no scan or steal at all says its kernel is
  * such a one, and the trace has no per-cgroup scan and steal to compare.
  */
-static bool eviction_unseen(const struct rf_validation *v, const struct vcapture *end)
+static bool eviction_unseen(const struct rf_validation *v, const struct validate_capture *end)
 {
 	uint64_t seen = 0;
 	size_t j;
@@ -311,7 +311,7 @@ static bool eviction_unseen(const struct rf_validation *v, const struct vcapture
 
 static int scope_rows(struct rf_validation *v, const struct scope *s, const char *name)
 {
-	const struct vcapture *end = &v->caps[v->nr_caps - 1];
+	const struct validate_capture *end = &v->caps[v->nr_caps - 1];
 	bool memstat = s->kind == SC_CGROUP && end->k_statmask[s->cg];
 	bool recorded = s->kind == SC_CGROUP && s->recorded;
 	bool below = memstat && !recorded;	/* snapshotted below the recorded cgroup */
@@ -350,7 +350,7 @@ static int scope_rows(struct rf_validation *v, const struct scope *s, const char
 	return e;
 }
 
-static bool local_activity(const struct vcapture *end, size_t i)
+static bool local_activity(const struct validate_capture *end, size_t i)
 {
 	return end->k[i * RF_OBS_NR + RF_OBS_ADD] || end->m[i * RF_OBS_NR + RF_OBS_ADD] ||
 	       end->m[i * RF_OBS_NR + RF_OBS_SCAN_ANON] || end->m[i * RF_OBS_NR + RF_OBS_INACTIVE_ANON] ||
@@ -362,7 +362,7 @@ static bool local_activity(const struct vcapture *end, size_t i)
  * the ones below them where something happened; without any snapshot, the
  * cgroups where something happened.  Ancestors only repeat their subtree.
  */
-static bool shown(const struct vcapture *end, const bool *above, size_t i, bool any_stat)
+static bool shown(const struct validate_capture *end, const bool *above, size_t i, bool any_stat)
 {
 	if (end->k_statmask[i])
 		return true;
@@ -428,10 +428,10 @@ static void add_notes(struct rf_validation *v)
 #undef NOTE
 }
 
-int vrows_build(struct rf_validation *v)
+int validate_rows_build(struct rf_validation *v)
 {
 	const struct rf_observe *k = v->kernel;
-	const struct vcapture *end;
+	const struct validate_capture *end;
 	uint64_t best = 0;
 	bool *above;
 	size_t i;
@@ -497,8 +497,8 @@ int vrows_build(struct rf_validation *v)
 }
 
 /* For output.c: the value of a row's quantity at capture @i, both sides. */
-bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint64_t *k,
-	     uint64_t *m)
+bool validate_row_at(const struct rf_validation *v, const struct validate_row *r, size_t i,
+		     uint64_t *k, uint64_t *m)
 {
 	struct scope s = { .kind = SC_CGROUP };
 
@@ -509,8 +509,8 @@ bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint
 	return value(&v->caps[i], &s, r->q, KERNEL, k) && value(&v->caps[i], &s, r->q, MODEL, m);
 }
 
-const struct vrow *vrows_find(const struct rf_validation *v, const char *scope,
-			      const char *quantity)
+const struct validate_row *validate_rows_find(const struct rf_validation *v, const char *scope,
+					      const char *quantity)
 {
 	size_t i;
 

@@ -83,7 +83,7 @@ static void thin_captures(struct vrun *r)
 	r->values = 0;
 	for (i = 0; i < v->nr_caps; i++) {
 		if (i % 2) {
-			vcapture_release(&v->caps[i]);
+			validate_capture_release(&v->caps[i]);
 			continue;
 		}
 		v->caps[n++] = v->caps[i];
@@ -96,7 +96,7 @@ static void thin_captures(struct vrun *r)
 static int capture(struct vrun *r, const struct rf_model *m, uint64_t t)
 {
 	struct rf_validation *v = r->v;
-	struct vcapture *c;
+	struct validate_capture *c;
 	int e;
 
 	if (RF_GROW(v->caps, r->cap_caps, v->nr_caps + 1))
@@ -106,12 +106,12 @@ static int capture(struct vrun *r, const struct rf_model *m, uint64_t t)
 	v->nr_caps++;
 	c->time = t;
 	c->marker = r->marker;
-	e = vkernel_capture(r->k, c);
+	e = validate_kernel_capture(r->k, c);
 	if (!e)
 		e = grow_freed(r, c->nr_cg);
 	if (!e)
-		e = vmodel_capture(m, r->k, c, r->freed, r->freed_global,
-				   r->baseline ? &r->base : NULL);
+		e = validate_model_capture(m, r->k, c, r->freed, r->freed_global,
+					   r->baseline ? &r->base : NULL);
 	r->pending = false;
 	r->values += c->nr_cg * RF_OBS_NR;
 	return e;
@@ -144,7 +144,7 @@ static int frees_before(struct vrun *r, const struct rf_model *m)
 
 	if (RF_GROW(r->before, r->cap_before, n))
 		return RF_ERR_NOMEM;
-	return vmodel_usage(m, r->k, r->before, n, &r->file_before);
+	return validate_model_usage(m, r->k, r->before, n, &r->file_before);
 }
 
 static int frees_after(struct vrun *r, const struct rf_model *m)
@@ -152,7 +152,7 @@ static int frees_after(struct vrun *r, const struct rf_model *m)
 	size_t n = rf_observe_nr_cgroups(r->k), i;
 	uint64_t *a = calloc(n, sizeof(*a)), file;
 	int64_t *drop = calloc(n, sizeof(*drop));
-	int e = a && drop ? vmodel_usage(m, r->k, a, n, &file) : RF_ERR_NOMEM;
+	int e = a && drop ? validate_model_usage(m, r->k, a, n, &file) : RF_ERR_NOMEM;
 
 	if (!e)
 		e = grow_freed(r, n);
@@ -199,7 +199,7 @@ static int on_start(void *ctx, struct rf_model *m)
 {
 	struct vrun *r = ctx;
 
-	return r->baseline ? vmodel_baseline(m, &r->base) : 0;
+	return r->baseline ? validate_model_baseline(m, &r->base) : 0;
 }
 
 static int on_before(void *ctx, const struct rf_model *m, const struct rf_observe *obs,
@@ -363,7 +363,7 @@ int rf_validate_run(struct rf_validation **out, const char *path,
 		e = RF_ERR_INVAL;
 	}
 	if (!e)
-		e = vrows_build(r.v);
+		e = validate_rows_build(r.v);
 	free(r.freed);
 	free(r.before);
 	counter_map_destroy(&r.base);
@@ -389,7 +389,7 @@ void rf_validation_free(struct rf_validation *v)
 	if (!v)
 		return;
 	for (i = 0; i < v->nr_caps; i++)
-		vcapture_release(&v->caps[i]);
+		validate_capture_release(&v->caps[i]);
 	free(v->caps);
 	free(v->rows);
 	for (i = 0; i < v->nr_markers; i++)

@@ -30,7 +30,7 @@ RF_HASHMAP_DEFINE(counter_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 75)
 /* ------------------------------------------------------------- captures */
 
 /* The state of both sides at one point of the trace (a counter snapshot, or the end). */
-struct vcapture {
+struct validate_capture {
 	uint64_t time;
 	size_t nr_cg;
 	uint64_t *k;		/* [nr_cg][RF_OBS_NR] kernel, local to each cgroup */
@@ -49,32 +49,33 @@ struct vcapture {
 /* ------------------------------------------------------------ the kernel */
 
 /* Fill the kernel side of @c from @o (allocates its arrays for the cgroups known now). */
-int vkernel_capture(const struct rf_observe *o, struct vcapture *c);
+int validate_kernel_capture(const struct rf_observe *o, struct validate_capture *c);
 
 /* ------------------------------------------------------------- the model */
 
 /*
  * Fill the model side of @c; @k names the cgroups. Adds/deletes need @freed (see run.c).
- * @base (may be NULL): counters of vmodel_baseline(), taken off the cumulative ones.
+ * @base (may be NULL): counters of validate_model_baseline(), taken off the cumulative ones.
  */
-int vmodel_capture(const struct rf_model *m, const struct rf_observe *k, struct vcapture *c,
-		   const uint64_t *freed_local, uint64_t freed_global, const struct counter_map *base);
+int validate_model_capture(const struct rf_model *m, const struct rf_observe *k,
+			   struct validate_capture *c, const uint64_t *freed_local,
+			   uint64_t freed_global, const struct counter_map *base);
 
 /*
  * The model's counters now (by rf_hash_str() of their keys; zeros left out), to take off
  * every later capture: what the model did before the trace's first event is no part of it.
  */
-int vmodel_baseline(const struct rf_model *m, struct counter_map *base);
+int validate_model_baseline(const struct rf_model *m, struct counter_map *base);
 
 /* Charged pages per cgroup (model "usage"), for frees at fadvise/truncate. */
-int vmodel_usage(const struct rf_model *m, const struct rf_observe *k, uint64_t *usage,
-		 size_t nr, uint64_t *file_pages);
+int validate_model_usage(const struct rf_model *m, const struct rf_observe *k, uint64_t *usage,
+			 size_t nr, uint64_t *file_pages);
 
-void vcapture_release(struct vcapture *c);
+void validate_capture_release(struct validate_capture *c);
 
 /* --------------------------------------------------------------- a run */
 
-struct vrow {
+struct validate_row {
 	const char *scope;		/* cgroup path (the kernel side's), "(trace)" or "(host)" */
 	long cg;			/* the cgroup's index; -1: "(trace)" or "(host)" */
 	enum rf_obs_q q;
@@ -102,13 +103,13 @@ struct rf_validation {
 	uint64_t folio_slack;		/* file lists: one folio of the largest order seen */
 	bool evict_unseen;		/* a multi-gen LRU that evicts without the vmscan
 					 * tracepoints (rows.c eviction_unseen()) */
-	struct vcapture *caps;		/* caps[0]: start; the last: end of trace */
+	struct validate_capture *caps;		/* caps[0]: start; the last: end of trace */
 	size_t nr_caps;
 	uint64_t snapshots;		/* counter snapshots in the trace */
 	uint64_t capture_stride;	/* every stride-th of them is a capture (run.c) */
 	uint64_t capture_values;	/* the bound that set the stride */
 	struct rf_observe *kernel;
-	struct vrow *rows;
+	struct validate_row *rows;
 	size_t nr_rows, cap_rows;
 	size_t nr_bad;			/* gated rows out of tolerance */
 	char **markers;
@@ -122,13 +123,13 @@ struct rf_validation {
 };
 
 /* rows.c: captures -> rows; sets nr_bad. */
-int vrows_build(struct rf_validation *v);
+int validate_rows_build(struct rf_validation *v);
 /* The row of @quantity ("pgscan_file") for @scope ("/a/b", "(trace)"), or NULL. */
-const struct vrow *vrows_find(const struct rf_validation *v, const char *scope,
-			      const char *quantity);
+const struct validate_row *validate_rows_find(const struct rf_validation *v, const char *scope,
+					      const char *quantity);
 /* Both sides of row @r at capture @i; false when either has no number there. */
-bool vrow_at(const struct rf_validation *v, const struct vrow *r, size_t i, uint64_t *k,
-	     uint64_t *m);
+bool validate_row_at(const struct rf_validation *v, const struct validate_row *r, size_t i,
+		     uint64_t *k, uint64_t *m);
 
 
 #endif /* REFAULT_VALIDATE_LOCAL_H */

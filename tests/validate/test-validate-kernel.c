@@ -150,7 +150,7 @@ static int write_trace(const char *path)
 
 static long long kernel_of(const struct rf_validation *v, const char *scope, const char *q)
 {
-	const struct vrow *r = vrows_find(v, scope, q);
+	const struct validate_row *r = validate_rows_find(v, scope, q);
 
 	return r ? (long long)r->kernel : -1;
 }
@@ -160,7 +160,7 @@ static void rules(void)
 	char path[] = "/tmp/test-validate-kernel.XXXXXX", err[512];
 	struct rf_validate_opts o = { .tolerance = 0.05 };
 	struct rf_validation *v = NULL;
-	const struct vrow *r;
+	const struct validate_row *r;
 	int fd = mkstemp(path), e;
 	size_t i;
 	bool unknown_note = false;
@@ -193,13 +193,13 @@ static void rules(void)
 	is_int(kernel_of(v, "/a/c", "workingset_refault_file"), 5,
 	       "memory.stat of a child created while recording: refaults since its creation");
 	is_int(kernel_of(v, "/a/c", "inactive_file"), 1, "... and its list sizes");
-	r = vrows_find(v, "/a/b", "pgscan_file");
+	r = validate_rows_find(v, "/a/b", "pgscan_file");
 	ok(r && !r->gated, "reclaim below the snapshotted cgroup is shown, not gated");
-	r = vrows_find(v, "/a", "pgscan_file");
+	r = validate_rows_find(v, "/a", "pgscan_file");
 	ok(r && r->gated, "reclaim of the snapshotted cgroup is gated");
-	r = vrows_find(v, "/a/c", "pgscan_file");
+	r = validate_rows_find(v, "/a/c", "pgscan_file");
 	ok(r && !r->gated && r->note, "reclaim of a snapshotted child: shown, not gated, and why");
-	r = vrows_find(v, "/a/c", "inactive_file");
+	r = validate_rows_find(v, "/a/c", "inactive_file");
 	ok(r && !r->gated && r->note, "a snapshotted child's list sizes: shown, not gated, and why");
 	is_int(v->precached, 3, "three pages read that never entered: cached before the trace");
 	is_int(v->stat_slack, 128, "memory.stat slack: 64 pages x 2 CPUs");
@@ -265,7 +265,7 @@ static void lru_gen_rows(void)
 	struct rf_validate_opts o = { .tolerance = 0.05, .slack = 64 };
 	struct rf_validation *v = NULL;
 	struct rf_trace_header h;
-	const struct vrow *r;
+	const struct validate_row *r;
 	int fd = mkstemp(path), e;
 
 	close(fd);
@@ -295,16 +295,17 @@ static void lru_gen_rows(void)
 		return;
 	}
 	is_str(v->profile, "v6.12-mglru", "6.12 with the multi-gen LRU on picks v6.12-mglru");
-	r = vrows_find(v, "/a", "lru_gen_max_seq");
+	r = validate_rows_find(v, "/a", "lru_gen_max_seq");
 	ok(r && r->kernel == 3 && r->model == 3 && r->gated && r->slack == 0 && r->ok,
 	   "max_seq: the kernel's last snapshot against the model's fresh lruvec, gated, no slack");
-	r = vrows_find(v, "/a", "lru_gen_min_seq_file");
+	r = validate_rows_find(v, "/a", "lru_gen_min_seq_file");
 	ok(r && r->kernel == 1 && r->model == 0 && !r->ok && r->note,
 	   "min_seq[file] 1 against 0 is out: a generation is not a page (and the note says so)");
-	r = vrows_find(v, "/a", "lru_gen_min_seq_anon");
+	r = validate_rows_find(v, "/a", "lru_gen_min_seq_anon");
 	ok(r && r->kernel == 0 && !strcmp(r->source, "debugfs lru_gen_full"),
 	   "min_seq[anon], from debugfs lru_gen_full");
-	ok(!vrows_find(v, "/", "lru_gen_max_seq"), "no snapshot of the root: no row for it");
+	ok(!validate_rows_find(v, "/", "lru_gen_max_seq"),
+	   "no snapshot of the root: no row for it");
 	rf_validation_free(v);
 	unlink(path);
 }

@@ -126,7 +126,7 @@ static int write_tree(const char *path)
 
 /* The rows of @scope's @q, in order: at most 2. */
 static size_t rows_of(const struct rf_validation *v, const char *scope, const char *q,
-		      const struct vrow **out)
+		      const struct validate_row **out)
 {
 	size_t i, n = 0;
 
@@ -141,7 +141,7 @@ static void tree(void)
 	char path[] = "/tmp/test-validate-tree.XXXXXX", err[512], cpath[CHAIN * 2 + 1];
 	struct rf_validate_opts o = { .tolerance = 0.05, .slack = 64 };
 	struct rf_validation *v = NULL;
-	const struct vrow *r, *x[2];
+	const struct validate_row *r, *x[2];
 	size_t depth, bad_end = 0, bad_series = 0, bad_phase1 = 0, i;
 	int fd = mkstemp(path), e;
 	uint64_t k, m;
@@ -161,7 +161,7 @@ static void tree(void)
 
 		for (i = 0; i < depth; i++)
 			memcpy(cpath + 2 * i, "/c", 3);
-		r = vrows_find(v, cpath, "pagecache_add");
+		r = validate_rows_find(v, cpath, "pagecache_add");
 		if (!r || r->kernel != want) {
 			if (!bad_end++)
 				diag("%s: %lld pagecache_add, want %llu", cpath,
@@ -169,26 +169,26 @@ static void tree(void)
 			continue;
 		}
 		/* the last capture is the end; the second, after phase 1, the lower half's */
-		if (!vrow_at(v, r, v->nr_caps - 1, &k, &m) || k != want)
+		if (!validate_row_at(v, r, v->nr_caps - 1, &k, &m) || k != want)
 			bad_series++;
-		if (!vrow_at(v, r, 1, &k, &m) || k != below_half)
+		if (!validate_row_at(v, r, 1, &k, &m) || k != below_half)
 			bad_phase1++;
 	}
 	is_int(bad_end, 0, "each cgroup of the chain counts the pages of its subtree");
 	is_int(bad_series, 0, "... in its series at the end");
 	is_int(bad_phase1, 0, "... and after the first phase, the lower half's only");
-	r = vrows_find(v, "/c", "pgscan_file");
+	r = validate_rows_find(v, "/c", "pgscan_file");
 	ok(r && r->gated, "the top of the chain is the recorded cgroup: its reclaim is gated");
-	r = vrows_find(v, "/c/c", "pgscan_file");
+	r = validate_rows_find(v, "/c/c", "pgscan_file");
 	ok(r && !r->gated, "the one below it is not");
 	if (is_int(rows_of(v, "/x", "pagecache_add", x), 2, "two cgroups named /x: two rows")) {
 		ok(x[0]->kernel == 2 && x[1]->kernel == 5, "each counts its own pages: %llu, %llu",
 		   (unsigned long long)x[0]->kernel, (unsigned long long)x[1]->kernel);
 		k = 0;
-		vrow_at(v, x[0], v->nr_caps - 1, &k, &m);
+		validate_row_at(v, x[0], v->nr_caps - 1, &k, &m);
 		is_int(k, 2, "the first one's series is its own, not the second's");
 		k = 0;
-		vrow_at(v, x[1], v->nr_caps - 1, &k, &m);
+		validate_row_at(v, x[1], v->nr_caps - 1, &k, &m);
 		is_int(k, 5, "the second one's too");
 	} else {
 		skip(3, "no two rows of /x");
@@ -227,7 +227,7 @@ static void many_snapshots(void)
 	char path[] = "/tmp/test-validate-snapshots.XXXXXX", err[512];
 	struct rf_validate_opts o = { .tolerance = 0.05, .slack = 64 };
 	struct rf_validation *v = NULL;
-	const struct vrow *r;
+	const struct validate_row *r;
 	uint64_t values = 0;
 	bool noted = false;
 	int fd = mkstemp(path), e;
@@ -252,7 +252,7 @@ static void many_snapshots(void)
 	for (i = 0; i < v->nr_notes; i++)
 		noted |= !!strstr(v->notes[i], "is a phase here");
 	ok(noted, "a note says so");
-	r = vrows_find(v, "(trace)", "pagecache_add");
+	r = validate_rows_find(v, "(trace)", "pagecache_add");
 	ok(r && r->kernel == SNAPSHOTS, "the end counts every page (%lld)",
 	   r ? (long long)r->kernel : -1LL);
 	rf_validation_free(v);

@@ -133,7 +133,7 @@ static int write_trace(const char *path)
 
 static long long model_of(const struct rf_validation *v, const char *scope, const char *q)
 {
-	const struct vrow *r = vrows_find(v, scope, q);
+	const struct validate_row *r = validate_rows_find(v, scope, q);
 
 	return r ? (long long)r->model : -1;
 }
@@ -153,7 +153,7 @@ static struct rf_validation *run(const char *path, bool cold)
 static void warm(const char *path)
 {
 	struct rf_validation *v = run(path, false);
-	const struct vrow *r;
+	const struct validate_row *r;
 
 	if (!ok(v != NULL, "validate runs the trace")) {
 		skip(7, "no validation");
@@ -172,7 +172,7 @@ static void warm(const char *path)
 	       "none of them was evicted from it and read again");
 	is_int(model_of(v, "(trace)", "pagecache_add"), STREAM_PAGES + 1,
 	       "the pre-loaded pages are no insertion of the trace either");
-	r = vrows_find(v, "/rec", "pagecache_add");
+	r = validate_rows_find(v, "/rec", "pagecache_add");
 	ok(r && r->ok, "insertions within 5 %% with no slack");
 	rf_validation_free(v);
 }
