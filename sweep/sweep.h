@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <refault/api.h>
 #include <refault/errors.h>
 
 #define RF_SWEEP_ERRLEN 1024
@@ -56,18 +57,35 @@ struct rf_sweep_task {
  * @summary: if not NULL, one paragraph for the user (tasks, configurations,
  *           memory and time bounds), malloc()ed
  */
-int rf_sweep_plan_make(const char *spec_path, const char *plan_path, const char *refault,
-		       char **summary, char *err, size_t errlen);
+RF_API int rf_sweep_plan_make(const char *spec_path, const char *plan_path, const char *refault,
+			      char **summary, char *err, size_t errlen);
 
-int rf_sweep_plan_load(struct rf_sweep_plan **out, const char *plan_path, char *err,
-		       size_t errlen);
-void rf_sweep_plan_free(struct rf_sweep_plan *p);
-size_t rf_sweep_plan_nr_tasks(const struct rf_sweep_plan *p);
-const struct rf_sweep_task *rf_sweep_plan_task(const struct rf_sweep_plan *p, size_t i);
-const char *rf_sweep_plan_path(const struct rf_sweep_plan *p);	/* absolute */
-const char *rf_sweep_plan_store(const struct rf_sweep_plan *p);
-const char *rf_sweep_plan_refault(const struct rf_sweep_plan *p);
-unsigned int rf_sweep_plan_threads(const struct rf_sweep_plan *p);
+/*
+ * rf_sweep_plan_load() - read back the plan at @plan_path (docs/sweeps.md,
+ * "The plan"), trusted no more than any file: its format; its own path, its
+ * store's, its program's and every task's trace's fit for a script
+ * (sweep_check_path(): docs/sweeps.md, "Paths"); each replay's threads (1 to
+ * 1024); its replay options those a spec may give; a task's id 16 hex digits
+ *
+ * Return: 0 with *@out for rf_sweep_plan_free(); else *@out NULL and a
+ * negated errno (the path does not resolve), rf_json_read_object()'s error
+ * (unreadable, too large, not JSON), RF_ERR_CORRUPT (not a plan, or a field
+ * that is not what `refault sweep plan` writes) or RF_ERR_NOMEM, with @err
+ * naming the plan and what is wrong.
+ */
+RF_API int rf_sweep_plan_load(struct rf_sweep_plan **out, const char *plan_path, char *err,
+			      size_t errlen);
+RF_API void rf_sweep_plan_free(struct rf_sweep_plan *p);
+/*
+ * What a loaded plan holds: its tasks (task @i, NULL past the last), its
+ * path (absolute), store, program and each replay's --threads.
+ */
+RF_API size_t rf_sweep_plan_nr_tasks(const struct rf_sweep_plan *p);
+RF_API const struct rf_sweep_task *rf_sweep_plan_task(const struct rf_sweep_plan *p, size_t i);
+RF_API const char *rf_sweep_plan_path(const struct rf_sweep_plan *p);	/* absolute */
+RF_API const char *rf_sweep_plan_store(const struct rf_sweep_plan *p);
+RF_API const char *rf_sweep_plan_refault(const struct rf_sweep_plan *p);
+RF_API unsigned int rf_sweep_plan_threads(const struct rf_sweep_plan *p);
 
 enum rf_sweep_state {
 	RF_SWEEP_MISSING,		/* no results and no status: never ran, or still running */
@@ -83,12 +101,12 @@ enum rf_sweep_state {
  * the task was to run, with its stats, for the plan's trace (a results file
  * cut short, or of another trace, is failed, and runs again).
  */
-enum rf_sweep_state rf_sweep_task_state(const struct rf_sweep_plan *p, size_t i, char *why,
-					size_t whylen);
+RF_API enum rf_sweep_state rf_sweep_task_state(const struct rf_sweep_plan *p, size_t i,
+					       char *why, size_t whylen);
 
 /* The replay command line of task @i: a NULL-terminated argv, malloc()ed (free each, then it). */
-char **rf_sweep_task_argv(const struct rf_sweep_plan *p, size_t i);
-void rf_sweep_argv_free(char **argv);
+RF_API char **rf_sweep_task_argv(const struct rf_sweep_plan *p, size_t i);
+RF_API void rf_sweep_argv_free(char **argv);
 
 /*
  * rf_sweep_task_run() - run task @i here, unless it is done: the replay
@@ -97,8 +115,8 @@ void rf_sweep_argv_free(char **argv);
  * Returns 0 when the task is done (now or before), RF_ERR_INVAL with the
  * reason in @err when its replay failed.
  */
-int rf_sweep_task_run(const struct rf_sweep_plan *p, size_t i, const char *refault, bool *ran,
-		      char *err, size_t errlen);
+RF_API int rf_sweep_task_run(const struct rf_sweep_plan *p, size_t i, const char *refault,
+			     bool *ran, char *err, size_t errlen);
 
 /* How the tasks that are not done are run here. */
 enum rf_sweep_engine {
@@ -120,15 +138,15 @@ struct rf_sweep_run_stats {
  * Returns 0 when every task is done, RF_ERR_INVAL when some failed (the
  * stats say how many; rf_sweep_task_state() says why).
  */
-int rf_sweep_run_local(const struct rf_sweep_plan *p, const char *refault, unsigned int jobs,
-		       enum rf_sweep_engine engine, struct rf_sweep_run_stats *st, char *err,
-		       size_t errlen);
+RF_API int rf_sweep_run_local(const struct rf_sweep_plan *p, const char *refault,
+			      unsigned int jobs, enum rf_sweep_engine engine,
+			      struct rf_sweep_run_stats *st, char *err, size_t errlen);
 
 /*
  * rf_sweep_emit_parallel() - one command per task not done, `REFAULT sweep
  * task PLAN I`, for `parallel < FILE` (locally, or with --sshloginfile)
  */
-int rf_sweep_emit_parallel(const struct rf_sweep_plan *p, FILE *out);
+RF_API int rf_sweep_emit_parallel(const struct rf_sweep_plan *p, FILE *out);
 
 /*
  * rf_sweep_shell_quote() - @s as one word for sh(1): in single quotes, each '
@@ -138,13 +156,13 @@ int rf_sweep_emit_parallel(const struct rf_sweep_plan *p, FILE *out);
  * it was made and when it was read, so that the word is one line and means
  * the same in every common shell.
  */
-void rf_sweep_shell_quote(FILE *out, const char *s);
+RF_API void rf_sweep_shell_quote(FILE *out, const char *s);
 /*
  * rf_sweep_emit_slurm() - an sbatch script: a job array of every task (a task
  * already done ends at once), memory and time from the plan's largest task,
  * @max_running at a time (0: no limit), each element's log in the store
  */
-int rf_sweep_emit_slurm(const struct rf_sweep_plan *p, FILE *out, unsigned int max_running);
+RF_API int rf_sweep_emit_slurm(const struct rf_sweep_plan *p, FILE *out, unsigned int max_running);
 
 struct rf_sweep_merge_stats {
 	size_t tasks, done, failed, missing, partial;	/* partial: done past damaged chunks */
@@ -157,7 +175,7 @@ struct rf_sweep_merge_stats {
  * failed (with why) and the file says it is not complete.  @report gets
  * one line per task that is not done.
  */
-int rf_sweep_merge(const struct rf_sweep_plan *p, int fd, FILE *report,
-		   struct rf_sweep_merge_stats *st, char *err, size_t errlen);
+RF_API int rf_sweep_merge(const struct rf_sweep_plan *p, int fd, FILE *report,
+			  struct rf_sweep_merge_stats *st, char *err, size_t errlen);
 
 #endif /* REFAULT_SWEEP_H */
