@@ -99,13 +99,40 @@ static int load_task(struct rf_sweep_plan *p, json_object *t, size_t i, char *er
 	return k->matrix && k->results && k->log && k->status ? 0 : RF_ERR_NOMEM;
 }
 
+/* The plan's replay options (@opts) into @p->replay_opts: strings, each one a spec may give. */
+static int load_replay_opts(struct rf_sweep_plan *p, json_object *opts, char *err, size_t errlen)
+{
+	json_object *v;
+	size_t i, n;
+
+	for (i = 0; i < p->nr_opts; i++) {
+		v = json_object_array_get_idx(opts, i);
+		if (!json_object_is_type(v, json_type_string)) {
+			sweep_seterr(err, errlen, "%s: replay_options[%zu] is not a string", p->path,
+				     i);
+			return RF_ERR_CORRUPT;
+		}
+		p->replay_opts[i] = (char *)json_object_get_string(v);
+	}
+	for (i = 0; i < p->nr_opts; i += n) {
+		n = sweep_replay_option(p->replay_opts + i, p->nr_opts - i);
+		if (!n) {
+			sweep_seterr(err, errlen, "%s: replay_options[%zu] '%s' is not one a sweep "
+				     "passes (--warm-cache, --all-cgroups, --allow-mglru, "
+				     "--skip-damaged, --interval T)", p->path, i, p->replay_opts[i]);
+			return RF_ERR_CORRUPT;
+		}
+	}
+	return 0;
+}
+
 int rf_sweep_plan_load(struct rf_sweep_plan **out, const char *plan_path, char *err, size_t errlen)
 {
 	struct rf_sweep_plan *p = calloc(1, sizeof(*p));
-	json_object *tasks, *opts, *v;
+	json_object *tasks, *opts;
 	const char *fmt, *store, *refault;
 	uint64_t threads;
-	size_t i, n;
+	size_t i;
 	int rc;
 
 	*out = NULL;
@@ -152,26 +179,7 @@ int rf_sweep_plan_load(struct rf_sweep_plan **out, const char *plan_path, char *
 		rc = RF_ERR_NOMEM;
 		goto fail;
 	}
-	for (i = 0; i < p->nr_opts; i++) {
-		v = json_object_array_get_idx(opts, i);
-		if (!json_object_is_type(v, json_type_string)) {
-			sweep_seterr(err, errlen, "%s: replay_options[%zu] is not a string", p->path,
-				     i);
-			rc = RF_ERR_CORRUPT;
-			goto fail;
-		}
-		p->replay_opts[i] = (char *)json_object_get_string(v);
-	}
-	for (i = 0; i < p->nr_opts; i += n) {
-		n = sweep_replay_option(p->replay_opts + i, p->nr_opts - i);
-		if (!n) {
-			sweep_seterr(err, errlen, "%s: replay_options[%zu] '%s' is not one a sweep "
-				     "passes (--warm-cache, --all-cgroups, --allow-mglru, "
-				     "--skip-damaged, --interval T)", p->path, i, p->replay_opts[i]);
-			rc = RF_ERR_CORRUPT;
-			goto fail;
-		}
-	}
+	rc = load_replay_opts(p, opts, err, errlen);
 	for (i = 0; i < p->nr_tasks && !rc; i++)
 		rc = load_task(p, json_object_array_get_idx(tasks, i), i, err, errlen);
 	if (rc)
