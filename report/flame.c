@@ -43,7 +43,7 @@ struct flame {
 	size_t drawn;
 };
 
-static int split(const struct rp_fold *fo, struct fstack *st)
+static int split(const struct report_fold *fo, struct fstack *st)
 {
 	size_t cap = 0;
 	char *p, *save = NULL;
@@ -147,15 +147,15 @@ static void stacks_free(struct fstack *st, size_t nr)
 	free(st);
 }
 
-int rp_flame_svg(FILE *out, const struct rf_report *r, size_t src)
+int report_flame_svg(FILE *out, const struct rf_report *r, size_t src)
 {
 	struct flame fl = { .out = out, .metric = rf_report_metric_name(r->sort) };
-	struct rp_fold *folds;
+	struct report_fold *folds;
 	struct fstack *st;
 	size_t nr, i;
 	int rc;
 
-	rc = rp_folded(r, src, &folds, &nr);
+	rc = report_folded(r, src, &folds, &nr);
 	if (rc)
 		return rc;
 	st = calloc(nr ? nr : 1, sizeof(*st));
@@ -165,7 +165,7 @@ int rp_flame_svg(FILE *out, const struct rf_report *r, size_t src)
 		if (st[i].nr > fl.max_depth)
 			fl.max_depth = st[i].nr;
 	}
-	rp_folded_free(folds, nr);
+	report_folded_free(folds, nr);
 	if (!st || rc) {
 		stacks_free(st, st ? i : 0);
 		return RF_ERR_NOMEM;

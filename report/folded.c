@@ -46,15 +46,15 @@ static int put(struct text *t, const char *s)
 /* The row's stack, outermost first; the bracketed keys ("[no stack]") as one frame. */
 static char *fold(const struct rowref *row)
 {
-	size_t n = rp_stacks_nr_frames(row->stacks, row->stack), i;
+	size_t n = report_stacks_nr_frames(row->stacks, row->stack), i;
 	char label[RF_MAX_STRING + 32];
 	struct text t = { 0 };
 
 	if (!n)
 		return put(&t, row->key) ? NULL : t.s;
 	for (i = n; i-- > 0;) {
-		rp_frame_label(rp_stacks_frame(row->stacks, row->stack, row->frame + i), label,
-			       sizeof(label));
+		report_frame_label(report_stacks_frame(row->stacks, row->stack, row->frame + i),
+				   label, sizeof(label));
 		if (put(&t, label)) {
 			free(t.s);
 			return NULL;
@@ -65,12 +65,13 @@ static char *fold(const struct rowref *row)
 
 static int cmp_fold(const void *a, const void *b)
 {
-	return strcmp(((const struct rp_fold *)a)->stack, ((const struct rp_fold *)b)->stack);
+	return strcmp(((const struct report_fold *)a)->stack,
+		      ((const struct report_fold *)b)->stack);
 }
 
-int rp_folded(const struct rf_report *r, size_t src, struct rp_fold **out, size_t *nr)
+int report_folded(const struct rf_report *r, size_t src, struct report_fold **out, size_t *nr)
 {
-	struct rp_fold *folds = calloc(r->nr_rows ? r->nr_rows : 1, sizeof(*folds));
+	struct report_fold *folds = calloc(r->nr_rows ? r->nr_rows : 1, sizeof(*folds));
 	size_t i, n = 0, k;
 
 	*out = NULL;
@@ -85,7 +86,7 @@ int rp_folded(const struct rf_report *r, size_t src, struct rp_fold **out, size_
 			continue;
 		folds[n].stack = fold(&r->order[i]);
 		if (!folds[n].stack) {
-			rp_folded_free(folds, n);
+			report_folded_free(folds, n);
 			return RF_ERR_NOMEM;
 		}
 		folds[n++].count = v;
@@ -105,7 +106,7 @@ int rp_folded(const struct rf_report *r, size_t src, struct rp_fold **out, size_
 	return 0;
 }
 
-void rp_folded_free(struct rp_fold *folds, size_t nr)
+void report_folded_free(struct report_fold *folds, size_t nr)
 {
 	size_t i;
 
@@ -116,17 +117,17 @@ void rp_folded_free(struct rp_fold *folds, size_t nr)
 
 int rf_report_print_folded(const struct rf_report *r, FILE *f, size_t src)
 {
-	struct rp_fold *folds;
+	struct report_fold *folds;
 	size_t nr, i;
 	int rc;
 
-	if (!rp_by_stack(r->by) || src >= r->nr_src)
+	if (!report_by_stack(r->by) || src >= r->nr_src)
 		return RF_ERR_CONFIG;
-	rc = rp_folded(r, src, &folds, &nr);
+	rc = report_folded(r, src, &folds, &nr);
 	if (rc)
 		return rc;
 	for (i = 0; i < nr; i++)
 		fprintf(f, "%s %" PRIu64 "\n", folds[i].stack, folds[i].count);
-	rp_folded_free(folds, nr);
+	report_folded_free(folds, nr);
 	return ferror(f) ? -1 : 0;
 }

@@ -11,9 +11,9 @@
 
 #include "report/report-local.h"
 
-struct rp_heat *rp_heat_new(const struct rp_heat *proto)
+struct report_heat *report_heat_new(const struct report_heat *proto)
 {
-	struct rp_heat *h = malloc(sizeof(*h));
+	struct report_heat *h = malloc(sizeof(*h));
 
 	if (!h)
 		return NULL;
@@ -33,7 +33,7 @@ static int cmp_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-bool rp_heat_has(const struct rp_heat *h, uint64_t id)
+bool report_heat_has(const struct report_heat *h, uint64_t id)
 {
 	return h->nr_ids && bsearch(&id, h->ids, h->nr_ids, sizeof(id), cmp_id);
 }
@@ -50,8 +50,8 @@ static unsigned int bin(uint64_t v, uint64_t lo, uint64_t hi, unsigned int n)
 	return b < n ? b : n - 1;
 }
 
-void rp_heat_add(struct rp_heat *h, uint64_t time, uint64_t index, enum rf_report_metric metric,
-		 uint64_t nr)
+void report_heat_add(struct report_heat *h, uint64_t time, uint64_t index,
+		     enum rf_report_metric metric, uint64_t nr)
 {
 	unsigned int col, row;
 
@@ -66,13 +66,13 @@ void rp_heat_add(struct rp_heat *h, uint64_t time, uint64_t index, enum rf_repor
 	h->cell[(size_t)row * h->cols + col][metric] += nr;
 }
 
-uint64_t rp_heat_busiest(const struct rf_report *r)
+uint64_t report_heat_busiest(const struct rf_report *r)
 {
 	uint64_t max = 0;
 	size_t i, c;
 
 	for (i = 0; i < r->nr_src; i++) {
-		const struct rp_heat *h = r->src[i]->heat;
+		const struct report_heat *h = r->src[i]->heat;
 
 		for (c = 0; h && c < (size_t)h->rows * h->cols; c++)
 			if (h->cell[c][r->sort] > max)
@@ -81,7 +81,7 @@ uint64_t rp_heat_busiest(const struct rf_report *r)
 	return max;
 }
 
-double rp_tick_step(double span, unsigned int max)
+double report_tick_step(double span, unsigned int max)
 {
 	static const double mult[] = { 1, 2, 5 };
 	double p;
@@ -99,12 +99,12 @@ double rp_tick_step(double span, unsigned int max)
 	return span;
 }
 
-double rp_tick(double lo, double step, unsigned int k)
+double report_tick(double lo, double step, unsigned int k)
 {
 	return (ceil(lo / step) + k) * step;
 }
 
-void rp_time_label(char *buf, size_t len, double secs, double step, double top)
+void report_time_label(char *buf, size_t len, double secs, double step, double top)
 {
 	double unit = top >= 1 ? 1 : top >= 1e-3 ? 1e-3 : top >= 1e-6 ? 1e-6 : 1e-9;
 	const char *name = top >= 1 ? "s" : top >= 1e-3 ? "ms" : top >= 1e-6 ? "us" : "ns";
@@ -114,7 +114,7 @@ void rp_time_label(char *buf, size_t len, double secs, double step, double top)
 	snprintf(buf, len, "%.*f %s", dec, secs / unit, name);
 }
 
-void rp_heat_free(struct rp_heat *h)
+void report_heat_free(struct report_heat *h)
 {
 	if (!h)
 		return;

@@ -71,7 +71,7 @@ static void self_td(FILE *out, const struct rf_report *r, size_t i, size_t s)
 static void table(FILE *out, const struct rf_report *r, size_t lines)
 {
 	int m, sort = r->sort;
-	size_t i, s, shown = 0, blank = rp_nr_blank(r);
+	size_t i, s, shown = 0, blank = report_nr_blank(r);
 
 	fputs("<table class=\"rep\"><tr>", out);
 	if (r->nr_src == 1) {
@@ -92,7 +92,7 @@ static void table(FILE *out, const struct rf_report *r, size_t lines)
 		bool total = i == r->nr_rows;
 
 		/* the rows with something to show, the first @lines of them; then the total */
-		if (!total && (rp_row_blank(r, i) || (lines && shown == lines)))
+		if (!total && (report_row_blank(r, i) || (lines && shown == lines)))
 			continue;
 		shown += !total;
 
@@ -138,7 +138,7 @@ static void table(FILE *out, const struct rf_report *r, size_t lines)
 }
 
 /* Seconds from the trace's first event. */
-static double secs_of(const struct rp_heat *h, uint64_t t)
+static double secs_of(const struct report_heat *h, uint64_t t)
 {
 	return t > h->t_origin ? (double)(t - h->t_origin) / 1e9 : 0;
 }
@@ -154,7 +154,8 @@ static double opacity(uint64_t v, uint64_t max)
  * axes (seconds from the trace's start across, page indexes down), the axes'
  * names, and the colour scale.
  */
-static void heat_svg(FILE *out, const struct rf_report *r, const struct rp_heat *h, uint64_t max)
+static void heat_svg(FILE *out, const struct rf_report *r, const struct report_heat *h,
+		     uint64_t max)
 {
 	double cw = PLOT_W / h->cols, ch = floor(PLOT_H / h->rows), a, span, step, t, x, y, lo, pages;
 	const char *metric = rf_report_metric_name(r->sort);
@@ -186,8 +187,8 @@ static void heat_svg(FILE *out, const struct rf_report *r, const struct rp_heat 
 	/* page index down: ticks at round indexes */
 	lo = (double)h->index_start;
 	pages = (double)(h->index_end - h->index_start);
-	step = rp_tick_step(pages, ht / 40 >= 2 ? (unsigned int)(ht / 40) : 2);
-	for (k = 0; k < RP_MAX_TICKS && (t = rp_tick(lo, step, k)) < lo + pages; k++) {
+	step = report_tick_step(pages, ht / 40 >= 2 ? (unsigned int)(ht / 40) : 2);
+	for (k = 0; k < REPORT_MAX_TICKS && (t = report_tick(lo, step, k)) < lo + pages; k++) {
 		y = MARGIN_T + (t - lo) / pages * ht;
 		fprintf(out, "<line class=\"tick\" x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\"/>"
 			"<text class=\"tick ytick\" x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%.0f</text>\n",
@@ -199,10 +200,10 @@ static void heat_svg(FILE *out, const struct rf_report *r, const struct rp_heat 
 	/* time across: seconds from the trace's start, at round times */
 	a = secs_of(h, h->t0);
 	span = ((double)(h->t1 - h->t0) + 1) / 1e9;
-	step = rp_tick_step(span, 8);
-	for (k = 0; k < RP_MAX_TICKS && (t = rp_tick(a, step, k)) < a + span; k++) {
+	step = report_tick_step(span, 8);
+	for (k = 0; k < REPORT_MAX_TICKS && (t = report_tick(a, step, k)) < a + span; k++) {
 		x = MARGIN_L + (t - a) / span * PLOT_W;
-		rp_time_label(label, sizeof(label), t, step, a + span);
+		report_time_label(label, sizeof(label), t, step, a + span);
 		fprintf(out, "<line class=\"tick\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>"
 			"<text class=\"tick xtick\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s"
 			"</text>\n", x, MARGIN_T + ht, x, MARGIN_T + ht + 5, x, MARGIN_T + ht + 17, label);
@@ -229,9 +230,9 @@ static void heat_svg(FILE *out, const struct rf_report *r, const struct rp_heat 
 
 static void heatmaps(FILE *out, const struct rf_report *r)
 {
-	const struct rp_heat *h0 = r->heat_key ? r->src[0]->heat : NULL;
+	const struct report_heat *h0 = r->heat_key ? r->src[0]->heat : NULL;
 	const char *metric = rf_report_metric_name(r->sort);
-	uint64_t max = rp_heat_busiest(r);
+	uint64_t max = report_heat_busiest(r);
 	char a[32], b[32], e[32], c[32];
 	double span;
 	size_t i;
@@ -242,11 +243,11 @@ static void heatmaps(FILE *out, const struct rf_report *r)
 	if (!h0)
 		return;
 	span = ((double)(h0->t1 - h0->t0) + 1) / 1e9;
-	rp_time_label(a, sizeof(a), secs_of(h0, h0->t0), span / h0->cols, secs_of(h0, h0->t1));
-	rp_time_label(b, sizeof(b), secs_of(h0, h0->t1), span / h0->cols, secs_of(h0, h0->t1));
-	rp_time_label(e, sizeof(e), secs_of(h0, h0->t_end), span / h0->cols,
-		      secs_of(h0, h0->t_end));
-	rp_time_label(c, sizeof(c), span / h0->cols, span / h0->cols / 10, span / h0->cols);
+	report_time_label(a, sizeof(a), secs_of(h0, h0->t0), span / h0->cols, secs_of(h0, h0->t1));
+	report_time_label(b, sizeof(b), secs_of(h0, h0->t1), span / h0->cols, secs_of(h0, h0->t1));
+	report_time_label(e, sizeof(e), secs_of(h0, h0->t_end), span / h0->cols,
+			  secs_of(h0, h0->t_end));
+	report_time_label(c, sizeof(c), span / h0->cols, span / h0->cols / 10, span / h0->cols);
 	fputs("<h2>Heatmap of ", out);
 	rf_html_escape_str(out, r->heat_key);
 	fprintf(out, "</h2>\n<p class=\"note\">The file's %s over time (across) and page index "
@@ -270,7 +271,7 @@ static void heatmaps(FILE *out, const struct rf_report *r)
 		rf_html_escape_str(out, r->src[i]->name);
 		if (!r->src[i]->decided) {
 			fprintf(out, ": no decision at all%s.</figcaption></figure>\n",
-				rp_is_kernel(r, i) ? " (the trace has no page-cache observations: what "
+				report_is_kernel(r, i) ? " (the trace has no page-cache observations: what "
 				"the kernel decided is not known)" : "");
 			continue;
 		}
@@ -285,7 +286,7 @@ static int flames(FILE *out, const struct rf_report *r)
 	size_t i;
 	int rc = 0;
 
-	if (!rp_by_stack(r->by))
+	if (!report_by_stack(r->by))
 		return 0;
 	fprintf(out, "<h2>Flame graphs</h2>\n<p class=\"note\">Each source's %s by call stack: "
 		"the outermost frame at the bottom, each frame as wide as the %s of the stacks through it (the "
@@ -296,7 +297,7 @@ static int flames(FILE *out, const struct rf_report *r)
 		fputs("<figure><figcaption>", out);
 		rf_html_escape_str(out, r->src[i]->name);
 		fputs("</figcaption>\n", out);
-		rc = rp_flame_svg(out, r, i);
+		rc = report_flame_svg(out, r, i);
 		fputs("</figure>\n", out);
 	}
 	return rc;
@@ -322,14 +323,15 @@ int rf_report_write_html(const struct rf_report *r, FILE *out, size_t lines)
 	}
 	fputs(" (kernel: its decisions from the trace's observations; a profile: the model's, "
 	      "replaying the trace).</p>\n", out);
-	if (r->kernel && !rp_kernel_has_observations(r->kernel))
+	if (r->kernel && !report_kernel_has_observations(r->kernel))
 		fputs("<p class=\"note\">The trace has no page-cache observations (a generated "
 		      "trace?): what the kernel decided is not known, and its column is empty.</p>\n",
 		      out);
 	if (rf_report_kernel_counted(r, &counted))
 		fprintf(out, "<p class=\"note\">The kernel counted %" PRIu64 " workingset_refault_file "
 			"(/proc/vmstat, last snapshot minus first); attributed to files here: %" PRIu64
-			".</p>\n", counted, rp_kernel_source(r->kernel)->total[RF_REPORT_REFAULTS]);
+			".</p>\n", counted,
+			report_kernel_source(r->kernel)->total[RF_REPORT_REFAULTS]);
 	table(out, r, lines);
 	heatmaps(out, r);
 	if (flames(out, r))

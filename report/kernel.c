@@ -57,7 +57,7 @@ struct inval {
 
 /* An add waiting for its task's next reference (the views of stacks). */
 struct kadd {
-	struct rp_folio f;
+	struct report_folio f;
 	uint64_t cgroup;
 	bool refault;
 };
@@ -67,20 +67,20 @@ struct kadds {
 	size_t nr, cap;
 };
 
-struct rp_kernel {
-	struct rp_source s;
-	struct rp_map waiting_index;	/* pid -> index in waiting[] */
+struct report_kernel {
+	struct report_source s;
+	struct report_map waiting_index;	/* pid -> index in waiting[] */
 	struct kadds *waiting;
 	size_t nr_waiting, cap_waiting;
-	struct rp_map pfn;		/* pfn -> index in folios[] */
+	struct report_map pfn;		/* pfn -> index in folios[] */
 	struct kfolio *folios;
 	size_t nr_folios, cap_folios;
 	uint64_t *free_folios;		/* indexes in folios[] free again */
 	size_t nr_free, cap_free;
-	struct rp_map cg_index;		/* cgroup id -> index in cgs[] */
+	struct report_map cg_index;	/* cgroup id -> index in cgs[] */
 	uint64_t *cgs;
 	size_t nr_cgs, cap_cgs;
-	struct rp_map inval_index;	/* pid -> index in invals[] */
+	struct report_map inval_index;	/* pid -> index in invals[] */
 	struct inval *invals;
 	size_t nr_invals, cap_invals;
 	struct rf_observe *obs;		/* for the counter snapshots; freed at the end */
@@ -94,7 +94,7 @@ static uint64_t folio_pages(uint8_t order)
 	return 1ull << (order > RF_OBS_MAX_ORDER ? RF_OBS_MAX_ORDER : order);
 }
 
-static uint64_t tracked(const struct rp_folio *f)
+static uint64_t tracked(const struct report_folio *f)
 {
 	return f->nr < TRACK_MAX_PAGES ? f->nr : TRACK_MAX_PAGES;
 }
@@ -112,19 +112,21 @@ static struct rf_pages pages_of(const struct rf_event *ev)
 	return p;
 }
 
-static struct rp_folio folio_of(const struct rp_kernel *k, const struct rf_event *ev)
+static struct report_folio folio_of(const struct report_kernel *k, const struct rf_event *ev)
 {
 	struct rf_pages p = pages_of(ev);
 
-	return (struct rp_folio){ .dev = p.space.dev, .ino = p.space.id,
-				  .gen = rp_names_file_gen(&k->s.names, p.space.dev, p.space.id),
-				  .index = p.first, .nr = folio_pages(p.order) };
+	return (struct report_folio){
+		.dev = p.space.dev, .ino = p.space.id,
+		.gen = report_names_file_gen(&k->s.names, p.space.dev, p.space.id),
+		.index = p.first, .nr = folio_pages(p.order),
+	};
 }
 
-/* An owner entry: who (rp_who()), and the cgroup as an index in cgs[] (31 bits). */
-static int owner_value(struct rp_kernel *k, uint32_t who, uint64_t cgroup, uint64_t *v)
+/* An owner entry: who (report_who()), and the cgroup as an index in cgs[] (31 bits). */
+static int owner_value(struct report_kernel *k, uint32_t who, uint64_t cgroup, uint64_t *v)
 {
-	const uint64_t *i = rp_map_get(&k->cg_index, cgroup);
+	const uint64_t *i = report_map_get(&k->cg_index, cgroup);
 	uint64_t idx;
 
 	if (i) {
@@ -133,7 +135,7 @@ static int owner_value(struct rp_kernel *k, uint32_t who, uint64_t cgroup, uint6
 		if (k->nr_cgs >= (1ull << 31) - 1 || RF_GROW(k->cgs, k->cap_cgs, k->nr_cgs + 1))
 			return RF_ERR_NOMEM;
 		idx = k->nr_cgs;
-		if (rp_map_put(&k->cg_index, cgroup, idx))
+		if (report_map_put(&k->cg_index, cgroup, idx))
 			return RF_ERR_NOMEM;
 		k->cgs[k->nr_cgs++] = cgroup;
 	}
@@ -141,7 +143,7 @@ static int owner_value(struct rp_kernel *k, uint32_t who, uint64_t cgroup, uint6
 	return 0;
 }
 
-static uint64_t owner_cgroup(const struct rp_kernel *k, uint64_t v)
+static uint64_t owner_cgroup(const struct report_kernel *k, uint64_t v)
 {
 	return k->cgs[v >> 33];
 }
@@ -152,42 +154,44 @@ static uint64_t owner_cgroup(const struct rp_kernel *k, uint64_t v)
  * an index owner_value() never gives.
  */
 #define NO_CG		((1ull << 31) - 1)
-#define NO_OWNER	(NO_CG << 33 | RP_OWNER_EVICTED)
+#define NO_OWNER	(NO_CG << 33 | REPORT_OWNER_EVICTED)
 
 /* Page @i of @f's owner entry; NULL if it has none (no entry, or NO_OWNER's). */
-static const uint64_t *owner_of(const struct rp_kernel *k, const struct rp_folio *f, uint64_t i)
+static const uint64_t *owner_of(const struct report_kernel *k, const struct report_folio *f,
+				uint64_t i)
 {
-	const uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(f, i));
+	const uint64_t *o = report_map_get(&k->s.owner, report_page_id(f, i));
 
 	return o && *o >> 33 != NO_CG ? o : NULL;
 }
 
 /* The reference an owner entry names (none: the cache older than the trace). */
-static struct rp_ref owner_ref(const struct rp_kernel *k, const uint64_t *o)
+static struct report_ref owner_ref(const struct report_kernel *k, const uint64_t *o)
 {
-	return rp_who_ref(k->s.by, o ? RP_OWNER_WHO(*o) : 0, o ? owner_cgroup(k, *o) : 0, NULL);
+	return report_who_ref(k->s.by, o ? REPORT_OWNER_WHO(*o) : 0, o ? owner_cgroup(k, *o) : 0,
+			      NULL);
 }
 
-static void count_add(struct rp_kernel *k, const struct rp_folio *f, const struct rp_ref *ref,
-		      bool refault)
+static void count_add(struct report_kernel *k, const struct report_folio *f,
+		      const struct report_ref *ref, bool refault)
 {
-	rp_count(&k->s, RF_REPORT_MISSES, f, ref, f->nr);
+	report_count(&k->s, RF_REPORT_MISSES, f, ref, f->nr);
 	if (refault)
-		rp_count(&k->s, RF_REPORT_REFAULTS, f, ref, f->nr);
+		report_count(&k->s, RF_REPORT_REFAULTS, f, ref, f->nr);
 }
 
-static int wait_for_reference(struct rp_kernel *k, int32_t pid, const struct rp_folio *f,
+static int wait_for_reference(struct report_kernel *k, int32_t pid, const struct report_folio *f,
 			      uint64_t cgroup, bool refault)
 {
-	const uint64_t *i = rp_map_get(&k->waiting_index, (uint32_t)pid);
+	const uint64_t *i = report_map_get(&k->waiting_index, (uint32_t)pid);
 	struct kadds *w;
 
 	if (!i) {
 		if (RF_GROW(k->waiting, k->cap_waiting, k->nr_waiting + 1) ||
-		    rp_map_put(&k->waiting_index, (uint32_t)pid, k->nr_waiting))
+		    report_map_put(&k->waiting_index, (uint32_t)pid, k->nr_waiting))
 			return RF_ERR_NOMEM;
 		k->waiting[k->nr_waiting] = (struct kadds){ 0 };
-		i = rp_map_get(&k->waiting_index, (uint32_t)pid);
+		i = report_map_get(&k->waiting_index, (uint32_t)pid);
 		k->nr_waiting++;
 	}
 	w = &k->waiting[*i];
@@ -203,9 +207,9 @@ static int wait_for_reference(struct rp_kernel *k, int32_t pid, const struct rp_
  * by another task in between would be given it too: two adds of one page
  * before the first one's read returns, which the kernel does not make.
  */
-static void claim(struct rp_kernel *k, struct kadds *w, uint32_t stack)
+static void claim(struct report_kernel *k, struct kadds *w, uint32_t stack)
 {
-	struct rp_ref ref = { .stack = stack };
+	struct report_ref ref = { .stack = stack };
 	size_t a;
 	uint64_t i;
 
@@ -215,38 +219,38 @@ static void claim(struct rp_kernel *k, struct kadds *w, uint32_t stack)
 		ref.cgroup = ka->cgroup;
 		count_add(k, &ka->f, &ref, ka->refault);
 		for (i = 0; stack && i < tracked(&ka->f); i++) {
-			uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&ka->f, i));
+			uint64_t *o = report_map_get(&k->s.owner, report_page_id(&ka->f, i));
 
-			if (o && !RP_OWNER_WHO(*o) && *o >> 33 != NO_CG)
+			if (o && !REPORT_OWNER_WHO(*o) && *o >> 33 != NO_CG)
 				*o |= stack;
 		}
 	}
 	w->nr = 0;
 }
 
-static void claim_pid(struct rp_kernel *k, int32_t pid, uint32_t stack)
+static void claim_pid(struct report_kernel *k, int32_t pid, uint32_t stack)
 {
-	const uint64_t *i = rp_map_get(&k->waiting_index, (uint32_t)pid);
+	const uint64_t *i = report_map_get(&k->waiting_index, (uint32_t)pid);
 
 	if (i)
 		claim(k, &k->waiting[*i], stack);
 }
 
-static struct inval *inval_of(struct rp_kernel *k, int32_t pid, bool make)
+static struct inval *inval_of(struct report_kernel *k, int32_t pid, bool make)
 {
-	const uint64_t *i = rp_map_get(&k->inval_index, (uint32_t)pid);
+	const uint64_t *i = report_map_get(&k->inval_index, (uint32_t)pid);
 
 	if (i)
 		return &k->invals[*i];
 	if (!make || RF_GROW(k->invals, k->cap_invals, k->nr_invals + 1) ||
-	    rp_map_put(&k->inval_index, (uint32_t)pid, k->nr_invals))
+	    report_map_put(&k->inval_index, (uint32_t)pid, k->nr_invals))
 		return NULL;
 	k->invals[k->nr_invals] = (struct inval){ 0 };
 	return &k->invals[k->nr_invals++];
 }
 
 /* @ev's task invalidates the pages @ev names (fadvise's range, truncate's tail). */
-static int on_invalidate(struct rp_kernel *k, const struct rf_event *ev)
+static int on_invalidate(struct report_kernel *k, const struct rf_event *ev)
 {
 	struct inval *in = inval_of(k, ev->pid, true);
 	struct rf_pages p = pages_of(ev);
@@ -259,7 +263,7 @@ static int on_invalidate(struct rp_kernel *k, const struct rf_event *ev)
 }
 
 /* The delete of folio @f by @pid is its invalidation's. */
-static bool invalidating(struct rp_kernel *k, int32_t pid, const struct rp_folio *f)
+static bool invalidating(struct report_kernel *k, int32_t pid, const struct report_folio *f)
 {
 	struct inval *in = inval_of(k, pid, false);
 
@@ -267,9 +271,10 @@ static bool invalidating(struct rp_kernel *k, int32_t pid, const struct rp_folio
 	       f->index <= in->last;
 }
 
-static int pfn_remember(struct rp_kernel *k, const struct rf_event *ev, const struct rp_folio *f)
+static int pfn_remember(struct report_kernel *k, const struct rf_event *ev,
+			const struct report_folio *f)
 {
-	const uint64_t *old = rp_map_get(&k->pfn, ev->u.file.pfn);
+	const uint64_t *old = report_map_get(&k->pfn, ev->u.file.pfn);
 	uint64_t idx;
 
 	if (old) {
@@ -283,18 +288,18 @@ static int pfn_remember(struct rp_kernel *k, const struct rf_event *ev, const st
 	}
 	k->folios[idx] = (struct kfolio){ .dev = f->dev, .ino = f->ino, .gen = f->gen,
 					  .index = f->index, .order = ev->u.file.order };
-	if (!old && rp_map_put(&k->pfn, ev->u.file.pfn, idx)) {
+	if (!old && report_map_put(&k->pfn, ev->u.file.pfn, idx)) {
 		k->nr_folios -= idx == k->nr_folios - 1;
 		return RF_ERR_NOMEM;
 	}
 	return 0;
 }
 
-static int pfn_forget(struct rp_kernel *k, uint64_t pfn)
+static int pfn_forget(struct report_kernel *k, uint64_t pfn)
 {
 	uint64_t idx;
 
-	if (!rp_map_del(&k->pfn, pfn, &idx))
+	if (!report_map_del(&k->pfn, pfn, &idx))
 		return 0;
 	if (RF_GROW(k->free_folios, k->cap_free, k->nr_free + 1))
 		return RF_ERR_NOMEM;
@@ -302,86 +307,86 @@ static int pfn_forget(struct rp_kernel *k, uint64_t pfn)
 	return 0;
 }
 
-static int on_add(struct rp_kernel *k, const struct rf_event *ev)
+static int on_add(struct report_kernel *k, const struct rf_event *ev)
 {
-	struct rp_folio f = folio_of(k, ev);
+	struct report_folio f = folio_of(k, ev);
 	bool refault = false;
 	uint64_t i, v;
 
-	struct rp_ref ref = { .pid = ev->pid, .cgroup = ev->u.file.cgroup };
+	struct report_ref ref = { .pid = ev->pid, .cgroup = ev->u.file.cgroup };
 
 	/* in the views of stacks the owner's stack is not known yet: 0 until claim() */
-	if (owner_value(k, rp_who(k->s.by, ev->pid, 0), ev->u.file.cgroup, &v))
+	if (owner_value(k, report_who(k->s.by, ev->pid, 0), ev->u.file.cgroup, &v))
 		return RF_ERR_NOMEM;
 	for (i = 0; i < tracked(&f); i++) {
-		uint64_t *o = rp_map_get(&k->s.owner, rp_page_id(&f, i));
+		uint64_t *o = report_map_get(&k->s.owner, report_page_id(&f, i));
 
-		refault |= o && (*o & RP_OWNER_EVICTED);
-		if (rp_map_put(&k->s.owner, rp_page_id(&f, i), v))
+		refault |= o && (*o & REPORT_OWNER_EVICTED);
+		if (report_map_put(&k->s.owner, report_page_id(&f, i), v))
 			return RF_ERR_NOMEM;
 	}
-	if (!rp_by_stack(k->s.by))
+	if (!report_by_stack(k->s.by))
 		count_add(k, &f, &ref, refault);
 	else if (wait_for_reference(k, ev->pid, &f, ev->u.file.cgroup, refault))
 		return RF_ERR_NOMEM;
 	return ev->u.file.pfn ? pfn_remember(k, ev, &f) : 0;
 }
 
-static int on_del(struct rp_kernel *k, const struct rf_event *ev)
+static int on_del(struct report_kernel *k, const struct rf_event *ev)
 {
-	struct rp_folio f = folio_of(k, ev);
+	struct report_folio f = folio_of(k, ev);
 	const uint64_t *o = owner_of(k, &f, 0);
-	struct rp_ref ref = owner_ref(k, o);
+	struct report_ref ref = owner_ref(k, o);
 	uint64_t i, v = o ? *o : NO_OWNER;
 
 	if (ev->u.file.pfn && pfn_forget(k, ev->u.file.pfn))
 		return RF_ERR_NOMEM;
 	if (invalidating(k, ev->pid, &f)) {
 		for (i = 0; i < tracked(&f); i++)
-			rp_map_del(&k->s.owner, rp_page_id(&f, i), NULL);
+			report_map_del(&k->s.owner, report_page_id(&f, i), NULL);
 		return 0;
 	}
 	if (o || k->s.by == RF_REPORT_BY_FILE)
-		rp_count(&k->s, RF_REPORT_EVICTIONS, &f, &ref, f.nr);
+		report_count(&k->s, RF_REPORT_EVICTIONS, &f, &ref, f.nr);
 	else
-		rp_unattributed(&k->s, RF_REPORT_EVICTIONS, f.nr);
+		report_unattributed(&k->s, RF_REPORT_EVICTIONS, f.nr);
 	for (i = 0; i < tracked(&f); i++)
-		if (rp_map_put(&k->s.owner, rp_page_id(&f, i), v | RP_OWNER_EVICTED))
+		if (report_map_put(&k->s.owner, report_page_id(&f, i), v | REPORT_OWNER_EVICTED))
 			return RF_ERR_NOMEM;
 	return 0;
 }
 
-static void on_activate(struct rp_kernel *k, const struct rf_event *ev)
+static void on_activate(struct report_kernel *k, const struct rf_event *ev)
 {
-	const uint64_t *idx = rp_map_get(&k->pfn, ev->u.lru.pfn);
+	const uint64_t *idx = report_map_get(&k->pfn, ev->u.lru.pfn);
 	uint64_t nr = folio_pages(ev->u.lru.order);
 	const struct kfolio *kf;
 	const uint64_t *o;
-	struct rp_folio f;
-	struct rp_ref ref;
+	struct report_folio f;
+	struct report_ref ref;
 
 	if (!idx) {
-		rp_unattributed(&k->s, RF_REPORT_ACTIVATIONS, nr);
+		report_unattributed(&k->s, RF_REPORT_ACTIVATIONS, nr);
 		return;
 	}
 	kf = &k->folios[*idx];
-	f = (struct rp_folio){ .dev = kf->dev, .ino = kf->ino, .gen = kf->gen, .index = kf->index,
-			       .nr = nr };
+	f = (struct report_folio){ .dev = kf->dev, .ino = kf->ino, .gen = kf->gen,
+				   .index = kf->index, .nr = nr };
 	o = owner_of(k, &f, 0);
 	ref = owner_ref(k, o);
 	if (o)
-		rp_count(&k->s, RF_REPORT_ACTIVATIONS, &f, &ref, nr);
+		report_count(&k->s, RF_REPORT_ACTIVATIONS, &f, &ref, nr);
 	else
-		rp_unattributed(&k->s, RF_REPORT_ACTIVATIONS, nr);
+		report_unattributed(&k->s, RF_REPORT_ACTIVATIONS, nr);
 }
 
-int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
+int report_kernel_feed(struct report_kernel *k, const struct rf_event *ev)
 {
 	struct inval *in;
 	int r;
 
-	rp_source_at(&k->s, ev->time);
-	r = rp_names_feed(&k->s.names, k->s.by, ev);
+	report_source_at(&k->s, ev->time);
+	r = report_names_feed(&k->s.names, k->s.by, ev);
 	/* the account is asked for /proc/vmstat only: it is given nothing else to keep */
 	if (!r && ev->type == RF_EV_COUNTERS && ev->u.counters.source == RF_COUNTERS_VMSTAT)
 		r = rf_observe_feed(k->obs, ev);
@@ -425,37 +430,37 @@ int rp_kernel_feed(struct rp_kernel *k, const struct rf_event *ev)
 	return r ? r : k->s.error;
 }
 
-int rp_kernel_new(struct rp_kernel **out, const struct rf_report_opts *o,
-		  const struct rp_heat *heat)
+int report_kernel_new(struct report_kernel **out, const struct rf_report_opts *o,
+		      const struct report_heat *heat)
 {
-	struct rp_kernel *k = calloc(1, sizeof(*k));
+	struct report_kernel *k = calloc(1, sizeof(*k));
 
 	*out = NULL;
 	if (!k)
 		return RF_ERR_NOMEM;
-	rp_source_init(&k->s, o);
+	report_source_init(&k->s, o);
 	k->s.name = strdup(RF_REPORT_KERNEL);
 	if (heat)
-		k->s.heat = rp_heat_new(heat);
+		k->s.heat = report_heat_new(heat);
 	if (!k->s.name || rf_observe_new(&k->obs, 0, 0) || (heat && !k->s.heat)) {
-		rp_kernel_free(k);
+		report_kernel_free(k);
 		return RF_ERR_NOMEM;
 	}
 	*out = k;
 	return 0;
 }
 
-struct rp_source *rp_kernel_source(struct rp_kernel *k)
+struct report_source *report_kernel_source(struct report_kernel *k)
 {
 	return &k->s;
 }
 
-bool rp_kernel_has_observations(const struct rp_kernel *k)
+bool report_kernel_has_observations(const struct report_kernel *k)
 {
 	return k->any;
 }
 
-void rp_kernel_end(struct rp_kernel *k)
+void report_kernel_end(struct report_kernel *k)
 {
 	uint64_t q[RF_OBS_NR];
 	size_t i;
@@ -463,7 +468,7 @@ void rp_kernel_end(struct rp_kernel *k)
 	/* adds that no reference of their task claimed: in the order their tasks first added */
 	for (i = 0; i < k->nr_waiting; i++)
 		claim(k, &k->waiting[i], 0);
-	rp_source_finish(&k->s);
+	report_source_finish(&k->s);
 
 	if (k->obs && rf_observe_host(k->obs, q)) {
 		k->counted = true;
@@ -472,27 +477,27 @@ void rp_kernel_end(struct rp_kernel *k)
 	rf_observe_free(k->obs);
 	k->obs = NULL;
 	/* no more adds: the pages' owners and pfns are not asked again */
-	rp_map_destroy(&k->s.owner);
-	rp_map_destroy(&k->pfn);
+	report_map_destroy(&k->s.owner);
+	report_map_destroy(&k->pfn);
 }
 
-bool rp_kernel_counted(const struct rp_kernel *k, uint64_t *refault_file)
+bool report_kernel_counted(const struct report_kernel *k, uint64_t *refault_file)
 {
 	if (k->counted)
 		*refault_file = k->refault_file;
 	return k->counted;
 }
 
-void rp_kernel_free(struct rp_kernel *k)
+void report_kernel_free(struct report_kernel *k)
 {
 	size_t i;
 
 	if (!k)
 		return;
-	rp_source_free(&k->s);
-	rp_map_destroy(&k->pfn);
-	rp_map_destroy(&k->cg_index);
-	rp_map_destroy(&k->inval_index);
+	report_source_free(&k->s);
+	report_map_destroy(&k->pfn);
+	report_map_destroy(&k->cg_index);
+	report_map_destroy(&k->inval_index);
 	free(k->folios);
 	free(k->free_folios);
 	free(k->cgs);
@@ -500,7 +505,7 @@ void rp_kernel_free(struct rp_kernel *k)
 	for (i = 0; i < k->nr_waiting; i++)
 		free(k->waiting[i].adds);
 	free(k->waiting);
-	rp_map_destroy(&k->waiting_index);
+	report_map_destroy(&k->waiting_index);
 	rf_observe_free(k->obs);
 	free(k);
 }

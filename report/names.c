@@ -5,7 +5,7 @@
  * name_frame in stacks.c), as of the last event fed: a command renamed by
  * exec is named anew from then on.  Besides the name of now, the first name
  * each pid, file and cgroup was given, for a key first counted before the
- * trace named it (rp_source_finish()): the recorder names a file read with
+ * trace named it (report_source_finish()): the recorder names a file read with
  * read() when it next finds the file among the reader's fds, after its
  * first pages were added.
  *
@@ -20,7 +20,7 @@
 #include "lib/grow.h"
 #include "report/report-local.h"
 
-static int intern(struct rp_names *n, const char *s, uint64_t *idx)
+static int intern(struct report_names *n, const char *s, uint64_t *idx)
 {
 	char *c;
 
@@ -38,19 +38,19 @@ static int intern(struct rp_names *n, const char *s, uint64_t *idx)
  * @map's entry for @key names @s: the string it had if the same, else a new
  * one; @first's entry for @first_key too, if it has none yet.
  */
-static int name(struct rp_names *n, struct rp_map *map, uint64_t key, struct rp_map *first,
-		uint64_t first_key, const char *s)
+static int name(struct report_names *n, struct report_map *map, uint64_t key,
+		struct report_map *first, uint64_t first_key, const char *s)
 {
-	const uint64_t *old = rp_map_get(map, key);
+	const uint64_t *old = report_map_get(map, key);
 	uint64_t idx;
 
 	if (!s)
 		return 0;
 	if (old && !strcmp(n->strs[*old], s))
 		return 0;
-	if (intern(n, s, &idx) || rp_map_put(map, key, idx))
+	if (intern(n, s, &idx) || report_map_put(map, key, idx))
 		return RF_ERR_NOMEM;
-	return rp_map_get(first, first_key) ? 0 : rp_map_put(first, first_key, idx);
+	return report_map_get(first, first_key) ? 0 : report_map_put(first, first_key, idx);
 }
 
 static uint64_t file_key(uint32_t dev, uint64_t ino)
@@ -64,41 +64,41 @@ static uint64_t file_gen_key(uint32_t dev, uint64_t ino, uint32_t gen)
 }
 
 /* The address space's first pid, and the command it had then (its index in strs[] + 1; 0: none). */
-static int mm_of(struct rp_names *n, uint64_t mm, int32_t pid)
+static int mm_of(struct report_names *n, uint64_t mm, int32_t pid)
 {
-	const uint64_t *c = rp_map_get(&n->pid_comm, (uint32_t)pid);
+	const uint64_t *c = report_map_get(&n->pid_comm, (uint32_t)pid);
 
-	if (!mm || pid <= 0 || rp_map_get(&n->mm_pid, mm))
+	if (!mm || pid <= 0 || report_map_get(&n->mm_pid, mm))
 		return 0;
-	return rp_map_put(&n->mm_pid, mm, (uint32_t)pid | (c ? *c + 1 : 0) << 32);
+	return report_map_put(&n->mm_pid, mm, (uint32_t)pid | (c ? *c + 1 : 0) << 32);
 }
 
-static int name_comm(struct rp_names *n, int32_t pid, const char *comm)
+static int name_comm(struct report_names *n, int32_t pid, const char *comm)
 {
 	return name(n, &n->pid_comm, (uint32_t)pid, &n->pid_first, (uint32_t)pid, comm);
 }
 
 /* The file's last link went: its (dev, ino) is a new file's from now on, unnamed. */
-static int unlinked(struct rp_names *n, uint32_t dev, uint64_t ino)
+static int unlinked(struct report_names *n, uint32_t dev, uint64_t ino)
 {
-	const uint64_t *g = rp_map_get(&n->file_gen, file_key(dev, ino));
+	const uint64_t *g = report_map_get(&n->file_gen, file_key(dev, ino));
 	uint64_t gen = g ? *g + 1 : 1;
 
 	if (gen > UINT32_MAX)
 		return 0;	/* 4 billion unlinks of one inode: the last generation takes the rest */
-	rp_map_del(&n->file, file_key(dev, ino), NULL);
+	report_map_del(&n->file, file_key(dev, ino), NULL);
 	n->any_unlink = true;
-	return rp_map_put(&n->file_gen, file_key(dev, ino), gen);
+	return report_map_put(&n->file_gen, file_key(dev, ino), gen);
 }
 
-int rp_names_feed(struct rp_names *n, enum rf_report_by by, const struct rf_event *ev)
+int report_names_feed(struct report_names *n, enum rf_report_by by, const struct rf_event *ev)
 {
 	const char *comm;
 
 	switch (ev->type) {
 	case RF_EV_NAME_FRAME:
 	case RF_EV_NAME_STACK:
-		return rp_by_stack(by) ? rp_stacks_feed(&n->stacks, ev) : 0;
+		return report_by_stack(by) ? report_stacks_feed(&n->stacks, ev) : 0;
 	case RF_EV_NAME_PID:
 		if (name_comm(n, ev->u.task.pid, ev->u.task.comm))
 			return RF_ERR_NOMEM;
@@ -109,7 +109,7 @@ int rp_names_feed(struct rp_names *n, enum rf_report_by by, const struct rf_even
 		return mm_of(n, ev->u.task.mm, ev->pid);
 	case RF_EV_FORK:
 		/* the child runs its parent's command until it execs */
-		comm = rp_names_comm(n, ev->pid);
+		comm = report_names_comm(n, ev->pid);
 		if (name_comm(n, ev->u.task.pid, comm))
 			return RF_ERR_NOMEM;
 		return mm_of(n, ev->u.task.mm, ev->u.task.pid);
@@ -118,10 +118,10 @@ int rp_names_feed(struct rp_names *n, enum rf_report_by by, const struct rf_even
 			return 0;
 		return name(n, &n->file, file_key(ev->u.name_file.dev, ev->u.name_file.ino),
 			    &n->file_first, file_gen_key(ev->u.name_file.dev, ev->u.name_file.ino,
-			    rp_names_file_gen(n, ev->u.name_file.dev, ev->u.name_file.ino)),
+			    report_names_file_gen(n, ev->u.name_file.dev, ev->u.name_file.ino)),
 			    ev->u.name_file.path);
 	case RF_EV_TRUNCATE:
-		/* in every view: a file's pages are its generation's (rp_page_id()) */
+		/* in every view: a file's pages are its generation's (report_page_id()) */
 		if (!(ev->u.file.flags & RF_TRUNC_UNLINK))
 			return 0;
 		return unlinked(n, ev->u.file.dev, ev->u.file.ino);
@@ -135,84 +135,85 @@ int rp_names_feed(struct rp_names *n, enum rf_report_by by, const struct rf_even
 	}
 }
 
-static const char *str_at(const struct rp_names *n, const uint64_t *i)
+static const char *str_at(const struct report_names *n, const uint64_t *i)
 {
 	return i ? n->strs[*i] : NULL;
 }
 
-const char *rp_names_comm(const struct rp_names *n, int32_t pid)
+const char *report_names_comm(const struct report_names *n, int32_t pid)
 {
-	return str_at(n, rp_map_get(&n->pid_comm, (uint32_t)pid));
+	return str_at(n, report_map_get(&n->pid_comm, (uint32_t)pid));
 }
 
-const char *rp_names_comm_first(const struct rp_names *n, int32_t pid)
+const char *report_names_comm_first(const struct report_names *n, int32_t pid)
 {
-	return str_at(n, rp_map_get(&n->pid_first, (uint32_t)pid));
+	return str_at(n, report_map_get(&n->pid_first, (uint32_t)pid));
 }
 
-uint32_t rp_names_file_gen(const struct rp_names *n, uint32_t dev, uint64_t ino)
+uint32_t report_names_file_gen(const struct report_names *n, uint32_t dev, uint64_t ino)
 {
 	const uint64_t *g;
 
 	if (!n->any_unlink)
 		return 0;
-	g = rp_map_get(&n->file_gen, file_key(dev, ino));
+	g = report_map_get(&n->file_gen, file_key(dev, ino));
 	return g ? (uint32_t)*g : 0;
 }
 
-const char *rp_names_file(const struct rp_names *n, uint32_t dev, uint64_t ino)
+const char *report_names_file(const struct report_names *n, uint32_t dev, uint64_t ino)
 {
-	return str_at(n, rp_map_get(&n->file, file_key(dev, ino)));
+	return str_at(n, report_map_get(&n->file, file_key(dev, ino)));
 }
 
-const char *rp_names_file_first(const struct rp_names *n, uint32_t dev, uint64_t ino, uint32_t gen)
+const char *report_names_file_first(const struct report_names *n, uint32_t dev, uint64_t ino,
+				    uint32_t gen)
 {
-	return str_at(n, rp_map_get(&n->file_first, file_gen_key(dev, ino, gen)));
+	return str_at(n, report_map_get(&n->file_first, file_gen_key(dev, ino, gen)));
 }
 
-const char *rp_names_cgroup(const struct rp_names *n, uint64_t id)
+const char *report_names_cgroup(const struct report_names *n, uint64_t id)
 {
-	return str_at(n, rp_map_get(&n->cgroup, id));
+	return str_at(n, report_map_get(&n->cgroup, id));
 }
 
-const char *rp_names_cgroup_first(const struct rp_names *n, uint64_t id)
+const char *report_names_cgroup_first(const struct report_names *n, uint64_t id)
 {
-	return str_at(n, rp_map_get(&n->cgroup_first, id));
+	return str_at(n, report_map_get(&n->cgroup_first, id));
 }
 
-int32_t rp_names_mm_pid(const struct rp_names *n, uint64_t mm)
+int32_t report_names_mm_pid(const struct report_names *n, uint64_t mm)
 {
-	const uint64_t *p = rp_map_get(&n->mm_pid, mm);
+	const uint64_t *p = report_map_get(&n->mm_pid, mm);
 
 	return p ? (int32_t)(uint32_t)*p : 0;
 }
 
-const char *rp_names_mm_comm(const struct rp_names *n, uint64_t mm)
+const char *report_names_mm_comm(const struct report_names *n, uint64_t mm)
 {
-	const uint64_t *p = rp_map_get(&n->mm_pid, mm);
+	const uint64_t *p = report_map_get(&n->mm_pid, mm);
 
 	if (!p)
 		return NULL;
 	if (*p >> 32)
 		return n->strs[(*p >> 32) - 1];
-	return rp_names_comm_first(n, (int32_t)(uint32_t)*p);
+	return report_names_comm_first(n, (int32_t)(uint32_t)*p);
 }
 
-void rp_names_free(struct rp_names *n)
+void report_names_free(struct report_names *n)
 {
 	size_t i;
 
 	for (i = 0; i < n->nr_strs; i++)
 		free(n->strs[i]);
 	free(n->strs);
-	rp_map_destroy(&n->pid_comm);
-	rp_map_destroy(&n->pid_first);
-	rp_map_destroy(&n->mm_pid);
-	rp_map_destroy(&n->file);
-	rp_map_destroy(&n->file_first);
-	rp_map_destroy(&n->file_gen);
-	rp_map_destroy(&n->cgroup);
-	rp_map_destroy(&n->cgroup_first);
-	rp_stacks_free(&n->stacks);
+	report_map_destroy(&n->pid_comm);
+	report_map_destroy(&n->pid_first);
+	report_map_destroy(&n->mm_pid);
+	report_map_destroy(&n->file);
+	report_map_destroy(&n->file_first);
+	report_map_destroy(&n->file_gen);
+	report_map_destroy(&n->cgroup);
+	report_map_destroy(&n->cgroup_first);
+	report_stacks_free(&n->stacks);
 	memset(n, 0, sizeof(*n));
 }

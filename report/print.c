@@ -69,8 +69,8 @@ static void header(const struct rf_report *r, FILE *f)
 	for (i = 0; i < r->nr_src; i++) {
 		fputs("# ", f);
 		rf_term_escape_str(f, r->src[i]->name);
-		fprintf(f, ": %s\n", !rp_is_kernel(r, i) ? "the model's decisions, replaying the trace" :
-			rp_kernel_has_observations(r->kernel) ?
+		fprintf(f, ": %s\n", !report_is_kernel(r, i) ? "the model's decisions, replaying the trace" :
+			report_kernel_has_observations(r->kernel) ?
 			"the kernel's decisions, from the trace's page-cache and LRU observations" :
 			"none: the trace has no page-cache observations (a generated trace?), so "
 			"what the kernel decided is not known");
@@ -78,7 +78,7 @@ static void header(const struct rf_report *r, FILE *f)
 	if (rf_report_kernel_counted(r, &counted))
 		fprintf(f, "# the kernel counted %" PRIu64 " workingset_refault_file (/proc/vmstat, "
 			"last snapshot minus first); attributed to files here: %" PRIu64 "\n",
-			counted, rp_kernel_source(r->kernel)->total[RF_REPORT_REFAULTS]);
+			counted, report_kernel_source(r->kernel)->total[RF_REPORT_REFAULTS]);
 	if (r->by == RF_REPORT_BY_CALLSITE)
 		fprintf(f, "# a callsite is the reference's call stack: the innermost frame <- its "
 			"caller <- ...\n");
@@ -93,14 +93,14 @@ static void header(const struct rf_report *r, FILE *f)
 /* The next row a table shows from @i on (the blank ones left out); r->nr_rows: none. */
 static size_t next_row(const struct rf_report *r, size_t i)
 {
-	while (i < r->nr_rows && rp_row_blank(r, i))
+	while (i < r->nr_rows && report_row_blank(r, i))
 		i++;
 	return i;
 }
 
 static void footer(const struct rf_report *r, FILE *f, size_t shown)
 {
-	size_t i, m, blank = rp_nr_blank(r);
+	size_t i, m, blank = report_nr_blank(r);
 
 	if (shown < r->nr_rows - blank)
 		fprintf(f, "# ... %zu more rows (--lines 0 shows all)\n", r->nr_rows - blank - shown);
@@ -124,7 +124,7 @@ static void footer(const struct rf_report *r, FILE *f, size_t shown)
 		for (m = 0; m < RF_REPORT_NR_METRICS; m++)
 			if (u[m])
 				fprintf(f, " %" PRIu64 " %s", u[m], rf_report_metric_name(m));
-		fprintf(f, " (%s)\n", rp_is_kernel(r, i) ?
+		fprintf(f, " (%s)\n", report_is_kernel(r, i) ?
 			"pages the trace never saw added: anonymous memory, or cached before it" :
 			"folios whose owner is not known");
 	}
@@ -255,7 +255,7 @@ static char shade(uint64_t v, uint64_t max)
 }
 
 /* Seconds from the trace's first event. */
-static double secs_of(const struct rp_heat *h, uint64_t t)
+static double secs_of(const struct report_heat *h, uint64_t t)
 {
 	return t > h->t_origin ? (double)(t - h->t_origin) / 1e9 : 0;
 }
@@ -264,10 +264,10 @@ static double secs_of(const struct rp_heat *h, uint64_t t)
  * The time axis under a grid of @cols columns from the left edge @indent:
  * a '+' at each tick, then each tick's time where it fits.
  */
-static void time_axis(FILE *f, const struct rp_heat *h, int indent)
+static void time_axis(FILE *f, const struct report_heat *h, int indent)
 {
 	double a = secs_of(h, h->t0), span = ((double)(h->t1 - h->t0) + 1) / 1e9;
-	double step = rp_tick_step(span, h->cols / 10 ? h->cols / 10 : 1), t;
+	double step = report_tick_step(span, h->cols / 10 ? h->cols / 10 : 1), t;
 	char marks[1100], labels[1100], buf[32];
 	unsigned int col, next = 0, c, k;
 	size_t len;
@@ -275,12 +275,12 @@ static void time_axis(FILE *f, const struct rp_heat *h, int indent)
 	memset(marks, '-', h->cols);
 	marks[h->cols] = '\0';
 	memset(labels, ' ', sizeof(labels));
-	for (k = 0; k < RP_MAX_TICKS && (t = rp_tick(a, step, k)) < a + span; k++) {
+	for (k = 0; k < REPORT_MAX_TICKS && (t = report_tick(a, step, k)) < a + span; k++) {
 		col = (unsigned int)((t - a) / span * h->cols);
 		if (col >= h->cols)
 			break;
 		marks[col] = '+';
-		rp_time_label(buf, sizeof(buf), t, step, a + span);
+		report_time_label(buf, sizeof(buf), t, step, a + span);
 		len = strlen(buf);
 		if (col < next || col + len > sizeof(labels) - 1)
 			continue;
@@ -295,8 +295,8 @@ static void time_axis(FILE *f, const struct rp_heat *h, int indent)
 
 int rf_report_print_heatmap(const struct rf_report *r, FILE *f)
 {
-	const struct rp_heat *h0 = r->nr_src ? r->src[0]->heat : NULL;
-	uint64_t max = rp_heat_busiest(r);
+	const struct report_heat *h0 = r->nr_src ? r->src[0]->heat : NULL;
+	uint64_t max = report_heat_busiest(r);
 	char a[32], b[32], e[32], c[32];
 	double span;
 	size_t i;
@@ -307,10 +307,10 @@ int rf_report_print_heatmap(const struct rf_report *r, FILE *f)
 	if (!h0)
 		return 0;
 	span = ((double)(h0->t1 - h0->t0) + 1) / 1e9;
-	rp_time_label(a, sizeof(a), secs_of(h0, h0->t0), span / h0->cols, secs_of(h0, h0->t1));
-	rp_time_label(b, sizeof(b), secs_of(h0, h0->t1), span / h0->cols, secs_of(h0, h0->t1));
-	rp_time_label(e, sizeof(e), secs_of(h0, h0->t_end), span / h0->cols, secs_of(h0, h0->t_end));
-	rp_time_label(c, sizeof(c), span / h0->cols, span / h0->cols / 10, span / h0->cols);
+	report_time_label(a, sizeof(a), secs_of(h0, h0->t0), span / h0->cols, secs_of(h0, h0->t1));
+	report_time_label(b, sizeof(b), secs_of(h0, h0->t1), span / h0->cols, secs_of(h0, h0->t1));
+	report_time_label(e, sizeof(e), secs_of(h0, h0->t_end), span / h0->cols, secs_of(h0, h0->t_end));
+	report_time_label(c, sizeof(c), span / h0->cols, span / h0->cols / 10, span / h0->cols);
 	fprintf(f, "# heatmap of ");
 	put_key(r->heat_key, f);
 	fprintf(f, "# %s per cell; time across, from the trace's start: %s to %s, ",
@@ -327,12 +327,12 @@ int rf_report_print_heatmap(const struct rf_report *r, FILE *f)
 		"every source\n", (double)(h0->index_end - h0->index_start) / h0->rows >= 100 ? 0 : 1,
 		(double)(h0->index_end - h0->index_start) / h0->rows, shades, max);
 	for (i = 0; i < r->nr_src; i++) {
-		const struct rp_heat *h = r->src[i]->heat;
+		const struct report_heat *h = r->src[i]->heat;
 
 		fputs("# ", f);
 		rf_term_escape_str(f, r->src[i]->name);
 		if (!r->src[i]->decided) {
-			fprintf(f, ": no decision at all%s\n", rp_is_kernel(r, i) ?
+			fprintf(f, ": no decision at all%s\n", report_is_kernel(r, i) ?
 				" (the trace has no page-cache observations)" : "");
 			continue;
 		}
@@ -375,7 +375,7 @@ static bool add(json_object *o, const char *key, json_object *v)
 /* The heatmap's axes and, per source, its rows of cells (the sort metric's counts). */
 static json_object *heat_json(const struct rf_report *r)
 {
-	const struct rp_heat *h0 = r->src[0]->heat;
+	const struct report_heat *h0 = r->src[0]->heat;
 	json_object *o = json_object_new_object(), *cells;
 	unsigned int row, col;
 	size_t i;
@@ -394,7 +394,7 @@ static json_object *heat_json(const struct rf_report *r)
 	cells = ok ? json_object_new_object() : NULL;
 	ok = ok && add(o, "cells", cells);
 	for (i = 0; ok && i < r->nr_src; i++) {
-		const struct rp_heat *h = r->src[i]->heat;
+		const struct report_heat *h = r->src[i]->heat;
 		json_object *rows = json_object_new_array();
 
 		ok = add(cells, r->src[i]->name, rows);
@@ -433,13 +433,13 @@ static bool add_opt(json_object *o, const char *key, const char *s)
  */
 static json_object *frames_json(const struct rowref *row)
 {
-	size_t n = rp_stacks_nr_frames(row->stacks, row->stack), i;
+	size_t n = report_stacks_nr_frames(row->stacks, row->stack), i;
 	json_object *a = json_object_new_array();
 	char label[RF_MAX_STRING + 32];
 	bool ok = a != NULL;
 
 	for (i = 0; ok && i < n; i++) {
-		const struct rp_frame *fr = rp_stacks_frame(row->stacks, row->stack, row->frame + i);
+		const struct report_frame *fr = report_stacks_frame(row->stacks, row->stack, row->frame + i);
 		json_object *o = json_object_new_object();
 
 		if (!o || json_object_array_add(a, o)) {
@@ -447,7 +447,7 @@ static json_object *frames_json(const struct rowref *row)
 			ok = false;
 			break;
 		}
-		rp_frame_label(fr, label, sizeof(label));
+		report_frame_label(fr, label, sizeof(label));
 		ok = add(o, "name", json_object_new_string(label)) &&
 		     add_opt(o, "symbol", fr->symbol) && add_opt(o, "dso", fr->dso) &&
 		     add(o, "addr", json_object_new_uint64(fr->addr)) &&
@@ -497,7 +497,7 @@ static json_object *to_json(const struct rf_report *r)
 		row = json_object_new_object();
 		ok = row && !json_object_array_add(a, row) &&
 		     add(row, "key", json_object_new_string(r->order[i].key));
-		if (ok && rp_by_stack(r->by))
+		if (ok && report_by_stack(r->by))
 			ok = add(row, "frames", frames_json(&r->order[i]));
 		for (s = 0; ok && s < r->nr_src; s++)
 			ok = add(row, r->src[s]->name, counts(r->order[i].v[s]));

@@ -48,7 +48,7 @@ enum rf_report_metric rf_report_metric_from_name(const char *name)
 }
 
 /* The kernel's pass: every event of the trace in file order. */
-static int kernel_pass(const struct rf_report_opts *o, struct rp_kernel *k, char *err,
+static int kernel_pass(const struct rf_report_opts *o, struct report_kernel *k, char *err,
 		       size_t errlen)
 {
 	struct rf_trace_reader *rd = NULL;
@@ -69,7 +69,7 @@ static int kernel_pass(const struct rf_report_opts *o, struct rp_kernel *k, char
 			continue;
 		if (r <= 0)
 			break;
-		r = rp_kernel_feed(k, &ev);
+		r = report_kernel_feed(k, &ev);
 		if (r)
 			break;
 	}
@@ -78,7 +78,7 @@ static int kernel_pass(const struct rf_report_opts *o, struct rp_kernel *k, char
 			 r != RF_ERR_NOMEM && rf_trace_reader_errmsg(rd)[0] ?
 			 rf_trace_reader_errmsg(rd) : rf_strerror(r));
 	rf_trace_reader_close(rd);
-	rp_kernel_end(k);
+	report_kernel_end(k);
 	return r < 0 ? r : 0;
 }
 
@@ -195,8 +195,8 @@ static int join(struct rf_report *r)
 
 /* Sources that one reading of the trace made, in the order asked. */
 struct reading {
-	struct rp_kernel *kernel;
-	struct rp_source *src[MAX_SOURCES];
+	struct report_kernel *kernel;
+	struct report_source *src[MAX_SOURCES];
 	size_t nr;
 };
 
@@ -205,11 +205,11 @@ static void reading_free(struct reading *rd)
 	size_t i;
 
 	for (i = 0; i < rd->nr; i++)
-		if (rd->src[i] && (!rd->kernel || rd->src[i] != rp_kernel_source(rd->kernel))) {
-			rp_source_free(rd->src[i]);
+		if (rd->src[i] && (!rd->kernel || rd->src[i] != report_kernel_source(rd->kernel))) {
+			report_source_free(rd->src[i]);
 			free(rd->src[i]);	/* the first member of the model's source */
 		}
-	rp_kernel_free(rd->kernel);
+	report_kernel_free(rd->kernel);
 	memset(rd, 0, sizeof(*rd));
 }
 
@@ -219,10 +219,11 @@ static void reading_free(struct reading *rd)
  * fills, NULL for none.
  */
 static int read_sources(const struct rf_report_opts *o, const char *const *names, size_t nr,
-			const struct rp_heat *heat, struct reading *rd, char *err, size_t errlen)
+			const struct report_heat *heat, struct reading *rd, char *err,
+			size_t errlen)
 {
 	const char *models[MAX_SOURCES];
-	struct rp_source *msrc[MAX_SOURCES] = { 0 };
+	struct report_source *msrc[MAX_SOURCES] = { 0 };
 	size_t nr_models = 0, i, m = 0;
 	int rc = 0;
 
@@ -231,18 +232,18 @@ static int read_sources(const struct rf_report_opts *o, const char *const *names
 		if (strcmp(names[i], RF_REPORT_KERNEL))
 			models[nr_models++] = names[i];
 	if (nr_models < nr) {
-		rc = rp_kernel_new(&rd->kernel, o, heat);
+		rc = report_kernel_new(&rd->kernel, o, heat);
 		if (!rc)
 			rc = kernel_pass(o, rd->kernel, err, errlen);
 	}
 	if (!rc && nr_models)
-		rc = rp_models_run(o, models, nr_models, heat, msrc, err, errlen);
+		rc = report_models_run(o, models, nr_models, heat, msrc, err, errlen);
 	for (i = 0; i < nr; i++)
 		rd->src[rd->nr++] = strcmp(names[i], RF_REPORT_KERNEL) ? msrc[m++] :
-				    rd->kernel ? rp_kernel_source(rd->kernel) : NULL;
+				    rd->kernel ? report_kernel_source(rd->kernel) : NULL;
 	for (i = m; i < MAX_SOURCES; i++)
 		if (msrc[i]) {		/* made before a failure, not placed */
-			rp_source_free(msrc[i]);
+			report_source_free(msrc[i]);
 			free(msrc[i]);
 		}
 	for (i = 0; !rc && i < rd->nr; i++)
@@ -264,7 +265,7 @@ struct span {
 };
 
 /* @k's decisions of metric @m widen @sp. */
-static void widen(struct span *sp, const struct rp_key *k, int m)
+static void widen(struct span *sp, const struct report_key *k, int m)
 {
 	if (!k->v[m])
 		return;
@@ -289,7 +290,7 @@ static void widen(struct span *sp, const struct rp_key *k, int m)
 static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const char *const *names,
 		     size_t nr, char *err, size_t errlen)
 {
-	struct rp_heat proto = { .cols = o->heat_cols, .rows = o->heat_rows };
+	struct report_heat proto = { .cols = o->heat_cols, .rows = o->heat_rows };
 	struct span metric = { 0 }, any = { 0 };
 	const char *key = o->heat_key;
 	struct reading rd;
@@ -310,7 +311,7 @@ static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const 
 		return 0;
 	}
 	for (i = 0; i < r->nr_src; i++) {
-		struct rp_source *s = r->src[i];
+		struct report_source *s = r->src[i];
 
 		for (k = 0; k < s->nr_keys; k++) {
 			if (strcmp(s->keys[k].name, key))
@@ -450,7 +451,7 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 		return RF_ERR_NOMEM;
 	}
 	rc = read_sources(o, names, nr, NULL, &rd, err, errlen);
-	if (!rc && !o->sources && !o->entries && !rp_kernel_has_observations(rd.kernel)) {
+	if (!rc && !o->sources && !o->entries && !report_kernel_has_observations(rd.kernel)) {
 		/* a generated trace: the model is all there is to ask */
 		reading_free(&rd);
 		names[0] = "v6.18";
@@ -464,7 +465,7 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 	for (i = 0; i < rd.nr; i++)
 		r->src[r->nr_src++] = rd.src[i];
 	if (r->kernel)
-		r->counted = rp_kernel_counted(r->kernel, &r->counted_refault_file);
+		r->counted = report_kernel_counted(r->kernel, &r->counted_refault_file);
 	rc = join(r);
 	if (!rc && o->heatmap)
 		rc = heat_pass(o, r, names, nr, err, errlen);
@@ -479,7 +480,7 @@ fail:
 	return rc;
 }
 
-bool rp_row_blank(const struct rf_report *r, size_t i)
+bool report_row_blank(const struct rf_report *r, size_t i)
 {
 	size_t s;
 	int m;
@@ -491,12 +492,12 @@ bool rp_row_blank(const struct rf_report *r, size_t i)
 	return true;
 }
 
-size_t rp_nr_blank(const struct rf_report *r)
+size_t report_nr_blank(const struct rf_report *r)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nr_rows; i++)
-		n += rp_row_blank(r, i);
+		n += report_row_blank(r, i);
 	return n;
 }
 

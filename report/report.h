@@ -36,6 +36,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <refault/api.h>
+
 #include "replayer/replay/replay.h"
 
 enum rf_report_by {
@@ -60,11 +62,11 @@ enum rf_report_metric {
  * "file", "cgroup", "pid", "comm", "callsite", "symbol";
  * rf_report_by_from_name() gives RF_REPORT_BY_NR if unknown.
  */
-const char *rf_report_by_name(enum rf_report_by by);
-enum rf_report_by rf_report_by_from_name(const char *name);
+RF_API const char *rf_report_by_name(enum rf_report_by by);
+RF_API enum rf_report_by rf_report_by_from_name(const char *name);
 /* "refaults", "misses", "evictions", "activations"; RF_REPORT_NR_METRICS if unknown. */
-const char *rf_report_metric_name(enum rf_report_metric m);
-enum rf_report_metric rf_report_metric_from_name(const char *name);
+RF_API const char *rf_report_metric_name(enum rf_report_metric m);
+RF_API enum rf_report_metric rf_report_metric_from_name(const char *name);
 
 /* The name of the kernel source in rf_report_opts.sources. */
 #define RF_REPORT_KERNEL	"kernel"
@@ -140,10 +142,11 @@ struct rf_report_side {
 	bool warm_cache;	/* it was replayed with --warm-cache */
 };
 
-bool rf_report_is_results(const char *arg);
+RF_API bool rf_report_is_results(const char *arg);
 /* Return: 0; RF_ERR_IO, _CORRUPT, _CONFIG (no such configuration), _NOMEM with @err. */
-int rf_report_side_load(const char *arg, struct rf_report_side *side, char *err, size_t errlen);
-void rf_report_side_free(struct rf_report_side *side);
+RF_API int rf_report_side_load(const char *arg, struct rf_report_side *side, char *err,
+			       size_t errlen);
+RF_API void rf_report_side_free(struct rf_report_side *side);
 
 /*
  * Read the trace once per source kind (the kernel's observations; every
@@ -152,36 +155,36 @@ void rf_report_side_free(struct rf_report_side *side);
  * Return: 0; RF_ERR_CONFIG (a bad source or setting), a trace error, or
  *         RF_ERR_NOMEM, with the message in @err.
  */
-int rf_report_run(const struct rf_report_opts *opts, struct rf_report **out, char *err,
-		  size_t errlen);
-void rf_report_free(struct rf_report *r);
+RF_API int rf_report_run(const struct rf_report_opts *opts, struct rf_report **out, char *err,
+			 size_t errlen);
+RF_API void rf_report_free(struct rf_report *r);
 
-size_t rf_report_nr_sources(const struct rf_report *r);
-const char *rf_report_source(const struct rf_report *r, size_t i);
+RF_API size_t rf_report_nr_sources(const struct rf_report *r);
+RF_API const char *rf_report_source(const struct rf_report *r, size_t i);
 /* The index of the source named @name in @i; false if there is none. */
-bool rf_report_find_source(const struct rf_report *r, const char *name, size_t *i);
-size_t rf_report_nr_rows(const struct rf_report *r);
+RF_API bool rf_report_find_source(const struct rf_report *r, const char *name, size_t *i);
+RF_API size_t rf_report_nr_rows(const struct rf_report *r);
 /* Row @i in the table's order; valid until rf_report_free(). */
-struct rf_report_row rf_report_row(const struct rf_report *r, size_t i);
+RF_API struct rf_report_row rf_report_row(const struct rf_report *r, size_t i);
 /*
  * Source @i's totals: every decision once, the rows' sums (their self
  * counts' with --children) plus the unattributed.
  */
-const uint64_t *rf_report_total(const struct rf_report *r, size_t i);
+RF_API const uint64_t *rf_report_total(const struct rf_report *r, size_t i);
 /*
  * Source @i's decisions that no key could take, per metric: kernel
  * activations of a pfn the trace never saw added (anonymous pages, the
  * cache older than the trace), evictions of folios whose owner is unknown.
  */
-const uint64_t *rf_report_unattributed(const struct rf_report *r, size_t i);
+RF_API const uint64_t *rf_report_unattributed(const struct rf_report *r, size_t i);
 /*
  * What the kernel itself counted for the trace, to set beside the kernel
  * source's attributed refaults: /proc/vmstat's workingset_refault_file,
  * last snapshot minus first; false if the trace has no snapshots.
  */
-bool rf_report_kernel_counted(const struct rf_report *r, uint64_t *refault_file);
+RF_API bool rf_report_kernel_counted(const struct rf_report *r, uint64_t *refault_file);
 /* Whether the rows are --children's (rf_report_opts.children). */
-bool rf_report_children(const struct rf_report *r);
+RF_API bool rf_report_children(const struct rf_report *r);
 
 /*
  * A table for a person on @f: the first @lines rows (0: all), with the
@@ -190,15 +193,15 @@ bool rf_report_children(const struct rf_report *r);
  * --children, perf's two shares, Children and Self, for one source; a self
  * column beside each source's count for several.
  */
-int rf_report_print(const struct rf_report *r, FILE *f, size_t lines);
+RF_API int rf_report_print(const struct rf_report *r, FILE *f, size_t lines);
 /* The whole table as JSON (docs/report.md), on @f; with the heatmap's cells if there is one. */
-int rf_report_print_json(const struct rf_report *r, FILE *f);
+RF_API int rf_report_print_json(const struct rf_report *r, FILE *f);
 /*
  * The heatmap (rf_report_opts.heatmap) for a terminal: one grid per
  * source, shaded on one scale, its axes and scale said.  Nothing when the
  * report has none.
  */
-int rf_report_print_heatmap(const struct rf_report *r, FILE *f);
+RF_API int rf_report_print_heatmap(const struct rf_report *r, FILE *f);
 /*
  * Source @src's rows of a view of stacks (callsite, symbol) as folded stacks
  * for flame-graph tools (Brendan Gregg's stackcollapse format): one line per
@@ -207,12 +210,12 @@ int rf_report_print_heatmap(const struct rf_report *r, FILE *f);
  * self counts: the symbol view's lines, which add up to the total.
  * Return: 0; RF_ERR_CONFIG (not a view of stacks), RF_ERR_NOMEM, or -1 (@f's error).
  */
-int rf_report_print_folded(const struct rf_report *r, FILE *f, size_t src);
+RF_API int rf_report_print_folded(const struct rf_report *r, FILE *f, size_t src);
 /*
  * One self-contained HTML page on @f: the table (its first @lines rows, 0:
  * all), the heatmap as SVG if there is one, and in a view of stacks one
  * flame graph per source.  Return: 0 or RF_ERR_IO.
  */
-int rf_report_write_html(const struct rf_report *r, FILE *f, size_t lines);
+RF_API int rf_report_write_html(const struct rf_report *r, FILE *f, size_t lines);
 
 #endif /* REFAULT_REPORT_H */

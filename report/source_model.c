@@ -20,14 +20,14 @@
 
 /* A decision of a readahead, waiting for the reference it was for (the views of stacks). */
 struct ra_decision {
-	struct rp_folio f;
-	struct rp_ref ref;
+	struct report_folio f;
+	struct report_ref ref;
 	int32_t pid;
 	uint8_t metric;
 };
 
 struct model_src {
-	struct rp_source s;
+	struct report_source s;
 	const struct rf_event *cur;	/* the event being fed; NULL at the end */
 	struct ra_decision *ra;		/* in the views of stacks: unclaimed readahead decisions */
 	size_t nr_ra, cap_ra;
@@ -40,10 +40,10 @@ struct model_src {
  * misses and refaults wait for the task's next reference, whose stack they
  * are, as the kernel source's adds do (kernel.c).
  */
-static bool ra_defer(struct model_src *ms, const struct rp_folio *f, const struct rp_ref *ref,
-		     enum rf_report_metric metric)
+static bool ra_defer(struct model_src *ms, const struct report_folio *f,
+		     const struct report_ref *ref, enum rf_report_metric metric)
 {
-	if (!rp_by_stack(ms->s.by) || !ms->cur || ms->cur->type != RF_EV_FILE_READAHEAD)
+	if (!report_by_stack(ms->s.by) || !ms->cur || ms->cur->type != RF_EV_FILE_READAHEAD)
 		return false;
 	if (RF_GROW(ms->ra, ms->cap_ra, ms->nr_ra + 1)) {
 		ms->s.error = RF_ERR_NOMEM;
@@ -68,11 +68,11 @@ static void ra_claim(struct model_src *ms, int32_t pid, uint32_t stack)
 			continue;
 		}
 		d->ref.stack = stack;
-		rp_count(&ms->s, d->metric, &d->f, &d->ref, d->f.nr);
+		report_count(&ms->s, d->metric, &d->f, &d->ref, d->f.nr);
 		/* the owner entry its insertion wrote, still there and still nobody's */
-		o = d->metric == RF_REPORT_MISSES ? rp_map_get(&ms->s.owner, rp_page_id(&d->f, 0)) :
-						    NULL;
-		if (o && !RP_OWNER_WHO(*o))
+		o = d->metric == RF_REPORT_MISSES ?
+		    report_map_get(&ms->s.owner, report_page_id(&d->f, 0)) : NULL;
+		if (o && !REPORT_OWNER_WHO(*o))
 			*o |= stack;
 	}
 	ms->nr_ra = k;
@@ -81,39 +81,43 @@ static void ra_claim(struct model_src *ms, int32_t pid, uint32_t stack)
 static void decided(enum rf_model_decision d, const struct rf_model_folio *mf, void *ctx)
 {
 	struct model_src *ms = ctx;
-	struct rp_source *s = &ms->s;
-	struct rp_folio f = { .anon = mf->anon, .dev = mf->dev, .ino = mf->anon ? mf->mm : mf->ino,
-			      .gen = mf->anon ? 0 : rp_names_file_gen(&s->names, mf->dev, mf->ino),
-			      .index = mf->index, .nr = mf->nr };
-	struct rp_ref ref = { .pid = ms->cur ? ms->cur->pid : 0, .stack = ms->cur ? ms->cur->stack : 0,
-			      .cgroup = mf->cgroup, .cgpath = mf->memcg };
+	struct report_source *s = &ms->s;
+	struct report_folio f = {
+		.anon = mf->anon, .dev = mf->dev, .ino = mf->anon ? mf->mm : mf->ino,
+		.gen = mf->anon ? 0 : report_names_file_gen(&s->names, mf->dev, mf->ino),
+		.index = mf->index, .nr = mf->nr,
+	};
+	struct report_ref ref = {
+		.pid = ms->cur ? ms->cur->pid : 0, .stack = ms->cur ? ms->cur->stack : 0,
+		.cgroup = mf->cgroup, .cgpath = mf->memcg,
+	};
 	const uint64_t *o;
 
 	switch (d) {
 	case RF_MODEL_INSERT:
 		/* a folio is decided on as a whole: its head names it (a split's tails go unowned) */
-		if (!s->error && rp_map_put(&s->owner, rp_page_id(&f, 0),
-					    rp_who(s->by, ref.pid, ref.stack)))
+		if (!s->error && report_map_put(&s->owner, report_page_id(&f, 0),
+						report_who(s->by, ref.pid, ref.stack)))
 			s->error = RF_ERR_NOMEM;
 		if (!ra_defer(ms, &f, &ref, RF_REPORT_MISSES))
-			rp_count(s, RF_REPORT_MISSES, &f, &ref, f.nr);
+			report_count(s, RF_REPORT_MISSES, &f, &ref, f.nr);
 		return;
 	case RF_MODEL_REFAULT:
 		if (!ra_defer(ms, &f, &ref, RF_REPORT_REFAULTS))
-			rp_count(s, RF_REPORT_REFAULTS, &f, &ref, f.nr);
+			report_count(s, RF_REPORT_REFAULTS, &f, &ref, f.nr);
 		return;
 	case RF_MODEL_ACTIVATE:
 	case RF_MODEL_EVICT:
-		o = rp_map_get(&s->owner, rp_page_id(&f, 0));
-		ref = rp_who_ref(s->by, o ? RP_OWNER_WHO(*o) : 0, mf->cgroup, mf->memcg);
+		o = report_map_get(&s->owner, report_page_id(&f, 0));
+		ref = report_who_ref(s->by, o ? REPORT_OWNER_WHO(*o) : 0, mf->cgroup, mf->memcg);
 		if (o || s->by == RF_REPORT_BY_FILE || s->by == RF_REPORT_BY_CGROUP)
-			rp_count(s, d == RF_MODEL_EVICT ? RF_REPORT_EVICTIONS : RF_REPORT_ACTIVATIONS,
-				 &f, &ref, f.nr);
+			report_count(s, d == RF_MODEL_EVICT ? RF_REPORT_EVICTIONS : RF_REPORT_ACTIVATIONS,
+				     &f, &ref, f.nr);
 		else
-			rp_unattributed(s, d == RF_MODEL_EVICT ? RF_REPORT_EVICTIONS :
-					RF_REPORT_ACTIVATIONS, f.nr);
+			report_unattributed(s, d == RF_MODEL_EVICT ? RF_REPORT_EVICTIONS :
+					    RF_REPORT_ACTIVATIONS, f.nr);
 		if (o && d == RF_MODEL_EVICT)	/* the map holds what is resident */
-			rp_map_del(&s->owner, rp_page_id(&f, 0), NULL);
+			report_map_del(&s->owner, report_page_id(&f, 0), NULL);
 		return;
 	default:
 		return;
@@ -142,10 +146,10 @@ static int before(void *ctx, const struct rf_model *m, const struct rf_observe *
 	(void)m;
 	(void)obs;
 	ms->cur = ev;
-	rp_source_at(&ms->s, ev->time);
+	report_source_at(&ms->s, ev->time);
 	if (ms->nr_ra && ev->pid > 0 && names_stack(ev->type))
 		ra_claim(ms, ev->pid, ev->stack);
-	return rp_names_feed(&ms->s.names, ms->s.by, ev);
+	return report_names_feed(&ms->s.names, ms->s.by, ev);
 }
 
 static int after(void *ctx, const struct rf_model *m, const struct rf_event *ev)
@@ -182,8 +186,9 @@ static int add_config(struct rf_config_list *l, const char *entry, const struct 
 	return r;
 }
 
-int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, size_t nr,
-		  const struct rp_heat *heat, struct rp_source **out, char *err, size_t errlen)
+int report_models_run(const struct rf_report_opts *o, const char *const *profiles, size_t nr,
+		      const struct report_heat *heat, struct report_source **out, char *err,
+		      size_t errlen)
 {
 	struct rf_replay_opts ro = { .trace_path = o->trace_path, .threads = o->threads,
 				     .skip_damaged = o->skip_damaged, .progress = o->progress,
@@ -204,9 +209,9 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 			r = RF_ERR_NOMEM;
 			break;
 		}
-		rp_source_init(&ms->s, o);
+		report_source_init(&ms->s, o);
 		out[i] = &ms->s;
-		if (heat && !(ms->s.heat = rp_heat_new(heat))) {
+		if (heat && !(ms->s.heat = report_heat_new(heat))) {
 			r = RF_ERR_NOMEM;
 			break;
 		}
@@ -224,7 +229,7 @@ int rp_models_run(const struct rf_report_opts *o, const char *const *profiles, s
 		if (!r)
 			ra_claim(ms, 0, 0);
 		if (!r)
-			rp_source_finish(&ms->s);
+			report_source_finish(&ms->s);
 		free(ms->ra);
 		ms->ra = NULL;
 		ms->nr_ra = 0;

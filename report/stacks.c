@@ -4,7 +4,7 @@
  * dso, address, symbol and source line; name_stack lists a stack's frames by
  * their ids, innermost first; a reference names its stack by id.  A source
  * counts its decisions per stack id and names them when its reading ends
- * (rp_source_finish()), with the names the trace gave by then, wherever in
+ * (report_source_finish()), with the names the trace gave by then, wherever in
  * the trace they came (a stack or frame named twice: the last name).  A key
  * of the callsite view is its stack's innermost frames as text, "inner <-
  * caller <- ...", which is what the table shows and what the rows are joined
@@ -27,14 +27,14 @@ static char *dup_or_null(const char *s, bool *nomem)
 	return c;
 }
 
-static void frame_free(struct rp_frame *fr)
+static void frame_free(struct report_frame *fr)
 {
 	free(fr->dso);
 	free(fr->symbol);
 	free(fr->file);
 }
 
-static void chains_free(struct rp_stacks *st)
+static void chains_free(struct report_stacks *st)
 {
 	size_t i;
 
@@ -43,13 +43,13 @@ static void chains_free(struct rp_stacks *st)
 		free(st->chains[i].pos);
 	}
 	st->nr_chains = 0;
-	rp_map_destroy(&st->chain_index);
+	report_map_destroy(&st->chain_index);
 }
 
-static int feed_frame(struct rp_stacks *st, const struct rf_event *ev)
+static int feed_frame(struct report_stacks *st, const struct rf_event *ev)
 {
-	const uint64_t *old = rp_map_get(&st->frame_index, ev->u.frame.id);
-	struct rp_frame fr = { .addr = ev->u.frame.addr, .line = ev->u.frame.line };
+	const uint64_t *old = report_map_get(&st->frame_index, ev->u.frame.id);
+	struct report_frame fr = { .addr = ev->u.frame.addr, .line = ev->u.frame.line };
 	bool nomem = false;
 
 	fr.dso = dup_or_null(ev->u.frame.dso, &nomem);
@@ -63,7 +63,7 @@ static int feed_frame(struct rp_stacks *st, const struct rf_event *ev)
 		chains_free(st);	/* chains made with the old name */
 		return 0;
 	}
-	if (rp_map_put(&st->frame_index, ev->u.frame.id, st->nr_frames))
+	if (report_map_put(&st->frame_index, ev->u.frame.id, st->nr_frames))
 		goto nomem;
 	st->frames[st->nr_frames++] = fr;
 	return 0;
@@ -72,10 +72,10 @@ nomem:
 	return RF_ERR_NOMEM;
 }
 
-static int feed_stack(struct rp_stacks *st, const struct rf_event *ev)
+static int feed_stack(struct report_stacks *st, const struct rf_event *ev)
 {
-	const uint64_t *old = rp_map_get(&st->stack_index, ev->u.stack.id);
-	struct rp_stack sk = { .nr = ev->u.stack.nr_frames };
+	const uint64_t *old = report_map_get(&st->stack_index, ev->u.stack.id);
+	struct report_stack sk = { .nr = ev->u.stack.nr_frames };
 
 	if (sk.nr) {
 		sk.frames = malloc(sk.nr * sizeof(*sk.frames));
@@ -85,14 +85,14 @@ static int feed_stack(struct rp_stacks *st, const struct rf_event *ev)
 	}
 	/* a chain made of the id before is made again; it stays in chains[] until all are freed */
 	if (ev->u.stack.id <= UINT32_MAX)
-		rp_map_del(&st->chain_index, ev->u.stack.id, NULL);
+		report_map_del(&st->chain_index, ev->u.stack.id, NULL);
 	if (old) {
 		free(st->stacks[*old].frames);
 		st->stacks[*old] = sk;
 		return 0;
 	}
 	if (RF_GROW(st->stacks, st->cap_stacks, st->nr_stacks + 1) ||
-	    rp_map_put(&st->stack_index, ev->u.stack.id, st->nr_stacks)) {
+	    report_map_put(&st->stack_index, ev->u.stack.id, st->nr_stacks)) {
 		free(sk.frames);
 		return RF_ERR_NOMEM;
 	}
@@ -100,7 +100,7 @@ static int feed_stack(struct rp_stacks *st, const struct rf_event *ev)
 	return 0;
 }
 
-int rp_stacks_feed(struct rp_stacks *st, const struct rf_event *ev)
+int report_stacks_feed(struct report_stacks *st, const struct rf_event *ev)
 {
 	if (ev->type == RF_EV_NAME_FRAME)
 		return feed_frame(st, ev);
@@ -109,32 +109,34 @@ int rp_stacks_feed(struct rp_stacks *st, const struct rf_event *ev)
 	return 0;
 }
 
-static const struct rp_stack *stack_of(const struct rp_stacks *st, uint32_t stack)
+static const struct report_stack *stack_of(const struct report_stacks *st, uint32_t stack)
 {
-	const uint64_t *i = stack ? rp_map_get(&st->stack_index, stack) : NULL;
+	const uint64_t *i = stack ? report_map_get(&st->stack_index, stack) : NULL;
 
 	return i ? &st->stacks[*i] : NULL;
 }
 
-size_t rp_stacks_nr_frames(const struct rp_stacks *st, uint32_t stack)
+size_t report_stacks_nr_frames(const struct report_stacks *st, uint32_t stack)
 {
-	const struct rp_stack *sk = stack_of(st, stack);
+	const struct report_stack *sk = stack_of(st, stack);
 
 	if (!sk)
 		return 0;
 	return st->depth && st->depth < sk->nr ? st->depth : sk->nr;
 }
 
-const struct rp_frame *rp_stacks_frame(const struct rp_stacks *st, uint32_t stack, size_t i)
+const struct report_frame *report_stacks_frame(const struct report_stacks *st, uint32_t stack,
+					       size_t i)
 {
-	static const struct rp_frame unknown;	/* a frame id no name_frame named */
-	const struct rp_stack *sk = stack_of(st, stack);
-	const uint64_t *f = sk && i < sk->nr ? rp_map_get(&st->frame_index, sk->frames[i]) : NULL;
+	static const struct report_frame unknown;	/* a frame id no name_frame named */
+	const struct report_stack *sk = stack_of(st, stack);
+	const uint64_t *f = sk && i < sk->nr ? report_map_get(&st->frame_index, sk->frames[i]) :
+					       NULL;
 
 	return f ? &st->frames[*f] : &unknown;
 }
 
-void rp_frame_label(const struct rp_frame *fr, char *buf, size_t len)
+void report_frame_label(const struct report_frame *fr, char *buf, size_t len)
 {
 	const char *base;
 
@@ -151,10 +153,10 @@ void rp_frame_label(const struct rp_frame *fr, char *buf, size_t len)
 }
 
 /* The key's text in @out (allocated), or a bracketed name for a stack without frames. */
-static int key_text(const struct rp_stacks *st, uint32_t stack, char **out)
+static int key_text(const struct report_stacks *st, uint32_t stack, char **out)
 {
-	const struct rp_stack *sk = stack_of(st, stack);
-	size_t n = rp_stacks_nr_frames(st, stack), i, len = 0, cap = 0;
+	const struct report_stack *sk = stack_of(st, stack);
+	size_t n = report_stacks_nr_frames(st, stack), i, len = 0, cap = 0;
 	char label[RF_MAX_STRING + 32];
 	char *s = NULL;
 
@@ -172,7 +174,7 @@ static int key_text(const struct rp_stacks *st, uint32_t stack, char **out)
 	for (i = 0; i < n; i++) {
 		size_t l;
 
-		rp_frame_label(rp_stacks_frame(st, stack, i), label, sizeof(label));
+		report_frame_label(report_stacks_frame(st, stack, i), label, sizeof(label));
 		l = strlen(label);
 		if (RF_GROW(s, cap, len + l + 5)) {
 			free(s);
@@ -189,30 +191,30 @@ static int key_text(const struct rp_stacks *st, uint32_t stack, char **out)
 	return 0;
 }
 
-char *rp_stacks_key_name(const struct rp_stacks *st, uint32_t stack)
+char *report_stacks_key_name(const struct report_stacks *st, uint32_t stack)
 {
 	char *s;
 
 	return key_text(st, stack, &s) ? NULL : s;
 }
 
-char *rp_stacks_frame_name(const struct rp_stacks *st, uint32_t stack, size_t pos)
+char *report_stacks_frame_name(const struct report_stacks *st, uint32_t stack, size_t pos)
 {
 	char label[RF_MAX_STRING + 32];
 
-	rp_frame_label(rp_stacks_frame(st, stack, pos), label, sizeof(label));
+	report_frame_label(report_stacks_frame(st, stack, pos), label, sizeof(label));
 	return strdup(label);
 }
 
 /* The chain of @sk in @c: its frames' names, each once, innermost first. */
-static int make_chain(const struct rp_stacks *st, uint32_t stack, const struct rp_stack *sk,
-		      struct rp_chain *c)
+static int make_chain(const struct report_stacks *st, uint32_t stack, const struct report_stack *sk,
+		      struct report_chain *c)
 {
 	char label[RF_MAX_STRING + 32];
 	uint32_t i, j;
 	uint64_t id;
 
-	*c = (struct rp_chain){ 0 };
+	*c = (struct report_chain){ 0 };
 	if (!sk || !sk->nr)
 		return 0;
 	c->ids = malloc(sk->nr * sizeof(*c->ids));
@@ -223,7 +225,7 @@ static int make_chain(const struct rp_stacks *st, uint32_t stack, const struct r
 		return RF_ERR_NOMEM;
 	}
 	for (i = 0; i < sk->nr; i++) {
-		rp_frame_label(rp_stacks_frame(st, stack, i), label, sizeof(label));
+		report_frame_label(report_stacks_frame(st, stack, i), label, sizeof(label));
 		id = rf_hash_str(label);
 		for (j = 0; j < c->nr && c->ids[j] != id; j++)
 			;
@@ -235,10 +237,10 @@ static int make_chain(const struct rp_stacks *st, uint32_t stack, const struct r
 	return 0;
 }
 
-int rp_stacks_chain(struct rp_stacks *st, uint32_t stack, const struct rp_chain **out)
+int report_stacks_chain(struct report_stacks *st, uint32_t stack, const struct report_chain **out)
 {
-	const uint64_t *i = rp_map_get(&st->chain_index, stack);
-	struct rp_chain c;
+	const uint64_t *i = report_map_get(&st->chain_index, stack);
+	struct report_chain c;
 
 	if (i) {
 		*out = &st->chains[*i];
@@ -247,7 +249,7 @@ int rp_stacks_chain(struct rp_stacks *st, uint32_t stack, const struct rp_chain 
 	if (RF_GROW(st->chains, st->cap_chains, st->nr_chains + 1) ||
 	    make_chain(st, stack, stack_of(st, stack), &c))
 		return RF_ERR_NOMEM;
-	if (rp_map_put(&st->chain_index, stack, st->nr_chains)) {
+	if (report_map_put(&st->chain_index, stack, st->nr_chains)) {
 		free(c.ids);
 		free(c.pos);
 		return RF_ERR_NOMEM;
@@ -257,7 +259,7 @@ int rp_stacks_chain(struct rp_stacks *st, uint32_t stack, const struct rp_chain 
 	return 0;
 }
 
-void rp_stacks_free(struct rp_stacks *st)
+void report_stacks_free(struct report_stacks *st)
 {
 	size_t i;
 
@@ -270,7 +272,7 @@ void rp_stacks_free(struct rp_stacks *st)
 		free(st->stacks[i].frames);
 	free(st->frames);
 	free(st->stacks);
-	rp_map_destroy(&st->frame_index);
-	rp_map_destroy(&st->stack_index);
+	report_map_destroy(&st->frame_index);
+	report_map_destroy(&st->stack_index);
 	memset(st, 0, sizeof(*st));
 }

@@ -6,7 +6,7 @@
  * stack's id), so a name that comes later can still name it: a key is named
  * when it is first counted with the names the trace had given by then, and
  * a key the trace had not named yet takes, when the reading ends, the first
- * name the trace gave it after (rp_source_finish()).  The keys of stacks are
+ * name the trace gave it after (report_source_finish()).  The keys of stacks are
  * named then, from the stacks' frames; with --children each stack's counts
  * go to the key of every function on it, once each (the symbol view's
  * keys), and to its innermost's self.
@@ -30,7 +30,7 @@ static uint64_t file_id(uint32_t dev, uint64_t ino, uint32_t gen)
 	return gen ? rf_hash2(h, gen) : h;
 }
 
-uint64_t rp_page_id(const struct rp_folio *f, uint64_t i)
+uint64_t report_page_id(const struct report_folio *f, uint64_t i)
 {
 	struct rf_page_space sp = { .kind = f->anon ? RF_SPACE_ANON : RF_SPACE_FILE,
 				    .dev = f->dev, .gen = f->gen, .id = f->ino };
@@ -39,17 +39,17 @@ uint64_t rp_page_id(const struct rp_folio *f, uint64_t i)
 }
 
 /* The reference's command as the comm view shows it; NULL: a task not named yet. */
-static const char *comm_of(const struct rp_source *s, int32_t pid)
+static const char *comm_of(const struct report_source *s, int32_t pid)
 {
-	return pid <= 0 ? "[no task]" : rp_names_comm(&s->names, pid);
+	return pid <= 0 ? "[no task]" : report_names_comm(&s->names, pid);
 }
 
 /*
  * The key's identity for @f and the reference: cheap, computed for every
  * decision.
  */
-static uint64_t key_id(const struct rp_source *s, const struct rp_folio *f,
-		       const struct rp_ref *ref)
+static uint64_t key_id(const struct report_source *s, const struct report_folio *f,
+		       const struct report_ref *ref)
 {
 	const char *comm;
 
@@ -82,13 +82,13 @@ static void cgroup_name(char *buf, size_t len, const char *path)
  * command...; NULL: none yet) or the names of @n; whether it is a name the
  * trace gave (false: a placeholder, "[dev 8:1 ino 12]", "PID:?").
  */
-static bool format_key(const struct rp_names *n, const struct rp_key *k, const char *name,
+static bool format_key(const struct report_names *n, const struct report_key *k, const char *name,
 		       char *buf, size_t len)
 {
 	int32_t pid;
 
 	switch (k->kind) {
-	case RP_KEY_FILE:
+	case REPORT_KEY_FILE:
 		if (name) {
 			snprintf(buf, len, "%s", name);
 			return true;
@@ -101,14 +101,14 @@ static bool format_key(const struct rp_names *n, const struct rp_key *k, const c
 			snprintf(buf, len, "[dev %" PRIu32 ":%" PRIu32 " ino %" PRIu64 "]",
 				 k->dev >> 20, k->dev & 0xfffff, k->who);
 		return false;
-	case RP_KEY_ANON:
-		pid = rp_names_mm_pid(n, k->who);
+	case REPORT_KEY_ANON:
+		pid = report_names_mm_pid(n, k->who);
 		if (pid)
 			snprintf(buf, len, "[anon %" PRId32 ":%s]", pid, name ? name : "?");
 		else
 			snprintf(buf, len, "[anon mm %#" PRIx64 "]", k->who);
 		return pid && name;
-	case RP_KEY_CGROUP:
+	case REPORT_KEY_CGROUP:
 		if (name)
 			cgroup_name(buf, len, name);
 		else if (!k->who)
@@ -116,14 +116,14 @@ static bool format_key(const struct rp_names *n, const struct rp_key *k, const c
 		else
 			snprintf(buf, len, "[cgroup %" PRIu64 "]", k->who);
 		return name || !k->who;
-	case RP_KEY_PID:
+	case REPORT_KEY_PID:
 		if (!k->who) {
 			snprintf(buf, len, "[no task]");
 			return true;
 		}
 		snprintf(buf, len, "%" PRIu64 ":%s", k->who, name ? name : "?");
 		return name;
-	case RP_KEY_UNNAMED_COMM:
+	case REPORT_KEY_UNNAMED_COMM:
 		snprintf(buf, len, "%s", name ? name : "[unnamed]");
 		return name;
 	default:
@@ -133,46 +133,46 @@ static bool format_key(const struct rp_names *n, const struct rp_key *k, const c
 }
 
 /* @k's kind and identity, and its name as of now, allocated; false without memory. */
-static bool key_init(const struct rp_source *s, struct rp_key *k, const struct rp_folio *f,
-		     const struct rp_ref *ref)
+static bool key_init(const struct report_source *s, struct report_key *k,
+		     const struct report_folio *f, const struct report_ref *ref)
 {
 	char buf[RF_MAX_STRING + 64];
 	const char *name = NULL;
 
 	switch (s->by) {
 	case RF_REPORT_BY_FILE:
-		k->kind = f->anon ? RP_KEY_ANON : RP_KEY_FILE;
+		k->kind = f->anon ? REPORT_KEY_ANON : REPORT_KEY_FILE;
 		k->who = f->ino;
 		k->dev = f->dev;
 		k->gen = f->gen;
 		if (f->anon) {
-			int32_t pid = rp_names_mm_pid(&s->names, f->ino);
+			int32_t pid = report_names_mm_pid(&s->names, f->ino);
 
-			name = pid ? rp_names_comm(&s->names, pid) : NULL;
+			name = pid ? report_names_comm(&s->names, pid) : NULL;
 		} else {
-			name = rp_names_file(&s->names, f->dev, f->ino);
+			name = report_names_file(&s->names, f->dev, f->ino);
 		}
 		break;
 	case RF_REPORT_BY_CGROUP:
-		k->kind = RP_KEY_CGROUP;
+		k->kind = REPORT_KEY_CGROUP;
 		k->who = ref->cgroup;
-		name = ref->cgpath ? ref->cgpath : rp_names_cgroup(&s->names, ref->cgroup);
+		name = ref->cgpath ? ref->cgpath : report_names_cgroup(&s->names, ref->cgroup);
 		break;
 	case RF_REPORT_BY_PID:
-		k->kind = RP_KEY_PID;
+		k->kind = REPORT_KEY_PID;
 		k->who = ref->pid > 0 ? (uint32_t)ref->pid : 0;
-		name = ref->pid > 0 ? rp_names_comm(&s->names, ref->pid) : NULL;
+		name = ref->pid > 0 ? report_names_comm(&s->names, ref->pid) : NULL;
 		break;
 	case RF_REPORT_BY_CALLSITE:
 	case RF_REPORT_BY_SYMBOL:
 		/* named when the reading ends, by the stacks' names then */
-		k->kind = RP_KEY_STACK;
+		k->kind = REPORT_KEY_STACK;
 		k->stack = ref->stack;
 		k->name = strdup("");
 		return k->name != NULL;
 	default:
 		name = comm_of(s, ref->pid);
-		k->kind = name ? RP_KEY_COMM : RP_KEY_UNNAMED_COMM;
+		k->kind = name ? REPORT_KEY_COMM : REPORT_KEY_UNNAMED_COMM;
 		k->who = ref->pid > 0 ? (uint32_t)ref->pid : 0;
 		break;
 	}
@@ -181,7 +181,7 @@ static bool key_init(const struct rp_source *s, struct rp_key *k, const struct r
 	return k->name != NULL;
 }
 
-void rp_source_init(struct rp_source *s, const struct rf_report_opts *o)
+void report_source_init(struct report_source *s, const struct rf_report_opts *o)
 {
 	s->by = o->by;
 	s->children = o->children && o->by == RF_REPORT_BY_SYMBOL;
@@ -191,14 +191,14 @@ void rp_source_init(struct rp_source *s, const struct rf_report_opts *o)
 }
 
 /* The key @id, made if new by @init (with @a and @b); NULL without memory. */
-static struct rp_key *key_get(struct rp_source *s, uint64_t id, const struct rp_folio *f,
-			      const struct rp_ref *ref)
+static struct report_key *key_get(struct report_source *s, uint64_t id,
+				  const struct report_folio *f, const struct report_ref *ref)
 {
-	struct rp_key *k;
+	struct report_key *k;
 	bool fresh;
 	uint64_t *slot;
 
-	slot = rp_map_slot(&s->ids, id, &fresh);
+	slot = report_map_slot(&s->ids, id, &fresh);
 	if (!slot)
 		return NULL;
 	if (!fresh)
@@ -210,18 +210,18 @@ static struct rp_key *key_get(struct rp_source *s, uint64_t id, const struct rp_
 	if (!key_init(s, k, f, ref))
 		goto nomem;
 	k->id = id;
-	k->heat = s->heat && rp_heat_has(s->heat, id);
+	k->heat = s->heat && report_heat_has(s->heat, id);
 	*slot = s->nr_keys++;
 	return k;
 nomem:
-	rp_map_del(&s->ids, id, NULL);
+	report_map_del(&s->ids, id, NULL);
 	return NULL;
 }
 
-void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp_folio *f,
-	      const struct rp_ref *ref, uint64_t nr)
+void report_count(struct report_source *s, enum rf_report_metric metric,
+		  const struct report_folio *f, const struct report_ref *ref, uint64_t nr)
 {
-	struct rp_key *k;
+	struct report_key *k;
 	uint64_t end;
 
 	s->total[metric] += nr;
@@ -238,7 +238,7 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 		return;
 	}
 	if (k->heat)
-		rp_heat_add(s->heat, s->now, f->index, metric, nr);
+		report_heat_add(s->heat, s->now, f->index, metric, nr);
 	end = f->index < UINT64_MAX - f->nr ? f->index + f->nr : UINT64_MAX;
 	if (!k->v[metric] || s->now < k->t_first[metric])
 		k->t_first[metric] = s->now;
@@ -253,25 +253,25 @@ void rp_count(struct rp_source *s, enum rf_report_metric metric, const struct rp
 }
 
 /* A key the trace had not named when first counted: the first name it gave it after. */
-static int name_late(const struct rp_names *n, struct rp_key *k)
+static int name_late(const struct report_names *n, struct report_key *k)
 {
 	char buf[RF_MAX_STRING + 64];
 	const char *name;
 	char *c;
 
 	switch (k->kind) {
-	case RP_KEY_FILE:
-		name = rp_names_file_first(n, k->dev, k->who, k->gen);
+	case REPORT_KEY_FILE:
+		name = report_names_file_first(n, k->dev, k->who, k->gen);
 		break;
-	case RP_KEY_ANON:
-		name = rp_names_mm_comm(n, k->who);
+	case REPORT_KEY_ANON:
+		name = report_names_mm_comm(n, k->who);
 		break;
-	case RP_KEY_CGROUP:
-		name = rp_names_cgroup_first(n, k->who);
+	case REPORT_KEY_CGROUP:
+		name = report_names_cgroup_first(n, k->who);
 		break;
-	case RP_KEY_PID:
-	case RP_KEY_UNNAMED_COMM:
-		name = rp_names_comm_first(n, (int32_t)k->who);
+	case REPORT_KEY_PID:
+	case REPORT_KEY_UNNAMED_COMM:
+		name = report_names_comm_first(n, (int32_t)k->who);
 		break;
 	default:
 		return 0;
@@ -287,12 +287,12 @@ static int name_late(const struct rp_names *n, struct rp_key *k)
 }
 
 /* The keys of stacks, one per stack id, named by the stack's frames. */
-static int name_stacks(struct rp_source *s)
+static int name_stacks(struct report_source *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->nr_keys; i++) {
-		char *c = rp_stacks_key_name(&s->names.stacks, s->keys[i].stack);
+		char *c = report_stacks_key_name(&s->names.stacks, s->keys[i].stack);
 
 		if (!c)
 			return RF_ERR_NOMEM;
@@ -303,20 +303,20 @@ static int name_stacks(struct rp_source *s)
 }
 
 /* @nr[metric] of a stack to the function key @id (named @name, taken), @self if innermost. */
-static int to_function(struct rp_source *s, const struct rp_key *from, uint64_t id, char *name,
-		       uint32_t frame, bool self)
+static int to_function(struct report_source *s, const struct report_key *from, uint64_t id,
+		       char *name, uint32_t frame, bool self)
 {
-	struct rp_key *k;
+	struct report_key *k;
 	bool fresh;
 	uint64_t *slot;
 	int m;
 
 	if (!name)
 		return RF_ERR_NOMEM;
-	slot = rp_map_slot(&s->ids, id, &fresh);
+	slot = report_map_slot(&s->ids, id, &fresh);
 	if (!slot || (fresh && RF_GROW(s->keys, s->cap_keys, s->nr_keys + 1))) {
 		if (slot)
-			rp_map_del(&s->ids, id, NULL);
+			report_map_del(&s->ids, id, NULL);
 		free(name);
 		return RF_ERR_NOMEM;
 	}
@@ -326,7 +326,7 @@ static int to_function(struct rp_source *s, const struct rp_key *from, uint64_t 
 		memset(k, 0, sizeof(*k));
 		k->name = name;
 		k->id = id;
-		k->kind = RP_KEY_STACK;
+		k->kind = REPORT_KEY_STACK;
 		k->stack = from->stack;
 		k->frame = frame;
 		*slot = s->nr_keys++;
@@ -347,32 +347,32 @@ static int to_function(struct rp_source *s, const struct rp_key *from, uint64_t 
  * frame's name), once, and to the innermost's self; a bracketed key's to
  * itself.  The stacks' keys are replaced by the functions'.
  */
-static int children(struct rp_source *s)
+static int children(struct report_source *s)
 {
-	struct rp_key *stacks = s->keys;
+	struct report_key *stacks = s->keys;
 	size_t nr = s->nr_keys, i;
-	const struct rp_chain *c;
+	const struct report_chain *c;
 	uint32_t f;
 	int rc = 0;
 
 	s->keys = NULL;
 	s->nr_keys = s->cap_keys = 0;
-	rp_map_destroy(&s->ids);
+	report_map_destroy(&s->ids);
 	for (i = 0; !rc && i < nr; i++) {
-		const struct rp_key *k = &stacks[i];
+		const struct report_key *k = &stacks[i];
 
-		rc = rp_stacks_chain(&s->names.stacks, k->stack, &c);
+		rc = report_stacks_chain(&s->names.stacks, k->stack, &c);
 		if (rc)
 			break;
 		if (!c->nr) {
-			char *name = rp_stacks_key_name(&s->names.stacks, k->stack);
+			char *name = report_stacks_key_name(&s->names.stacks, k->stack);
 
 			rc = to_function(s, k, name ? rf_hash_str(name) : 0, name, 0, true);
 			continue;
 		}
 		for (f = 0; !rc && f < c->nr; f++)
 			rc = to_function(s, k, c->ids[f],
-					 rp_stacks_frame_name(&s->names.stacks, k->stack, c->pos[f]),
+					 report_stacks_frame_name(&s->names.stacks, k->stack, c->pos[f]),
 					 c->pos[f], !c->pos[f]);
 	}
 	for (i = 0; i < nr; i++)
@@ -381,14 +381,14 @@ static int children(struct rp_source *s)
 	return rc;
 }
 
-void rp_source_finish(struct rp_source *s)
+void report_source_finish(struct report_source *s)
 {
 	size_t i;
 	int rc = 0;
 
 	if (s->error)
 		return;
-	if (rp_by_stack(s->by))
+	if (report_by_stack(s->by))
 		rc = s->children ? children(s) : name_stacks(s);
 	for (i = 0; !rc && i < s->nr_keys; i++)
 		if (s->keys[i].pending)
@@ -397,13 +397,13 @@ void rp_source_finish(struct rp_source *s)
 		s->error = rc;
 }
 
-void rp_unattributed(struct rp_source *s, enum rf_report_metric metric, uint64_t nr)
+void report_unattributed(struct report_source *s, enum rf_report_metric metric, uint64_t nr)
 {
 	s->total[metric] += nr;
 	s->unattributed[metric] += nr;
 }
 
-void rp_source_free(struct rp_source *s)
+void report_source_free(struct report_source *s)
 {
 	size_t i;
 
@@ -413,8 +413,8 @@ void rp_source_free(struct rp_source *s)
 		free(s->keys[i].name);
 	free(s->keys);
 	free(s->name);
-	rp_heat_free(s->heat);
-	rp_map_destroy(&s->ids);
-	rp_map_destroy(&s->owner);
-	rp_names_free(&s->names);
+	report_heat_free(s->heat);
+	report_map_destroy(&s->ids);
+	report_map_destroy(&s->owner);
+	report_names_free(&s->names);
 }
