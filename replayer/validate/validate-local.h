@@ -103,7 +103,7 @@ struct rf_validation {
 	uint64_t folio_slack;		/* file lists: one folio of the largest order seen */
 	bool evict_unseen;		/* a multi-gen LRU that evicts without the vmscan
 					 * tracepoints (rows.c eviction_unseen()) */
-	struct validate_capture *caps;		/* caps[0]: start; the last: end of trace */
+	struct validate_capture *caps;	/* caps[0]: start; the last: end of trace */
 	size_t nr_caps;
 	uint64_t snapshots;		/* counter snapshots in the trace */
 	uint64_t capture_stride;	/* every stride-th of them is a capture (run.c) */
