@@ -13,7 +13,7 @@ const char *trace_operand(const char *verb, int argc, char **argv)
 	return NULL;
 }
 
-bool same_file(const char *a, const char *b)
+bool trace_same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
 

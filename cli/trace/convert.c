@@ -126,7 +126,7 @@ static int operands(struct convert_args *a, int argc, char **argv)
 		o->from = rf_tools_format_of_name(o->in);
 	if (!a->have_to)
 		o->to = rf_tools_format_of_name(o->out);
-	if (same_file(o->in, o->out))
+	if (trace_same_file(o->in, o->out))
 		return rf_usage_error(verb, "OUT must not be IN");
 	if (!strcmp(o->out, "-") && (o->to == RF_TOOLS_ORACLE || o->to == RF_TOOLS_TRACE))
 		return rf_usage_error(verb, "trace and oracle output need a file, not '-'");

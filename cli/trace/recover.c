@@ -81,7 +81,7 @@ int trace_recover(int argc, char **argv)
 		snprintf(def, len, "%s.recovered", in);
 		out = def;
 	}
-	if (same_file(in, out) || !strcmp(out, "-")) {
+	if (trace_same_file(in, out) || !strcmp(out, "-")) {
 		free(def);
 		return rf_usage_error(verb, "OUT must be a new file, not TRACE or '-'");
 	}

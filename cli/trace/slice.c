@@ -89,7 +89,7 @@ int trace_slice(int argc, char **argv)
 	if (status < 0 && !out)
 		status = rf_usage_error(verb, "-o OUT is required");
 	if (status < 0) {
-		if (same_file(in, out))
+		if (trace_same_file(in, out))
 			status = rf_usage_error(verb, "OUT must not be TRACE");
 		else
 			status = run(in, out, &filter, &log);

@@ -31,7 +31,7 @@ int trace_convert(int argc, char **argv);
 const char *trace_operand(const char *verb, int argc, char **argv);
 
 /* True when @a and @b name the same existing file. */
-bool same_file(const char *a, const char *b);
+bool trace_same_file(const char *a, const char *b);
 
 /*
  * The library's log for subcommand @verb (a string that outlives it): an
