@@ -46,7 +46,7 @@ static bool v2_has_memory(const char *mount)
 	char path[512], buf[512];
 
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", mount);
-	return !rf_knob_read(path, buf, sizeof(buf)) && strstr(buf, "memory");
+	return !rec_knob_read(path, buf, sizeof(buf)) && strstr(buf, "memory");
 }
 
 /* mountinfo: "... mountpoint ... - fstype source superopts" */
@@ -62,7 +62,7 @@ static bool parse_mount(const char *line, char *mnt, size_t len, char *fstype, c
 	return true;
 }
 
-int rf_memcg_root_find(struct rf_memcg_root *r)
+int rec_memcg_root_find(struct rec_memcg_root *r)
 {
 	char line[1024], mnt[256], fstype[32], opts[256], v2mnt[256] = "";
 	FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -91,10 +91,10 @@ int rf_memcg_root_find(struct rf_memcg_root *r)
 	return -ENOENT;
 }
 
-int rf_memcg_mount(char *buf, size_t len, bool *v2)
+int rec_memcg_mount(char *buf, size_t len, bool *v2)
 {
-	struct rf_memcg_root r;
-	int err = rf_memcg_root_find(&r);
+	struct rec_memcg_root r;
+	int err = rec_memcg_root_find(&r);
 
 	if (!err) {
 		snprintf(buf, len, "%s", r.mount);
@@ -103,17 +103,17 @@ int rf_memcg_mount(char *buf, size_t len, bool *v2)
 	return err;
 }
 
-int rf_memcg_path_of(pid_t pid, char *buf, size_t len)
+int rec_memcg_path_of(pid_t pid, char *buf, size_t len)
 {
-	struct rf_memcg_root r;
-	int err = rf_memcg_root_find(&r);
+	struct rec_memcg_root r;
+	int err = rec_memcg_root_find(&r);
 
-	return err ?: rf_memcg_path_in(&r, pid, buf, len);
+	return err ?: rec_memcg_path_in(&r, pid, buf, len);
 }
 
-int rf_memcg_path_in(const struct rf_memcg_root *root, pid_t pid, char *buf, size_t len)
+int rec_memcg_path_in(const struct rec_memcg_root *root, pid_t pid, char *buf, size_t len)
 {
-	const struct rf_memcg_root r = *root;
+	const struct rec_memcg_root r = *root;
 	char path[64], line[1024];
 	int err;
 	FILE *f;
@@ -143,7 +143,7 @@ int rf_memcg_path_in(const struct rf_memcg_root *root, pid_t pid, char *buf, siz
 	return err;
 }
 
-uint64_t rf_memcg_id(const struct rf_memcg_root *r, const char *rel)
+uint64_t rec_memcg_id(const struct rec_memcg_root *r, const char *rel)
 {
 	char path[4096];
 	struct stat st;
@@ -170,8 +170,8 @@ static const char *limit_file(bool v2, enum rf_limit_kind kind)
 	return v2 ? v2f[kind] : v1[kind];
 }
 
-bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limit_kind kind,
-		    uint64_t *value)
+bool rec_memcg_limit(const struct rec_memcg_root *r, const char *rel, enum rf_limit_kind kind,
+		     uint64_t *value)
 {
 	const char *file = limit_file(r->v2, kind);
 	char path[4096], buf[64];
@@ -179,7 +179,7 @@ bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limi
 	if (!file)
 		return false;
 	snprintf(path, sizeof(path), "%s%s/%s", r->mount, rel, file);
-	if (rf_knob_read(path, buf, sizeof(buf)))
+	if (rec_knob_read(path, buf, sizeof(buf)))
 		return false;
 	if (!strncmp(buf, "max", 3)) {
 		*value = RF_UNLIMITED;
@@ -191,12 +191,12 @@ bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limi
 	return true;
 }
 
-static int walk(const struct rf_memcg_root *r, const char *rel, uint64_t parent,
+static int walk(const struct rec_memcg_root *r, const char *rel, uint64_t parent,
 		int (*fn)(void *ctx, const char *rel, uint64_t id, uint64_t parent), void *ctx)
 {
 	char path[4096], child[4096];
 	struct dirent *de;
-	uint64_t id = rf_memcg_id(r, rel);
+	uint64_t id = rec_memcg_id(r, rel);
 	DIR *d;
 	int err;
 
@@ -221,8 +221,8 @@ static int walk(const struct rf_memcg_root *r, const char *rel, uint64_t parent,
 	return err;
 }
 
-int rf_memcg_walk(const struct rf_memcg_root *r, const char *rel,
-		  int (*fn)(void *ctx, const char *rel, uint64_t id, uint64_t parent), void *ctx)
+int rec_memcg_walk(const struct rec_memcg_root *r, const char *rel,
+		   int (*fn)(void *ctx, const char *rel, uint64_t id, uint64_t parent), void *ctx)
 {
 	/* paths are kept "" for the root internally, "/a/b" below it */
 	return walk(r, strcmp(rel, "/") ? rel : "", 0, fn, ctx);
@@ -240,9 +240,9 @@ static int v2_delegate_memory(const char *parent, char *msg, size_t msglen)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
-	if (!rf_knob_read(path, buf, sizeof(buf)) && strstr(buf, "memory"))
+	if (!rec_knob_read(path, buf, sizeof(buf)) && strstr(buf, "memory"))
 		return 0;
-	err = rf_knob_write(path, "+memory");
+	err = rec_knob_write(path, "+memory");
 	if (err == -EBUSY)
 		snprintf(msg, msglen, "cannot enable the memory controller in %s: the cgroup has "
 			 "processes of its own, and cgroup v2 delegates controllers only from a cgroup "
@@ -254,14 +254,14 @@ static int v2_delegate_memory(const char *parent, char *msg, size_t msglen)
 	return err;
 }
 
-int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msglen)
+int rec_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msglen)
 {
-	struct rf_memcg_root r;
+	struct rec_memcg_root r;
 	char own[2048], val[32], knob[4096];
-	int err = rf_memcg_root_find(&r);
+	int err = rec_memcg_root_find(&r);
 
 	if (!err)
-		err = rf_memcg_path_of(getpid(), own, sizeof(own));
+		err = rec_memcg_path_of(getpid(), own, sizeof(own));
 	if (err) {
 		snprintf(msg, msglen, "no memory cgroup hierarchy found (v1 'memory' or cgroup2 with the memory controller)");
 		return err;
@@ -282,7 +282,7 @@ int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msg
 	}
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
 	snprintf(knob, sizeof(knob), "%s/%s", dir, r.v2 ? "memory.max" : "memory.limit_in_bytes");
-	err = rf_knob_write(knob, val);
+	err = rec_knob_write(knob, val);
 	if (err) {
 		snprintf(msg, msglen, "cannot set %s to %s: %s", knob, val, strerror(-err));
 		rmdir(dir);
@@ -290,16 +290,16 @@ int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msg
 	return err;
 }
 
-int rf_memcg_attach(const char *dir, pid_t pid)
+int rec_memcg_attach(const char *dir, pid_t pid)
 {
 	char path[4096], val[32];
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	snprintf(val, sizeof(val), "%d", (int)pid);
-	return rf_knob_write(path, val);
+	return rec_knob_write(path, val);
 }
 
-int rf_memcg_remove(const char *dir)
+int rec_memcg_remove(const char *dir)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	int i;
@@ -315,24 +315,24 @@ int rf_memcg_remove(const char *dir)
 	return -EBUSY;
 }
 
-void rf_memcg_remove_stale(void)
+void rec_memcg_remove_stale(void)
 {
-	struct rf_memcg_root r;
+	struct rec_memcg_root r;
 	char own[2048], path[4096], child[4096 + 256];
 	struct dirent *de;
 	DIR *d;
 
-	if (rf_memcg_root_find(&r) || rf_memcg_path_of(getpid(), own, sizeof(own)))
+	if (rec_memcg_root_find(&r) || rec_memcg_path_of(getpid(), own, sizeof(own)))
 		return;
 	snprintf(path, sizeof(path), "%s%s", r.mount, strcmp(own, "/") ? own : "");
 	d = opendir(path);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		if (!rf_record_name_stale(de->d_name))
+		if (!rec_name_stale(de->d_name))
 			continue;
 		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
-		rf_memcg_remove(child);	/* its last task may be exiting as we look */
+		rec_memcg_remove(child);	/* its last task may be exiting as we look */
 	}
 	closedir(d);
 }

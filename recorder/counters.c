@@ -32,7 +32,7 @@ static int add(struct rf_counter_snap *c, size_t *cap, size_t *names_len, size_t
 	return 0;
 }
 
-int rf_counters_read(struct rf_counter_snap *c, const char *path)
+int rec_counters_read(struct rf_counter_snap *c, const char *path)
 {
 	size_t cap = 0, names_len = 0, names_cap = 0, lcap = 0;
 	char *line = NULL, name[128];
@@ -53,11 +53,11 @@ int rf_counters_read(struct rf_counter_snap *c, const char *path)
 	for (i = 0; i < c->nr; i++)
 		c->entries[i].name = c->names + (uintptr_t)c->entries[i].name;
 	if (err)
-		rf_counters_free(c);
+		rec_counters_free(c);
 	return err;
 }
 
-void rf_counters_free(struct rf_counter_snap *c)
+void rec_counters_free(struct rf_counter_snap *c)
 {
 	free(c->entries);
 	free(c->names);

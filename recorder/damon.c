@@ -30,7 +30,7 @@
 #define KDAMOND		DAMON_ADMIN "/0"
 #define CONTEXT		KDAMOND "/contexts/0"
 
-/* Held while the recorder has DAMON's interface: rf_damon_stop() gives it back. */
+/* Held while the recorder has DAMON's interface: rec_damon_stop() gives it back. */
 struct rf_damon {
 	pid_t pid;		/* the process its kdamond monitors */
 };
@@ -38,7 +38,7 @@ struct rf_damon {
 /* A knob's value, its newline dropped. */
 static int sysfs_read(const char *path, char *buf, size_t len)
 {
-	int err = rf_knob_read(path, buf, len);
+	int err = rec_knob_read(path, buf, len);
 
 	if (!err)
 		buf[strcspn(buf, "\n")] = '\0';
@@ -63,15 +63,15 @@ static void release(void)
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int i;
 
-	rf_knob_write(KDAMOND "/state", "off");
-	for (i = 0; i < 100 && rf_knob_write(DAMON_ADMIN "/nr_kdamonds", "0") == -EBUSY; i++)
+	rec_knob_write(KDAMOND "/state", "off");
+	for (i = 0; i < 100 && rec_knob_write(DAMON_ADMIN "/nr_kdamonds", "0") == -EBUSY; i++)
 		nanosleep(&ts, NULL);
 }
 
 /* Each step: a knob, the value; a message naming the file on failure. */
 static int step(const char *file, const char *val, char *msg, size_t len)
 {
-	int err = rf_knob_write(file, val);
+	int err = rec_knob_write(file, val);
 
 	if (err)
 		snprintf(msg, len, "DAMON: cannot write '%s' to %s: %s", val, file,
@@ -87,7 +87,7 @@ static int step_u64(const char *file, uint64_t v, char *msg, size_t len)
 	return step(file, val, msg, len);
 }
 
-int rf_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *msg, size_t len)
+int rec_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *msg, size_t len)
 {
 	char buf[256];
 	int err;
@@ -143,7 +143,7 @@ int rf_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *
 	return 0;
 }
 
-void rf_damon_stop(struct rf_damon *d)
+void rec_damon_stop(struct rf_damon *d)
 {
 	if (!d)
 		return;

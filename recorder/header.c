@@ -64,14 +64,14 @@ static void recorded_cgroup(const struct rf_record_session_opts *o, const char *
 		buf[n - 1] = 0;
 }
 
-void rf_record_header_fill(struct rf_trace_header *h, const struct rf_record_session_opts *o,
-			   const char *memcg_rel, const char *sources)
+void rec_header_fill(struct rf_trace_header *h, const struct rf_record_session_opts *o,
+		     const char *memcg_rel, const char *sources)
 {
 	bool v2;
 
 	rf_trace_header_init(h, "refault record");
 	rf_trace_header_fill_host(h);
-	if (!rf_memcg_mount(h->host.cgroup_mount, sizeof(h->host.cgroup_mount), &v2))
+	if (!rec_memcg_mount(h->host.cgroup_mount, sizeof(h->host.cgroup_mount), &v2))
 		h->host.cgroup_version = v2 ? 2 : 1;
 	h->created = time(NULL);
 	snprintf(h->clock, sizeof(h->clock), "mono");

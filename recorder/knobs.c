@@ -12,7 +12,7 @@
 
 #include "recorder/record-local.h"
 
-int rf_knob_read(const char *path, char *buf, size_t len)
+int rec_knob_read(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -27,7 +27,7 @@ int rf_knob_read(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int rf_knob_write(const char *path, const char *val)
+int rec_knob_write(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	ssize_t n;

@@ -5,7 +5,7 @@
  * mm_filemap_get_pages, mm_filemap_map_pages, mm_filemap_fault); on older
  * kernels the same records come from kprobe events on the functions that
  * hold the same values at entry, with the tracepoint's own field names, so
- * that everything past rf_tp_resolve() reads either source alike.
+ * that everything past rec_tp_resolve() reads either source alike.
  *
  * A kprobe fetch argument dereferences by byte offset ("+24($arg1)"); the
  * offsets of struct members come from the running kernel's BTF
@@ -236,13 +236,13 @@ static bool wanted(const struct kp_source *src, enum rf_kprobe_mode mode, const 
 {
 	if (!want[src->tp] || mode == RF_KPROBES_NEVER)
 		return false;
-	return mode == RF_KPROBES_ALWAYS || !tracepoint_exists(tracefs, rf_tp_desc(src->tp));
+	return mode == RF_KPROBES_ALWAYS || !tracepoint_exists(tracefs, rec_tp_desc(src->tp));
 }
 
 static int make_probe(struct rf_kprobes *k, size_t i, const struct btf *btf, char *msg, size_t len)
 {
 	const struct kp_source *src = &sources[i];
-	const char *event = rf_tp_desc(src->tp)->name;
+	const char *event = rec_tp_desc(src->tp)->name;
 	char fmt[2048];
 	int err = probe_format(btf, src, fmt, sizeof(fmt), msg, len);
 
@@ -286,8 +286,8 @@ static void group_of(const char *name, char *group, size_t len)
 		group[i] = group[i] == '-' ? '_' : group[i];
 }
 
-int rf_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe_mode mode,
-		      const bool want[TP_MAX], const char *tracefs_dir, char *msg, size_t len)
+int rec_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe_mode mode,
+		       const bool want[TP_MAX], const char *tracefs_dir, char *msg, size_t len)
 {
 	const char *tracefs = tracefs_dir ? tracefs_dir : tracefs_tracing_dir();
 	bool need[ARRAY_SIZE(sources)], any = false;
@@ -298,7 +298,7 @@ int rf_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe_
 
 	*out = NULL;
 	if (!tracefs)
-		return 0;	/* rf_source_open() says what is wrong */
+		return 0;	/* rec_source_open() says what is wrong */
 	for (i = 0; i < ARRAY_SIZE(sources); i++)
 		any |= need[i] = wanted(&sources[i], mode, want, tracefs);
 	if (!any)
@@ -327,17 +327,17 @@ int rf_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe_
 	return err;
 }
 
-const char *rf_kprobes_group(const struct rf_kprobes *k, enum rf_tp_id id)
+const char *rec_kprobes_group(const struct rf_kprobes *k, enum rf_tp_id id)
 {
 	return k && k->symbol[id] ? k->group : NULL;
 }
 
-const char *rf_kprobes_symbol(const struct rf_kprobes *k, enum rf_tp_id id)
+const char *rec_kprobes_symbol(const struct rf_kprobes *k, enum rf_tp_id id)
 {
 	return k ? k->symbol[id] : NULL;
 }
 
-void rf_kprobes_destroy(struct rf_kprobes *k)
+void rec_kprobes_destroy(struct rf_kprobes *k)
 {
 	size_t i;
 
@@ -353,7 +353,7 @@ void rf_kprobes_destroy(struct rf_kprobes *k)
 	free(k);
 }
 
-size_t rf_kprobes_describe(char *buf, size_t len)
+size_t rec_kprobes_describe(char *buf, size_t len)
 {
 	struct btf *btf;
 	size_t i, off = 0;
@@ -361,7 +361,7 @@ size_t rf_kprobes_describe(char *buf, size_t len)
 	libbpf_set_print(quiet_libbpf);
 	btf = btf__load_vmlinux_btf();
 	for (i = 0; i < ARRAY_SIZE(sources) && off < len; i++) {
-		const struct rf_tp_desc *d = rf_tp_desc(sources[i].tp);
+		const struct rf_tp_desc *d = rec_tp_desc(sources[i].tp);
 		char fmt[2048], msg[512];
 
 		if (!btf)
@@ -377,7 +377,7 @@ size_t rf_kprobes_describe(char *buf, size_t len)
 	return off < len ? off : len;
 }
 
-void rf_kprobes_remove_stale(void)
+void rec_kprobes_remove_stale(void)
 {
 	struct tracefs_dynevent **all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE, NULL);
 	char prefix[64];
@@ -392,7 +392,7 @@ void rf_kprobes_remove_stale(void)
 		tracefs_dynevent_info(all[i], &system, NULL, NULL, NULL, NULL);
 		if (system && !strncmp(system, prefix, plen)) {
 			snprintf(stale, sizeof(stale), RF_RECORD_PREFIX "%s", system + plen);
-			if (rf_record_name_stale(stale))
+			if (rec_name_stale(stale))
 				tracefs_dynevent_destroy(all[i], true);
 		}
 		free(system);

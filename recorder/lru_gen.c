@@ -90,7 +90,7 @@ static bool gen_line(const char *line, struct gen_line *g)
 	return true;
 }
 
-static int flush(struct memcg_state *s, rf_lru_gen_fn fn, void *ctx)
+static int flush(struct memcg_state *s, rec_lru_gen_fn fn, void *ctx)
 {
 	struct rf_counter c[C_NR];
 	unsigned long long max_seq, min_seq[2];
@@ -125,7 +125,7 @@ static int flush(struct memcg_state *s, rf_lru_gen_fn fn, void *ctx)
 	return fn(ctx, s->path, c, C_NR);
 }
 
-int rf_lru_gen_parse(FILE *f, rf_lru_gen_fn fn, void *ctx)
+int rec_lru_gen_parse(FILE *f, rec_lru_gen_fn fn, void *ctx)
 {
 	struct memcg_state *s = calloc(1, sizeof(*s));
 	char *line = NULL;

@@ -53,7 +53,7 @@ struct rf_fault_ctx {
 	bool held;		/* ev is not emitted yet */
 };
 
-struct rf_task {
+struct rec_task {
 	int32_t pid;
 	int32_t tgid;
 	uint64_t mm;		/* id of its address space */
@@ -81,10 +81,10 @@ struct rf_around {
 	uint32_t dev;
 };
 
-struct rf_mm {
+struct rec_mm {
 	uint64_t id;
 	int32_t tgid;
-	struct rf_vmas vmas;
+	struct rec_vmas vmas;
 	struct rf_around around;
 };
 
@@ -108,22 +108,22 @@ struct rf_pending_fault {
  * The normalizer's tables.  They grow at half load: pfn_info and folios
  * are looked up several times per record.
  */
-RF_HASHMAP_DEFINE(rf_u64_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 50)
-RF_HASHMAP_DEFINE(rf_task_map, int32_t, struct rf_task *, rf_hash64, RF_HASHMAP_EQ, 50)
-RF_HASHMAP_DEFINE(rf_mm_map, uint64_t, struct rf_mm *, rf_hash64, RF_HASHMAP_EQ, 50)
+RF_HASHMAP_DEFINE(rec_u64_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 50)
+RF_HASHMAP_DEFINE(rec_task_map, int32_t, struct rec_task *, rf_hash64, RF_HASHMAP_EQ, 50)
+RF_HASHMAP_DEFINE(rec_mm_map, uint64_t, struct rec_mm *, rf_hash64, RF_HASHMAP_EQ, 50)
 
 struct rf_norm {
 	struct rf_norm_cfg cfg;
-	struct rf_task_map tasks;	/* pid -> task */
-	struct rf_mm_map mms;		/* mm id -> address space */
-	struct rf_u64_map tgid_mm;	/* tgid -> current mm id */
-	struct rf_u64_map pfn_info;	/* pfn -> charged cgroup << 8 | order, while cached */
+	struct rec_task_map tasks;	/* pid -> task */
+	struct rec_mm_map mms;		/* mm id -> address space */
+	struct rec_u64_map tgid_mm;	/* tgid -> current mm id */
+	struct rec_u64_map pfn_info;	/* pfn -> charged cgroup << 8 | order, while cached */
 	/* rf_hash2(rf_hash2(dev, ino), first index) -> add sequence << 8 | order, while cached */
-	struct rf_u64_map folios;
+	struct rec_u64_map folios;
 	/* rf_hash2(dev, ino) -> 0 once NAME_FILE went out, else failed attempts */
-	struct rf_u64_map named_files;
-	struct rf_u64_map cg_by_path;	/* rf_hash_str(path) -> index in cgs */
-	struct rf_u64_map scope;	/* -G: cgroup ids inside the scope */
+	struct rec_u64_map named_files;
+	struct rec_u64_map cg_by_path;	/* rf_hash_str(path) -> index in cgs */
+	struct rec_u64_map scope;	/* -G: cgroup ids inside the scope */
 	struct rf_cgroup_rec *cgs;
 	size_t nr_cgs;
 	size_t cap_cgs;
@@ -152,7 +152,7 @@ struct rf_norm {
 
 
 /* Which task a FORK (its child), EXEC, EXIT or NAME_PID event is about. */
-static inline void rf_task_event(struct rf_event *ev, const struct rf_task *t)
+static inline void rec_task_event(struct rf_event *ev, const struct rec_task *t)
 {
 	ev->u.task.pid = t->pid;
 	ev->u.task.tgid = t->tgid;
@@ -160,38 +160,38 @@ static inline void rf_task_event(struct rf_event *ev, const struct rf_task *t)
 	ev->u.task.cgroup = t->cgroup;
 }
 
-struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid);
+struct rec_task *rec_task_get(struct rf_norm *n, uint64_t time, int32_t pid);
 /* The task the recorder knows as @pid, or NULL: no discovery from /proc. */
-struct rf_task *rf_task_find(const struct rf_norm *n, int32_t pid);
-void rf_task_drop(struct rf_norm *n, int32_t pid);
+struct rec_task *rec_task_find(const struct rf_norm *n, int32_t pid);
+void rec_task_drop(struct rf_norm *n, int32_t pid);
 /* A task created while recording (task_newtask): no NAME_PID, FORK says it all. */
-struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
-struct rf_mm *rf_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid);
+struct rec_task *rec_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid);
+struct rec_mm *rec_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid);
 /* A new address space for @tgid (fork, exec); copies @from's mappings if given. */
-uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from);
-void rf_norm_free_tasks(struct rf_norm *n);
+uint64_t rec_mm_new(struct rf_norm *n, int32_t tgid, const struct rec_mm *from);
+void rec_norm_free_tasks(struct rf_norm *n);
 /* NAME_FILE for (dev, ino) from /proc/PID/fd/FD, once per file. */
-void rf_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
-			  uint32_t dev, uint64_t ino);
+void rec_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
+			   uint32_t dev, uint64_t ino);
 
 /* normalize.c */
 /* Re-derive a held file fault's folio (index, order, PMD) now that its adds are known. */
-void rf_fault_refolio(struct rf_norm *n, const struct rf_task *t, struct rf_event *ev,
-		      uint64_t addr);
+void rec_fault_refolio(struct rf_norm *n, const struct rec_task *t, struct rf_event *ev,
+		       uint64_t addr);
 
 /* readahead.c: file_readahead, and file faults held until their readahead is out */
-int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, uint32_t dev,
-	      uint64_t ino, uint64_t index, uint8_t order);
-int rf_ra_flush(struct rf_norm *n, struct rf_task *t);
+int rec_ra_add(struct rf_norm *n, struct rec_task *t, const struct rf_raw *raw, uint32_t dev,
+	       uint64_t ino, uint64_t index, uint8_t order);
+int rec_ra_flush(struct rf_norm *n, struct rec_task *t);
 /* A record of another task than @pid's: the open run goes out, at about the time of its adds. */
-int rf_ra_interleaved(struct rf_norm *n, int32_t pid);
-int rf_fault_hold(struct rf_norm *n, struct rf_task *t, const struct rf_event *ev, uint64_t addr);
+int rec_ra_interleaved(struct rf_norm *n, int32_t pid);
+int rec_fault_hold(struct rf_norm *n, struct rec_task *t, const struct rf_event *ev, uint64_t addr);
 /* The fault's readahead, then its reference; @end: the fault is over too. */
-int rf_fault_release(struct rf_norm *n, struct rf_task *t, bool end);
+int rec_fault_release(struct rf_norm *n, struct rec_task *t, bool end);
 /* Release faults whose task has been silent since @before. */
-int rf_fault_release_stale(struct rf_norm *n, uint64_t before);
+int rec_fault_release_stale(struct rf_norm *n, uint64_t before);
 /* End of recording: every held fault and every pending run goes out. */
-int rf_ra_flush_all(struct rf_norm *n);
-void rf_ra_free(struct rf_norm *n);
+int rec_ra_flush_all(struct rf_norm *n);
+void rec_ra_free(struct rf_norm *n);
 
 #endif /* REFAULT_RECORDER_NORM_H */

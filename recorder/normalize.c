@@ -37,7 +37,7 @@
 
 static int emit_stack_name(void *n, const struct rf_event *ev)
 {
-	return rf_norm_emit(n, ev);
+	return rec_norm_emit(n, ev);
 }
 
 /* The reference's user stack, named first when it is new (perfstack.c). */
@@ -46,11 +46,11 @@ static int take_stack(struct rf_norm *n, struct rf_event *ev)
 	int err = 0;
 	bool fault = ev->type == RF_EV_FILE_FAULT || ev->type == RF_EV_ANON_FAULT;
 
-	ev->stack = rf_stacks_take(n->cfg.stacks, ev->pid, ev->time, fault, emit_stack_name, n, &err);
+	ev->stack = rec_stacks_take(n->cfg.stacks, ev->pid, ev->time, fault, emit_stack_name, n, &err);
 	return err;
 }
 
-int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev)
+int rec_norm_emit(struct rf_norm *n, const struct rf_event *ev)
 {
 	struct rf_event late, with_stack;
 	int err;
@@ -88,9 +88,9 @@ static bool out_file(const struct rf_norm *n, uint32_t dev, uint64_t ino)
 	return ino == n->cfg.out_ino && dev == n->cfg.out_dev;
 }
 
-static bool in_scope(struct rf_norm *n, const struct rf_task *t)
+static bool in_scope(struct rf_norm *n, const struct rec_task *t)
 {
-	return !n->cfg.scope_cgroup || rf_u64_map_get(&n->scope, t->cgroup);
+	return !n->cfg.scope_cgroup || rec_u64_map_get(&n->scope, t->cgroup);
 }
 
 /* ------------------------------------------------------------ reads */
@@ -105,17 +105,17 @@ static int emit_read(struct rf_norm *n, const struct rf_raw *raw, int32_t pid, u
 	ev.u.file.ino = ino;
 	ev.u.file.index = first;
 	ev.u.file.nr = last - first + 1;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-			struct rf_task *t)
+			struct rec_task *t)
 {
 	const void *d = raw->data;
-	uint64_t ino = rf_tp_u64(tp, TPF(mm_filemap_get_pages, i_ino), d);
-	uint64_t idx = rf_tp_u64(tp, TPF(mm_filemap_get_pages, index), d);
-	uint64_t last = rf_tp_u64(tp, TPF(mm_filemap_get_pages, last_index), d);
-	uint32_t dev = rf_tp_u64(tp, TPF(mm_filemap_get_pages, s_dev), d);
+	uint64_t ino = rec_tp_u64(tp, TPF(mm_filemap_get_pages, i_ino), d);
+	uint64_t idx = rec_tp_u64(tp, TPF(mm_filemap_get_pages, index), d);
+	uint64_t last = rec_tp_u64(tp, TPF(mm_filemap_get_pages, last_index), d);
+	uint32_t dev = rec_tp_u64(tp, TPF(mm_filemap_get_pages, s_dev), d);
 	struct rf_read *rd = &t->rd;
 
 	if (rd->active) {
@@ -141,7 +141,7 @@ static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct 
 	return emit_read(n, raw, t->pid, dev, ino, idx, last);
 }
 
-static void read_begin(struct rf_task *t, uint64_t count, int fd)
+static void read_begin(struct rec_task *t, uint64_t count, int fd)
 {
 	memset(&t->rd, 0, sizeof(t->rd));
 	t->rd.active = true;
@@ -150,13 +150,13 @@ static void read_begin(struct rf_task *t, uint64_t count, int fd)
 }
 
 /* The pages a finished read touched: get_pages union plus its own adds below it. */
-static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rf_task *t, int64_t ret)
+static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rec_task *t, int64_t ret)
 {
 	struct rf_read *rd = &t->rd;
 	uint64_t lo = UINT64_MAX, hi = 0, pages;
 	uint32_t i;
 
-	int err = rf_ra_flush(n, t);	/* what the read brought in, before what it touched */
+	int err = rec_ra_flush(n, t);	/* what the read brought in, before what it touched */
 
 	rd->active = false;
 	if (err || ret <= 0 || (!rd->have_g && !rd->nr_adds))
@@ -178,7 +178,7 @@ static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rf_task 
 		hi = lo + pages - 1 < hi ? lo + pages - 1 : hi;
 	if (out_file(n, rd->dev, rd->ino))
 		return 0;
-	rf_name_file_from_fd(n, raw->ts, t->pid, rd->fd, rd->dev, rd->ino);
+	rec_name_file_from_fd(n, raw->ts, t->pid, rd->fd, rd->dev, rd->ino);
 	n->read_exit = true;	/* the reference of a read syscall: its stack sample is there */
 	err = emit_read(n, raw, t->pid, rd->dev, rd->ino, lo, hi);
 	n->read_exit = false;
@@ -199,11 +199,11 @@ static void pc_event(struct rf_event *ev, const struct rf_tp *tp, const struct r
 
 	*ev = (struct rf_event){ .time = raw->ts, .cpu = raw->cpu, .pid = pid,
 				 .type = add ? RF_EV_PAGECACHE_ADD : RF_EV_PAGECACHE_DEL };
-	ev->u.file.pfn = rf_tp_u64(tp, PC_FIELD(pfn), d);
-	ev->u.file.ino = rf_tp_u64(tp, PC_FIELD(i_ino), d);
-	ev->u.file.index = rf_tp_u64(tp, PC_FIELD(index), d);
-	ev->u.file.dev = rf_tp_u64(tp, PC_FIELD(s_dev), d);
-	ev->u.file.order = rf_tp_u64(tp, PC_FIELD(order), d);
+	ev->u.file.pfn = rec_tp_u64(tp, PC_FIELD(pfn), d);
+	ev->u.file.ino = rec_tp_u64(tp, PC_FIELD(i_ino), d);
+	ev->u.file.index = rec_tp_u64(tp, PC_FIELD(index), d);
+	ev->u.file.dev = rec_tp_u64(tp, PC_FIELD(s_dev), d);
+	ev->u.file.order = rec_tp_u64(tp, PC_FIELD(order), d);
 }
 
 static uint64_t folio_key(const struct rf_event *ev)
@@ -214,12 +214,12 @@ static uint64_t folio_key(const struct rf_event *ev)
 /* The folio of a page-cache delete left the cache; false if the scope never added it. */
 static bool pc_forget(struct rf_norm *n, const struct rf_event *ev)
 {
-	rf_u64_map_del(&n->folios, folio_key(ev), NULL);
-	return rf_u64_map_del(&n->pfn_info, ev->u.file.pfn, NULL);
+	rec_u64_map_del(&n->folios, folio_key(ev), NULL);
+	return rec_u64_map_del(&n->pfn_info, ev->u.file.pfn, NULL);
 }
 
 static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		 struct rf_task *t, bool add)
+		 struct rec_task *t, bool add)
 {
 	struct rf_event ev;
 	uint64_t ino, idx;
@@ -236,10 +236,10 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 		return 0;
 	if (!add) {
 		pc_forget(n, &ev);
-		return rf_norm_emit(n, &ev);
+		return rec_norm_emit(n, &ev);
 	}
-	rf_u64_map_put(&n->pfn_info, ev.u.file.pfn, t->cgroup << PFN_ORDER_BITS | order);
-	rf_u64_map_put(&n->folios, folio_key(&ev), ++n->pc_seq << FOLIO_ORDER_BITS | order);
+	rec_u64_map_put(&n->pfn_info, ev.u.file.pfn, t->cgroup << PFN_ORDER_BITS | order);
+	rec_u64_map_put(&n->folios, folio_key(&ev), ++n->pc_seq << FOLIO_ORDER_BITS | order);
 	if (t->rd.active && t->rd.nr_adds < RF_READ_ADDS && (!t->rd.have_g ||
 	    (t->rd.dev == dev && t->rd.ino == ino))) {
 		t->rd.add_index[t->rd.nr_adds] = idx;
@@ -257,8 +257,8 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 	 */
 	err = t->rd.active || (t->fault.on && t->fault.ev.u.file.dev == dev &&
 			       t->fault.ev.u.file.ino == ino) ?
-	      rf_ra_add(n, t, raw, dev, ino, idx, order) : 0;
-	return err ? err : rf_norm_emit(n, &ev);
+	      rec_ra_add(n, t, raw, dev, ino, idx, order) : 0;
+	return err ? err : rec_norm_emit(n, &ev);
 }
 
 /* ----------------------------------------------------------- faults */
@@ -271,33 +271,33 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
  * re-read.  maps is read later than the fault: take only the vma at @addr,
  * so mappings the syscalls told us of, and that may be gone by now, stay.
  */
-static struct rf_vma *resolve(struct rf_norm *n, struct rf_mm *mm, uint64_t addr, uint64_t now,
-			      bool file)
+static struct rec_vma *resolve(struct rf_norm *n, struct rec_mm *mm, uint64_t addr, uint64_t now,
+			       bool file)
 {
-	struct rf_vmas fresh = { 0 };
-	const struct rf_vma *f;
-	struct rf_vma *v = (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
+	struct rec_vmas fresh = { 0 };
+	const struct rec_vma *f;
+	struct rec_vma *v = (struct rec_vma *)rec_vmas_find(&mm->vmas, addr);
 
 	if (v || (mm->vmas.loaded_at && !file) || mm->vmas.gone)
 		return v;
 	if (!mm->vmas.loaded_at) {
 		/* once only: a process that exited before we looked fails every time */
 		mm->vmas.loaded_at = now ? now : 1;
-		if (rf_vmas_load(&mm->vmas, mm->tgid)) {
+		if (rec_vmas_load(&mm->vmas, mm->tgid)) {
 			mm->vmas.gone = true;
 			return NULL;
 		}
-		return (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
+		return (struct rec_vma *)rec_vmas_find(&mm->vmas, addr);
 	}
-	if (rf_vmas_load_upto(&fresh, mm->tgid, addr)) {
+	if (rec_vmas_load_upto(&fresh, mm->tgid, addr)) {
 		mm->vmas.gone = true;
 		return NULL;
 	}
-	f = rf_vmas_find(&fresh, addr);
+	f = rec_vmas_find(&fresh, addr);
 	if (f)
-		rf_vmas_insert(&mm->vmas, f);
-	rf_vmas_free(&fresh);
-	return (struct rf_vma *)rf_vmas_find(&mm->vmas, addr);
+		rec_vmas_insert(&mm->vmas, f);
+	rec_vmas_free(&fresh);
+	return (struct rec_vma *)rec_vmas_find(&mm->vmas, addr);
 }
 
 /*
@@ -312,7 +312,7 @@ static bool cached_folio(const struct rf_norm *n, uint32_t dev, uint64_t ino, ui
 	uint32_t o;
 
 	for (o = 0; o <= pmd_order(n); o++) {
-		v = rf_u64_map_get(&n->folios, rf_hash2(file, idx & ~((1ull << o) - 1)));
+		v = rec_u64_map_get(&n->folios, rf_hash2(file, idx & ~((1ull << o) - 1)));
 		if (v && (*v & ((1u << FOLIO_ORDER_BITS) - 1)) == o) {
 			*order = o;
 			*seq = *v >> FOLIO_ORDER_BITS;
@@ -335,7 +335,7 @@ static uint32_t folio_order(const struct rf_norm *n, uint32_t dev, uint64_t ino,
  * A fault maps (and so references) the whole folio: 6.18 maps all of a large
  * folio on fault-around, and a PMD maps an order-9 folio at once.
  */
-static void fault_folio(struct rf_norm *n, const struct rf_vma *v, uint64_t addr,
+static void fault_folio(struct rf_norm *n, const struct rec_vma *v, uint64_t addr,
 			struct rf_event *ev)
 {
 	uint32_t po = pmd_order(n), shift = n->page_shift;
@@ -351,11 +351,11 @@ static void fault_folio(struct rf_norm *n, const struct rf_vma *v, uint64_t addr
 		ev->u.file.flags |= RF_REF_PMD;
 }
 
-void rf_fault_refolio(struct rf_norm *n, const struct rf_task *t, struct rf_event *ev,
-		      uint64_t addr)
+void rec_fault_refolio(struct rf_norm *n, const struct rec_task *t, struct rf_event *ev,
+		       uint64_t addr)
 {
-	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
-	const struct rf_vma *v = mm ? rf_vmas_find(&mm->vmas, addr) : NULL;
+	struct rec_mm *mm = rec_mm_get(n, t->mm, t->tgid);
+	const struct rec_vma *v = mm ? rec_vmas_find(&mm->vmas, addr) : NULL;
 
 	if (!v || v->ino != ev->u.file.ino || v->dev != ev->u.file.dev)
 		return;
@@ -369,14 +369,14 @@ void rf_fault_refolio(struct rf_norm *n, const struct rf_task *t, struct rf_even
  * could look).  Correct the vma, so later PMD faults, which have no filemap
  * event, resolve right too.
  */
-static void correct_vma(struct rf_norm *n, struct rf_vma *v, uint64_t addr, const struct rf_tp *tp,
+static void correct_vma(struct rf_norm *n, struct rec_vma *v, uint64_t addr, const struct rf_tp *tp,
 			const struct rf_raw *raw, bool exact)
 {
 	/* @tp is either event: both name the file and page in their first fields */
 #define FILEMAP_FIELD(field) TPF_SAME(mm_filemap_fault, mm_filemap_map_pages, field)
-	uint64_t ino = rf_tp_u64(tp, FILEMAP_FIELD(i_ino), raw->data);
-	uint64_t idx = rf_tp_u64(tp, FILEMAP_FIELD(index), raw->data);
-	uint32_t dev = rf_tp_u64(tp, FILEMAP_FIELD(s_dev), raw->data);
+	uint64_t ino = rec_tp_u64(tp, FILEMAP_FIELD(i_ino), raw->data);
+	uint64_t idx = rec_tp_u64(tp, FILEMAP_FIELD(index), raw->data);
+	uint32_t dev = rec_tp_u64(tp, FILEMAP_FIELD(s_dev), raw->data);
 #undef FILEMAP_FIELD
 
 	if (v->ino == ino && v->dev == dev)
@@ -396,9 +396,9 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 {
 	struct rf_pending_fault *pf = &n->pending[cpu];
 	struct rf_event dummy, *evp = out ? out : &dummy, ev = { .cpu = cpu, .pid = pf->pid };
-	struct rf_task *t = rf_task_get(n, pf->time, pf->pid);
-	struct rf_mm *mm = t ? rf_mm_get(n, t->mm, t->tgid) : NULL;
-	struct rf_vma *v = mm ? resolve(n, mm, pf->addr, pf->time, tp != NULL) : NULL;
+	struct rec_task *t = rec_task_get(n, pf->time, pf->pid);
+	struct rec_mm *mm = t ? rec_mm_get(n, t->mm, t->tgid) : NULL;
+	struct rec_vma *v = mm ? resolve(n, mm, pf->addr, pf->time, tp != NULL) : NULL;
 
 	pf->on = false;
 	n->nr_pending--;
@@ -418,14 +418,14 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 		fault_folio(n, v, pf->addr, &ev);
 		*evp = ev;
 		/* out once the task leaves the fault, after what the fault reads ahead */
-		return rf_fault_hold(n, t, &ev, pf->addr);
+		return rec_fault_hold(n, t, &ev, pf->addr);
 	}
 	ev.type = RF_EV_ANON_FAULT;
 	ev.u.anon.mm = t->mm;
 	ev.u.anon.addr = pf->addr & ~((1ull << n->page_shift) - 1);
 	ev.u.anon.flags = pf->flags;
 	*evp = ev;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 /*
@@ -453,7 +453,7 @@ static bool around_mapped(const struct rf_norm *n, uint32_t dev, uint64_t ino, u
 static struct rf_around *around_of(struct rf_norm *n, uint64_t mm_id, uint32_t dev, uint64_t ino,
 				   uint64_t first)
 {
-	struct rf_mm **mm = rf_mm_map_get(&n->mms, mm_id);
+	struct rec_mm **mm = rec_mm_map_get(&n->mms, mm_id);
 	struct rf_around *a;
 
 	if (!mm)
@@ -497,10 +497,10 @@ static int fault_around(struct rf_norm *n, const struct rf_tp *tp, const struct 
 {
 	struct rf_event ev = *fault;
 	const void *d = raw->data;
-	uint64_t ino = rf_tp_u64(tp, TPF(mm_filemap_map_pages, i_ino), d);
-	uint64_t idx = rf_tp_u64(tp, TPF(mm_filemap_map_pages, index), d);
-	uint64_t last = rf_tp_u64(tp, TPF(mm_filemap_map_pages, last_index), d);
-	uint32_t dev = rf_tp_u64(tp, TPF(mm_filemap_map_pages, s_dev), d), order;
+	uint64_t ino = rec_tp_u64(tp, TPF(mm_filemap_map_pages, i_ino), d);
+	uint64_t idx = rec_tp_u64(tp, TPF(mm_filemap_map_pages, index), d);
+	uint64_t last = rec_tp_u64(tp, TPF(mm_filemap_map_pages, last_index), d);
+	uint32_t dev = rec_tp_u64(tp, TPF(mm_filemap_map_pages, s_dev), d), order;
 	uint64_t f_lo = fault->u.file.index, f_hi = f_lo + (1ull << fault->u.file.order), seq;
 	struct rf_around *a;
 	int err = 0;
@@ -531,7 +531,7 @@ static int fault_around(struct rf_norm *n, const struct rf_tp *tp, const struct 
 			continue;
 		ev.u.file.index = base;
 		ev.u.file.order = order;
-		err = rf_norm_emit(n, &ev);
+		err = rec_norm_emit(n, &ev);
 		if (a)
 			around_mark(a, base, end);
 	}
@@ -543,7 +543,7 @@ static int fault_around(struct rf_norm *n, const struct rf_tp *tp, const struct 
 }
 
 static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		    struct rf_task *t)
+		    struct rec_task *t)
 {
 	struct rf_pending_fault *pf = &n->pending[raw->cpu];
 
@@ -552,8 +552,8 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	pf->on = true;
 	pf->pid = t->pid;
 	pf->time = raw->ts;
-	pf->addr = rf_tp_u64(tp, TPF(page_fault_user, address), raw->data);
-	pf->flags = rf_tp_u64(tp, TPF(page_fault_user, error_code), raw->data) & FAULT_WRITE ?
+	pf->addr = rec_tp_u64(tp, TPF(page_fault_user, address), raw->data);
+	pf->flags = rec_tp_u64(tp, TPF(page_fault_user, error_code), raw->data) & FAULT_WRITE ?
 		    RF_REF_WRITE : 0;
 	return 0;
 }
@@ -578,33 +578,33 @@ static int flush_faults(struct rf_norm *n, uint64_t before, int32_t pid)
 	return err;
 }
 
-int rf_norm_flush(struct rf_norm *n)
+int rec_norm_flush(struct rf_norm *n)
 {
-	return flush_faults(n, UINT64_MAX, 0) ?: rf_ra_flush_all(n);
+	return flush_faults(n, UINT64_MAX, 0) ?: rec_ra_flush_all(n);
 }
 
 /* ------------------------------------------------------------- vmas */
 
-static int on_mmap_enter(const struct rf_tp *tp, const struct rf_raw *raw, struct rf_task *t)
+static int on_mmap_enter(const struct rf_tp *tp, const struct rf_raw *raw, struct rec_task *t)
 {
 	const void *d = raw->data;
 
-	t->mmap_len = rf_tp_u64(tp, TPF(sys_enter_mmap, len), d);
-	t->mmap_prot = rf_tp_u64(tp, TPF(sys_enter_mmap, prot), d);
-	t->mmap_flags = rf_tp_u64(tp, TPF(sys_enter_mmap, flags), d);
-	t->mmap_fd = (int64_t)rf_tp_u64(tp, TPF(sys_enter_mmap, fd), d);
-	t->mmap_off = rf_tp_u64(tp, TPF(sys_enter_mmap, off), d);
+	t->mmap_len = rec_tp_u64(tp, TPF(sys_enter_mmap, len), d);
+	t->mmap_prot = rec_tp_u64(tp, TPF(sys_enter_mmap, prot), d);
+	t->mmap_flags = rec_tp_u64(tp, TPF(sys_enter_mmap, flags), d);
+	t->mmap_fd = (int64_t)rec_tp_u64(tp, TPF(sys_enter_mmap, fd), d);
+	t->mmap_off = rec_tp_u64(tp, TPF(sys_enter_mmap, off), d);
 	t->mmap_pending = true;
 	return 0;
 }
 
-static bool stat_file(const char *path, struct rf_vma *v)
+static bool stat_file(const char *path, struct rec_vma *v)
 {
 	struct stat st;
 
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return false;
-	v->dev = rf_kdev(st.st_dev);
+	v->dev = rec_kdev(st.st_dev);
 	v->ino = st.st_ino;
 	return true;
 }
@@ -616,15 +616,15 @@ static bool stat_file(const char *path, struct rf_vma *v)
  * mapping unmapped since, its hole refilled by other files (the loader's
  * /etc/ld.so.cache, then locale files at offset 0), has none.
  */
-static const struct rf_vma *maps_file(const struct rf_norm *n, const struct rf_vmas *fresh,
-				      const struct rf_vma *v)
+static const struct rec_vma *maps_file(const struct rf_norm *n, const struct rec_vmas *fresh,
+				       const struct rec_vma *v)
 {
-	const struct rf_vma *m, *file = NULL;
+	const struct rec_vma *m, *file = NULL;
 	uint64_t base = (v->start >> n->page_shift) - v->pgoff;	/* page of file offset 0 */
 
 	if (!fresh->nr)
 		return NULL;	/* no maps read (the process gone): fresh->v may be NULL */
-	for (m = rf_vmas_find(fresh, v->start) ?: fresh->v; m < fresh->v + fresh->nr; m++) {
+	for (m = rec_vmas_find(fresh, v->start) ?: fresh->v; m < fresh->v + fresh->nr; m++) {
 		if (m->end <= v->start || !m->ino)
 			continue;
 		if (m->start >= v->end)
@@ -647,11 +647,11 @@ static const struct rf_vma *maps_file(const struct rf_norm *n, const struct rf_v
  * mapping gone by then is recorded as anonymous and corrected by the next
  * filemap fault event in it.
  */
-static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, struct rf_vma *v,
+static void mmap_file(struct rf_norm *n, struct rec_task *t, struct rec_mm *mm, struct rec_vma *v,
 		      uint64_t now)
 {
-	struct rf_vmas fresh = { 0 };
-	const struct rf_vma *m;
+	struct rec_vmas fresh = { 0 };
+	const struct rec_vma *m;
 	char path[96];
 
 	if (mm->vmas.gone)
@@ -660,7 +660,7 @@ static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, st
 		 (unsigned long long)v->start, (unsigned long long)v->end);
 	if (stat_file(path, v))
 		goto name;
-	if (rf_vmas_load_upto(&fresh, mm->tgid, v->end - 1)) {
+	if (rec_vmas_load_upto(&fresh, mm->tgid, v->end - 1)) {
 		mm->vmas.gone = true;
 		return;
 	}
@@ -669,22 +669,22 @@ static void mmap_file(struct rf_norm *n, struct rf_task *t, struct rf_mm *mm, st
 		v->dev = m->dev;
 		v->ino = m->ino;
 	}
-	rf_vmas_free(&fresh);
+	rec_vmas_free(&fresh);
 	if (!v->ino)
 		return;
 name:
 	/* names it only if the fd is still that file */
-	rf_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
+	rec_name_file_from_fd(n, now, t->pid, (int)t->mmap_fd, v->dev, v->ino);
 }
 
 static int on_mmap_exit(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-			struct rf_task *t)
+			struct rec_task *t)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_MMAP };
-	int64_t ret = (int64_t)rf_tp_u64(tp, TPF(sys_exit_mmap, ret), raw->data);
+	int64_t ret = (int64_t)rec_tp_u64(tp, TPF(sys_exit_mmap, ret), raw->data);
 	uint64_t pg = 1ull << n->page_shift;
-	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
-	struct rf_vma v = { 0 };
+	struct rec_mm *mm = rec_mm_get(n, t->mm, t->tgid);
+	struct rec_vma v = { 0 };
 
 	if (!t->mmap_pending || !mm || (ret < 0 && ret > -4096))
 		return 0;
@@ -695,7 +695,7 @@ static int on_mmap_exit(struct rf_norm *n, const struct rf_tp *tp, const struct 
 	v.flags = t->mmap_flags & MAP_SHARED ? RF_VMA_SHARED : 0;
 	if (!(t->mmap_flags & MAP_ANONYMOUS) && t->mmap_fd >= 0)
 		mmap_file(n, t, mm, &v, raw->ts);
-	rf_vmas_insert(&mm->vmas, &v);
+	rec_vmas_insert(&mm->vmas, &v);
 	ev.u.vma.mm = t->mm;
 	ev.u.vma.addr = v.start;
 	ev.u.vma.len = v.end - v.start;
@@ -704,43 +704,43 @@ static int on_mmap_exit(struct rf_norm *n, const struct rf_tp *tp, const struct 
 	ev.u.vma.pgoff = v.ino ? v.pgoff : 0;
 	ev.u.vma.prot = t->mmap_prot;
 	ev.u.vma.flags = t->mmap_flags;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 static int on_munmap_madvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-			     struct rf_task *t, bool unmap)
+			     struct rec_task *t, bool unmap)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = unmap ? RF_EV_MUNMAP : RF_EV_MADVISE };
 	uint64_t pg = 1ull << n->page_shift;
-	struct rf_mm *mm = rf_mm_get(n, t->mm, t->tgid);
+	struct rec_mm *mm = rec_mm_get(n, t->mm, t->tgid);
 
 	const void *d = raw->data;
 
 	ev.u.vma.mm = t->mm;
 	if (unmap) {
-		ev.u.vma.addr = rf_tp_u64(tp, TPF(sys_enter_munmap, addr), d);
-		ev.u.vma.len = rf_tp_u64(tp, TPF(sys_enter_munmap, len), d);
+		ev.u.vma.addr = rec_tp_u64(tp, TPF(sys_enter_munmap, addr), d);
+		ev.u.vma.len = rec_tp_u64(tp, TPF(sys_enter_munmap, len), d);
 	} else {
-		ev.u.vma.addr = rf_tp_u64(tp, TPF(sys_enter_madvise, start), d);
-		ev.u.vma.len = rf_tp_u64(tp, TPF(sys_enter_madvise, len_in), d);
-		ev.u.vma.advice = rf_tp_u64(tp, TPF(sys_enter_madvise, behavior), d);
+		ev.u.vma.addr = rec_tp_u64(tp, TPF(sys_enter_madvise, start), d);
+		ev.u.vma.len = rec_tp_u64(tp, TPF(sys_enter_madvise, len_in), d);
+		ev.u.vma.advice = rec_tp_u64(tp, TPF(sys_enter_madvise, behavior), d);
 	}
 	ev.u.vma.len = (ev.u.vma.len + pg - 1) & ~(pg - 1);
 	if (unmap && mm)
-		rf_vmas_remove(&mm->vmas, ev.u.vma.addr, ev.u.vma.addr + ev.u.vma.len);
-	return rf_norm_emit(n, &ev);
+		rec_vmas_remove(&mm->vmas, ev.u.vma.addr, ev.u.vma.addr + ev.u.vma.len);
+	return rec_norm_emit(n, &ev);
 }
 
 static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		      struct rf_task *t)
+		      struct rec_task *t)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = RF_EV_FADVISE };
 	const void *d = raw->data;
-	int fd = (int)rf_tp_u64(tp, TPF(sys_enter_fadvise64, fd), d);
-	uint64_t off = rf_tp_u64(tp, TPF(sys_enter_fadvise64, offset), d);
-	uint64_t len = rf_tp_u64(tp, TPF(sys_enter_fadvise64, len), d);
+	int fd = (int)rec_tp_u64(tp, TPF(sys_enter_fadvise64, fd), d);
+	uint64_t off = rec_tp_u64(tp, TPF(sys_enter_fadvise64, offset), d);
+	uint64_t len = rec_tp_u64(tp, TPF(sys_enter_fadvise64, len), d);
 	uint64_t pg = 1ull << n->page_shift;
 	char link[64];
 	struct stat st;
@@ -748,73 +748,73 @@ static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)t->pid, fd);
 	if (stat(link, &st) || !S_ISREG(st.st_mode))
 		return 0;	/* closed before we looked: the advice cannot be placed */
-	ev.u.file.dev = rf_kdev(st.st_dev);
+	ev.u.file.dev = rec_kdev(st.st_dev);
 	ev.u.file.ino = st.st_ino;
 	ev.u.file.index = off / pg;
 	ev.u.file.nr = len ? (off + len + pg - 1) / pg - off / pg : 0;	/* 0: to the end */
-	ev.u.file.advice = rf_tp_u64(tp, TPF(sys_enter_fadvise64, advice), d);
-	rf_name_file_from_fd(n, raw->ts, t->pid, fd, ev.u.file.dev, ev.u.file.ino);
-	return rf_norm_emit(n, &ev);
+	ev.u.file.advice = rec_tp_u64(tp, TPF(sys_enter_fadvise64, advice), d);
+	rec_name_file_from_fd(n, raw->ts, t->pid, fd, ev.u.file.dev, ev.u.file.ino);
+	return rec_norm_emit(n, &ev);
 }
 
 /* ------------------------------------------------------------ tasks */
 
 static int on_newtask(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		      struct rf_task *parent)
+		      struct rec_task *parent)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = parent->pid,
 			       .type = RF_EV_FORK };
-	int32_t child = rf_tp_u64(tp, TPF(task_newtask, pid), raw->data);
-	uint64_t flags = rf_tp_u64(tp, TPF(task_newtask, clone_flags), raw->data);
+	int32_t child = rec_tp_u64(tp, TPF(task_newtask, pid), raw->data);
+	uint64_t flags = rec_tp_u64(tp, TPF(task_newtask, clone_flags), raw->data);
 	int32_t tgid = flags & CLONE_THREAD_FLAG ? parent->tgid : child;
-	struct rf_task *c = rf_task_find(n, child);
+	struct rec_task *c = rec_task_find(n, child);
 	int err;
 
 	/* pid reuse after a missed exit: the old task's held fault and readahead go out first */
-	err = c ? rf_fault_release(n, c, true) : 0;
+	err = c ? rec_fault_release(n, c, true) : 0;
 	if (err)
 		return err;
-	c = rf_task_forked(n, child, tgid);
+	c = rec_task_forked(n, child, tgid);
 	if (!c)
 		return RF_ERR_NOMEM;
 	c->cgroup = parent->cgroup;
 	if (flags & CLONE_VM_FLAG)
 		c->mm = parent->mm;
 	else
-		c->mm = rf_mm_new(n, tgid, rf_mm_get(n, parent->mm, parent->tgid));
-	rf_task_event(&ev, c);
+		c->mm = rec_mm_new(n, tgid, rec_mm_get(n, parent->mm, parent->tgid));
+	rec_task_event(&ev, c);
 	ev.u.task.flags = flags & CLONE_VM_FLAG ? RF_FORK_THREAD : 0;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 static int on_exec(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		   struct rf_task *t)
+		   struct rec_task *t)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_EXEC };
 	char file[4096], comm[16];
 	const char *base;
 	size_t len;
 
-	rf_tp_str(tp, TPF(sched_process_exec, filename), raw->data, raw->size, file, sizeof(file));
+	rec_tp_str(tp, TPF(sched_process_exec, filename), raw->data, raw->size, file, sizeof(file));
 	base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	len = strnlen(base, sizeof(comm) - 1);	/* the kernel's comm: 15 characters */
 	memcpy(comm, base, len);
 	comm[len] = '\0';
-	t->mm = rf_mm_new(n, t->tgid, NULL);
-	rf_task_event(&ev, t);
+	t->mm = rec_mm_new(n, t->tgid, NULL);
+	rec_task_event(&ev, t);
 	ev.u.task.comm = comm;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
-static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_task *t)
+static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rec_task *t)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_EXIT };
 	int err = n->nr_pending ? flush_faults(n, 0, t->pid) : 0;
 
-	err = err ?: rf_fault_release(n, t, true);
-	rf_task_event(&ev, t);
-	err = err ?: rf_norm_emit(n, &ev);
-	rf_task_drop(n, ev.pid);
+	err = err ?: rec_fault_release(n, t, true);
+	rec_task_event(&ev, t);
+	err = err ?: rec_norm_emit(n, &ev);
+	rec_task_drop(n, ev.pid);
 	return err;
 }
 
@@ -822,7 +822,7 @@ static int on_task_exit(struct rf_norm *n, const struct rf_raw *raw, struct rf_t
 
 static struct rf_cgroup_rec *cg_find_path(struct rf_norm *n, const char *rel)
 {
-	const uint64_t *i = rf_u64_map_get(&n->cg_by_path, rf_hash_str(rel));
+	const uint64_t *i = rec_u64_map_get(&n->cg_by_path, rf_hash_str(rel));
 
 	return i && *i < n->nr_cgs ? &n->cgs[*i] : NULL;
 }
@@ -836,7 +836,7 @@ static int cg_limits(struct rf_norm *n, uint64_t time, struct rf_cgroup_rec *cg)
 	for (k = 0; k < RF_LIMIT_KIND_MAX && !err; k++) {
 		uint64_t v;
 
-		if (!n->cfg.root || !rf_memcg_limit(n->cfg.root, cg->rel, k, &v))
+		if (!n->cfg.root || !rec_memcg_limit(n->cfg.root, cg->rel, k, &v))
 			continue;
 		if ((cg->have & 1u << k) && cg->limits[k] == v)
 			continue;
@@ -845,12 +845,12 @@ static int cg_limits(struct rf_norm *n, uint64_t time, struct rf_cgroup_rec *cg)
 		ev.u.cgroup.id = cg->id;
 		ev.u.cgroup.kind = k;
 		ev.u.cgroup.value = v;
-		err = rf_norm_emit(n, &ev);
+		err = rec_norm_emit(n, &ev);
 	}
 	return err;
 }
 
-int rf_norm_poll_limits(struct rf_norm *n, uint64_t time)
+int rec_norm_poll_limits(struct rf_norm *n, uint64_t time)
 {
 	size_t i;
 	int err = 0;
@@ -871,7 +871,7 @@ static struct rf_cgroup_rec *cg_add(struct rf_norm *n, const char *rel, uint64_t
 	memset(cg, 0, sizeof(*cg));
 	cg->id = id;
 	cg->rel = strdup(rel);
-	if (!cg->rel || rf_u64_map_put(&n->cg_by_path, rf_hash_str(rel), n->nr_cgs)) {
+	if (!cg->rel || rec_u64_map_put(&n->cg_by_path, rf_hash_str(rel), n->nr_cgs)) {
 		free(cg->rel);
 		return NULL;
 	}
@@ -879,8 +879,8 @@ static struct rf_cgroup_rec *cg_add(struct rf_norm *n, const char *rel, uint64_t
 	return cg;
 }
 
-int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t id,
-		   uint64_t parent)
+int rec_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t id,
+		    uint64_t parent)
 {
 	struct rf_event ev = { .time = time, .type = RF_EV_CGROUP_MKDIR };
 	struct rf_cgroup_rec *cg = cg_add(n, strcmp(rel, "/") ? rel : "", id);
@@ -889,17 +889,17 @@ int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t i
 	if (!cg)
 		return RF_ERR_NOMEM;
 	if (n->cfg.scope_cgroup && (id == n->cfg.scope_cgroup ||
-				    rf_u64_map_get(&n->scope, parent)))
-		rf_u64_map_put(&n->scope, id, 1);
+				    rec_u64_map_get(&n->scope, parent)))
+		rec_u64_map_put(&n->scope, id, 1);
 	ev.u.cgroup.id = id;
 	ev.u.cgroup.parent = parent;
 	ev.u.cgroup.path = rel;
-	err = rf_norm_emit(n, &ev);
+	err = rec_norm_emit(n, &ev);
 	return err ?: cg_limits(n, time, cg);
 }
 
-int rf_norm_cgroups_below(const struct rf_norm *n, uint64_t id,
-			  int (*fn)(void *ctx, const char *rel, uint64_t id), void *ctx)
+int rec_norm_cgroups_below(const struct rf_norm *n, uint64_t id,
+			   int (*fn)(void *ctx, const char *rel, uint64_t id), void *ctx)
 {
 	const char *top = NULL;
 	size_t i, len;
@@ -932,16 +932,16 @@ static int on_cg_mkdir(struct rf_norm *n, const struct rf_tp *tp, const struct r
 	struct rf_cgroup_rec *p;
 	char *slash;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_mkdir, root), raw->data)))
+	if (!our_hierarchy(n, (int32_t)rec_tp_u64(tp, TPF(cgroup_mkdir, root), raw->data)))
 		return 0;
-	rf_tp_str(tp, TPF(cgroup_mkdir, path), raw->data, raw->size, path, sizeof(path));
+	rec_tp_str(tp, TPF(cgroup_mkdir, path), raw->data, raw->size, path, sizeof(path));
 	snprintf(parent, sizeof(parent), "%s", path);
 	slash = strrchr(parent, '/');
 	if (slash)
 		*slash = '\0';
 	p = cg_find_path(n, parent);
-	return rf_norm_cgroup(n, raw->ts, path, rf_tp_u64(tp, TPF(cgroup_mkdir, id), raw->data),
-			      p ? p->id : 0);
+	return rec_norm_cgroup(n, raw->ts, path, rec_tp_u64(tp, TPF(cgroup_mkdir, id), raw->data),
+			       p ? p->id : 0);
 }
 
 static int on_cg_rmdir(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw)
@@ -950,14 +950,14 @@ static int on_cg_rmdir(struct rf_norm *n, const struct rf_tp *tp, const struct r
 	char path[4096];
 	struct rf_cgroup_rec *cg;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_rmdir, root), raw->data)))
+	if (!our_hierarchy(n, (int32_t)rec_tp_u64(tp, TPF(cgroup_rmdir, root), raw->data)))
 		return 0;
-	rf_tp_str(tp, TPF(cgroup_rmdir, path), raw->data, raw->size, path, sizeof(path));
+	rec_tp_str(tp, TPF(cgroup_rmdir, path), raw->data, raw->size, path, sizeof(path));
 	cg = cg_find_path(n, path);
 	if (cg)
 		cg->id = 0;	/* no more limit polling */
-	ev.u.cgroup.id = rf_tp_u64(tp, TPF(cgroup_rmdir, id), raw->data);
-	return rf_norm_emit(n, &ev);
+	ev.u.cgroup.id = rec_tp_u64(tp, TPF(cgroup_rmdir, id), raw->data);
+	return rec_norm_emit(n, &ev);
 }
 
 static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
@@ -965,17 +965,18 @@ static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct 
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = cur,
 			       .type = RF_EV_CGROUP_ATTACH };
-	int32_t pid = rf_tp_u64(tp, TPF(cgroup_attach_task, pid), raw->data);
-	struct rf_task *t;
+	int32_t pid = rec_tp_u64(tp, TPF(cgroup_attach_task, pid), raw->data);
+	struct rec_task *t;
 
-	if (!our_hierarchy(n, (int32_t)rf_tp_u64(tp, TPF(cgroup_attach_task, dst_root), raw->data)))
+	if (!our_hierarchy(n, (int32_t)rec_tp_u64(tp, TPF(cgroup_attach_task, dst_root),
+						  raw->data)))
 		return 0;
-	ev.u.cgroup.id = rf_tp_u64(tp, TPF(cgroup_attach_task, dst_id), raw->data);
+	ev.u.cgroup.id = rec_tp_u64(tp, TPF(cgroup_attach_task, dst_id), raw->data);
 	ev.u.cgroup.pid = pid;
-	t = rf_task_get(n, raw->ts, pid);
+	t = rec_task_get(n, raw->ts, pid);
 	if (t)
 		t->cgroup = ev.u.cgroup.id;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 /* -------------------------------------------------------------- lru */
@@ -990,23 +991,23 @@ static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct 
  * faulted: the batch is per CPU, drained by its next add).
  */
 static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		  int32_t pid, const struct rf_task *t, bool add)
+		  int32_t pid, const struct rec_task *t, bool add)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = pid,
 			       .type = add ? RF_EV_LRU_ADD : RF_EV_LRU_ACTIVATE };
 	const uint64_t *info;
 
 	/* both events give the pfn first */
-	ev.u.lru.pfn = rf_tp_u64(tp, TPF_SAME(mm_lru_insertion, mm_lru_activate, pfn), raw->data);
-	info = rf_u64_map_get(&n->pfn_info, ev.u.lru.pfn);
+	ev.u.lru.pfn = rec_tp_u64(tp, TPF_SAME(mm_lru_insertion, mm_lru_activate, pfn), raw->data);
+	info = rec_u64_map_get(&n->pfn_info, ev.u.lru.pfn);
 	if (!info && (!t || !in_scope(n, t)))
 		return 0;
 	ev.u.lru.order = info ? *info & ((1u << PFN_ORDER_BITS) - 1) : 0;
 	if (add) {
-		ev.u.lru.lru = rf_tp_u64(tp, TPF(mm_lru_insertion, lru), raw->data);
+		ev.u.lru.lru = rec_tp_u64(tp, TPF(mm_lru_insertion, lru), raw->data);
 		ev.u.lru.cgroup = info ? *info >> PFN_ORDER_BITS : t->cgroup;
 	}
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 /*
@@ -1023,7 +1024,7 @@ static int on_drain_del(struct rf_norm *n, const struct rf_tp *tp, const struct 
 
 	pc_event(&ev, tp, raw, pid, false);
 	/* not a folio the scope added (the output file's are not kept): none of the trace's */
-	return pc_forget(n, &ev) ? rf_norm_emit(n, &ev) : 0;
+	return pc_forget(n, &ev) ? rec_norm_emit(n, &ev) : 0;
 }
 
 /*
@@ -1035,20 +1036,20 @@ static int on_damon(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = n->cfg.damon_pid,
 			       .type = RF_EV_DAMON_REGION };
-	const struct rf_task *t = rf_task_find(n, n->cfg.damon_pid);
+	const struct rec_task *t = rec_task_find(n, n->cfg.damon_pid);
 	const void *d = raw->data;
-	uint64_t acc = rf_tp_u64(tp, TPF(damon_aggregated, nr_accesses), d);
-	uint64_t age = rf_tp_u64(tp, TPF(damon_aggregated, age), d);
+	uint64_t acc = rec_tp_u64(tp, TPF(damon_aggregated, nr_accesses), d);
+	uint64_t age = rec_tp_u64(tp, TPF(damon_aggregated, age), d);
 
-	if (!n->cfg.damon_pid || rf_tp_u64(tp, TPF(damon_aggregated, target_id), d) || !t)
+	if (!n->cfg.damon_pid || rec_tp_u64(tp, TPF(damon_aggregated, target_id), d) || !t)
 		return 0;	/* not ours (one target), or the process is gone */
 	ev.u.damon.mm = t->mm;
-	ev.u.damon.start = rf_tp_u64(tp, TPF(damon_aggregated, start), d);
-	ev.u.damon.end = rf_tp_u64(tp, TPF(damon_aggregated, end), d);
+	ev.u.damon.start = rec_tp_u64(tp, TPF(damon_aggregated, start), d);
+	ev.u.damon.end = rec_tp_u64(tp, TPF(damon_aggregated, end), d);
 	ev.u.damon.nr_accesses = acc > UINT32_MAX ? UINT32_MAX : (uint32_t)acc;
 	ev.u.damon.max_nr_accesses = n->cfg.damon_max_nr_accesses;
 	ev.u.damon.age = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 /* A record of the drain instance: another task's context, LRU events and page-cache deletes. */
@@ -1066,7 +1067,7 @@ static int on_drain(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 
 /* ---------------------------------------------------------- reclaim */
 
-static uint32_t reclaim_kind(const struct rf_task *t)
+static uint32_t reclaim_kind(const struct rec_task *t)
 {
 	if (t->reclaim)
 		return t->reclaim - 1;
@@ -1074,7 +1075,7 @@ static uint32_t reclaim_kind(const struct rf_task *t)
 }
 
 static int on_shrink(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		     struct rf_task *t, enum rf_tp_id id)
+		     struct rec_task *t, enum rf_tp_id id)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = RF_EV_RECLAIM };
@@ -1086,39 +1087,40 @@ static int on_shrink(struct rf_norm *n, const struct rf_tp *tp, const struct rf_
 	switch (id) {
 	case TP_mm_vmscan_lru_shrink_active:
 		r->list = RF_RECLAIM_LIST_ACTIVE;
-		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nid), d);
-		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_taken), d);
-		r->nr_activated = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_active), d);
-		r->nr_deactivated = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_deactivated),
-					      d);
-		r->priority = (int32_t)rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, priority), d);
-		r->file = !!(rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, reclaim_flags), d) &
+		r->nid = rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nid), d);
+		r->nr_scanned = rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_taken), d);
+		r->nr_activated = rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_active), d);
+		r->nr_deactivated = rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, nr_deactivated),
+					       d);
+		r->priority = (int32_t)rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, priority),
+						  d);
+		r->file = !!(rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_active, reclaim_flags), d) &
 			     RECLAIM_WB_FILE);
 		break;
 	case TP_mm_vmscan_lru_shrink_inactive:
 		r->list = RF_RECLAIM_LIST_INACTIVE;
-		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nid), d);
-		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_scanned), d);
-		r->nr_reclaimed = rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_reclaimed),
-					    d);
+		r->nid = rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nid), d);
+		r->nr_scanned = rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_scanned), d);
+		r->nr_reclaimed = rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_reclaimed),
+					     d);
 		r->nr_activated =
-			rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_activate0), d) +
-			rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_activate1), d);
-		r->priority = (int32_t)rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, priority),
-						 d);
-		r->file = !!(rf_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, reclaim_flags), d) &
+			rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_activate0), d) +
+			rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, nr_activate1), d);
+		r->priority = (int32_t)rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, priority),
+						  d);
+		r->file = !!(rec_tp_u64(tp, TPF(mm_vmscan_lru_shrink_inactive, reclaim_flags), d) &
 			     RECLAIM_WB_FILE);
 		break;
 	default:	/* mm_vmscan_reclaim_pages */
 		r->list = RF_RECLAIM_LIST_ANY;
-		r->nid = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nid), d);
-		r->nr_scanned = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_scanned), d);
-		r->nr_reclaimed = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_reclaimed), d);
-		r->nr_activated = rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_activate0), d) +
-				  rf_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_activate1), d);
+		r->nid = rec_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nid), d);
+		r->nr_scanned = rec_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_scanned), d);
+		r->nr_reclaimed = rec_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_reclaimed), d);
+		r->nr_activated = rec_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_activate0), d) +
+				  rec_tp_u64(tp, TPF(mm_vmscan_reclaim_pages, nr_activate1), d);
 		break;
 	}
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 /* ------------------------------------------------------------ driver */
@@ -1134,7 +1136,7 @@ static int on_lost(struct rf_norm *n, const struct rf_raw *raw)
 	n->lost += raw->lost;
 	if (raw->cpu < n->nr_cpus)
 		n->lost_per_cpu[raw->cpu] += raw->lost;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
 static bool is_reference(const struct rf_tp *tp)
@@ -1174,18 +1176,18 @@ static bool inside_fault(enum rf_tp_id id)
 static int fault_retry(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 		       int32_t pid)
 {
-	struct rf_task *t = rf_task_find(n, pid);
+	struct rec_task *t = rec_task_find(n, pid);
 	int err;
 
 	if (!t || !t->fault.on)
 		return 0;
 	t->fault.last = raw->ts;
-	err = rf_fault_release(n, t, false);
+	err = rec_fault_release(n, t, false);
 	return err ?: fault_around(n, tp, raw, &t->fault.ev);
 }
 
 static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
-		    const struct rf_raw *raw, struct rf_task *t)
+		    const struct rf_raw *raw, struct rec_task *t)
 {
 	const void *d = raw->data;
 	int64_t ret;
@@ -1196,16 +1198,16 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 	case TP_mm_filemap_delete_from_page_cache: return on_pc(n, tp, raw, t, false);
 	case TP_page_fault_user: return on_fault(n, tp, raw, t);
 	case TP_sys_enter_read:
-		read_begin(t, rf_tp_u64(tp, TPF(sys_enter_read, count), d),
-			   (int)rf_tp_u64(tp, TPF(sys_enter_read, fd), d));
+		read_begin(t, rec_tp_u64(tp, TPF(sys_enter_read, count), d),
+			   (int)rec_tp_u64(tp, TPF(sys_enter_read, fd), d));
 		return 0;
 	case TP_sys_enter_pread64:
-		read_begin(t, rf_tp_u64(tp, TPF(sys_enter_pread64, count), d),
-			   (int)rf_tp_u64(tp, TPF(sys_enter_pread64, fd), d));
+		read_begin(t, rec_tp_u64(tp, TPF(sys_enter_pread64, count), d),
+			   (int)rec_tp_u64(tp, TPF(sys_enter_pread64, fd), d));
 		return 0;
 	case TP_sys_exit_read:
 	case TP_sys_exit_pread64:
-		ret = rf_tp_u64(tp, TPF_SAME(sys_exit_read, sys_exit_pread64, ret), d);
+		ret = rec_tp_u64(tp, TPF_SAME(sys_exit_read, sys_exit_pread64, ret), d);
 		return t->rd.active ? read_end(n, raw, t, ret) : 0;
 	case TP_sys_enter_mmap: return on_mmap_enter(tp, raw, t);
 	case TP_sys_exit_mmap: return on_mmap_exit(n, tp, raw, t);
@@ -1228,17 +1230,17 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 	}
 }
 
-int rf_norm_record(void *ctx, const struct rf_raw *raw)
+int rec_norm_record(void *ctx, const struct rf_raw *raw)
 {
 	struct rf_norm *n = ctx;
 	const struct rf_tp *tp;
-	struct rf_task *t;
+	struct rec_task *t;
 	enum rf_tp_id id;
 	int32_t pid;
 
 	if (!raw->data)
 		return on_lost(n, raw);
-	tp = rf_tp_of(n->cfg.tps, raw->data, &pid);
+	tp = rec_tp_of(n->cfg.tps, raw->data, &pid);
 	if (!tp)
 		return 0;
 	n->records++;
@@ -1247,7 +1249,7 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 	if (raw->drain)
 		return on_drain(n, id, tp, raw, pid);
 	if (n->ra_open && pid != n->ra_pid) {
-		int err = rf_ra_interleaved(n, pid);
+		int err = rec_ra_interleaved(n, pid);
 
 		if (err)
 			return err;
@@ -1280,7 +1282,7 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 	case TP_cgroup_attach_task: return on_cg_attach(n, tp, raw, pid);
 	default: break;
 	}
-	t = rf_task_get(n, raw->ts, pid);
+	t = rec_task_get(n, raw->ts, pid);
 	if (!t)
 		return RF_ERR_NOMEM;
 	if (t->fault.on) {
@@ -1289,13 +1291,13 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 		if (inside_fault(id))
 			t->fault.last = raw->ts;
 		else
-			err = rf_fault_release(n, t, true);	/* the task left the fault */
+			err = rec_fault_release(n, t, true);	/* the task left the fault */
 		if (err)
 			return err;
 	}
 	/* after the update above: a record inside a fault keeps it held, however late */
 	if (n->nr_held && raw->ts > n->held_oldest + HOLD_NS) {
-		int err = rf_fault_release_stale(n, raw->ts - HOLD_NS);
+		int err = rec_fault_release_stale(n, raw->ts - HOLD_NS);
 
 		if (err)
 			return err;
@@ -1305,17 +1307,17 @@ int rf_norm_record(void *ctx, const struct rf_raw *raw)
 	return dispatch(n, id, tp, raw, t);
 }
 
-int rf_norm_task(struct rf_norm *n, uint64_t time, pid_t pid)
+int rec_norm_task(struct rf_norm *n, uint64_t time, pid_t pid)
 {
-	return rf_task_get(n, time, pid) ? 0 : RF_ERR_NOMEM;
+	return rec_task_get(n, time, pid) ? 0 : RF_ERR_NOMEM;
 }
 
-uint64_t rf_norm_lost_on(const struct rf_norm *n, uint32_t cpu)
+uint64_t rec_norm_lost_on(const struct rf_norm *n, uint32_t cpu)
 {
 	return cpu < n->nr_cpus ? n->lost_per_cpu[cpu] : 0;
 }
 
-void rf_norm_stats(const struct rf_norm *n, struct rf_record_stats *st)
+void rec_norm_stats(const struct rf_norm *n, struct rf_record_stats *st)
 {
 	st->records = n->records;
 	st->events = n->events;
@@ -1324,7 +1326,7 @@ void rf_norm_stats(const struct rf_norm *n, struct rf_record_stats *st)
 	memcpy(st->by_type, n->by_type, sizeof(st->by_type));
 }
 
-int rf_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg)
+int rec_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg)
 {
 	struct rf_norm *n = calloc(1, sizeof(*n));
 
@@ -1345,19 +1347,19 @@ int rf_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg)
 	return 0;
 }
 
-void rf_norm_free(struct rf_norm *n)
+void rec_norm_free(struct rf_norm *n)
 {
 	size_t i;
 
 	if (!n)
 		return;
-	rf_norm_free_tasks(n);
-	rf_u64_map_destroy(&n->pfn_info);
-	rf_ra_free(n);
-	rf_u64_map_destroy(&n->folios);
-	rf_u64_map_destroy(&n->named_files);
-	rf_u64_map_destroy(&n->cg_by_path);
-	rf_u64_map_destroy(&n->scope);
+	rec_norm_free_tasks(n);
+	rec_u64_map_destroy(&n->pfn_info);
+	rec_ra_free(n);
+	rec_u64_map_destroy(&n->folios);
+	rec_u64_map_destroy(&n->named_files);
+	rec_u64_map_destroy(&n->cg_by_path);
+	rec_u64_map_destroy(&n->scope);
 	for (i = 0; i < n->nr_cgs; i++)
 		free(n->cgs[i].rel);
 	free(n->cgs);

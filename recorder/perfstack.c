@@ -291,7 +291,7 @@ static int open_cpu(struct rf_stacks *s, const int tps[RF_SAMPLE_NR + 1], pid_t 
 	return 0;
 }
 
-int rf_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, char *msg, size_t len)
+int rec_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, char *msg, size_t len)
 {
 	const char *dir = cfg->tracefs_dir ? cfg->tracefs_dir : tracefs_tracing_dir();
 	struct rf_stacks *s = calloc(1, sizeof(*s));
@@ -317,8 +317,8 @@ int rf_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, char
 	for (t = 0; t < 4; t++)
 		if (tps[t] < 0)
 			return tps[t];
-	s->unw = rf_unwinder_new();
-	s->syms = rf_symbols_new();
+	s->unw = rec_unwinder_new();
+	s->syms = rec_symbols_new();
 	if (!s->unw || !s->syms)
 		return RF_ERR_NOMEM;
 	if (cfg->scope == RF_SCOPE_PID) {
@@ -475,16 +475,16 @@ static void apply_maps(struct rf_stacks *s, uint64_t time)
 	for (i = 0; i < n; i++) {
 		switch (todo[i].kind) {
 		case PEND_MMAP:
-			rf_unwinder_map(s->unw, todo[i].tgid, &todo[i].m);
+			rec_unwinder_map(s->unw, todo[i].tgid, &todo[i].m);
 			break;
 		case PEND_EXEC:
-			rf_unwinder_exec(s->unw, todo[i].tgid, todo[i].at);
+			rec_unwinder_exec(s->unw, todo[i].tgid, todo[i].at);
 			break;
 		case PEND_FORK:
-			rf_unwinder_fork(s->unw, todo[i].parent, todo[i].tgid, todo[i].at);
+			rec_unwinder_fork(s->unw, todo[i].parent, todo[i].tgid, todo[i].at);
 			break;
 		case PEND_EXIT:
-			rf_unwinder_exit(s->unw, todo[i].tgid, todo[i].at);
+			rec_unwinder_exit(s->unw, todo[i].tgid, todo[i].at);
 			break;
 		}
 		free((char *)todo[i].m.path);
@@ -533,7 +533,7 @@ static void sample_release(struct rf_stacks *s, struct rf_sample *sm)
 static void note_loss(struct rf_stacks *s, uint64_t from, uint64_t to)
 {
 	s->st.lost++;
-	rf_losses_add(&s->losses, from, to);
+	rec_losses_add(&s->losses, from, to);
 }
 
 /* Parse one PERF_RECORD_SAMPLE (IDENTIFIER first, so its event says the rest). */
@@ -600,7 +600,7 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 	}
 #undef TAKE
 	q = thread_q(s, (int32_t)tid, (int32_t)pid);
-	if (!q || rf_sample_q_insert(&q->sq, &sm)) {
+	if (!q || rec_sample_q_insert(&q->sq, &sm)) {
 		free(sm.stack);
 		s->queued_bytes -= sm.size;
 		note_loss(s, sm.time, sm.time);
@@ -680,7 +680,7 @@ static void read_rings(struct rf_stacks *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-void rf_stacks_read(struct rf_stacks *s)
+void rec_stacks_read(struct rf_stacks *s)
 {
 	if (s)
 		read_rings(s);
@@ -701,7 +701,7 @@ static void *drain_thread(void *arg)
 	return NULL;
 }
 
-int rf_stacks_start(struct rf_stacks *s, char *msg, size_t len)
+int rec_stacks_start(struct rf_stacks *s, char *msg, size_t len)
 {
 	size_t i;
 	int err;
@@ -723,7 +723,7 @@ int rf_stacks_start(struct rf_stacks *s, char *msg, size_t len)
 	return 0;
 }
 
-void rf_stacks_stop(struct rf_stacks *s)
+void rec_stacks_stop(struct rf_stacks *s)
 {
 	size_t i;
 
@@ -787,7 +787,7 @@ static uint32_t frame_id(struct rf_stacks *s, const struct rf_uframe *f, uint64_
 	*slot = (uint32_t)s->nr_frames;
 	memset(&sym, 0, sizeof(sym));
 	if (path)
-		rf_symbols_lookup(s->syms, path, addr, &sym);
+		rec_symbols_lookup(s->syms, path, addr, &sym);
 	memset(&ev, 0, sizeof(ev));
 	ev.time = time;
 	ev.pid = pid;
@@ -858,7 +858,7 @@ static uint32_t unwind_sample(struct rf_stacks *s, int32_t tgid, const struct rf
 	memcpy(us.regs, sm->regs, sizeof(us.regs));
 	us.stack = sm->stack;
 	us.stack_size = sm->size;
-	n = rf_unwind(s->unw, tgid, &us, frames, MAX_FRAMES, &end);
+	n = rec_unwind(s->unw, tgid, &us, frames, MAX_FRAMES, &end);
 	if (!n) {
 		s->st.failed++;
 		return 0;
@@ -894,8 +894,8 @@ static void drop_before(struct rf_stacks *s, struct thread_q *q, size_t keep)
 	}
 }
 
-uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fault,
-			rf_stacks_emit_fn emit, void *ctx, int *err)
+uint32_t rec_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fault,
+			 rf_stacks_emit_fn emit, void *ctx, int *err)
 {
 	struct thread_q **qp, *q;
 	struct rf_sample sm;
@@ -909,9 +909,9 @@ uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fa
 	q = qp ? *qp : NULL;
 	if (!q)
 		goto none;
-	rf_sample_q_find(&q->sq, &s->losses, time, fault, &exit);
+	rec_sample_q_find(&q->sq, &s->losses, time, fault, &exit);
 	drop_before(s, q, exit);	/* may move the queue: look again */
-	at = rf_sample_q_find(&q->sq, &s->losses, time, fault, &exit);
+	at = rec_sample_q_find(&q->sq, &s->losses, time, fault, &exit);
 	if (at == SIZE_MAX)
 		goto none;
 	sm = q->sq.items[at];
@@ -948,7 +948,7 @@ none:
 	return 0;
 }
 
-void rf_stacks_expire(struct rf_stacks *s, uint64_t before)
+void rec_stacks_expire(struct rf_stacks *s, uint64_t before)
 {
 	struct tq_map_slot *it = NULL;
 
@@ -965,11 +965,11 @@ void rf_stacks_expire(struct rf_stacks *s, uint64_t before)
 			keep++;
 		drop_before(s, q, keep);
 	}
-	rf_losses_expire(&s->losses, before);
+	rec_losses_expire(&s->losses, before);
 	pthread_mutex_unlock(&s->lock);
 }
 
-void rf_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st)
+void rec_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	if (!s)
@@ -979,13 +979,13 @@ void rf_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st)
 	pthread_mutex_unlock((pthread_mutex_t *)&s->lock);
 }
 
-int rf_stacks_counters(const struct rf_stacks *s, uint64_t time, rf_stacks_emit_fn emit, void *ctx)
+int rec_stacks_counters(const struct rf_stacks *s, uint64_t time, rf_stacks_emit_fn emit, void *ctx)
 {
 	struct rf_stacks_stats st;
 	struct rf_counter c[10];
 	struct rf_event ev;
 
-	rf_stacks_stats(s, &st);
+	rec_stacks_stats(s, &st);
 	c[0] = (struct rf_counter){ "stacks.samples", st.samples };
 	c[1] = (struct rf_counter){ "stacks.lost", st.lost };
 	c[2] = (struct rf_counter){ "stacks.unwound", st.unwound };
@@ -1005,14 +1005,14 @@ int rf_stacks_counters(const struct rf_stacks *s, uint64_t time, rf_stacks_emit_
 	return emit(ctx, &ev);
 }
 
-void rf_stacks_free(struct rf_stacks *s)
+void rec_stacks_free(struct rf_stacks *s)
 {
 	struct tq_map_slot *it = NULL;
 	size_t i, page;
 
 	if (!s)
 		return;
-	rf_stacks_stop(s);
+	rec_stacks_stop(s);
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	for (i = 0; i < s->nr_rings; i++)
 		munmap(s->rings[i].base, s->rings[i].data_size + page);
@@ -1039,14 +1039,14 @@ void rf_stacks_free(struct rf_stacks *s)
 	free(s->frames);
 	free(s->stacks);
 	free(s->stack_frames);
-	rf_unwinder_free(s->unw);
-	rf_symbols_free(s->syms);
+	rec_unwinder_free(s->unw);
+	rec_symbols_free(s->syms);
 	free(s->rings);
 	free(s->pfds);
 	free(s->fds);
 	id_map_destroy(&s->kinds);
 	free(s->scratch);
-	rf_losses_free(&s->losses);
+	rec_losses_free(&s->losses);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

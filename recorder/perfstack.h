@@ -10,7 +10,7 @@
  * mark without a stack, so that a reference whose own sample was lost takes
  * none rather than an older one of another call path.  A thread drains the
  * rings as they fill into per-thread queues; the normalizer asks for the
- * sample of each reference (rf_stacks_take(), stackmatch.c), which is unwound
+ * sample of each reference (rec_stacks_take(), stackmatch.c), which is unwound
  * (unwind.c) and named (symbols.c) on the recording host, once per distinct
  * stack, and written as name_frame and name_stack events before it.
  */
@@ -55,27 +55,28 @@ struct rf_stacks;
 typedef int (*rf_stacks_emit_fn)(void *ctx, const struct rf_event *ev);
 
 /* Open the perf events (disabled); 0 or a negative errno with @msg set. */
-int rf_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, char *msg, size_t len);
+int rec_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, char *msg, size_t len);
 /* Start the drain thread and enable the events (those of a held command at its exec). */
-int rf_stacks_start(struct rf_stacks *s, char *msg, size_t len);
+int rec_stacks_start(struct rf_stacks *s, char *msg, size_t len);
 /* Read what the rings hold now (the thread does too): before emitting up to a horizon. */
-void rf_stacks_read(struct rf_stacks *s);
+void rec_stacks_read(struct rf_stacks *s);
 /*
- * rf_stacks_take() - the stack id of a reference of thread @pid at @time
+ * rec_stacks_take() - the stack id of a reference of thread @pid at @time
  * @fault: a file or anonymous fault (its sample is page_fault_user's); else a read
  * Emits the name_frame and name_stack events of a stack not yet written
  * through @emit first, with @time.  Return: the id, 0 if the reference has no
  * sample of its own; *@err is set by a failed @emit.
  */
-uint32_t rf_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fault,
-			rf_stacks_emit_fn emit, void *ctx, int *err);
+uint32_t rec_stacks_take(struct rf_stacks *s, int32_t pid, uint64_t time, bool fault,
+			 rf_stacks_emit_fn emit, void *ctx, int *err);
 /* No reference older than @before is to come: drop the samples only those could take. */
-void rf_stacks_expire(struct rf_stacks *s, uint64_t before);
+void rec_stacks_expire(struct rf_stacks *s, uint64_t before);
 /* Disable the events, stop the thread, read what is left. */
-void rf_stacks_stop(struct rf_stacks *s);
-void rf_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st);
+void rec_stacks_stop(struct rf_stacks *s);
+void rec_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st);
 /* The stats as a counters event (source RF_COUNTERS_RECORDER) at @time. */
-int rf_stacks_counters(const struct rf_stacks *s, uint64_t time, rf_stacks_emit_fn emit, void *ctx);
-void rf_stacks_free(struct rf_stacks *s);
+int rec_stacks_counters(const struct rf_stacks *s, uint64_t time, rf_stacks_emit_fn emit,
+			void *ctx);
+void rec_stacks_free(struct rf_stacks *s);
 
 #endif /* REFAULT_RECORDER_PERFSTACK_H */

@@ -30,7 +30,7 @@
 #include "lib/grow.h"
 #include "recorder/norm.h"
 
-int rf_ra_flush(struct rf_norm *n, struct rf_task *t)
+int rec_ra_flush(struct rf_norm *n, struct rec_task *t)
 {
 	struct rf_ra_run *r = &t->ra;
 	struct rf_event ev = { .time = r->time, .cpu = r->cpu, .pid = t->pid,
@@ -46,23 +46,23 @@ int rf_ra_flush(struct rf_norm *n, struct rf_task *t)
 	ev.u.file.nr = r->nr;
 	ev.u.file.order = r->order;
 	r->nr = 0;
-	return rf_norm_emit(n, &ev);
+	return rec_norm_emit(n, &ev);
 }
 
-int rf_ra_interleaved(struct rf_norm *n, int32_t pid)
+int rec_ra_interleaved(struct rf_norm *n, int32_t pid)
 {
-	struct rf_task *t;
+	struct rec_task *t;
 
 	if (pid == n->ra_pid)
 		return 0;
 	n->ra_open = false;
-	t = rf_task_find(n, n->ra_pid);
-	return t ? rf_ra_flush(n, t) : 0;
+	t = rec_task_find(n, n->ra_pid);
+	return t ? rec_ra_flush(n, t) : 0;
 }
 
 /* One more folio added by @t's read or fault: it extends the run or starts one. */
-int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, uint32_t dev,
-	      uint64_t ino, uint64_t index, uint8_t order)
+int rec_ra_add(struct rf_norm *n, struct rec_task *t, const struct rf_raw *raw, uint32_t dev,
+	       uint64_t ino, uint64_t index, uint8_t order)
 {
 	struct rf_ra_run *r = &t->ra;
 	int err;
@@ -79,7 +79,7 @@ int rf_ra_add(struct rf_norm *n, struct rf_task *t, const struct rf_raw *raw, ui
 		r->nr += 1ull << order;
 		return 0;
 	}
-	err = rf_ra_flush(n, t);
+	err = rec_ra_flush(n, t);
 	r->dev = dev;
 	r->ino = ino;
 	r->index = index;
@@ -113,10 +113,10 @@ static void held_remove(struct rf_norm *n, int32_t pid)
 		}
 }
 
-int rf_fault_hold(struct rf_norm *n, struct rf_task *t, const struct rf_event *ev, uint64_t addr)
+int rec_fault_hold(struct rf_norm *n, struct rec_task *t, const struct rf_event *ev, uint64_t addr)
 {
 	/* a fault the task took before this one ended, though we did not see it end */
-	int err = t->fault.on ? rf_fault_release(n, t, true) : 0;
+	int err = t->fault.on ? rec_fault_release(n, t, true) : 0;
 
 	if (err)
 		return err;
@@ -128,35 +128,35 @@ int rf_fault_hold(struct rf_norm *n, struct rf_task *t, const struct rf_event *e
 	return held_add(n, t->pid, ev->time);
 }
 
-int rf_fault_release(struct rf_norm *n, struct rf_task *t, bool end)
+int rec_fault_release(struct rf_norm *n, struct rec_task *t, bool end)
 {
 	struct rf_fault_ctx *f = &t->fault;
-	int err = rf_ra_flush(n, t);
+	int err = rec_ra_flush(n, t);
 
 	if (f->held) {
 		f->held = false;
 		held_remove(n, t->pid);
-		rf_fault_refolio(n, t, &f->ev, f->addr);
-		err = err ?: rf_norm_emit(n, &f->ev);
+		rec_fault_refolio(n, t, &f->ev, f->addr);
+		err = err ?: rec_norm_emit(n, &f->ev);
 	}
 	if (end)
 		f->on = false;
 	return err;
 }
 
-int rf_fault_release_stale(struct rf_norm *n, uint64_t before)
+int rec_fault_release_stale(struct rf_norm *n, uint64_t before)
 {
 	uint64_t oldest = UINT64_MAX;
 	size_t i = 0;
 	int err = 0;
 
 	while (i < n->nr_held && !err) {
-		struct rf_task *t = rf_task_find(n, n->held[i]);
+		struct rec_task *t = rec_task_find(n, n->held[i]);
 
 		if (!t || !t->fault.held) {
 			n->held[i] = n->held[--n->nr_held];	/* the task went away */
 		} else if (t->fault.last < before) {
-			err = rf_fault_release(n, t, false);	/* moves the last entry to i */
+			err = rec_fault_release(n, t, false);	/* moves the last entry to i */
 		} else {
 			oldest = t->fault.last < oldest ? t->fault.last : oldest;
 			i++;
@@ -168,26 +168,26 @@ int rf_fault_release_stale(struct rf_norm *n, uint64_t before)
 
 static int by_pid(const void *a, const void *b)
 {
-	int32_t x = (*(struct rf_task *const *)a)->pid, y = (*(struct rf_task *const *)b)->pid;
+	int32_t x = (*(struct rec_task *const *)a)->pid, y = (*(struct rec_task *const *)b)->pid;
 
 	return (x > y) - (x < y);
 }
 
 /* In pid order: what goes out must not depend on the task table's hash order. */
-int rf_ra_flush_all(struct rf_norm *n)
+int rec_ra_flush_all(struct rf_norm *n)
 {
 	size_t nr = 0, i;
-	struct rf_task **all = malloc((rf_task_map_count(&n->tasks) + 1) * sizeof(*all));
-	struct rf_task_map_slot *s = NULL;
+	struct rec_task **all = malloc((rec_task_map_count(&n->tasks) + 1) * sizeof(*all));
+	struct rec_task_map_slot *s = NULL;
 	int err = 0;
 
 	if (!all)
 		return RF_ERR_NOMEM;
-	while ((s = rf_task_map_next(&n->tasks, s)))
+	while ((s = rec_task_map_next(&n->tasks, s)))
 		all[nr++] = s->val;
 	qsort(all, nr, sizeof(*all), by_pid);
 	for (i = 0; i < nr; i++) {
-		int e = rf_fault_release(n, all[i], true);
+		int e = rec_fault_release(n, all[i], true);
 
 		err = err ?: e;	/* the first error; every task's fault goes out all the same */
 	}
@@ -195,7 +195,7 @@ int rf_ra_flush_all(struct rf_norm *n)
 	return err;
 }
 
-void rf_ra_free(struct rf_norm *n)
+void rec_ra_free(struct rf_norm *n)
 {
 	free(n->held);
 	n->held = NULL;

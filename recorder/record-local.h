@@ -19,7 +19,7 @@
 #define RF_RECORD_PREFIX "refault-record-"
 
 /* True if @name (PREFIX + pid + anything) is a recording's whose process is gone. */
-bool rf_record_name_stale(const char *name);
+bool rec_name_stale(const char *name);
 
 /* --------------------------------------------------------- recorder */
 
@@ -27,35 +27,35 @@ bool rf_record_name_stale(const char *name);
 struct rf_recorder;
 
 /* Allocate and check @opts; touches nothing in the system yet. */
-int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
-		    const struct rf_record_sink *sink);
+int rec_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
+		     const struct rf_record_sink *sink);
 
 /*
  * Create the tracefs instance, enable the events, start tracing and emit the
  * initial state (cgroup tree, tasks, limits, counters).
  */
-int rf_recorder_start(struct rf_recorder *rec);
+int rec_recorder_start(struct rf_recorder *rec);
 
 /* Read what the kernel has, emit everything older than the merge horizon. */
-int rf_recorder_poll(struct rf_recorder *rec);
+int rec_recorder_poll(struct rf_recorder *rec);
 
 /* Periodic work: counter snapshots and limit changes, at most every snapshot interval. */
-int rf_recorder_tick(struct rf_recorder *rec);
+int rec_recorder_tick(struct rf_recorder *rec);
 
 /* Stop tracing, drain every CPU, emit all that is left and the final counters. */
-int rf_recorder_stop(struct rf_recorder *rec);
+int rec_recorder_stop(struct rf_recorder *rec);
 
 /* Remove the instance (if any) and free everything.  NULL is accepted. */
-void rf_recorder_free(struct rf_recorder *rec);
+void rec_recorder_free(struct rf_recorder *rec);
 
 /* The instance's name, "" before start. */
-const char *rf_recorder_instance_name(const struct rf_recorder *rec);
-void rf_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st);
-const char *rf_recorder_errmsg(const struct rf_recorder *rec);
+const char *rec_recorder_instance_name(const struct rf_recorder *rec);
+void rec_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st);
+const char *rec_recorder_errmsg(const struct rf_recorder *rec);
 /* The event sources actually enabled, "filemap:mm_filemap_get_pages,..." */
-const char *rf_recorder_sources(const struct rf_recorder *rec);
+const char *rec_recorder_sources(const struct rf_recorder *rec);
 /* The reference events of the default set the kernel lacks, with no kprobe in their stead: "" or "a:b, c:d". */
-const char *rf_recorder_missing(const struct rf_recorder *rec);
+const char *rec_recorder_missing(const struct rf_recorder *rec);
 
 /* ----------------------------------------------------------- header */
 
@@ -66,8 +66,8 @@ struct rf_record_session_opts;
  * command line of @o, the cgroup recorded (@memcg_rel, the --memcg-limit
  * group's path below the root, or "" for -G's), the recorder's @sources.
  */
-void rf_record_header_fill(struct rf_trace_header *h, const struct rf_record_session_opts *o,
-			   const char *memcg_rel, const char *sources);
+void rec_header_fill(struct rf_trace_header *h, const struct rf_record_session_opts *o,
+		     const char *memcg_rel, const char *sources);
 
 /* ----------------------------------------------------------- source */
 
@@ -93,34 +93,34 @@ struct rf_source_cfg {
 
 struct rf_source;
 
-int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len);
-struct tep_handle *rf_source_tep(struct rf_source *src);
-int rf_source_enable(struct rf_source *src, const char *system, const char *event);
+int rec_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len);
+struct tep_handle *rec_source_tep(struct rf_source *src);
+int rec_source_enable(struct rf_source *src, const char *system, const char *event);
 /*
  * Following a pid, a second instance records, for the tasks not followed, the
  * events of per-CPU batches any task may drain (LRU insertions and activations)
  * and the page-cache deletes that end a folio's pfn (kswapd's reclaim).
  */
-bool rf_source_has_drain(const struct rf_source *src);
+bool rec_source_has_drain(const struct rf_source *src);
 /* Enable @system:@event in the drain instance with @filter (NULL: none); 0 if there is none. */
-int rf_source_enable_drain(struct rf_source *src, const char *system, const char *event,
-			   const char *filter);
+int rec_source_enable_drain(struct rf_source *src, const char *system, const char *event,
+			    const char *filter);
 /* Open the per-CPU readers and turn tracing on. */
-int rf_source_start(struct rf_source *src, char *msg, size_t len);
-int rf_source_trace_off(struct rf_source *src);
+int rec_source_start(struct rf_source *src, char *msg, size_t len);
+int rec_source_trace_off(struct rf_source *src);
 /* Read every available sub-buffer of every CPU (up to @max_pages per CPU, 0 = all). */
-int rf_source_read(struct rf_source *src, unsigned int max_pages);
+int rec_source_read(struct rf_source *src, unsigned int max_pages);
 /* Emit merged records with ts < @horizon (UINT64_MAX: all) in (ts, cpu) order. */
-int rf_source_emit(struct rf_source *src, uint64_t horizon,
-		   int (*fn)(void *ctx, const struct rf_raw *raw), void *ctx);
+int rec_source_emit(struct rf_source *src, uint64_t horizon,
+		    int (*fn)(void *ctx, const struct rf_raw *raw), void *ctx);
 /* Overruns plus dropped events the kernel counted for @cpu. */
-uint64_t rf_source_kernel_lost(struct rf_source *src, int cpu);
-int rf_source_nr_cpus(const struct rf_source *src);
-void rf_source_counts(const struct rf_source *src, uint64_t *pages, uint64_t *bytes);
+uint64_t rec_source_kernel_lost(struct rf_source *src, int cpu);
+int rec_source_nr_cpus(const struct rf_source *src);
+void rec_source_counts(const struct rf_source *src, uint64_t *pages, uint64_t *bytes);
 /* Disable tracing and remove the instance; NULL accepted. */
-void rf_source_close(struct rf_source *src);
+void rec_source_close(struct rf_source *src);
 /* Remove refault-record-PID instances whose PID is gone (left by a SIGKILL). */
-void rf_source_remove_stale(const char *tracefs_dir);
+void rec_source_remove_stale(const char *tracefs_dir);
 
 /* ------------------------------------------------------- kprobe sources */
 
@@ -133,28 +133,28 @@ struct rf_kprobes;
  * kernel lacks.  0 with *@out NULL when none is needed, or none can be made
  * and @mode is AUTO (the events are left out, as any the kernel lacks);
  * else an error in @msg.  *@out is set even on error, for
- * rf_kprobes_destroy().
+ * rec_kprobes_destroy().
  */
-int rf_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe_mode mode,
-		      const bool want[TP_MAX], const char *tracefs_dir, char *msg, size_t len);
+int rec_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe_mode mode,
+		       const bool want[TP_MAX], const char *tracefs_dir, char *msg, size_t len);
 /* The group event @id is in if a kprobe stands in for it, else NULL. */
-const char *rf_kprobes_group(const struct rf_kprobes *k, enum rf_tp_id id);
+const char *rec_kprobes_group(const struct rf_kprobes *k, enum rf_tp_id id);
 /* The kernel function a kprobe for @id is on, else NULL. */
-const char *rf_kprobes_symbol(const struct rf_kprobes *k, enum rf_tp_id id);
+const char *rec_kprobes_symbol(const struct rf_kprobes *k, enum rf_tp_id id);
 /* Remove the events (after every instance that enabled them is gone) and free @k. */
-void rf_kprobes_destroy(struct rf_kprobes *k);
+void rec_kprobes_destroy(struct rf_kprobes *k);
 /*
  * One line per kprobe source into @buf: the tracepoint, the function, and the
  * fetch arguments this kernel's BTF gives (or why it gives none).  The bytes
  * written.
  */
-size_t rf_kprobes_describe(char *buf, size_t len);
+size_t rec_kprobes_describe(char *buf, size_t len);
 /* Remove the kprobe groups of recorders that died without removing them. */
-void rf_kprobes_remove_stale(void);
+void rec_kprobes_remove_stale(void);
 
 /* ------------------------------------------------------------ vmas */
 
-struct rf_vma {
+struct rec_vma {
 	uint64_t start;
 	uint64_t end;
 	uint64_t pgoff;		/* in pages */
@@ -166,23 +166,23 @@ struct rf_vma {
 #define RF_VMA_SHARED	0x1u
 
 /* Mapping table of one process (one mm). */
-struct rf_vmas {
-	struct rf_vma *v;	/* sorted by start, not overlapping */
+struct rec_vmas {
+	struct rec_vma *v;	/* sorted by start, not overlapping */
 	size_t nr;
 	size_t cap;
 	uint64_t loaded_at;	/* trace time /proc/PID/maps was last read, 0 never */
 	bool gone;		/* /proc/PID/maps could not be read: the process is gone */
 };
 
-int rf_vmas_load(struct rf_vmas *t, pid_t tgid);
-/* As rf_vmas_load(), but stop after the vma holding @addr (or the first above it). */
-int rf_vmas_load_upto(struct rf_vmas *t, pid_t tgid, uint64_t addr);
-int rf_vmas_insert(struct rf_vmas *t, const struct rf_vma *vma);
-void rf_vmas_remove(struct rf_vmas *t, uint64_t start, uint64_t end);
-const struct rf_vma *rf_vmas_find(const struct rf_vmas *t, uint64_t addr);
-void rf_vmas_free(struct rf_vmas *t);
+int rec_vmas_load(struct rec_vmas *t, pid_t tgid);
+/* As rec_vmas_load(), but stop after the vma holding @addr (or the first above it). */
+int rec_vmas_load_upto(struct rec_vmas *t, pid_t tgid, uint64_t addr);
+int rec_vmas_insert(struct rec_vmas *t, const struct rec_vma *vma);
+void rec_vmas_remove(struct rec_vmas *t, uint64_t start, uint64_t end);
+const struct rec_vma *rec_vmas_find(const struct rec_vmas *t, uint64_t addr);
+void rec_vmas_free(struct rec_vmas *t);
 /* Kernel s_dev encoding (major << 20 | minor) from a userspace dev_t. */
-uint32_t rf_kdev(dev_t dev);
+uint32_t rec_kdev(dev_t dev);
 
 /* -------------------------------------------------------- counters */
 
@@ -193,66 +193,66 @@ struct rf_counter_snap {
 	uint32_t nr;
 };
 
-int rf_counters_read(struct rf_counter_snap *c, const char *path);
-void rf_counters_free(struct rf_counter_snap *c);
+int rec_counters_read(struct rf_counter_snap *c, const char *path);
+void rec_counters_free(struct rf_counter_snap *c);
 
 /*
  * The multi-gen LRU's state from debugfs (lru_gen.c): @fn gets each memcg's
  * path as the kernel prints it ("/", "/a/b") and its counters (lru_gen.*,
  * valid during the call); a nonzero return stops the walk with it.
  */
-typedef int (*rf_lru_gen_fn)(void *ctx, const char *path, const struct rf_counter *c,
-			     uint32_t nr);
-int rf_lru_gen_parse(FILE *f, rf_lru_gen_fn fn, void *ctx);
+typedef int (*rec_lru_gen_fn)(void *ctx, const char *path, const struct rf_counter *c,
+			      uint32_t nr);
+int rec_lru_gen_parse(FILE *f, rec_lru_gen_fn fn, void *ctx);
 
 
 /* --------------------------------------------------------- cgroups */
 
 /* Mount point of the memory cgroup hierarchy (v1 "memory" or v2 with memory); 0 or -ENOENT. */
-int rf_memcg_mount(char *buf, size_t len, bool *v2);
+int rec_memcg_mount(char *buf, size_t len, bool *v2);
 /* The memory cgroup path (below the mount) of @pid. */
-int rf_memcg_path_of(pid_t pid, char *buf, size_t len);
+int rec_memcg_path_of(pid_t pid, char *buf, size_t len);
 
 /*
- * rf_memcg_create() - make a fresh memory cgroup under the caller's own, with a limit
+ * rec_memcg_create() - make a fresh memory cgroup under the caller's own, with a limit
  * @dir: out, its absolute directory
  * @limit: bytes
  */
-int rf_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msglen);
+int rec_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msglen);
 /* Move @pid into the group at @dir (write to cgroup.procs). */
-int rf_memcg_attach(const char *dir, pid_t pid);
+int rec_memcg_attach(const char *dir, pid_t pid);
 /* Remove the group; its tasks must have exited. */
-int rf_memcg_remove(const char *dir);
+int rec_memcg_remove(const char *dir);
 /* Remove leftovers of killed recorders: refault-record-PID groups whose PID is gone. */
-void rf_memcg_remove_stale(void);
+void rec_memcg_remove_stale(void);
 
 /* The memory hierarchy: where it is mounted and how tracepoints name it. */
-struct rf_memcg_root {
+struct rec_memcg_root {
 	char mount[256];
 	bool v2;
 	int hierarchy_id;	/* cgroup tracepoints' root field (0 for v2) */
 };
 
-int rf_memcg_root_find(struct rf_memcg_root *r);
+int rec_memcg_root_find(struct rec_memcg_root *r);
 /* Call @fn for every cgroup below (and including) @rel, parents first. */
-int rf_memcg_walk(const struct rf_memcg_root *r, const char *rel,
-		  int (*fn)(void *ctx, const char *rel, uint64_t id, uint64_t parent), void *ctx);
-/* The memory cgroup path of @pid in @root (rf_memcg_path_of without the mount lookup). */
-int rf_memcg_path_in(const struct rf_memcg_root *root, pid_t pid, char *buf, size_t len);
+int rec_memcg_walk(const struct rec_memcg_root *r, const char *rel,
+		   int (*fn)(void *ctx, const char *rel, uint64_t id, uint64_t parent), void *ctx);
+/* The memory cgroup path of @pid in @root (rec_memcg_path_of without the mount lookup). */
+int rec_memcg_path_in(const struct rec_memcg_root *root, pid_t pid, char *buf, size_t len);
 /* The cgroup's id (its kernfs inode, the id cgroup and memcg tracepoints carry); 0 if gone. */
-uint64_t rf_memcg_id(const struct rf_memcg_root *r, const char *rel);
+uint64_t rec_memcg_id(const struct rec_memcg_root *r, const char *rel);
 /* Read one limit of the group; false if the knob does not exist. */
-bool rf_memcg_limit(const struct rf_memcg_root *r, const char *rel, enum rf_limit_kind kind,
-		    uint64_t *value);
+bool rec_memcg_limit(const struct rec_memcg_root *r, const char *rel, enum rf_limit_kind kind,
+		     uint64_t *value);
 
 /* ------------------------------------------------------- normalizer */
 
 /* ------------------------------------------------------------------ knobs */
 
 /* One read of a small control file into @buf (NUL-terminated, as read); 0 or -errno. */
-int rf_knob_read(const char *path, char *buf, size_t len);
+int rec_knob_read(const char *path, char *buf, size_t len);
 /* One write of @val to a control file; 0 or -errno. */
-int rf_knob_write(const char *path, const char *val);
+int rec_knob_write(const char *path, const char *val);
 
 /* --------------------------------------------------------------- workload */
 
@@ -270,27 +270,27 @@ struct rf_workload_opts {
 struct rf_workload;
 
 /*
- * rf_workload_spawn() - fork the command, held before exec
- * The child leads its own process group and waits for rf_workload_release().
+ * rec_workload_spawn() - fork the command, held before exec
+ * The child leads its own process group and waits for rec_workload_release().
  * Return: 0 or a negative errno with a message in @err.
  */
-int rf_workload_spawn(struct rf_workload **out, char *const *argv,
-		      const struct rf_workload_opts *o, char *err, size_t errlen);
+int rec_workload_spawn(struct rf_workload **out, char *const *argv,
+		       const struct rf_workload_opts *o, char *err, size_t errlen);
 /*
- * rf_workload_release() - let it attach to its memcg, drop privileges and exec
+ * rec_workload_release() - let it attach to its memcg, drop privileges and exec
  * The caller must ignore SIGPIPE and block SIGTTOU.  Return: 0 once the exec
  * succeeded; a negative errno (with what failed, naming @name) otherwise.
  */
-int rf_workload_release(struct rf_workload *w, char *err, size_t errlen, const char *name);
-pid_t rf_workload_pid(const struct rf_workload *w);
+int rec_workload_release(struct rf_workload *w, char *err, size_t errlen, const char *name);
+pid_t rec_workload_pid(const struct rf_workload *w);
 /* Reaped yet?  Never blocks. */
-bool rf_workload_exited(struct rf_workload *w);
+bool rec_workload_exited(struct rf_workload *w);
 /* Its wait status, once exited. */
-int rf_workload_status(const struct rf_workload *w);
+int rec_workload_status(const struct rf_workload *w);
 /* @sig to its whole process group (nothing once it has exited). */
-void rf_workload_kill(struct rf_workload *w, int sig);
+void rec_workload_kill(struct rf_workload *w, int sig);
 /* Close the hold (a child not yet released exits), wait for it, free.  NULL is accepted. */
-void rf_workload_free(struct rf_workload *w);
+void rec_workload_free(struct rf_workload *w);
 
 /* ------------------------------------------------------------------ damon */
 
@@ -304,9 +304,9 @@ struct rf_damon_cfg {
 struct rf_damon;
 
 /* Take DAMON's sysfs interface (only when no kdamond is set up) and start; 0 or with @msg. */
-int rf_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *msg, size_t len);
+int rec_damon_start(struct rf_damon **out, const struct rf_damon_cfg *cfg, char *msg, size_t len);
 /* Stop the kdamond and give the interface back; NULL is accepted. */
-void rf_damon_stop(struct rf_damon *d);
+void rec_damon_stop(struct rf_damon *d);
 
 struct rf_record_sink;
 struct rf_record_stats;
@@ -314,7 +314,7 @@ struct rf_norm;
 
 struct rf_norm_cfg {
 	const struct rf_tp_set *tps;
-	const struct rf_memcg_root *root;	/* NULL: no memory cgroups */
+	const struct rec_memcg_root *root;	/* NULL: no memory cgroups */
 	const struct rf_record_sink *sink;
 	uint64_t scope_cgroup;			/* -G: keep references of this subtree only; 0 all */
 	uint32_t out_dev;			/* kernel encoding; the output file is skipped */
@@ -324,29 +324,29 @@ struct rf_norm_cfg {
 	struct rf_stacks *stacks;		/* --call-graph: the references' stacks, else NULL */
 };
 
-int rf_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg);
-void rf_norm_free(struct rf_norm *n);
-/* One merged record (rf_source_emit callback). */
-int rf_norm_record(void *n, const struct rf_raw *raw);
+int rec_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg);
+void rec_norm_free(struct rf_norm *n);
+/* One merged record (rec_source_emit callback). */
+int rec_norm_record(void *n, const struct rf_raw *raw);
 /* Emit @ev through the sink, counting it. */
-int rf_norm_emit(struct rf_norm *n, const struct rf_event *ev);
+int rec_norm_emit(struct rf_norm *n, const struct rf_event *ev);
 /* A cgroup seen at start: remember its id and path, emit MKDIR and its limits. */
-int rf_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t id,
-		   uint64_t parent);
+int rec_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t id,
+		    uint64_t parent);
 /*
  * Call @fn for every live cgroup below the one of id @id (not itself), parents
  * before children, with its path below the hierarchy root; none for an unknown @id.
  */
-int rf_norm_cgroups_below(const struct rf_norm *n, uint64_t id,
-			  int (*fn)(void *ctx, const char *rel, uint64_t id), void *ctx);
+int rec_norm_cgroups_below(const struct rf_norm *n, uint64_t id,
+			   int (*fn)(void *ctx, const char *rel, uint64_t id), void *ctx);
 /* Emit LIMIT events for the limits of every known cgroup that changed since last time. */
-int rf_norm_poll_limits(struct rf_norm *n, uint64_t time);
+int rec_norm_poll_limits(struct rf_norm *n, uint64_t time);
 /* Emit faults still waiting for a filemap event (at the end). */
-int rf_norm_flush(struct rf_norm *n);
+int rec_norm_flush(struct rf_norm *n);
 /* Name a process seen at start (NAME_PID). */
-int rf_norm_task(struct rf_norm *n, uint64_t time, pid_t pid);
+int rec_norm_task(struct rf_norm *n, uint64_t time, pid_t pid);
 /* Lost records the normalizer saw per CPU (from missed-event flags). */
-uint64_t rf_norm_lost_on(const struct rf_norm *n, uint32_t cpu);
-void rf_norm_stats(const struct rf_norm *n, struct rf_record_stats *st);
+uint64_t rec_norm_lost_on(const struct rf_norm *n, uint32_t cpu);
+void rec_norm_stats(const struct rf_norm *n, struct rf_record_stats *st);
 
 #endif /* REFAULT_RECORDER_RECORD_LOCAL_H */

@@ -27,7 +27,7 @@
  *                group, the command, the loop and its stop (session.h)
  *
  * Library code returns 0 or a negative rf_err / -errno and never prints:
- * messages for the user go to rf_recorder_errmsg() (the session's to its
+ * messages for the user go to rec_recorder_errmsg() (the session's to its
  * callers' buffers and its note callback).
  */
 #ifndef REFAULT_RECORDER_RECORD_H

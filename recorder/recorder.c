@@ -35,7 +35,7 @@ struct rf_recorder {
 	struct rf_damon *damon;
 	struct rf_stacks *stacks;	/* --call-graph */
 	struct rf_tp_set tps;
-	struct rf_memcg_root root;
+	struct rec_memcg_root root;
 	bool have_root;
 	bool want[TP_MAX];
 	const char *system[TP_MAX];	/* where each event is: its system, or a kprobe group */
@@ -53,7 +53,7 @@ int rf_record_check_events(const char *list, char *msg, size_t len)
 {
 	bool want[TP_MAX];
 
-	return rf_tp_select(list, want, msg, len);
+	return rec_tp_select(list, want, msg, len);
 }
 
 void rf_record_list_events(char *buf, size_t len)
@@ -63,23 +63,23 @@ void rf_record_list_events(char *buf, size_t len)
 
 	off += snprintf(buf + off, len - off, "groups:");
 	for (i = 0; i < RF_TPG_MAX && off < len; i++)
-		off += snprintf(buf + off, len - off, " %s", rf_tp_group_name(i));
+		off += snprintf(buf + off, len - off, " %s", rec_tp_group_name(i));
 	off += off < len ? snprintf(buf + off, len - off, " (default: all but damon, which "
 						 "comes with --damon)\n") : 0;
 	for (i = 0; i < TP_MAX && off < len; i++) {
-		const struct rf_tp_desc *d = rf_tp_desc(i);
+		const struct rf_tp_desc *d = rec_tp_desc(i);
 
 		off += snprintf(buf + off, len - off, "  %-8s %s:%s\n",
-				rf_tp_group_name(d->group), d->system, d->name);
+				rec_tp_group_name(d->group), d->system, d->name);
 	}
 	if (off < len)
 		off += snprintf(buf + off, len - off, "kprobe sources (--kprobes), from this kernel's BTF:\n");
 	if (off < len)
-		rf_kprobes_describe(buf + off, len - off);
+		rec_kprobes_describe(buf + off, len - off);
 }
 
-int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
-		    const struct rf_record_sink *sink)
+int rec_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
+		     const struct rf_record_sink *sink)
 {
 	struct rf_recorder *rec = calloc(1, sizeof(*rec));
 	int err;
@@ -94,7 +94,7 @@ int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
 	if (!rec->opts.poll_ns)
 		rec->opts.poll_ns = 20ull * 1000 * 1000;
 	rec->explicit_events = opts->events != NULL;
-	err = rf_tp_select(opts->events, rec->want, rec->errmsg, sizeof(rec->errmsg));
+	err = rec_tp_select(opts->events, rec->want, rec->errmsg, sizeof(rec->errmsg));
 	if (err)
 		return err;
 	if (rec->want[TP_damon_aggregated] && !opts->damon_sample_us) {
@@ -109,7 +109,7 @@ int rf_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts,
 		return RF_ERR_INVAL;
 	}
 	rec->want[TP_damon_aggregated] = opts->damon_sample_us != 0;
-	rec->have_root = !rf_memcg_root_find(&rec->root);
+	rec->have_root = !rec_memcg_root_find(&rec->root);
 	snprintf(rec->name, sizeof(rec->name), RF_RECORD_PREFIX "%d", (int)getpid());
 	return 0;
 }
@@ -124,7 +124,7 @@ static void wanted_events(const struct rf_recorder *rec, const char **sys, const
 		if (!rec->want[i])
 			continue;
 		sys[n] = rec->system[i];
-		name[n++] = rf_tp_desc(i)->name;
+		name[n++] = rec_tp_desc(i)->name;
 	}
 	name[n] = NULL;
 }
@@ -153,7 +153,7 @@ static int enable_events(struct rf_recorder *rec)
 	int i, err;
 
 	for (i = 0; i < TP_MAX; i++) {
-		const struct rf_tp_desc *d = rf_tp_desc(i);
+		const struct rf_tp_desc *d = rec_tp_desc(i);
 
 		if (!rec->want[i])
 			continue;
@@ -177,12 +177,12 @@ static int enable_events(struct rf_recorder *rec)
 		}
 		/* the kdamond's records: no task of the scope, so in the drain instance only */
 		if (i == TP_damon_aggregated)
-			err = rf_source_enable_drain(rec->src, rec->system[i], d->name, NULL);
+			err = rec_source_enable_drain(rec->src, rec->system[i], d->name, NULL);
 		else
-			err = rf_source_enable(rec->src, rec->system[i], d->name);
+			err = rec_source_enable(rec->src, rec->system[i], d->name);
 		if (!err && in_drain(i))
-			err = rf_source_enable_drain(rec->src, rec->system[i], d->name,
-						     drain_filter(i));
+			err = rec_source_enable_drain(rec->src, rec->system[i], d->name,
+						      drain_filter(i));
 		if (err) {
 			snprintf(rec->errmsg, sizeof(rec->errmsg), "cannot enable %s:%s: %s",
 				 rec->system[i], d->name, rf_strerror(err));
@@ -191,8 +191,8 @@ static int enable_events(struct rf_recorder *rec)
 		/* "system:event", or "system:event=kprobe:function" for a kprobe's */
 		off += snprintf(rec->sources + off, sizeof(rec->sources) - off, "%s%s:%s%s%s",
 				off ? "," : "", d->system, d->name,
-				rf_kprobes_symbol(rec->kp, i) ? "=kprobe:" : "",
-				rf_kprobes_symbol(rec->kp, i) ?: "");
+				rec_kprobes_symbol(rec->kp, i) ? "=kprobe:" : "",
+				rec_kprobes_symbol(rec->kp, i) ?: "");
 		if (off >= sizeof(rec->sources))
 			off = sizeof(rec->sources) - 1;
 	}
@@ -213,18 +213,18 @@ static int open_source(struct rf_recorder *rec)
 	};
 	int err, i;
 
-	err = rf_kprobes_create(&rec->kp, rec->name, rec->opts.kprobes, rec->want,
-				rec->opts.tracefs_dir, rec->errmsg, sizeof(rec->errmsg));
+	err = rec_kprobes_create(&rec->kp, rec->name, rec->opts.kprobes, rec->want,
+				 rec->opts.tracefs_dir, rec->errmsg, sizeof(rec->errmsg));
 	if (err)
 		return err;
 	for (i = 0; i < TP_MAX; i++)
-		rec->system[i] = rf_kprobes_group(rec->kp, i) ?: rf_tp_desc(i)->system;
+		rec->system[i] = rec_kprobes_group(rec->kp, i) ?: rec_tp_desc(i)->system;
 	wanted_events(rec, systems, events);
-	err = rf_source_open(&rec->src, &cfg, rec->errmsg, sizeof(rec->errmsg));
+	err = rec_source_open(&rec->src, &cfg, rec->errmsg, sizeof(rec->errmsg));
 	if (err)
 		return err;
-	err = rf_tp_resolve(&rec->tps, rf_source_tep(rec->src), rec->want, rec->system,
-			    rec->errmsg, sizeof(rec->errmsg));
+	err = rec_tp_resolve(&rec->tps, rec_source_tep(rec->src), rec->want, rec->system,
+			     rec->errmsg, sizeof(rec->errmsg));
 	return err ?: enable_events(rec);
 }
 
@@ -232,7 +232,7 @@ static int walk_cgroup(void *ctx, const char *rel, uint64_t id, uint64_t parent)
 {
 	struct rf_recorder *rec = ctx;
 
-	return rf_norm_cgroup(rec->norm, rf_mono_ns(), rel, id, parent);
+	return rec_norm_cgroup(rec->norm, rf_mono_ns(), rel, id, parent);
 }
 
 /* Every process at start, so each pid maps to a cgroup from the first event on. */
@@ -244,7 +244,7 @@ static int name_tasks(struct rf_recorder *rec)
 	int err = 0;
 
 	if (rec->opts.scope == RF_SCOPE_PID)
-		return rf_norm_task(rec->norm, t, rec->opts.pid);
+		return rec_norm_task(rec->norm, t, rec->opts.pid);
 	d = opendir("/proc");
 	if (!d)
 		return -errno;
@@ -252,7 +252,7 @@ static int name_tasks(struct rf_recorder *rec)
 		pid_t pid = atoi(de->d_name);
 
 		if (pid > 0 && pid != getpid())
-			err = rf_norm_task(rec->norm, t, pid);
+			err = rec_norm_task(rec->norm, t, pid);
 	}
 	closedir(d);
 	return err;
@@ -263,7 +263,7 @@ static int snapshot_one(struct rf_recorder *rec, const char *path, uint32_t sour
 {
 	struct rf_event ev = { .time = rf_mono_ns(), .type = RF_EV_COUNTERS };
 	struct rf_counter_snap c;
-	int err = rf_counters_read(&c, path);
+	int err = rec_counters_read(&c, path);
 
 	if (err)
 		return err == -ENOENT ? 0 : err;
@@ -271,8 +271,8 @@ static int snapshot_one(struct rf_recorder *rec, const char *path, uint32_t sour
 	ev.u.counters.entries = c.entries;
 	ev.u.counters.nr = c.nr;
 	ev.u.counters.source = source;
-	err = rf_norm_emit(rec->norm, &ev);
-	rf_counters_free(&c);
+	err = rec_norm_emit(rec->norm, &ev);
+	rec_counters_free(&c);
 	return err;
 }
 
@@ -317,13 +317,13 @@ static int snapshot_lru_gen_memcg(void *ctx, const char *path, const struct rf_c
 
 	if (!recorded_or_below(path, rel))
 		return 0;
-	ev.u.counters.cgroup = rf_memcg_id(&rec->root, path);
+	ev.u.counters.cgroup = rec_memcg_id(&rec->root, path);
 	if (!ev.u.counters.cgroup)
 		return 0;	/* removed since */
 	ev.u.counters.entries = c;
 	ev.u.counters.nr = nr;
 	ev.u.counters.source = RF_COUNTERS_LRU_GEN;
-	return rf_norm_emit(rec->norm, &ev);
+	return rec_norm_emit(rec->norm, &ev);
 }
 
 /* Whether to snapshot lru_gen_full: the multi-gen LRU is on and debugfs is readable. */
@@ -356,17 +356,17 @@ static int snapshot(struct rf_recorder *rec)
 	err = snapshot_one(rec, "/proc/vmstat", RF_COUNTERS_VMSTAT, 0);
 	if (err || !rec->have_root)
 		return err;
-	id = rf_memcg_id(&rec->root, rel);
+	id = rec_memcg_id(&rec->root, rel);
 	err = snapshot_memcg(rec, rel, id);
 	if (!err && rel[0])
-		err = rf_norm_cgroups_below(rec->norm, id, snapshot_memcg, rec);
+		err = rec_norm_cgroups_below(rec->norm, id, snapshot_memcg, rec);
 	/* then the generations of the same cgroups (debugfs unmounted since: no more) */
 	if (!err && rec->lru_gen) {
 		FILE *f = fopen(LRU_GEN_DEBUGFS, "re");
 
 		rec->lru_gen = f != NULL;
 		if (f) {
-			err = rf_lru_gen_parse(f, snapshot_lru_gen_memcg, rec);
+			err = rec_lru_gen_parse(f, snapshot_lru_gen_memcg, rec);
 			fclose(f);
 		}
 	}
@@ -379,7 +379,7 @@ static int initial_state(struct rf_recorder *rec)
 
 	rec->lru_gen = rec->have_root && want_lru_gen();
 	if (rec->have_root)
-		err = rf_memcg_walk(&rec->root, "/", walk_cgroup, rec);
+		err = rec_memcg_walk(&rec->root, "/", walk_cgroup, rec);
 	if (!err)
 		err = name_tasks(rec);
 	return err ?: snapshot(rec);
@@ -387,7 +387,7 @@ static int initial_state(struct rf_recorder *rec)
 
 static int emit_event(void *norm, const struct rf_event *ev)
 {
-	return rf_norm_emit(norm, ev);
+	return rec_norm_emit(norm, ev);
 }
 
 static int open_stacks(struct rf_recorder *rec)
@@ -402,7 +402,7 @@ static int open_stacks(struct rf_recorder *rec)
 
 	if (!rec->opts.stack_bytes)
 		return 0;
-	return rf_stacks_open(&rec->stacks, &cfg, rec->errmsg, sizeof(rec->errmsg));
+	return rec_stacks_open(&rec->stacks, &cfg, rec->errmsg, sizeof(rec->errmsg));
 }
 
 static int make_norm(struct rf_recorder *rec)
@@ -411,7 +411,7 @@ static int make_norm(struct rf_recorder *rec)
 		.tps = &rec->tps,
 		.root = rec->have_root ? &rec->root : NULL,
 		.sink = &rec->sink,
-		.out_dev = rf_kdev(rec->opts.out_dev),
+		.out_dev = rec_kdev(rec->opts.out_dev),
 		.out_ino = rec->opts.out_ino,
 		.damon_pid = rec->opts.damon_sample_us ? rec->opts.pid : 0,
 		.damon_max_nr_accesses = rec->opts.damon_sample_us ?
@@ -420,7 +420,7 @@ static int make_norm(struct rf_recorder *rec)
 	};
 
 	if (rec->opts.scope == RF_SCOPE_CGROUP) {
-		cfg.scope_cgroup = rec->have_root ? rf_memcg_id(&rec->root, rec->opts.cgroup) : 0;
+		cfg.scope_cgroup = rec->have_root ? rec_memcg_id(&rec->root, rec->opts.cgroup) : 0;
 		if (!cfg.scope_cgroup) {
 			snprintf(rec->errmsg, sizeof(rec->errmsg), "no memory cgroup '%s' (looked for "
 				 "%s%s%s)", rec->opts.cgroup, rec->have_root ? rec->root.mount :
@@ -429,10 +429,10 @@ static int make_norm(struct rf_recorder *rec)
 			return -ENOENT;
 		}
 	}
-	return rf_norm_new(&rec->norm, &cfg);
+	return rec_norm_new(&rec->norm, &cfg);
 }
 
-bool rf_record_name_stale(const char *name)
+bool rec_name_stale(const char *name)
 {
 	size_t len = strlen(RF_RECORD_PREFIX);
 	pid_t pid;
@@ -452,12 +452,12 @@ static int failed(struct rf_recorder *rec, int err)
 	return err;
 }
 
-int rf_recorder_start(struct rf_recorder *rec)
+int rec_recorder_start(struct rf_recorder *rec)
 {
 	int err;
 
-	rf_source_remove_stale(rec->opts.tracefs_dir);
-	rf_kprobes_remove_stale();
+	rec_source_remove_stale(rec->opts.tracefs_dir);
+	rec_kprobes_remove_stale();
 	err = open_stacks(rec);
 	if (!err)
 		err = make_norm(rec);
@@ -466,37 +466,37 @@ int rf_recorder_start(struct rf_recorder *rec)
 	if (!err)
 		err = initial_state(rec);
 	if (!err)
-		err = rf_source_start(rec->src, rec->errmsg, sizeof(rec->errmsg));
+		err = rec_source_start(rec->src, rec->errmsg, sizeof(rec->errmsg));
 	if (!err && rec->opts.damon_sample_us) {
 		struct rf_damon_cfg d = { .pid = rec->opts.pid, .sample_us = rec->opts.damon_sample_us,
 					  .aggr_us = rec->opts.damon_aggr_us };
 
-		err = rf_damon_start(&rec->damon, &d, rec->errmsg, sizeof(rec->errmsg));
+		err = rec_damon_start(&rec->damon, &d, rec->errmsg, sizeof(rec->errmsg));
 	}
 	if (!err && rec->stacks)
-		err = rf_stacks_start(rec->stacks, rec->errmsg, sizeof(rec->errmsg));
+		err = rec_stacks_start(rec->stacks, rec->errmsg, sizeof(rec->errmsg));
 	return failed(rec, err);
 }
 
-int rf_recorder_poll(struct rf_recorder *rec)
+int rec_recorder_poll(struct rf_recorder *rec)
 {
 	uint64_t horizon = rf_mono_ns() - MERGE_SLACK_NS;
 	int err;
 
 	/* every sample older than the horizon is in a ring by now: the references find theirs */
-	rf_stacks_read(rec->stacks);
-	err = rf_source_read(rec->src, 0);
+	rec_stacks_read(rec->stacks);
+	err = rec_source_read(rec->src, 0);
 	if (!err)
-		err = rf_source_emit(rec->src, horizon, rf_norm_record, rec->norm);
-	rf_stacks_expire(rec->stacks, horizon);
+		err = rec_source_emit(rec->src, horizon, rec_norm_record, rec->norm);
+	rec_stacks_expire(rec->stacks, horizon);
 	return failed(rec, err);
 }
 
-int rf_recorder_tick(struct rf_recorder *rec)
+int rec_recorder_tick(struct rf_recorder *rec)
 {
 	if (!rec->opts.snapshot_ns || rf_mono_ns() - rec->last_snapshot < rec->opts.snapshot_ns)
 		return 0;
-	return rf_norm_poll_limits(rec->norm, rf_mono_ns()) ?: snapshot(rec);
+	return rec_norm_poll_limits(rec->norm, rf_mono_ns()) ?: snapshot(rec);
 }
 
 /* Losses the ring buffer counted but no sub-buffer flagged (e.g. dropped while reading). */
@@ -504,9 +504,9 @@ static int kernel_losses(struct rf_recorder *rec)
 {
 	int cpu, err = 0;
 
-	for (cpu = 0; cpu < rf_source_nr_cpus(rec->src) && !err; cpu++) {
-		uint64_t k = rf_source_kernel_lost(rec->src, cpu);
-		uint64_t seen = rf_norm_lost_on(rec->norm, cpu);
+	for (cpu = 0; cpu < rec_source_nr_cpus(rec->src) && !err; cpu++) {
+		uint64_t k = rec_source_kernel_lost(rec->src, cpu);
+		uint64_t seen = rec_norm_lost_on(rec->norm, cpu);
 		struct rf_event ev = { .time = rf_mono_ns(), .cpu = cpu, .type = RF_EV_LOST };
 		struct rf_raw raw = { .ts = ev.time, .cpu = cpu };
 
@@ -515,66 +515,66 @@ static int kernel_losses(struct rf_recorder *rec)
 		raw.lost = k - seen;
 		raw.lost_begin = ev.time;
 		rec->kernel_lost += k - seen;
-		err = rf_norm_record(rec->norm, &raw);
+		err = rec_norm_record(rec->norm, &raw);
 	}
 	return err;
 }
 
-int rf_recorder_stop(struct rf_recorder *rec)
+int rec_recorder_stop(struct rf_recorder *rec)
 {
 	int err;
 
-	rf_damon_stop(rec->damon);	/* its last aggregations are in the ring buffer */
+	rec_damon_stop(rec->damon);	/* its last aggregations are in the ring buffer */
 	rec->damon = NULL;
-	rf_stacks_stop(rec->stacks);	/* the last samples, before the records they go with */
-	err = rf_source_trace_off(rec->src);
+	rec_stacks_stop(rec->stacks);	/* the last samples, before the records they go with */
+	err = rec_source_trace_off(rec->src);
 
 	if (!err)
-		err = rf_source_read(rec->src, 0);
+		err = rec_source_read(rec->src, 0);
 	if (!err)
-		err = rf_source_emit(rec->src, UINT64_MAX, rf_norm_record, rec->norm);
+		err = rec_source_emit(rec->src, UINT64_MAX, rec_norm_record, rec->norm);
 	if (!err)
-		err = rf_norm_flush(rec->norm);
+		err = rec_norm_flush(rec->norm);
 	if (!err)
 		err = kernel_losses(rec);
 	if (!err && rec->stacks)
-		err = rf_stacks_counters(rec->stacks, rf_mono_ns(), emit_event, rec->norm);
+		err = rec_stacks_counters(rec->stacks, rf_mono_ns(), emit_event, rec->norm);
 	if (!err)
-		err = rf_norm_poll_limits(rec->norm, rf_mono_ns());
+		err = rec_norm_poll_limits(rec->norm, rf_mono_ns());
 	if (!err)
 		err = snapshot(rec);
 	return failed(rec, err);
 }
 
-void rf_recorder_free(struct rf_recorder *rec)
+void rec_recorder_free(struct rf_recorder *rec)
 {
 	if (!rec)
 		return;
-	rf_damon_stop(rec->damon);
-	rf_stacks_free(rec->stacks);
-	rf_source_close(rec->src);
-	rf_kprobes_destroy(rec->kp);	/* after the instances that enabled them */
-	rf_tp_set_free(&rec->tps);
-	rf_norm_free(rec->norm);
+	rec_damon_stop(rec->damon);
+	rec_stacks_free(rec->stacks);
+	rec_source_close(rec->src);
+	rec_kprobes_destroy(rec->kp);	/* after the instances that enabled them */
+	rec_tp_set_free(&rec->tps);
+	rec_norm_free(rec->norm);
 	free(rec);
 }
 
-const char *rf_recorder_instance_name(const struct rf_recorder *rec)
+const char *rec_recorder_instance_name(const struct rf_recorder *rec)
 {
 	return rec->src ? rec->name : "";
 }
 
-void rf_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st)
+void rec_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	if (rec->norm)
-		rf_norm_stats(rec->norm, st);
+		rec_norm_stats(rec->norm, st);
 	if (rec->src)
-		rf_source_counts(rec->src, &st->pages, &st->raw_bytes);
+		rec_source_counts(rec->src, &st->pages, &st->raw_bytes);
 	if (rec->stacks) {
 		struct rf_stacks_stats ss;
 
-		rf_stacks_stats(rec->stacks, &ss);
+		rec_stacks_stats(rec->stacks, &ss);
 		st->stack_samples = ss.samples;
 		st->stack_lost = ss.lost;
 		st->stack_unwound = ss.unwound;
@@ -586,17 +586,17 @@ void rf_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *st
 	}
 }
 
-const char *rf_recorder_errmsg(const struct rf_recorder *rec)
+const char *rec_recorder_errmsg(const struct rf_recorder *rec)
 {
 	return rec->errmsg;
 }
 
-const char *rf_recorder_sources(const struct rf_recorder *rec)
+const char *rec_recorder_sources(const struct rf_recorder *rec)
 {
 	return rec->sources;
 }
 
-const char *rf_recorder_missing(const struct rf_recorder *rec)
+const char *rec_recorder_missing(const struct rf_recorder *rec)
 {
 	return rec->missing;
 }

@@ -174,7 +174,7 @@ static int open_writer(struct rf_record_session *s)
 	struct rf_trace_header *h = &s->hdr;
 	int err;
 
-	rf_record_header_fill(h, &s->o, s->memcg_rel, rf_recorder_sources(s->rec));
+	rec_header_fill(h, &s->o, s->memcg_rel, rec_recorder_sources(s->rec));
 	/* docs/recording.md, "Known limits": an anonymous THP fault is recorded as one page */
 	if (!strcmp(h->host.thp_mode, "always"))
 		note(s, "warning: transparent huge pages are 'always': an anonymous fault the "
@@ -241,7 +241,7 @@ static int finish_trace(struct rf_record_session *s)
 	struct rf_record_stats st;
 	int err;
 
-	rf_recorder_stats(s->rec, &st);
+	rec_recorder_stats(s->rec, &st);
 	ev.time = rf_mono_ns();
 	ev.u.end.nr_events = st.events;
 	ev.u.end.nr_lost = st.lost;
@@ -264,12 +264,12 @@ static int make_memcg(struct rf_record_session *s, char *err, size_t len)
 	bool v2;
 	int ret;
 
-	ret = rf_memcg_create(s->memcg_dir, sizeof(s->memcg_dir), s->o.memcg_limit, msg, sizeof(msg));
+	ret = rec_memcg_create(s->memcg_dir, sizeof(s->memcg_dir), s->o.memcg_limit, msg, sizeof(msg));
 	if (ret) {
 		s->memcg_dir[0] = '\0';
 		return fail(err, len, ret, msg);
 	}
-	if (!rf_memcg_mount(mount, sizeof(mount), &v2))
+	if (!rec_memcg_mount(mount, sizeof(mount), &v2))
 		snprintf(s->memcg_rel, sizeof(s->memcg_rel), "%s", s->memcg_dir + strlen(mount));
 	s->o.rec.cgroup = s->memcg_rel;
 	return 0;
@@ -284,11 +284,11 @@ static int spawn(struct rf_record_session *s, char *err, size_t len)
 	char msg[512];
 	int ret;
 
-	ret = rf_workload_spawn(&s->wl, s->o.argv, &o, msg, sizeof(msg));
+	ret = rec_workload_spawn(&s->wl, s->o.argv, &o, msg, sizeof(msg));
 	if (ret)
 		return fail(err, len, ret, msg);
 	if (!s->o.bounded) {
-		s->o.rec.pid = rf_workload_pid(s->wl);
+		s->o.rec.pid = rec_workload_pid(s->wl);
 		s->o.rec.stacks_on_exec = true;	/* held before its exec */
 	}
 	return 0;
@@ -300,7 +300,7 @@ static int release(struct rf_record_session *s, char *err, size_t len)
 	char msg[512];
 	int ret;
 
-	ret = rf_workload_release(s->wl, msg, sizeof(msg), s->o.argv[0]);
+	ret = rec_workload_release(s->wl, msg, sizeof(msg), s->o.argv[0]);
 	return ret ? fail(err, len, ret, msg) : 0;
 }
 
@@ -309,7 +309,7 @@ static int release(struct rf_record_session *s, char *err, size_t len)
 static bool target_gone(struct rf_record_session *s)
 {
 	if (s->wl)
-		return rf_workload_exited(s->wl);
+		return rec_workload_exited(s->wl);
 	return s->o.rec.scope == RF_SCOPE_PID && kill(s->o.rec.pid, 0) && errno == ESRCH;
 }
 
@@ -328,7 +328,7 @@ static bool stop_requested(struct rf_record_session *s, int timeout_ms)
 	    si.ssi_signo != SIGCHLD) {
 		if (!s->wl)
 			return true;
-		rf_workload_kill(s->wl, s->signals++ ? SIGKILL : (int)si.ssi_signo);
+		rec_workload_kill(s->wl, s->signals++ ? SIGKILL : (int)si.ssi_signo);
 	}
 	return target_gone(s);
 }
@@ -346,7 +346,7 @@ static bool duration_over(struct rf_record_session *s, uint64_t start)
 	if (!s->wl)
 		return true;
 	if (s->signals == 0 || (s->signals == 1 && now - start >= s->o.duration_ns + 5000000000ull))
-		rf_workload_kill(s->wl, s->signals++ ? SIGKILL : SIGTERM);
+		rec_workload_kill(s->wl, s->signals++ ? SIGKILL : SIGTERM);
 	return false;
 }
 
@@ -357,9 +357,9 @@ static int record_loop(struct rf_record_session *s)
 
 	s->flushed = start;
 	while (!err && !stop_requested(s, 20) && !duration_over(s, start)) {
-		err = rf_recorder_poll(s->rec);
+		err = rec_recorder_poll(s->rec);
 		if (!err)
-			err = rf_recorder_tick(s->rec);
+			err = rec_recorder_tick(s->rec);
 		if (!err)
 			err = flush_due(s);
 	}
@@ -386,7 +386,7 @@ int rf_record_session_open(struct rf_record_session **out,
 	s->out_fd = -1;
 	s->sig_fd = -1;
 	/* what a recorder killed earlier left: its instances go at start, its memcg here */
-	rf_memcg_remove_stale();
+	rec_memcg_remove_stale();
 	ret = open_output(s, err, errlen);
 	if (ret) {
 		if (s->out_fd >= 0)
@@ -412,16 +412,16 @@ static int start_recorder(struct rf_record_session *s, char *err, size_t len)
 	struct rf_record_sink sink = { .event = sink_event, .ctx = s };
 	int ret;
 
-	ret = rf_recorder_new(&s->rec, &s->o.rec, &sink);
+	ret = rec_recorder_new(&s->rec, &s->o.rec, &sink);
 	if (!ret)
-		ret = rf_recorder_start(s->rec);
+		ret = rec_recorder_start(s->rec);
 	if (ret)
 		return fail(err, len, ret, s->werr[0] ? s->werr :
-			    s->rec ? rf_recorder_errmsg(s->rec) : rf_strerror(ret));
-	if (*rf_recorder_missing(s->rec))
+			    s->rec ? rec_recorder_errmsg(s->rec) : rf_strerror(ret));
+	if (*rec_recorder_missing(s->rec))
 		note(s, "warning: this kernel has no %s, and no kprobe event stands in (kprobe "
 		     "events and BTF needed, see --kprobes): the references they give are not "
-		     "in the trace", rf_recorder_missing(s->rec));
+		     "in the trace", rec_recorder_missing(s->rec));
 	return 0;
 }
 
@@ -451,11 +451,11 @@ int rf_record_session_run(struct rf_record_session *s, char *err, size_t errlen)
 	s->started = true;
 	ret = record_loop(s);
 	if (!ret)
-		ret = rf_recorder_stop(s->rec);
+		ret = rec_recorder_stop(s->rec);
 	if (!ret)
 		ret = finish_trace(s);
 	if (ret)
-		return fail(err, errlen, ret, s->werr[0] ? s->werr : rf_recorder_errmsg(s->rec));
+		return fail(err, errlen, ret, s->werr[0] ? s->werr : rec_recorder_errmsg(s->rec));
 	if (!fstat(s->out_fd, &sb))
 		s->out_size = sb.st_size;
 	return 0;
@@ -466,9 +466,9 @@ int rf_record_session_close(struct rf_record_session *s, char *err, size_t errle
 	if (s->closed)
 		return 0;
 	s->closed = true;
-	s->cmd_exited = s->wl && rf_workload_exited(s->wl);
-	s->cmd_status = s->cmd_exited ? rf_workload_status(s->wl) : 0;
-	rf_workload_free(s->wl);	/* a command not yet released exits; wait for it */
+	s->cmd_exited = s->wl && rec_workload_exited(s->wl);
+	s->cmd_status = s->cmd_exited ? rec_workload_status(s->wl) : 0;
+	rec_workload_free(s->wl);	/* a command not yet released exits; wait for it */
 	s->wl = NULL;
 	return close_output(s, err, errlen);
 }
@@ -477,7 +477,7 @@ void rf_record_session_stats(const struct rf_record_session *s, struct rf_record
 {
 	memset(st, 0, sizeof(*st));
 	if (s->rec)
-		rf_recorder_stats(s->rec, &st->rec);
+		rec_recorder_stats(s->rec, &st->rec);
 	st->out_bytes = (uint64_t)s->out_size;
 	st->cmd_exited = s->cmd_exited;
 	st->cmd_status = s->cmd_status;
@@ -491,8 +491,8 @@ void rf_record_session_free(struct rf_record_session *s)
 	if (!s)
 		return;
 	rf_record_session_close(s, msg, sizeof(msg));
-	rf_recorder_free(s->rec);
-	if (s->memcg_dir[0] && rf_memcg_remove(s->memcg_dir))
+	rec_recorder_free(s->rec);
+	if (s->memcg_dir[0] && rec_memcg_remove(s->memcg_dir))
 		note(s, "warning: cannot remove memory cgroup %s", s->memcg_dir);
 	if (s->sig_fd >= 0)
 		close(s->sig_fd);

@@ -94,7 +94,7 @@ struct rf_record_session;
  * rf_record_session_open() - a session with its output open
  * @opts: copied; the strings and arrays it points to must outlive the session
  *
- * Removes the memcgs of recorders that were killed (rf_memcg_remove_stale()).
+ * Removes the memcgs of recorders that were killed (rec_memcg_remove_stale()).
  * Return: 0 with *@out set; else an error in @err, *@out NULL, nothing made.
  */
 RF_API int rf_record_session_open(struct rf_record_session **out,

@@ -236,7 +236,7 @@ static int read_cpu(struct rf_source *s, struct cpu_stream *c, unsigned int max_
 	return 0;
 }
 
-int rf_source_read(struct rf_source *s, unsigned int max_pages)
+int rec_source_read(struct rf_source *s, unsigned int max_pages)
 {
 	int i, err;
 
@@ -271,8 +271,8 @@ static int emit_top(struct rf_source *s, struct cpu_stream *c,
 	return fn(ctx, &raw) ?: (stream_next(c) ? 1 : 0);
 }
 
-int rf_source_emit(struct rf_source *s, uint64_t horizon,
-		   int (*fn)(void *ctx, const struct rf_raw *raw), void *ctx)
+int rec_source_emit(struct rf_source *s, uint64_t horizon,
+		    int (*fn)(void *ctx, const struct rf_raw *raw), void *ctx)
 {
 	while (s->nheap) {
 		struct cpu_stream *c = &s->cpus[s->heap[0]];
@@ -389,7 +389,7 @@ static int open_drain(struct rf_source *s, const struct rf_source_cfg *cfg, char
  * tracefs_local_events_system() would parse every event of each system
  * (some 700 of "syscalls") and read all of /proc/kallsyms and printk_formats,
  * for printing that the recorder never does: half the cost of a short
- * recording's start.  An event this kernel lacks has no format; rf_tp_resolve()
+ * recording's start.  An event this kernel lacks has no format; rec_tp_resolve()
  * finds it missing.
  */
 static int load_formats(struct rf_source *s, const struct rf_source_cfg *cfg, char *msg, size_t len)
@@ -426,7 +426,7 @@ static int load_formats(struct rf_source *s, const struct rf_source_cfg *cfg, ch
 	return 0;
 }
 
-int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len)
+int rec_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len)
 {
 	struct rf_source *s;
 	int err;
@@ -451,7 +451,7 @@ int rf_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char
 	return load_formats(s, cfg, msg, len);
 }
 
-struct tep_handle *rf_source_tep(struct rf_source *s)
+struct tep_handle *rec_source_tep(struct rf_source *s)
 {
 	return s->tep;
 }
@@ -467,18 +467,18 @@ static int enable(struct tracefs_instance *inst, const char *system, const char 
 		-errno ?: RF_ERR_IO : 0;
 }
 
-int rf_source_enable(struct rf_source *s, const char *system, const char *event)
+int rec_source_enable(struct rf_source *s, const char *system, const char *event)
 {
 	return enable(s->inst, system, event);
 }
 
-bool rf_source_has_drain(const struct rf_source *s)
+bool rec_source_has_drain(const struct rf_source *s)
 {
 	return s->drain;
 }
 
-int rf_source_enable_drain(struct rf_source *s, const char *system, const char *event,
-			   const char *filter)
+int rec_source_enable_drain(struct rf_source *s, const char *system, const char *event,
+			    const char *filter)
 {
 	char file[256];
 
@@ -521,7 +521,7 @@ static int open_cpus(struct rf_source *s, char *msg, size_t len)
 	return 0;
 }
 
-int rf_source_start(struct rf_source *s, char *msg, size_t len)
+int rec_source_start(struct rf_source *s, char *msg, size_t len)
 {
 	int err = open_cpus(s, msg, len);
 
@@ -532,7 +532,7 @@ int rf_source_start(struct rf_source *s, char *msg, size_t len)
 	return write_file(s->inst, "tracing_on", "1", msg, len);
 }
 
-int rf_source_trace_off(struct rf_source *s)
+int rec_source_trace_off(struct rf_source *s)
 {
 	if (s->drain && tracefs_trace_off(s->drain) < 0)
 		return RF_ERR_IO;
@@ -561,17 +561,17 @@ static uint64_t instance_lost(struct tracefs_instance *inst, int cpu)
 	return n;
 }
 
-uint64_t rf_source_kernel_lost(struct rf_source *s, int cpu)
+uint64_t rec_source_kernel_lost(struct rf_source *s, int cpu)
 {
 	return instance_lost(s->inst, cpu) + (s->drain ? instance_lost(s->drain, cpu) : 0);
 }
 
-int rf_source_nr_cpus(const struct rf_source *s)
+int rec_source_nr_cpus(const struct rf_source *s)
 {
 	return s->ncpus;
 }
 
-void rf_source_counts(const struct rf_source *s, uint64_t *pages, uint64_t *bytes)
+void rec_source_counts(const struct rf_source *s, uint64_t *pages, uint64_t *bytes)
 {
 	*pages = s->pages_read;
 	*bytes = s->bytes_read;
@@ -603,7 +603,7 @@ static void close_instance(struct tracefs_instance *inst)
 	tracefs_instance_free(inst);
 }
 
-void rf_source_close(struct rf_source *s)
+void rec_source_close(struct rf_source *s)
 {
 	int i;
 
@@ -620,7 +620,7 @@ void rf_source_close(struct rf_source *s)
 	free(s);
 }
 
-void rf_source_remove_stale(const char *tracefs_dir)
+void rec_source_remove_stale(const char *tracefs_dir)
 {
 	char **names = tracefs_instances(NULL);
 	int i;
@@ -628,7 +628,7 @@ void rf_source_remove_stale(const char *tracefs_dir)
 	for (i = 0; names && names[i]; i++) {
 		struct tracefs_instance *inst;
 
-		if (!rf_record_name_stale(names[i]))
+		if (!rec_name_stale(names[i]))
 			continue;
 		inst = tracefs_instance_alloc(tracefs_dir, names[i]);
 		if (inst) {

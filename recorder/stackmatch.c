@@ -8,7 +8,7 @@
 #include "lib/grow.h"
 #include "recorder/stackmatch.h"
 
-int rf_sample_q_insert(struct rf_sample_q *q, const struct rf_sample *sm)
+int rec_sample_q_insert(struct rf_sample_q *q, const struct rf_sample *sm)
 {
 	size_t i;
 
@@ -96,7 +96,7 @@ static size_t find_read(const struct rf_sample_q *q, const struct rf_losses *l, 
 			    q->items[*drop - 1].time <= time && ++exits > 1)
 				break;
 	}
-	if (best != SIZE_MAX && rf_losses_between(l, q->items[best].time, time))
+	if (best != SIZE_MAX && rec_losses_between(l, q->items[best].time, time))
 		return SIZE_MAX;
 	return best;
 }
@@ -136,18 +136,19 @@ static size_t find_fault(const struct rf_sample_q *q, const struct rf_losses *l,
 		if (q->items[i - 1].kind == RF_SAMPLE_EXIT)
 			break;
 	*drop = i;
-	if (best != SIZE_MAX && rf_losses_between(l, time > slack ? time - slack : 0, time + slack))
+	if (best != SIZE_MAX &&
+	    rec_losses_between(l, time > slack ? time - slack : 0, time + slack))
 		return SIZE_MAX;
 	return best;
 }
 
-size_t rf_sample_q_find(const struct rf_sample_q *q, const struct rf_losses *l, uint64_t time,
-			bool fault, size_t *drop)
+size_t rec_sample_q_find(const struct rf_sample_q *q, const struct rf_losses *l, uint64_t time,
+			 bool fault, size_t *drop)
 {
 	return fault ? find_fault(q, l, time, drop) : find_read(q, l, time, drop);
 }
 
-int rf_losses_add(struct rf_losses *l, uint64_t from, uint64_t to)
+int rec_losses_add(struct rf_losses *l, uint64_t from, uint64_t to)
 {
 	if (RF_GROW(l->v, l->cap, l->nr + 1))
 		return -ENOMEM;
@@ -155,7 +156,7 @@ int rf_losses_add(struct rf_losses *l, uint64_t from, uint64_t to)
 	return 0;
 }
 
-bool rf_losses_between(const struct rf_losses *l, uint64_t from, uint64_t to)
+bool rec_losses_between(const struct rf_losses *l, uint64_t from, uint64_t to)
 {
 	size_t i;
 
@@ -165,7 +166,7 @@ bool rf_losses_between(const struct rf_losses *l, uint64_t from, uint64_t to)
 	return false;
 }
 
-void rf_losses_expire(struct rf_losses *l, uint64_t before)
+void rec_losses_expire(struct rf_losses *l, uint64_t before)
 {
 	size_t i, k;
 
@@ -175,7 +176,7 @@ void rf_losses_expire(struct rf_losses *l, uint64_t before)
 	l->nr = k;
 }
 
-void rf_losses_free(struct rf_losses *l)
+void rec_losses_free(struct rf_losses *l)
 {
 	free(l->v);
 	l->v = NULL;

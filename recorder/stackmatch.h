@@ -56,21 +56,21 @@ struct rf_losses {
 };
 
 /* Insert @sm in time order (a thread that moved between CPUs has its samples in two rings). */
-int rf_sample_q_insert(struct rf_sample_q *q, const struct rf_sample *sm);
+int rec_sample_q_insert(struct rf_sample_q *q, const struct rf_sample *sm);
 
 /*
- * rf_sample_q_find() - the index of the sample of a reference at @time, or SIZE_MAX
+ * rec_sample_q_find() - the index of the sample of a reference at @time, or SIZE_MAX
  * @fault: a fault's reference (at page_fault_user), else a read's (at its syscall's exit)
  * @drop: set to the first sample a later reference of the thread may still want
  */
-size_t rf_sample_q_find(const struct rf_sample_q *q, const struct rf_losses *l, uint64_t time,
-			bool fault, size_t *drop);
+size_t rec_sample_q_find(const struct rf_sample_q *q, const struct rf_losses *l, uint64_t time,
+			 bool fault, size_t *drop);
 
 /* 0, or -ENOMEM (the loss is then not remembered). */
-int rf_losses_add(struct rf_losses *l, uint64_t from, uint64_t to);
-bool rf_losses_between(const struct rf_losses *l, uint64_t from, uint64_t to);
+int rec_losses_add(struct rf_losses *l, uint64_t from, uint64_t to);
+bool rec_losses_between(const struct rf_losses *l, uint64_t from, uint64_t to);
 /* Forget the losses that ended before @before. */
-void rf_losses_expire(struct rf_losses *l, uint64_t before);
-void rf_losses_free(struct rf_losses *l);
+void rec_losses_expire(struct rf_losses *l, uint64_t before);
+void rec_losses_free(struct rf_losses *l);
 
 #endif

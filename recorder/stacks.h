@@ -56,23 +56,23 @@ struct rf_uframe {
 struct rf_unwinder;
 
 /* NULL on ENOMEM. */
-struct rf_unwinder *rf_unwinder_new(void);
-void rf_unwinder_free(struct rf_unwinder *u);
+struct rf_unwinder *rec_unwinder_new(void);
+void rec_unwinder_free(struct rf_unwinder *u);
 
 /*
  * Unwinds @s, a sample of a thread of process @tgid, innermost frame first,
  * into at most @max frames; returns their number (0 when not even the first
  * is known) and says in *@end why it stopped.  The mappings of a process
- * not begun while recording (rf_unwinder_fork(), rf_unwinder_exec()) are
+ * not begun while recording (rec_unwinder_fork(), rec_unwinder_exec()) are
  * read from /proc/@tgid/maps on first use and again when an address is in
  * none of them; the mapped files are opened by path.  Frame paths stay valid
- * until rf_unwinder_free().
+ * until rec_unwinder_free().
  */
-unsigned int rf_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user_sample *s,
-		       struct rf_uframe *frames, unsigned int max, enum rf_unwind_end *end);
+unsigned int rec_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user_sample *s,
+			struct rf_uframe *frames, unsigned int max, enum rf_unwind_end *end);
 
 /* Whatever is known of @tgid's mappings is no longer true. */
-void rf_unwinder_forget(struct rf_unwinder *u, int32_t tgid);
+void rec_unwinder_forget(struct rf_unwinder *u, int32_t tgid);
 
 /*
  * The life of a process, as the kernel reported it (PERF_RECORD_FORK,
@@ -86,9 +86,9 @@ void rf_unwinder_forget(struct rf_unwinder *u, int32_t tgid);
  * - exit: @tgid is forgotten, unless it is a process that took the pid
  *   after @time (a fork or exec after it).
  */
-void rf_unwinder_fork(struct rf_unwinder *u, int32_t parent, int32_t child, uint64_t time);
-void rf_unwinder_exec(struct rf_unwinder *u, int32_t tgid, uint64_t time);
-void rf_unwinder_exit(struct rf_unwinder *u, int32_t tgid, uint64_t time);
+void rec_unwinder_fork(struct rf_unwinder *u, int32_t parent, int32_t child, uint64_t time);
+void rec_unwinder_exec(struct rf_unwinder *u, int32_t tgid, uint64_t time);
+void rec_unwinder_exit(struct rf_unwinder *u, int32_t tgid, uint64_t time);
 
 /* A mapping made while recording, as the kernel reported it (PERF_RECORD_MMAP2). */
 struct rf_umap {
@@ -106,7 +106,7 @@ struct rf_umap {
  * what it mapped before; one that has exited by the time its samples are
  * unwound (a short command) is unwound in what it mapped.
  */
-void rf_unwinder_map(struct rf_unwinder *u, int32_t tgid, const struct rf_umap *m);
+void rec_unwinder_map(struct rf_unwinder *u, int32_t tgid, const struct rf_umap *m);
 
 /* A frame's name, as far as the file's symbol table and debug information tell. */
 struct rf_symbol {
@@ -119,15 +119,15 @@ struct rf_symbol {
 
 struct rf_symbols;
 
-struct rf_symbols *rf_symbols_new(void);
-void rf_symbols_free(struct rf_symbols *sy);
+struct rf_symbols *rec_symbols_new(void);
+void rec_symbols_free(struct rf_symbols *sy);
 
 /*
  * Names @vaddr of the ELF file @path; returns false when the file cannot be
  * read as ELF (then *@out is all NULL/0).  The strings stay valid until
- * rf_symbols_free().
+ * rec_symbols_free().
  */
-bool rf_symbols_lookup(struct rf_symbols *sy, const char *path, uint64_t vaddr,
-		       struct rf_symbol *out);
+bool rec_symbols_lookup(struct rf_symbols *sy, const char *path, uint64_t vaddr,
+			struct rf_symbol *out);
 
 #endif

@@ -3,7 +3,7 @@
  * Naming an unwound frame: the function, source line and build id of an
  * address of an ELF file, from elfutils' libdwfl.  One Dwfl per file, with
  * the file reported at bias 0 so that its addresses are the file's own
- * vaddrs (what rf_unwind() gives), and separate debug information found
+ * vaddrs (what rec_unwind() gives), and separate debug information found
  * the standard way (.gnu_debuglink, /usr/lib/debug/.build-id/).
  */
 #include "config.h"
@@ -59,7 +59,7 @@ static const char *intern(struct rf_symbols *sy, const char *s)
 	return copy;
 }
 
-struct rf_symbols *rf_symbols_new(void)
+struct rf_symbols *rec_symbols_new(void)
 {
 	struct rf_symbols *sy = calloc(1, sizeof(*sy));
 
@@ -82,7 +82,7 @@ static void file_free(struct sy_file *f)
 	free(f);
 }
 
-void rf_symbols_free(struct rf_symbols *sy)
+void rec_symbols_free(struct rf_symbols *sy)
 {
 	struct sy_file_map_slot *fs = NULL;
 	struct sy_str_set_slot *ss = NULL;
@@ -200,8 +200,8 @@ static void cu_line(struct rf_symbols *sy, Dwfl_Module *mod, uint64_t vaddr, str
 	}
 }
 
-bool rf_symbols_lookup(struct rf_symbols *sy, const char *path, uint64_t vaddr,
-		       struct rf_symbol *out)
+bool rec_symbols_lookup(struct rf_symbols *sy, const char *path, uint64_t vaddr,
+			struct rf_symbol *out)
 {
 	struct sy_file *f;
 	Dwfl_Module *mod;

@@ -47,31 +47,31 @@ static uint64_t proc_cgroup(struct rf_norm *n, int32_t pid)
 {
 	char rel[2048];
 
-	if (!n->cfg.root || rf_memcg_path_in(n->cfg.root, pid, rel, sizeof(rel)))
+	if (!n->cfg.root || rec_memcg_path_in(n->cfg.root, pid, rel, sizeof(rel)))
 		return 0;
-	return rf_memcg_id(n->cfg.root, strcmp(rel, "/") ? rel : "");
+	return rec_memcg_id(n->cfg.root, strcmp(rel, "/") ? rel : "");
 }
 
 static uint64_t mm_of_tgid(struct rf_norm *n, int32_t tgid)
 {
-	const uint64_t *id = rf_u64_map_get(&n->tgid_mm, tgid);
+	const uint64_t *id = rec_u64_map_get(&n->tgid_mm, tgid);
 
 	if (id)
 		return *id;
 	/* sequence 0: the mm the process had at start */
-	rf_u64_map_put(&n->tgid_mm, tgid, (uint32_t)tgid);
+	rec_u64_map_put(&n->tgid_mm, tgid, (uint32_t)tgid);
 	return (uint32_t)tgid;
 }
 
-static struct rf_task *task_alloc(struct rf_norm *n, int32_t pid, int32_t tgid)
+static struct rec_task *task_alloc(struct rf_norm *n, int32_t pid, int32_t tgid)
 {
-	struct rf_task *t = calloc(1, sizeof(*t));
+	struct rec_task *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
 	t->pid = pid;
 	t->tgid = tgid;
-	if (rf_task_map_put(&n->tasks, pid, t)) {
+	if (rec_task_map_put(&n->tasks, pid, t)) {
 		free(t);
 		return NULL;
 	}
@@ -79,12 +79,12 @@ static struct rf_task *task_alloc(struct rf_norm *n, int32_t pid, int32_t tgid)
 }
 
 /* Meet a task for the first time: /proc, then NAME_PID. */
-static struct rf_task *task_discover(struct rf_norm *n, uint64_t time, int32_t pid)
+static struct rec_task *task_discover(struct rf_norm *n, uint64_t time, int32_t pid)
 {
 	struct rf_event ev = { .time = time, .pid = pid, .type = RF_EV_NAME_PID };
 	char comm[64] = "";
 	int32_t tgid = pid;
-	struct rf_task *t;
+	struct rec_task *t;
 
 	if (pid > 0)
 		proc_status(pid, &tgid, comm, sizeof(comm));
@@ -94,50 +94,50 @@ static struct rf_task *task_discover(struct rf_norm *n, uint64_t time, int32_t p
 	t->mm = pid > 0 ? mm_of_tgid(n, tgid) : 0;
 	t->cgroup = pid > 0 ? proc_cgroup(n, pid) : 0;
 	t->kswapd = !strncmp(comm, "kswapd", 6);
-	rf_task_event(&ev, t);
+	rec_task_event(&ev, t);
 	ev.u.task.comm = comm[0] ? comm : NULL;
-	rf_norm_emit(n, &ev);
+	rec_norm_emit(n, &ev);
 	return t;
 }
 
-struct rf_task *rf_task_find(const struct rf_norm *n, int32_t pid)
+struct rec_task *rec_task_find(const struct rf_norm *n, int32_t pid)
 {
-	struct rf_task **t = rf_task_map_get(&n->tasks, pid);
+	struct rec_task **t = rec_task_map_get(&n->tasks, pid);
 
 	return t ? *t : NULL;
 }
 
-struct rf_task *rf_task_get(struct rf_norm *n, uint64_t time, int32_t pid)
+struct rec_task *rec_task_get(struct rf_norm *n, uint64_t time, int32_t pid)
 {
-	struct rf_task *t = rf_task_find(n, pid);
+	struct rec_task *t = rec_task_find(n, pid);
 
 	return t ? t : task_discover(n, time, pid);
 }
 
-struct rf_task *rf_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid)
+struct rec_task *rec_task_forked(struct rf_norm *n, int32_t pid, int32_t tgid)
 {
-	rf_task_drop(n, pid);	/* pid reuse after a missed exit */
+	rec_task_drop(n, pid);	/* pid reuse after a missed exit */
 	return task_alloc(n, pid, tgid);
 }
 
-void rf_task_drop(struct rf_norm *n, int32_t pid)
+void rec_task_drop(struct rf_norm *n, int32_t pid)
 {
-	struct rf_task *t;
+	struct rec_task *t;
 
-	if (rf_task_map_del(&n->tasks, pid, &t))
+	if (rec_task_map_del(&n->tasks, pid, &t))
 		free(t);
 }
 
-struct rf_mm *rf_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid)
+struct rec_mm *rec_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid)
 {
 	bool fresh;
-	struct rf_mm **mm = rf_mm_map_slot(&n->mms, id, &fresh);
+	struct rec_mm **mm = rec_mm_map_slot(&n->mms, id, &fresh);
 
 	if (!mm || !fresh)
 		return mm ? *mm : NULL;
 	*mm = calloc(1, sizeof(**mm));
 	if (!*mm) {
-		rf_mm_map_del(&n->mms, id, NULL);
+		rec_mm_map_del(&n->mms, id, NULL);
 		return NULL;
 	}
 	(*mm)->id = id;
@@ -145,12 +145,12 @@ struct rf_mm *rf_mm_get(struct rf_norm *n, uint64_t id, int32_t tgid)
 	return *mm;
 }
 
-uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from)
+uint64_t rec_mm_new(struct rf_norm *n, int32_t tgid, const struct rec_mm *from)
 {
 	uint64_t id = (uint64_t)++n->mm_seq << 32 | (uint32_t)tgid;
-	struct rf_mm *mm = rf_mm_get(n, id, tgid);
+	struct rec_mm *mm = rec_mm_get(n, id, tgid);
 
-	rf_u64_map_put(&n->tgid_mm, tgid, id);
+	rec_u64_map_put(&n->tgid_mm, tgid, id);
 	if (mm && from && from->vmas.nr) {
 		mm->vmas.v = malloc(from->vmas.nr * sizeof(*mm->vmas.v));
 		if (mm->vmas.v) {
@@ -162,27 +162,27 @@ uint64_t rf_mm_new(struct rf_norm *n, int32_t tgid, const struct rf_mm *from)
 	return id;
 }
 
-void rf_norm_free_tasks(struct rf_norm *n)
+void rec_norm_free_tasks(struct rf_norm *n)
 {
-	struct rf_task_map_slot *t = NULL;
-	struct rf_mm_map_slot *mm = NULL;
+	struct rec_task_map_slot *t = NULL;
+	struct rec_mm_map_slot *mm = NULL;
 
-	while ((t = rf_task_map_next(&n->tasks, t)))
+	while ((t = rec_task_map_next(&n->tasks, t)))
 		free(t->val);
-	while ((mm = rf_mm_map_next(&n->mms, mm))) {
-		rf_vmas_free(&mm->val->vmas);
+	while ((mm = rec_mm_map_next(&n->mms, mm))) {
+		rec_vmas_free(&mm->val->vmas);
 		free(mm->val);
 	}
-	rf_task_map_destroy(&n->tasks);
-	rf_mm_map_destroy(&n->mms);
-	rf_u64_map_destroy(&n->tgid_mm);
+	rec_task_map_destroy(&n->tasks);
+	rec_mm_map_destroy(&n->mms);
+	rec_u64_map_destroy(&n->tgid_mm);
 }
 
-void rf_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
-			  uint32_t dev, uint64_t ino)
+void rec_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
+			   uint32_t dev, uint64_t ino)
 {
 	struct rf_event ev = { .time = time, .pid = pid, .type = RF_EV_NAME_FILE };
-	uint64_t key = rf_hash2(dev, ino), *tries = rf_u64_map_get(&n->named_files, key);
+	uint64_t key = rf_hash2(dev, ino), *tries = rec_u64_map_get(&n->named_files, key);
 	uint64_t failed = tries ? *tries : 0;
 	char link[64], path[4096];
 	struct stat st;
@@ -193,16 +193,16 @@ void rf_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd,
 		return;
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fd);
 	/* the fd may have been closed or reused since: name it only if it is that file */
-	if (stat(link, &st) || st.st_ino != ino || rf_kdev(st.st_dev) != dev ||
+	if (stat(link, &st) || st.st_ino != ino || rec_kdev(st.st_dev) != dev ||
 	    (len = readlink(link, path, sizeof(path) - 1)) <= 0) {
-		rf_u64_map_put(&n->named_files, key, failed + 1);
+		rec_u64_map_put(&n->named_files, key, failed + 1);
 		return;
 	}
 	path[len] = '\0';
-	rf_u64_map_put(&n->named_files, key, 0);
+	rec_u64_map_put(&n->named_files, key, 0);
 	ev.u.name_file.dev = dev;
 	ev.u.name_file.ino = ino;
 	ev.u.name_file.size = st.st_size;
 	ev.u.name_file.path = path;
-	rf_norm_emit(n, &ev);
+	rec_norm_emit(n, &ev);
 }

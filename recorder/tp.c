@@ -25,12 +25,12 @@ static const struct rf_tp_desc descs[TP_MAX] = { RF_TRACEPOINTS(DESC, FIELD_NAME
 #define GROUP_NAME(group) [RF_TPG_##group] = #group,
 static const char *const group_names[RF_TPG_MAX] = { RF_TP_GROUPS(GROUP_NAME) };
 
-const struct rf_tp_desc *rf_tp_desc(enum rf_tp_id id)
+const struct rf_tp_desc *rec_tp_desc(enum rf_tp_id id)
 {
 	return &descs[id];
 }
 
-const char *rf_tp_group_name(enum rf_tp_group group)
+const char *rec_tp_group_name(enum rf_tp_group group)
 {
 	return group_names[group];
 }
@@ -70,7 +70,7 @@ static bool select_one(const char *item, bool want[TP_MAX])
 	return found;
 }
 
-int rf_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len)
+int rec_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len)
 {
 	char *copy, *item, *save = NULL;
 	int i, err = 0;
@@ -154,8 +154,8 @@ static int build_id_map(struct rf_tp_set *set)
 	return 0;
 }
 
-int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want[TP_MAX],
-		  const char *const *system, char *msg, size_t len)
+int rec_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want[TP_MAX],
+		   const char *const *system, char *msg, size_t len)
 {
 	struct tep_event *any = NULL;
 	int i, err;
@@ -191,20 +191,20 @@ int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want
 	return build_id_map(set);
 }
 
-void rf_tp_set_free(struct rf_tp_set *set)
+void rec_tp_set_free(struct rf_tp_set *set)
 {
 	free(set->by_id);
 	set->by_id = NULL;
 }
 
-const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int32_t *pid)
+const struct rf_tp *rec_tp_of(const struct rf_tp_set *set, const void *data, int32_t *pid)
 {
 	unsigned long long type, p;
 	unsigned int slot;
 
 	if (set->type_num.size && set->pid_num.size) {
-		type = rf_tp_num_read(set->type_num, data);
-		p = rf_tp_num_read(set->pid_num, data);
+		type = rec_tp_num_read(set->type_num, data);
+		p = rec_tp_num_read(set->pid_num, data);
 	} else if (tep_read_number_field(set->common_type, data, &type) ||
 		   tep_read_number_field(set->common_pid, data, &p)) {
 		return NULL;
@@ -216,7 +216,7 @@ const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int3
 	return slot ? &set->tp[slot - 1] : NULL;
 }
 
-uint64_t rf_tp_u64_slow(const struct rf_tp *tp, int field, const void *data)
+uint64_t rec_tp_u64_slow(const struct rf_tp *tp, int field, const void *data)
 {
 	unsigned long long v = 0;
 
@@ -224,14 +224,14 @@ uint64_t rf_tp_u64_slow(const struct rf_tp *tp, int field, const void *data)
 	return v;
 }
 
-const char *rf_tp_str(const struct rf_tp *tp, int field, const void *data, int size,
-		      char *buf, size_t len)
+const char *rec_tp_str(const struct rf_tp *tp, int field, const void *data, int size,
+		       char *buf, size_t len)
 {
 	const struct tep_format_field *f = tp->field[field];
 	unsigned int off = f->offset, n = f->size;
 
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned long long loc = rf_tp_u64(tp, field, data);
+		unsigned long long loc = rec_tp_u64(tp, field, data);
 
 		off = loc & 0xffff;
 		n = (loc >> 16) & 0xffff;

@@ -10,11 +10,11 @@
  * tp.c's table (the names libtraceevent resolves at start-up), and the
  * indexes of its fields: TPF(event, field).  Code reads a field as
  *
- *	rf_tp_u64(tp, TPF(mm_filemap_add_to_page_cache, pfn), raw->data)
+ *	rec_tp_u64(tp, TPF(mm_filemap_add_to_page_cache, pfn), raw->data)
  *
  * so a misspelt field, or one the event does not have, is a compile error,
  * and reordering a row changes nothing.  Every field listed is required: a
- * kernel whose event lacks one fails at start-up (rf_tp_resolve()); an event
+ * kernel whose event lacks one fails at start-up (rec_tp_resolve()); an event
  * the kernel lacks is left out of the default set.
  */
 #ifndef REFAULT_RECORDER_TP_H
@@ -140,28 +140,28 @@ struct rf_tp_set {
 	int max_id;
 };
 
-const struct rf_tp_desc *rf_tp_desc(enum rf_tp_id id);
-const char *rf_tp_group_name(enum rf_tp_group group);
+const struct rf_tp_desc *rec_tp_desc(enum rf_tp_id id);
+const char *rec_tp_group_name(enum rf_tp_group group);
 /* Select from an --events list (NULL = all groups but damon): sets @want[id]. */
-int rf_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len);
+int rec_tp_select(const char *list, bool want[TP_MAX], char *msg, size_t len);
 /*
  * Resolve formats of the wanted events in @tep; missing ones are left
  * disabled.  @system[id], if @system and it are not NULL, is where event
  * @id is (a kprobe group) instead of its tracepoint's system.
  */
-int rf_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want[TP_MAX],
-		  const char *const *system, char *msg, size_t len);
-void rf_tp_set_free(struct rf_tp_set *set);
+int rec_tp_resolve(struct rf_tp_set *set, struct tep_handle *tep, const bool want[TP_MAX],
+		   const char *const *system, char *msg, size_t len);
+void rec_tp_set_free(struct rf_tp_set *set);
 /* The tracepoint of a raw record, or NULL; @pid gets common_pid. */
-const struct rf_tp *rf_tp_of(const struct rf_tp_set *set, const void *data, int32_t *pid);
+const struct rf_tp *rec_tp_of(const struct rf_tp_set *set, const void *data, int32_t *pid);
 /* A number field (TPF()), zero-extended (as tep_read_number_field() would read it). */
-uint64_t rf_tp_u64_slow(const struct rf_tp *tp, int field, const void *data);
+uint64_t rec_tp_u64_slow(const struct rf_tp *tp, int field, const void *data);
 
 /*
  * Every record goes through this several times: read fields of the host's byte order
  * straight from the offsets the format file gave, without a call into libtraceevent.
  */
-static inline uint64_t rf_tp_num_read(struct rf_tp_num n, const void *data)
+static inline uint64_t rec_tp_num_read(struct rf_tp_num n, const void *data)
 {
 	const unsigned char *p = (const unsigned char *)data + n.offset;
 	uint64_t v8;
@@ -176,14 +176,14 @@ static inline uint64_t rf_tp_num_read(struct rf_tp_num n, const void *data)
 	}
 }
 
-static inline uint64_t rf_tp_u64(const struct rf_tp *tp, int field, const void *data)
+static inline uint64_t rec_tp_u64(const struct rf_tp *tp, int field, const void *data)
 {
 	if (tp->num[field].size)
-		return rf_tp_num_read(tp->num[field], data);
-	return rf_tp_u64_slow(tp, field, data);
+		return rec_tp_num_read(tp->num[field], data);
+	return rec_tp_u64_slow(tp, field, data);
 }
 /* Copy a string field (TPF(); fixed array or __data_loc) into @buf, NUL-terminated. */
-const char *rf_tp_str(const struct rf_tp *tp, int field, const void *data, int size,
-		      char *buf, size_t len);
+const char *rec_tp_str(const struct rf_tp *tp, int field, const void *data, int size,
+		       char *buf, size_t len);
 
 #endif /* REFAULT_RECORDER_TP_H */

@@ -136,7 +136,7 @@ struct rf_unwinder {
 	unw_accessors_t acc;
 };
 
-/* What the accessors of one rf_unwind() call see (libunwind's "arg"). */
+/* What the accessors of one rec_unwind() call see (libunwind's "arg"). */
 struct uw_ctx {
 	struct rf_unwinder *u;
 	struct uw_proc *p;
@@ -644,7 +644,7 @@ static struct uw_proc *proc_begin(struct rf_unwinder *u, int32_t tgid, uint64_t 
 {
 	struct uw_proc *p = calloc(1, sizeof(*p));
 
-	rf_unwinder_forget(u, tgid);	/* an older image, or a pid used again */
+	rec_unwinder_forget(u, tgid);	/* an older image, or a pid used again */
 	if (!p)
 		return NULL;
 	p->tgid = tgid;
@@ -673,7 +673,7 @@ static bool proc_as(struct rf_unwinder *u, struct uw_proc *p)
  * the process had there, as mmap(MAP_FIXED) does.  Known mappings are
  * trimmed; one that the new one falls inside is split.
  */
-void rf_unwinder_map(struct rf_unwinder *u, int32_t tgid, const struct rf_umap *um)
+void rec_unwinder_map(struct rf_unwinder *u, int32_t tgid, const struct rf_umap *um)
 {
 	struct uw_proc *p = proc_get(u, tgid);
 	struct uw_map m = { .start = um->start, .end = um->start + um->len, .pgoff = um->pgoff };
@@ -733,7 +733,7 @@ void rf_unwinder_map(struct rf_unwinder *u, int32_t tgid, const struct rf_umap *
 		unw_flush_cache(p->as, 0, 0);
 }
 
-void rf_unwinder_fork(struct rf_unwinder *u, int32_t parent, int32_t child, uint64_t time)
+void rec_unwinder_fork(struct rf_unwinder *u, int32_t parent, int32_t child, uint64_t time)
 {
 	struct uw_proc *pp = proc_get(u, parent);	/* unknown until now: as /proc says */
 	struct uw_proc *cp;
@@ -751,18 +751,18 @@ void rf_unwinder_fork(struct rf_unwinder *u, int32_t parent, int32_t child, uint
 	cp->nr_maps = cp->cap_maps = pp->nr_maps;
 }
 
-void rf_unwinder_exec(struct rf_unwinder *u, int32_t tgid, uint64_t time)
+void rec_unwinder_exec(struct rf_unwinder *u, int32_t tgid, uint64_t time)
 {
 	proc_begin(u, tgid, time);	/* the new image's mappings are reported next */
 }
 
-void rf_unwinder_exit(struct rf_unwinder *u, int32_t tgid, uint64_t time)
+void rec_unwinder_exit(struct rf_unwinder *u, int32_t tgid, uint64_t time)
 {
 	struct uw_proc **p = u ? uw_proc_map_get(&u->procs, tgid) : NULL;
 
 	/* not a process that took the pid after this one exited */
 	if (p && (*p)->since <= time)
-		rf_unwinder_forget(u, tgid);
+		rec_unwinder_forget(u, tgid);
 }
 
 /* ---- libunwind's accessors ---- */
@@ -886,7 +886,7 @@ static int acc_get_proc_name(unw_addr_space_t as, unw_word_t addr, char *bufp, s
 
 /* ---- the API ---- */
 
-struct rf_unwinder *rf_unwinder_new(void)
+struct rf_unwinder *rec_unwinder_new(void)
 {
 	struct rf_unwinder *u;
 	long pg = sysconf(_SC_PAGESIZE);
@@ -910,7 +910,7 @@ struct rf_unwinder *rf_unwinder_new(void)
 	return u;
 }
 
-void rf_unwinder_forget(struct rf_unwinder *u, int32_t tgid)
+void rec_unwinder_forget(struct rf_unwinder *u, int32_t tgid)
 {
 	struct uw_proc *p;
 
@@ -918,7 +918,7 @@ void rf_unwinder_forget(struct rf_unwinder *u, int32_t tgid)
 		proc_free(p);
 }
 
-void rf_unwinder_free(struct rf_unwinder *u)
+void rec_unwinder_free(struct rf_unwinder *u)
 {
 	struct uw_proc_map_slot *ps = NULL;
 	struct uw_elf_map_slot *es = NULL;
@@ -967,8 +967,8 @@ static void frame_place(struct uw_ctx *c, struct rf_uframe *f)
 		f->vaddr = f->ip - m->bias;
 }
 
-unsigned int rf_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user_sample *s,
-		       struct rf_uframe *frames, unsigned int max, enum rf_unwind_end *end)
+unsigned int rec_unwind(struct rf_unwinder *u, int32_t tgid, const struct rf_user_sample *s,
+			struct rf_uframe *frames, unsigned int max, enum rf_unwind_end *end)
 {
 	struct uw_ctx c = { .u = u, .s = s };
 	struct rf_user_sample caller;

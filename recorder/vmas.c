@@ -20,18 +20,18 @@
 #include "lib/grow.h"
 #include "recorder/record-local.h"
 
-uint32_t rf_kdev(dev_t dev)
+uint32_t rec_kdev(dev_t dev)
 {
 	return (uint32_t)(major(dev) << 20 | minor(dev));
 }
 
-static int reserve(struct rf_vmas *t, size_t n)
+static int reserve(struct rec_vmas *t, size_t n)
 {
 	return RF_GROW(t->v, t->cap, t->nr + n);
 }
 
 /* First vma whose end is above @addr. */
-static size_t lower_bound(const struct rf_vmas *t, uint64_t addr)
+static size_t lower_bound(const struct rec_vmas *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;
 
@@ -46,14 +46,14 @@ static size_t lower_bound(const struct rf_vmas *t, uint64_t addr)
 	return lo;
 }
 
-const struct rf_vma *rf_vmas_find(const struct rf_vmas *t, uint64_t addr)
+const struct rec_vma *rec_vmas_find(const struct rec_vmas *t, uint64_t addr)
 {
 	size_t i = lower_bound(t, addr);
 
 	return i < t->nr && t->v[i].start <= addr ? &t->v[i] : NULL;
 }
 
-static void insert_at(struct rf_vmas *t, size_t i, const struct rf_vma *vma)
+static void insert_at(struct rec_vmas *t, size_t i, const struct rec_vma *vma)
 {
 	memmove(&t->v[i + 1], &t->v[i], (t->nr - i) * sizeof(*t->v));
 	t->v[i] = *vma;
@@ -61,15 +61,15 @@ static void insert_at(struct rf_vmas *t, size_t i, const struct rf_vma *vma)
 }
 
 /* Cut [start, end) out of the table, splitting vmas that straddle it. */
-void rf_vmas_remove(struct rf_vmas *t, uint64_t start, uint64_t end)
+void rec_vmas_remove(struct rec_vmas *t, uint64_t start, uint64_t end)
 {
 	size_t i = lower_bound(t, start);
 
 	while (i < t->nr && t->v[i].start < end) {
-		struct rf_vma *v = &t->v[i];
+		struct rec_vma *v = &t->v[i];
 
 		if (v->start < start && v->end > end) {
-			struct rf_vma tail = *v;
+			struct rec_vma tail = *v;
 
 			if (reserve(t, 1))
 				return;
@@ -95,13 +95,13 @@ void rf_vmas_remove(struct rf_vmas *t, uint64_t start, uint64_t end)
 	}
 }
 
-int rf_vmas_insert(struct rf_vmas *t, const struct rf_vma *vma)
+int rec_vmas_insert(struct rec_vmas *t, const struct rec_vma *vma)
 {
 	int err;
 
 	if (vma->end <= vma->start)
 		return RF_ERR_INVAL;
-	rf_vmas_remove(t, vma->start, vma->end);
+	rec_vmas_remove(t, vma->start, vma->end);
 	err = reserve(t, 1);
 	if (err)
 		return err;
@@ -145,7 +145,7 @@ static bool expect(const char **p, char c)
  * "start-end perms offset maj:min inode path": by hand, as sscanf cost more
  * than the rest of the recorder's work on a machine that starts many processes.
  */
-static int parse_line(const char *line, struct rf_vma *v)
+static int parse_line(const char *line, struct rec_vma *v)
 {
 	unsigned long long start, end, off, maj, mnr, ino;
 	const char *p = line;
@@ -173,7 +173,7 @@ static int parse_line(const char *line, struct rf_vma *v)
  * Read the lines of /proc/PID/maps in order, up to the first vma ending above
  * @stop (UINT64_MAX: all of them): the kernel formats only what is read.
  */
-static int read_maps(struct rf_vmas *t, pid_t tgid, uint64_t stop)
+static int read_maps(struct rec_vmas *t, pid_t tgid, uint64_t stop)
 {
 	char path[64], buf[8192];
 	size_t have = 0;
@@ -194,7 +194,7 @@ static int read_maps(struct rf_vmas *t, pid_t tgid, uint64_t stop)
 		have += n;
 		buf[have] = '\0';
 		while (!err && !done && (nl = strchr(line, '\n'))) {
-			struct rf_vma v;
+			struct rec_vma v;
 
 			*nl = '\0';
 			if (!parse_line(line, &v)) {
@@ -214,17 +214,17 @@ static int read_maps(struct rf_vmas *t, pid_t tgid, uint64_t stop)
 	return err;
 }
 
-int rf_vmas_load(struct rf_vmas *t, pid_t tgid)
+int rec_vmas_load(struct rec_vmas *t, pid_t tgid)
 {
 	return read_maps(t, tgid, UINT64_MAX);
 }
 
-int rf_vmas_load_upto(struct rf_vmas *t, pid_t tgid, uint64_t addr)
+int rec_vmas_load_upto(struct rec_vmas *t, pid_t tgid, uint64_t addr)
 {
 	return read_maps(t, tgid, addr);
 }
 
-void rf_vmas_free(struct rf_vmas *t)
+void rec_vmas_free(struct rec_vmas *t)
 {
 	free(t->v);
 	memset(t, 0, sizeof(*t));

@@ -14,7 +14,7 @@
  *
  * Process group.  The command leads a process group of its own, so a
  * signal meant for it reaches its children too (a shell script's
- * commands): rf_workload_kill() signals the group.  When the recorder
+ * commands): rec_workload_kill() signals the group.  When the recorder
  * owns the terminal's foreground, the command's group gets it, as a shell
  * gives a job; the recorder takes it back when the command is gone.
  */
@@ -85,7 +85,7 @@ static void child_run(char *const *argv, const struct rf_workload_opts *o, int g
 	if (read(go, &b, 1) != 1)
 		_exit(127);	/* the recorder gave up */
 	/* attach ourselves, so the cgroup_attach_task event is traced (the recorder is not) */
-	if (o->memcg_dir && rf_memcg_attach(o->memcg_dir, getpid()))
+	if (o->memcg_dir && rec_memcg_attach(o->memcg_dir, getpid()))
 		goto fail;
 	if (!(o->flags & RF_WORKLOAD_AS_ROOT) && geteuid() == 0 && rf_sudo_user(&uid, &gid) &&
 	    drop_to_user(uid, gid))
@@ -98,8 +98,8 @@ fail:
 	_exit(127);
 }
 
-int rf_workload_spawn(struct rf_workload **out, char *const *argv,
-		      const struct rf_workload_opts *o, char *err, size_t errlen)
+int rec_workload_spawn(struct rf_workload **out, char *const *argv,
+		       const struct rf_workload_opts *o, char *err, size_t errlen)
 {
 	struct rf_workload *w = calloc(1, sizeof(*w));
 	int go[2], errp[2];
@@ -138,7 +138,7 @@ int rf_workload_spawn(struct rf_workload **out, char *const *argv,
 	return 0;
 }
 
-int rf_workload_release(struct rf_workload *w, char *err, size_t errlen, const char *name)
+int rec_workload_release(struct rf_workload *w, char *err, size_t errlen, const char *name)
 {
 	int e = 0;
 	ssize_t n;
@@ -167,7 +167,7 @@ int rf_workload_release(struct rf_workload *w, char *err, size_t errlen, const c
 	return 0;
 }
 
-pid_t rf_workload_pid(const struct rf_workload *w)
+pid_t rec_workload_pid(const struct rf_workload *w)
 {
 	return w->pid;
 }
@@ -178,7 +178,7 @@ static void take_terminal_back(struct rf_workload *w)
 		w->tty = false;
 }
 
-bool rf_workload_exited(struct rf_workload *w)
+bool rec_workload_exited(struct rf_workload *w)
 {
 	int status;
 
@@ -190,18 +190,18 @@ bool rf_workload_exited(struct rf_workload *w)
 	return w->exited;
 }
 
-int rf_workload_status(const struct rf_workload *w)
+int rec_workload_status(const struct rf_workload *w)
 {
 	return w->status;
 }
 
-void rf_workload_kill(struct rf_workload *w, int sig)
+void rec_workload_kill(struct rf_workload *w, int sig)
 {
 	if (!w->exited)
 		kill(-w->pid, sig);
 }
 
-void rf_workload_free(struct rf_workload *w)
+void rec_workload_free(struct rf_workload *w)
 {
 	int status;
 

@@ -21,7 +21,7 @@
  * reference (file_read, file_write, file_fault, anon_fault): the recorder
  * writes a read when the read() returns and a fault when the task leaves it,
  * after the adds they made (recorder/normalize.c read_end(),
- * rf_fault_release()), so an add is counted when that reference comes.
+ * rec_fault_release()), so an add is counted when that reference comes.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!f)
 		return 0;
-	if (rf_lru_gen_parse(f, check, NULL) != 0)
+	if (rec_lru_gen_parse(f, check, NULL) != 0)
 		abort();	/* only the callback or memory could stop it */
 	fclose(f);
 	return 0;

@@ -48,7 +48,7 @@ struct facts {
 	uint64_t ra_of_trace, ra_of_written, adds_of_written;
 	struct rf_event first_ra_of_written;	/* to say which, when there is one */
 	uint64_t faults;
-	struct rf_u64_map pfn_cg;	/* pfn -> cgroup of its page-cache add, while cached */
+	struct rec_u64_map pfn_cg;	/* pfn -> cgroup of its page-cache add, while cached */
 	uint64_t lru_joined, lru_wrong_cg;
 };
 
@@ -156,13 +156,13 @@ static void see(struct facts *x, const struct rf_event *ev)
 		if (f)
 			added(f, ev);
 		x->adds_of_written += ev->u.file.dev == x->wr_dev && ev->u.file.ino == x->wr_ino;
-		rf_u64_map_put(&x->pfn_cg, ev->u.file.pfn, ev->u.file.cgroup);
+		rec_u64_map_put(&x->pfn_cg, ev->u.file.pfn, ev->u.file.cgroup);
 		break;
 	case RF_EV_PAGECACHE_DEL:
-		rf_u64_map_del(&x->pfn_cg, ev->u.file.pfn, NULL);
+		rec_u64_map_del(&x->pfn_cg, ev->u.file.pfn, NULL);
 		break;
 	case RF_EV_LRU_ADD:
-		cg = rf_u64_map_get(&x->pfn_cg, ev->u.lru.pfn);
+		cg = rec_u64_map_get(&x->pfn_cg, ev->u.lru.pfn);
 		if (cg) {
 			x->lru_joined++;
 			x->lru_wrong_cg += *cg != ev->u.lru.cgroup;
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 	   "lru_add of page-cache pages carries the cgroup of their add (%" PRIu64 " of %" PRIu64
 	   " differ)", x.lru_wrong_cg, x.lru_joined);
 	rf_trace_reader_close(r);
-	rf_u64_map_destroy(&x.pfn_cg);
+	rec_u64_map_destroy(&x.pfn_cg);
 	free(x.rd.hits);
 	free(x.rd.add_order);
 	free(x.rd.ra_order);

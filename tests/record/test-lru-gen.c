@@ -85,7 +85,7 @@ static int parse(const char *text, struct seen *s)
 
 	if (!f)
 		return -1;
-	rc = rf_lru_gen_parse(f, collect, s);
+	rc = rec_lru_gen_parse(f, collect, s);
 	fclose(f);
 	return rc;
 }

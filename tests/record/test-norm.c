@@ -62,7 +62,7 @@ static void harness_init_damon(struct harness *h, int32_t damon_pid)
 
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < TP_MAX; i++) {
-		h->tps.tp[i].desc = rf_tp_desc(i);
+		h->tps.tp[i].desc = rec_tp_desc(i);
 		h->tps.tp[i].enabled = true;
 		for (f = 0; f < RF_TP_MAX_FIELDS; f++)
 			h->tps.tp[i].num[f] = (struct rf_tp_num){ .offset = 8 + 8 * f, .size = 8 };
@@ -73,7 +73,7 @@ static void harness_init_damon(struct harness *h, int32_t damon_pid)
 	h->tps.by_id = h->by_id;
 	h->tps.max_id = TP_MAX;
 	h->sink = (struct rf_record_sink){ .event = collect, .ctx = &h->out };
-	if (rf_norm_new(&h->n, &cfg))
+	if (rec_norm_new(&h->n, &cfg))
 		exit(1);
 }
 
@@ -102,7 +102,7 @@ static int feed_raw(struct harness *h, bool drain, enum rf_tp_id id, int32_t pid
 	memcpy(data, &type, sizeof(type));
 	memcpy(data + 4, &pid, sizeof(pid));
 	memcpy(data + 8, fields, size);
-	return rf_norm_record(h->n, &raw);
+	return rec_norm_record(h->n, &raw);
 }
 
 /* One record of tracepoint @event by @pid on @cpu at @ts, its fields named: .pfn = 1, ... */
@@ -117,7 +117,7 @@ static int feed_raw(struct harness *h, bool drain, enum rf_tp_id id, int32_t pid
 
 static void harness_free(struct harness *h)
 {
-	rf_norm_free(h->n);
+	rec_norm_free(h->n);
 }
 
 static const struct rf_event *nth_of(const struct harness *h, enum rf_event_type type, int nth)
@@ -156,7 +156,7 @@ static int add(struct harness *h, uint32_t cpu, uint64_t ts, uint64_t idx)
 #define CHECK_EVENT(sys, event, grp, fields)						\
 	{										\
 		typedef struct rf_tpf_##event struct_t;					\
-		const struct rf_tp_desc *d = rf_tp_desc(TP_##event);			\
+		const struct rf_tp_desc *d = rec_tp_desc(TP_##event);			\
 											\
 		fields									\
 		bad += strcmp(d->system, #sys) || strcmp(d->name, #event) ||		\
@@ -195,7 +195,7 @@ static void test_readahead_cpu(void)
 	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 1, 9300, .i_ino = INO, .s_dev = DEV,
 		    .index = 0, .last_index = 4);
 	err |= FEED(&h, sys_exit_read, FAKE_PID, 1, 9400, .ret = 5 * 4096);
-	err |= rf_norm_flush(h.n);
+	err |= rec_norm_flush(h.n);
 	is_int(err, 0, "records of a read across a migration are taken");
 	is_int(count_of(&h, RF_EV_FILE_READAHEAD), 2, "the readahead is cut where the CPU changed");
 	a = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
@@ -226,7 +226,7 @@ static void test_readahead_one_cpu(void)
 	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 1, 3000, .i_ino = INO, .s_dev = DEV,
 		    .index = 0, .last_index = 3);
 	err |= FEED(&h, sys_exit_read, FAKE_PID, 1, 3100, .ret = 4 * 4096);
-	err |= rf_norm_flush(h.n);
+	err |= rec_norm_flush(h.n);
 	a = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
 	ok(!err && count_of(&h, RF_EV_FILE_READAHEAD) == 1 && a && a->cpu == 1 &&
 	   a->u.file.nr == 4, "contiguous adds on one CPU: one file_readahead of 4 pages on it");
@@ -260,7 +260,7 @@ static void test_drain(void)
 	/* the pfn reused by an unrelated task's page */
 	err |= FEED_DRAIN(&h, mm_lru_insertion, drainer, 4000, .pfn = pfn, .lru = 2);
 	err |= FEED_DRAIN(&h, mm_lru_activate, drainer, 4100, .pfn = pfn);
-	err |= rf_norm_flush(h.n);
+	err |= rec_norm_flush(h.n);
 	is_int(err, 0, "drain-instance records are taken");
 	e = nth_of(&h, RF_EV_LRU_ADD, 0);
 	ok(e && e->u.lru.pfn == pfn && e->pid == drainer && e->u.lru.order == 2,
@@ -300,7 +300,7 @@ static void test_damon(void)
 			  .start = 0x400000, .end = 0x800000, .nr_accesses = 5, .age = 1);
 	err |= FEED_DRAIN(&h, damon_aggregated, kdamond, 4000, .target_id = 0,
 			  .start = 0x1000, .end = 0x2000, .nr_accesses = 0, .age = 0);
-	err |= rf_norm_flush(h.n);
+	err |= rec_norm_flush(h.n);
 	is_int(err, 0, "damon_aggregated records are taken");
 	a = nth_of(&h, RF_EV_DAMON_REGION, 0);
 	b = nth_of(&h, RF_EV_DAMON_REGION, 1);
@@ -321,7 +321,7 @@ static void test_damon(void)
 }
 
 /*
- * Faults still held when the recording stops go out from rf_norm_flush() in
+ * Faults still held when the recording stops go out from rec_norm_flush() in
  * pid order, not in the order of the task table's hash: threads of one
  * process (made up: FAKE_PID's, so no /proc lookup) each name a file fault
  * that nothing ends before the flush.
@@ -351,7 +351,7 @@ static void test_flush_order(void)
 			    .index = i);
 	}
 	is_int(count_of(&h, RF_EV_FILE_FAULT), 0, "the threads' file faults are held");
-	err |= rf_norm_flush(h.n);
+	err |= rec_norm_flush(h.n);
 	for (i = 0; i < (size_t)h.out.nr; i++) {
 		const struct rf_event *e = &h.out.ev[i];
 
@@ -381,7 +381,7 @@ static int temp_file(char *path, size_t len, const char *tag, uint64_t *ino, uin
 	if (fd < 0 || fstat(fd, &st))
 		return -1;
 	*ino = st.st_ino;
-	*dev = rf_kdev(st.st_dev);
+	*dev = rec_kdev(st.st_dev);
 	return fd;
 }
 

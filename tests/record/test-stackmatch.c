@@ -33,7 +33,7 @@ static size_t add(enum rf_sample_kind kind, int64_t at)
 	struct rf_sample sm = { .time = (uint64_t)((int64_t)T0 + at), .kind = kind, .seq = q.nr };
 	size_t i;
 
-	if (rf_sample_q_insert(&q, &sm))
+	if (rec_sample_q_insert(&q, &sm))
 		return SIZE_MAX;
 	for (i = q.head; i < q.nr; i++)
 		if (q.items[i].seq == sm.seq)
@@ -45,7 +45,7 @@ static size_t find(int64_t at, bool fault)
 {
 	size_t drop;
 
-	return rf_sample_q_find(&q, &losses, (uint64_t)((int64_t)T0 + at), fault, &drop);
+	return rec_sample_q_find(&q, &losses, (uint64_t)((int64_t)T0 + at), fault, &drop);
 }
 
 static void test_reads(void)
@@ -89,7 +89,7 @@ static void test_reads(void)
 	r2 = add(RF_SAMPLE_READ, 5 * US);
 	add(RF_SAMPLE_EXIT, 8 * US);
 	is_int(find(0, false), r1, "a read followed within 5 us by the next: its own sample");
-	rf_sample_q_find(&q, &losses, T0 + 8 * US, false, &drop);
+	rec_sample_q_find(&q, &losses, T0 + 8 * US, false, &drop);
 	is_int(find(8 * US, false), r2, "... and the next read its own");
 	ok(drop <= r2, "... which the first one's drop kept (%zu <= %zu)", drop, r2);
 
@@ -98,7 +98,7 @@ static void test_reads(void)
 	add(RF_SAMPLE_READ, -100 * US);
 	add(RF_SAMPLE_EXIT, -90 * US);
 	add(RF_SAMPLE_EXIT, 1 * US);
-	rf_losses_add(&losses, T0 - 50 * US, T0 - 40 * US);
+	rec_losses_add(&losses, T0 - 50 * US, T0 - 40 * US);
 	is_int(find(0, false), SIZE_MAX, "its sample lost: none, not the earlier read's");
 	losses.nr = 0;
 	is_int(find(0, false), SIZE_MAX, "... even with the loss unknown (two exits after it)");
@@ -107,7 +107,7 @@ static void test_reads(void)
 	reset();
 	add(RF_SAMPLE_READ, -100 * US);
 	add(RF_SAMPLE_EXIT, -90 * US);
-	rf_losses_add(&losses, T0 - 50 * US, T0 - 40 * US);
+	rec_losses_add(&losses, T0 - 50 * US, T0 - 40 * US);
 	is_int(find(0, false), SIZE_MAX, "its sample and exit mark lost: none (the loss says so)");
 
 	/* its exit mark lost, its sample there */
@@ -138,7 +138,7 @@ static void test_faults(void)
 	is_int(find(0, true), f1, "a fault: the fault sample nearest, 2 us off");
 	is_int(find(10 * US, true), f2, "the next fault: its own, 1 us off");
 	is_int(find(-100 * US, true), SIZE_MAX, "a fault 70 us from any sample: none");
-	rf_losses_add(&losses, T0 + 3 * US, T0 + 4 * US);
+	rec_losses_add(&losses, T0 + 3 * US, T0 + 4 * US);
 	is_int(find(0, true), SIZE_MAX, "a loss beside the fault: none (the nearest may be another's)");
 }
 
@@ -150,12 +150,12 @@ static void test_order(void)
 	add(RF_SAMPLE_FAULT, 5 * US);	/* from another CPU's ring, read later */
 	ok(q.nr == 3 && q.items[0].time == T0 + 5 * US && q.items[1].kind == RF_SAMPLE_READ &&
 	   q.items[2].kind == RF_SAMPLE_EXIT, "samples read out of order are queued in time order");
-	ok(rf_losses_between(&losses, 0, UINT64_MAX) == false, "no losses: none between anything");
-	rf_losses_add(&losses, 100, 200);
-	ok(rf_losses_between(&losses, 200, 300) && rf_losses_between(&losses, 50, 100) &&
-	   !rf_losses_between(&losses, 201, 300), "a loss is between the times it overlaps, ends included");
-	rf_losses_expire(&losses, 201);
-	ok(!rf_losses_between(&losses, 0, UINT64_MAX), "expired before 201: gone");
+	ok(rec_losses_between(&losses, 0, UINT64_MAX) == false, "no losses: none between anything");
+	rec_losses_add(&losses, 100, 200);
+	ok(rec_losses_between(&losses, 200, 300) && rec_losses_between(&losses, 50, 100) &&
+	   !rec_losses_between(&losses, 201, 300), "a loss is between the times it overlaps, ends included");
+	rec_losses_expire(&losses, 201);
+	ok(!rec_losses_between(&losses, 0, UINT64_MAX), "expired before 201: gone");
 }
 
 int main(void)
@@ -165,6 +165,6 @@ int main(void)
 	test_faults();
 	test_order();
 	free(q.items);
-	rf_losses_free(&losses);
+	rec_losses_free(&losses);
 	return done_testing();
 }

@@ -171,7 +171,7 @@ static int frames_in_order(struct rf_symbols *sy, const struct rf_uframe *f, uns
 	for (i = 0; i < n && next < nr_names; i++) {
 		struct rf_symbol s;
 
-		if (!f[i].path || !rf_symbols_lookup(sy, f[i].path, f[i].vaddr, &s) || !s.symbol)
+		if (!f[i].path || !rec_symbols_lookup(sy, f[i].path, f[i].vaddr, &s) || !s.symbol)
 			continue;
 		if (strstr(s.symbol, names[next])) {
 			if (!next)
@@ -192,10 +192,10 @@ static unsigned int test_self(struct rf_unwinder *u, struct rf_symbols *sy, stru
 	unsigned int i, n;
 	int at_main;
 
-	n = rf_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
 	for (i = 0; i < n; i++) {
 		struct rf_symbol s;
-		bool named = f[i].path && rf_symbols_lookup(sy, f[i].path, f[i].vaddr, &s);
+		bool named = f[i].path && rec_symbols_lookup(sy, f[i].path, f[i].vaddr, &s);
 
 		diag("#%u %#" PRIx64 " %s+%#" PRIx64 " %s+%#" PRIx64 " %s:%u", i, f[i].ip,
 		     f[i].path ? f[i].path : "?", f[i].vaddr, named && s.symbol ? s.symbol : "?",
@@ -226,18 +226,18 @@ static void test_limits(struct rf_unwinder *u)
 	enum rf_unwind_end end;
 	unsigned int n;
 
-	n = rf_unwind(u, getpid(), &s, f, 2, &end);
+	n = rec_unwind(u, getpid(), &s, f, 2, &end);
 	ok(n == 2 && end == RF_UNWIND_TRUNCATED, "2 frames at most: 2, truncated (%u, %s)", n,
 	   end_name(end));
 	s.stack_size = 0;
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n <= 1, "no stack: at most the first frame (%u)", n);
 	is_int(end, RF_UNWIND_TRUNCATED, "no stack: truncated");
 	s.stack_size = 24;
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n >= 1 && n < 4 && end == RF_UNWIND_TRUNCATED, "24 bytes of stack: truncated (%u, %s)", n,
 	   end_name(end));
-	n = rf_unwind(u, getpid(), &s, f, 0, &end);
+	n = rec_unwind(u, getpid(), &s, f, 0, &end);
 	is_int(n, 0, "no room for frames: none");
 }
 
@@ -250,11 +250,11 @@ static void test_bad_ip(struct rf_unwinder *u)
 	void *anon;
 
 	s.regs[RF_UREG_IP] = 0x10;
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n == 0 || end == RF_UNWIND_FAILED, "garbage ip: failed (%u, %s)", n, end_name(end));
 	ok(n == 0 || !f[0].path, "garbage ip: no file");
 	s.regs[RF_UREG_IP] = 0;
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n == 0 && end == RF_UNWIND_FAILED, "ip 0: no frames, failed");
 
 	anon = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -264,7 +264,7 @@ static void test_bad_ip(struct rf_unwinder *u)
 	}
 	memset(anon, 0xc3, 4096);
 	s.regs[RF_UREG_IP] = (uint64_t)(uintptr_t)anon + 100;
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n == 1 && end == RF_UNWIND_FAILED, "anonymous code: one frame, failed (%u, %s)", n,
 	   end_name(end));
 	ok(n == 1 && !f[0].path && f[0].ip == s.regs[RF_UREG_IP], "its frame has no file");
@@ -323,7 +323,7 @@ static void test_vdso(struct rf_unwinder *u, const struct rf_uframe *real, unsig
 	s.regs[RF_UREG_IP] = entry;
 	s.stack = (const uint8_t *)&ret;
 	s.stack_size = sizeof(ret);
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n >= 1 && !f[0].path && f[0].ip == entry, "[vdso] frame: no file (%u frames)", n);
 	ok(n == 2 && f[1].ip == real[1].ip && f[1].path && !strcmp(f[1].path, real[1].path),
 	   "unwound through the [vdso]'s CFI into middle_fn");
@@ -353,7 +353,7 @@ static void test_init(struct rf_unwinder *u, const struct rf_uframe *real, unsig
 	s.regs[RF_UREG_IP] = (uint64_t)(uintptr_t)_init;
 	s.stack = (const uint8_t *)&ret;
 	s.stack_size = sizeof(ret);
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n == 2 && f[0].ip == s.regs[RF_UREG_IP] && f[1].ip == real[1].ip &&
 	   end == RF_UNWIND_TRUNCATED,
 	   "a sample at _init's first instruction: into middle_fn by the return address at SP "
@@ -370,7 +370,7 @@ static bool header_only(struct rf_symbols *sy, const uint8_t *elf)
 
 	if (fd < 0)
 		return false;
-	found = write(fd, elf, 64) != 64 || rf_symbols_lookup(sy, path, 0x1000, &sym) || sym.build_id;
+	found = write(fd, elf, 64) != 64 || rec_symbols_lookup(sy, path, 0x1000, &sym) || sym.build_id;
 	close(fd);
 	unlink(path);
 	return found;
@@ -399,7 +399,7 @@ static void test_truncated_elf(struct rf_unwinder *u, struct rf_symbols *sy)
 		return;
 	}
 	/* its headers are there, its symbol table and debug information not */
-	if (rf_symbols_lookup(sy, path, 0x1000, &sym))
+	if (rec_symbols_lookup(sy, path, 0x1000, &sym))
 		ok(!sym.build_id || !strcmp(sym.build_id, self_build_id),
 		   "symbols of a truncated ELF file: at most the build id (%s)",
 		   sym.build_id ? sym.build_id : "none");
@@ -414,13 +414,13 @@ static void test_truncated_elf(struct rf_unwinder *u, struct rf_symbols *sy)
 		return;
 	}
 	s.regs[RF_UREG_IP] = (uint64_t)(uintptr_t)p + 4196;
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n == 1 && end == RF_UNWIND_FAILED, "ip in a truncated, deleted ELF file: failed (%u, %s)",
 	   n, end_name(end));
 	ok(n == 1 && f[0].path && strstr(f[0].path, "refault-test-unwind-"),
 	   "its frame names the file (%s)", n && f[0].path ? f[0].path : "(null)");
-	rf_unwinder_forget(u, getpid());
-	n = rf_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
+	rec_unwinder_forget(u, getpid());
+	n = rec_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
 	ok(n >= 4, "forgotten, then unwound again from fresh maps (%u frames)", n);
 	munmap(p, sizeof(buf));
 }
@@ -444,7 +444,7 @@ static unsigned int report_own_maps(struct rf_unwinder *u)
 		m = (struct rf_umap){ .start = start, .len = end - start, .pgoff = pgoff,
 				      .dev = (uint64_t)maj << 32 | min, .ino = ino,
 				      .path = path[0] ? path : NULL, .writable = perms[1] == 'w' };
-		rf_unwinder_map(u, getpid(), &m);
+		rec_unwinder_map(u, getpid(), &m);
 		nr++;
 	}
 	if (f)
@@ -464,26 +464,26 @@ static void test_lifecycle(struct rf_unwinder *u)
 	enum rf_unwind_end end;
 	unsigned int n, nr;
 
-	rf_unwinder_fork(u, getpid(), gone, 100);
-	n = rf_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
+	rec_unwinder_fork(u, getpid(), gone, 100);
+	n = rec_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
 	ok(n >= 4 && f[0].path, "a forked child that is gone: unwound in its parent's mappings "
 	   "(%u frames, %s)", n, end_name(end));
-	rf_unwinder_exit(u, gone, 99);
-	n = rf_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
+	rec_unwinder_exit(u, gone, 99);
+	n = rec_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
 	ok(n >= 4, "the exit of the pid's process before that fork leaves it be (%u frames)", n);
-	rf_unwinder_exit(u, gone, 100);
-	n = rf_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
+	rec_unwinder_exit(u, gone, 100);
+	n = rec_unwind(u, gone, &sample, f, MAX_FRAMES, &end);
 	ok(n <= 1 && end == RF_UNWIND_FAILED, "its own exit forgets it (%u, %s)", n, end_name(end));
 
-	rf_unwinder_exec(u, getpid(), 200);
-	n = rf_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
+	rec_unwinder_exec(u, getpid(), 200);
+	n = rec_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
 	ok(n <= 1 && end == RF_UNWIND_FAILED && (!n || !f[0].path),
 	   "exec'd, nothing reported mapped yet: /proc is not read (%u, %s)", n, end_name(end));
 	nr = report_own_maps(u);
-	n = rf_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &sample, f, MAX_FRAMES, &end);
 	ok(n >= 4, "... then unwound in the %u mappings reported (%u frames, %s)", nr, n,
 	   end_name(end));
-	rf_unwinder_forget(u, getpid());
+	rec_unwinder_forget(u, getpid());
 }
 
 /*
@@ -503,7 +503,7 @@ static void test_entry(struct rf_unwinder *u)
 		return;
 	}
 	s.regs[RF_UREG_IP] = (uint64_t)(uintptr_t)ld + ld->e_entry;
-	n = rf_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
+	n = rec_unwind(u, getpid(), &s, f, MAX_FRAMES, &end);
 	ok(n == 1 && end == RF_UNWIND_COMPLETE && f[0].path,
 	   "a sample at the interpreter's entry point: one frame, complete (%u, %s, %s)", n,
 	   end_name(end), n && f[0].path ? f[0].path : "(null)");
@@ -513,14 +513,15 @@ static void test_not_elf(struct rf_symbols *sy)
 {
 	struct rf_symbol s;
 
-	ok(!rf_symbols_lookup(sy, "/nonexistent/refault", 0x1000, &s) && !s.symbol && !s.file,
+	ok(!rec_symbols_lookup(sy, "/nonexistent/refault", 0x1000, &s) && !s.symbol && !s.file,
 	   "symbols of a missing file: no");
-	ok(!rf_symbols_lookup(sy, "/proc/self/maps", 0x1000, &s), "symbols of a text file: no");
+	ok(!rec_symbols_lookup(sy, "/proc/self/maps", 0x1000, &s), "symbols of a text file: no");
 	if (access(__FILE__, R_OK) == 0)
-		ok(!rf_symbols_lookup(sy, __FILE__, 0x10, &s), "symbols of this test's source: no");
+		ok(!rec_symbols_lookup(sy, __FILE__, 0x10, &s),
+		   "symbols of this test's source: no");
 	else
-		ok(!rf_symbols_lookup(sy, "/etc/hostname", 0x10, &s), "symbols of /etc/hostname: no");
-	ok(!rf_symbols_lookup(sy, "/dev/null", 0, &s), "symbols of /dev/null: no");
+		ok(!rec_symbols_lookup(sy, "/etc/hostname", 0x10, &s), "symbols of /etc/hostname: no");
+	ok(!rec_symbols_lookup(sy, "/dev/null", 0, &s), "symbols of /dev/null: no");
 }
 
 int main(int argc, char **argv)
@@ -535,10 +536,10 @@ int main(int argc, char **argv)
 	plan(36);
 	r = outer_fn(argc);
 	(void)r;
-	u = rf_unwinder_new();
-	sy = rf_symbols_new();
+	u = rec_unwinder_new();
+	sy = rec_symbols_new();
 	if (!u || !sy) {
-		ok(0, "rf_unwinder_new, rf_symbols_new");
+		ok(0, "rec_unwinder_new, rec_symbols_new");
 		return done_testing();
 	}
 	nr_real = test_self(u, sy, real);
@@ -550,7 +551,7 @@ int main(int argc, char **argv)
 	test_lifecycle(u);
 	test_entry(u);
 	test_not_elf(sy);
-	rf_unwinder_free(u);
-	rf_symbols_free(sy);
+	rec_unwinder_free(u);
+	rec_symbols_free(sy);
 	return done_testing();
 }

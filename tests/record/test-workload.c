@@ -22,15 +22,15 @@ static int run(char *const *argv, unsigned int flags, int *status, char *err, si
 {
 	struct rf_workload_opts o = { .flags = flags };
 	struct rf_workload *w;
-	int rc = rf_workload_spawn(&w, argv, &o, err, len);
+	int rc = rec_workload_spawn(&w, argv, &o, err, len);
 
 	if (rc)
 		return rc;
-	rc = rf_workload_release(w, err, len, argv[0]);
-	while (!rc && !rf_workload_exited(w))
+	rc = rec_workload_release(w, err, len, argv[0]);
+	while (!rc && !rec_workload_exited(w))
 		usleep(1000);
-	*status = rf_workload_status(w);
-	rf_workload_free(w);
+	*status = rec_workload_status(w);
+	rec_workload_free(w);
 	return rc;
 }
 
@@ -65,13 +65,13 @@ static void gone_before_exec(void)
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
-	rf_workload_spawn(&w, argv, &o, err, sizeof(err));
-	kill(rf_workload_pid(w), SIGKILL);
+	rec_workload_spawn(&w, argv, &o, err, sizeof(err));
+	kill(rec_workload_pid(w), SIGKILL);
 	usleep(100000);
-	rc = rf_workload_release(w, err, sizeof(err), "true");
+	rc = rec_workload_release(w, err, sizeof(err), "true");
 	ok(rc == -EPIPE && strstr(err, "exited before it could start"),
 	   "killed before exec: -EPIPE and a message: %s", err);
-	rf_workload_free(w);
+	rec_workload_free(w);
 }
 
 /* A signal to the workload reaches its children: the whole group. */
@@ -83,21 +83,21 @@ static void group_kill(void)
 	char cmd[128];
 	double t0;
 
-	rf_workload_spawn(&w, argv, &o, err, sizeof(err));
-	rf_workload_release(w, err, sizeof(err), "sh");
+	rec_workload_spawn(&w, argv, &o, err, sizeof(err));
+	rec_workload_release(w, err, sizeof(err), "sh");
 	usleep(200000);
-	ok(getpgid(rf_workload_pid(w)) == rf_workload_pid(w), "the command leads its own group");
+	ok(getpgid(rec_workload_pid(w)) == rec_workload_pid(w), "the command leads its own group");
 	t0 = now();
-	rf_workload_kill(w, SIGTERM);
-	while (!rf_workload_exited(w) && now() - t0 < 10)
+	rec_workload_kill(w, SIGTERM);
+	while (!rec_workload_exited(w) && now() - t0 < 10)
 		usleep(1000);
-	ok(rf_workload_exited(w) && now() - t0 < 5, "SIGTERM to the group ends it at once");
+	ok(rec_workload_exited(w) && now() - t0 < 5, "SIGTERM to the group ends it at once");
 	/* the children, killed too: left for init to reap, zombies for a while */
 	snprintf(cmd, sizeof(cmd), "for i in $(seq 50); do pgrep -r R,S,D,T -g %d > /dev/null || "
-		 "exit 0; sleep 0.1; done; exit 1", (int)rf_workload_pid(w));
+		 "exit 0; sleep 0.1; done; exit 1", (int)rec_workload_pid(w));
 	ok(system(cmd) == 0, "... its children too: nothing left running in group %d",
-	   (int)rf_workload_pid(w));
-	rf_workload_free(w);
+	   (int)rec_workload_pid(w));
+	rec_workload_free(w);
 }
 
 static void as_sudo_user(void)
