@@ -17,16 +17,16 @@ static int read_files(struct gen_plan *plan, const char *stem, uint32_t readers_
 		      uint32_t cgroup)
 {
 	uint32_t n = plan->tasks_wanted, first = plan->nr_files, i, r;
-	struct rf_prng lag;
+	struct gen_prng lag;
 	uint64_t delay;
 	int ret;
 
 	ret = gen_add_files(plan, stem, n, gen_scaled(plan, GEN_ROTATE_MEMS * plan->host.mem_pages));
 	/* Stream 0 is the case's own; tasks draw from streams 1.. in run.c. */
-	rf_prng_seed(&lag, plan->params->seed, 0);
+	gen_prng_seed(&lag, plan->params->seed, 0);
 	for (i = 0; !ret && i < n; i++) {
 		for (r = 0; !ret && r < readers_per_file; r++) {
-			delay = r ? rf_prng_below(&lag, GEN_MAX_LAG_PAGES + 1) * GEN_COST_READ_PAGE : 0;
+			delay = r ? gen_prng_below(&lag, GEN_MAX_LAG_PAGES + 1) * GEN_COST_READ_PAGE : 0;
 			ret = gen_add_reader(plan, first + i, 1, cgroup, delay);
 		}
 	}

@@ -107,7 +107,7 @@ struct gen_task {
 	uint64_t done;		/* references emitted in the current step */
 	bool leader;		/* has threads: released last from a barrier, so it exits last */
 	uint64_t delay;		/* ns between its fork slot and its first event */
-	struct rf_prng prng;
+	struct gen_prng prng;
 };
 
 struct gen_cgroup {

@@ -18,7 +18,7 @@ static uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-void rf_prng_seed(struct rf_prng *p, uint64_t seed, uint64_t stream)
+void gen_prng_seed(struct gen_prng *p, uint64_t seed, uint64_t stream)
 {
 	/* Mix the stream in through one splitmix round so streams 0, 1, 2... are unrelated. */
 	uint64_t x = seed;
@@ -29,7 +29,7 @@ void rf_prng_seed(struct rf_prng *p, uint64_t seed, uint64_t stream)
 		p->s[i] = splitmix64(&y);
 }
 
-uint64_t rf_prng_next(struct rf_prng *p)
+uint64_t gen_prng_next(struct gen_prng *p)
 {
 	uint64_t *s = p->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -44,7 +44,7 @@ uint64_t rf_prng_next(struct rf_prng *p)
 	return result;
 }
 
-uint64_t rf_prng_below(struct rf_prng *p, uint64_t n)
+uint64_t gen_prng_below(struct gen_prng *p, uint64_t n)
 {
 	/* Reject the top partial range so every value is equally likely. */
 	uint64_t limit, v;
@@ -53,7 +53,7 @@ uint64_t rf_prng_below(struct rf_prng *p, uint64_t n)
 		return 0;
 	limit = UINT64_MAX - (UINT64_MAX % n);
 	do {
-		v = rf_prng_next(p);
+		v = gen_prng_next(p);
 	} while (v >= limit);
 	return v % n;
 }

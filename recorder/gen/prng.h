@@ -11,13 +11,13 @@
 
 #include <stdint.h>
 
-struct rf_prng {
+struct gen_prng {
 	uint64_t s[4];
 };
 
-void rf_prng_seed(struct rf_prng *p, uint64_t seed, uint64_t stream);
-uint64_t rf_prng_next(struct rf_prng *p);
+void gen_prng_seed(struct gen_prng *p, uint64_t seed, uint64_t stream);
+uint64_t gen_prng_next(struct gen_prng *p);
 /* Uniform in [0, n), without modulo bias; 0 when n is 0. */
-uint64_t rf_prng_below(struct rf_prng *p, uint64_t n);
+uint64_t gen_prng_below(struct gen_prng *p, uint64_t n);
 
 #endif /* REFAULT_GEN_PRNG_H */

@@ -200,7 +200,7 @@ static void task_advance(struct gen_task *t, const struct gen_step *s)
 	uint64_t cost = step_cost(s) * (s->kind == GEN_STEP_FORK ? 1 : t->share);
 
 	if (s->kind == GEN_STEP_READ || s->kind == GEN_STEP_FILE_FAULT || s->kind == GEN_STEP_ANON)
-		cost = cost - cost / 8 + rf_prng_below(&t->prng, cost / 4 + 1);
+		cost = cost - cost / 8 + gen_prng_below(&t->prng, cost / 4 + 1);
 	t->time += cost;
 	if (++t->done == s->refs) {
 		t->cur++;
@@ -256,7 +256,7 @@ static void fill_vma(const struct gen_plan *plan, const struct gen_task *t,
 /* Which unit (page or folio) of the step the current reference touches. */
 static uint64_t ref_unit(struct gen_task *t, const struct gen_step *s)
 {
-	return s->random ? rf_prng_below(&t->prng, s->units) : t->done % s->units;
+	return s->random ? gen_prng_below(&t->prng, s->units) : t->done % s->units;
 }
 
 static void fill_ref(const struct gen_plan *plan, struct gen_task *t, const struct gen_step *s,
@@ -395,7 +395,7 @@ static void start_tasks(struct gen_run *run)
 		t->time = run->clock + GEN_RUN_START_NS + (uint64_t)i * GEN_FORK_STAGGER + t->delay;
 		t->cur = 0;
 		t->done = 0;
-		rf_prng_seed(&t->prng, plan->params->seed, i + 1);
+		gen_prng_seed(&t->prng, plan->params->seed, i + 1);
 		heap_push(run, i);
 	}
 }
