@@ -12,6 +12,7 @@
 
 #include "cli/builtin.h"
 #include "cli/util.h"
+#include "lib/compiler.h"
 #include "lib/outfile.h"
 #include "lib/term.h"
 #include "report/report.h"
@@ -100,103 +101,179 @@ struct report_args {
 	bool by_given;
 };
 
-static int parse_args(int argc, char **argv, struct report_args *a)
+/*
+ * The options, perf's parse_options() way: each one's getopt_long() entry
+ * beside its handler, which takes its argument into @a.  A handler returns 0,
+ * RF_EXIT_USAGE after its message, or -1 (--help: done, exit 0).
+ */
+struct report_option {
+	struct option o;	/* .val: its short option, or a letter of its own */
+	int (*handle)(struct report_args *a, char *arg);
+};
+
+static int opt_by(struct report_args *a, char *arg)
 {
-	static const struct option longopts[] = {
-		{ "by", required_argument, NULL, 'b' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 'S' },
-		{ "lines", required_argument, NULL, 'n' },
-		{ "stdio", no_argument, NULL, 'T' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "skip-damaged", no_argument, NULL, 'D' },
-		{ "heatmap", optional_argument, NULL, 'H' },
-		{ "heatmap-size", required_argument, NULL, 'Z' },
-		{ "html", required_argument, NULL, 'W' },
-		{ "callsite-depth", required_argument, NULL, 'C' },
-		{ "folded", optional_argument, NULL, 'F' },
-		{ "children", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool first = true;
+	a->opts.by = rf_report_by_from_name(arg);
+	if (a->opts.by == RF_REPORT_BY_NR)
+		return rf_usage_error("report", "--by file, cgroup, pid, comm, callsite or symbol, "
+				      "not '%s'", arg);
+	a->by_given = true;
+	return 0;
+}
+
+static int opt_callsite_depth(struct report_args *a, char *arg)
+{
 	uint64_t v;
-	int c;
 
-	a->opts.threads = rf_default_threads();
-	a->opts.heat_cols = 72;
-	a->opts.heat_rows = 16;
-	a->lines = 25;
-	while ((c = rf_getopt("report", argc, argv, ":b:s:p:n:o:j:h", longopts, NULL,
-			      &first)) != -1) {
-		switch (c) {
-		case 'b':
-			a->opts.by = rf_report_by_from_name(optarg);
-			if (a->opts.by == RF_REPORT_BY_NR)
-				return rf_usage_error("report", "--by file, cgroup, pid, comm, callsite or "
-						      "symbol, not '%s'", optarg);
-			a->by_given = true;
-			break;
-		case 'C':
-			if (rf_parse_u64(optarg, &v) || !v || v > RF_MAX_FRAMES)
-				return rf_usage_error("report", "--callsite-depth wants 1 to %u frames, "
-						      "not '%s'", RF_MAX_FRAMES, optarg);
-			a->opts.callsite_depth = (unsigned int)v;
-			break;
-		case 'c': a->opts.children = true; break;
-		case 'F':
-			a->folded = true;
-			a->json = false;
-			a->folded_source = optarg;
-			break;
-		case 's':
-			a->opts.sort = rf_report_metric_from_name(optarg);
-			if (a->opts.sort == RF_REPORT_NR_METRICS)
-				return rf_usage_error("report", "--sort refaults, misses, evictions or "
-						      "activations, not '%s'", optarg);
-			break;
-		case 'p': a->opts.sources = optarg; break;
-		case 'S':
-			if (rf_add_set("report", a->sets, &a->nr_sets, optarg))
-				return RF_EXIT_USAGE;
-			break;
-		case 'n':
-			if (rf_parse_u64(optarg, &v) || v > SIZE_MAX)
-				return rf_usage_error("report", "--lines wants a number, not '%s'", optarg);
-			a->lines = (size_t)v;
-			break;
-		case 'T': a->json = false; a->folded = false; break;
-		case 'J': a->json = true; a->folded = false; break;
-		case 'o': a->output = optarg; break;
-		case 'W': a->html = optarg; break;
-		case 'j':
-			if (rf_parse_threads("report", optarg, &a->opts.threads))
-				return RF_EXIT_USAGE;
-			break;
-		case 'D': a->opts.skip_damaged = true; break;
-		case 'H':
-			a->opts.heatmap = true;
-			a->opts.heat_key = optarg;
-			break;
-		case 'Z': {
-			unsigned int cols, rows;
-			char end;
+	if (rf_parse_u64(arg, &v) || !v || v > RF_MAX_FRAMES)
+		return rf_usage_error("report", "--callsite-depth wants 1 to %u frames, not '%s'",
+				      RF_MAX_FRAMES, arg);
+	a->opts.callsite_depth = (unsigned int)v;
+	return 0;
+}
 
-			if (sscanf(optarg, "%ux%u%c", &cols, &rows, &end) != 2 || !cols || !rows ||
-			    cols > 1024 || rows > 1024)
-				return rf_usage_error("report", "--heatmap-size wants COLSxROWS, each 1 to "
-						      "1024 (72x16), not '%s'", optarg);
-			a->opts.heat_cols = cols;
-			a->opts.heat_rows = rows;
-			break;
-		}
-		case 'h': fputs(usage, stdout); return -1;
-		default: return RF_EXIT_USAGE;
-		}
-	}
+static int opt_children(struct report_args *a, char *arg)
+{
+	(void)arg;
+	a->opts.children = true;
+	return 0;
+}
+
+static int opt_folded(struct report_args *a, char *arg)
+{
+	a->folded = true;
+	a->json = false;
+	a->folded_source = arg;
+	return 0;
+}
+
+static int opt_sort(struct report_args *a, char *arg)
+{
+	a->opts.sort = rf_report_metric_from_name(arg);
+	if (a->opts.sort == RF_REPORT_NR_METRICS)
+		return rf_usage_error("report", "--sort refaults, misses, evictions or activations, "
+				      "not '%s'", arg);
+	return 0;
+}
+
+static int opt_profile(struct report_args *a, char *arg)
+{
+	a->opts.sources = arg;
+	return 0;
+}
+
+static int opt_set(struct report_args *a, char *arg)
+{
+	return rf_add_set("report", a->sets, &a->nr_sets, arg) ? RF_EXIT_USAGE : 0;
+}
+
+static int opt_lines(struct report_args *a, char *arg)
+{
+	uint64_t v;
+
+	if (rf_parse_u64(arg, &v) || v > SIZE_MAX)
+		return rf_usage_error("report", "--lines wants a number, not '%s'", arg);
+	a->lines = (size_t)v;
+	return 0;
+}
+
+static int opt_stdio(struct report_args *a, char *arg)
+{
+	(void)arg;
+	a->json = false;
+	a->folded = false;
+	return 0;
+}
+
+static int opt_json(struct report_args *a, char *arg)
+{
+	(void)arg;
+	a->json = true;
+	a->folded = false;
+	return 0;
+}
+
+static int opt_output(struct report_args *a, char *arg)
+{
+	a->output = arg;
+	return 0;
+}
+
+static int opt_html(struct report_args *a, char *arg)
+{
+	a->html = arg;
+	return 0;
+}
+
+static int opt_threads(struct report_args *a, char *arg)
+{
+	return rf_parse_threads("report", arg, &a->opts.threads) ? RF_EXIT_USAGE : 0;
+}
+
+static int opt_skip_damaged(struct report_args *a, char *arg)
+{
+	(void)arg;
+	a->opts.skip_damaged = true;
+	return 0;
+}
+
+static int opt_heatmap(struct report_args *a, char *arg)
+{
+	a->opts.heatmap = true;
+	a->opts.heat_key = arg;
+	return 0;
+}
+
+static int opt_heatmap_size(struct report_args *a, char *arg)
+{
+	unsigned int cols, rows;
+	char end;
+
+	if (sscanf(arg, "%ux%u%c", &cols, &rows, &end) != 2 || !cols || !rows || cols > 1024 ||
+	    rows > 1024)
+		return rf_usage_error("report", "--heatmap-size wants COLSxROWS, each 1 to 1024 "
+				      "(72x16), not '%s'", arg);
+	a->opts.heat_cols = cols;
+	a->opts.heat_rows = rows;
+	return 0;
+}
+
+static int opt_help(struct report_args *a, char *arg)
+{
+	(void)a;
+	(void)arg;
+	fputs(usage, stdout);
+	return -1;
+}
+
+static const struct report_option options[] = {
+	{ { "by", required_argument, NULL, 'b' }, opt_by },
+	{ { "sort", required_argument, NULL, 's' }, opt_sort },
+	{ { "profile", required_argument, NULL, 'p' }, opt_profile },
+	{ { "set", required_argument, NULL, 'S' }, opt_set },
+	{ { "lines", required_argument, NULL, 'n' }, opt_lines },
+	{ { "stdio", no_argument, NULL, 'T' }, opt_stdio },
+	{ { "json", no_argument, NULL, 'J' }, opt_json },
+	{ { "output", required_argument, NULL, 'o' }, opt_output },
+	{ { "threads", required_argument, NULL, 'j' }, opt_threads },
+	{ { "skip-damaged", no_argument, NULL, 'D' }, opt_skip_damaged },
+	{ { "heatmap", optional_argument, NULL, 'H' }, opt_heatmap },
+	{ { "heatmap-size", required_argument, NULL, 'Z' }, opt_heatmap_size },
+	{ { "html", required_argument, NULL, 'W' }, opt_html },
+	{ { "callsite-depth", required_argument, NULL, 'C' }, opt_callsite_depth },
+	{ { "folded", optional_argument, NULL, 'F' }, opt_folded },
+	{ { "children", no_argument, NULL, 'c' }, opt_children },
+	{ { "help", no_argument, NULL, 'h' }, opt_help },
+};
+/* The options with a short form, as getopt_long() wants them. */
+static const char shortopts[] = ":b:s:p:n:o:j:h";
+
+/*
+ * The view the options ask for: --children implies --by symbol, --folded
+ * --by callsite; an option of another view than the one asked is refused.
+ */
+static int check_view(struct report_args *a)
+{
 	if (a->opts.children && !a->by_given) {
 		a->opts.by = RF_REPORT_BY_SYMBOL;
 		a->by_given = true;
@@ -213,6 +290,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	if (a->opts.callsite_depth && a->opts.by != RF_REPORT_BY_CALLSITE)
 		return rf_usage_error("report", "--callsite-depth is of --by callsite, not --by %s",
 				      rf_report_by_name(a->opts.by));
+	return 0;
+}
+
+/* The operands from @argv[optind]: one trace, or results sides (at most MAX_SIDES). */
+static int take_operands(struct report_args *a, int argc, char **argv)
+{
 	if (optind == argc) {
 		rf_err("report", "which trace? (refault report TRACE ..., or RESULTS.json[:CONFIG]...)");
 		return RF_EXIT_USAGE;
@@ -235,6 +318,33 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	a->opts.sets = a->sets;
 	a->opts.nr_sets = a->nr_sets;
 	return 0;
+}
+
+/* 0, RF_EXIT_USAGE after the message, or -1 after --help. */
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	struct option longopts[ARRAY_SIZE(options) + 1] = { { 0 } };
+	bool first = true;
+	size_t i;
+	int c, rc;
+
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		longopts[i] = options[i].o;
+	a->opts.threads = rf_default_threads();
+	a->opts.heat_cols = 72;
+	a->opts.heat_rows = 16;
+	a->lines = 25;
+	while ((c = rf_getopt("report", argc, argv, shortopts, longopts, NULL, &first)) != -1) {
+		for (i = 0; i < ARRAY_SIZE(options) && options[i].o.val != c; i++)
+			;
+		if (i == ARRAY_SIZE(options))
+			return RF_EXIT_USAGE;	/* rf_getopt() said why */
+		rc = options[i].handle(a, optarg);
+		if (rc)
+			return rc;
+	}
+	rc = check_view(a);
+	return rc ? rc : take_operands(a, argc, argv);
 }
 
 static int print(const struct report_args *a, const struct rf_report *r, FILE *f)
