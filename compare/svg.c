@@ -399,6 +399,25 @@ static bool spread(const struct rf_compare_cell *c, double *lo, double *hi)
 	return *lo <= *hi;
 }
 
+/* The end of an axis chart: a legend entry per line, and what a point and a bar are. */
+static void axis_legend(FILE *out, const struct rf_compare_axis *ax, size_t runs)
+{
+	size_t k;
+
+	fprintf(out, "</svg><figcaption>");
+	for (k = 0; k < ax->nlines; k++) {
+		fprintf(out, "<span class=\"legend\">");
+		legend_key(out, k, RF_LINE_PATH);
+		fputc(' ', out);
+		rf_html_escape_str(out, *ax->p[ax->line_first[k]].line ?
+				   ax->p[ax->line_first[k]].line : "the columns");
+		fprintf(out, "</span> ");
+	}
+	fprintf(out, "<span class=\"legend\">(a point: the mean of a column's runs%s)</span>",
+		runs > ax->n ? "; a bar: its lowest to its highest run" : "");
+	fprintf(out, "</figcaption></figure>\n");
+}
+
 void compare_svg_axis_chart(FILE *out, const char *title, const char *unit, const char *key,
 			    struct rf_compare_axis *ax, const struct rf_compare_row *row)
 {
@@ -469,16 +488,5 @@ void compare_svg_axis_chart(FILE *out, const char *title, const char *unit, cons
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>", x, y, r);
 		fprintf(out, "</g>\n");
 	}
-	fprintf(out, "</svg><figcaption>");
-	for (k = 0; k < ax->nlines; k++) {
-		fprintf(out, "<span class=\"legend\">");
-		legend_key(out, k, RF_LINE_PATH);
-		fputc(' ', out);
-		rf_html_escape_str(out, *ax->p[ax->line_first[k]].line ?
-				   ax->p[ax->line_first[k]].line : "the columns");
-		fprintf(out, "</span> ");
-	}
-	fprintf(out, "<span class=\"legend\">(a point: the mean of a column's runs%s)</span>",
-		runs > ax->n ? "; a bar: its lowest to its highest run" : "");
-	fprintf(out, "</figcaption></figure>\n");
+	axis_legend(out, ax, runs);
 }
