@@ -210,12 +210,37 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
+/* Task @i's line in the report: a terminal's, as a rule, so the names as lib/term.h shows them. */
+static void report_not_done(FILE *report, const struct rf_sweep_task *t, size_t i, bool failed,
+			    const char *why)
+{
+	fprintf(report, "task %zu (%s, ", i, t->id);
+	rf_term_escape_str(report, t->trace);
+	fprintf(report, ", %zu configuration%s): %s: ", t->nr_configs,
+		t->nr_configs == 1 ? "" : "s", failed ? "failed" : "missing");
+	rf_term_escape_str(report, why);
+	fputc('\n', report);
+}
+
+/* The sweep file's "tasks": how many, and how many done, failed, missing and partial. */
+static json_object *task_counts(const struct rf_sweep_merge_stats *st)
+{
+	json_object *counts = json_object_new_object();
+
+	json_object_object_add(counts, "total", json_object_new_int64((int64_t)st->tasks));
+	json_object_object_add(counts, "done", json_object_new_int64((int64_t)st->done));
+	json_object_object_add(counts, "failed", json_object_new_int64((int64_t)st->failed));
+	json_object_object_add(counts, "missing", json_object_new_int64((int64_t)st->missing));
+	json_object_object_add(counts, "partial", json_object_new_int64((int64_t)st->partial));
+	return counts;
+}
+
 int rf_sweep_merge(const struct rf_sweep_plan *p, int fd, FILE *report,
 		   struct rf_sweep_merge_stats *st, char *err, size_t errlen)
 {
 	struct merger m = { .p = p };
 	json_object *root = json_object_new_object(), *configs = json_object_new_array();
-	json_object *missing = json_object_new_array(), *counts = json_object_new_object();
+	json_object *missing = json_object_new_array();
 	const char *text;
 	char why[1024];
 	size_t i;
@@ -252,15 +277,8 @@ int rf_sweep_merge(const struct rf_sweep_plan *p, int fd, FILE *report,
 			st->missing++;
 		json_object_array_add(missing, not_done(t, i, s == RF_SWEEP_FAILED ? "failed" :
 							"missing", why));
-		if (report) {	/* a terminal's, as a rule: the names as lib/term.h shows them */
-			fprintf(report, "task %zu (%s, ", i, t->id);
-			rf_term_escape_str(report, t->trace);
-			fprintf(report, ", %zu configuration%s): %s: ", t->nr_configs,
-				t->nr_configs == 1 ? "" : "s",
-				s == RF_SWEEP_FAILED ? "failed" : "missing");
-			rf_term_escape_str(report, why);
-			fputc('\n', report);
-		}
+		if (report)
+			report_not_done(report, t, i, s == RF_SWEEP_FAILED, why);
 	}
 	if (rc) {
 		sweep_seterr(err, errlen, "out of memory");
@@ -271,13 +289,7 @@ int rf_sweep_merge(const struct rf_sweep_plan *p, int fd, FILE *report,
 	st->configs = m.ng;
 	json_object_object_add(root, "complete",
 			       json_object_new_boolean(st->done == st->tasks && !st->partial));
-	json_object_object_add(counts, "total", json_object_new_int64((int64_t)st->tasks));
-	json_object_object_add(counts, "done", json_object_new_int64((int64_t)st->done));
-	json_object_object_add(counts, "failed", json_object_new_int64((int64_t)st->failed));
-	json_object_object_add(counts, "missing", json_object_new_int64((int64_t)st->missing));
-	json_object_object_add(counts, "partial", json_object_new_int64((int64_t)st->partial));
-	json_object_object_add(root, "tasks", counts);
-	counts = NULL;
+	json_object_object_add(root, "tasks", task_counts(st));
 	json_object_object_add(root, "not_done", missing);
 	missing = NULL;
 	json_object_object_add(root, "axes", copy(rf_json_get(p->root, "axes", json_type_object)));
@@ -297,6 +309,5 @@ out:
 	json_object_put(root);
 	json_object_put(configs);
 	json_object_put(missing);
-	json_object_put(counts);
 	return rc;
 }
