@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/compiler.h"
 #include "lib/grow.h"
 #include "lib/units.h"
 #include "sweep/sweep-local.h"
@@ -228,94 +229,169 @@ static int replay_options(struct sweep_spec *s, char **w, size_t n, char *err, s
 	return rc;
 }
 
+/* A line of the spec in words, for its directive's parser. */
+struct spec_line {
+	struct sweep_spec *s;
+	const char *dir;		/* the spec's directory: relative paths are its */
+	char **w;			/* the words, w[0] the directive */
+	size_t n;
+	char *copy;			/* the line as written (without its comment) */
+	unsigned int lineno;
+	char *err;
+	size_t errlen;
+};
+
+static int dir_traces(struct spec_line *l)
+{
+	struct sweep_workload *wl;
+	size_t i;
+	int rc = 0;
+
+	if (l->n < 3) {
+		sweep_seterr(l->err, l->errlen, "traces NAME PATH|GLOB...");
+		return RF_ERR_INVAL;
+	}
+	wl = workload(l->s, l->w[1], l->err, l->errlen);
+	if (!wl)
+		return RF_ERR_INVAL;
+	for (i = 2; i < l->n && !rc; i++)
+		rc = add_traces(wl, l->dir, l->w[i], l->err, l->errlen);
+	return rc;
+}
+
+static int dir_trace(struct spec_line *l)
+{
+	size_t i;
+	int rc = 0;
+
+	if (l->n < 2) {
+		sweep_seterr(l->err, l->errlen, "trace PATH|GLOB...");
+		return RF_ERR_INVAL;
+	}
+	for (i = 1; i < l->n && !rc; i++)
+		rc = add_own_workloads(l->s, l->dir, l->w[i], l->err, l->errlen);
+	return rc;
+}
+
+static int dir_matrix(struct spec_line *l)
+{
+	struct sweep_spec *s = l->s;
+	char *rest;
+	int rc;
+
+	if (l->n < 2) {
+		sweep_seterr(l->err, l->errlen, "matrix PROFILE[|PROFILE...] [KEY=V[|V...]]...");
+		return RF_ERR_INVAL;
+	}
+	/* the line after "matrix", as written */
+	rest = l->copy + strspn(l->copy, " \t") + strlen("matrix");
+	rest += strspn(rest, " \t");
+	rest[strcspn(rest, "\r\n")] = '\0';
+	rc = push(&s->matrix, &s->nr_matrix, &s->cap_matrix, rest);
+	if (!rc && RF_GROW(s->matrix_lineno, s->cap_lineno, s->nr_matrix))
+		rc = RF_ERR_NOMEM;
+	if (!rc)
+		s->matrix_lineno[s->nr_matrix - 1] = l->lineno;
+	return rc;
+}
+
+static int dir_set(struct spec_line *l)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 1; i < l->n && !rc; i++) {
+		if (!strchr(l->w[i], '=') || l->w[i][0] == '=') {
+			sweep_seterr(l->err, l->errlen, "set KEY=VALUE: '%s' is not", l->w[i]);
+			return RF_ERR_INVAL;
+		}
+		rc = push(&l->s->sets, &l->s->nr_sets, &l->s->cap_sets, l->w[i]);
+	}
+	return rc;
+}
+
+static int dir_repeat(struct spec_line *l)
+{
+	return number(l->n == 2 ? l->w[1] : NULL, "repeat", 1, SWEEP_MAX_REPEAT, &l->s->repeat,
+		      l->err, l->errlen);
+}
+
+static int dir_budget(struct spec_line *l)
+{
+	uint64_t bytes;
+
+	if (l->n != 2 || rf_parse_size(l->w[1], &bytes) || bytes < (64u << 20)) {
+		sweep_seterr(l->err, l->errlen, "budget takes a size of at least 64M (4G, 512M)");
+		return RF_ERR_INVAL;
+	}
+	l->s->budget = bytes;
+	return 0;
+}
+
+static int dir_group(struct spec_line *l)
+{
+	return number(l->n == 2 ? l->w[1] : NULL, "group", 1, 64, &l->s->group, l->err,
+		      l->errlen);
+}
+
+static int dir_threads(struct spec_line *l)
+{
+	return number(l->n == 2 ? l->w[1] : NULL, "threads", 1, 1024, &l->s->threads, l->err,
+		      l->errlen);
+}
+
+static int dir_replay(struct spec_line *l)
+{
+	return replay_options(l->s, l->w, l->n, l->err, l->errlen);
+}
+
+static int dir_store(struct spec_line *l)
+{
+	if (l->n != 2) {
+		sweep_seterr(l->err, l->errlen, "store DIR");
+		return RF_ERR_INVAL;
+	}
+	free(l->s->store);
+	l->s->store = resolve(l->dir, l->w[1]);
+	return l->s->store ? 0 : RF_ERR_NOMEM;
+}
+
+/* The directives, in the order an unknown one's message lists them. */
+static const struct {
+	const char *name;
+	int (*parse)(struct spec_line *l);
+} directives[] = {
+	{ "traces", dir_traces }, { "trace", dir_trace }, { "matrix", dir_matrix },
+	{ "set", dir_set }, { "repeat", dir_repeat }, { "budget", dir_budget },
+	{ "group", dir_group }, { "threads", dir_threads }, { "replay", dir_replay },
+	{ "store", dir_store },
+};
+
 static int directive(struct sweep_spec *s, const char *dir, char *line, unsigned int lineno,
 		     char *err, size_t errlen)
 {
-	char *w[MAX_WORDS], *save = NULL, *t, copy[MAX_LINE + 2], *rest;
-	size_t n = 0, i;
-	uint64_t bytes;
-	int rc = 0;
+	char *w[MAX_WORDS], *save = NULL, *t, copy[MAX_LINE + 2], names[128] = "";
+	struct spec_line l = { s, dir, w, 0, copy, lineno, err, errlen };
+	size_t i;
 
 	snprintf(copy, sizeof(copy), "%s", line);
 	for (t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
-		if (n == MAX_WORDS) {
+		if (l.n == MAX_WORDS) {
 			sweep_seterr(err, errlen, "more than %d words", MAX_WORDS);
 			return RF_ERR_INVAL;
 		}
-		w[n++] = t;
+		w[l.n++] = t;
 	}
-	if (!n)
+	if (!l.n)
 		return 0;
-	if (!strcmp(w[0], "traces")) {
-		struct sweep_workload *wl;
-
-		if (n < 3) {
-			sweep_seterr(err, errlen, "traces NAME PATH|GLOB...");
-			return RF_ERR_INVAL;
-		}
-		wl = workload(s, w[1], err, errlen);
-		if (!wl)
-			return RF_ERR_INVAL;
-		for (i = 2; i < n && !rc; i++)
-			rc = add_traces(wl, dir, w[i], err, errlen);
-	} else if (!strcmp(w[0], "trace")) {
-		if (n < 2) {
-			sweep_seterr(err, errlen, "trace PATH|GLOB...");
-			return RF_ERR_INVAL;
-		}
-		for (i = 1; i < n && !rc; i++)
-			rc = add_own_workloads(s, dir, w[i], err, errlen);
-	} else if (!strcmp(w[0], "matrix")) {
-		if (n < 2) {
-			sweep_seterr(err, errlen, "matrix PROFILE[|PROFILE...] [KEY=V[|V...]]...");
-			return RF_ERR_INVAL;
-		}
-		/* the line after "matrix", as written */
-		rest = copy + strspn(copy, " \t") + strlen("matrix");
-		rest += strspn(rest, " \t");
-		rest[strcspn(rest, "\r\n")] = '\0';
-		rc = push(&s->matrix, &s->nr_matrix, &s->cap_matrix, rest);
-		if (!rc && RF_GROW(s->matrix_lineno, s->cap_lineno, s->nr_matrix))
-			rc = RF_ERR_NOMEM;
-		if (!rc)
-			s->matrix_lineno[s->nr_matrix - 1] = lineno;
-	} else if (!strcmp(w[0], "set")) {
-		for (i = 1; i < n && !rc; i++) {
-			if (!strchr(w[i], '=') || w[i][0] == '=') {
-				sweep_seterr(err, errlen, "set KEY=VALUE: '%s' is not", w[i]);
-				return RF_ERR_INVAL;
-			}
-			rc = push(&s->sets, &s->nr_sets, &s->cap_sets, w[i]);
-		}
-	} else if (!strcmp(w[0], "repeat")) {
-		rc = number(n == 2 ? w[1] : NULL, "repeat", 1, SWEEP_MAX_REPEAT, &s->repeat, err,
-			    errlen);
-	} else if (!strcmp(w[0], "group")) {
-		rc = number(n == 2 ? w[1] : NULL, "group", 1, 64, &s->group, err, errlen);
-	} else if (!strcmp(w[0], "threads")) {
-		rc = number(n == 2 ? w[1] : NULL, "threads", 1, 1024, &s->threads, err, errlen);
-	} else if (!strcmp(w[0], "budget")) {
-		if (n != 2 || rf_parse_size(w[1], &bytes) || bytes < (64u << 20)) {
-			sweep_seterr(err, errlen, "budget takes a size of at least 64M (4G, 512M)");
-			return RF_ERR_INVAL;
-		}
-		s->budget = bytes;
-	} else if (!strcmp(w[0], "replay")) {
-		rc = replay_options(s, w, n, err, errlen);
-	} else if (!strcmp(w[0], "store")) {
-		if (n != 2) {
-			sweep_seterr(err, errlen, "store DIR");
-			return RF_ERR_INVAL;
-		}
-		free(s->store);
-		s->store = resolve(dir, w[1]);
-		rc = s->store ? 0 : RF_ERR_NOMEM;
-	} else {
-		sweep_seterr(err, errlen, "unknown directive '%s' (traces, trace, matrix, set, "
-			     "repeat, budget, group, threads, replay, store)", w[0]);
-		return RF_ERR_INVAL;
-	}
-	return rc;
+	for (i = 0; i < ARRAY_SIZE(directives); i++)
+		if (!strcmp(w[0], directives[i].name))
+			return directives[i].parse(&l);
+	for (i = 0; i < ARRAY_SIZE(directives); i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? ", " : "", directives[i].name);
+	sweep_seterr(err, errlen, "unknown directive '%s' (%s)", w[0], names);
+	return RF_ERR_INVAL;
 }
 
 /* The line @line (@n bytes, its end cut) is text: 0, or why not in @err. */
