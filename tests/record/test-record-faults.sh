@@ -40,12 +40,15 @@ else
 	n=$((n + 3))
 fi
 
-# The output's directory removed during the recording: an error that says so, exit 1.
+# The output's directory removed during the recording: an error that says so, exit 1.  The
+# output is open before the command runs; it is removed once the command has begun (a fixed
+# delay raced a recorder slow to start under a sanitizer).
 mkdir "$dir/gone"
-"$REFAULT" record -o "$dir/gone/t.trace" -- sh -c "sleep 1; cat '$dir/a.dat' > /dev/null" \
-	2> "$dir/err" &
+rm -f "$dir/started"
+"$REFAULT" record -o "$dir/gone/t.trace" -- sh -c "touch '$dir/started'; sleep 1; \
+	cat '$dir/a.dat' > /dev/null" 2> "$dir/err" &
 pid=$!
-sleep 0.3
+wait_until 60 "[ -e '$dir/started' ] || ! running $pid"
 rm -rf "$dir/gone"
 wait_bounded $pid 120 "refault record into a removed directory"
 st=$?
