@@ -287,6 +287,82 @@ static void widen(struct span *sp, const struct report_key *k, int m)
  * their decisions of the sort metric (any decision if there is none), not the
  * trace: where the data are.
  */
+/*
+ * The ids of file @key in every source, sorted, into @ids (@nr_ids), with the
+ * spans of the sort metric's decisions (@metric) and of any (@any), and the
+ * time the sources cover, into @proto.  RF_ERR_NOMEM, or 0.
+ */
+static int heat_keys(const struct rf_report *r, const char *key, struct report_heat *proto,
+		     struct span *metric, struct span *any, uint64_t **ids, size_t *nr_ids)
+{
+	bool started = false;
+	size_t i, k;
+	int m;
+
+	for (i = 0; i < r->nr_src; i++) {
+		struct report_source *s = r->src[i];
+
+		for (k = 0; k < s->nr_keys; k++) {
+			if (strcmp(s->keys[k].name, key))
+				continue;
+			if (!(*nr_ids & (*nr_ids + 1))) {
+				uint64_t *n = realloc(*ids, (2 * *nr_ids + 1) * sizeof(**ids));
+
+				if (!n)
+					return RF_ERR_NOMEM;
+				*ids = n;
+			}
+			(*ids)[(*nr_ids)++] = s->keys[k].id;
+			proto->key = s->keys[k].name;
+			widen(metric, &s->keys[k], r->sort);
+			for (m = 0; m < RF_REPORT_NR_METRICS; m++)
+				widen(any, &s->keys[k], m);
+		}
+		if (s->started) {
+			proto->t_origin = !started || s->t_start < proto->t_origin ? s->t_start :
+					  proto->t_origin;
+			proto->t_end = !started || s->t_end > proto->t_end ? s->t_end : proto->t_end;
+			started = true;
+		}
+	}
+	if (*nr_ids)
+		qsort(*ids, *nr_ids, sizeof(**ids), cmp_u64);
+	return 0;
+}
+
+/*
+ * The heatmap's axes: the sort metric's decisions, where the data are (damo's
+ * heatmaps zoom alike); a file with none of it: its decisions of any.
+ */
+static void heat_axes(struct report_heat *proto, struct span metric, const struct span *any)
+{
+	uint64_t q;
+
+	proto->metric_seen = metric.seen;
+	if (!metric.seen)
+		metric = *any;
+	/* decisions before the first event (--warm-cache's pages) are at it, for the axis */
+	proto->t0 = metric.t0 > proto->t_origin ? metric.t0 : proto->t_origin;
+	proto->t1 = metric.t1 > proto->t0 ? metric.t1 : proto->t0;
+	proto->index_start = metric.lo;
+	proto->index_end = metric.hi > metric.lo ? metric.hi : metric.lo + 1;
+	/*
+	 * pages out to a power of two, an eighth of a row at most, that makes the
+	 * edges round: 0 to 8192, not 1 to 8191
+	 */
+	for (q = 1; q <= (proto->index_end - proto->index_start) / proto->rows / 16; q <<= 1)
+		;
+	proto->index_start -= proto->index_start % q;
+	if (proto->index_end % q && proto->index_end <= UINT64_MAX - q)
+		proto->index_end += q - proto->index_end % q;
+	proto->file_end = any->hi;
+	/* a cell is at least a nanosecond and a page */
+	if (proto->t1 - proto->t0 < proto->cols)
+		proto->cols = (unsigned int)(proto->t1 - proto->t0 + 1);
+	if (proto->index_end - proto->index_start < proto->rows)
+		proto->rows = (unsigned int)(proto->index_end - proto->index_start);
+}
+
 static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const char *const *names,
 		     size_t nr, char *err, size_t errlen)
 {
@@ -294,10 +370,9 @@ static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const 
 	struct span metric = { 0 }, any = { 0 };
 	const char *key = o->heat_key;
 	struct reading rd;
-	uint64_t *ids = NULL, q;
-	size_t nr_ids = 0, i, k;
-	bool started = false;
-	int rc, m;
+	uint64_t *ids = NULL;
+	size_t nr_ids = 0, i;
+	int rc;
 
 	if (o->by != RF_REPORT_BY_FILE) {
 		snprintf(err, errlen, "a heatmap is of a file's pages: --by file, not --by %s",
@@ -310,68 +385,17 @@ static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const 
 		r->heat_none = true;	/* no row: nothing to draw, and nothing wrong */
 		return 0;
 	}
-	for (i = 0; i < r->nr_src; i++) {
-		struct report_source *s = r->src[i];
-
-		for (k = 0; k < s->nr_keys; k++) {
-			if (strcmp(s->keys[k].name, key))
-				continue;
-			if (!(nr_ids & (nr_ids + 1))) {
-				uint64_t *n = realloc(ids, (2 * nr_ids + 1) * sizeof(*ids));
-
-				if (!n) {
-					free(ids);
-					return RF_ERR_NOMEM;
-				}
-				ids = n;
-			}
-			ids[nr_ids++] = s->keys[k].id;
-			proto.key = s->keys[k].name;
-			widen(&metric, &s->keys[k], r->sort);
-			for (m = 0; m < RF_REPORT_NR_METRICS; m++)
-				widen(&any, &s->keys[k], m);
-		}
-		if (s->started) {
-			proto.t_origin = !started || s->t_start < proto.t_origin ? s->t_start :
-					 proto.t_origin;
-			proto.t_end = !started || s->t_end > proto.t_end ? s->t_end : proto.t_end;
-			started = true;
-		}
-	}
-	if (!nr_ids) {
+	rc = heat_keys(r, key, &proto, &metric, &any, &ids, &nr_ids);
+	if (!rc && !nr_ids) {
 		snprintf(err, errlen, "no file '%s' among the report's rows (its first column names "
 			 "them)", key);
-		free(ids);
-		return RF_ERR_CONFIG;
+		rc = RF_ERR_CONFIG;
 	}
-	/*
-	 * the axes span the sort metric's decisions, where the data are (damo's
-	 * heatmaps zoom alike); a file with none of it: its decisions of any
-	 */
-	proto.metric_seen = metric.seen;
-	if (!metric.seen)
-		metric = any;
-	/* decisions before the first event (--warm-cache's pages) are at it, for the axis */
-	proto.t0 = metric.t0 > proto.t_origin ? metric.t0 : proto.t_origin;
-	proto.t1 = metric.t1 > proto.t0 ? metric.t1 : proto.t0;
-	proto.index_start = metric.lo;
-	proto.index_end = metric.hi > metric.lo ? metric.hi : metric.lo + 1;
-	/*
-	 * pages out to a power of two, an eighth of a row at most, that makes the
-	 * edges round: 0 to 8192, not 1 to 8191
-	 */
-	for (q = 1; q <= (proto.index_end - proto.index_start) / proto.rows / 16; q <<= 1)
-		;
-	proto.index_start -= proto.index_start % q;
-	if (proto.index_end % q && proto.index_end <= UINT64_MAX - q)
-		proto.index_end += q - proto.index_end % q;
-	proto.file_end = any.hi;
-	/* a cell is at least a nanosecond and a page */
-	if (proto.t1 - proto.t0 < proto.cols)
-		proto.cols = (unsigned int)(proto.t1 - proto.t0 + 1);
-	if (proto.index_end - proto.index_start < proto.rows)
-		proto.rows = (unsigned int)(proto.index_end - proto.index_start);
-	qsort(ids, nr_ids, sizeof(*ids), cmp_u64);
+	if (rc) {
+		free(ids);
+		return rc;
+	}
+	heat_axes(&proto, metric, &any);
 	proto.ids = ids;
 	proto.nr_ids = nr_ids;
 	rc = read_sources(o, names, nr, &proto, &rd, err, errlen);
@@ -388,19 +412,9 @@ static int heat_pass(const struct rf_report_opts *o, struct rf_report *r, const 
 	return rc;
 }
 
-int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *err,
-		  size_t errlen)
+/* Options that contradict each other or are out of range: RF_ERR_CONFIG, why in @err. */
+static int check_opts(const struct rf_report_opts *o, char *err, size_t errlen)
 {
-	const char *names[MAX_SOURCES];
-	char buf[4096];
-	size_t nr = 0, i;
-	struct rf_report *r;
-	struct reading rd = { 0 };
-	int rc;
-
-	*out = NULL;
-	if (err && errlen)
-		err[0] = '\0';
 	if (o->by >= RF_REPORT_BY_NR || o->sort >= RF_REPORT_NR_METRICS)
 		return RF_ERR_CONFIG;
 	if (o->callsite_depth && o->by != RF_REPORT_BY_CALLSITE) {
@@ -419,26 +433,58 @@ int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *
 			 o->heat_cols, o->heat_rows);
 		return RF_ERR_CONFIG;
 	}
-	if (o->entries) {
-		if (!o->nr_entries || o->nr_entries > MAX_SOURCES) {
-			snprintf(err, errlen, "1 to %d sources, not %zu", MAX_SOURCES, o->nr_entries);
-			return RF_ERR_CONFIG;
-		}
-		for (nr = 0; nr < o->nr_entries; nr++) {
-			for (i = 0; i < nr; i++)
-				if (!strcmp(names[i], o->entries[nr])) {
-					snprintf(err, errlen, "source '%s' is listed twice", names[i]);
-					return RF_ERR_CONFIG;
-				}
-			names[nr] = o->entries[nr];
-		}
-	} else if (o->sources) {
-		rc = split_sources(o->sources, buf, sizeof(buf), names, &nr, err, errlen);
-		if (rc)
-			return rc;
-	} else {
-		names[nr++] = RF_REPORT_KERNEL;
+	return 0;
+}
+
+/*
+ * The sources to read, into @names (@nr): the options' entries, each once, or
+ * their list of sources split in @buf (@len), or the kernel's account alone.
+ */
+static int source_names(const struct rf_report_opts *o, char *buf, size_t len,
+			const char **names, size_t *nr, char *err, size_t errlen)
+{
+	size_t i;
+
+	*nr = 0;
+	if (o->sources && !o->entries)
+		return split_sources(o->sources, buf, len, names, nr, err, errlen);
+	if (!o->entries) {
+		names[(*nr)++] = RF_REPORT_KERNEL;
+		return 0;
 	}
+	if (!o->nr_entries || o->nr_entries > MAX_SOURCES) {
+		snprintf(err, errlen, "1 to %d sources, not %zu", MAX_SOURCES, o->nr_entries);
+		return RF_ERR_CONFIG;
+	}
+	for (; *nr < o->nr_entries; (*nr)++) {
+		for (i = 0; i < *nr; i++)
+			if (!strcmp(names[i], o->entries[*nr])) {
+				snprintf(err, errlen, "source '%s' is listed twice", names[i]);
+				return RF_ERR_CONFIG;
+			}
+		names[*nr] = o->entries[*nr];
+	}
+	return 0;
+}
+
+int rf_report_run(const struct rf_report_opts *o, struct rf_report **out, char *err,
+		  size_t errlen)
+{
+	const char *names[MAX_SOURCES];
+	char buf[4096];
+	size_t nr = 0, i;
+	struct rf_report *r;
+	struct reading rd = { 0 };
+	int rc;
+
+	*out = NULL;
+	if (err && errlen)
+		err[0] = '\0';
+	rc = check_opts(o, err, errlen);
+	if (!rc)
+		rc = source_names(o, buf, sizeof(buf), names, &nr, err, errlen);
+	if (rc)
+		return rc;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return RF_ERR_NOMEM;
