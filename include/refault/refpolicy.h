@@ -10,7 +10,7 @@
  *            farthest away; the lower bound on misses of any demand-paging
  *            policy at that capacity.
  *
- * A reference is a page key (any u64; rf_event_page_refs() makes them from
+ * A reference is a page key (any u64; rf_refpolicy_page_refs() makes them from
  * trace events the way the model names pages) and an order: the unit
  * weighs 2^order pages of the capacity, as a large folio would.  OPT is the
  * exact lower bound only when every reference has the same order; with
@@ -131,8 +131,8 @@ typedef rf_page_folio_cb rf_page_ref_cb;
  * log2 of the page size (12 for 4 KiB).  A non-zero return from @cb stops
  * the walk and is returned; otherwise 0.
  */
-RF_API int rf_event_page_refs(const struct rf_event *ev, unsigned int page_shift, rf_page_ref_cb cb,
-		       void *ctx);
+RF_API int rf_refpolicy_page_refs(const struct rf_event *ev, unsigned int page_shift,
+				  rf_page_ref_cb cb, void *ctx);
 
 /* rf_refpolicy_ref() for every page reference of @ev. */
 RF_API int rf_refpolicy_feed_event(struct rf_refpolicy *p, const struct rf_event *ev,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Page references of trace events (rf_event_page_refs(), documented in
+ * Page references of trace events (rf_refpolicy_page_refs(), documented in
  * refault/refpolicy.h): the pages the reclaim model would touch, as the
  * type table names them (rf_event_pages()), one reference per folio,
  * keyed by the one page identity (rf_event_folios(), refault/trace.h).
@@ -9,8 +9,8 @@
  */
 #include "replayer/refpolicy/refpolicy-local.h"
 
-int rf_event_page_refs(const struct rf_event *ev, unsigned int page_shift, rf_page_ref_cb cb,
-		       void *ctx)
+int rf_refpolicy_page_refs(const struct rf_event *ev, unsigned int page_shift, rf_page_ref_cb cb,
+			   void *ctx)
 {
 	/*
 	 * Only what the task touched: file_readahead is the kernel's prefetch,
@@ -29,5 +29,5 @@ static int feed_one(uint64_t key, unsigned int order, void *ctx)
 int rf_refpolicy_feed_event(struct rf_refpolicy *p, const struct rf_event *ev,
 			    unsigned int page_shift)
 {
-	return rf_event_page_refs(ev, page_shift, feed_one, p);
+	return rf_refpolicy_page_refs(ev, page_shift, feed_one, p);
 }

@@ -21,7 +21,7 @@
  * case of a cache that thrashes, then probes 2.5 slots on average, against
  * 8.5 at 3/4.  The slot comes from a multiplicative hash (the key times
  * 2^64 / phi, its upper half), so small dense keys (hand-written tests)
- * spread as well as the already hashed keys of rf_event_page_refs(); with
+ * spread as well as the already hashed keys of rf_refpolicy_page_refs(); with
  * rf_hash64() the policies ran 9 % more instructions (bench-model).
  */
 static inline uint64_t rp_key_hash(uint64_t key)

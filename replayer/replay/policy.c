@@ -7,8 +7,8 @@
  *
  * A policy sees the pages the reclaim model is asked for (one reference a
  * folio of the pages rf_event_folios() says the task touched, refault/trace.h),
- * bounded as the model bounds them (file_range() and clamp_order(),
- * replayer/model/model-local.h): a read or write moves at most MAX_RW_COUNT
+ * bounded as the model bounds them (file_range(), replayer/model/filemap.h,
+ * and clamp_order(), model-local.h): a read or write moves at most MAX_RW_COUNT
  * bytes (rw_verify_area(), fs/read_write.c), no page lies at or past
  * MAX_LFS_FILESIZE, and a folio is at most PMD order.  Its capacity is
  * "cache" when set; else the first memory limit the trace gives the recorded
@@ -306,7 +306,7 @@ void replay_policy_run_prefetch(const struct replay_policy_run *r, const struct 
 	struct ahead a = { r->p, PREFETCH_PAGES };
 
 	if (r->p)
-		rf_event_page_refs(ev, r->page_shift, prefetch_one, &a);
+		rf_refpolicy_page_refs(ev, r->page_shift, prefetch_one, &a);
 }
 
 int replay_policy_run_finish(struct replay_policy_run *r)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rf_event_page_refs(): trace events become the page references the model
+ * rf_refpolicy_page_refs(): trace events become the page references the model
  * would see (the rules are in refault/refpolicy.h).
  */
 #include <string.h>
@@ -30,7 +30,7 @@ static struct refs refs_of(const struct rf_event *ev)
 {
 	struct refs r = { .n = 0 };
 
-	rf_event_page_refs(ev, 12, collect, &r);
+	rf_refpolicy_page_refs(ev, 12, collect, &r);
 	return r;
 }
 
@@ -133,7 +133,7 @@ static void feeding(void)
 	struct rf_refpolicy_stats st;
 	int calls = 0;
 
-	is_int(rf_event_page_refs(&rd, 12, stop_at_two, &calls), 7,
+	is_int(rf_refpolicy_page_refs(&rd, 12, stop_at_two, &calls), 7,
 	       "a callback's non-zero return stops the walk and is returned");
 	if (rf_refpolicy_new(&p, RF_REFPOLICY_LRU, 64)) {
 		skip(1, "no policy");

@@ -4,7 +4,7 @@
  * anonymous faults, synthetic accesses in both spaces) written as a trace,
  * and the misses of plain LRU on it at a few capacities, computed here by a
  * tiny LRU of its own: pages named by their identity tuples (not by
- * rf_event_page_refs()'s hashes), kept in an array in recency order, moved
+ * rf_refpolicy_page_refs()'s hashes), kept in an array in recency order, moved
  * to the front on use.  test-replay-policies.sh puts `refault replay
  * --profile lru` against it.
  *
