@@ -9,8 +9,8 @@
 
 #include "formats/format-local.h"
 
-struct rf_arena_block {
-	struct rf_arena_block *next;
+struct fmt_arena_block {
+	struct fmt_arena_block *next;
 	size_t size;
 	size_t used;
 	max_align_t data[];
@@ -18,15 +18,15 @@ struct rf_arena_block {
 
 #define ARENA_MIN_BLOCK (64u << 10)
 
-void rf_arena_init(struct rf_arena *a)
+void fmt_arena_init(struct fmt_arena *a)
 {
 	a->head = NULL;
 	a->used_total = 0;
 }
 
-static struct rf_arena_block *arena_grow(struct rf_arena *a, size_t need)
+static struct fmt_arena_block *arena_grow(struct fmt_arena *a, size_t need)
 {
-	struct rf_arena_block *b;
+	struct fmt_arena_block *b;
 	size_t size = need > ARENA_MIN_BLOCK ? need : ARENA_MIN_BLOCK;
 
 	b = malloc(sizeof(*b) + size);
@@ -39,9 +39,9 @@ static struct rf_arena_block *arena_grow(struct rf_arena *a, size_t need)
 	return b;
 }
 
-void *rf_arena_alloc(struct rf_arena *a, size_t size, size_t align)
+void *fmt_arena_alloc(struct fmt_arena *a, size_t size, size_t align)
 {
-	struct rf_arena_block *b;
+	struct fmt_arena_block *b;
 	size_t off;
 
 	/* Look for room in any block: after a reset, all of them are empty. */
@@ -61,9 +61,9 @@ void *rf_arena_alloc(struct rf_arena *a, size_t size, size_t align)
 	return (char *)b->data + off;
 }
 
-char *rf_arena_strndup(struct rf_arena *a, const char *s, size_t len)
+char *fmt_arena_strndup(struct fmt_arena *a, const char *s, size_t len)
 {
-	char *d = rf_arena_alloc(a, len + 1, 1);
+	char *d = fmt_arena_alloc(a, len + 1, 1);
 
 	if (!d)
 		return NULL;
@@ -72,18 +72,18 @@ char *rf_arena_strndup(struct rf_arena *a, const char *s, size_t len)
 	return d;
 }
 
-void rf_arena_reset(struct rf_arena *a)
+void fmt_arena_reset(struct fmt_arena *a)
 {
-	struct rf_arena_block *b;
+	struct fmt_arena_block *b;
 
 	for (b = a->head; b; b = b->next)
 		b->used = 0;
 	a->used_total = 0;
 }
 
-void rf_arena_free(struct rf_arena *a)
+void fmt_arena_free(struct fmt_arena *a)
 {
-	struct rf_arena_block *b, *next;
+	struct fmt_arena_block *b, *next;
 
 	for (b = a->head; b; b = next) {
 		next = b->next;

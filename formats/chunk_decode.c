@@ -17,55 +17,55 @@
 #include "formats/format-local.h"
 #include "formats/mp_read.h"
 
-int rf_decompress_frame(void *dctx, const void *frame, size_t size, uint8_t **buf, size_t *cap,
-			size_t *out_len, char *errmsg, size_t errlen)
+int fmt_decompress_frame(void *dctx, const void *frame, size_t size, uint8_t **buf, size_t *cap,
+			 size_t *out_len, char *errmsg, size_t errlen)
 {
 	ZSTD_frameHeader fh;
 	size_t r, want;
 
 	r = ZSTD_getFrameHeader(&fh, frame, size);
 	if (ZSTD_isError(r))
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "bad zstd frame header (%s)",
-			       ZSTD_getErrorName(r));
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "bad zstd frame header (%s)",
+				ZSTD_getErrorName(r));
 	if (r > 0)
-		return rf_fail(errmsg, errlen, RF_ERR_TRUNCATED, "zstd frame header cut short");
+		return fmt_fail(errmsg, errlen, RF_ERR_TRUNCATED, "zstd frame header cut short");
 	if (fh.frameType != ZSTD_frame)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "expected a zstd frame, found a skippable one");
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "expected a zstd frame, found a skippable one");
 	if (!fh.checksumFlag)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd frame carries no checksum");
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd frame carries no checksum");
 	if (fh.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd frame does not declare its size");
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd frame does not declare its size");
 	if (fh.frameContentSize > RF_MAX_CHUNK_BYTES)
-		return rf_fail(errmsg, errlen, RF_ERR_TOO_LARGE,
-			       "chunk claims %llu bytes, over the %u-byte limit",
-			       (unsigned long long)fh.frameContentSize, RF_MAX_CHUNK_BYTES);
+		return fmt_fail(errmsg, errlen, RF_ERR_TOO_LARGE,
+				"chunk claims %llu bytes, over the %u-byte limit",
+				(unsigned long long)fh.frameContentSize, RF_MAX_CHUNK_BYTES);
 	want = fh.frameContentSize ? (size_t)fh.frameContentSize : 1;
 	if (RF_GROW(*buf, *cap, want))
-		return rf_fail(errmsg, errlen, RF_ERR_NOMEM, "out of memory for a %zu-byte chunk",
-			       want);
+		return fmt_fail(errmsg, errlen, RF_ERR_NOMEM, "out of memory for a %zu-byte chunk",
+				want);
 	r = ZSTD_decompressDCtx(dctx, *buf, *cap, frame, size);
 	if (ZSTD_isError(r)) {
 		if (ZSTD_getErrorCode(r) == ZSTD_error_checksum_wrong)
-			return rf_fail(errmsg, errlen, RF_ERR_CHECKSUM, "content checksum mismatch");
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd: %s", ZSTD_getErrorName(r));
+			return fmt_fail(errmsg, errlen, RF_ERR_CHECKSUM, "content checksum mismatch");
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "zstd: %s", ZSTD_getErrorName(r));
 	}
 	if (r != fh.frameContentSize)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "frame decoded to %zu bytes, declared %llu",
-			       r, (unsigned long long)fh.frameContentSize);
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "frame decoded to %zu bytes, declared %llu",
+				r, (unsigned long long)fh.frameContentSize);
 	*out_len = r;
 	return 0;
 }
 
 #define CUR(c) ((struct mp_cur *)(void *)(c))
 
-static int cursor_fail(struct rf_chunk_cursor *c, const struct mp_cur *m, int err, const char *what)
+static int cursor_fail(struct fmt_chunk_cursor *c, const struct mp_cur *m, int err, const char *what)
 {
-	return rf_fail(c->errmsg, c->errlen, err, "%s at byte %zu of the chunk (event %llu)", what,
-		       (size_t)(m->p - c->start), (unsigned long long)c->nr_read);
+	return fmt_fail(c->errmsg, c->errlen, err, "%s at byte %zu of the chunk (event %llu)", what,
+			(size_t)(m->p - c->start), (unsigned long long)c->nr_read);
 }
 
-int rf_chunk_cursor_start(struct rf_chunk_cursor *c, const void *buf, size_t len,
-			  struct rf_arena *arena, char *errmsg, size_t errlen)
+int fmt_chunk_cursor_start(struct fmt_chunk_cursor *c, const void *buf, size_t len,
+			   struct fmt_arena *arena, char *errmsg, size_t errlen)
 {
 	struct mp_cur m = { buf, (const uint8_t *)buf + len };
 	bool have_seq = false, have_t = false;
@@ -121,7 +121,7 @@ int rf_chunk_cursor_start(struct rf_chunk_cursor *c, const void *buf, size_t len
 	return 0;
 }
 
-static int read_string(struct rf_chunk_cursor *c, struct mp_cur *m, const char **out)
+static int read_string(struct fmt_chunk_cursor *c, struct mp_cur *m, const char **out)
 {
 	const char *s;
 	uint32_t len;
@@ -135,12 +135,12 @@ static int read_string(struct rf_chunk_cursor *c, struct mp_cur *m, const char *
 		return cursor_fail(c, m, RF_ERR_CORRUPT, "bad string");
 	if (len > RF_MAX_STRING)
 		return cursor_fail(c, m, RF_ERR_TOO_LARGE, "string over the length limit");
-	*out = rf_arena_strndup(c->arena, s, len);
+	*out = fmt_arena_strndup(c->arena, s, len);
 	return *out ? 0 : RF_ERR_NOMEM;
 }
 
-static int read_frames(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
-		       const struct rf_field *f)
+static int read_frames(struct fmt_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
+		       const struct fmt_field *f)
 {
 	uint64_t *frames = NULL;
 	uint32_t n, k;
@@ -150,7 +150,7 @@ static int read_frames(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_ev
 	if (n > RF_MAX_FRAMES)
 		return cursor_fail(c, m, RF_ERR_TOO_LARGE, "stack over the frame limit");
 	if (n) {
-		frames = rf_arena_alloc(c->arena, n * sizeof(*frames), sizeof(*frames));
+		frames = fmt_arena_alloc(c->arena, n * sizeof(*frames), sizeof(*frames));
 		if (!frames)
 			return RF_ERR_NOMEM;
 	}
@@ -162,8 +162,8 @@ static int read_frames(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_ev
 	return 0;
 }
 
-static int read_counters(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
-			 const struct rf_field *f)
+static int read_counters(struct fmt_chunk_cursor *c, struct mp_cur *m, struct rf_event *ev,
+			 const struct fmt_field *f)
 {
 	struct rf_counter *ctr = NULL;
 	uint32_t n, k;
@@ -174,7 +174,7 @@ static int read_counters(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_
 	if (n > RF_MAX_COUNTERS)
 		return cursor_fail(c, m, RF_ERR_TOO_LARGE, "counter map over the entry limit");
 	if (n) {
-		ctr = rf_arena_alloc(c->arena, n * sizeof(*ctr), sizeof(uint64_t));
+		ctr = fmt_arena_alloc(c->arena, n * sizeof(*ctr), sizeof(uint64_t));
 		if (!ctr)
 			return RF_ERR_NOMEM;
 	}
@@ -193,8 +193,8 @@ static int read_counters(struct rf_chunk_cursor *c, struct mp_cur *m, struct rf_
 }
 
 /* Strings, stack frames and counter maps: rare, so kept out of the event loop. */
-__attribute__((noinline)) int rf_chunk_read_value(struct rf_chunk_cursor *c, struct mp_cur *m,
-						  struct rf_event *ev, const struct rf_field *f)
+__attribute__((noinline)) int fmt_chunk_read_value(struct fmt_chunk_cursor *c, struct mp_cur *m,
+						   struct rf_event *ev, const struct fmt_field *f)
 {
 	switch (f->kind) {
 	case RF_FK_STR:
@@ -207,38 +207,38 @@ __attribute__((noinline)) int rf_chunk_read_value(struct rf_chunk_cursor *c, str
 	return cursor_fail(c, m, RF_ERR_CORRUPT, "unknown field kind");
 }
 
-static inline __attribute__((always_inline)) int read_field(struct rf_chunk_cursor *c, struct mp_cur *m,
-							    struct rf_event *ev, const struct rf_field *f)
+static inline __attribute__((always_inline)) int read_field(struct fmt_chunk_cursor *c, struct mp_cur *m,
+							    struct rf_event *ev, const struct fmt_field *f)
 {
 	uint64_t u, *reg;
 	int64_t s;
 
 	switch (f->kind) {
 	case RF_FK_UINT:
-		if (!mp_read_u64(m, &u) || !rf_field_set_u(ev, f, u))
+		if (!mp_read_u64(m, &u) || !fmt_field_set_u(ev, f, u))
 			return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
 		return 0;
 	case RF_FK_INT:
-		if (!mp_read_i64(m, &s) || !rf_field_set_i(ev, f, s))
+		if (!mp_read_i64(m, &s) || !fmt_field_set_i(ev, f, s))
 			return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
 		return 0;
 	case RF_FK_DELTA_INDEX:
 	case RF_FK_DELTA_ADDR:
 	case RF_FK_DELTA_KEY:
 	case RF_FK_DELTA_PFN:
-		reg = rf_delta_reg(&c->ds, f->kind, ev);
+		reg = fmt_delta_reg(&c->ds, f->kind, ev);
 		if (!reg) {	/* written plain by this chunk's encoding */
-			if (!mp_read_u64(m, &u) || !rf_field_set_u(ev, f, u))
+			if (!mp_read_u64(m, &u) || !fmt_field_set_u(ev, f, u))
 				return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
 			return 0;
 		}
 		if (!mp_read_i64(m, &s))
 			return cursor_fail(c, m, RF_ERR_CORRUPT, f->name);
 		*reg += (uint64_t)s;
-		rf_field_set_u(ev, f, *reg);
+		fmt_field_set_u(ev, f, *reg);
 		return 0;
 	}
-	return rf_chunk_read_value(c, m, ev, f);
+	return fmt_chunk_read_value(c, m, ev, f);
 }
 
 /*
@@ -250,7 +250,7 @@ static inline __attribute__((always_inline)) int read_field(struct rf_chunk_curs
  * bad byte) it returns false having changed nothing, and the generic path
  * decodes the event, or says what is wrong with it.
  */
-static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, struct rf_delta_state *ds,
+static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, struct fmt_delta_state *ds,
 							     struct rf_event *ev, unsigned int type,
 							     bool with_stack)
 {
@@ -299,7 +299,7 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 		HOT_STACK();
 		memset(&ev->u, 0, sizeof(ev->u));
 		ev->u.anon.mm = a;
-		reg = &ds->addr[rf_addr_slot(ds, ev)];
+		reg = &ds->addr[fmt_addr_slot(ds, ev)];
 		*reg += (uint64_t)d;
 		ev->u.anon.addr = *reg;
 		ev->u.anon.order = (uint8_t)e;
@@ -324,17 +324,17 @@ static inline __attribute__((always_inline)) bool decode_hot(struct mp_cur *mc, 
 	return true;
 }
 
-int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
+int fmt_chunk_cursor_next(struct fmt_chunk_cursor *c, struct rf_event *ev)
 {
 	struct mp_cur m = { c->p, c->end };
-	const struct rf_schema *sch;
+	const struct fmt_schema *sch;
 	uint64_t type, cpu;
 	int64_t dt, pid;
 	uint32_t n, i;
 	int err;
 
-	if (c->ds.enc >= RF_CHUNK_ENC_3)	/* columns decode whole: rf_columns_decode() */
-		return rf_fail(c->errmsg, c->errlen, RF_ERR_STATE, "a chunk of columns read event by event");
+	if (c->ds.enc >= RF_CHUNK_ENC_3)	/* columns decode whole: fmt_columns_decode() */
+		return fmt_fail(c->errmsg, c->errlen, RF_ERR_STATE, "a chunk of columns read event by event");
 	for (;;) {
 		if (m.p == m.end) {
 			if (c->nr_declared != UINT64_MAX && c->nr_declared != c->nr_read + c->unknown_skipped)
@@ -349,7 +349,7 @@ int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
 			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad event prefix");
 		c->ds.time += (uint64_t)dt * c->ds.tu;
 		n -= RF_EVENT_COMMON_FIELDS;
-		sch = rf_schema_of((unsigned int)type);
+		sch = fmt_schema_of((unsigned int)type);
 		if (sch)
 			break;
 		/* A type from a newer minor version: skip it whole. */
@@ -390,7 +390,7 @@ int rf_chunk_cursor_next(struct rf_chunk_cursor *c, struct rf_event *ev)
 /* ------------------------------------------------------------ batches */
 
 struct batch_priv {
-	struct rf_arena arena;
+	struct fmt_arena arena;
 	size_t cap;
 };
 
@@ -404,7 +404,7 @@ void rf_event_batch_release(struct rf_event_batch *b)
 	struct batch_priv *bp = b->priv_;
 
 	if (bp) {
-		rf_arena_free(&bp->arena);
+		fmt_arena_free(&bp->arena);
 		free(bp);
 	}
 	free(b->events);
@@ -472,7 +472,7 @@ int rf_chunk_decode(struct rf_chunk_decoder *d, const void *frame, size_t size, 
 static int decode(struct rf_chunk_decoder *d, const void *frame, size_t size, uint64_t offset,
 		  struct rf_event_batch *b)
 {
-	struct rf_chunk_cursor cur;
+	struct fmt_chunk_cursor cur;
 	struct batch_priv *bp = b->priv_;
 	size_t len;
 	int r;
@@ -482,23 +482,23 @@ static int decode(struct rf_chunk_decoder *d, const void *frame, size_t size, ui
 		bp = calloc(1, sizeof(*bp));
 		if (!bp)
 			return RF_ERR_NOMEM;
-		rf_arena_init(&bp->arena);
+		fmt_arena_init(&bp->arena);
 		b->priv_ = bp;
 	}
-	rf_arena_reset(&bp->arena);
+	fmt_arena_reset(&bp->arena);
 	b->nr = 0;
 	b->offset = offset;
 	b->unknown_skipped = 0;
-	r = rf_decompress_frame(d->dctx, frame, size, &d->buf, &d->cap, &len, d->errmsg,
-				sizeof(d->errmsg));
+	r = fmt_decompress_frame(d->dctx, frame, size, &d->buf, &d->cap, &len, d->errmsg,
+				 sizeof(d->errmsg));
 	if (r)
 		return r;
-	r = rf_chunk_cursor_start(&cur, d->buf, len, &bp->arena, d->errmsg, sizeof(d->errmsg));
+	r = fmt_chunk_cursor_start(&cur, d->buf, len, &bp->arena, d->errmsg, sizeof(d->errmsg));
 	if (r)
 		return r;
 	b->seq = cur.seq;
 	if (cur.ds.enc >= RF_CHUNK_ENC_3) {
-		r = rf_columns_decode(&cur, &b->events, &bp->cap, &b->nr, &b->unknown_skipped);
+		r = fmt_columns_decode(&cur, &b->events, &bp->cap, &b->nr, &b->unknown_skipped);
 		return r;
 	}
 	/* Trust the declared count only as far as the bytes could hold it (5+ bytes an event). */
@@ -513,7 +513,7 @@ static int decode(struct rf_chunk_decoder *d, const void *frame, size_t size, ui
 			if (r)
 				return r;
 		}
-		r = rf_chunk_cursor_next(&cur, &b->events[b->nr]);
+		r = fmt_chunk_cursor_next(&cur, &b->events[b->nr]);
 		if (r <= 0)
 			break;
 		b->nr++;

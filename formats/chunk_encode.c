@@ -26,9 +26,9 @@ static bool string_ok(const char *s)
 	return !s || strnlen(s, RF_MAX_STRING + 1) <= RF_MAX_STRING;
 }
 
-int rf_event_validate(const struct rf_event *ev)
+int fmt_event_validate(const struct rf_event *ev)
 {
-	const struct rf_schema *sch = rf_schema_of(ev->type);
+	const struct fmt_schema *sch = fmt_schema_of(ev->type);
 	const struct rf_counter *ctr;
 	unsigned int i;
 	uint32_t n, k;
@@ -36,7 +36,7 @@ int rf_event_validate(const struct rf_event *ev)
 	if (!sch)
 		return RF_ERR_UNKNOWN_TYPE;
 	for (i = 0; i < sch->nr_fields; i++) {
-		const struct rf_field *f = &sch->fields[i];
+		const struct fmt_field *f = &sch->fields[i];
 
 		switch (f->kind) {
 		case RF_FK_STR:
@@ -72,26 +72,26 @@ int rf_event_validate(const struct rf_event *ev)
 
 #define MAX_INT_BYTES	MP_MAX_INT_BYTES
 
-bool rf_pack_reserve(struct rf_pack *pk, size_t n)
+bool fmt_pack_reserve(struct fmt_pack *pk, size_t n)
 {
 	if (pk->cap - pk->len >= n)
 		return true;
 	return n <= SIZE_MAX - pk->len && !RF_GROW(pk->p, pk->cap, pk->len + n);
 }
 
-void rf_pack_free(struct rf_pack *pk)
+void fmt_pack_free(struct fmt_pack *pk)
 {
 	free(pk->p);
 	memset(pk, 0, sizeof(*pk));
 }
 
 /* A string or nil; reserves its own room. */
-static bool pack_str(struct rf_pack *pk, const char *s)
+static bool pack_str(struct fmt_pack *pk, const char *s)
 {
 	size_t len = s ? strlen(s) : 0;
 	uint8_t *q;
 
-	if (!rf_pack_reserve(pk, MAX_INT_BYTES + len))
+	if (!fmt_pack_reserve(pk, MAX_INT_BYTES + len))
 		return false;
 	q = pk->p + pk->len;
 	if (!s)
@@ -105,8 +105,8 @@ static bool pack_str(struct rf_pack *pk, const char *s)
 }
 
 /* Stack frames and counter maps: rare, and sized by their element count. */
-static __attribute__((noinline)) bool pack_list(struct rf_pack *pk, const struct rf_event *ev,
-						 const struct rf_field *f)
+static __attribute__((noinline)) bool pack_list(struct fmt_pack *pk, const struct rf_event *ev,
+						 const struct fmt_field *f)
 {
 	uint32_t n = RF_FIELD_CCOUNT(ev, f), k;
 	uint8_t *q;
@@ -114,7 +114,7 @@ static __attribute__((noinline)) bool pack_list(struct rf_pack *pk, const struct
 	if (f->kind == RF_FK_FRAMES) {
 		const uint64_t *frames = RF_FIELD_CPTR(ev, f, uint64_t *);
 
-		if (!rf_pack_reserve(pk, MAX_INT_BYTES * (1 + (size_t)n)))
+		if (!fmt_pack_reserve(pk, MAX_INT_BYTES * (1 + (size_t)n)))
 			return false;
 		q = mp_put_array(pk->p + pk->len, n);
 		for (k = 0; k < n; k++)
@@ -125,11 +125,11 @@ static __attribute__((noinline)) bool pack_list(struct rf_pack *pk, const struct
 	{
 		const struct rf_counter *ctr = RF_FIELD_CPTR(ev, f, struct rf_counter *);
 
-		if (!rf_pack_reserve(pk, MAX_INT_BYTES))
+		if (!fmt_pack_reserve(pk, MAX_INT_BYTES))
 			return false;
 		pk->len = (size_t)(mp_put_map(pk->p + pk->len, n) - pk->p);
 		for (k = 0; k < n; k++) {
-			if (!pack_str(pk, ctr[k].name) || !rf_pack_reserve(pk, MAX_INT_BYTES))
+			if (!pack_str(pk, ctr[k].name) || !fmt_pack_reserve(pk, MAX_INT_BYTES))
 				return false;
 			pk->len = (size_t)(mp_put_uint(pk->p + pk->len, ctr[k].value) - pk->p);
 		}
@@ -137,28 +137,28 @@ static __attribute__((noinline)) bool pack_list(struct rf_pack *pk, const struct
 	}
 }
 
-bool rf_pack_value(struct rf_pack *pk, const struct rf_event *ev, const struct rf_field *f)
+bool fmt_pack_value(struct fmt_pack *pk, const struct rf_event *ev, const struct fmt_field *f)
 {
 	return f->kind == RF_FK_STR ? pack_str(pk, RF_FIELD_CPTR(ev, f, char *)) : pack_list(pk, ev, f);
 }
 
 /* One integer field at @q (room reserved); NULL for a field that packs itself. */
-static inline uint8_t *put_field(uint8_t *q, struct rf_delta_state *ds, const struct rf_event *ev,
-				 const struct rf_field *f)
+static inline uint8_t *put_field(uint8_t *q, struct fmt_delta_state *ds, const struct rf_event *ev,
+				 const struct fmt_field *f)
 {
 	uint64_t v, *reg;
 
 	switch (f->kind) {
 	case RF_FK_UINT:
-		return mp_put_uint(q, rf_field_get_u(ev, f));
+		return mp_put_uint(q, fmt_field_get_u(ev, f));
 	case RF_FK_INT:
-		return mp_put_int(q, rf_field_get_i(ev, f));
+		return mp_put_int(q, fmt_field_get_i(ev, f));
 	case RF_FK_DELTA_INDEX:
 	case RF_FK_DELTA_ADDR:
 	case RF_FK_DELTA_KEY:
 	case RF_FK_DELTA_PFN:
-		reg = rf_delta_reg(ds, f->kind, ev);
-		v = rf_field_get_u(ev, f);
+		reg = fmt_delta_reg(ds, f->kind, ev);
+		v = fmt_field_get_u(ev, f);
 		if (!reg)
 			return mp_put_uint(q, v);
 		q = mp_put_int(q, (int64_t)(v - *reg));
@@ -169,17 +169,17 @@ static inline uint8_t *put_field(uint8_t *q, struct rf_delta_state *ds, const st
 }
 
 /* @ev->time must be a multiple of ds->tu (the writer rounds it down). */
-int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct rf_event *ev)
+int fmt_encode_event(struct fmt_pack *pk, struct fmt_delta_state *ds, const struct rf_event *ev)
 {
-	const struct rf_schema *sch = rf_schema_of(ev->type);
+	const struct fmt_schema *sch = fmt_schema_of(ev->type);
 	unsigned int i, nr;
 	uint8_t *q, *next;
 
 	if (!sch)
 		return RF_ERR_UNKNOWN_TYPE;
-	nr = rf_schema_nr_written(sch, ev);
+	nr = fmt_schema_nr_written(sch, ev);
 	/* the array header, the prefix and every integer field */
-	if (!rf_pack_reserve(pk, MAX_INT_BYTES * (1 + RF_EVENT_COMMON_FIELDS + sch->nr_fields)))
+	if (!fmt_pack_reserve(pk, MAX_INT_BYTES * (1 + RF_EVENT_COMMON_FIELDS + sch->nr_fields)))
 		return RF_ERR_NOMEM;
 	q = mp_put_array(pk->p + pk->len, RF_EVENT_COMMON_FIELDS + nr);
 	q = mp_put_uint(q, ev->type);
@@ -194,7 +194,7 @@ int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct 
 	q = mp_put_uint(q, ev->cpu);
 	q = mp_put_int(q, ev->pid);
 	for (i = 0; i < nr; i++) {
-		const struct rf_field *f = &sch->fields[i];
+		const struct fmt_field *f = &sch->fields[i];
 
 		next = put_field(q, ds, ev, f);
 		if (next) {
@@ -203,8 +203,8 @@ int rf_encode_event(struct rf_pack *pk, struct rf_delta_state *ds, const struct 
 		}
 		/* a string, frames or counters: packs itself, then room for the rest again */
 		pk->len = (size_t)(q - pk->p);
-		if (!rf_pack_value(pk, ev, f) ||
-		    !rf_pack_reserve(pk, MAX_INT_BYTES * sch->nr_fields))
+		if (!fmt_pack_value(pk, ev, f) ||
+		    !fmt_pack_reserve(pk, MAX_INT_BYTES * sch->nr_fields))
 			return RF_ERR_NOMEM;
 		q = pk->p + pk->len;
 	}

@@ -36,7 +36,7 @@
 
 enum { COL_TYPE, COL_TIME, COL_CPU, COL_PID, COL_COMMON };
 /* The columns every event has, in the order the writer writes them. */
-static const char *const rf_col_common_names[COL_COMMON] = { "type", "time", "cpu", "pid" };
+static const char *const fmt_col_common_names[COL_COMMON] = { "type", "time", "cpu", "pid" };
 
 enum { MODE_PLAIN, MODE_DELTA, MODE_SLOT, MODE_VALUES, MODE_NR };
 #define COL_SLOTS		16u
@@ -64,7 +64,7 @@ static inline unsigned int bits_of(uint64_t v)
 	return v ? (unsigned int)(64 - __builtin_clzll(v)) : 0;
 }
 
-static inline bool field_is_int(const struct rf_field *f)
+static inline bool field_is_int(const struct fmt_field *f)
 {
 	return f->kind != RF_FK_STR && f->kind != RF_FK_FRAMES && f->kind != RF_FK_COUNTERS;
 }

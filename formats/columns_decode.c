@@ -29,7 +29,7 @@ struct col_rd {
 };
 
 struct tab_rd {
-	const struct rf_schema *sch;
+	const struct fmt_schema *sch;
 	uint64_t count;
 	struct col_rd cols[RF_MAX_SCHEMA_FIELDS];
 	struct rf_event tmpl;			/* what the type's events have in common */
@@ -38,7 +38,7 @@ struct tab_rd {
 };
 
 struct col_dec {
-	struct rf_chunk_cursor *c;
+	struct fmt_chunk_cursor *c;
 	const uint8_t *start;
 	uint64_t n;
 	uint64_t counts[RF_EV_TYPE_MAX];
@@ -59,8 +59,8 @@ struct col_dec {
 static int col_fail(struct col_dec *d, size_t at, int err, const char *tab, const char *col,
 		    const char *what)
 {
-	return rf_fail(d->c->errmsg, d->c->errlen, err, "%s%s%s: %s at byte %zu of the chunk",
-		       tab ? tab : "", tab ? "." : "", col, what, at);
+	return fmt_fail(d->c->errmsg, d->c->errlen, err, "%s%s%s: %s at byte %zu of the chunk",
+			tab ? tab : "", tab ? "." : "", col, what, at);
 }
 
 static bool read_bin(struct mp_cur *m, const uint8_t **p, uint32_t *len)
@@ -73,7 +73,7 @@ static bool read_bin(struct mp_cur *m, const uint8_t **p, uint32_t *len)
 }
 
 /* Parse column [mode, width, base, step, data] of @count values at @m (of field @f, NULL: common). */
-static int parse_col(struct col_dec *d, struct mp_cur *m, uint64_t count, const struct rf_field *f,
+static int parse_col(struct col_dec *d, struct mp_cur *m, uint64_t count, const struct fmt_field *f,
 		     bool slot_ok, const char *tab, const char *name, struct col_in *ci)
 {
 	uint64_t mode, width;
@@ -237,7 +237,7 @@ static bool values_fit(const uint64_t *v, size_t k, unsigned int size, bool sgn)
 
 /* Store @v[j] into field @f of event out[@pos[j]], or out[@first + j] when @pos is NULL. */
 static void scatter(const uint64_t *restrict v, size_t k, const uint32_t *restrict pos,
-		    uint32_t first, struct rf_event *restrict out, const struct rf_field *f)
+		    uint32_t first, struct rf_event *restrict out, const struct fmt_field *f)
 {
 	char *base = (char *)&out[first] + f->offset;
 	size_t j;
@@ -262,7 +262,7 @@ static void scatter(const uint64_t *restrict v, size_t k, const uint32_t *restri
 /* The map of type @type's columns, at d->tab_at[type]. */
 static int parse_table(struct col_dec *d, unsigned int type)
 {
-	const struct rf_schema *sch = rf_schema_of(type);
+	const struct fmt_schema *sch = fmt_schema_of(type);
 	const char *tname = rf_event_type_name(type);
 	struct mp_cur m = d->tab_at[type];
 	struct tab_rd *t;
@@ -328,13 +328,13 @@ static int parse_columns(struct col_dec *d, struct mp_cur *m)
 			return col_fail(d, (size_t)(m->p - d->start), RF_ERR_CORRUPT, NULL, "columns",
 					"a bad column name");
 		for (i = 0; i < COL_COMMON; i++)
-			if (strlen(rf_col_common_names[i]) == klen && !memcmp(rf_col_common_names[i], key, klen))
+			if (strlen(fmt_col_common_names[i]) == klen && !memcmp(fmt_col_common_names[i], key, klen))
 				break;
 		if (i < COL_COMMON) {
 			if (d->common[i].in.present)
 				return col_fail(d, (size_t)(m->p - d->start), RF_ERR_CORRUPT, NULL,
-						rf_col_common_names[i], "a second column of the same name");
-			err = parse_col(d, m, d->n, NULL, false, NULL, rf_col_common_names[i], &ci);
+						fmt_col_common_names[i], "a second column of the same name");
+			err = parse_col(d, m, d->n, NULL, false, NULL, fmt_col_common_names[i], &ci);
 			if (err)
 				return err;
 			col_rd_init(&d->common[i], &ci, d->n);
@@ -346,7 +346,7 @@ static int parse_columns(struct col_dec *d, struct mp_cur *m)
 			name[klen] = '\0';
 			type = rf_event_type_from_name(name);
 		}
-		if (type != RF_EV_NONE && !rf_schema_of(type))
+		if (type != RF_EV_NONE && !fmt_schema_of(type))
 			type = RF_EV_NONE;
 		if (type != RF_EV_NONE && d->tab_at[type].p)
 			return col_fail(d, (size_t)(m->p - d->start), RF_ERR_CORRUPT, NULL, name,
@@ -361,7 +361,7 @@ static int parse_columns(struct col_dec *d, struct mp_cur *m)
 	for (i = 0; i < COL_COMMON; i++)
 		if (!d->common[i].in.present)
 			return col_fail(d, (size_t)(m->p - d->start), RF_ERR_CORRUPT, NULL,
-					rf_col_common_names[i], "missing");
+					fmt_col_common_names[i], "missing");
 	return 0;
 }
 
@@ -406,7 +406,7 @@ static int make_template(struct col_dec *d, unsigned int type, uint64_t tbase, u
 		ev->pid = (int32_t)col_const_value(&d->common[COL_PID]);
 	tb->nr_vary = 0;
 	for (f = 0; f < tb->sch->nr_fields; f++) {
-		const struct rf_field *fd = &tb->sch->fields[f];
+		const struct fmt_field *fd = &tb->sch->fields[f];
 		struct col_rd *r = &tb->cols[f];
 
 		if (!field_is_int(fd) || !col_const(r)) {
@@ -433,7 +433,7 @@ static int count_types(struct col_dec *d)
 	int err;
 
 	for (t = 0; t < RF_EV_TYPE_MAX; t++)
-		known[t] = rf_schema_of(t) != NULL;
+		known[t] = fmt_schema_of(t) != NULL;
 	if (col_const(&r)) {	/* the usual chunk: one type */
 		uint64_t v = col_const_value(&r);
 
@@ -471,7 +471,7 @@ static int count_types(struct col_dec *d)
 			d->vary[d->nr_vary++] = (uint8_t)i;
 		else if (i != COL_TIME && !values_fit(&v, 1, 4, i == COL_PID))
 			return col_fail(d, d->common[i].in.at, RF_ERR_CORRUPT, NULL,
-					rf_col_common_names[i], "a value over 32 bits");
+					fmt_col_common_names[i], "a value over 32 bits");
 	}
 	return 0;
 }
@@ -487,7 +487,7 @@ static void dec_free(struct col_dec *d)
 }
 
 /* A value column's next @k values, into the events of the block (event numbers for errors). */
-static int read_values(struct col_dec *d, struct col_rd *r, const struct rf_field *f, size_t k,
+static int read_values(struct col_dec *d, struct col_rd *r, const struct fmt_field *f, size_t k,
 		       const uint32_t *pos, uint32_t first, struct rf_event *out)
 {
 	size_t j;
@@ -497,7 +497,7 @@ static int read_values(struct col_dec *d, struct col_rd *r, const struct rf_fiel
 		uint32_t at = pos ? pos[j] : first + (uint32_t)j;
 
 		d->c->nr_read = at;
-		err = rf_chunk_read_value(d->c, &r->vals, &out[at], f);
+		err = fmt_chunk_read_value(d->c, &r->vals, &out[at], f);
 		if (err)
 			return err;
 	}
@@ -525,7 +525,7 @@ static int put_common(struct col_dec *d, size_t k, const uint32_t *pos, uint32_t
 			continue;
 		}
 		if (!values_fit(v, k, 4, c == COL_PID))
-			return col_fail(d, r->in.at, RF_ERR_CORRUPT, NULL, rf_col_common_names[c],
+			return col_fail(d, r->in.at, RF_ERR_CORRUPT, NULL, fmt_col_common_names[c],
 					"a value over 32 bits");
 		if (c == COL_CPU)
 			for (j = 0; j < k; j++)
@@ -547,7 +547,7 @@ static int put_fields(struct col_dec *d, unsigned int type, size_t c, const uint
 
 	for (i = 0; i < tb->nr_vary; i++) {
 		unsigned int f = tb->vary[i];
-		const struct rf_field *fd = &tb->sch->fields[f];
+		const struct fmt_field *fd = &tb->sch->fields[f];
 		struct col_rd *r = &tb->cols[f];
 		uint64_t *v = f ? d->tmp : d->key;	/* the first field's: mode 2's slots */
 
@@ -628,7 +628,7 @@ static int decode_block(struct col_dec *d, uint64_t b0, size_t k, struct rf_even
 					else if (!values_fit(&v, 1, 4, d->vary[i] == COL_PID))
 						return col_fail(d, d->common[d->vary[i]].in.at,
 								RF_ERR_CORRUPT, NULL,
-								rf_col_common_names[d->vary[i]],
+								fmt_col_common_names[d->vary[i]],
 								"a value over 32 bits");
 					else if (d->vary[i] == COL_CPU)
 						ev->cpu = (uint32_t)v;
@@ -657,8 +657,8 @@ static int decode_block(struct col_dec *d, uint64_t b0, size_t k, struct rf_even
 	return 0;
 }
 
-int rf_columns_decode(struct rf_chunk_cursor *c, struct rf_event **events, size_t *cap, size_t *nr,
-		      uint64_t *unknown)
+int fmt_columns_decode(struct fmt_chunk_cursor *c, struct rf_event **events, size_t *cap, size_t *nr,
+		       uint64_t *unknown)
 {
 	struct mp_cur m = { c->p, c->end };
 	struct col_dec *d;
@@ -668,12 +668,12 @@ int rf_columns_decode(struct rf_chunk_cursor *c, struct rf_event **events, size_
 	*nr = 0;
 	*unknown = 0;
 	if (c->nr_declared == UINT64_MAX)
-		return rf_fail(c->errmsg, c->errlen, RF_ERR_CORRUPT,
-			       "a chunk of encoding 3 must say its event count (\"n\")");
+		return fmt_fail(c->errmsg, c->errlen, RF_ERR_CORRUPT,
+				"a chunk of encoding 3 must say its event count (\"n\")");
 	if (c->nr_declared > RF_MAX_CHUNK_EVENTS)
-		return rf_fail(c->errmsg, c->errlen, RF_ERR_TOO_LARGE,
-			       "chunk claims %llu events, over the format's limit of %u",
-			       (unsigned long long)c->nr_declared, RF_MAX_CHUNK_EVENTS);
+		return fmt_fail(c->errmsg, c->errlen, RF_ERR_TOO_LARGE,
+				"chunk claims %llu events, over the format's limit of %u",
+				(unsigned long long)c->nr_declared, RF_MAX_CHUNK_EVENTS);
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return RF_ERR_NOMEM;

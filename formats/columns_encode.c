@@ -6,38 +6,38 @@
 #include "formats/columns.h"
 #include "formats/mp_write.h"
 
-struct rf_col {
+struct fmt_col {
 	uint64_t *v;		/* the values; a signed one sign-extended */
 	size_t nr, cap;
 	unsigned int maxw;	/* bytes of the widest plain-coded value */
 	bool sgn;
 };
 
-struct rf_coltab {
+struct fmt_coltab {
 	size_t nr;				/* events of the type */
-	struct rf_col cols[RF_MAX_SCHEMA_FIELDS];	/* integer fields */
-	struct rf_pack vals[RF_MAX_SCHEMA_FIELDS];	/* the others: msgpack values */
+	struct fmt_col cols[RF_MAX_SCHEMA_FIELDS];	/* integer fields */
+	struct fmt_pack vals[RF_MAX_SCHEMA_FIELDS];	/* the others: msgpack values */
 };
 
-struct rf_colchunk {
-	struct rf_col common[COL_COMMON];
-	struct rf_coltab *tabs[RF_EV_TYPE_MAX];
+struct fmt_colchunk {
+	struct fmt_col common[COL_COMMON];
+	struct fmt_coltab *tabs[RF_EV_TYPE_MAX];
 	size_t nr;		/* events */
 	size_t bound;		/* bytes the columns' data take at most */
 	uint64_t *scratch;	/* a column's codes, twice: the best so far, the one tried */
 	size_t scratch_cap;
 };
 
-struct rf_colchunk *rf_colchunk_new(void)
+struct fmt_colchunk *fmt_colchunk_new(void)
 {
-	struct rf_colchunk *cc = calloc(1, sizeof(*cc));
+	struct fmt_colchunk *cc = calloc(1, sizeof(*cc));
 
 	if (cc)
 		cc->common[COL_PID].sgn = true;
 	return cc;
 }
 
-void rf_colchunk_reset(struct rf_colchunk *cc)
+void fmt_colchunk_reset(struct fmt_colchunk *cc)
 {
 	unsigned int i, k;
 
@@ -46,7 +46,7 @@ void rf_colchunk_reset(struct rf_colchunk *cc)
 		cc->common[i].maxw = 0;
 	}
 	for (i = 0; i < RF_EV_TYPE_MAX; i++) {
-		struct rf_coltab *t = cc->tabs[i];
+		struct fmt_coltab *t = cc->tabs[i];
 
 		if (!t)
 			continue;
@@ -61,7 +61,7 @@ void rf_colchunk_reset(struct rf_colchunk *cc)
 	cc->bound = 0;
 }
 
-void rf_colchunk_free(struct rf_colchunk *cc)
+void fmt_colchunk_free(struct fmt_colchunk *cc)
 {
 	unsigned int i, k;
 
@@ -70,13 +70,13 @@ void rf_colchunk_free(struct rf_colchunk *cc)
 	for (i = 0; i < COL_COMMON; i++)
 		free(cc->common[i].v);
 	for (i = 0; i < RF_EV_TYPE_MAX; i++) {
-		struct rf_coltab *t = cc->tabs[i];
+		struct fmt_coltab *t = cc->tabs[i];
 
 		if (!t)
 			continue;
 		for (k = 0; k < RF_MAX_SCHEMA_FIELDS; k++) {
 			free(t->cols[k].v);
-			rf_pack_free(&t->vals[k]);
+			fmt_pack_free(&t->vals[k]);
 		}
 		free(t);
 	}
@@ -84,7 +84,7 @@ void rf_colchunk_free(struct rf_colchunk *cc)
 	free(cc);
 }
 
-static int col_push(struct rf_colchunk *cc, struct rf_col *c, uint64_t v)
+static int col_push(struct fmt_colchunk *cc, struct fmt_col *c, uint64_t v)
 {
 	unsigned int w = bytes_of(c->sgn ? zz(v) : v);
 
@@ -100,10 +100,10 @@ static int col_push(struct rf_colchunk *cc, struct rf_col *c, uint64_t v)
 }
 
 /* @ev->time must be a multiple of @tu. */
-int rf_colchunk_add(struct rf_colchunk *cc, const struct rf_event *ev, uint64_t tu)
+int fmt_colchunk_add(struct fmt_colchunk *cc, const struct rf_event *ev, uint64_t tu)
 {
-	const struct rf_schema *sch = rf_schema_of(ev->type);
-	struct rf_coltab *t;
+	const struct fmt_schema *sch = fmt_schema_of(ev->type);
+	struct fmt_coltab *t;
 	unsigned int i;
 	size_t before;
 	int err;
@@ -127,17 +127,17 @@ int rf_colchunk_add(struct rf_colchunk *cc, const struct rf_event *ev, uint64_t 
 	    (err = col_push(cc, &cc->common[COL_PID], (uint64_t)(int64_t)ev->pid)))
 		return err;
 	for (i = 0; i < sch->nr_fields; i++) {
-		const struct rf_field *f = &sch->fields[i];
+		const struct fmt_field *f = &sch->fields[i];
 
 		if (!field_is_int(f)) {
 			before = t->vals[i].len;
-			if (!rf_pack_value(&t->vals[i], ev, f))
+			if (!fmt_pack_value(&t->vals[i], ev, f))
 				return RF_ERR_NOMEM;
 			cc->bound += t->vals[i].len - before;
 			continue;
 		}
 		err = col_push(cc, &t->cols[i], f->kind == RF_FK_INT ?
-			       (uint64_t)(int64_t)rf_field_get_i(ev, f) : rf_field_get_u(ev, f));
+			       (uint64_t)(int64_t)fmt_field_get_i(ev, f) : fmt_field_get_u(ev, f));
 		if (err)
 			return err;
 	}
@@ -146,7 +146,7 @@ int rf_colchunk_add(struct rf_colchunk *cc, const struct rf_event *ev, uint64_t 
 	return 0;
 }
 
-size_t rf_colchunk_size(const struct rf_colchunk *cc)
+size_t fmt_colchunk_size(const struct fmt_colchunk *cc)
 {
 	/* the columns' data, and each column's 5-element array, its key, its map */
 	return cc->bound + 64 * (COL_COMMON + 1);
@@ -197,7 +197,7 @@ static uint64_t median_step(const uint64_t *d, size_t n)
  * @key, to its slot's) less the median difference, zigzagged, so a sequence
  * of equal steps codes as zeros and steps of 150 to 349 ns as one byte each.
  */
-static void code_column(const struct rf_col *c, const struct rf_col *key, struct coding *k,
+static void code_column(const struct fmt_col *c, const struct fmt_col *key, struct coding *k,
 			uint64_t *restrict out)
 {
 	uint64_t lo, reg, slot[COL_SLOTS];
@@ -238,12 +238,12 @@ static void code_column(const struct rf_col *c, const struct rf_col *key, struct
 	}
 }
 
-static int put_key(struct rf_pack *pk, const char *name)
+static int put_key(struct fmt_pack *pk, const char *name)
 {
 	size_t len = strlen(name);
 	uint8_t *q;
 
-	if (!rf_pack_reserve(pk, MP_MAX_INT_BYTES + len))
+	if (!fmt_pack_reserve(pk, MP_MAX_INT_BYTES + len))
 		return RF_ERR_NOMEM;
 	q = mp_put_str_hdr(pk->p + pk->len, (uint32_t)len);
 	memcpy(q, name, len);
@@ -252,8 +252,8 @@ static int put_key(struct rf_pack *pk, const char *name)
 }
 
 /* [mode, width, base, step, data] of integer column @c (@key: the slot column, mode 2 may be tried). */
-static int put_int_column(struct rf_colchunk *cc, struct rf_pack *pk, const struct rf_col *c,
-			  const struct rf_col *key)
+static int put_int_column(struct fmt_colchunk *cc, struct fmt_pack *pk, const struct fmt_col *c,
+			  const struct fmt_col *key)
 {
 	struct coding best = { .mode = MODE_PLAIN }, k;
 	size_t i, n = c->nr;
@@ -267,7 +267,7 @@ static int put_int_column(struct rf_colchunk *cc, struct rf_pack *pk, const stru
 	/* a constant is plain, width 0: a reader takes it as one value for all */
 	for (k.mode = MODE_DELTA; best.max && k.mode <= (key ? MODE_SLOT : MODE_DELTA); k.mode++) {
 		code_column(c, key, &k, cc->scratch + n);
-		/* never wider than plain: the chunk stays within what rf_colchunk_size() said */
+		/* never wider than plain: the chunk stays within what fmt_colchunk_size() said */
 		if (k.bits < best.bits && bytes_of(k.max) <= bytes_of(best.max)) {
 			best = k;
 			memcpy(cc->scratch, cc->scratch + n, n * sizeof(*cc->scratch));
@@ -279,7 +279,7 @@ static int put_int_column(struct rf_colchunk *cc, struct rf_pack *pk, const stru
 		;
 	if (i >= n)
 		w = 0;		/* one code for all */
-	if (!rf_pack_reserve(pk, 5 * MP_MAX_INT_BYTES + (size_t)w * n))
+	if (!fmt_pack_reserve(pk, 5 * MP_MAX_INT_BYTES + (size_t)w * n))
 		return RF_ERR_NOMEM;
 	q = mp_put_array(pk->p + pk->len, 5);
 	q = mp_put_uint(q, best.mode);
@@ -299,11 +299,11 @@ static int put_int_column(struct rf_colchunk *cc, struct rf_pack *pk, const stru
 }
 
 /* [3, 0, 0, 0, [values...]] */
-static int put_value_column(struct rf_pack *pk, const struct rf_pack *vals, size_t n)
+static int put_value_column(struct fmt_pack *pk, const struct fmt_pack *vals, size_t n)
 {
 	uint8_t *q;
 
-	if (!rf_pack_reserve(pk, 5 * MP_MAX_INT_BYTES + vals->len))
+	if (!fmt_pack_reserve(pk, 5 * MP_MAX_INT_BYTES + vals->len))
 		return RF_ERR_NOMEM;
 	q = mp_put_array(pk->p + pk->len, 5);
 	q = mp_put_uint(q, MODE_VALUES);
@@ -317,33 +317,33 @@ static int put_value_column(struct rf_pack *pk, const struct rf_pack *vals, size
 	return 0;
 }
 
-int rf_colchunk_encode(struct rf_colchunk *cc, struct rf_pack *pk)
+int fmt_colchunk_encode(struct fmt_colchunk *cc, struct fmt_pack *pk)
 {
 	unsigned int i, k, ntab = 0;
 	int err;
 
 	for (i = 0; i < RF_EV_TYPE_MAX; i++)
 		ntab += cc->tabs[i] && cc->tabs[i]->nr;
-	if (!rf_pack_reserve(pk, MP_MAX_INT_BYTES))
+	if (!fmt_pack_reserve(pk, MP_MAX_INT_BYTES))
 		return RF_ERR_NOMEM;
 	pk->len = (size_t)(mp_put_map(pk->p + pk->len, COL_COMMON + ntab) - pk->p);
 	for (i = 0; i < COL_COMMON; i++)
-		if ((err = put_key(pk, rf_col_common_names[i])) ||
+		if ((err = put_key(pk, fmt_col_common_names[i])) ||
 		    (err = put_int_column(cc, pk, &cc->common[i], NULL)))
 			return err;
 	for (i = 0; i < RF_EV_TYPE_MAX; i++) {
-		const struct rf_schema *sch = rf_schema_of(i);
-		struct rf_coltab *t = cc->tabs[i];
+		const struct fmt_schema *sch = fmt_schema_of(i);
+		struct fmt_coltab *t = cc->tabs[i];
 
 		if (!t || !t->nr)
 			continue;
 		if ((err = put_key(pk, rf_event_type_name(i))))
 			return err;
-		if (!rf_pack_reserve(pk, MP_MAX_INT_BYTES))
+		if (!fmt_pack_reserve(pk, MP_MAX_INT_BYTES))
 			return RF_ERR_NOMEM;
 		pk->len = (size_t)(mp_put_map(pk->p + pk->len, sch->nr_fields) - pk->p);
 		for (k = 0; k < sch->nr_fields; k++) {
-			const struct rf_field *f = &sch->fields[k];
+			const struct fmt_field *f = &sch->fields[k];
 
 			if ((err = put_key(pk, f->name)))
 				return err;

@@ -6,7 +6,7 @@
  */
 #include "formats/format-local.h"
 
-uint32_t rf_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t fmt_crc32c(uint32_t crc, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	int k;

@@ -21,7 +21,7 @@ const char *rf_strerror(int err)
 	return "unknown error";
 }
 
-int rf_fail(char *buf, size_t len, int err, const char *fmt, ...)
+int fmt_fail(char *buf, size_t len, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -33,7 +33,7 @@ int rf_fail(char *buf, size_t len, int err, const char *fmt, ...)
 	return err;
 }
 
-void rf_strlcpy(char *dst, const char *src, size_t len)
+void fmt_strlcpy(char *dst, const char *src, size_t len)
 {
 	size_t n;
 

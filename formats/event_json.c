@@ -22,7 +22,7 @@ static json_object *str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-static json_object *field_to_json(const struct rf_event *ev, const struct rf_field *f)
+static json_object *field_to_json(const struct rf_event *ev, const struct fmt_field *f)
 {
 	const struct rf_counter *ctr;
 	const uint64_t *frames;
@@ -31,7 +31,7 @@ static json_object *field_to_json(const struct rf_event *ev, const struct rf_fie
 
 	switch (f->kind) {
 	case RF_FK_INT:
-		return json_object_new_int64(rf_field_get_i(ev, f));
+		return json_object_new_int64(fmt_field_get_i(ev, f));
 	case RF_FK_STR:
 		return str_or_null(RF_FIELD_CPTR(ev, f, char *));
 	case RF_FK_FRAMES:
@@ -49,13 +49,13 @@ static json_object *field_to_json(const struct rf_event *ev, const struct rf_fie
 			json_object_object_add(o, ctr[k].name, json_object_new_uint64(ctr[k].value));
 		return o;
 	default:
-		return json_object_new_uint64(rf_field_get_u(ev, f));
+		return json_object_new_uint64(fmt_field_get_u(ev, f));
 	}
 }
 
 json_object *rf_event_to_json(const struct rf_event *ev)
 {
-	const struct rf_schema *sch = rf_schema_of(ev->type);
+	const struct fmt_schema *sch = fmt_schema_of(ev->type);
 	json_object *o = json_object_new_object();
 	unsigned int i;
 
@@ -67,7 +67,7 @@ json_object *rf_event_to_json(const struct rf_event *ev)
 	json_object_object_add(o, "cpu", json_object_new_int64(ev->cpu));
 	json_object_object_add(o, "pid", json_object_new_int64(ev->pid));
 	json_object_object_add(o, "type", json_object_new_string(rf_event_type_name(ev->type)));
-	for (i = 0; i < rf_schema_nr_written(sch, ev); i++)
+	for (i = 0; i < fmt_schema_nr_written(sch, ev); i++)
 		json_object_object_add(o, sch->fields[i].name, field_to_json(ev, &sch->fields[i]));
 	return o;
 }
@@ -88,7 +88,7 @@ static bool json_i64(json_object *v, int64_t *out)
 	return true;
 }
 
-static int counters_from_json(json_object *v, struct rf_event *ev, const struct rf_field *f,
+static int counters_from_json(json_object *v, struct rf_event *ev, const struct fmt_field *f,
 			      struct rf_json_scratch *sc)
 {
 	struct json_object_iterator it, end;
@@ -113,7 +113,7 @@ static int counters_from_json(json_object *v, struct rf_event *ev, const struct 
 	return 0;
 }
 
-static int frames_from_json(json_object *v, struct rf_event *ev, const struct rf_field *f,
+static int frames_from_json(json_object *v, struct rf_event *ev, const struct fmt_field *f,
 			    struct rf_json_scratch *sc)
 {
 	size_t n, k;
@@ -133,7 +133,7 @@ static int frames_from_json(json_object *v, struct rf_event *ev, const struct rf
 	return 0;
 }
 
-static int field_from_json(json_object *v, struct rf_event *ev, const struct rf_field *f,
+static int field_from_json(json_object *v, struct rf_event *ev, const struct fmt_field *f,
 			   struct rf_json_scratch *sc)
 {
 	uint64_t u;
@@ -141,7 +141,7 @@ static int field_from_json(json_object *v, struct rf_event *ev, const struct rf_
 
 	switch (f->kind) {
 	case RF_FK_INT:
-		return json_i64(v, &i) && rf_field_set_i(ev, f, i) ? 0 : RF_ERR_INVAL;
+		return json_i64(v, &i) && fmt_field_set_i(ev, f, i) ? 0 : RF_ERR_INVAL;
 	case RF_FK_STR:
 		if (!v || json_object_is_type(v, json_type_null)) {
 			RF_FIELD_PTR(ev, f, const char *) = NULL;
@@ -156,14 +156,14 @@ static int field_from_json(json_object *v, struct rf_event *ev, const struct rf_
 	case RF_FK_COUNTERS:
 		return counters_from_json(v, ev, f, sc);
 	default:
-		return json_u64(v, &u) && rf_field_set_u(ev, f, u) ? 0 : RF_ERR_INVAL;
+		return json_u64(v, &u) && fmt_field_set_u(ev, f, u) ? 0 : RF_ERR_INVAL;
 	}
 }
 
 int rf_event_from_json(json_object *obj, struct rf_event *ev, struct rf_json_scratch **scratch,
 		       char *errmsg, size_t errlen)
 {
-	const struct rf_schema *sch;
+	const struct fmt_schema *sch;
 	json_object *v;
 	uint64_t u;
 	int64_t i;
@@ -176,47 +176,47 @@ int rf_event_from_json(json_object *obj, struct rf_event *ev, struct rf_json_scr
 			return RF_ERR_NOMEM;
 	}
 	if (!json_object_is_type(obj, json_type_object))
-		return rf_fail(errmsg, errlen, RF_ERR_INVAL, "event is not a JSON object");
+		return fmt_fail(errmsg, errlen, RF_ERR_INVAL, "event is not a JSON object");
 	memset(ev, 0, sizeof(*ev));
 	if (!json_object_object_get_ex(obj, "type", &v) || !json_object_is_type(v, json_type_string))
-		return rf_fail(errmsg, errlen, RF_ERR_INVAL, "event has no \"type\" string");
+		return fmt_fail(errmsg, errlen, RF_ERR_INVAL, "event has no \"type\" string");
 	type = rf_event_type_from_name(json_object_get_string(v));
-	sch = rf_schema_of(type);
+	sch = fmt_schema_of(type);
 	if (!sch)
-		return rf_fail(errmsg, errlen, RF_ERR_UNKNOWN_TYPE, "unknown event type \"%s\"",
-			       json_object_get_string(v));
+		return fmt_fail(errmsg, errlen, RF_ERR_UNKNOWN_TYPE, "unknown event type \"%s\"",
+				json_object_get_string(v));
 	ev->type = (uint16_t)type;
 	if (!json_object_object_get_ex(obj, "t", &v) || !json_u64(v, &ev->time))
-		return rf_fail(errmsg, errlen, RF_ERR_INVAL, "event needs \"t\" (ns, unsigned)");
+		return fmt_fail(errmsg, errlen, RF_ERR_INVAL, "event needs \"t\" (ns, unsigned)");
 	if (json_object_object_get_ex(obj, "cpu", &v)) {
 		if (!json_u64(v, &u) || u > UINT32_MAX)
-			return rf_fail(errmsg, errlen, RF_ERR_INVAL, "bad \"cpu\"");
+			return fmt_fail(errmsg, errlen, RF_ERR_INVAL, "bad \"cpu\"");
 		ev->cpu = (uint32_t)u;
 	}
 	if (json_object_object_get_ex(obj, "pid", &v)) {
 		if (!json_i64(v, &i) || i < INT32_MIN || i > INT32_MAX)
-			return rf_fail(errmsg, errlen, RF_ERR_INVAL, "bad \"pid\"");
+			return fmt_fail(errmsg, errlen, RF_ERR_INVAL, "bad \"pid\"");
 		ev->pid = (int32_t)i;
 	}
 	for (k = 0; k < sch->nr_fields; k++) {
-		const struct rf_field *f = &sch->fields[k];
+		const struct fmt_field *f = &sch->fields[k];
 
 		if (!json_object_object_get_ex(obj, f->name, &v)) {
 			/* a string may be nil; a field a later minor version appended reads 0 */
 			if (f->kind == RF_FK_STR || k >= sch->nr_required)
 				continue;
-			return rf_fail(errmsg, errlen, RF_ERR_INVAL, "%s event lacks \"%s\"",
-				       rf_event_type_name(type), f->name);
+			return fmt_fail(errmsg, errlen, RF_ERR_INVAL, "%s event lacks \"%s\"",
+					rf_event_type_name(type), f->name);
 		}
 		err = field_from_json(v, ev, f, *scratch);
 		if (err)
-			return rf_fail(errmsg, errlen, err, "%s event: bad \"%s\" (%s)",
-				       rf_event_type_name(type), f->name, rf_strerror(err));
+			return fmt_fail(errmsg, errlen, err, "%s event: bad \"%s\" (%s)",
+					rf_event_type_name(type), f->name, rf_strerror(err));
 	}
-	err = rf_event_validate(ev);
+	err = fmt_event_validate(ev);
 	if (err)
-		return rf_fail(errmsg, errlen, err, "%s event: %s", rf_event_type_name(type),
-			       rf_strerror(err));
+		return fmt_fail(errmsg, errlen, err, "%s event: %s", rf_event_type_name(type),
+				rf_strerror(err));
 	return 0;
 }
 
@@ -279,7 +279,7 @@ static void get_str(json_object *o, const char *key, char *dst, size_t len)
 	json_object *v;
 
 	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		rf_strlcpy(dst, json_object_get_string(v), len);
+		fmt_strlcpy(dst, json_object_get_string(v), len);
 }
 
 static void get_u64(json_object *o, const char *key, uint64_t *dst)
@@ -304,21 +304,21 @@ int rf_header_from_json(json_object *o, struct rf_trace_header *h, char *errmsg,
 	json_object *v, *host, *rec;
 
 	if (!json_object_is_type(o, json_type_object))
-		return rf_fail(errmsg, errlen, RF_ERR_INVAL, "header is not a JSON object");
+		return fmt_fail(errmsg, errlen, RF_ERR_INVAL, "header is not a JSON object");
 	if (json_object_object_get_ex(o, "version", &v) && json_object_is_type(v, json_type_array) &&
 	    json_object_array_length(v) >= 1 &&
 	    (json_object_get_int64(json_object_array_get_idx(v, 0)) > RF_TRACE_VERSION_MAJOR ||
 	     json_object_get_int64(json_object_array_get_idx(v, 0)) < RF_TRACE_VERSION_OLDEST_MAJOR))
-		return rf_fail(errmsg, errlen, RF_ERR_VERSION, "header names format major version %lld",
-			       (long long)json_object_get_int64(json_object_array_get_idx(v, 0)));
+		return fmt_fail(errmsg, errlen, RF_ERR_VERSION, "header names format major version %lld",
+				(long long)json_object_get_int64(json_object_array_get_idx(v, 0)));
 	get_str(o, "producer", h->producer, sizeof(h->producer));
 	get_str(o, "producer_version", h->producer_version, sizeof(h->producer_version));
 	get_u64(o, "created", &h->created);
 	get_str(o, "clock", h->clock, sizeof(h->clock));
 	get_u64(o, "time_resolution", &h->time_resolution);
 	if (h->time_resolution > RF_MAX_TIME_RESOLUTION)
-		return rf_fail(errmsg, errlen, RF_ERR_INVAL, "header: time_resolution over %llu ns",
-			       RF_MAX_TIME_RESOLUTION);
+		return fmt_fail(errmsg, errlen, RF_ERR_INVAL, "header: time_resolution over %llu ns",
+				RF_MAX_TIME_RESOLUTION);
 	if (json_object_object_get_ex(o, "host", &host)) {
 		get_str(host, "hostname", h->host.hostname, sizeof(h->host.hostname));
 		get_str(host, "kernel_release", h->host.kernel_release, sizeof(h->host.kernel_release));
@@ -343,5 +343,5 @@ int rf_header_from_json(json_object *o, struct rf_trace_header *h, char *errmsg,
 		get_str(rec, "cgroup", h->cgroup, sizeof(h->cgroup));
 		get_str(rec, "pfns", h->pfns, sizeof(h->pfns));
 	}
-	return rf_header_check(h, errmsg, errlen);
+	return fmt_header_check(h, errmsg, errlen);
 }

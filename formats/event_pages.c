@@ -143,11 +143,11 @@ static always_inline bool fill(const struct rf_event *ev, unsigned int page_shif
 	const struct rf_event_type_info *ti;
 	uint8_t flags;
 
-	if (ev->type >= RF_EV_TYPE_MAX || rf_event_types[ev->type].pages == RF_PAGES_NONE) {
+	if (ev->type >= RF_EV_TYPE_MAX || fmt_event_types[ev->type].pages == RF_PAGES_NONE) {
 		*out = (struct rf_pages){ .space.kind = RF_SPACE_NONE };
 		return false;
 	}
-	ti = &rf_event_types[ev->type];
+	ti = &fmt_event_types[ev->type];
 	switch (ti->pages) {
 	case RF_PAGES_ANON:
 		set_space(out, RF_SPACE_ANON, ev->u.anon.mm);

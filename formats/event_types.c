@@ -22,7 +22,7 @@
  * need to know of it beyond its fields (schema.c).  A new type is described
  * here once.
  */
-const struct rf_event_type_info rf_event_types[RF_EV_TYPE_MAX] = {
+const struct rf_event_type_info fmt_event_types[RF_EV_TYPE_MAX] = {
 	[RF_EV_FILE_READ] = T("file_read", REFERENCE, .pages = RF_PAGES_FILE_RANGE,
 			      .touches = true, .stack = true),
 	/* write() may fill a page it never found cached: the pages are touched, not read */
@@ -73,12 +73,12 @@ const struct rf_event_type_info rf_event_types[RF_EV_TYPE_MAX] = {
 
 const struct rf_event_type_info *rf_event_type_info(unsigned int type)
 {
-	return type < RF_EV_TYPE_MAX && rf_event_types[type].name ? &rf_event_types[type] : NULL;
+	return type < RF_EV_TYPE_MAX && fmt_event_types[type].name ? &fmt_event_types[type] : NULL;
 }
 
 const char *rf_event_type_name(unsigned int type)
 {
-	return type < RF_EV_TYPE_MAX ? rf_event_types[type].name : NULL;
+	return type < RF_EV_TYPE_MAX ? fmt_event_types[type].name : NULL;
 }
 
 unsigned int rf_event_type_from_name(const char *name)
@@ -86,14 +86,14 @@ unsigned int rf_event_type_from_name(const char *name)
 	unsigned int t;
 
 	for (t = 1; name && t < RF_EV_TYPE_MAX; t++)
-		if (rf_event_types[t].name && !strcmp(rf_event_types[t].name, name))
+		if (fmt_event_types[t].name && !strcmp(fmt_event_types[t].name, name))
 			return t;
 	return RF_EV_NONE;
 }
 
 enum rf_event_class rf_event_class(unsigned int type)
 {
-	return type < RF_EV_TYPE_MAX ? rf_event_types[type].cls : RF_CLASS_UNKNOWN;
+	return type < RF_EV_TYPE_MAX ? fmt_event_types[type].cls : RF_CLASS_UNKNOWN;
 }
 
 const char *rf_event_class_name(enum rf_event_class c)

@@ -18,9 +18,9 @@ void rf_trace_header_init(struct rf_trace_header *h, const char *producer)
 	memset(h, 0, sizeof(*h));
 	h->version_major = RF_TRACE_VERSION_MAJOR;
 	h->version_minor = RF_TRACE_VERSION_MINOR;
-	rf_strlcpy(h->producer, producer, sizeof(h->producer));
-	rf_strlcpy(h->producer_version, PACKAGE_VERSION, sizeof(h->producer_version));
-	rf_strlcpy(h->clock, "mono", sizeof(h->clock));
+	fmt_strlcpy(h->producer, producer, sizeof(h->producer));
+	fmt_strlcpy(h->producer_version, PACKAGE_VERSION, sizeof(h->producer_version));
+	fmt_strlcpy(h->clock, "mono", sizeof(h->clock));
 	h->time_resolution = 1;
 	h->host.page_size = 4096;
 }
@@ -45,7 +45,7 @@ static void pack_kv_u64(msgpack_packer *pk, const char *k, uint64_t v)
 	msgpack_pack_uint64(pk, v);
 }
 
-int rf_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
+int fmt_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 {
 	msgpack_sbuffer sb;
 	msgpack_packer pk;
@@ -145,7 +145,7 @@ static int set_field(struct rf_trace_header *h, const struct field_map *f, const
 	switch (f->type) {
 	case 's':
 		if (v->type != MSGPACK_OBJECT_STR)
-			return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: %s is not a string", f->key);
+			return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: %s is not a string", f->key);
 		{
 			size_t n = v->via.str.size < f->size - 1 ? v->via.str.size : f->size - 1;
 
@@ -157,7 +157,7 @@ static int set_field(struct rf_trace_header *h, const struct field_map *f, const
 	case 'w':
 		if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
 		    (f->type == 'w' && v->via.u64 > UINT32_MAX))
-			return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: %s is not a valid count", f->key);
+			return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: %s is not a valid count", f->key);
 		if (f->type == 'u')
 			memcpy(base, &v->via.u64, 8);
 		else
@@ -165,7 +165,7 @@ static int set_field(struct rf_trace_header *h, const struct field_map *f, const
 		return 0;
 	case 'b':
 		if (v->type != MSGPACK_OBJECT_BOOLEAN)
-			return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: %s is not a boolean", f->key);
+			return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: %s is not a boolean", f->key);
 		*(bool *)(void *)base = v->via.boolean;
 		return 0;
 	}
@@ -180,7 +180,7 @@ static int decode_map(struct rf_trace_header *h, const msgpack_object *map, cons
 	int err;
 
 	if (map->type != MSGPACK_OBJECT_MAP)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: expected a map");
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: expected a map");
 	for (i = 0; i < map->via.map.size; i++) {
 		const msgpack_object_kv *kv = &map->via.map.ptr[i];
 
@@ -211,49 +211,49 @@ static int check_identity(const msgpack_object *root, struct rf_trace_header *h,
 	const msgpack_object *fmt = map_get(root, "format"), *ver = map_get(root, "version");
 
 	if (!fmt || !key_is(fmt, RF_TRACE_FORMAT_NAME))
-		return rf_fail(errmsg, errlen, RF_ERR_NOT_TRACE, "header does not name the %s format",
-			       RF_TRACE_FORMAT_NAME);
+		return fmt_fail(errmsg, errlen, RF_ERR_NOT_TRACE, "header does not name the %s format",
+				RF_TRACE_FORMAT_NAME);
 	if (!ver || ver->type != MSGPACK_OBJECT_ARRAY || ver->via.array.size < 2 ||
 	    ver->via.array.ptr[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
 	    ver->via.array.ptr[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
 	    ver->via.array.ptr[0].via.u64 > UINT32_MAX || ver->via.array.ptr[1].via.u64 > UINT32_MAX)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header has no valid format version");
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "header has no valid format version");
 	h->version_major = (uint32_t)ver->via.array.ptr[0].via.u64;
 	h->version_minor = (uint32_t)ver->via.array.ptr[1].via.u64;
 	if (h->version_major > RF_TRACE_VERSION_MAJOR || h->version_major < RF_TRACE_VERSION_OLDEST_MAJOR)
-		return rf_fail(errmsg, errlen, RF_ERR_VERSION,
-			       "trace format version %u.%u; this refault reads %u.x to %u.x",
-			       h->version_major, h->version_minor, RF_TRACE_VERSION_OLDEST_MAJOR,
-			       RF_TRACE_VERSION_MAJOR);
+		return fmt_fail(errmsg, errlen, RF_ERR_VERSION,
+				"trace format version %u.%u; this refault reads %u.x to %u.x",
+				h->version_major, h->version_minor, RF_TRACE_VERSION_OLDEST_MAJOR,
+				RF_TRACE_VERSION_MAJOR);
 	return 0;
 }
 
-int rf_header_check(const struct rf_trace_header *h, char *errmsg, size_t errlen)
+int fmt_header_check(const struct rf_trace_header *h, char *errmsg, size_t errlen)
 {
 	const struct rf_trace_host *host = &h->host;
 
 	if (h->time_resolution > RF_MAX_TIME_RESOLUTION)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: time_resolution %llu ns is over %llu",
-			       (unsigned long long)h->time_resolution, RF_MAX_TIME_RESOLUTION);
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT, "header: time_resolution %llu ns is over %llu",
+				(unsigned long long)h->time_resolution, RF_MAX_TIME_RESOLUTION);
 	if (host->cpus > RF_MAX_CPUS)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
-			       "header: host.cpus %u is over the format's limit of %u", host->cpus,
-			       RF_MAX_CPUS);
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT,
+				"header: host.cpus %u is over the format's limit of %u", host->cpus,
+				RF_MAX_CPUS);
 	if (host->numa_nodes > RF_MAX_NUMA_NODES)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
-			       "header: host.numa_nodes %u is over the format's limit of %u",
-			       host->numa_nodes, RF_MAX_NUMA_NODES);
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT,
+				"header: host.numa_nodes %u is over the format's limit of %u",
+				host->numa_nodes, RF_MAX_NUMA_NODES);
 	if (host->page_size & (host->page_size - 1) || host->page_size > RF_MAX_PAGE_SIZE)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
-			       "header: host.page_size %u is not a power of two up to %u",
-			       host->page_size, RF_MAX_PAGE_SIZE);
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT,
+				"header: host.page_size %u is not a power of two up to %u",
+				host->page_size, RF_MAX_PAGE_SIZE);
 	if (host->cgroup_version > 2)
-		return rf_fail(errmsg, errlen, RF_ERR_CORRUPT,
-			       "header: host.cgroup_version %u is not 0, 1 or 2", host->cgroup_version);
+		return fmt_fail(errmsg, errlen, RF_ERR_CORRUPT,
+				"header: host.cgroup_version %u is not 0, 1 or 2", host->cgroup_version);
 	return 0;
 }
 
-int rf_header_decode(const void *buf, size_t len, struct rf_trace_header *h, char *errmsg, size_t errlen)
+int fmt_header_decode(const void *buf, size_t len, struct rf_trace_header *h, char *errmsg, size_t errlen)
 {
 	msgpack_unpacked up;
 	const msgpack_object *sub;
@@ -269,13 +269,13 @@ int rf_header_decode(const void *buf, size_t len, struct rf_trace_header *h, cha
 		struct mp_cur m = { buf, (const uint8_t *)buf + len };
 
 		if (!mp_skip(&m))
-			return rf_fail(errmsg, errlen, RF_ERR_NOT_TRACE, "first frame is not valid msgpack");
+			return fmt_fail(errmsg, errlen, RF_ERR_NOT_TRACE, "first frame is not valid msgpack");
 	}
 	msgpack_unpacked_init(&up);
 	if (msgpack_unpack_next(&up, buf, len, &off) != MSGPACK_UNPACK_SUCCESS ||
 	    up.data.type != MSGPACK_OBJECT_MAP) {
 		msgpack_unpacked_destroy(&up);
-		return rf_fail(errmsg, errlen, RF_ERR_NOT_TRACE, "first frame is not a refault header map");
+		return fmt_fail(errmsg, errlen, RF_ERR_NOT_TRACE, "first frame is not a refault header map");
 	}
 	err = check_identity(&up.data, h, errmsg, errlen);
 	if (!err)
@@ -290,5 +290,5 @@ int rf_header_decode(const void *buf, size_t len, struct rf_trace_header *h, cha
 	/* 1.x traces have no resolution: their times are exact */
 	if (!err && !h->time_resolution)
 		h->time_resolution = 1;
-	return err ? err : rf_header_check(h, errmsg, errlen);
+	return err ? err : fmt_header_check(h, errmsg, errlen);
 }

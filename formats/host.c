@@ -56,7 +56,7 @@ static void read_thp_mode(char *out, size_t len)
 		close = open ? strchr(open, ']') : NULL;
 		if (close) {
 			*close = '\0';
-			rf_strlcpy(out, open + 1, len);
+			fmt_strlcpy(out, open + 1, len);
 		}
 	}
 	fclose(f);
@@ -94,9 +94,9 @@ void rf_trace_header_fill_host(struct rf_trace_header *h)
 	long v;
 
 	if (!uname(&u)) {
-		rf_strlcpy(host->hostname, u.nodename, sizeof(host->hostname));
-		rf_strlcpy(host->kernel_release, u.release, sizeof(host->kernel_release));
-		rf_strlcpy(host->arch, u.machine, sizeof(host->arch));
+		fmt_strlcpy(host->hostname, u.nodename, sizeof(host->hostname));
+		fmt_strlcpy(host->kernel_release, u.release, sizeof(host->kernel_release));
+		fmt_strlcpy(host->arch, u.machine, sizeof(host->arch));
 	}
 	v = sysconf(_SC_PAGESIZE);
 	host->page_size = v > 0 ? (uint32_t)v : 4096;

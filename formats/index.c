@@ -14,7 +14,7 @@
 #include "formats/format-local.h"
 #include "formats/mp_read.h"
 
-int rf_index_add(struct rf_index *ix, const struct rf_chunk_info *ci)
+int fmt_index_add(struct fmt_index *ix, const struct rf_chunk_info *ci)
 {
 	if (RF_GROW(ix->chunks, ix->cap, ix->nr + 1))
 		return RF_ERR_NOMEM;
@@ -22,8 +22,8 @@ int rf_index_add(struct rf_index *ix, const struct rf_chunk_info *ci)
 	return 0;
 }
 
-void rf_chunk_summarize(struct rf_chunk_info *ci, const struct rf_event_batch *b,
-			uint64_t *type_counts)
+void fmt_chunk_summarize(struct rf_chunk_info *ci, const struct rf_event_batch *b,
+			 uint64_t *type_counts)
 {
 	size_t i;
 
@@ -33,7 +33,7 @@ void rf_chunk_summarize(struct rf_chunk_info *ci, const struct rf_event_batch *b
 	ci->nr_events = 0;
 	ci->nr_refs = 0;
 	for (i = 0; i < b->nr; i++) {
-		rf_chunk_info_add(ci, &b->events[i]);
+		fmt_chunk_info_add(ci, &b->events[i]);
 		if (type_counts)
 			type_counts[b->events[i].type]++;
 	}
@@ -41,16 +41,16 @@ void rf_chunk_summarize(struct rf_chunk_info *ci, const struct rf_event_batch *b
 
 void rf_event_batch_summary(const struct rf_event_batch *b, struct rf_chunk_info *ci)
 {
-	rf_chunk_summarize(ci, b, NULL);
+	fmt_chunk_summarize(ci, b, NULL);
 }
 
-void rf_index_free(struct rf_index *ix)
+void fmt_index_free(struct fmt_index *ix)
 {
 	free(ix->chunks);
 	memset(ix, 0, sizeof(*ix));
 }
 
-int rf_index_encode(const struct rf_index *ix, void **out, size_t *len)
+int fmt_index_encode(const struct fmt_index *ix, void **out, size_t *len)
 {
 	msgpack_sbuffer sb;
 	msgpack_packer pk;
@@ -95,7 +95,7 @@ int rf_index_encode(const struct rf_index *ix, void **out, size_t *len)
 	return 0;
 }
 
-static int decode_chunks(struct mp_cur *m, struct rf_index *ix)
+static int decode_chunks(struct mp_cur *m, struct fmt_index *ix)
 {
 	struct rf_chunk_info ci;
 	uint32_t n, k, fields;
@@ -112,14 +112,14 @@ static int decode_chunks(struct mp_cur *m, struct rf_index *ix)
 			if (k < 7 ? !mp_read_u64(m, slot[k]) : !mp_skip(m))
 				return RF_ERR_CORRUPT;
 		}
-		err = rf_index_add(ix, &ci);
+		err = fmt_index_add(ix, &ci);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int decode_types(struct mp_cur *m, struct rf_index *ix)
+static int decode_types(struct mp_cur *m, struct fmt_index *ix)
 {
 	char name[64];
 	const char *s;
@@ -143,7 +143,7 @@ static int decode_types(struct mp_cur *m, struct rf_index *ix)
 	return 0;
 }
 
-int rf_index_decode(const void *buf, size_t len, struct rf_index *ix)
+int fmt_index_decode(const void *buf, size_t len, struct fmt_index *ix)
 {
 	struct mp_cur m = { buf, (const uint8_t *)buf + len };
 	const char *key;
@@ -164,17 +164,17 @@ int rf_index_decode(const void *buf, size_t len, struct rf_index *ix)
 			err = RF_ERR_CORRUPT;
 	}
 	if (err)
-		rf_index_free(ix);
+		fmt_index_free(ix);
 	return err;
 }
 
-void rf_footer_encode(uint8_t out[RF_FOOTER_SIZE], uint64_t index_offset, uint32_t index_size,
-		      uint32_t crc)
+void fmt_footer_encode(uint8_t out[RF_FOOTER_SIZE], uint64_t index_offset, uint32_t index_size,
+		       uint32_t crc)
 {
-	rf_put_le32(out, RF_FOOTER_MAGIC);
-	rf_put_le32(out + 4, RF_FOOTER_PAYLOAD);
+	fmt_put_le32(out, RF_FOOTER_MAGIC);
+	fmt_put_le32(out + 4, RF_FOOTER_PAYLOAD);
 	memcpy(out + 8, RF_FOOTER_ID, 8);
-	rf_put_le64(out + 16, index_offset);
-	rf_put_le32(out + 24, index_size);
-	rf_put_le32(out + 28, crc);
+	fmt_put_le64(out + 16, index_offset);
+	fmt_put_le32(out + 24, index_size);
+	fmt_put_le32(out + 28, crc);
 }

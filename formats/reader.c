@@ -35,7 +35,7 @@ struct rf_trace_reader {
 
 	bool has_index;
 	bool chunks_known;		/* index loaded, or a walk done */
-	struct rf_index index;
+	struct fmt_index index;
 	char index_problem[256];
 	char damage[512];
 	bool damaged;
@@ -60,8 +60,8 @@ struct rf_trace_reader {
 	ZSTD_DCtx *dctx;
 	uint8_t *chunk;
 	size_t chunk_cap;
-	struct rf_arena arena;
-	struct rf_chunk_cursor cur;
+	struct fmt_arena arena;
+	struct fmt_chunk_cursor cur;
 	char cur_err[256];
 	/* a chunk of columns (encoding 3), decoded whole when opened: cols[cols_at .. cols_nr) */
 	bool columnar;
@@ -147,22 +147,22 @@ static int frame_size_at(struct rf_trace_reader *r, uint64_t off, uint64_t limit
 			have = room;
 		n = window_load(r, off, have);
 		if (n < 0)
-			return rf_fail(why, whylen, (int)n, "read error: %s", rf_strerror((int)n));
+			return fmt_fail(why, whylen, (int)n, "read error: %s", rf_strerror((int)n));
 		fs = ZSTD_findFrameCompressedSize(window_at(r, off), (size_t)n);
 		if (!ZSTD_isError(fs)) {
 			*size = fs;
 			return 0;
 		}
 		if (ZSTD_getErrorCode(fs) != ZSTD_error_srcSize_wrong)
-			return rf_fail(why, whylen, RF_ERR_CORRUPT, "bad zstd frame (%s)",
-				       ZSTD_getErrorName(fs));
+			return fmt_fail(why, whylen, RF_ERR_CORRUPT, "bad zstd frame (%s)",
+					ZSTD_getErrorName(fs));
 		if ((size_t)n >= room) {
 			if (room == max)
-				return rf_fail(why, whylen, RF_ERR_TOO_LARGE,
-					       "frame runs past the %zu-byte limit", max);
-			return rf_fail(why, whylen, RF_ERR_TRUNCATED,
-				       "truncated: the frame runs past the end of the data (%llu bytes left)",
-				       (unsigned long long)(limit_end - off));
+				return fmt_fail(why, whylen, RF_ERR_TOO_LARGE,
+						"frame runs past the %zu-byte limit", max);
+			return fmt_fail(why, whylen, RF_ERR_TRUNCATED,
+					"truncated: the frame runs past the end of the data (%llu bytes left)",
+					(unsigned long long)(limit_end - off));
 		}
 		have = (size_t)n * 2;
 	}
@@ -179,20 +179,20 @@ static int read_header(struct rf_trace_reader *r)
 	int err;
 
 	err = read_exact(r, 0, magic, 4);
-	if (err || rf_le32(magic) != ZSTD_FRAME_MAGIC)
-		return rf_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_NOT_TRACE,
-			       "not a refault trace (no zstd frame at offset 0)");
+	if (err || fmt_le32(magic) != ZSTD_FRAME_MAGIC)
+		return fmt_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_NOT_TRACE,
+				"not a refault trace (no zstd frame at offset 0)");
 	err = frame_size_at(r, 0, r->file_size, RF_MAX_HEADER_BYTES + 4096, &size, why, sizeof(why));
 	if (!err)
-		err = rf_decompress_frame(r->dctx, window_at(r, 0), size, &buf, &cap, &len, why,
-					  sizeof(why));
+		err = fmt_decompress_frame(r->dctx, window_at(r, 0), size, &buf, &cap, &len, why,
+					   sizeof(why));
 	if (!err && len > RF_MAX_HEADER_BYTES)
-		err = rf_fail(why, sizeof(why), RF_ERR_TOO_LARGE, "header over the size limit");
+		err = fmt_fail(why, sizeof(why), RF_ERR_TOO_LARGE, "header over the size limit");
 	if (!err)
-		err = rf_header_decode(buf, len, &r->hdr, why, sizeof(why));
+		err = fmt_header_decode(buf, len, &r->hdr, why, sizeof(why));
 	free(buf);
 	if (err)
-		return rf_fail(r->errmsg, sizeof(r->errmsg), err, "header at offset 0: %s", why);
+		return fmt_fail(r->errmsg, sizeof(r->errmsg), err, "header at offset 0: %s", why);
 	r->data_start = size;
 	return 0;
 }
@@ -202,7 +202,7 @@ static int read_header(struct rf_trace_reader *r)
 static int index_problem(struct rf_trace_reader *r, const char *what)
 {
 	snprintf(r->index_problem, sizeof(r->index_problem), "%s: walking the frames instead", what);
-	rf_index_free(&r->index);
+	fmt_index_free(&r->index);
 	return 0;
 }
 
@@ -235,23 +235,23 @@ static int read_index(struct rf_trace_reader *r)
 		return 0;
 	if (read_exact(r, r->file_size - RF_FOOTER_SIZE, footer, sizeof(footer)))
 		return 0;
-	if (rf_le32(footer) != RF_FOOTER_MAGIC || rf_le32(footer + 4) != RF_FOOTER_PAYLOAD ||
+	if (fmt_le32(footer) != RF_FOOTER_MAGIC || fmt_le32(footer + 4) != RF_FOOTER_PAYLOAD ||
 	    memcmp(footer + 8, RF_FOOTER_ID, 8))
 		return 0;	/* no footer: a trace whose writer did not finish */
-	ioff = rf_le64(footer + 16);
-	isize = rf_le32(footer + 24);
-	crc = rf_le32(footer + 28);
+	ioff = fmt_le64(footer + 16);
+	isize = fmt_le32(footer + 24);
+	crc = fmt_le32(footer + 28);
 	if (isize < 8 || isize > RF_MAX_INDEX_BYTES || ioff < r->data_start ||
 	    ioff + isize + RF_FOOTER_SIZE != r->file_size)
 		return index_problem(r, "footer points outside the file");
-	if (read_exact(r, ioff, hdr, 8) || rf_le32(hdr) != RF_INDEX_MAGIC || rf_le32(hdr + 4) != isize - 8)
+	if (read_exact(r, ioff, hdr, 8) || fmt_le32(hdr) != RF_INDEX_MAGIC || fmt_le32(hdr + 4) != isize - 8)
 		return index_problem(r, "no index frame where the footer points");
 	n = window_load(r, ioff + 8, isize - 8);
 	if (n < 0 || (uint64_t)n != isize - 8)
 		return index_problem(r, "index cut short");
-	if (rf_crc32c(0, window_at(r, ioff + 8), isize - 8) != crc)
+	if (fmt_crc32c(0, window_at(r, ioff + 8), isize - 8) != crc)
 		return index_problem(r, "index checksum mismatch");
-	err = rf_index_decode(window_at(r, ioff + 8), isize - 8, &r->index);
+	err = fmt_index_decode(window_at(r, ioff + 8), isize - 8, &r->index);
 	if (err == RF_ERR_NOMEM)
 		return err;
 	if (err)
@@ -278,7 +278,7 @@ int rf_trace_reader_open(struct rf_trace_reader **out, const char *path, unsigne
 	if (!r)
 		return RF_ERR_NOMEM;
 	r->flags = flags;
-	rf_arena_init(&r->arena);
+	fmt_arena_init(&r->arena);
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		err = -errno;
@@ -289,7 +289,7 @@ int rf_trace_reader_open(struct rf_trace_reader **out, const char *path, unsigne
 	if (fstat(r->fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
-		return rf_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_INVAL, "not a regular file");
+		return fmt_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_INVAL, "not a regular file");
 	r->file_size = (uint64_t)st.st_size;
 	r->data_end = r->file_size;
 	r->dctx = ZSTD_createDCtx();
@@ -318,8 +318,8 @@ void rf_trace_reader_close(struct rf_trace_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	ZSTD_freeDCtx(r->dctx);
-	rf_index_free(&r->index);
-	rf_arena_free(&r->arena);
+	fmt_index_free(&r->index);
+	fmt_arena_free(&r->arena);
 	free(r->win);
 	free(r->chunk);
 	free(r->cols);
@@ -370,8 +370,8 @@ void rf_trace_reader_stats(const struct rf_trace_reader *r, struct rf_reader_sta
 
 static int frame_error(struct rf_trace_reader *r, int err, uint64_t off, const char *why)
 {
-	return rf_fail(r->errmsg, sizeof(r->errmsg), err, "chunk %llu at offset %llu: %s",
-		       (unsigned long long)r->ordinal, (unsigned long long)off, why);
+	return fmt_fail(r->errmsg, sizeof(r->errmsg), err, "chunk %llu at offset %llu: %s",
+			(unsigned long long)r->ordinal, (unsigned long long)off, why);
 }
 
 /*
@@ -391,13 +391,13 @@ static int locate_frame(struct rf_trace_reader *r, uint64_t *off, size_t *size)
 		err = read_exact(r, r->pos, head, r->data_end - r->pos >= 8 ? 8 : 4);
 		if (err)
 			return frame_error(r, RF_ERR_TRUNCATED, r->pos, "truncated: stray bytes at the end");
-		magic = rf_le32(head);
+		magic = fmt_le32(head);
 		if ((magic & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC_BASE) {
 			uint64_t next;
 
 			if (r->data_end - r->pos < 8)
 				return frame_error(r, RF_ERR_TRUNCATED, r->pos, "truncated skippable frame");
-			next = r->pos + 8 + rf_le32(head + 4);
+			next = r->pos + 8 + fmt_le32(head + 4);
 			if (next > r->data_end)
 				return frame_error(r, RF_ERR_TRUNCATED, r->pos,
 						   "truncated: a skippable frame (index?) runs past the end");
@@ -504,8 +504,8 @@ int rf_trace_reader_next_frame(struct rf_trace_reader *r, struct rf_frame *f)
 static int chunk_failed(struct rf_trace_reader *r, int err, uint64_t off, uint64_t ordinal,
 			uint64_t events_done)
 {
-	rf_fail(r->errmsg, sizeof(r->errmsg), err, "chunk %llu at offset %llu: %s",
-		(unsigned long long)ordinal, (unsigned long long)off, r->cur_err);
+	fmt_fail(r->errmsg, sizeof(r->errmsg), err, "chunk %llu at offset %llu: %s",
+		 (unsigned long long)ordinal, (unsigned long long)off, r->cur_err);
 	r->in_chunk = false;
 	if (r->flags & RF_READ_SKIP_DAMAGED) {
 		/* skip_damage() counts this chunk as passed: undo next_frame's count. */
@@ -529,18 +529,18 @@ static int open_chunk(struct rf_trace_reader *r)
 	if (rc <= 0)
 		return rc;
 	r->frame_off = f.offset;
-	rf_arena_reset(&r->arena);
-	rc = rf_decompress_frame(r->dctx, f.data, f.size, &r->chunk, &r->chunk_cap, &len, r->cur_err,
-				 sizeof(r->cur_err));
+	fmt_arena_reset(&r->arena);
+	rc = fmt_decompress_frame(r->dctx, f.data, f.size, &r->chunk, &r->chunk_cap, &len, r->cur_err,
+				  sizeof(r->cur_err));
 	if (!rc)
-		rc = rf_chunk_cursor_start(&r->cur, r->chunk, len, &r->arena, r->cur_err,
-					   sizeof(r->cur_err));
+		rc = fmt_chunk_cursor_start(&r->cur, r->chunk, len, &r->arena, r->cur_err,
+					    sizeof(r->cur_err));
 	r->columnar = !rc && r->cur.ds.enc >= RF_CHUNK_ENC_3;
 	if (r->columnar) {
 		uint64_t unknown;
 
 		r->cols_at = 0;
-		rc = rf_columns_decode(&r->cur, &r->cols, &r->cols_cap, &r->cols_nr, &unknown);
+		rc = fmt_columns_decode(&r->cur, &r->cols, &r->cols_cap, &r->cols_nr, &unknown);
 		r->stats.unknown_skipped += unknown;
 	}
 	if (rc)
@@ -569,7 +569,7 @@ int rf_trace_reader_next(struct rf_trace_reader *r, struct rf_event *ev)
 			*ev = r->cols[r->cols_at++];
 			rc = 1;
 		} else {
-			rc = rf_chunk_cursor_next(&r->cur, ev);
+			rc = fmt_chunk_cursor_next(&r->cur, ev);
 		}
 		if (rc < 0) {
 			r->stats.unknown_skipped += r->cur.unknown_skipped;
@@ -618,16 +618,16 @@ static int walk_chunks(struct rf_trace_reader *r)
 			break;
 		rc = rf_chunk_decode(d, f.data, f.size, f.offset, &b);
 		if (rc) {
-			rf_fail(r->errmsg, sizeof(r->errmsg), rc, "chunk %llu at offset %llu: %s",
-				(unsigned long long)f.ordinal, (unsigned long long)f.offset,
-				rf_chunk_decoder_errmsg(d));
+			fmt_fail(r->errmsg, sizeof(r->errmsg), rc, "chunk %llu at offset %llu: %s",
+				 (unsigned long long)f.ordinal, (unsigned long long)f.offset,
+				 rf_chunk_decoder_errmsg(d));
 			break;
 		}
 		{
 			struct rf_chunk_info ci = { .offset = f.offset, .size = f.size };
 
-			rf_chunk_summarize(&ci, &b, r->index.type_counts);
-			rc = rf_index_add(&r->index, &ci);
+			fmt_chunk_summarize(&ci, &b, r->index.type_counts);
+			rc = fmt_index_add(&r->index, &ci);
 			if (rc)
 				break;
 		}
@@ -635,7 +635,7 @@ static int walk_chunks(struct rf_trace_reader *r)
 	}
 	if (rc < 0 && rc != RF_ERR_NOMEM) {
 		r->damaged = true;
-		rf_strlcpy(r->damage, r->errmsg, sizeof(r->damage));
+		fmt_strlcpy(r->damage, r->errmsg, sizeof(r->damage));
 		rc = 0;
 	}
 	rf_event_batch_release(&b);
@@ -657,7 +657,7 @@ long rf_trace_reader_chunks(struct rf_trace_reader *r, const struct rf_chunk_inf
 	int rc;
 
 	if (!r->chunks_known) {
-		rf_index_free(&r->index);
+		fmt_index_free(&r->index);
 		rc = walk_chunks(r);
 		if (rc)
 			return rc;
@@ -674,8 +674,8 @@ int rf_trace_reader_seek_chunk(struct rf_trace_reader *r, uint64_t seq)
 	if (n < 0)
 		return (int)n;
 	if (seq > (uint64_t)n)
-		return rf_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_RANGE,
-			       "chunk %llu does not exist (the trace has %ld)", (unsigned long long)seq, n);
+		return fmt_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_RANGE,
+				"chunk %llu does not exist (the trace has %ld)", (unsigned long long)seq, n);
 	r->pos = seq < (uint64_t)n ? chunks[seq].offset : r->data_end;
 	r->ordinal = seq;
 	r->in_chunk = false;
@@ -701,10 +701,10 @@ int rf_trace_reader_seek_time(struct rf_trace_reader *r, uint64_t t)
 	 * the start; else say so rather than find nothing.
 	 */
 	if (i == n && r->damaged && !(r->flags & RF_READ_SKIP_DAMAGED))
-		return rf_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_CORRUPT,
-			       "%s; the trace has no index, so what follows the damage cannot be found "
-			       "by time (--skip-damaged reads past it; refault trace recover rebuilds "
-			       "the trace)", r->damage);
+		return fmt_fail(r->errmsg, sizeof(r->errmsg), RF_ERR_CORRUPT,
+				"%s; the trace has no index, so what follows the damage cannot be found "
+				"by time (--skip-damaged reads past it; refault trace recover rebuilds "
+				"the trace)", r->damage);
 	err = rf_trace_reader_seek_chunk(r, i == n && r->damaged ? 0 : (uint64_t)i);
 	if (err)
 		return err;

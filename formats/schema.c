@@ -25,118 +25,118 @@
 #define ARR(n, k, m, cnt) { n, k, MEMBER_SIZE(m), offsetof(struct rf_event, u.m), \
 			    offsetof(struct rf_event, u.cnt) }
 
-static const struct rf_field file_range[] = {
+static const struct fmt_field file_range[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("nr", file.nr), STACK,
 };
-static const struct rf_field file_fault[] = {
+static const struct fmt_field file_fault[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("order", file.order), U("flags", file.flags), U("mm", file.mm), STACK,
 };
 /* New in 1.1, so no delta register: a 1.0 reader skips the type without following it. */
-static const struct rf_field file_readahead[] = {
+static const struct fmt_field file_readahead[] = {
 	U("dev", file.dev), U("ino", file.ino), U("index", file.index), U("nr", file.nr),
 	U("order", file.order),
 };
 /* mm comes before addr: in encoding 2 it picks addr's register. */
-static const struct rf_field anon_fault[] = {
+static const struct fmt_field anon_fault[] = {
 	U("mm", anon.mm), FLD("addr", RF_FK_DELTA_ADDR, anon.addr), U("order", anon.order),
 	U("flags", anon.flags), STACK,
 };
-static const struct rf_field access[] = {
+static const struct fmt_field access[] = {
 	FLD("key", RF_FK_DELTA_KEY, access.key), U("order", access.order), U("flags", access.flags),
 };
-static const struct rf_field damon_region[] = {
+static const struct fmt_field damon_region[] = {
 	U("mm", damon.mm), U("start", damon.start), U("end", damon.end),
 	U("nr_accesses", damon.nr_accesses), U("max_nr_accesses", damon.max_nr_accesses),
 	U("age", damon.age),
 };
-static const struct rf_field mmap_f[] = {
+static const struct fmt_field mmap_f[] = {
 	U("mm", vma.mm), U("addr", vma.addr), U("len", vma.len), U("prot", vma.prot),
 	U("flags", vma.flags), U("dev", vma.dev), U("ino", vma.ino), U("pgoff", vma.pgoff),
 };
-static const struct rf_field munmap_f[] = {
+static const struct fmt_field munmap_f[] = {
 	U("mm", vma.mm), U("addr", vma.addr), U("len", vma.len),
 };
-static const struct rf_field madvise_f[] = {
+static const struct fmt_field madvise_f[] = {
 	U("mm", vma.mm), U("addr", vma.addr), U("len", vma.len), U("advice", vma.advice),
 };
-static const struct rf_field fadvise_f[] = {
+static const struct fmt_field fadvise_f[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("nr", file.nr), U("advice", file.advice),
 };
-static const struct rf_field truncate_f[] = {
+static const struct fmt_field truncate_f[] = {
 	U("dev", file.dev), U("ino", file.ino), U("index", file.index), U("flags", file.flags),
 };
-static const struct rf_field fork_f[] = {
+static const struct fmt_field fork_f[] = {
 	I("child", task.pid), I("tgid", task.tgid), U("mm", task.mm), U("flags", task.flags),
 };
-static const struct rf_field exec_f[] = {
+static const struct fmt_field exec_f[] = {
 	U("mm", task.mm), S("comm", task.comm),
 };
-static const struct rf_field exit_f[] = {
+static const struct fmt_field exit_f[] = {
 	U("mm", task.mm),
 };
-static const struct rf_field cg_mkdir[] = {
+static const struct fmt_field cg_mkdir[] = {
 	U("id", cgroup.id), U("parent", cgroup.parent), S("path", cgroup.path),
 };
-static const struct rf_field cg_rmdir[] = {
+static const struct fmt_field cg_rmdir[] = {
 	U("id", cgroup.id),
 };
-static const struct rf_field cg_attach[] = {
+static const struct fmt_field cg_attach[] = {
 	U("id", cgroup.id), I("target", cgroup.pid),
 };
-static const struct rf_field cg_limit[] = {
+static const struct fmt_field cg_limit[] = {
 	U("id", cgroup.id), U("kind", cgroup.kind), U("value", cgroup.value),
 };
-static const struct rf_field name_file[] = {
+static const struct fmt_field name_file[] = {
 	U("dev", name_file.dev), U("ino", name_file.ino), U("size", name_file.size),
 	S("path", name_file.path),
 };
-static const struct rf_field name_pid[] = {
+static const struct fmt_field name_pid[] = {
 	I("target", task.pid), I("tgid", task.tgid), U("mm", task.mm), U("cgroup", task.cgroup),
 	S("comm", task.comm),
 };
-static const struct rf_field name_stack[] = {
+static const struct fmt_field name_stack[] = {
 	U("id", stack.id), ARR("frames", RF_FK_FRAMES, stack.frames, stack.nr_frames),
 };
-static const struct rf_field name_frame[] = {
+static const struct fmt_field name_frame[] = {
 	U("id", frame.id), S("dso", frame.dso), S("build_id", frame.build_id), U("addr", frame.addr),
 	S("symbol", frame.symbol), S("file", frame.file), U("line", frame.line),
 };
-static const struct rf_field pc_add[] = {
+static const struct fmt_field pc_add[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("order", file.order), PFN(file.pfn), U("cgroup", file.cgroup),
 };
-static const struct rf_field pc_del[] = {
+static const struct fmt_field pc_del[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("order", file.order), PFN(file.pfn),
 };
-static const struct rf_field lru_add[] = {
+static const struct fmt_field lru_add[] = {
 	PFN(lru.pfn), U("order", lru.order), U("lru", lru.lru), U("cgroup", lru.cgroup),
 };
-static const struct rf_field lru_activate[] = {
+static const struct fmt_field lru_activate[] = {
 	PFN(lru.pfn), U("order", lru.order),
 };
-static const struct rf_field reclaim[] = {
+static const struct fmt_field reclaim[] = {
 	U("cgroup", reclaim.cgroup), U("kind", reclaim.kind), U("nid", reclaim.nid),
 	I("priority", reclaim.priority), U("file", reclaim.file),
 	U("nr_scanned", reclaim.nr_scanned), U("nr_reclaimed", reclaim.nr_reclaimed),
 	U("nr_activated", reclaim.nr_activated), U("nr_deactivated", reclaim.nr_deactivated),
 	U("list", reclaim.list),	/* since 2.1 */
 };
-static const struct rf_field counters[] = {
+static const struct fmt_field counters[] = {
 	U("source", counters.source), U("cgroup", counters.cgroup),
 	ARR("entries", RF_FK_COUNTERS, counters.entries, counters.nr),
 };
-static const struct rf_field lost[] = {
+static const struct fmt_field lost[] = {
 	U("lost_cpu", lost.cpu), U("count", lost.count), U("t_begin", lost.t_begin),
 	U("t_end", lost.t_end),
 };
-static const struct rf_field marker[] = {
+static const struct fmt_field marker[] = {
 	S("text", marker.text),
 };
-static const struct rf_field end[] = {
+static const struct fmt_field end[] = {
 	U("nr_events", end.nr_events), U("nr_lost", end.nr_lost),
 };
 
@@ -146,7 +146,7 @@ static const struct rf_field end[] = {
 /* A reference type: its last field, the stack, is optional and left out when 0. */
 #define SCHEMA_REF(t, f) [t] = { f, ARRAY_SIZE(f), ARRAY_SIZE(f) - 1, true }
 
-static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
+static const struct fmt_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA_REF(RF_EV_FILE_READ, file_range),
 	SCHEMA_REF(RF_EV_FILE_WRITE, file_range),
 	SCHEMA_REF(RF_EV_FILE_FAULT, file_fault),
@@ -181,7 +181,7 @@ static const struct rf_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_END, end),
 };
 
-const struct rf_schema *rf_schema_of(unsigned int type)
+const struct fmt_schema *fmt_schema_of(unsigned int type)
 {
 	if (type >= RF_EV_TYPE_MAX || !schemas[type].fields)
 		return NULL;

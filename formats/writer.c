@@ -29,12 +29,12 @@ struct rf_trace_writer {
 	struct rf_writer_options opts;
 	struct rf_trace_folio_ids *folio_ids;	/* opts.folio_ids */
 	ZSTD_CCtx *cctx;
-	struct rf_pack body;		/* encoded events of the current chunk */
-	struct rf_colchunk *cols;	/* format 3: its events as columns, until it is full */
-	struct rf_delta_state ds;
+	struct fmt_pack body;		/* encoded events of the current chunk */
+	struct fmt_colchunk *cols;	/* format 3: its events as columns, until it is full */
+	struct fmt_delta_state ds;
 	uint64_t resolution;		/* ns: event times are rounded down to a multiple */
 	struct rf_chunk_info cur;	/* the chunk being filled */
-	struct rf_index index;
+	struct fmt_index index;
 	uint64_t offset;		/* bytes written so far */
 	uint64_t events;
 	uint64_t encoded_bytes;
@@ -57,8 +57,8 @@ static int write_all(struct rf_trace_writer *w, const void *buf, size_t len)
 
 			w->failed = true;
 			/* the errno itself: ENOSPC is what the user needs to hear, not "I/O error" */
-			return rf_fail(w->errmsg, sizeof(w->errmsg), -e, "write at offset %llu: %s",
-				       (unsigned long long)w->offset, strerror(e));
+			return fmt_fail(w->errmsg, sizeof(w->errmsg), -e, "write at offset %llu: %s",
+					(unsigned long long)w->offset, strerror(e));
 		}
 		p += n;
 		len -= (size_t)n;
@@ -87,8 +87,8 @@ static int write_frame(struct rf_trace_writer *w, const void *a, size_t alen, co
 		r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_end);
 	}
 	if (ZSTD_isError(r) || r != 0)
-		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_ZSTD, "compressing a frame: %s",
-			       ZSTD_isError(r) ? ZSTD_getErrorName(r) : "output buffer too small");
+		return fmt_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_ZSTD, "compressing a frame: %s",
+				ZSTD_isError(r) ? ZSTD_getErrorName(r) : "output buffer too small");
 	return write_all(w, w->frame, out.pos);
 }
 
@@ -98,7 +98,7 @@ static void chunk_reset(struct rf_trace_writer *w)
 	w->ds.enc = w->cols ? RF_CHUNK_ENC_3 : RF_CHUNK_ENC_2;
 	w->ds.tu = w->resolution;
 	if (w->cols)
-		rf_colchunk_reset(w->cols);
+		fmt_colchunk_reset(w->cols);
 	memset(&w->cur, 0, sizeof(w->cur));
 	w->cur.seq = w->index.nr;
 	w->cur.t_first = UINT64_MAX;
@@ -118,7 +118,7 @@ static int write_header(struct rf_trace_writer *w, const struct rf_trace_header 
 	h.time_resolution = w->resolution;
 	if (w->folio_ids)
 		snprintf(h.pfns, sizeof(h.pfns), "ids");
-	err = rf_header_encode(&h, &buf, &len);
+	err = fmt_header_encode(&h, &buf, &len);
 	if (err)
 		return err;
 	err = write_frame(w, buf, len, NULL, 0);
@@ -139,16 +139,16 @@ static int writer_init(struct rf_trace_writer *w, const struct rf_trace_header *
 		w->opts.chunk_events = RF_MAX_CHUNK_EVENTS;
 	if (w->opts.version_major && w->opts.version_major != 2 &&
 	    w->opts.version_major != RF_TRACE_VERSION_MAJOR)
-		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
-			       "format %u cannot be written: 2 or %u", w->opts.version_major,
-			       RF_TRACE_VERSION_MAJOR);
+		return fmt_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
+				"format %u cannot be written: 2 or %u", w->opts.version_major,
+				RF_TRACE_VERSION_MAJOR);
 	if (w->opts.version_major != 2) {
-		w->cols = rf_colchunk_new();
+		w->cols = fmt_colchunk_new();
 		if (!w->cols)
 			return RF_ERR_NOMEM;
 	}
 	if (w->opts.folio_ids && !(w->folio_ids = rf_trace_folio_ids_new()))
-		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_NOMEM, "out of memory");
+		return fmt_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_NOMEM, "out of memory");
 	if (!w->opts.chunk_bytes)
 		w->opts.chunk_bytes = DEFAULT_CHUNK_BYTES;
 	/* Leave room for one more event past the threshold within the reader's limit. */
@@ -156,23 +156,23 @@ static int writer_init(struct rf_trace_writer *w, const struct rf_trace_header *
 		w->opts.chunk_bytes = RF_MAX_CHUNK_BYTES / 2;
 	w->resolution = h->time_resolution ? h->time_resolution : 1;
 	if (w->resolution > RF_MAX_TIME_RESOLUTION)
-		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
-			       "time resolution %llu ns is over %llu", (unsigned long long)w->resolution,
-			       RF_MAX_TIME_RESOLUTION);
+		return fmt_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
+				"time resolution %llu ns is over %llu", (unsigned long long)w->resolution,
+				RF_MAX_TIME_RESOLUTION);
 	w->cctx = ZSTD_createCCtx();
 	if (!w->cctx)
 		return RF_ERR_NOMEM;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->opts.level)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1)))
-		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL, "bad zstd level %d", w->opts.level);
+		return fmt_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL, "bad zstd level %d", w->opts.level);
 	/*
 	 * Format 2: a chunk's worth of room at once, no reallocation while
 	 * recording.  Columns are encoded at the flush, into what the first
 	 * chunk grew: a writer of a small trace allocates what it needs, not
 	 * 2 MiB (the compression buffer grows the same way, in write_frame()).
 	 */
-	if (!w->cols && !rf_pack_reserve(&w->body, w->opts.chunk_bytes + 4096))
+	if (!w->cols && !fmt_pack_reserve(&w->body, w->opts.chunk_bytes + 4096))
 		return RF_ERR_NOMEM;
 	chunk_reset(w);
 	return write_header(w, h);
@@ -183,9 +183,9 @@ static void writer_free(struct rf_trace_writer *w)
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
 	ZSTD_freeCCtx(w->cctx);
-	rf_pack_free(&w->body);
-	rf_colchunk_free(w->cols);
-	rf_index_free(&w->index);
+	fmt_pack_free(&w->body);
+	fmt_colchunk_free(w->cols);
+	fmt_index_free(&w->index);
 	rf_trace_folio_ids_free(w->folio_ids);
 	free(w->frame);
 	free(w);
@@ -272,11 +272,11 @@ int rf_trace_writer_flush(struct rf_trace_writer *w)
 		return err;
 	if (w->cols) {
 		w->body.len = 0;
-		err = rf_colchunk_encode(w->cols, &w->body);
+		err = fmt_colchunk_encode(w->cols, &w->body);
 		if (err) {
 			w->failed = true;
-			return rf_fail(w->errmsg, sizeof(w->errmsg), err, "chunk %llu: out of memory",
-				       (unsigned long long)w->cur.seq);
+			return fmt_fail(w->errmsg, sizeof(w->errmsg), err, "chunk %llu: out of memory",
+					(unsigned long long)w->cur.seq);
 		}
 	}
 	w->cur.offset = w->offset;
@@ -285,7 +285,7 @@ int rf_trace_writer_flush(struct rf_trace_writer *w)
 		return err;
 	w->cur.size = w->offset - w->cur.offset;
 	w->encoded_bytes += hlen + w->body.len;
-	err = rf_index_add(&w->index, &w->cur);
+	err = fmt_index_add(&w->index, &w->cur);
 	if (err)
 		return err;
 	chunk_reset(w);
@@ -300,33 +300,33 @@ int rf_trace_writer_append(struct rf_trace_writer *w, const struct rf_event *in)
 
 	if (w->failed)
 		return RF_ERR_STATE;
-	err = rf_event_validate(ev);
+	err = fmt_event_validate(ev);
 	if (err)
-		return rf_fail(w->errmsg, sizeof(w->errmsg), err == RF_ERR_UNKNOWN_TYPE ? RF_ERR_INVAL : err,
-			       "event %llu (type %u): %s", (unsigned long long)w->events, ev->type,
-			       rf_strerror(err));
+		return fmt_fail(w->errmsg, sizeof(w->errmsg), err == RF_ERR_UNKNOWN_TYPE ? RF_ERR_INVAL : err,
+				"event %llu (type %u): %s", (unsigned long long)w->events, ev->type,
+				rf_strerror(err));
 	if (in->time % w->resolution || w->folio_ids) {
 		copy = *in;
 		copy.time -= in->time % w->resolution;
 		if (w->folio_ids && rf_trace_folio_ids_apply(w->folio_ids, &copy))
-			return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_NOMEM,
-				       "event %llu: folio ids: out of memory",
-				       (unsigned long long)w->events);
+			return fmt_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_NOMEM,
+					"event %llu: folio ids: out of memory",
+					(unsigned long long)w->events);
 		ev = &copy;
 	}
 	/* Deltas start from 0 in every chunk: the chunk header's base time is 0. */
-	err = w->cols ? rf_colchunk_add(w->cols, ev, w->resolution) :
-		rf_encode_event(&w->body, &w->ds, ev);
+	err = w->cols ? fmt_colchunk_add(w->cols, ev, w->resolution) :
+		fmt_encode_event(&w->body, &w->ds, ev);
 	if (err) {
 		w->failed = true;	/* the chunk holds part of an event */
-		return rf_fail(w->errmsg, sizeof(w->errmsg), err, "event %llu: out of memory",
-			       (unsigned long long)w->events);
+		return fmt_fail(w->errmsg, sizeof(w->errmsg), err, "event %llu: out of memory",
+				(unsigned long long)w->events);
 	}
-	rf_chunk_info_add(&w->cur, ev);
+	fmt_chunk_info_add(&w->cur, ev);
 	w->index.type_counts[ev->type]++;
 	w->events++;
 	if (w->cur.nr_events >= w->opts.chunk_events ||
-	    (w->cols ? rf_colchunk_size(w->cols) : w->body.len) >= w->opts.chunk_bytes)
+	    (w->cols ? fmt_colchunk_size(w->cols) : w->body.len) >= w->opts.chunk_bytes)
 		return rf_trace_writer_flush(w);
 	return 0;
 }
@@ -339,16 +339,16 @@ static int write_index(struct rf_trace_writer *w)
 	size_t len;
 	int err;
 
-	err = rf_index_encode(&w->index, &buf, &len);
+	err = fmt_index_encode(&w->index, &buf, &len);
 	if (err)
 		return err;
-	rf_put_le32(skip_hdr, RF_INDEX_MAGIC);
-	rf_put_le32(skip_hdr + 4, (uint32_t)len);
+	fmt_put_le32(skip_hdr, RF_INDEX_MAGIC);
+	fmt_put_le32(skip_hdr + 4, (uint32_t)len);
 	err = write_all(w, skip_hdr, sizeof(skip_hdr));
 	if (!err)
 		err = write_all(w, buf, len);
 	if (!err) {
-		rf_footer_encode(footer, index_offset, (uint32_t)(len + 8), rf_crc32c(0, buf, len));
+		fmt_footer_encode(footer, index_offset, (uint32_t)(len + 8), fmt_crc32c(0, buf, len));
 		err = write_all(w, footer, sizeof(footer));
 	}
 	free(buf);
@@ -399,19 +399,19 @@ int rf_trace_writer_copy_chunk(struct rf_trace_writer *w, const void *frame, siz
 	int err;
 
 	if (w->folio_ids)
-		return rf_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
-			       "a chunk copied as it is cannot have its pfns numbered (folio_ids)");
+		return fmt_fail(w->errmsg, sizeof(w->errmsg), RF_ERR_INVAL,
+				"a chunk copied as it is cannot have its pfns numbered (folio_ids)");
 	err = rf_trace_writer_flush(w);
 	if (err)
 		return err;
-	rf_chunk_summarize(&ci, decoded, w->index.type_counts);
+	fmt_chunk_summarize(&ci, decoded, w->index.type_counts);
 	ci.offset = w->offset;
 	err = write_all(w, frame, size);
 	if (err)
 		return err;
 	ci.size = size;
 	w->events += decoded->nr;
-	err = rf_index_add(&w->index, &ci);
+	err = fmt_index_add(&w->index, &ci);
 	if (!err)
 		w->cur.seq = w->index.nr;
 	return err;
