@@ -4,8 +4,9 @@
 # chromium to load the HTML report in a real browser, sudo for the recorder's privilege tests,
 # groff (groff-base) to render the manual pages, and GNU parallel for the sweeps' engine.
 # With --slurm, a single-node Slurm for make check-sweeps (the test starts it itself).
-# With --lab, also what the kernel lab (make check-kernels, tests/kernels/) boots guests with:
-# qemu, a static busybox for their initramfs, cpio, kmod (depmod), e2fsprogs.
+# With --lab, also what the kernel lab (refault lab, make check-kernels, make check-lab) boots
+# guests with: qemu, a static busybox for their initramfs, cpio, kmod (depmod), e2fsprogs; and
+# builds kernels with (refault lab build): bc, bison, flex, libelf, libssl, patch, xz.
 # Another apt holding its locks is waited for, up to APT_LOCK_TIMEOUT seconds (default 600).
 set -e
 packages="
@@ -15,9 +16,11 @@ packages="
 "
 for arg in "$@"; do
 	case $arg in
-	--test) packages="$packages python3-msgpack clang chromium sudo groff-base parallel";;
+	--test) packages="$packages python3-msgpack clang chromium sudo groff-base parallel patch";;
 	--slurm) packages="$packages slurmctld slurmd slurm-client munge";;
-	--lab) packages="$packages qemu-system-x86 busybox-static cpio kmod e2fsprogs";;
+	--lab) packages="$packages qemu-system-x86 busybox-static cpio kmod e2fsprogs"
+		# refault lab build: what the kernel's make needs (objtool links libelf)
+		packages="$packages bc bison flex libelf-dev libssl-dev patch xz-utils";;
 	*) echo "install-deps.sh: unknown option '$arg' (--test, --slurm, --lab)" >&2; exit 2;;
 	esac
 done

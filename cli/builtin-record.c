@@ -99,7 +99,7 @@ enum {
 	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH, OPT_PFNS,
 };
 
-static const struct option longopts[] = {
+const struct option rf_cli_record_longopts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "cgroup", required_argument, NULL, 'G' },
 	{ "pid", required_argument, NULL, 'p' },
@@ -255,7 +255,8 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 	int opt, nscopes = 0, ret;
 	bool first = true;
 
-	while ((opt = rf_getopt(VERB, argc, argv, "+:aG:p:o:m:e:z:qh", longopts, NULL, &first)) != -1) {
+	while ((opt = rf_getopt(VERB, argc, argv, "+:aG:p:o:m:e:z:qh", rf_cli_record_longopts, NULL,
+			       &first)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return -1;
@@ -429,6 +430,15 @@ static void take_signals(sigset_t *stop, sigset_t *old)
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
 		if (sigismember(stop, stop_signals[i]))
 			signal(stop_signals[i], SIG_DFL);
+}
+
+int rf_cli_record_check(int argc, char **argv)
+{
+	struct record_cmd c = { .o = { .out = "refault.trace",
+				       .time_resolution = DEFAULT_TIME_RESOLUTION } };
+	int ret = parse_args(&c, argc, argv);
+
+	return ret < 0 ? RF_EXIT_USAGE : ret;
 }
 
 int cmd_record(int argc, char **argv)

@@ -25,6 +25,7 @@ static const struct cmd_struct commands[] = {
 	{ "validate", cmd_validate, "the model against the kernel's own counters in a recorded trace" },
 	{ "report", cmd_report, "which files, cgroups, pids or commands refault, kernel and models" },
 	{ "sweep", cmd_sweep, "traces x configurations as tasks for processes, GNU parallel, Slurm" },
+	{ "lab", cmd_lab, "a kernel built with your patch, booted under qemu, records a command" },
 };
 
 static void print_usage(FILE *out)

@@ -4,13 +4,14 @@
 # suite's lab (tests/kernels/lab.sh): the cache and its work directories, a kernel from a
 # Debian package or an image, the initramfs (busybox, host binaries with their libraries,
 # modules), qemu (KVM where it works, else TCG), the guest's console and its disk's /out.
-# docs/lab.md tells the whole; every function is lab_*, every message starts "lab: ".
+# docs/lab.md tells the whole; every function is lab_*, every message starts "lab: " and goes
+# to stderr.
 #
 # The caller sets, before lab_work: cache (DIR); before lab_boot: mem, cpus, append,
 # tcg_threads, accel (auto|kvm|tcg); and uses what the functions set: work, root, vmlinuz,
 # moddir, kconfig, kname, rel, used_accel, accel_name, qpid.
 
-lab_say() { echo "lab: $*"; }
+lab_say() { echo "lab: $*" >&2; }
 lab_die() { echo "lab: error: $*" >&2; exit 1; }
 lab_need() { command -v "$1" > /dev/null 2>&1 || lab_die "$1 is missing: $2"; }
 
@@ -356,6 +357,7 @@ lab_progress() {
 	[ "$n" -gt "$seen_lines" ] || return 0
 	sed -n "$((seen_lines + 1)),${n}p" "$log" | grep -a '^refault-lab: ' |
 		grep -av '^refault-lab: info ' | while read -r _ what rest; do
+			exec >&2	# progress, as every message of the lab, on stderr
 			case $what in
 			init) echo "lab: [$((SECONDS - t_boot)) s] init reached: $rest";;
 			case|job) case $rest in *' end '*) echo "lab: [$((SECONDS - t_boot)) s] $what $rest";; esac;;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The manual pages and --help never drift: for each verb, the long options its --help prints and
 # the option entries of the verb's page in docs/man/ (".B"/".BR" lines naming \-\-OPTION) are the same
-# set; refault-trace.1 has the union of `refault trace` and its six subcommands.  Each page
+# set; refault-trace.1 has the union of `refault trace` and its six subcommands, refault-lab.1 of
+# `refault lab build` and `refault lab record`.  Each page
 # renders without a warning where groff or mandoc is installed.
 : "${REFAULT:?}" "${top_srcdir:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/refault-man.XXXXXX") || exit 1
@@ -16,11 +17,13 @@ man_opts() { grep -E '^\.BR? ' "$1" | grep -oE -- '\\-\\-[a-z]([a-z0-9]|\\-)*' |
 renderer=
 command -v groff > /dev/null && renderer=groff
 command -v mandoc > /dev/null && renderer=mandoc
-echo "1..$((2 * 9 + 1))"
-for verb in "" record replay compare validate report gen sweep trace; do
+echo "1..$((2 * 10 + 1))"
+for verb in "" record replay compare validate report gen sweep trace lab; do
 	page=$man/refault${verb:+-$verb}.1
 	if [ "$verb" = trace ]; then
 		for s in "" info dump verify slice recover convert; do help_opts trace $s; done
+	elif [ "$verb" = lab ]; then
+		for s in build record; do help_opts lab $s; done
 	elif [ -n "$verb" ]; then
 		help_opts "$verb"
 	else

@@ -261,7 +261,7 @@ t_total=$((SECONDS - t_start))
 	echo "cases: $(awk '{ s += $3 } END { printf "%.1f", s }' "$out/cases.txt") s"
 	echo "total (the initramfs, disk, boots and extraction): ${t_total} s"
 } > "$out/summary.txt"
-sed 's/^/lab: /' "$out/summary.txt"
+sed 's/^/lab: /' "$out/summary.txt" >&2
 
 [ -z "$failed_why" ] || die "$failed_why (console: $log)"
 [ -z "$extract_why" ] || die "$extract_why (console: $log)"
