@@ -44,6 +44,7 @@ static void usage(FILE *out)
 "       refault compare [options] RESULTS.json      (every configuration in it, first = base)\n"
 "       refault compare [options] SWEEP.json        (per workload, every configuration)\n"
 "       refault compare --export-matrix FILE SIDE\n"
+"       refault compare --change PA,PB A1.json,A2.json,... B1.json,B2.json,...\n"
 "\n"
 "Compares replay results the way the LKP robot compares kernels: the base column, then\n"
 "%%change and %%stddev of each variant against the base, and only the rows that LKP's noise\n"
@@ -89,6 +90,13 @@ static void usage(FILE *out)
 "                          and max; the kernel's only at its snapshots) and, for a\n"
 "                          sweep, against the settings it varies\n"
 "      --force             compare results of different traces anyway\n"
+"      --change PA,PB      the change table: A and B are the recordings of two kernels\n"
+"                          (groups of results files, each a replay through the profiles\n"
+"                          PA, the model of A's kernel, and PB, of B's): the kernel's\n"
+"                          A -> B change per counter of the recorded cgroup (LKP's noise\n"
+"                          rules over the runs) beside the models' PA -> PB change from\n"
+"                          A's recordings and from B's, and whether they agree (same way,\n"
+"                          0.75x to 1.33x, or within 2 points under 5%%); with --json, --all\n"
 "  -h, --help              this text\n"
 "\n"
 "Names from files are printed escaped for a terminal (\\x1b for ESC); a column or a\n"
@@ -113,6 +121,7 @@ static int parse_args(struct rf_compare_opts *o, int argc, char **argv)
 		{ "over", required_argument, NULL, 'o' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "change", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -128,6 +137,7 @@ static int parse_args(struct rf_compare_opts *o, int argc, char **argv)
 		case 'p': o->plot = optarg; break;
 		case 'H': o->html = optarg; break;
 		case 'F': o->force = true; break;
+		case 'C': o->change = optarg; break;
 		case 'f':
 			ret = rf_compare_opts_add_gate(o, optarg, &log_to_stderr);
 			if (ret)

@@ -493,6 +493,9 @@ int compare_verb_output(const struct rf_compare_ctx *c, const struct rf_compare_
 /* @side as an LKP matrix.json at @o->export_matrix. */
 int compare_verb_export(const struct rf_compare_ctx *c, const struct rf_compare_side *side);
 
+/* change.c: the change table of @c->o->change, kernel A's runs @a against kernel B's @b. */
+int compare_change(const struct rf_compare_ctx *c, const char *a, const char *b);
+
 /* util.c */
 /*
  * A message of the verb (struct rf_compare_log), printf-formatted and escaped

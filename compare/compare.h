@@ -91,11 +91,16 @@ struct rf_compare_log {
  *        @export_matrix one side is enough
  * @gates: --fail-if, each added by rf_compare_opts_add_gate()
  * @out: where the table, JSON, CSV and plots go; NULL: stdout
+ * @change: "PA,PB": the change table instead (docs/compare.md, "A change,
+ *          kernel against model"): @specs are two groups of results files,
+ *          the recordings of kernel A and of kernel B, each file a replay
+ *          through profiles PA (A's model) and PB (B's); with @json and @all
  */
 struct rf_compare_opts {
 	char *const *specs;
 	size_t nspecs;
 	bool all, json, csv, force;
+	const char *change;
 	const char *over;
 	const char *plot;
 	const char *html;

@@ -10,6 +10,6 @@ librefault_compare_la_SOURCES = \
 	compare/gate.c compare/plot.c compare/axis.c compare/html.c compare/html_table.c \
 	compare/html_sweep.c compare/svg.c \
 	compare/jsonfile.h compare/jsonfile.c compare/files.c \
-	compare/verb.c compare/verb_output.c
+	compare/verb.c compare/verb_output.c compare/change.c
 librefault_compare_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 COMPARE_LIBS = librefault-compare.la librefault-trace.la $(RF_UTIL) $(JSONC_LIBS) -lm

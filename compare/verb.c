@@ -340,6 +340,25 @@ static bool one_workload(const struct verb *v)
 	return true;
 }
 
+/* --change: two groups of runs, the table of change.c, and nothing of the rest. */
+static int change(const struct verb *v)
+{
+	const struct rf_compare_opts *o = v->c.o;
+
+	if (o->csv || o->html || o->plot || o->export_matrix || o->ngates) {
+		compare_say(v->c.log, v->c.out, RF_COMPARE_USAGE_ERROR, "--change prints its table "
+			    "(or --json): not with --csv, --html, --plot, --export-matrix or --fail-if");
+		return RF_COMPARE_EXIT_USAGE;
+	}
+	if (v->nspecs != 2) {
+		compare_say(v->c.log, v->c.out, RF_COMPARE_USAGE_ERROR, "--change PA,PB takes two "
+			    "sides, kernel A's runs and kernel B's: a1.json,a2.json,a3.json "
+			    "b1.json,b2.json,b3.json");
+		return RF_COMPARE_EXIT_USAGE;
+	}
+	return compare_change(&v->c, v->specs[0], v->specs[1]);
+}
+
 int rf_compare_verb(const struct rf_compare_opts *o, const struct rf_compare_log *log)
 {
 	struct verb v = {
@@ -353,6 +372,8 @@ int rf_compare_verb(const struct rf_compare_opts *o, const struct rf_compare_log
 		say(&v, "--json and --csv are exclusive");
 		return RF_COMPARE_EXIT_USAGE;
 	}
+	if (o->change)
+		return change(&v);
 	v.files = compare_files_new();
 	if (!v.files) {
 		say(&v, "out of memory");

@@ -10,7 +10,8 @@ compare_sh_tests = tests/compare/test-compare-table.sh tests/compare/test-compar
 	tests/compare/test-compare-names.sh \
 	tests/compare/test-compare-export.sh tests/compare/test-compare-errors.sh \
 	tests/compare/test-compare-html.sh tests/compare/test-compare-kernel.sh \
-	tests/compare/test-compare-escapes.sh tests/compare/test-compare-sweep.sh
+	tests/compare/test-compare-escapes.sh tests/compare/test-compare-sweep.sh \
+	tests/compare/test-compare-change.sh
 TESTS += tests/compare/test-compare-rules tests/compare/test-compare-verb $(compare_sh_tests)
 EXTRA_DIST += tests/compare/lib.sh tests/compare/mkresults.py tests/compare/expected $(compare_sh_tests)
 CLEANFILES += tests/compare/report-cgroups.png tests/compare/report-sweep.png

@@ -4,9 +4,9 @@
  * stats.json or matrix.json (the input past its first byte, as a file),
  * compared with itself or with a fixed results file and printed in one of the
  * ways compare prints (table, --all, --json, --csv, --html, --export-matrix, a
- * plot, a gate), which the first byte picks, through the verb's library
+ * plot, a gate, the change table and its JSON), which the first byte picks, through the verb's library
  * (rf_compare_verb(), compare/compare.h) with the options the command would
- * give it.  One way an execution, not all eleven: ten times the executions for
+ * give it.  One way an execution, not all thirteen: ten times the executions for
  * the same CPU.  Beyond "no crash, no undefined behaviour, no leak": the verb
  * returns 0, 1 or 3, never 2 (the options are always good) or anything else,
  * says each message whole through its log, and writes nothing to the standard
@@ -93,7 +93,7 @@ static void two(char *in, char *base, bool base_first, struct rf_compare_opts *o
 }
 
 /* the ways the verb runs, one an input: byte 0 picks it (fuzz-regress.c replays every way) */
-const unsigned int fuzz_ways = 11;
+const unsigned int fuzz_ways = 13;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -152,6 +152,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 9:
 		snprintf(spec, sizeof(spec), "%s,%s", in, in);
 		two(spec, base, false, &(struct rf_compare_opts){ 0 });
+		break;
+	case 10:	/* --change: the file as kernel A's runs (twice), the base's as B's */
+		snprintf(spec, sizeof(spec), "%s,%s", in, in);
+		two(spec, base, false, &(struct rf_compare_opts){ .change = "v4.6,v4.6" });
+		break;
+	case 11:
+		two(in, base, true, &(struct rf_compare_opts){ .change = "v4.6,v4.6", .json = true,
+								.all = true });
 		break;
 	default: {
 		struct rf_compare_opts o = { .specs = (char *[]){ in }, .nspecs = 1,
