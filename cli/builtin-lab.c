@@ -33,10 +33,35 @@
 static const char usage_top[] =
 	"usage: refault lab build SRC [--patch FILE]... [--config-fragment FILE]... [-o BZIMAGE]\n"
 	"       refault lab record KERNEL [GUEST] [RECORD OPTIONS] -o OUT.rft -- COMMAND ARGS...\n"
+	"       refault lab run SPEC -o DIR\n"
 	"\n"
 	"A kernel under qemu (KVM where it works, else TCG): built from source with your\n"
 	"patches, or a Debian package; your command recorded in it by refault record.\n"
-	"See refault lab build --help, refault lab record --help, docs/lab.md.\n";
+	"run records it on two kernels, several times each, and puts the kernel's change\n"
+	"beside the models'.  See refault lab build|record|run --help, docs/lab.md.\n";
+
+static const char usage_run[] =
+	"usage: refault lab run SPEC -o DIR\n"
+	"\n"
+	"The pre/post loop: the same command recorded on two kernels or more (a kernel and its\n"
+	"guest settings a side), several runs each; every trace replayed through every side's\n"
+	"profile; then, for each side against the first, the change table of refault compare\n"
+	"--change: the kernel's change per counter (LKP's noise rules over the runs) beside the\n"
+	"models' from each side's recordings, and whether they agree.  SPEC, a line each (#\n"
+	"comments; words split at blanks, no quoting):\n"
+	"\n"
+	"  side NAME OPTIONS...    a kernel and its guest, as refault lab record takes them\n"
+	"                          (side B --build linux-source-6.12 --patch my.patch)\n"
+	"  profile NAME PROFILE    the model of side NAME's kernel (profile B v6.12+mine)\n"
+	"  runs N                  recordings a side (default 3, what LKP's rules need)\n"
+	"  lab OPTIONS...          refault lab record's options for every side\n"
+	"  command WORDS...        the command (a program of this host)\n"
+	"\n"
+	"  -o, --output DIR        NAME-I.rft, NAME.lab/ (logs), NAME-I.json (replays),\n"
+	"                          change-NAME.txt, .json and .html\n"
+	"      --cache DIR         the lab's cache (default $REFAULT_LAB_CACHE, ~/.cache/refault-lab)\n"
+	"\n"
+	"Exit status: 0 done, 1 a side or a step failed (named, with its log), 2 bad command line.\n";
 
 static const char usage_build[] =
 	"usage: refault lab build SRC [--patch FILE]... [--config-fragment FILE]... [-o BZIMAGE]\n"
@@ -438,6 +463,13 @@ static const struct lab_opt build_opts[] = {
 	{ "help", no_argument, NULL, NULL, 0, 0, NULL },
 };
 
+/* refault lab run's. */
+static const struct lab_opt run_opts[] = {
+	{ "cache", required_argument, opt_text, NULL, 0, 0, NULL },
+	{ "output", required_argument, opt_out, NULL, 0, 0, NULL },
+	{ "help", no_argument, NULL, NULL, 0, 0, NULL },
+};
+
 /* refault record's options that make no sense in the lab: the scope is the command. */
 static const char *const record_refused[] = {
 	"all", "cgroup", "pid", "output", "list-events", "tracefs", "as-root", "help",
@@ -519,7 +551,7 @@ static const struct lab_opt *find(const struct lab_opt *own, size_t n, const cha
 
 	for (i = 0; i < n && strcmp(own[i].name, name); i++)
 		;
-	return &own[i];		/* every table has "output" and "jobs" */
+	return i < n ? &own[i] : NULL;
 }
 
 /*
@@ -544,7 +576,8 @@ static int parse(struct lab_cmd *c, int argc, char **argv, const struct lab_opt 
 		} else if (opt == 'o' || opt == 'j') {
 			const struct lab_opt *o = find(own, n, opt == 'o' ? "output" : "jobs");
 
-			ret = o->parse(c, o, optarg);
+			ret = o ? o->parse(c, o, optarg) : rf_usage_error(VERB, "unknown option '-%c'",
+									   opt);
 		} else if (opt >= 0 && opt < (int)n) {
 			ret = own[opt].parse(c, &own[opt], optarg);
 		} else {
@@ -679,6 +712,32 @@ static int lab_record(int argc, char **argv)
 	return run_driver(c);
 }
 
+static int lab_run(int argc, char **argv)
+{
+	struct lab_cmd *c = &lab;
+	char *self;
+	int ret, rest;
+
+	c->n = 2;
+	push(c, "run");
+	ret = parse(c, argc, argv, run_opts, ARRAY_SIZE(run_opts), false, usage_run, &rest);
+	if (ret)
+		return ret < 0 ? RF_EXIT_OK : ret;
+	if (rest != argc - 1)
+		return rf_usage_error(VERB, rest == argc ? "run SPEC -o DIR: which spec?" :
+				      "run takes one spec");
+	if (!c->out)
+		return rf_usage_error(VERB, "where do the traces and tables go? -o DIR");
+	ret = file(c, "--spec", argv[rest], false);
+	if (ret)
+		return ret;
+	self = realpath("/proc/self/exe", NULL);
+	if (!self)
+		return rf_err(VERB, "cannot find this program: /proc/self/exe: %s", strerror(errno)),
+		       RF_EXIT_FAILURE;
+	return push2(c, "--refault", self) ? RF_EXIT_USAGE : run_driver(c);
+}
+
 int cmd_lab(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -689,5 +748,7 @@ int cmd_lab(int argc, char **argv)
 		return lab_build(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "record"))
 		return lab_record(argc - 1, argv + 1);
-	return rf_usage_error(VERB, "unknown subcommand '%s' (build, record)", argv[1]);
+	if (!strcmp(argv[1], "run"))
+		return lab_run(argc - 1, argv + 1);
+	return rf_usage_error(VERB, "unknown subcommand '%s' (build, record, run)", argv[1]);
 }

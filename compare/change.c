@@ -21,6 +21,8 @@
 #include <json-c/json.h>
 
 #include "compare/compare-local.h"
+#include "lib/html.h"
+#include "lib/outfile.h"
 #include "lib/term.h"
 
 #define SCOPE "memcg.recorded."
@@ -176,7 +178,12 @@ static bool wanted(const struct change *ch, const struct rf_compare_row *k, bool
 {
 	if (!k->cell[0].present && !k->cell[1].present)
 		return false;
-	if (all || (!strncmp(k->name, SCOPE, strlen(SCOPE)) && kernel_moved(k)))
+	if (all)
+		return true;
+	/* cgroup v1's total_X is X's hierarchical twin: the same count for the recorded leaf */
+	if (!strncmp(k->name, SCOPE "total_", strlen(SCOPE "total_")))
+		return false;
+	if (!strncmp(k->name, SCOPE, strlen(SCOPE)) && kernel_moved(k))
 		return true;
 	return is_listed(k->name) && (model_row(ch, 1, k->name) || model_row(ch, 2, k->name));
 }
@@ -307,6 +314,117 @@ static int write_json(const struct change *ch)
 	return ret || ferror(ch->c->out) ? RF_COMPARE_EXIT_FAILURE : RF_COMPARE_EXIT_OK;
 }
 
+static const char page_style[] =
+	"body{font-family:sans-serif;margin:1.5em;color:#222}"
+	"table{border-collapse:collapse;font-variant-numeric:tabular-nums}"
+	"th,td{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"
+	"th{background:#f3f3f3}th:first-child,td.m{text-align:left}td.m{font-family:monospace}"
+	"td.yes{background:#d9f2d9}td.no{background:#f7d6d6}p.sum{font-weight:bold}";
+
+/* A cell of @text without the padding the terminal's columns have. */
+static void html_cell(FILE *out, const char *text, const char *cls)
+{
+	size_t n;
+
+	text += strspn(text, " ");
+	for (n = strlen(text); n && text[n - 1] == ' '; n--)
+		;
+	fprintf(out, "<td%s%s%s>", *cls ? " class=\"" : "", cls, *cls ? "\"" : "");
+	rf_html_escape(out, text, n);
+	fprintf(out, "</td>");
+}
+
+static void html_row(FILE *out, const struct change *ch, const struct rf_compare_row *k,
+		     size_t *judged, size_t *agreed)
+{
+	const struct rf_compare_row *m[2] = { model_row(ch, 1, k->name), model_row(ch, 2, k->name) };
+	char buf[64];
+	int i;
+
+	fprintf(out, "<tr><td class=\"m\">");
+	rf_html_escape_str(out, k->name);
+	fprintf(out, "</td><td>%.6g</td>", k->cell[0].mean);
+	stddev_pct(buf, sizeof(buf), &k->cell[0]);
+	html_cell(out, buf, "");
+	change_text(buf, sizeof(buf), k);
+	strcat(buf, k->cell[1].verdict.apparent ? "?" : "");
+	html_cell(out, buf, "");
+	fprintf(out, "<td>%.6g</td>", k->cell[1].mean);
+	stddev_pct(buf, sizeof(buf), &k->cell[1]);
+	html_cell(out, buf, "");
+	for (i = 0; i < 2; i++) {
+		const char *y = agree(k, m[i]);
+
+		change_text(buf, sizeof(buf), m[i]);
+		html_cell(out, buf, y);
+		html_cell(out, y, y);
+		*judged += !!*y;
+		*agreed += !strcmp(y, "yes");
+	}
+	fprintf(out, "</tr>\n");
+}
+
+/* The table as a page, for --html: its rows coloured by agreement. */
+static int html_page(FILE *out, const struct change *ch)
+{
+	const struct rf_compare_report *k = &ch->rep[0];
+	size_t i, judged = 0, agreed = 0;
+	int s;
+
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		"<title>refault compare --change: ");
+	rf_html_escape_str(out, ch->profile[0]);
+	fprintf(out, " -&gt; ");
+	rf_html_escape_str(out, ch->profile[1]);
+	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>The kernel's change against "
+		"the models'</h1>\n<p>", page_style);
+	for (s = K_A; s <= K_B; s++) {
+		fprintf(out, "%s: ", s == K_A ? "Kernel A" : "<br>Kernel B");
+		rf_html_escape_str(out, ch->sides[s].spec);
+		fprintf(out, " (%zu runs)", ch->sides[s].runs);
+	}
+	fprintf(out, "<br>The models: ");
+	rf_html_escape_str(out, ch->profile[0]);
+	fprintf(out, " -&gt; ");
+	rf_html_escape_str(out, ch->profile[1]);
+	fprintf(out, ", replaying A's recordings and B's.</p>\n<table>\n<tr><th>counter</th>"
+		"<th>A</th><th>%%stddev</th><th>%%change</th><th>B</th><th>%%stddev</th>"
+		"<th>model, A's runs</th><th>agrees</th><th>model, B's runs</th><th>agrees</th></tr>\n");
+	for (i = 0; i < k->nrows; i++)
+		if (wanted(ch, &k->rows[i], ch->c->o->all))
+			html_row(out, ch, &k->rows[i], &judged, &agreed);
+	fprintf(out, "</table>\n<p class=\"sum\">%zu of %zu model changes agree with the kernel's "
+		"where it moved beyond its noise.</p>\n<p>A model agrees when it moves the same way "
+		"by 0.75 to 1.33 times the kernel's change, or within 2 points where the kernel's is "
+		"under 5 %%; '?': fewer than 3 runs a side, not judged against noise; '-': no model "
+		"counts it (docs/compare.md, \"A change, kernel against model\").</p>\n"
+		"</body></html>\n", agreed, judged);
+	return ferror(out) ? RF_ERR_IO : 0;
+}
+
+static int write_page(const struct change *ch, const char *path)
+{
+	struct rf_outfile o;
+	char msg[1024];
+	FILE *f;
+
+	if (rf_outfile_open(&o, path, 0, msg, sizeof(msg))) {
+		compare_say(ch->c->log, ch->c->out, RF_COMPARE_MESSAGE, "%s", msg);
+		return RF_COMPARE_EXIT_FAILURE;
+	}
+	f = rf_outfile_stdio(&o);
+	if (!f || html_page(f, ch)) {
+		compare_say(ch->c->log, ch->c->out, RF_COMPARE_MESSAGE, "%s: write failed", path);
+		rf_outfile_abandon(&o);
+		return RF_COMPARE_EXIT_FAILURE;
+	}
+	if (rf_outfile_commit(&o, msg, sizeof(msg))) {
+		compare_say(ch->c->log, ch->c->out, RF_COMPARE_MESSAGE, "%s", msg);
+		return RF_COMPARE_EXIT_FAILURE;
+	}
+	return RF_COMPARE_EXIT_OK;
+}
+
 /* The two profiles of @pair ("PA,PB") into @ch->profile, in @buf. */
 static int profiles(struct change *ch, const char *pair, char *buf, size_t len)
 {
@@ -366,6 +484,8 @@ int compare_change(const struct rf_compare_ctx *c, const char *a, const char *b)
 			    rf_strerror(ret));
 	else
 		ret = c->o->json ? write_json(&ch) : print_table(&ch);
+	if (!ret && c->o->html)
+		ret = write_page(&ch, c->o->html);
 	for (i = 0; i < 3; i++) {
 		free(ch.by_name[i]);
 		if (ch.built[i])

@@ -94,7 +94,8 @@ struct rf_compare_log {
  * @change: "PA,PB": the change table instead (docs/compare.md, "A change,
  *          kernel against model"): @specs are two groups of results files,
  *          the recordings of kernel A and of kernel B, each file a replay
- *          through profiles PA (A's model) and PB (B's); with @json and @all
+ *          through profiles PA (A's model) and PB (B's); with @json, @html
+ *          (the table as a page) and @all
  */
 struct rf_compare_opts {
 	char *const *specs;

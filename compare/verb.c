@@ -345,9 +345,10 @@ static int change(const struct verb *v)
 {
 	const struct rf_compare_opts *o = v->c.o;
 
-	if (o->csv || o->html || o->plot || o->export_matrix || o->ngates) {
+	if (o->csv || o->plot || o->export_matrix || o->ngates) {
 		compare_say(v->c.log, v->c.out, RF_COMPARE_USAGE_ERROR, "--change prints its table "
-			    "(or --json): not with --csv, --html, --plot, --export-matrix or --fail-if");
+			    "(or --json, and --html its page): not with --csv, --plot, --export-matrix "
+			    "or --fail-if");
 		return RF_COMPARE_EXIT_USAGE;
 	}
 	if (v->nspecs != 2) {

@@ -3,7 +3,7 @@
 # The manual pages and --help never drift: for each verb, the long options its --help prints and
 # the option entries of the verb's page in docs/man/ (".B"/".BR" lines naming \-\-OPTION) are the same
 # set; refault-trace.1 has the union of `refault trace` and its six subcommands, refault-lab.1 of
-# `refault lab build` and `refault lab record`.  Each page
+# `refault lab build`, `record` and `run`.  Each page
 # renders without a warning where groff or mandoc is installed.
 : "${REFAULT:?}" "${top_srcdir:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/refault-man.XXXXXX") || exit 1
@@ -23,7 +23,7 @@ for verb in "" record replay compare validate report gen sweep trace lab; do
 	if [ "$verb" = trace ]; then
 		for s in "" info dump verify slice recover convert; do help_opts trace $s; done
 	elif [ "$verb" = lab ]; then
-		for s in build record; do help_opts lab $s; done
+		for s in build record run; do help_opts lab $s; done
 	elif [ -n "$verb" ]; then
 		help_opts "$verb"
 	else

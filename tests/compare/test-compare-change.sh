@@ -63,12 +63,18 @@ assert d['profile_b'] == 'v6.12+mine' and x['kernel']['runs_a'] == 3 and x['kern
 assert x['agree_from_a'] is True and x['agree_from_b'] is False, x
 assert abs(x['model_from_a']['change_percent'] - 48) < 1e-9
 assert r['memcg.recorded.pgscan_direct']['agree_from_a'] is None"
+run --change v6.12,v6.12+mine $A $B --html "$T/change.html"
+check "--html: the page, each model change coloured by whether it agrees" \
+	sh -c "test $rc -eq 0 && grep -q '<td class=\"yes\">+48.0%' '$T/change.html' && grep -q '<td class=\"no\">+20.0%' '$T/change.html' && grep -q '2 of 6 model changes agree' '$T/change.html'"
 run --change v6.12 $A $B
 check "--change with one profile: exit 2" sh -c "test $rc -eq 2 && grep -q 'two profiles' '$T/err'"
 run --change v6.12,v6.12+mine $A
 check "--change with one side: exit 2" sh -c "test $rc -eq 2 && grep -q 'two sides' '$T/err'"
 run --change v6.12,v6.12+mine --csv $A $B
 check "--change with --csv: exit 2" sh -c "test $rc -eq 2 && grep -q 'not with --csv' '$T/err'"
+cp "$T/change.html" "$T/keep.html"
+run --change v6.12,v6.13 $A $B --html "$T/change.html"
+check "a failed run keeps the page there was" cmp -s "$T/change.html" "$T/keep.html"
 run --change v6.12,v6.13 $A $B
 check "a profile the files lack: exit 1, named" sh -c "test $rc -eq 1 && grep -q 'v6.13' '$T/err'"
 # 40,000 counters a file: the rows are joined by name, not searched for one by one

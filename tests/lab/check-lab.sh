@@ -5,12 +5,14 @@
 # (tests/lab/swappiness-100.patch); a workload given as a command recorded on both, each kernel
 # proven by what the guest reads (/proc/sys/vm/swappiness: 60, then 100); --file, --sysctl,
 # --repeat; and what must fail, failing with the log named: a patch that does not apply, a
-# kernel that panics, a guest past its --budget.  An existing trace is kept as .old.
+# kernel that panics, a guest past its --budget.  An existing trace is kept as .old.  And lab run:
+# MGLRU off against on, three runs a side, the change table.
 #   REFAULT_LAB_CACHE  the lab's cache (default ~/.cache/refault-lab)
 #   LAB_SOURCE         the kernel source (default linux-source-6.12)
 # Skipped without qemu, busybox-static or the kernel build's tools (install-deps.sh --lab).
 set -u
 . "$top_srcdir/tests/lib/tap.sh"
+PYTHON3=${PYTHON3:-python3}
 for t in qemu-system-x86_64 cpio mke2fs debugfs make gcc bc bison flex patch; do
 	command -v $t > /dev/null 2>&1 || { skip_all "no $t: install-deps.sh --lab installs it"; exit 0; }
 done
@@ -78,6 +80,27 @@ reads() { "$REFAULT" trace info "$1" 2> /dev/null | awk '$1 == "pagecache_add" {
 r1=$(reads w-1.rft) r2=$(reads w-2.rft)
 check "... each from a cold start: the file's pages added in both ($r1, $r2)" \
 	'[ "$r1" -ge 6144 ] && [ "$r2" -ge 6144 ]'
+
+# lab run: the pre/post loop on the multi-gen LRU's switch (the kernel's own change, MGLRU off ->
+# on), 3 runs a side: the traces, their replays through both profiles, the change table.
+cat > run.spec <<SPEC
+side off --kernel $tmp/a.bz --mglru off
+side on --kernel $tmp/a.bz --mglru on
+profile off v6.12
+profile on v6.12-mglru
+runs 3
+lab --memcg-limit 24M --file data.bin --cold
+command cat data.bin data.bin
+SPEC
+t0=$SECONDS
+"$REFAULT" lab run run.spec -o run > run.txt 2> run.err
+st=$?
+log run.txt
+tail -n 3 run.err | log
+check "lab run: 2 sides x 3 runs recorded, replayed, the change table (exit $st, $((SECONDS - t0)) s)" \
+	'[ $st -eq 0 ] && [ -s run/on-3.rft ] && [ -s run/off-1.json ] && grep -q "model changes agree" run/change-on.txt && $PYTHON3 -c "import json; json.load(open(\"run/change-on.json\"))"'
+check "... the kernel's MGLRU is off on one side, on on the other" \
+	'grep -aq "lru_gen=0x0000" run/off.lab/console.log && grep -aq "lru_gen=0x0007" run/on.lab/console.log'
 
 # What must fail, failing with its log named.
 rec p.rft --kernel a.bz --append rdinit=/nonexistent -- true
