@@ -283,9 +283,12 @@ static int add_run(struct rf_compare_side *side, struct rf_compare_run *run, con
 	}
 	/*
 	 * Runs of one configuration of a sweep are of several traces, whose metrics differ
-	 * (event types, cgroups): one missing counts as 0, as in LKP's matrix.
+	 * (event types, cgroups): one missing counts as 0, as in LKP's matrix.  So are the
+	 * runs of a group of recordings (a.json,b.json: each its own trace, whose kernel
+	 * numbers differ in what the recording saw); runs of one trace must agree.
 	 */
-	if (!ret && side->runs && !run->lkp && !sweep)
+	if (!ret && side->runs && !run->lkp && !sweep && side->fingerprints &&
+	    run->fingerprint && !strcmp(side->fingerprints[0], run->fingerprint))
 		ret = same_names(side, run, member, err, errlen);
 	if (!ret && !side->runs) {
 		side->lkp = run->lkp;

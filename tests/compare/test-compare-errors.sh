@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # refault compare on bad input: a clear message and a non-zero exit.
 . "$top_srcdir/tests/compare/lib.sh"
-echo "1..16"
+echo "1..17"
 cd "$T" || exit 1
 story_single s1.json
 story_cgroups s2.json
@@ -42,8 +42,12 @@ run s1.json s2.json
 check "a multi-configuration file among several sides must name one" \
 	sh -c "[ $rc -eq 1 ] && grep -q 's1.json:NAME' '$T/err'"
 run a.json,b.json a.json
-check "a group whose runs lack a metric: exit 1, names it" \
+check "a group of one trace's runs that lack a metric: exit 1, names it" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'missing metric vmstat.pgscan_kswapd' '$T/err'"
+$PYTHON3 -c "import json; d = json.load(open('$T/b.json')); d['trace']['fingerprint'] = 'beef' * 16; json.dump(d, open('$T/b2.json', 'w'))"
+run a.json,b2.json a.json --force
+check "a group of two traces' runs, one lacking a metric: it counts as 0 there (exit 0)" \
+	sh -c "[ $rc -eq 0 ]"
 run a.json b.json --fail-if 'pgscan_kswapd > +1%'
 check "a gate on a metric one column lacks: exit 1, names the column" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'missing from column' '$T/err'"
