@@ -12,7 +12,7 @@
 # Traces and console logs in tests/kernels/out/CONFIG/ of the build tree (or LAB_OUT/CONFIG);
 # the kernel packages and the workload files' disk image in the cache (default
 # ~/.cache/refault-lab).
-EXTRA_DIST += tests/kernels/lab.sh tests/kernels/init.sh tests/kernels/check-kernels.sh \
+EXTRA_DIST += tests/kernels/lab.sh tests/kernels/suite.sh tests/kernels/check-kernels.sh \
 	tests/kernels/fidelity.sh tests/kernels/check-policy.py \
 	tests/kernels/README.md
 check-kernels: refault$(EXEEXT) tests/validate/vworkload$(EXEEXT)
