@@ -6,7 +6,8 @@
 # With --slurm, a single-node Slurm for make check-sweeps (the test starts it itself).
 # With --lab, also what the kernel lab (refault lab, make check-kernels, make check-lab) boots
 # guests with: qemu, a static busybox for their initramfs, cpio, kmod (depmod), e2fsprogs; and
-# builds kernels with (refault lab build): bc, bison, flex, libelf, libssl, patch, xz.
+# builds kernels with (refault lab build): bc, bison, flex, libelf, libssl, patch, xz, and pahole
+# (dwarves: BTF for a kernel before 6.11, whose page-cache hits the recorder reads from kprobes).
 # Another apt holding its locks is waited for, up to APT_LOCK_TIMEOUT seconds (default 600).
 set -e
 packages="
@@ -20,7 +21,7 @@ for arg in "$@"; do
 	--slurm) packages="$packages slurmctld slurmd slurm-client munge";;
 	--lab) packages="$packages qemu-system-x86 busybox-static cpio kmod e2fsprogs"
 		# refault lab build: what the kernel's make needs (objtool links libelf)
-		packages="$packages bc bison flex libelf-dev libssl-dev patch xz-utils";;
+		packages="$packages bc bison flex libelf-dev libssl-dev patch xz-utils dwarves";;
 	*) echo "install-deps.sh: unknown option '$arg' (--test, --slurm, --lab)" >&2; exit 2;;
 	esac
 done

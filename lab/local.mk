@@ -4,5 +4,5 @@
 # (lab.config): installed where `refault lab` finds them, $(pkglibexecdir) (cli/builtin-lab.c).
 labdir = $(pkglibexecdir)
 lab_SCRIPTS = lab/refault-lab
-lab_DATA = lab/lib.sh lab/init.sh lab/lab.config
+lab_DATA = lab/lib.sh lab/init.sh lab/lab.config lab/btf.config
 EXTRA_DIST += $(lab_SCRIPTS) $(lab_DATA)
