@@ -270,6 +270,12 @@ static json_object *json_cell(const struct rf_compare_cell *base, const struct r
 	return o;
 }
 
+/* An agree() verdict in JSON: true, false, or null where there was nothing to agree with. */
+static json_object *json_agree(const char *verdict)
+{
+	return *verdict ? json_object_new_boolean(!strcmp(verdict, "yes")) : NULL;
+}
+
 static int write_json(const struct change *ch)
 {
 	const struct rf_compare_report *k = &ch->rep[0];
@@ -301,10 +307,8 @@ static int write_json(const struct change *ch)
 				       NULL);
 		json_object_object_add(row, "model_from_b", mb ? json_cell(&mb->cell[0], &mb->cell[1]) :
 				       NULL);
-		json_object_object_add(row, "agree_from_a", *agree(r, ma) ?
-				       json_object_new_boolean(!strcmp(agree(r, ma), "yes")) : NULL);
-		json_object_object_add(row, "agree_from_b", *agree(r, mb) ?
-				       json_object_new_boolean(!strcmp(agree(r, mb), "yes")) : NULL);
+		json_object_object_add(row, "agree_from_a", json_agree(agree(r, ma)));
+		json_object_object_add(row, "agree_from_b", json_agree(agree(r, mb)));
 		json_object_array_add(rows, row);
 	}
 	json_object_object_add(root, "rows", rows);
