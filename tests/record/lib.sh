@@ -65,16 +65,56 @@ leftover_cgroup() {
 }
 
 # running PID: PID, a child of this shell, has not exited (a zombie not yet waited for has).
+# Any state but Z and X is running, the lower-case ones too: a sanitizer build's LeakSanitizer
+# stops every thread with ptrace at exit (state t, "tracing stop"), and a test that took t for
+# "gone" went on, then found the process running again and killed it as hung (the CI failures
+# of test-record-errors 27 and test-record-signals 11: 14 in 40 runs of the two under load).
+# And PID must still be the process started: the shell reaps an exited background job whenever
+# it waits for a command, after which the PID may be another's (pid_max is 32768 on the CI
+# host), so its start time (field 22 of /proc/PID/stat), read the first time it is asked
+# about, must not change.  Builtins only (no command for the shell to wait on): ask first right
+# after starting it.
 running() {
-	case $(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2> /dev/null) in
-	''|Z|X) return 1;;
-	esac
+	rn_line=''
+	{ read -r rn_line < "/proc/$1/stat"; } 2> /dev/null || return 1
+	# the fields after the command's name (which may hold blanks and parentheses)
+	set -- "$1" ${rn_line##*) }
+	case $2 in Z|X|x|'') return 1;; esac
+	# $2 is field 3 (the state): the start time, field 22, is $21
+	eval "rn_start=\${rn_start_$1:-}"
+	if [ -z "$rn_start" ]; then
+		eval "rn_start_$1=\${21}"
+		return 0
+	fi
+	[ "$rn_start" = "${21}" ]
+}
+
+# hang_report PID: what PID and its children are doing, as TAP comments: each thread's state,
+# blocked signals, wait channel and kernel stack (root reads /proc/PID/task/TID/stack).
+hang_report() {
+	for hr_p in "$1" $(cat /proc/"$1"/task/*/children 2> /dev/null); do
+		for hr_t in /proc/"$hr_p"/task/*; do
+			echo "# $hr_p/${hr_t##*/} $(tr '\0' ' ' < /proc/"$hr_p"/cmdline 2> /dev/null)"
+			grep -E '^(Name|State|SigBlk|SigIgn|SigPnd|ShdPnd|TracerPid):' "$hr_t/status" \
+				2> /dev/null | tr '\t' ' ' | sed 's/^/#   /'
+			echo "#   wchan $(cat "$hr_t/wchan" 2> /dev/null)"
+			# a task on a CPU has no stack to read: three tries, 0.2 s apart
+			for hr_i in 1 2 3; do
+				[ -z "$(cat "$hr_t/stack" 2> /dev/null)" ] || break
+				sleep 0.2
+			done
+			sed 's/^/#   /' "$hr_t/stack" 2> /dev/null
+		done
+		command -v gdb > /dev/null && timeout 60 gdb -q -batch -p "$hr_p" \
+			-ex 'thread apply all bt' 2>&1 | grep -E '^(#|Thread)' | sed 's/^/#   /'
+	done
 }
 
 # wait_bounded PID SECONDS WHAT: wait for PID, a process this test started in the background, for
 # at most SECONDS, and give its exit status.  Past SECONDS it is a failure the log names: a TAP
-# comment says WHAT hung, the process gets SIGTERM, SIGKILL 5 s later, and the status is 124 (as
-# timeout(1) gives).  A test that waits on a process it started never waits without a bound.
+# comment says WHAT hung and what it was doing (hang_report), the process gets SIGTERM, SIGKILL
+# 5 s later, and the status is 124 (as timeout(1) gives).  A test that waits on a process it
+# started never waits without a bound.
 wait_bounded() {
 	wb_t=0
 	while running "$1" && [ $wb_t -lt $(($2 * 10)) ]; do
@@ -83,6 +123,7 @@ wait_bounded() {
 	done
 	if running "$1"; then
 		echo "# $3: pid $1 still running after $2 s: killed"
+		hang_report "$1"
 		kill -TERM "$1" 2> /dev/null
 		wb_t=0
 		while running "$1" && [ $wb_t -lt 50 ]; do
