@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,6 +300,22 @@ int rec_memcg_attach(const char *dir, pid_t pid)
 	return rec_knob_write(path, val);
 }
 
+/* nftw(): a directory after its children (FTW_DEPTH), removed; what cannot go stays */
+static int rmdir_post(const char *path, const struct stat *sb, int flag, struct FTW *f)
+{
+	(void)sb;
+	if (flag == FTW_DP && f->level > 0)
+		rmdir(path);
+	return 0;
+}
+
+/*
+ * The groups the command made inside ours (a workload that puts its
+ * children in groups of their own) go first, deepest first: the kernel
+ * removes a cgroup only without children (cgroup_rmdir(): -EBUSY).  Their
+ * pages are charged to the parent from then on (mem_cgroup_css_offline(),
+ * memcg_reparent_objcgs()); the recording's last snapshot was taken before.
+ */
 int rec_memcg_remove(const char *dir)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
@@ -306,6 +323,7 @@ int rec_memcg_remove(const char *dir)
 
 	/* the last task may still be on its way out: retry for about a second */
 	for (i = 0; i < 50; i++) {
+		nftw(dir, rmdir_post, 8, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 		if (!rmdir(dir) || errno == ENOENT)
 			return 0;
 		if (errno != EBUSY)

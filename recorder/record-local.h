@@ -221,7 +221,7 @@ int rec_memcg_path_of(pid_t pid, char *buf, size_t len);
 int rec_memcg_create(char *dir, size_t len, uint64_t limit, char *msg, size_t msglen);
 /* Move @pid into the group at @dir (write to cgroup.procs). */
 int rec_memcg_attach(const char *dir, pid_t pid);
-/* Remove the group; its tasks must have exited. */
+/* Remove the group and the groups in it; their tasks must have exited. */
 int rec_memcg_remove(const char *dir);
 /* Remove leftovers of killed recorders: refault-record-PID groups whose PID is gone. */
 void rec_memcg_remove_stale(void);

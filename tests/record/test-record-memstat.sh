@@ -5,6 +5,8 @@
 # memory.stat snapshots of the child (so that validate compares its refaults and list sizes),
 # besides those of the recorded cgroup, and nothing may be left behind.  The header names the
 # recorded cgroup (format 2.2), and replay calls it memcg.recorded, its child memcg.recorded/child.
+# A command that leaves its cgroups behind (a child and a grandchild, empty) leaves none: the
+# recorder removes the whole subtree of the group it made.
 . "$top_srcdir/tests/record/lib.sh"
 record_begin memcg
 head -c 4M /dev/urandom > "$dir/f.dat"
@@ -17,7 +19,7 @@ sleep 0.3
 echo \$\$ > "\$cg/tasks"
 rmdir "\$cg/child"
 EOS
-echo "1..6"
+echo "1..8"
 "$REFAULT" record -q -o "$dir/m.trace" --memcg-limit 64M --snapshot-interval 50ms -- \
 	sh "$dir/cmd.sh" 2> "$dir/err" &
 pid=$!
@@ -46,4 +48,19 @@ tap $? "the header names the recorded cgroup: $(sed -n 's/^cgroup: *//p' "$dir/i
 	grep -q '"memcg.recorded/child.usage"' "$dir/r.json" &&
 	! grep -q "refault-record-$pid\.usage" "$dir/r.json"
 tap $? "replay names it memcg.recorded and its child memcg.recorded/child"
+cat > "$dir/leave.sh" <<EOS
+. "$top_srcdir/tests/record/lib.sh"
+cg=\$(memcg_own_dir)
+mkdir -p "\$cg/a/b" && echo \$\$ > "\$cg/a/b/tasks" && cat "$dir/f.dat" > /dev/null &&
+	echo \$\$ > "\$cg/tasks"
+EOS
+"$REFAULT" record -q -o "$dir/l.trace" --memcg-limit 64M -- sh "$dir/leave.sh" 2> "$dir/err" &
+pid=$!
+wait_bounded $pid 120 "refault record --memcg-limit -- sh leave.sh"
+st=$?
+sed 's/^/# /' "$dir/err"
+[ $st -eq 0 ] && ! grep -q "cannot remove" "$dir/err"
+tap $? "a command that leaves a child and a grandchild cgroup: exit $st, no warning"
+! leftover_cgroup $pid
+tap $? "... and the --memcg-limit cgroup is removed with them"
 exit $failed
