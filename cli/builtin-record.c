@@ -55,6 +55,9 @@ static void usage(FILE *out)
 		"      --duration T        stop after T (e.g. 30s, 2m); a COMMAND still running gets\n"
 		"                          SIGTERM, and the recording ends when it exits\n"
 		"      --as-root           under sudo, run COMMAND as root\n"
+		"      --cold              a known start: sync, then drop the page cache and the unused\n"
+		"                          inodes with their shadow entries (drop_caches 3, system-wide,\n"
+		"                          as MMTests does between iterations) before recording\n"
 		"  -o, --output FILE       trace file (default refault.trace); written under a temporary\n"
 		"                          name and renamed when the recording ends, the file it\n"
 		"                          replaces kept as FILE.old; under sudo created as the user\n"
@@ -96,7 +99,7 @@ static void usage(FILE *out)
 
 enum {
 	OPT_MEMCG = 256, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
-	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH, OPT_PFNS,
+	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH, OPT_PFNS, OPT_COLD,
 };
 
 const struct option rf_cli_record_longopts[] = {
@@ -114,6 +117,7 @@ const struct option rf_cli_record_longopts[] = {
 	{ "tracefs", required_argument, NULL, OPT_TRACEFS },
 	{ "list-events", no_argument, NULL, OPT_LIST },
 	{ "as-root", no_argument, NULL, OPT_AS_ROOT },
+	{ "cold", no_argument, NULL, OPT_COLD },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "kprobes", required_argument, NULL, OPT_KPROBES },
 	{ "damon", optional_argument, NULL, OPT_DAMON },
@@ -222,6 +226,7 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 	case 'z': return rf_parse_compression_level(VERB, optarg, &c->o.writer.level);
 	case OPT_TRACEFS: c->o.rec.tracefs_dir = optarg; return 0;
 	case OPT_AS_ROOT: c->o.as_root = true; return 0;
+	case OPT_COLD: c->o.cold = true; return 0;
 	case OPT_DURATION:
 		if (rf_parse_duration(optarg, &v) || !v)
 			return bad("invalid --duration '%s' (e.g. 30s, 2m)", optarg);

@@ -425,10 +425,35 @@ static int start_recorder(struct rf_record_session *s, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * --cold: the dirty pages written (sync), then the page cache dropped with
+ * the unused inodes, and their shadow entries with them (drop_caches 3:
+ * drop_pagecache_sb() invalidates each inode's pages, drop_slab() frees the
+ * inodes; an inode still open keeps its shadows).  A second recording of a
+ * command then starts where the first did, not with its pages and shadows.
+ */
+static int drop_caches(char *err, size_t len)
+{
+	int ret;
+
+	sync();
+	ret = rec_knob_write("/proc/sys/vm/drop_caches", "3");
+	if (ret)
+		snprintf(err, len, "--cold: cannot write 3 to /proc/sys/vm/drop_caches: %s (it "
+			 "needs root)", strerror(-ret));
+	return ret;
+}
+
 int rf_record_session_run(struct rf_record_session *s, char *err, size_t errlen)
 {
 	struct stat sb;
 	int ret;
+
+	if (s->o.cold) {
+		ret = drop_caches(err, errlen);
+		if (ret)
+			return ret;
+	}
 
 	if (s->o.memcg_limit) {
 		ret = make_memcg(s, err, errlen);

@@ -18,7 +18,8 @@ record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-
 	tests/record/test-record-readahead.sh \
 	tests/record/test-record-drain.sh tests/record/test-record-memstat.sh \
 	tests/record/test-record-safety.sh tests/record/test-record-faults.sh \
-	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh
+	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh \
+	tests/record/test-record-cold.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 # debugfs's multi-gen LRU state into counters, from text in the kernel's own formats.
@@ -65,6 +66,9 @@ tests/record/test-record-safety.log: tests/record/test-record-memstat.log
 tests/record/test-record-faults.log: tests/record/test-record-safety.log
 tests/record/test-record-duration.log: tests/record/test-record-faults.log
 tests/record/test-record-kprobes.log: tests/record/test-record-duration.log
+# --cold drops the system's page cache: after the other recordings, before test-validate
+tests/record/test-record-cold.log: tests/record/test-record-kprobes.log
+tests/validate/test-validate.log: tests/record/test-record-cold.log
 tests/report/test-report-recorded-stacks.log: tests/record/test-record-stacks.log
 tests/validate/test-validate.log: tests/report/test-report-recorded-stacks.log
 tests/cli/test-outputs.log: tests/validate/test-validate.log
