@@ -86,12 +86,20 @@ static const char usage_build[] =
 
 static const char usage_record[] =
 	"usage: refault lab record KERNEL [GUEST] [RECORD OPTIONS] -o OUT.rft -- COMMAND ARGS...\n"
+	"       refault lab record KERNEL [GUEST] [RECORD OPTIONS] -o DIR --job-file FILE\n"
 	"\n"
 	"Boot KERNEL under qemu, run COMMAND (a program of this host, copied into the guest with\n"
 	"the libraries ldd names; no shell needed) under refault record in the guest, and bring\n"
 	"the trace back as OUT.rft (an existing one is kept as OUT.rft.old).  The logs go to\n"
 	"OUT.lab/: the console, the guest's kernel and settings, refault record's messages\n"
 	"(OUT.err), COMMAND's output (OUT.out), summary.txt.\n"
+	"\n"
+	"With --job-file, several commands in one boot, in order: FILE has a line each (#\n"
+	"comments; words split at blanks, no quoting)\n"
+	"    NAME [cold] [swap] [bare] [RECORD OPTIONS] -- COMMAND ARGS...\n"
+	"recorded into DIR/NAME.rft with the line's record options after the command line's;\n"
+	"cold: the page cache dropped first; swap: the --swap file on while it runs only (off\n"
+	"for the others); bare: run, not recorded (a setup or a check).  The logs go to DIR/.\n"
 	"\n"
 	"KERNEL, one of:\n"
 	"      --kernel-pkg NAME   a Debian linux-image package (downloaded into the cache)\n"
@@ -113,6 +121,7 @@ static const char usage_record[] =
 	"      --cold              drop the page cache and its shadow entries before COMMAND\n"
 	"      --repeat N          N recordings in one boot, OUT-1.rft ... OUT-N.rft, each from a\n"
 	"                          cold start\n"
+	"      --job-file FILE     the jobs of one boot (above), instead of -- COMMAND\n"
 	"RECORD OPTIONS: refault record's, checked here and passed to it in the guest:\n"
 	"      -m, --buffer-size, --memcg-limit, -e, --events, --kprobes, --snapshot-interval,\n"
 	"      --time-resolution, -z, --compression-level, --pfns, --duration, --damon,\n"
@@ -127,7 +136,7 @@ static const char usage_record[] =
 	"      --append ARGS       more kernel command line\n"
 	"      --keep              keep the work directory (initramfs, disk image) and say where\n"
 	"      --cache DIR         the lab's cache (default $REFAULT_LAB_CACHE, ~/.cache/refault-lab)\n"
-	"  -o, --output OUT.rft    the trace\n"
+	"  -o, --output OUT.rft    the trace (with --job-file: DIR, the traces and logs)\n"
 	"\n"
 	"Exit status: 0 recorded, 1 failed (the message names the console log or refault record's\n"
 	"messages), 2 bad command line, 3 a kernel package neither cached nor downloadable.\n";
@@ -143,6 +152,7 @@ struct lab_cmd {
 	size_t nrec;
 	int kernels;			/* --kernel-pkg, --kernel, --build seen */
 	bool build, image, patched, modules, out;
+	const char *job_file;		/* --job-file, absolute */
 	char names[64][40];		/* the driver's option names drv_name() made */
 	size_t nnames;
 };
@@ -419,6 +429,15 @@ static int opt_out(struct lab_cmd *c, const struct lab_opt *o, const char *v)
 	return push2(c, "-o", v);
 }
 
+static int opt_job_file(struct lab_cmd *c, const struct lab_opt *o, const char *v)
+{
+	(void)o;
+	if (file(c, "--job-file", v, false))
+		return RF_EXIT_USAGE;
+	c->job_file = c->argv[c->n - 1];
+	return 0;
+}
+
 #define WORD(n, w)	{ n, required_argument, opt_word, w, 0, 0, NULL }
 #define NUMBER(n, lo, hi)	{ n, required_argument, opt_number, NULL, lo, hi, NULL }
 #define SIZE(n, lo, hi, d)	{ n, required_argument, opt_size, NULL, lo, hi, d }
@@ -442,6 +461,7 @@ static const struct lab_opt record_opts[] = {
 	{ "file", required_argument, opt_file, NULL, 0, 0, NULL },
 	{ "cold", no_argument, opt_flag, NULL, 0, 0, NULL },
 	NUMBER("repeat", 1, 1000),
+	{ "job-file", required_argument, opt_job_file, NULL, 0, 0, NULL },
 	{ "budget", required_argument, opt_budget, NULL, 0, 0, NULL },
 	WORD("accel", "auto|kvm|tcg"),
 	WORD("tcg-threads", "single|multi"),
@@ -669,6 +689,127 @@ static int check_kernel(const struct lab_cmd *c)
 	return 0;
 }
 
+/* refault record's options that a job may not have: the lab gives the scope and output. */
+static bool job_refused(const char *w)
+{
+	static const char *const shorts = "aGpoh";
+	size_t i, n;
+
+	if (w[0] == '-' && w[1] && w[1] != '-')
+		return strchr(shorts, w[1]) != NULL;
+	if (strncmp(w, "--", 2))
+		return false;
+	n = strcspn(w + 2, "=");
+	for (i = 0; i < ARRAY_SIZE(record_refused); i++)
+		if (strlen(record_refused[i]) == n && !strncmp(w + 2, record_refused[i], n))
+			return true;
+	return false;
+}
+
+static bool job_flag(const char *w)
+{
+	return !strcmp(w, "cold") || !strcmp(w, "swap") || !strcmp(w, "bare");
+}
+
+/*
+ * One line of a job file, split at blanks into @w (@n words): NAME [cold]
+ * [swap] [bare] [RECORD-OPTIONS...] -- COMMAND ARGS...  Its record options
+ * after the line's (@c->rec) go through refault record's own parser.
+ */
+static int check_job(const struct lab_cmd *c, const char *path, unsigned long line, char **w,
+		     size_t n)
+{
+	static const char *check[MAX_ARGS];
+	const char *name = w[0];
+	size_t i = 1, k = 0, dd;
+	bool bare = false;
+
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:+-") !=
+	    strlen(name) || name[0] == '.' || strlen(name) > 128)
+		return rf_usage_error(VERB, "%s:%lu: a job's name is letters, digits, _ . : + - "
+				      "(not first .), 128 at most, not '%s'", path, line, name);
+	for (; i < n && job_flag(w[i]); i++)
+		bare |= !strcmp(w[i], "bare");
+	for (dd = i; dd < n && strcmp(w[dd], "--"); dd++)
+		if (job_refused(w[dd]))
+			return rf_usage_error(VERB, "%s:%lu: job %s: %s is not for the lab (the guest "
+					      "records the command, into NAME.rft)", path, line, name,
+					      w[dd]);
+	if (dd + 1 >= n)
+		return rf_usage_error(VERB, "%s:%lu: job %s has no command (NAME [cold] [swap] [bare] "
+				      "[RECORD-OPTIONS] -- COMMAND ARGS)", path, line, name);
+	if (bare && dd > i)
+		return rf_usage_error(VERB, "%s:%lu: job %s is bare (not recorded): no record "
+				      "options", path, line, name);
+	check[k++] = "record";
+	for (size_t j = 0; j < c->nrec && k < MAX_ARGS - 2; j++)
+		check[k++] = c->rec[j];
+	for (size_t j = i; j < n && k < MAX_ARGS - 1; j++)
+		check[k++] = w[j];
+	check[k] = NULL;
+	if (rf_cli_record_check((int)k, (char **)check))
+		return rf_usage_error(VERB, "%s:%lu: job %s: refault record's options (above)", path,
+				      line, name);
+	return 0;
+}
+
+/* Every line of --job-file FILE, checked before anything boots (lab/refault-lab reads it). */
+static int check_job_file(const struct lab_cmd *c, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *w[1024], *save, *t, **names = NULL;
+	size_t cap = 0, n, nnames = 0, i;
+	unsigned long line = 0;
+	int ret = 0;
+
+	if (!f)
+		return rf_usage_error(VERB, "--job-file %s: %s", path, strerror(errno));
+	while (!ret && getline(&buf, &cap, f) > 0) {
+		line++;
+		buf[strcspn(buf, "#\n")] = '\0';
+		n = 0;
+		for (t = strtok_r(buf, " \t", &save); t && n < ARRAY_SIZE(w); t = strtok_r(NULL, " \t", &save))
+			w[n++] = t;
+		if (!n)
+			continue;
+		if (t) {
+			ret = rf_usage_error(VERB, "%s:%lu: more than %zu words", path, line,
+					     ARRAY_SIZE(w));
+			break;
+		}
+		for (i = 0; !ret && i < n; i++)
+			ret = text("--job-file", w[i]);
+		if (!ret)
+			ret = check_job(c, path, line, w, n);
+		for (i = 0; !ret && i < nnames; i++)
+			if (!strcmp(names[i], w[0]))
+				ret = rf_usage_error(VERB, "%s:%lu: job %s twice", path, line, w[0]);
+		if (!ret) {
+			char **nn = nnames < 10000 ? realloc(names, (nnames + 1) * sizeof(*names)) : NULL;
+
+			if (!nn || !(nn[nnames] = strdup(w[0]))) {
+				names = nn ? nn : names;
+				ret = rf_usage_error(VERB, "%s: more than 10000 jobs, or out of memory",
+						     path);
+			} else {
+				names = nn;
+				nnames++;
+			}
+		}
+	}
+	if (!ret && ferror(f))
+		ret = rf_usage_error(VERB, "--job-file %s: %s", path, strerror(errno));
+	if (!ret && !nnames)
+		ret = rf_usage_error(VERB, "--job-file %s: no job in it (NAME [cold] [swap] [bare] "
+				     "[RECORD-OPTIONS] -- COMMAND ARGS, a line each)", path);
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	free(buf);
+	fclose(f);
+	return ret;
+}
+
 static int lab_record(int argc, char **argv)
 {
 	static const char *check[MAX_ARGS];
@@ -686,7 +827,20 @@ static int lab_record(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!c->out)
-		return rf_usage_error(VERB, "where does the trace go? -o OUT.rft");
+		return rf_usage_error(VERB, c->job_file ? "where do the traces go? -o DIR" :
+				      "where does the trace go? -o OUT.rft");
+	if (c->job_file) {
+		if (rest < argc)
+			return rf_usage_error(VERB, "a command or --job-file, not both");
+		ret = check_job_file(c, c->job_file);
+		if (ret)
+			return ret;
+		self = realpath("/proc/self/exe", NULL);
+		if (!self)
+			return rf_err(VERB, "cannot find this program: /proc/self/exe: %s",
+				      strerror(errno)), RF_EXIT_FAILURE;
+		return push2(c, "--refault", self) ? RF_EXIT_USAGE : run_driver(c);
+	}
 	if (rest >= argc)
 		return rf_usage_error(VERB, "no command: refault lab record ... -- COMMAND ARGS");
 	/* refault record's options, checked by its own parser before anything boots */

@@ -4,8 +4,7 @@
 # the recorder needs, loads the modules listed in /lab/modules (in that order: the host resolved
 # them through modules.dep), mounts the lab's disk (/dev/vda, ext4) at /mnt, sets up the memory
 # cgroup hierarchy, the multi-gen LRU, the sysctls and swap as the host asked, puts the
-# workload's files in place, and runs the recordings: /lab/jobs (refault lab record), or the
-# validation suite's cases when the host put its /lab/suite.sh (tests/kernels/lab.sh).  Then it
+# workload's files in place, and runs the jobs of /lab/jobs (refault lab record).  Then it
 # unmounts and reboots, which ends qemu (-no-reboot).  What it brings back goes to /mnt/out.
 #
 # Kernel command line (dotted, so that the kernel passes none of it to init):
@@ -15,18 +14,19 @@
 #   refault.mglru=0|1           written to /sys/kernel/mm/lru_gen/enabled (0 or y); absent:
 #                               the kernel's default
 #   refault.swap=MIB            a swap file of MIB MiB on the disk, on before the first job
+#   refault.swapjobs=1          ... made, but on only while a job that asks for it runs
 #   refault.probe=1             say "probe ok" and reboot at once (the host's KVM probe)
 # Files the host writes into the initramfs:
 #   /lab/sysctl   "KEY VALUE" lines: VALUE written to /proc/sys/KEY (dots as slashes)
 #   /lab/files    "N GUESTPATH" lines: /mnt/.lab-in/N copied to GUESTPATH (relative: to
 #                 /mnt/work, the jobs' directory; absolute outside /mnt: a link to its copy
 #                 in /mnt/root), every block written (never sparse)
-#   /lab/jobs     "NAME COLD" lines: /lab/job/NAME.sh run in /mnt/work, its output in
+#   /lab/jobs     "NAME COLD SWAP" lines: /lab/job/NAME.sh run in /mnt/work, its output in
 #                 /mnt/out/NAME.out and .err; COLD 1: the page cache and its shadow entries
-#                 dropped before it
+#                 dropped before it; SWAP 1: the swap file on while it runs (refault.swapjobs)
 #
 # Every line for the host starts "refault-lab: " on the console (ttyS0): "init" when init is
-# reached, "setup", "ready", "job NAME start|end status=N seconds=S" (the suite: "case ..."),
+# reached, "setup", "ready", "job NAME start|end status=N seconds=S",
 # "done" at the end, "fail WHAT" before it gives up.
 PATH=/bin:/sbin:/usr/bin:/usr/sbin
 LD_LIBRARY_PATH=/lib/refault
@@ -61,7 +61,7 @@ mount -t tracefs tracefs /sys/kernel/tracing || fail "mount -t tracefs at /sys/k
 mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
 mark "init $(uname -r) up=$(up)"
 
-cg=auto mglru='' probe='' swap_mib=''
+cg=auto mglru='' probe='' swap_mib='' swap_jobs=''
 read -r cmdline < /proc/cmdline
 for w in $cmdline; do
 	case $w in
@@ -69,6 +69,7 @@ for w in $cmdline; do
 	refault.mglru=*) mglru=${w#*=};;
 	refault.probe=*) probe=${w#*=};;
 	refault.swap=*) swap_mib=${w#*=};;
+	refault.swapjobs=*) swap_jobs=${w#*=};;
 	esac
 done
 if [ -n "$probe" ]; then
@@ -132,7 +133,8 @@ fi
 if [ -n "$swap_mib" ]; then
 	dd if=/dev/zero of=/mnt/lab.swap bs=1M count="$swap_mib" 2> /dev/null &&
 		chmod 600 /mnt/lab.swap && mkswap /mnt/lab.swap > /dev/null &&
-		swapon /mnt/lab.swap || fail "swap: a swap file of $swap_mib MiB on /mnt (CONFIG_SWAP?)"
+		{ [ "$swap_jobs" = 1 ] || swapon /mnt/lab.swap; } ||
+		fail "swap: a swap file of $swap_mib MiB on /mnt (CONFIG_SWAP?)"
 fi
 mark "setup cgroup=$cg mglru=${mglru:-default} lru_gen=$mglru_now up=$(up)"
 
@@ -182,26 +184,39 @@ if [ -s /lab/files ]; then
 fi
 mark "ready up=$(up)"
 
-if [ -e /lab/suite.sh ]; then
-	# shellcheck source=tests/kernels/suite.sh disable=SC1091
-	. /lab/suite.sh
-else
-	: > /mnt/out/jobs.txt
-	while read -r name cold; do
-		[ "$cold" = 1 ] && drop
-		t0=$(up)
-		mark "job $name start up=$t0"
-		(cd /mnt/work && exec sh "/lab/job/$name.sh") > "/mnt/out/$name.out" 2> "/mnt/out/$name.err"
-		st=$?
-		t1=$(up)
-		secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-		echo "$name $st $secs" >> /mnt/out/jobs.txt
-		[ $st -eq 0 ] || head -n 20 "/mnt/out/$name.err" | sed "s/^/refault-lab: err $name: /"
-		mark "job $name end status=$st seconds=$secs"
-	done < /lab/jobs
-fi
+: > /mnt/out/jobs.txt
+while read -r name cold swap; do
+	[ "$cold" = 1 ] && drop
+	if [ "$swap" = 1 ] && ! swapon /mnt/lab.swap 2> "/mnt/out/$name.err"; then
+		echo "the swap file of refault.swap: swapon /mnt/lab.swap failed" >> "/mnt/out/$name.err"
+		echo "$name 125 0" >> /mnt/out/jobs.txt
+		mark "job $name end status=125 seconds=0"
+		continue
+	fi
+	t0=$(up)
+	mark "job $name start up=$t0"
+	(cd /mnt/work && exec sh "/lab/job/$name.sh") < /dev/null > "/mnt/out/$name.out" \
+		2> "/mnt/out/$name.err"
+	st=$?
+	[ "$swap" = 1 ] && swapoff /mnt/lab.swap
+	t1=$(up)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	echo "$name $st $secs" >> /mnt/out/jobs.txt
+	[ $st -eq 0 ] || head -n 20 "/mnt/out/$name.err" | sed "s/^/refault-lab: err $name: /"
+	mark "job $name end status=$st seconds=$secs"
+done < /lab/jobs
 sync
 swapoff -a 2> /dev/null
-umount /mnt || fail "umount /mnt (the traces may be incomplete)"
+# what a job left running (a background process in /mnt/work) would keep /mnt busy: every
+# process but this one goes (kernel threads ignore the signal)
+for p in /proc/[0-9]*; do
+	[ "${p#/proc/}" = 1 ] || kill -9 "${p#/proc/}" 2> /dev/null
+done
+n=0
+until umount /mnt 2> /dev/null; do
+	n=$((n + 1))
+	[ $n -lt 20 ] || fail "umount /mnt (the traces may be incomplete)"
+	sleep 0.25
+done
 mark "done up=$(up)"
 off

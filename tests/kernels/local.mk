@@ -12,7 +12,7 @@
 # Traces and console logs in tests/kernels/out/CONFIG/ of the build tree (or LAB_OUT/CONFIG);
 # the kernel packages and the workload files' disk image in the cache (default
 # ~/.cache/refault-lab).
-EXTRA_DIST += tests/kernels/lab.sh tests/kernels/suite.sh tests/kernels/check-kernels.sh \
+EXTRA_DIST += tests/kernels/lab.sh tests/kernels/kprobes-kill.sh tests/kernels/check-kernels.sh \
 	tests/kernels/fidelity.sh tests/kernels/check-policy.py \
 	tests/kernels/README.md
 check-kernels: refault$(EXEEXT) tests/validate/vworkload$(EXEEXT)
@@ -24,6 +24,3 @@ check-kernels: refault$(EXEEXT) tests/validate/vworkload$(EXEEXT)
 	LAB_OUT='$(LAB_OUT)' \
 	bash '$(abs_top_srcdir)/tests/kernels/check-kernels.sh'
 .PHONY: check-kernels
-# lab.sh's work directories, without a guest (make check; skipped without the lab's tools)
-TESTS += tests/kernels/test-lab-workdirs.sh
-EXTRA_DIST += tests/kernels/test-lab-workdirs.sh

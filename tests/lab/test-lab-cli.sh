@@ -76,6 +76,38 @@ check "build: a package name as it is, the patch absolute, options after the sou
 REFAULT_LAB_DIR=$tmp/nothere "$REFAULT" lab build linux-source-6.12 > out 2> err
 st=$?
 check "a driver that is not there: exit 1, named" '[ $st -eq 1 ] && grep -q "cannot run the lab.s driver" err'
+# --job-file: every line checked before anything boots, errors naming the file and line
+jf() { printf '%s\n' "$@" > jobs.txt; }
+jf "# the jobs" "a cold --memcg-limit 32M -- cat data.bin" "" "b bare -- true" "c swap -- cat"
+REFAULT_LAB_DIR=$tmp/fake "$REFAULT" lab record $K --swap 64M -o out.d --job-file jobs.txt \
+	> argv 2> err
+check "a job file of three jobs: the driver gets it absolute, and no command" \
+	'has "--job-file $tmp/jobs.txt " && ! has " -- "'
+refuse "--job-file and a command" "a command or --job-file, not both" \
+	record $K -o d --job-file jobs.txt -- cat
+jf "a -- cat" "a -- true"
+refuse "a job twice" "jobs.txt:2: job a twice" record $K -o d --job-file jobs.txt
+jf "a cold"
+refuse "a job without its command" "jobs.txt:1: job a has no command" record $K -o d --job-file jobs.txt
+jf "a/b -- cat"
+refuse "a job's name with a slash" "jobs.txt:1: a job's name is letters" \
+	record $K -o d --job-file jobs.txt
+jf "a -G / -- cat"
+refuse "a job's scope (-G)" "jobs.txt:1: job a: -G is not for the lab" \
+	record $K -o d --job-file jobs.txt
+jf "a --output=x -- cat"
+refuse "a job's output" "jobs.txt:1: job a: --output=x is not for the lab" \
+	record $K -o d --job-file jobs.txt
+jf "a --memcg-limit lots -- cat"
+refuse "a job's record option, by record's parser" "jobs.txt:1: job a: refault record's options" \
+	record $K -o d --job-file jobs.txt
+jf "a bare --memcg-limit 1G -- cat"
+refuse "a bare job with record options" "jobs.txt:1: job a is bare" \
+	record $K -o d --job-file jobs.txt
+jf "# nothing"
+refuse "a job file without a job" "no job in it" record $K -o d --job-file jobs.txt
+refuse "a job file that is not there" "--job-file nosuch.txt" \
+	record $K -o d --job-file nosuch.txt
 "$REFAULT" lab record --help > out
 check "record --help names every GUEST option" \
 	'for o in cgroup mglru thp sysctl mem cpus swap file cold repeat; do grep -q -- "--$o" out || exit 1; done'
