@@ -655,6 +655,17 @@ static int run_driver(struct lab_cmd *c)
 
 /* ---------------------------------------------------------- the subcommands */
 
+/* --refault: this program, the refault the guest runs. */
+static int push_self(struct lab_cmd *c)
+{
+	char *self = realpath("/proc/self/exe", NULL);
+
+	if (!self)
+		return rf_err(VERB, "cannot find this program: /proc/self/exe: %s", strerror(errno)),
+		       RF_EXIT_FAILURE;
+	return push2(c, "--refault", self);
+}
+
 static int lab_build(int argc, char **argv)
 {
 	struct lab_cmd *c = &lab;
@@ -814,7 +825,6 @@ static int lab_record(int argc, char **argv)
 {
 	static const char *check[MAX_ARGS];
 	struct lab_cmd *c = &lab;
-	char *self;
 	size_t k = 0, i;
 	int ret, rest;
 
@@ -833,13 +843,9 @@ static int lab_record(int argc, char **argv)
 		if (rest < argc)
 			return rf_usage_error(VERB, "a command or --job-file, not both");
 		ret = check_job_file(c, c->job_file);
-		if (ret)
-			return ret;
-		self = realpath("/proc/self/exe", NULL);
-		if (!self)
-			return rf_err(VERB, "cannot find this program: /proc/self/exe: %s",
-				      strerror(errno)), RF_EXIT_FAILURE;
-		return push2(c, "--refault", self) ? RF_EXIT_USAGE : run_driver(c);
+		if (!ret)
+			ret = push_self(c);
+		return ret ? ret : run_driver(c);
 	}
 	if (rest >= argc)
 		return rf_usage_error(VERB, "no command: refault lab record ... -- COMMAND ARGS");
@@ -854,11 +860,10 @@ static int lab_record(int argc, char **argv)
 	ret = rf_cli_record_check((int)k, (char **)check);
 	if (ret)
 		return ret;
-	self = realpath("/proc/self/exe", NULL);
-	if (!self)
-		return rf_err(VERB, "cannot find this program: /proc/self/exe: %s", strerror(errno)),
-		       RF_EXIT_FAILURE;
-	if (push2(c, "--refault", self) || push(c, "--"))
+	ret = push_self(c);
+	if (ret)
+		return ret;
+	if (push(c, "--"))
 		return RF_EXIT_USAGE;
 	for (i = (size_t)rest; i < (size_t)argc; i++)
 		if (push(c, argv[i]))
@@ -869,7 +874,6 @@ static int lab_record(int argc, char **argv)
 static int lab_run(int argc, char **argv)
 {
 	struct lab_cmd *c = &lab;
-	char *self;
 	int ret, rest;
 
 	c->n = 2;
@@ -885,11 +889,8 @@ static int lab_run(int argc, char **argv)
 	ret = file(c, "--spec", argv[rest], false);
 	if (ret)
 		return ret;
-	self = realpath("/proc/self/exe", NULL);
-	if (!self)
-		return rf_err(VERB, "cannot find this program: /proc/self/exe: %s", strerror(errno)),
-		       RF_EXIT_FAILURE;
-	return push2(c, "--refault", self) ? RF_EXIT_USAGE : run_driver(c);
+	ret = push_self(c);
+	return ret ? ret : run_driver(c);
 }
 
 int cmd_lab(int argc, char **argv)

@@ -28,23 +28,22 @@ reads() {
 		awk -v i="ino=$ino" '$4 == "file_read" && $0 ~ (" " i " ") { print $7, $8 }'
 }
 
-rec -q -o "$dir/warm.rft" -- cat "$dir/f.dat" > /dev/null 2> "$dir/err"
-st=$?
-sed 's/^/# /' "$dir/err"
-np=$(inserted "$dir/warm.rft")
+# recorded NAME [--cold]: cat of the file recorded into NAME.rft: $st its status, $np the pages
+# of the file it inserted
+recorded() {
+	rec -q $2 -o "$dir/$1.rft" -- cat "$dir/f.dat" > /dev/null 2> "$dir/err"
+	st=$?
+	sed 's/^/# /' "$dir/err"
+	np=$(inserted "$dir/$1.rft")
+}
+
+recorded warm
 [ $st -eq 0 ] && [ "$np" -eq 0 ]
 tap $? "without --cold, a file read before is not inserted again (exit $st, $np pages inserted)"
-
-rec -q --cold -o "$dir/cold1.rft" -- cat "$dir/f.dat" > /dev/null 2> "$dir/err"
-st=$?
-sed 's/^/# /' "$dir/err"
-np=$(inserted "$dir/cold1.rft")
+recorded cold1 --cold
 [ $st -eq 0 ] && [ "$np" -eq 1024 ]
 tap $? "with --cold, every page of it is inserted (exit $st, $np of 1024 pages)"
-
-rec -q --cold -o "$dir/cold2.rft" -- cat "$dir/f.dat" > /dev/null 2> "$dir/err"
-st=$?
-np=$(inserted "$dir/cold2.rft")
+recorded cold2 --cold
 [ $st -eq 0 ] && [ "$np" -eq 1024 ]
 tap $? "and again on a second --cold recording (exit $st, $np of 1024 pages)"
 reads "$dir/cold1.rft" > "$dir/r1"
