@@ -353,6 +353,10 @@ static void summary(const struct record_cmd *c, const struct rf_record_session_s
 	if (st->lost)
 		fprintf(stderr, "refault record: the kernel dropped %llu records: use a larger --buffer-size\n",
 			(unsigned long long)st->lost);
+	if (st->large_late)
+		fprintf(stderr, "refault record: %llu large anonymous folios were allocated after "
+			"their fault was written, as one page each (the kernel compacted memory "
+			"inside the fault)\n", (unsigned long long)st->large_late);
 	if (c->o.rec.stack_bytes)
 		fprintf(stderr, "refault record: stacks: %llu samples (%s), %llu lost; %llu unwound to the "
 			"outermost frame, %llu truncated, %llu failed; %llu of %llu references have one\n",

@@ -46,11 +46,14 @@ struct rf_ra_run {
  * then, so the file_readahead of the folios the fault brought in goes first.
  */
 struct rf_fault_ctx {
-	struct rf_event ev;	/* the file_fault */
+	struct rf_event ev;	/* the file_fault, or an anon_fault of a large folio */
 	uint64_t addr;		/* the faulting address */
 	uint64_t last;		/* time of the task's last event inside the fault */
 	bool on;		/* the fault is not over */
 	bool held;		/* ev is not emitted yet */
+	/* an anonymous fault held for its large folio (normalize.c, on_page_alloc()) */
+	uint64_t large_pfn;
+	bool large_inserted;	/* the folio went on the LRU: the fault mapped it */
 };
 
 struct rec_task {
@@ -95,13 +98,26 @@ struct rf_cgroup_rec {
 	char *rel;
 };
 
-/* A page_fault_user waiting for the filemap event that may follow it on its CPU. */
+/*
+ * A page_fault_user waiting for the filemap event that may follow it on its
+ * CPU, or for the large folio the page allocator gives it (an anonymous THP
+ * or mTHP fault).
+ */
 struct rf_pending_fault {
 	uint64_t addr;
 	uint64_t time;
 	int32_t pid;
 	uint8_t flags;
+	uint8_t order;		/* of the movable folio allocated inside the fault */
+	uint64_t pfn;		/* and its pfn */
 	bool on;
+};
+
+/* The last large movable folio allocated on a CPU, until its mm_lru_insertion. */
+struct rf_large_alloc {
+	uint64_t pfn;
+	uint8_t order;		/* 0: none */
+	bool in_fault;		/* a fault of its task was pending on the CPU */
 };
 
 /*
@@ -129,6 +145,7 @@ struct rf_norm {
 	size_t cap_cgs;
 	uint64_t *lost_per_cpu;
 	struct rf_pending_fault *pending;	/* per CPU */
+	struct rf_large_alloc *large;		/* per CPU */
 	uint32_t nr_pending;
 	uint64_t pending_oldest;		/* no pending fault is older */
 	int32_t *held;			/* pids of tasks in a file fault (readahead.c) */
@@ -147,6 +164,7 @@ struct rf_norm {
 	uint64_t events;
 	uint64_t lost;
 	uint64_t unresolved;
+	uint64_t large_late;		/* large folios allocated after their fault went out */
 	uint64_t by_type[RF_EV_TYPE_MAX];
 };
 
@@ -175,7 +193,11 @@ void rec_name_file_from_fd(struct rf_norm *n, uint64_t time, int32_t pid, int fd
 			   uint32_t dev, uint64_t ino);
 
 /* normalize.c */
-/* Re-derive a held file fault's folio (index, order, PMD) now that its adds are known. */
+/*
+ * Re-derive a held file fault's folio (index, order, PMD) now that its adds
+ * are known; a held anonymous fault is of order 0 unless its large folio went
+ * on the LRU (large_inserted).
+ */
 void rec_fault_refolio(struct rf_norm *n, const struct rec_task *t, struct rf_event *ev,
 		       uint64_t addr);
 

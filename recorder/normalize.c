@@ -354,9 +354,16 @@ static void fault_folio(struct rf_norm *n, const struct rec_vma *v, uint64_t add
 void rec_fault_refolio(struct rf_norm *n, const struct rec_task *t, struct rf_event *ev,
 		       uint64_t addr)
 {
-	struct rec_mm *mm = rec_mm_get(n, t->mm, t->tgid);
-	const struct rec_vma *v = mm ? rec_vmas_find(&mm->vmas, addr) : NULL;
+	struct rec_mm *mm;
+	const struct rec_vma *v;
 
+	if (ev->type == RF_EV_ANON_FAULT) {
+		if (!t->fault.large_inserted)
+			ev->u.anon.order = 0;
+		return;
+	}
+	mm = rec_mm_get(n, t->mm, t->tgid);
+	v = mm ? rec_vmas_find(&mm->vmas, addr) : NULL;
 	if (!v || v->ino != ev->u.file.ino || v->dev != ev->u.file.dev)
 		return;
 	ev->u.file.flags &= ~RF_REF_PMD;
@@ -423,8 +430,17 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 	ev.type = RF_EV_ANON_FAULT;
 	ev.u.anon.mm = t->mm;
 	ev.u.anon.addr = pf->addr & ~((1ull << n->page_shift) - 1);
+	ev.u.anon.order = pf->order;
 	ev.u.anon.flags = pf->flags;
 	*evp = ev;
+	if (pf->order) {
+		/* out once the task leaves the fault, of order 0 if the folio was not mapped */
+		int err = rec_fault_hold(n, t, &ev, pf->addr);
+
+		t->fault.large_pfn = pf->pfn;
+		t->fault.large_inserted = false;
+		return err;
+	}
 	return rec_norm_emit(n, &ev);
 }
 
@@ -555,6 +571,38 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	pf->addr = rec_tp_u64(tp, TPF(page_fault_user, address), raw->data);
 	pf->flags = rec_tp_u64(tp, TPF(page_fault_user, error_code), raw->data) & FAULT_WRITE ?
 		    RF_REF_WRITE : 0;
+	pf->order = 0;
+	return 0;
+}
+
+/*
+ * kmem:mm_page_alloc, of movable folios of order above 0 only (recorder.c's
+ * filter).  Inside a fault pending on this CPU for the same task, it is the
+ * folio the fault maps: do_huge_pmd_anonymous_page() (a PMD THP) and, since
+ * v6.8, alloc_anon_folio() (an mTHP) allocate it after the fault's entry and
+ * before mapping it, trying smaller orders after a failure (pfn -1, skipped),
+ * so the fault's order is the last one allocated.  A page-cache folio for a
+ * file fault's readahead is allocated the same way; its order comes from its
+ * mm_filemap_add_to_page_cache.  The pfn waits for the mm_lru_insertion that
+ * follows on this CPU (folio_add_lru() puts a large folio on the LRU at once,
+ * without batching it), so the observation has the folio's order too.
+ */
+static int on_page_alloc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+			 int32_t pid)
+{
+	uint64_t pfn = rec_tp_u64(tp, TPF(mm_page_alloc, pfn), raw->data);
+	uint64_t order = rec_tp_u64(tp, TPF(mm_page_alloc, order), raw->data);
+	struct rf_pending_fault *pf;
+
+	if (pfn == UINT64_MAX || !order || order >= 32 || raw->cpu >= n->nr_cpus)
+		return 0;
+	pf = &n->pending[raw->cpu];
+	if (pf->on && pf->pid == pid) {
+		pf->order = (uint8_t)order;
+		pf->pfn = pfn;
+	}
+	n->large[raw->cpu] = (struct rf_large_alloc){ .pfn = pfn, .order = (uint8_t)order,
+						      .in_fault = pf->on && pf->pid == pid };
 	return 0;
 }
 
@@ -982,6 +1030,30 @@ static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct 
 /* -------------------------------------------------------------- lru */
 
 /*
+ * The insertion of the large folio last allocated on its CPU (on_page_alloc()):
+ * its order, and the fault of @t that allocated it mapped it (it was
+ * charged: a charge that fails frees the folio and falls back to a page,
+ * do_huge_pmd_anonymous_page() and alloc_anon_folio() alike).  One on an
+ * anonymous list whose fault had gone out before the allocation came (direct
+ * compaction inside the fault) is counted: that fault was written as order 0.
+ */
+static void large_insertion(struct rf_norm *n, const struct rf_raw *raw, struct rec_task *t,
+			    struct rf_event *ev)
+{
+	struct rf_large_alloc *la = raw->cpu < n->nr_cpus ? &n->large[raw->cpu] : NULL;
+
+	if (!la || !la->order || la->pfn != ev->u.lru.pfn)
+		return;
+	ev->u.lru.order = la->order;
+	if (t && t->fault.held && t->fault.ev.type == RF_EV_ANON_FAULT &&
+	    t->fault.large_pfn == la->pfn)
+		t->fault.large_inserted = true;
+	else if (!la->in_fault && ev->u.lru.lru <= 1)	/* LRU_INACTIVE_ANON, LRU_ACTIVE_ANON */
+		n->large_late++;
+	la->order = 0;
+}
+
+/*
  * @t: the task whose context drained the per-CPU batch, NULL for one the
  * scope does not follow (the drain instance: a kworker's lru_add_drain_all(),
  * another process on that CPU).  A page-cache folio is charged to the cgroup
@@ -991,7 +1063,7 @@ static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct 
  * faulted: the batch is per CPU, drained by its next add).
  */
 static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		  int32_t pid, const struct rec_task *t, bool add)
+		  int32_t pid, struct rec_task *t, bool add)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = pid,
 			       .type = add ? RF_EV_LRU_ADD : RF_EV_LRU_ACTIVATE };
@@ -1005,6 +1077,8 @@ static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw
 	ev.u.lru.order = info ? *info & ((1u << PFN_ORDER_BITS) - 1) : 0;
 	if (add) {
 		ev.u.lru.lru = rec_tp_u64(tp, TPF(mm_lru_insertion, lru), raw->data);
+		if (!info)
+			large_insertion(n, raw, t, &ev);
 		ev.u.lru.cgroup = info ? *info >> PFN_ORDER_BITS : t->cgroup;
 	}
 	return rec_norm_emit(n, &ev);
@@ -1248,6 +1322,9 @@ int rec_norm_record(void *ctx, const struct rf_raw *raw)
 	/* no task of the scope: it holds no fault, breaks no readahead run, is not named */
 	if (raw->drain)
 		return on_drain(n, id, tp, raw, pid);
+	/* inside a fault or a read: it neither ends a readahead run nor flushes a fault */
+	if (id == TP_mm_page_alloc)
+		return on_page_alloc(n, tp, raw, pid);
 	if (n->ra_open && pid != n->ra_pid) {
 		int err = rec_ra_interleaved(n, pid);
 
@@ -1323,6 +1400,7 @@ void rec_norm_stats(const struct rf_norm *n, struct rf_record_stats *st)
 	st->events = n->events;
 	st->lost = n->lost;
 	st->unresolved_faults = n->unresolved;
+	st->large_late = n->large_late;
 	memcpy(st->by_type, n->by_type, sizeof(st->by_type));
 }
 
@@ -1337,9 +1415,11 @@ int rec_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg)
 	n->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	n->lost_per_cpu = calloc(n->nr_cpus, sizeof(*n->lost_per_cpu));
 	n->pending = calloc(n->nr_cpus, sizeof(*n->pending));
-	if (!n->lost_per_cpu || !n->pending) {
+	n->large = calloc(n->nr_cpus, sizeof(*n->large));
+	if (!n->lost_per_cpu || !n->pending || !n->large) {
 		free(n->lost_per_cpu);
 		free(n->pending);
+		free(n->large);
 		free(n);
 		return RF_ERR_NOMEM;
 	}
@@ -1365,5 +1445,6 @@ void rec_norm_free(struct rf_norm *n)
 	free(n->cgs);
 	free(n->lost_per_cpu);
 	free(n->pending);
+	free(n->large);
 	free(n);
 }

@@ -95,7 +95,9 @@ struct rf_source;
 
 int rec_source_open(struct rf_source **out, const struct rf_source_cfg *cfg, char *msg, size_t len);
 struct tep_handle *rec_source_tep(struct rf_source *src);
-int rec_source_enable(struct rf_source *src, const char *system, const char *event);
+/* Enable @system:@event in the main instance with @filter (NULL: none). */
+int rec_source_enable(struct rf_source *src, const char *system, const char *event,
+		      const char *filter);
 /*
  * Following a pid, a second instance records, for the tasks not followed, the
  * events of per-CPU batches any task may drain (LRU insertions and activations)

@@ -92,6 +92,8 @@ struct rf_record_stats {
 	uint64_t pages;			/* sub-buffers read */
 	uint64_t raw_bytes;		/* bytes of sub-buffers read */
 	uint64_t unresolved_faults;	/* page faults whose address matched no mapping */
+	/* large folios (THP, mTHP) allocated after their fault went out as order 0 */
+	uint64_t large_late;
 	/* --call-graph (struct rf_stacks_stats) */
 	uint64_t stack_samples, stack_lost, stack_unwound, stack_truncated, stack_failed;
 	uint64_t stack_refs, stack_refs_without, stack_bytes;

@@ -147,6 +147,17 @@ static const char *drain_filter(int tp)
 	return tp == TP_mm_lru_insertion ? "lru >= 2" : NULL;
 }
 
+/*
+ * Of the page allocator's records, only those that can be a fault's large
+ * folio: order above 0, and __GFP_MOVABLE (bit 3 in every kernel's gfp.h),
+ * which a user page's allocation has (GFP_HIGHUSER_MOVABLE, GFP_TRANSHUGE)
+ * and a slab's, a page table's or a kernel stack's has not.
+ */
+static const char *main_filter(int tp)
+{
+	return tp == TP_mm_page_alloc ? "order > 0 && gfp_flags & 8" : NULL;
+}
+
 static int enable_events(struct rf_recorder *rec)
 {
 	size_t off = 0;
@@ -179,7 +190,7 @@ static int enable_events(struct rf_recorder *rec)
 		if (i == TP_damon_aggregated)
 			err = rec_source_enable_drain(rec->src, rec->system[i], d->name, NULL);
 		else
-			err = rec_source_enable(rec->src, rec->system[i], d->name);
+			err = rec_source_enable(rec->src, rec->system[i], d->name, main_filter(i));
 		if (!err && in_drain(i))
 			err = rec_source_enable_drain(rec->src, rec->system[i], d->name,
 						      drain_filter(i));

@@ -175,12 +175,13 @@ static int open_writer(struct rf_record_session *s)
 	int err;
 
 	rec_header_fill(h, &s->o, s->memcg_rel, rec_recorder_sources(s->rec));
-	/* docs/recording.md, "Known limits": an anonymous THP fault is recorded as one page */
-	if (!strcmp(h->host.thp_mode, "always"))
-		note(s, "warning: transparent huge pages are 'always': an anonymous fault the "
-		     "kernel serves with a 2 MiB folio is recorded as one page, so a replay "
-		     "undercounts anonymous memory (echo madvise > "
-		     "/sys/kernel/mm/transparent_hugepage/enabled to record without)");
+	/* an anonymous fault's folio order comes from kmem:mm_page_alloc (normalize.c) */
+	if (h->host.thp_mode[0] && strcmp(h->host.thp_mode, "never") &&
+	    !strstr(rec_recorder_sources(s->rec), "kmem:mm_page_alloc"))
+		note(s, "warning: transparent huge pages are '%s' and kmem:mm_page_alloc is "
+		     "not recorded: an anonymous fault the kernel serves with a large folio "
+		     "is recorded as one page, so a replay undercounts anonymous memory "
+		     "(add the refs group to --events)", h->host.thp_mode);
 	s->o.writer.folio_ids = !s->o.kernel_pfns;	/* the writer numbers the folios */
 	err = rf_trace_writer_fdopen(&s->w, s->out_fd, h, &s->o.writer);
 	if (err)

@@ -467,9 +467,19 @@ static int enable(struct tracefs_instance *inst, const char *system, const char 
 		-errno ?: RF_ERR_IO : 0;
 }
 
-int rec_source_enable(struct rf_source *s, const char *system, const char *event)
+/* @event's filter in @inst, then its enable file */
+static int enable_filtered(struct tracefs_instance *inst, const char *system, const char *event,
+			   const char *filter)
 {
-	return enable(s->inst, system, event);
+	if (filter && tracefs_event_file_write(inst, system, event, "filter", filter) < 0)
+		return -errno ?: RF_ERR_IO;
+	return enable(inst, system, event);
+}
+
+int rec_source_enable(struct rf_source *s, const char *system, const char *event,
+		      const char *filter)
+{
+	return enable_filtered(s->inst, system, event, filter);
 }
 
 bool rec_source_has_drain(const struct rf_source *s)
@@ -480,14 +490,7 @@ bool rec_source_has_drain(const struct rf_source *s)
 int rec_source_enable_drain(struct rf_source *s, const char *system, const char *event,
 			    const char *filter)
 {
-	char file[256];
-
-	if (!s->drain)
-		return 0;
-	snprintf(file, sizeof(file), "events/%s/%s/filter", system, event);
-	if (filter && tracefs_instance_file_write(s->drain, file, filter) < 0)
-		return -errno ?: RF_ERR_IO;
-	return enable(s->drain, system, event);
+	return s->drain ? enable_filtered(s->drain, system, event, filter) : 0;
 }
 
 static int open_cpus(struct rf_source *s, char *msg, size_t len)

@@ -367,6 +367,81 @@ static void test_flush_order(void)
 	harness_free(&h);
 }
 
+/*
+ * An anonymous fault's folio order from the page allocator's record inside it
+ * (THP, mTHP): the last allocation that did not fail; the insertion after it
+ * has the order too; an allocation by another task, or after the fault went
+ * out, changes no fault, and the latter is counted when it goes on an
+ * anonymous list.
+ */
+static void test_large_anon(void)
+{
+	const uint64_t base = 0x7f0000200000ull, fail = UINT64_MAX;
+	const struct rf_event *f0, *f1, *f2, *f3, *f4, *l0;
+	struct rf_record_stats st;
+	struct harness h;
+	int err = 0;
+
+	harness_init(&h);
+	err |= FEED(&h, sys_enter_mmap, FAKE_PID, 0, 1000, .addr = 0, .len = 8 << 20,
+		    .prot = PROT_READ | PROT_WRITE, .flags = MAP_PRIVATE | MAP_ANONYMOUS,
+		    .fd = (uint64_t)-1, .off = 0);
+	err |= FEED(&h, sys_exit_mmap, FAKE_PID, 0, 1100, .ret = base);
+	/* a PMD THP: the fault, its order-9 folio, the folio's insertion */
+	err |= FEED(&h, page_fault_user, FAKE_PID, 1, 2000, .address = base + 0x1234,
+		    .error_code = 0x6);
+	err |= FEED(&h, mm_page_alloc, FAKE_PID, 1, 2010, .pfn = 0x40000, .order = 9);
+	err |= FEED(&h, mm_lru_insertion, FAKE_PID, 1, 2020, .pfn = 0x40000, .lru = 0);
+	/* an mTHP after a failed order 9, its memcg reclaiming for the charge */
+	err |= FEED(&h, page_fault_user, FAKE_PID, 1, 3000, .address = base + (2 << 20),
+		    .error_code = 0x6);
+	err |= FEED(&h, mm_page_alloc, FAKE_PID, 1, 3010, .pfn = fail, .order = 9);
+	err |= FEED(&h, mm_page_alloc, FAKE_PID, 1, 3011, .pfn = 0x50000, .order = 4);
+	err |= FEED(&h, mm_vmscan_memcg_reclaim_begin, FAKE_PID, 1, 3020, .order = 0);
+	err |= FEED(&h, mm_vmscan_memcg_reclaim_end, FAKE_PID, 1, 8000, .nr_reclaimed = 32);
+	err |= FEED(&h, mm_lru_insertion, FAKE_PID, 1, 8010, .pfn = 0x50000, .lru = 0);
+	/* another task's allocation on the CPU of the fault */
+	err |= FEED(&h, page_fault_user, FAKE_PID, 1, 9000, .address = base + (3 << 20),
+		    .error_code = 0x6);
+	err |= FEED(&h, mm_page_alloc, FAKE_PID + 1, 1, 9010, .pfn = 0x60000, .order = 9);
+	err |= FEED(&h, sys_enter_madvise, FAKE_PID, 1, 9020, .start = 0, .len_in = 0);
+	/* a charge that failed: the folio freed, not inserted, the fault served by a page */
+	err |= FEED(&h, page_fault_user, FAKE_PID, 1, 10000, .address = base + (5 << 20),
+		    .error_code = 0x6);
+	err |= FEED(&h, mm_page_alloc, FAKE_PID, 1, 10010, .pfn = 0x80000, .order = 9);
+	err |= FEED(&h, sys_enter_madvise, FAKE_PID, 1, 10200, .start = 0, .len_in = 0);
+	/* a fault that went out (another CPU's record 200 us later) before its allocation */
+	err |= FEED(&h, page_fault_user, FAKE_PID, 1, 20000, .address = base + (4 << 20),
+		    .error_code = 0x6);
+	err |= FEED(&h, sys_enter_madvise, FAKE_PID + 2, 0, 220000, .start = 0, .len_in = 0);
+	err |= FEED(&h, mm_page_alloc, FAKE_PID, 1, 220010, .pfn = 0x70000, .order = 9);
+	err |= FEED(&h, mm_lru_insertion, FAKE_PID, 1, 220020, .pfn = 0x70000, .lru = 0);
+	err |= rec_norm_flush(h.n);
+	rec_norm_stats(h.n, &st);
+	f0 = nth_of(&h, RF_EV_ANON_FAULT, 0);
+	f1 = nth_of(&h, RF_EV_ANON_FAULT, 1);
+	f2 = nth_of(&h, RF_EV_ANON_FAULT, 2);
+	f3 = nth_of(&h, RF_EV_ANON_FAULT, 3);
+	f4 = nth_of(&h, RF_EV_ANON_FAULT, 4);
+	l0 = nth_of(&h, RF_EV_LRU_ADD, 0);
+	ok(!err && f0 && f0->u.anon.order == 9 && f0->u.anon.addr == base + 0x1000,
+	   "a THP fault is of order 9 at its page (got %d, %#llx)", f0 ? f0->u.anon.order : -1,
+	   f0 ? (unsigned long long)f0->u.anon.addr : 0ull);
+	ok(l0 && l0->u.lru.order == 9, "its insertion is of order 9 (got %d)",
+	   l0 ? l0->u.lru.order : -1);
+	ok(f1 && f1->u.anon.order == 4, "an mTHP fault after a failed allocation takes the order "
+	   "allocated, through its charge's reclaim (got %d)", f1 ? f1->u.anon.order : -1);
+	ok(f2 && f2->u.anon.order == 0, "another task's allocation leaves a fault at order 0 "
+	   "(got %d)", f2 ? f2->u.anon.order : -1);
+	ok(f3 && f3->u.anon.order == 0 && f3->u.anon.addr == base + (5 << 20),
+	   "a large folio never inserted (its charge failed) leaves its fault at order 0 (got %d)",
+	   f3 ? f3->u.anon.order : -1);
+	ok(f4 && f4->u.anon.order == 0 && st.large_late == 1,
+	   "an allocation after its fault went out is counted (order %d, %llu counted)",
+	   f4 ? f4->u.anon.order : -1, (unsigned long long)st.large_late);
+	harness_free(&h);
+}
+
 static int temp_file(char *path, size_t len, const char *tag, uint64_t *ino, uint32_t *dev)
 {
 	char page[4096] = { 0 };
@@ -529,12 +604,13 @@ out:
 
 int main(void)
 {
-	plan(24);
+	plan(30);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
 	test_drain();
 	test_flush_order();
+	test_large_anon();
 	test_mmap_fd_reused();
 	test_mmap_hole_refilled();
 	test_damon();

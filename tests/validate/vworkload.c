@@ -10,6 +10,10 @@
  *   vworkload mmap FILE PASSES              mmap it, read a byte of every page PASSES times
  *   vworkload anon MIB PASSES [FILE]        dirty MIB of anonymous memory PASSES times,
  *                                           reading FILE once in between (file pressure)
+ *   vworkload thp MIB PASSES [FILE]         as anon, in a 2 MiB-aligned range advised
+ *                                           MADV_HUGEPAGE (transparent huge pages where the
+ *                                           kernel has them on); says how many it got on
+ *                                           stdout: "AnonHugePages: N kB"
  *   vworkload hot FILE HOT_MIB ROUNDS       random 4 KiB preads of the first HOT_MIB while
  *                                           streaming the rest of FILE, ROUNDS times
  *   vworkload mhot FILE HOT_MIB ROUNDS      as hot, but the stream is mapped: a byte of every
@@ -107,21 +111,42 @@ static void mmap_passes(const char *path, long passes)
 		puts("");
 }
 
-static void anon_passes(long mib, long passes, const char *file)
+/* The process's AnonHugePages line of /proc/self/smaps_rollup, on stdout. */
+static void say_huge(void)
 {
-	size_t len = (size_t)mib << 20, i;
-	long pg = sysconf(_SC_PAGESIZE), p;
-	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
 
-	if (a == MAP_FAILED)
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "AnonHugePages:", 14))
+			fputs(line, stdout);
+	if (f)
+		fclose(f);
+	fflush(stdout);
+}
+
+static void anon_passes(long mib, long passes, const char *file, bool huge)
+{
+	const size_t pmd = 2 << 20;
+	size_t len = (size_t)mib << 20, i, map = huge ? len + pmd : len;
+	long pg = sysconf(_SC_PAGESIZE), p;
+	char *m = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
+
+	if (m == MAP_FAILED)
 		die("mmap anon");
+	a = huge ? (char *)(((uintptr_t)m + pmd - 1) & ~(uintptr_t)(pmd - 1)) : m;
+	/* EINVAL: a kernel without transparent huge pages; the pages are small then */
+	if (huge && madvise(a, len, MADV_HUGEPAGE) && errno != EINVAL)
+		die("madvise MADV_HUGEPAGE");
 	for (p = 0; p < passes; p++) {
 		for (i = 0; i < len; i += pg)
 			a[i] = (char)(p + 1);
 		if (file && p == 0)
 			read_passes(file, 1);
 	}
-	munmap(a, len);
+	if (huge)
+		say_huge();
+	munmap(m, map);
 }
 
 /* A small deterministic generator: the same pages every run. */
@@ -340,7 +365,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "mmap") && argc == 4)
 		mmap_passes(argv[2], num(argv[3]));
 	else if (!strcmp(mode, "anon") && (argc == 4 || argc == 5))
-		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL);
+		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, false);
+	else if (!strcmp(mode, "thp") && (argc == 4 || argc == 5))
+		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, true);
 	else if (!strcmp(mode, "hot") && argc == 5)
 		hot(argv[2], num(argv[3]), num(argv[4]), false, false);
 	else if (!strcmp(mode, "mhot") && argc == 5)
@@ -350,7 +377,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|mmap|anon|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|mmap|anon|thp|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
