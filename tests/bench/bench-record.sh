@@ -37,8 +37,13 @@ head -c ${MMAP_MB}M /dev/urandom > "$dir/mm.dat"
 
 # the tracepoints refault record enables by default, for perf
 events=$("$REFAULT" record --list-events | awk '/^  / { printf "%s%s", sep, $2; sep = "," }')
+# (kmem:mm_page_alloc with the recorder's own filter, recorder/recorder.c main_filter())
 perf_events=$(echo "$events" | tr ',' '\n' | while read -r e; do
-	perf list "$e" 2> /dev/null | grep -q "$e" && printf -- "-e %s " "$e"; done)
+	perf list "$e" 2> /dev/null | grep -q "$e" || continue
+	printf -- "-e %s " "$e"
+	# one word: $perf_events is split at spaces
+	[ "$e" = kmem:mm_page_alloc ] && printf -- "--filter order>0&&gfp_flags&8 "
+done)
 
 now_ns() { date +%s%N; }
 py=
