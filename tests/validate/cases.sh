@@ -6,7 +6,7 @@
 VLIMIT=64M
 VSNAP=100ms
 # VCASES_ONLY="case ..." runs a subset (debugging)
-VCASES=${VCASES_ONLY:-"read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-swap compete hot"}
+VCASES=${VCASES_ONLY:-"read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-thp anon-swap compete hot"}
 
 vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	case $1 in
@@ -16,6 +16,7 @@ vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	read1-small) echo "read $2/f32 1";;
 	mmap-large) echo "mmap $2/f256 2";;
 	anon-noswap) echo "anon 40 2 $2/f128a";;
+	anon-thp) echo "thp 40 2 $2/f128a";;
 	anon-swap) echo "anon 96 2";;
 	compete) echo "compete $2/f128a $2/f128b 2";;
 	hot) echo "hot $2/f256 32 1";;
@@ -50,6 +51,7 @@ vcase_describe() {
 	read1-small) echo "read() a 32 MiB file once";;
 	mmap-large) echo "mmap a 256 MiB file, read a byte of every page, twice";;
 	anon-noswap) echo "dirty 40 MiB anonymous twice, a 128 MiB file read in between";;
+	anon-thp) echo "as anon-noswap, in transparent huge pages (MADV_HUGEPAGE)";;
 	anon-swap) echo "dirty 96 MiB anonymous twice with a 256 MiB swap file";;
 	compete) echo "two child cgroups read a 128 MiB file each, twice, at once";;
 	hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB";;
