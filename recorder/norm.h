@@ -73,6 +73,8 @@ struct rec_task {
 	bool mmap_pending;
 	uint8_t reclaim;	/* RF_RECLAIM_* + 1 while in direct/memcg reclaim, 0 outside */
 	bool kswapd;
+	/* inside fadvise(WILLNEED), madvise(WILLNEED) or readahead(2): its adds are readahead */
+	bool ra_call;
 };
 
 /* The pages an address space's last fault-around window mapped (normalize.c, fault_around()). */

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,7 @@ static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct 
 static void read_begin(struct rec_task *t, uint64_t count, int fd)
 {
 	memset(&t->rd, 0, sizeof(t->rd));
+	t->ra_call = false;	/* its exit was not seen */
 	t->rd.active = true;
 	t->rd.count = count;
 	t->rd.fd = fd;
@@ -255,8 +257,8 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 	 * a fault is held is the task's next, untraced, syscall (a write() whose
 	 * copy faulted), not the fault's.
 	 */
-	err = t->rd.active || (t->fault.on && t->fault.ev.u.file.dev == dev &&
-			       t->fault.ev.u.file.ino == ino) ?
+	err = t->rd.active || t->ra_call || (t->fault.on && t->fault.ev.type == RF_EV_FILE_FAULT &&
+			       t->fault.ev.u.file.dev == dev && t->fault.ev.u.file.ino == ino) ?
 	      rec_ra_add(n, t, raw, dev, ino, idx, order) : 0;
 	return err ? err : rec_norm_emit(n, &ev);
 }
@@ -572,6 +574,7 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	pf->flags = rec_tp_u64(tp, TPF(page_fault_user, error_code), raw->data) & FAULT_WRITE ?
 		    RF_REF_WRITE : 0;
 	pf->order = 0;
+	t->ra_call = false;	/* a user fault is outside any syscall: an exit was lost */
 	return 0;
 }
 
@@ -803,6 +806,22 @@ static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 	ev.u.file.advice = rec_tp_u64(tp, TPF(sys_enter_fadvise64, advice), d);
 	rec_name_file_from_fd(n, raw->ts, t->pid, fd, ev.u.file.dev, ev.u.file.ino);
 	return rec_norm_emit(n, &ev);
+}
+
+/*
+ * The end of fadvise(WILLNEED), madvise(WILLNEED) of a file mapping or
+ * readahead(2): generic_fadvise() -> force_page_cache_readahead() (madvise's
+ * madvise_willneed() through vfs_fadvise(), readahead(2) through
+ * ksys_readahead()) added the folios in the task's context, before their
+ * reads were done; they go out as the file_readahead they are, before any
+ * reference that touches them.
+ */
+static int ra_call_end(struct rf_norm *n, struct rec_task *t)
+{
+	if (!t->ra_call)
+		return 0;
+	t->ra_call = false;
+	return rec_ra_flush(n, t);
 }
 
 /* ------------------------------------------------------------ tasks */
@@ -1286,8 +1305,17 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 	case TP_sys_enter_mmap: return on_mmap_enter(tp, raw, t);
 	case TP_sys_exit_mmap: return on_mmap_exit(n, tp, raw, t);
 	case TP_sys_enter_munmap: return on_munmap_madvise(n, tp, raw, t, true);
-	case TP_sys_enter_madvise: return on_munmap_madvise(n, tp, raw, t, false);
-	case TP_sys_enter_fadvise64: return on_fadvise(n, tp, raw, t);
+	case TP_sys_enter_madvise:
+		t->ra_call = rec_tp_u64(tp, TPF(sys_enter_madvise, behavior), d) == MADV_WILLNEED;
+		return on_munmap_madvise(n, tp, raw, t, false);
+	case TP_sys_enter_fadvise64:
+		t->ra_call = rec_tp_u64(tp, TPF(sys_enter_fadvise64, advice), d) ==
+			     POSIX_FADV_WILLNEED;
+		return on_fadvise(n, tp, raw, t);
+	case TP_sys_enter_readahead: t->ra_call = true; return 0;
+	case TP_sys_exit_madvise:
+	case TP_sys_exit_fadvise64:
+	case TP_sys_exit_readahead: return ra_call_end(n, t);
 	case TP_task_newtask: return on_newtask(n, tp, raw, t);
 	case TP_sched_process_exec: return on_exec(n, tp, raw, t);
 	case TP_sched_process_exit: return on_task_exit(n, raw, t);

@@ -16,9 +16,10 @@
  * exit), or has been silent for HOLD_NS; the run goes out first.  A run
  * also goes out as soon as another task's record comes between its adds, so
  * that concurrent readers' insertions stay in the order the kernel made them
- * (a read's exit may come milliseconds of I/O after its adds).  Adds
- * anywhere else (write(), fadvise(WILLNEED), readahead(2), splice) are not
- * readahead of a reference and are left out.  The event's CPU is the one its
+ * (a read's exit may come milliseconds of I/O after its adds).  The adds
+ * inside fadvise(WILLNEED), madvise(WILLNEED) and readahead(2) are readahead
+ * too, out at the syscall's exit (normalize.c, ra_call_end()).  Adds anywhere
+ * else (write(), splice) are not readahead of a reference and are left out.  The event's CPU is the one its
  * adds ran on: a run is cut where the task migrated.
  */
 #include "config.h"

@@ -50,7 +50,11 @@ struct tep_format_field;
 	TP(syscalls, sys_exit_mmap, refs, F(ret))					\
 	TP(syscalls, sys_enter_munmap, refs, F(addr) F(len))				\
 	TP(syscalls, sys_enter_madvise, refs, F(start) F(len_in) F(behavior))		\
+	TP(syscalls, sys_exit_madvise, refs, F(ret))					\
 	TP(syscalls, sys_enter_fadvise64, refs, F(fd) F(offset) F(len) F(advice))	\
+	TP(syscalls, sys_exit_fadvise64, refs, F(ret))					\
+	TP(syscalls, sys_enter_readahead, refs, F(fd) F(offset) F(count))		\
+	TP(syscalls, sys_exit_readahead, refs, F(ret))					\
 	TP(filemap, mm_filemap_fault, refs, F(i_ino) F(s_dev) F(index))			\
 	TP(filemap, mm_filemap_map_pages, refs, F(i_ino) F(s_dev) F(index) F(last_index))	\
 	TP(task, task_newtask, tasks, F(pid) F(comm) F(clone_flags))			\

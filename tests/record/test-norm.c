@@ -442,6 +442,47 @@ static void test_large_anon(void)
 	harness_free(&h);
 }
 
+/*
+ * The adds inside fadvise(WILLNEED), madvise(WILLNEED) and readahead(2) are
+ * file_readahead, out at the syscall's exit; those of another advice are not.
+ */
+static void test_willneed(void)
+{
+	struct harness h;
+	const struct rf_event *r0, *r1, *r2;
+	int err = 0;
+
+	harness_init(&h);
+	err |= FEED(&h, sys_enter_fadvise64, FAKE_PID, 0, 1000, .fd = 1000, .offset = 0,
+		    .len = 0, .advice = 3 /* POSIX_FADV_WILLNEED */);
+	err |= add(&h, 0, 1010, 0);
+	err |= add(&h, 0, 1020, 1);
+	err |= FEED(&h, sys_exit_fadvise64, FAKE_PID, 0, 1030, .ret = 0);
+	err |= FEED(&h, sys_enter_readahead, FAKE_PID, 0, 2000, .fd = 1000, .offset = 8192,
+		    .count = 8192);
+	err |= add(&h, 0, 2010, 2);
+	err |= FEED(&h, sys_exit_readahead, FAKE_PID, 0, 2020, .ret = 0);
+	err |= FEED(&h, sys_enter_madvise, FAKE_PID, 0, 3000, .start = 0, .len_in = 4096,
+		    .behavior = 3 /* MADV_WILLNEED */);
+	err |= add(&h, 0, 3010, 3);
+	err |= FEED(&h, sys_exit_madvise, FAKE_PID, 0, 3020, .ret = 0);
+	err |= FEED(&h, sys_enter_fadvise64, FAKE_PID, 0, 4000, .fd = 1000, .offset = 0,
+		    .len = 0, .advice = 4 /* POSIX_FADV_DONTNEED */);
+	err |= add(&h, 0, 4010, 4);
+	err |= FEED(&h, sys_exit_fadvise64, FAKE_PID, 0, 4020, .ret = 0);
+	err |= rec_norm_flush(h.n);
+	r0 = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
+	r1 = nth_of(&h, RF_EV_FILE_READAHEAD, 1);
+	r2 = nth_of(&h, RF_EV_FILE_READAHEAD, 2);
+	ok(!err && r0 && r0->u.file.index == 0 && r0->u.file.nr == 2,
+	   "fadvise(WILLNEED)'s adds are one file_readahead of pages 0-1 (got %d+%d)",
+	   r0 ? (int)r0->u.file.index : -1, r0 ? (int)r0->u.file.nr : -1);
+	ok(r1 && r1->u.file.index == 2 && r1->u.file.nr == 1 && r2 && r2->u.file.index == 3,
+	   "readahead(2)'s and madvise(WILLNEED)'s too, each at its exit");
+	is_int(count_of(&h, RF_EV_FILE_READAHEAD), 3, "an add inside fadvise(DONTNEED) is none");
+	harness_free(&h);
+}
+
 static int temp_file(char *path, size_t len, const char *tag, uint64_t *ino, uint32_t *dev)
 {
 	char page[4096] = { 0 };
@@ -604,13 +645,14 @@ out:
 
 int main(void)
 {
-	plan(30);
+	plan(33);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
 	test_drain();
 	test_flush_order();
 	test_large_anon();
+	test_willneed();
 	test_mmap_fd_reused();
 	test_mmap_hole_refilled();
 	test_damon();

@@ -14,6 +14,8 @@
  *                                           MADV_HUGEPAGE (transparent huge pages where the
  *                                           kernel has them on); says how many it got on
  *                                           stdout: "AnonHugePages: N kB"
+ *   vworkload willneed FILE                 posix_fadvise(POSIX_FADV_WILLNEED) the whole
+ *                                           FILE, then read() it once
  *   vworkload hot FILE HOT_MIB ROUNDS       random 4 KiB preads of the first HOT_MIB while
  *                                           streaming the rest of FILE, ROUNDS times
  *   vworkload mhot FILE HOT_MIB ROUNDS      as hot, but the stream is mapped: a byte of every
@@ -68,6 +70,18 @@ static void drop(int argc, char **argv)
 			die("posix_fadvise");
 		close(fd);
 	}
+}
+
+static void read_passes(const char *path, long passes);
+
+static void willneed(const char *path)
+{
+	int fd = open_ro(path);
+
+	if (posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED))
+		die("posix_fadvise");
+	close(fd);
+	read_passes(path, 1);
 }
 
 static void read_passes(const char *path, long passes)
@@ -366,6 +380,8 @@ int main(int argc, char **argv)
 		mmap_passes(argv[2], num(argv[3]));
 	else if (!strcmp(mode, "anon") && (argc == 4 || argc == 5))
 		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, false);
+	else if (!strcmp(mode, "willneed") && argc == 3)
+		willneed(argv[2]);
 	else if (!strcmp(mode, "thp") && (argc == 4 || argc == 5))
 		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, true);
 	else if (!strcmp(mode, "hot") && argc == 5)
@@ -377,7 +393,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|mmap|anon|thp|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|mmap|anon|thp|willneed|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
