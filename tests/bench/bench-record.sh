@@ -124,8 +124,10 @@ run_floor() {	# the tracepoints on, no reader: what the kernel pays to record th
 	echo mono > "$floor_inst/trace_clock"
 	echo "$BUFFER_KB" > "$floor_inst/buffer_size_kb"
 	echo "$events" | tr ',' '\n' | while read -r e; do
-		f="$floor_inst/events/$(echo "$e" | tr ':' '/')/enable"
-		[ -e "$f" ] && echo 1 > "$f"
+		f="$floor_inst/events/$(echo "$e" | tr ':' '/')"
+		[ -e "$f/enable" ] || continue
+		[ "$e" = kmem:mm_page_alloc ] && echo 'order > 0 && gfp_flags & 8' > "$f/filter"
+		echo 1 > "$f/enable"
 	done
 	echo 1 > "$floor_inst/tracing_on"
 	timed_workload floor >> "$dir/floor.ms"
