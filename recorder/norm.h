@@ -138,6 +138,7 @@ struct rf_norm {
 	struct rec_u64_map pfn_info;	/* pfn -> charged cgroup << 8 | order, while cached */
 	/* rf_hash2(rf_hash2(dev, ino), first index) -> add sequence << 8 | order, while cached */
 	struct rec_u64_map folios;
+	struct rec_u64_map ino_dev;	/* ino -> dev of the last read, fault or add of that ino */
 	/* rf_hash2(dev, ino) -> 0 once NAME_FILE went out, else failed attempts */
 	struct rec_u64_map named_files;
 	struct rec_u64_map cg_by_path;	/* rf_hash_str(path) -> index in cgs */

@@ -68,6 +68,10 @@ int rec_norm_emit(struct rf_norm *n, const struct rf_event *ev)
 	n->events++;
 	if (ev->type < RF_EV_TYPE_MAX)
 		n->by_type[ev->type]++;
+	/* the file system's device of each file, for the writes that name only their bdi */
+	if (ev->type == RF_EV_FILE_READ || ev->type == RF_EV_FILE_FAULT ||
+	    ev->type == RF_EV_PAGECACHE_ADD)
+		rec_u64_map_put(&n->ino_dev, ev->u.file.ino, ev->u.file.dev);
 	if (ev->time < n->last_time) {
 		/* held back (a fault waiting for its filemap event): keep the trace in order */
 		late = *ev;
@@ -261,6 +265,59 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 			       t->fault.ev.u.file.dev == dev && t->fault.ev.u.file.ino == ino) ?
 	      rec_ra_add(n, t, raw, dev, ino, idx, order) : 0;
 	return err ? err : rec_norm_emit(n, &ev);
+}
+
+static bool cached_folio(const struct rf_norm *n, uint32_t dev, uint64_t ino, uint64_t idx,
+			 uint32_t *order, uint64_t *seq);
+
+/*
+ * The device of the file @ino whose folio the bdi named @raw's "name" dirtied:
+ * the one that file's page-cache adds gave (a partition's, where the bdi is
+ * its disk's), else the bdi's own "MAJ:MIN"; 0 if neither (a bdi without a
+ * device number: tmpfs's "noop" is never written back).
+ */
+static uint32_t dirty_dev(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+			  uint64_t ino)
+{
+	const uint64_t *known = rec_u64_map_get(&n->ino_dev, ino);
+	unsigned int major, minor;
+	char bdi[40];
+
+	if (known)
+		return (uint32_t)*known;
+	rec_tp_str(tp, TPF(writeback_dirty_folio, name), raw->data, raw->size, bdi, sizeof(bdi));
+	if (sscanf(bdi, "%u:%u", &major, &minor) != 2 || major >= 1u << 12 || minor >= 1u << 20)
+		return 0;
+	return major << 20 | minor;
+}
+
+/*
+ * writeback:writeback_dirty_folio: a clean page-cache folio became dirty, in
+ * the context of the task that dirtied it -- folio_account_dirtied(), from a
+ * buffered write's ->write_end() or a shared mapping's page_mkwrite: that
+ * task's file_write of the folio (of the order its add gave; the page alone if
+ * it was cached before the recording).  A write to a folio already dirty sets
+ * nothing the kernel's reclaim reads (since v4.7 a buffered write does not
+ * mark the folio accessed: grab_cache_page_write_begin() without
+ * FGP_ACCESSED), and makes no record.
+ */
+static int on_dirty(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		    struct rec_task *t)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
+			       .type = RF_EV_FILE_WRITE };
+	uint64_t ino = rec_tp_u64(tp, TPF(writeback_dirty_folio, ino), raw->data);
+	uint64_t idx = rec_tp_u64(tp, TPF(writeback_dirty_folio, index), raw->data), seq;
+	uint32_t dev = dirty_dev(n, tp, raw, ino), order = 0;
+
+	if (!dev || out_file(n, dev, ino))
+		return 0;
+	cached_folio(n, dev, ino, idx, &order, &seq);
+	ev.u.file.dev = dev;
+	ev.u.file.ino = ino;
+	ev.u.file.index = idx & ~((1ull << order) - 1);
+	ev.u.file.nr = 1ull << order;
+	return rec_norm_emit(n, &ev);
 }
 
 /* ----------------------------------------------------------- faults */
@@ -1290,6 +1347,7 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 	case TP_mm_filemap_add_to_page_cache: return on_pc(n, tp, raw, t, true);
 	case TP_mm_filemap_delete_from_page_cache: return on_pc(n, tp, raw, t, false);
 	case TP_page_fault_user: return on_fault(n, tp, raw, t);
+	case TP_writeback_dirty_folio: return on_dirty(n, tp, raw, t);
 	case TP_sys_enter_read:
 		read_begin(t, rec_tp_u64(tp, TPF(sys_enter_read, count), d),
 			   (int)rec_tp_u64(tp, TPF(sys_enter_read, fd), d));
@@ -1466,6 +1524,7 @@ void rec_norm_free(struct rf_norm *n)
 	rec_ra_free(n);
 	rec_u64_map_destroy(&n->folios);
 	rec_u64_map_destroy(&n->named_files);
+	rec_u64_map_destroy(&n->ino_dev);
 	rec_u64_map_destroy(&n->cg_by_path);
 	rec_u64_map_destroy(&n->scope);
 	for (i = 0; i < n->nr_cgs; i++)

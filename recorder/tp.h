@@ -56,6 +56,7 @@ struct tep_format_field;
 	TP(syscalls, sys_enter_readahead, refs, F(fd) F(offset) F(count))		\
 	TP(syscalls, sys_exit_readahead, refs, F(ret))					\
 	TP(filemap, mm_filemap_fault, refs, F(i_ino) F(s_dev) F(index))			\
+	TP(writeback, writeback_dirty_folio, refs, F(name) F(ino) F(index))		\
 	TP(filemap, mm_filemap_map_pages, refs, F(i_ino) F(s_dev) F(index) F(last_index))	\
 	TP(task, task_newtask, tasks, F(pid) F(comm) F(clone_flags))			\
 	TP(sched, sched_process_exec, tasks, F(filename) F(pid) F(old_pid))		\

@@ -32,8 +32,9 @@ uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino)
  * (v4.9+: not for __GFP_WRITE inserts).  The shadow is the one the kernel's
  * insertion finds anywhere in the folio's range (xa_take_shadow()), looked
  * up after the charge, which may have reclaimed.  A large folio refaults
- * once, for all its pages.  grab_cache_page_write_begin() pre-sets
- * PG_referenced on pages it creates.
+ * once, for all its pages.  v4.6.2's grab_cache_page_write_begin() pre-sets
+ * PG_referenced on pages it creates (FGP_ACCESSED); since v4.7 ("mm: filemap:
+ * only do access activations on reads") it does not.
  */
 uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
 		      uint32_t memcg, bool write, enum rf_gfp gfp)
@@ -41,7 +42,8 @@ uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsi
 	uint64_t shadow;
 	uint32_t idx;
 
-	idx = new_page(m, mapping, index, order, memcg, write ? PG_referenced | PG_dirty : 0, gfp);
+	idx = new_page(m, mapping, index, order, memcg,
+		       !write ? 0 : m->p->write_not_accessed ? PG_dirty : PG_referenced | PG_dirty, gfp);
 	if (idx == RF_NIL)
 		return RF_NIL;
 	shadow = xa_take_shadow(m, mapping, index, order, P(m, idx)->memcg);
@@ -74,9 +76,10 @@ static uint32_t add_to_page_cache_lru(struct rf_model *m, uint32_t mapping, uint
  * the end of page P leaves prev_pos at P's start, so with the trace's
  * whole-page reads: unless it starts in the page the previous read ended in.
  * A fresh file (f_ra.prev_pos = -1) continues nothing.  Where the previous
- * reads ended is in @rs (readpos.c).  generic_perform_write(): a hit is
- * marked accessed (FGP_ACCESSED); writes (@rs NULL) and synthetic accesses
- * do not read through a file.
+ * reads ended is in @rs (readpos.c).  generic_perform_write(), v4.6.2: a
+ * hit is marked accessed (FGP_ACCESSED); since v4.7 a write marks nothing
+ * (write_not_accessed), it only dirties.  Writes (@rs NULL) and synthetic
+ * accesses do not read through a file.
  */
 void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, unsigned int order,
 	     uint32_t memcg, bool write, struct rf_read_state *rs)
@@ -109,7 +112,7 @@ void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, 
 			if (skip)
 				continue;
 		}
-		if (!(write && created))
+		if (!(write && (created || m->p->write_not_accessed)))
 			mark_page_accessed(m, idx);
 	}
 	if (rs)

@@ -59,6 +59,8 @@ struct rf_profile {
 	bool lruvec_call;		/* out-of-line mem_cgroup_zone_lruvec() (v4.6 < 55779ec) */
 	bool node_lru;			/* v4.8+: per-node lruvec, counters without a zone suffix */
 	bool ws_no_write_refault;	/* v4.9+: no refault activation for __GFP_WRITE inserts */
+	bool write_not_accessed;	/* v4.7+: grab_cache_page_write_begin() without
+					 * FGP_ACCESSED: a write marks nothing accessed */
 	bool ws_restore;		/* v4.20+: PG_workingset in shadows, workingset_restore */
 	bool ws_anon;			/* v5.9+: anon shadows in swap entries */
 	bool ws_memcg_stats;		/* v5.4+: workingset_* are lruvec (memcg) stats */

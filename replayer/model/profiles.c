@@ -26,6 +26,7 @@
 		.ws_cost = WSCOST_RCU,							\
 		.node_lru = true,							\
 		.ws_no_write_refault = true,						\
+		.write_not_accessed = true,						\
 		.ws_restore = true,							\
 		.ws_anon = true,							\
 		.ws_memcg_stats = true,							\
@@ -162,6 +163,7 @@
 		.ws_cost = WSCOST_RCU,							\
 		.node_lru = true,							\
 		.ws_no_write_refault = true,						\
+		.write_not_accessed = true,						\
 		.kswapd_check_first = true,						\
 		.file_low = FILE_LOW_SQRT,						\
 		.balance = BALANCE_ROTATED,						\

@@ -20,7 +20,7 @@ record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-
 	tests/record/test-record-safety.sh tests/record/test-record-faults.sh \
 	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh \
 	tests/record/test-record-cold.sh tests/record/test-record-thp.sh \
-	tests/record/test-record-willneed.sh
+	tests/record/test-record-willneed.sh tests/record/test-record-writes.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 # debugfs's multi-gen LRU state into counters, from text in the kernel's own formats.

@@ -483,6 +483,34 @@ static void test_willneed(void)
 	harness_free(&h);
 }
 
+/*
+ * A folio made dirty is a file_write of the whole folio, on the device the
+ * file's page-cache adds gave (the bdi's name is the disk's, not the
+ * partition's); the output file's own are not the trace's.
+ */
+static void test_dirty(void)
+{
+	const struct rf_event *w0, *w1;
+	struct harness h;
+	int err = 0;
+
+	harness_init(&h);
+	err |= FEED(&h, mm_filemap_add_to_page_cache, FAKE_PID, 0, 1000, .pfn = 0x200000,
+		    .i_ino = INO, .index = 16, .s_dev = DEV, .order = 4);
+	err |= FEED(&h, writeback_dirty_folio, FAKE_PID, 0, 1010, .ino = INO, .index = 16);
+	err |= FEED(&h, writeback_dirty_folio, FAKE_PID, 0, 1020, .ino = INO, .index = 40);
+	err |= rec_norm_flush(h.n);
+	w0 = nth_of(&h, RF_EV_FILE_WRITE, 0);
+	w1 = nth_of(&h, RF_EV_FILE_WRITE, 1);
+	ok(!err && w0 && w0->u.file.dev == DEV && w0->u.file.ino == INO && w0->u.file.index == 16 &&
+	   w0->u.file.nr == 16, "a dirtied order-4 folio is a file_write of its 16 pages on the "
+	   "file's device (got index %d nr %d)", w0 ? (int)w0->u.file.index : -1,
+	   w0 ? (int)w0->u.file.nr : -1);
+	ok(w1 && w1->u.file.index == 40 && w1->u.file.nr == 1,
+	   "a folio cached before the recording: its page alone");
+	harness_free(&h);
+}
+
 static int temp_file(char *path, size_t len, const char *tag, uint64_t *ino, uint32_t *dev)
 {
 	char page[4096] = { 0 };
@@ -645,7 +673,7 @@ out:
 
 int main(void)
 {
-	plan(33);
+	plan(35);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
@@ -653,6 +681,7 @@ int main(void)
 	test_flush_order();
 	test_large_anon();
 	test_willneed();
+	test_dirty();
 	test_mmap_fd_reused();
 	test_mmap_hole_refilled();
 	test_damon();

@@ -6,7 +6,7 @@
 VLIMIT=64M
 VSNAP=100ms
 # VCASES_ONLY="case ..." runs a subset (debugging)
-VCASES=${VCASES_ONLY:-"read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-thp anon-swap compete hot"}
+VCASES=${VCASES_ONLY:-"read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-thp anon-swap compete hot write"}
 
 vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	case $1 in
@@ -20,6 +20,7 @@ vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	anon-swap) echo "anon 96 2";;
 	compete) echo "compete $2/f128a $2/f128b 2";;
 	hot) echo "hot $2/f256 32 1";;
+	write) echo "write $2/w128 128 2";;
 	# not in the suite: the kernel lab's check that kprobe sources give the tracepoints'
 	# references (CASE:kprobes against CASE:tracepoints, tests/kernels/)
 	mmap-small) echo "mmap $2/f32 1";;
@@ -55,6 +56,7 @@ vcase_describe() {
 	anon-swap) echo "dirty 96 MiB anonymous twice with a 256 MiB swap file";;
 	compete) echo "two child cgroups read a 128 MiB file each, twice, at once";;
 	hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB";;
+	write) echo "write a 128 MiB file (fdatasync each MiB), read it back; rewrite it, read it back";;
 	mmap-small) echo "mmap a 32 MiB file, read a byte of every page, once";;
 	mmap-hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB mapped";;
 	hot-mapped) echo "random loads of a mapped 32 MiB hot set while streaming 224 MiB";;
@@ -163,6 +165,7 @@ vwatchdog() {
 vrecord() {
 	name=$1 dir=$2 wl=$3 base=${1%%:*}	# CASE:variant runs CASE's workload
 	# shellcheck disable=SC2046
+	rm -f "$dir/w128"	# the write case's file: a new one each time
 	"$wl" drop "$dir/f256" "$dir/f32" "$dir/f128a" "$dir/f128b" || return 1
 	if [ "$base" = anon-swap ]; then
 		vswap_on || { echo "swapon refused" > "$dir/$name.err"; return 2; }

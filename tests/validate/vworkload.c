@@ -14,6 +14,10 @@
  *                                           MADV_HUGEPAGE (transparent huge pages where the
  *                                           kernel has them on); says how many it got on
  *                                           stdout: "AnonHugePages: N kB"
+ *   vworkload write FILE MIB PASSES         write MIB to FILE with pwrite(), 64 KiB a call,
+ *                                           fdatasync() after each MiB, then read() it
+ *                                           back whole, PASSES times (a rewrite after the
+ *                                           first)
  *   vworkload willneed FILE                 posix_fadvise(POSIX_FADV_WILLNEED) the whole
  *                                           FILE, then read() it once
  *   vworkload hot FILE HOT_MIB ROUNDS       random 4 KiB preads of the first HOT_MIB while
@@ -73,6 +77,28 @@ static void drop(int argc, char **argv)
 }
 
 static void read_passes(const char *path, long passes);
+
+static void write_passes(const char *path, long mib, long passes)
+{
+	static char buf[CHUNK];
+	int fd = open(path, O_WRONLY | O_CREAT, 0644);
+	size_t off, len = (size_t)mib << 20;
+	long p;
+
+	if (fd < 0)
+		die(path);
+	for (p = 0; p < passes; p++) {
+		memset(buf, (int)(p + 1), sizeof(buf));
+		for (off = 0; off < len; off += sizeof(buf)) {
+			if (pwrite(fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf))
+				die("pwrite");
+			if ((off + sizeof(buf)) % (1 << 20) == 0 && fdatasync(fd))
+				die("fdatasync");
+		}
+		read_passes(path, 1);
+	}
+	close(fd);
+}
 
 static void willneed(const char *path)
 {
@@ -380,6 +406,8 @@ int main(int argc, char **argv)
 		mmap_passes(argv[2], num(argv[3]));
 	else if (!strcmp(mode, "anon") && (argc == 4 || argc == 5))
 		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, false);
+	else if (!strcmp(mode, "write") && argc == 5)
+		write_passes(argv[2], num(argv[3]), num(argv[4]));
 	else if (!strcmp(mode, "willneed") && argc == 3)
 		willneed(argv[2]);
 	else if (!strcmp(mode, "thp") && (argc == 4 || argc == 5))
@@ -393,7 +421,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|mmap|anon|thp|willneed|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|mmap|anon|thp|write|willneed|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}

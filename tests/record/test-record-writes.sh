@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Writes: each folio a write() dirties is a file_write of that folio (writeback:writeback_dirty_folio
+# in the writer's context, recorder/normalize.c on_dirty()), named by the file's own device: 8 MiB
+# written twice, with fdatasync() after each MiB (so each pass dirties every page again), is 2 x
+# 2,048 pages of file_write; a pass over pages still dirty dirties nothing and records nothing.
+. "$top_srcdir/tests/record/lib.sh"
+record_begin
+wl="$top_builddir/tests/validate/vworkload"
+echo "1..4"
+dev=$(stat -c '%d' "$dir")
+kdev=$(( (dev >> 8 & 0xfff) << 20 | (dev & 0xff) | (dev >> 12 & 0xfff00) ))
+
+# written PATH FILE: the pages of FILE's file_write events in PATH, and how many name its device
+written() {
+	ino=$(stat -c %i "$2")
+	"$REFAULT" trace dump --no-names "$1" | awk -v i="ino=$ino" -v d="dev=$3" '
+		$4 == "file_write" && $0 ~ (" " i " ") {
+			for (f = 5; f <= NF; f++) if ($f ~ /^nr=/) { split($f, x, "="); p += x[2] }
+			n++; if ($0 ~ (" " d " ")) on++ }
+		END { print p + 0, n + 0, on + 0 }'
+}
+
+rec -q -o "$dir/w.rft" -- "$wl" write "$dir/w.dat" 8 2 > /dev/null 2> "$dir/err"
+st=$?
+sed 's/^/# /' "$dir/err"
+set -- $(written "$dir/w.rft" "$dir/w.dat" "$(printf '%d:%d' $((kdev >> 20)) $((kdev & 0xfffff)))")
+[ $st -eq 0 ] && [ "$1" -eq 4096 ]
+tap $? "two passes over 8 MiB, each synced: 4096 pages of file_write (exit $st, $1 pages in $2 events)"
+[ "$3" -eq "$2" ]
+tap $? "each names the file's device ($3 of $2)"
+
+# without the syncs the second pass finds the pages dirty: nothing more to record
+cat > "$dir/rewrite.sh" << 'SH'
+dd if=/dev/zero of="$1" bs=64k count=16 conv=notrunc status=none
+dd if=/dev/zero of="$1" bs=64k count=16 conv=notrunc status=none
+SH
+rm -f "$dir/w2.dat"
+sync
+rec -q -o "$dir/w2.rft" -- sh "$dir/rewrite.sh" "$dir/w2.dat" > /dev/null 2> "$dir/err"
+st=$?
+set -- $(written "$dir/w2.rft" "$dir/w2.dat" x)
+[ $st -eq 0 ] && [ "$1" -eq 256 ]
+tap $? "1 MiB written twice with no sync between: 256 pages, once (exit $st, $1 pages)"
+"$REFAULT" validate "$dir/w.rft" > "$dir/v" 2>&1
+vst=$?
+sed 's/^/# /' "$dir/v" | head -20
+[ $vst -eq 0 ] || [ $vst -eq 3 ]
+tap $? "the trace validates (exit $vst)"
+exit $failed
