@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Writes: each folio a write() dirties is a file_write of that folio (writeback:writeback_dirty_folio
-# in the writer's context, recorder/normalize.c on_dirty()), named by the file's own device: 8 MiB
-# written twice, with fdatasync() after each MiB (so each pass dirties every page again), is 2 x
-# 2,048 pages of file_write; a pass over pages still dirty dirties nothing and records nothing.
+# Writes: each folio a write() or a store through a shared mapping dirties is a file_write of
+# that folio (writeback:writeback_dirty_folio in the writer's context, recorder/normalize.c
+# on_dirty()), named by the file's own device: 8 MiB written twice, with fdatasync() after each
+# MiB (so each pass dirties every page again), is 2 x 2,048 pages of file_write; a pass over
+# pages still dirty dirties nothing and records nothing; a store into each page of a shared
+# mapping (page_mkwrite) is one a page.
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
 wl="$top_builddir/tests/validate/vworkload"
-echo "1..4"
+echo "1..5"
 dev=$(stat -c '%d' "$dir")
 kdev=$(( (dev >> 8 & 0xfff) << 20 | (dev & 0xff) | (dev >> 12 & 0xfff00) ))
 
@@ -42,6 +44,15 @@ st=$?
 set -- $(written "$dir/w2.rft" "$dir/w2.dat" x)
 [ $st -eq 0 ] && [ "$1" -eq 256 ]
 tap $? "1 MiB written twice with no sync between: 256 pages, once (exit $st, $1 pages)"
+# stores through a shared mapping: page_mkwrite dirties each folio once (its cache dropped
+# first, so that the recording sees each folio's order: a fault maps a whole large folio)
+head -c 4M /dev/urandom > "$dir/m.dat"
+"$wl" drop "$dir/m.dat"
+rec -q -o "$dir/m.rft" -- "$wl" mwrite "$dir/m.dat" > /dev/null 2> "$dir/err"
+st=$?
+set -- $(written "$dir/m.rft" "$dir/m.dat" x)
+[ $st -eq 0 ] && [ "$1" -eq 1024 ]
+tap $? "a byte stored into each page of a 4 MiB shared mapping: 1024 pages of file_write (exit $st, $1 pages)"
 "$REFAULT" validate "$dir/w.rft" > "$dir/v" 2>&1
 vst=$?
 sed 's/^/# /' "$dir/v" | head -20

@@ -18,6 +18,8 @@
  *                                           fdatasync() after each MiB, then read() it
  *                                           back whole, PASSES times (a rewrite after the
  *                                           first)
+ *   vworkload mwrite FILE                   map FILE shared and store a byte into every page
+ *                                           (page_mkwrite), then msync() it
  *   vworkload willneed FILE                 posix_fadvise(POSIX_FADV_WILLNEED) the whole
  *                                           FILE, then read() it once
  *   vworkload hot FILE HOT_MIB ROUNDS       random 4 KiB preads of the first HOT_MIB while
@@ -149,6 +151,27 @@ static void mmap_passes(const char *path, long passes)
 	close(fd);
 	if (sum == 1)	/* keep the loads */
 		puts("");
+}
+
+static void mwrite(const char *path)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	char *m;
+	off_t i;
+	int fd = open(path, O_RDWR);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	m = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		die("mmap");
+	for (i = 0; i < st.st_size; i += pg)
+		m[i] = 1;
+	if (msync(m, st.st_size, MS_SYNC))
+		die("msync");
+	munmap(m, st.st_size);
+	close(fd);
 }
 
 /* The process's AnonHugePages line of /proc/self/smaps_rollup, on stdout. */
@@ -408,6 +431,8 @@ int main(int argc, char **argv)
 		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, false);
 	else if (!strcmp(mode, "write") && argc == 5)
 		write_passes(argv[2], num(argv[3]), num(argv[4]));
+	else if (!strcmp(mode, "mwrite") && argc == 3)
+		mwrite(argv[2]);
 	else if (!strcmp(mode, "willneed") && argc == 3)
 		willneed(argv[2]);
 	else if (!strcmp(mode, "thp") && (argc == 4 || argc == 5))
@@ -421,7 +446,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|mmap|anon|thp|write|willneed|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|mmap|anon|thp|write|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
