@@ -62,7 +62,11 @@ struct ring {
 struct frame_ent {
 	const char *path;	/* interned */
 	uint64_t vaddr;		/* or the absolute ip when path is NULL */
+	uint8_t levels;		/* the frames of this address: ids id .. id + levels - 1 */
 };
+
+/* The most frames one address is named as: the functions inlined into it, then its own. */
+#define MAX_INLINED	8
 
 struct stack_ent {
 	uint32_t first;		/* in stack_frames */
@@ -756,18 +760,25 @@ static const char *intern_path(struct rf_stacks *s, const char *path)
 	return s->paths[s->nr_paths] ? s->paths[s->nr_paths++] : NULL;
 }
 
-/* The id of frame (@path, @vaddr), naming it through @emit the first time. */
+/*
+ * The ids of frame (@path, @vaddr), naming them through @emit the first time:
+ * the first one's, and in *@levels how many follow from it -- one, or the
+ * functions the compiler inlined at that address, innermost first, then the
+ * one they were inlined into (rec_symbols_inlined()).
+ */
 static uint32_t frame_id(struct rf_stacks *s, const struct rf_uframe *f, uint64_t time, int32_t pid,
-			 rf_stacks_emit_fn emit, void *ctx, int *err)
+			 rf_stacks_emit_fn emit, void *ctx, unsigned int *levels, int *err)
 {
 	const char *path = intern_path(s, f->path);
 	uint64_t addr = path ? f->vaddr : f->ip;
 	uint64_t key = rf_hash2(path ? rf_hash_str(path) : 0, addr);
+	struct rf_symbol sym[MAX_INLINED];
 	struct rf_event ev;
-	struct rf_symbol sym;
-	uint32_t *slot;
+	uint32_t *slot, first;
+	unsigned int n = 0, i;
 	bool fresh;
 
+	*levels = 0;
 	if (f->path && !path)
 		return 0;
 	for (;; key++) {
@@ -776,32 +787,43 @@ static uint32_t frame_id(struct rf_stacks *s, const struct rf_uframe *f, uint64_
 			return 0;
 		if (fresh)
 			break;
-		if (s->frames[*slot - 1].path == path && s->frames[*slot - 1].vaddr == addr)
+		if (s->frames[*slot - 1].path == path && s->frames[*slot - 1].vaddr == addr) {
+			*levels = s->frames[*slot - 1].levels;
 			return *slot;
+		}
 	}
-	if (RF_GROW(s->frames, s->cap_frames, s->nr_frames + 1)) {
+	if (path)
+		n = rec_symbols_inlined(s->syms, path, addr, sym, MAX_INLINED);
+	if (!n) {
+		memset(&sym[0], 0, sizeof(sym[0]));
+		n = 1;
+	}
+	if (RF_GROW(s->frames, s->cap_frames, s->nr_frames + n)) {
 		id_map_del(&s->frame_ids, key, NULL);
 		return 0;
 	}
-	s->frames[s->nr_frames++] = (struct frame_ent){ .path = path, .vaddr = addr };
-	*slot = (uint32_t)s->nr_frames;
-	memset(&sym, 0, sizeof(sym));
-	if (path)
-		rec_symbols_lookup(s->syms, path, addr, &sym);
-	memset(&ev, 0, sizeof(ev));
-	ev.time = time;
-	ev.pid = pid;
-	ev.type = RF_EV_NAME_FRAME;
-	ev.u.frame.id = s->nr_frames;
-	ev.u.frame.addr = addr;
-	ev.u.frame.dso = path;
-	ev.u.frame.build_id = sym.build_id;
-	ev.u.frame.symbol = sym.symbol;
-	ev.u.frame.file = sym.file;
-	ev.u.frame.line = sym.line;
-	s->st.frames++;
-	*err = emit(ctx, &ev);
-	return (uint32_t)s->nr_frames;
+	first = (uint32_t)s->nr_frames + 1;
+	for (i = 0; i < n; i++)
+		s->frames[s->nr_frames++] = (struct frame_ent){ .path = path, .vaddr = addr,
+								.levels = (uint8_t)(n - i) };
+	*slot = first;
+	for (i = 0; i < n && !*err; i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.time = time;
+		ev.pid = pid;
+		ev.type = RF_EV_NAME_FRAME;
+		ev.u.frame.id = first + i;
+		ev.u.frame.addr = addr;
+		ev.u.frame.dso = path;
+		ev.u.frame.build_id = sym[i].build_id;
+		ev.u.frame.symbol = sym[i].symbol;
+		ev.u.frame.file = sym[i].file;
+		ev.u.frame.line = sym[i].line;
+		s->st.frames++;
+		*err = emit(ctx, &ev);
+	}
+	*levels = n;
+	return first;
 }
 
 /* The id of the stack of frame ids @ids, naming it through @emit the first time. */
@@ -851,7 +873,7 @@ static uint32_t unwind_sample(struct rf_stacks *s, int32_t tgid, const struct rf
 {
 	struct rf_user_sample us;
 	struct rf_uframe frames[MAX_FRAMES];
-	uint64_t ids[MAX_FRAMES];
+	uint64_t ids[MAX_FRAMES * 2];
 	enum rf_unwind_end end = RF_UNWIND_FAILED;
 	unsigned int n, i, k = 0;
 
@@ -870,10 +892,12 @@ static uint32_t unwind_sample(struct rf_stacks *s, int32_t tgid, const struct rf
 	else
 		s->st.failed++;
 	for (i = 0; i < n && !*err; i++) {
-		uint32_t id = frame_id(s, &frames[i], time, pid, emit, ctx, err);
+		unsigned int levels, l;
+		uint32_t id = frame_id(s, &frames[i], time, pid, emit, ctx, &levels, err);
 
-		if (id)
-			ids[k++] = id;
+		/* a frame's inlined functions first; a stack past ids' room keeps its inner frames */
+		for (l = 0; id && l < levels && k < MAX_FRAMES * 2; l++)
+			ids[k++] = id + l;
 	}
 	if (*err || !k)
 		return 0;

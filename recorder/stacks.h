@@ -130,4 +130,18 @@ void rec_symbols_free(struct rf_symbols *sy);
 bool rec_symbols_lookup(struct rf_symbols *sy, const char *path, uint64_t vaddr,
 			struct rf_symbol *out);
 
+/*
+ * @vaddr of @path as the frames the compiler folded into it, innermost
+ * first, as perf report shows them: out[0] the function inlined deepest
+ * (the DW_TAG_inlined_subroutine scopes of the debug information), at
+ * @vaddr's line; each next one the function it was inlined into, at the
+ * line of that call (DW_AT_call_file, DW_AT_call_line); the last the
+ * symbol table's function, as rec_symbols_lookup() names it, at the call
+ * of the outermost inlined one.  Returns how many (1 where nothing is
+ * inlined or there is no debug information, 0 when the file cannot be
+ * read as ELF), at most @max (the outer ones are kept).
+ */
+unsigned int rec_symbols_inlined(struct rf_symbols *sy, const char *path, uint64_t vaddr,
+				 struct rf_symbol *out, unsigned int max);
+
 #endif

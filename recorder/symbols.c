@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
@@ -234,4 +235,67 @@ bool rec_symbols_lookup(struct rf_symbols *sy, const char *path, uint64_t vaddr,
 		cu_line(sy, mod, vaddr, out);
 	}
 	return true;
+}
+
+/* The name of inlined subroutine @die: its abstract origin's DW_AT_name. */
+static const char *inline_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+}
+
+/* Where inlined subroutine @die was called from: its DW_AT_call_file and DW_AT_call_line. */
+static void call_site(struct rf_symbols *sy, Dwarf_Die *cu, Dwarf_Die *die, struct rf_symbol *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx = 0, line = 0;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	out->file = NULL;
+	out->line = 0;
+	if (!dwarf_attr(die, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
+		return;
+	out->file = intern(sy, dwarf_filesrc(files, idx, NULL, NULL));
+	if (out->file && dwarf_attr(die, DW_AT_call_line, &attr) && !dwarf_formudata(&attr, &line) &&
+	    line <= UINT32_MAX)
+		out->line = (uint32_t)line;
+}
+
+unsigned int rec_symbols_inlined(struct rf_symbols *sy, const char *path, uint64_t vaddr,
+				 struct rf_symbol *out, unsigned int max)
+{
+	struct rf_symbol outer;
+	struct sy_file *f;
+	Dwfl_Module *mod;
+	Dwarf_Die *cu, *scopes = NULL, *in[32];
+	Dwarf_Addr bias = 0;
+	unsigned int nin = 0, k, n = 0;
+	int nscopes, i;
+
+	if (!max || !rec_symbols_lookup(sy, path, vaddr, &outer))
+		return 0;
+	f = file_get(sy, path);
+	mod = f && f->dwfl ? dwfl_addrmodule(f->dwfl, vaddr) : NULL;
+	cu = mod ? dwfl_module_addrdie(mod, vaddr, &bias) : NULL;
+	nscopes = cu ? dwarf_getscopes(cu, vaddr - bias, &scopes) : 0;
+	for (i = 0; i < nscopes && nin < sizeof(in) / sizeof(in[0]); i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			in[nin++] = &scopes[i];
+	/* frame k < nin: inlined subroutine k, called from frame k + 1; frame nin: the symbol */
+	for (k = nin + 1 > max ? nin + 1 - max : 0; k <= nin; k++) {
+		struct rf_symbol fr = outer;
+
+		if (k < nin) {
+			fr.symbol = intern(sy, inline_name(in[k]));
+			fr.offset = 0;
+		}
+		if (k > 0)
+			call_site(sy, cu, in[k - 1], &fr);
+		out[n++] = fr;
+	}
+	free(scopes);
+	return n;
 }

@@ -11,7 +11,7 @@ record_begin memcg
 [ "$(uname -m)" = x86_64 ] || skip_all "user stacks are unwound on x86-64 only"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	skip_all "no perf events (/proc/sys/kernel/perf_event_paranoid)"
-echo "1..14"
+echo "1..15"
 head -c 48M /dev/urandom > "$dir/big"
 head -c 1M /dev/urandom > "$dir/hot"
 
@@ -58,16 +58,31 @@ for l in open(sys.argv[1]):
     elif t == "file_read" and e.get("stack"):
         names = stacks.get(e["stack"], [])
         key = ">".join(n.split(".")[0] for n in reversed(names) if n.split(".")[0] in
-                       ("main", "reread_big", "read_hot", "read_file"))
+                       ("main", "reread_big", "read_hot", "read_file", "read_chunk"))
         count[key] = count.get(key, 0) + 1
 for k in sorted(count):
     print(count[k], k)
 PY
 sed 's/^/# /' "$dir/paths"
-grep -q ' main>reread_big>read_file$' "$dir/paths"
-tap $? "file reads name the stack main > reread_big > read_file"
-grep -q ' main>read_hot>read_file$' "$dir/paths"
-tap $? "and main > read_hot > read_file"
+grep -q ' main>reread_big>read_file>read_chunk$' "$dir/paths"
+tap $? "file reads name the stack main > reread_big > read_file > read_chunk (inlined)"
+grep -q ' main>read_hot>read_file>read_chunk$' "$dir/paths"
+tap $? "and main > read_hot > read_file > read_chunk"
+python3 - "$dir/all.json" > "$dir/inl" <<'PY'
+import json, sys
+# the inlined frame and the one it is inlined into: one address, each at its own line
+fr = {}
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["type"] == "name_frame" and (e["symbol"] or "").split(".")[0] in ("read_chunk", "read_file"):
+        fr.setdefault(e["symbol"].split(".")[0], []).append((e["addr"], e["file"] or "", e["line"]))
+ok = [(c, f) for c in fr.get("read_chunk", []) for f in fr.get("read_file", [])
+      if c[0] == f[0] and c[1].endswith("workload-two-paths.c") and c[1] == f[1] and c[2] < f[2]]
+print(len(ok), fr.get("read_chunk", [])[:1], fr.get("read_file", [])[:2])
+PY
+sed 's/^/# /' "$dir/inl"
+[ "$(cut -d' ' -f1 "$dir/inl")" -gt 0 ]
+tap $? "read_chunk's frame shares read_file's address, at its own line of the source (before read_file's)"
 # with no sample lost, every read the program made after its exec has its stack (ld.so's of
 # the libraries' headers, a few microseconds apart, and the 256 KiB preads, whose syscall exit
 # perf and ftrace may stamp milliseconds apart when the probes are preempted)

@@ -4,8 +4,10 @@
  * stacks of `refault record --call-graph dwarf` and `refault report --by
  * callsite`:
  *
- *   main -> reread_big -> read_file: reads BIG from start to end, 4 MiB at a time, PASSES times
- *   main -> read_hot   -> read_file: reads HOT whole after every 4 MiB of BIG
+ *   main -> reread_big -> read_file -> read_chunk (inlined): reads BIG from start to end,
+ *                                     4 MiB at a time, PASSES times
+ *   main -> read_hot   -> read_file -> read_chunk (inlined): reads HOT whole after every 4 MiB
+ *                                     of BIG
  *
  * Under a memory limit smaller than BIG, BIG's pages are evicted before
  * the next pass reads them again: its refaults are reread_big's; HOT stays
@@ -25,14 +27,20 @@
 static char buf[CHUNK];
 static volatile unsigned long sink;
 
+/* one pread into buf, inlined into read_file: a frame only the debug information knows */
+static inline __attribute__((always_inline)) ssize_t read_chunk(int fd, size_t len, off_t off)
+{
+	return pread(fd, buf, len, off);
+}
+
 /* pread @len bytes of @fd from @off: the one place both paths read through */
 static __attribute__((noinline)) long read_file(int fd, off_t off, size_t len)
 {
 	long done = 0;
 
 	while ((size_t)done < len) {
-		ssize_t n = pread(fd, buf, len - (size_t)done < CHUNK ? len - (size_t)done : CHUNK,
-				  off + done);
+		ssize_t n = read_chunk(fd, len - (size_t)done < CHUNK ? len - (size_t)done : CHUNK,
+				       off + done);
 
 		if (n <= 0)
 			break;
