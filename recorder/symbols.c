@@ -170,34 +170,39 @@ static struct sy_file *file_get(struct rf_symbols *sy, const char *path)
 }
 
 /*
- * The line of @vaddr found by walking the compilation units: libdwfl finds
- * a unit through .debug_aranges, which clang does not write, and the
+ * The compilation unit holding @vaddr, found by walking the units: libdwfl
+ * finds a unit through .debug_aranges, which clang does not write, and the
  * elfutils of Debian 12 (0.188) does not make up from the units when it is
- * missing.
+ * missing.  NULL if none.
  */
-static void cu_line(struct rf_symbols *sy, Dwfl_Module *mod, uint64_t vaddr, struct rf_symbol *out)
+static Dwarf_Die *cu_of(Dwfl_Module *mod, uint64_t vaddr, Dwarf_Die *die, Dwarf_Addr *bias)
 {
-	Dwarf_Addr bias;
-	Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+	Dwarf *dw = dwfl_module_getdwarf(mod, bias);
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
-	if (!dw)
-		return;
-	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		Dwarf_Die die;
-		Dwarf_Line *line;
-		int lineno = 0;
-
-		if (dwarf_offdie(dw, off + hsize, &die) && dwarf_haspc(&die, vaddr - bias) > 0) {
-			line = dwarf_getsrc_die(&die, vaddr - bias);
-			if (line && dwarf_lineno(line, &lineno) == 0) {
-				out->file = intern(sy, dwarf_linesrc(line, NULL, NULL));
-				out->line = out->file && lineno > 0 ? (uint32_t)lineno : 0;
-			}
-			return;
-		}
+	while (dw && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		if (dwarf_offdie(dw, off + hsize, die) && dwarf_haspc(die, vaddr - *bias) > 0)
+			return die;
 		off = next;
+	}
+	return NULL;
+}
+
+/* The line of @vaddr from its unit found by cu_of(). */
+static void cu_line(struct rf_symbols *sy, Dwfl_Module *mod, uint64_t vaddr, struct rf_symbol *out)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die die;
+	Dwarf_Line *line;
+	int lineno = 0;
+
+	if (!cu_of(mod, vaddr, &die, &bias))
+		return;
+	line = dwarf_getsrc_die(&die, vaddr - bias);
+	if (line && dwarf_lineno(line, &lineno) == 0) {
+		out->file = intern(sy, dwarf_linesrc(line, NULL, NULL));
+		out->line = out->file && lineno > 0 ? (uint32_t)lineno : 0;
 	}
 }
 
@@ -270,7 +275,7 @@ unsigned int rec_symbols_inlined(struct rf_symbols *sy, const char *path, uint64
 	struct rf_symbol outer;
 	struct sy_file *f;
 	Dwfl_Module *mod;
-	Dwarf_Die *cu, *scopes = NULL, *in[32];
+	Dwarf_Die *cu, *scopes = NULL, *in[32], cu_die;
 	Dwarf_Addr bias = 0;
 	unsigned int nin = 0, k, n = 0;
 	int nscopes, i;
@@ -280,6 +285,8 @@ unsigned int rec_symbols_inlined(struct rf_symbols *sy, const char *path, uint64
 	f = file_get(sy, path);
 	mod = f && f->dwfl ? dwfl_addrmodule(f->dwfl, vaddr) : NULL;
 	cu = mod ? dwfl_module_addrdie(mod, vaddr, &bias) : NULL;
+	if (mod && !cu)
+		cu = cu_of(mod, vaddr, &cu_die, &bias);	/* no .debug_aranges (clang) */
 	nscopes = cu ? dwarf_getscopes(cu, vaddr - bias, &scopes) : 0;
 	for (i = 0; i < nscopes && nin < sizeof(in) / sizeof(in[0]); i++)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
