@@ -272,9 +272,10 @@ static bool cached_folio(const struct rf_norm *n, uint32_t dev, uint64_t ino, ui
 
 /*
  * The device of the file @ino whose folio the bdi named @raw's "name" dirtied:
- * the one that file's page-cache adds gave (a partition's, where the bdi is
- * its disk's), else the bdi's own "MAJ:MIN"; 0 if neither (a bdi without a
- * device number: tmpfs's "noop" is never written back).
+ * the one the last read, fault or page-cache add of that inode number gave
+ * (a partition's, where the bdi is its disk's; two file systems with the
+ * same inode number in one recording: the last one seen), else the bdi's own
+ * "MAJ:MIN"; 0 if neither (a bdi without a device number).
  */
 static uint32_t dirty_dev(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 			  uint64_t ino)
