@@ -700,6 +700,26 @@ static int check_kernel(const struct lab_cmd *c)
 	return 0;
 }
 
+/*
+ * refault record's parser on "record", the command line's record options, then
+ * @lead (if not NULL) and @words: nothing boots before they are checked.
+ */
+static int record_check(const struct lab_cmd *c, const char *lead, char *const *words, size_t n)
+{
+	static const char *check[MAX_ARGS];
+	size_t k = 0, j;
+
+	check[k++] = "record";
+	for (j = 0; j < c->nrec && k < MAX_ARGS - 2; j++)
+		check[k++] = c->rec[j];
+	if (lead)
+		check[k++] = lead;
+	for (j = 0; j < n && k < MAX_ARGS - 1; j++)
+		check[k++] = words[j];
+	check[k] = NULL;
+	return rf_cli_record_check((int)k, (char **)check);
+}
+
 /* refault record's options that a job may not have: the lab gives the scope and output. */
 static bool job_refused(const char *w)
 {
@@ -730,9 +750,8 @@ static bool job_flag(const char *w)
 static int check_job(const struct lab_cmd *c, const char *path, unsigned long line, char **w,
 		     size_t n)
 {
-	static const char *check[MAX_ARGS];
 	const char *name = w[0];
-	size_t i = 1, k = 0, dd;
+	size_t i = 1, dd;
 	bool bare = false;
 
 	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:+-") !=
@@ -752,13 +771,7 @@ static int check_job(const struct lab_cmd *c, const char *path, unsigned long li
 	if (bare && dd > i)
 		return rf_usage_error(VERB, "%s:%lu: job %s is bare (not recorded): no record "
 				      "options", path, line, name);
-	check[k++] = "record";
-	for (size_t j = 0; j < c->nrec && k < MAX_ARGS - 2; j++)
-		check[k++] = c->rec[j];
-	for (size_t j = i; j < n && k < MAX_ARGS - 1; j++)
-		check[k++] = w[j];
-	check[k] = NULL;
-	if (rf_cli_record_check((int)k, (char **)check))
+	if (record_check(c, NULL, w + i, n - i))
 		return rf_usage_error(VERB, "%s:%lu: job %s: refault record's options (above)", path,
 				      line, name);
 	return 0;
@@ -823,9 +836,8 @@ static int check_job_file(const struct lab_cmd *c, const char *path)
 
 static int lab_record(int argc, char **argv)
 {
-	static const char *check[MAX_ARGS];
 	struct lab_cmd *c = &lab;
-	size_t k = 0, i;
+	size_t i;
 	int ret, rest;
 
 	c->n = 2;
@@ -849,15 +861,7 @@ static int lab_record(int argc, char **argv)
 	}
 	if (rest >= argc)
 		return rf_usage_error(VERB, "no command: refault lab record ... -- COMMAND ARGS");
-	/* refault record's options, checked by its own parser before anything boots */
-	check[k++] = "record";
-	for (i = 0; i < c->nrec; i++)
-		check[k++] = c->rec[i];
-	check[k++] = "--";
-	for (i = (size_t)rest; i < (size_t)argc && k < MAX_ARGS - 1; i++)
-		check[k++] = argv[i];
-	check[k] = NULL;
-	ret = rf_cli_record_check((int)k, (char **)check);
+	ret = record_check(c, "--", argv + rest, (size_t)(argc - rest));
 	if (ret)
 		return ret;
 	ret = push_self(c);
