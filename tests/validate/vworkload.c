@@ -78,7 +78,23 @@ static void drop(int argc, char **argv)
 	}
 }
 
-static void read_passes(const char *path, long passes);
+static void read_passes(const char *path, long passes)
+{
+	static char buf[CHUNK];
+	int fd = open_ro(path);
+	ssize_t n;
+	long p;
+
+	for (p = 0; p < passes; p++) {
+		if (lseek(fd, 0, SEEK_SET))
+			die("lseek");
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			;
+		if (n < 0)
+			die("read");
+	}
+	close(fd);
+}
 
 static void write_passes(const char *path, long mib, long passes)
 {
@@ -110,24 +126,6 @@ static void willneed(const char *path)
 		die("posix_fadvise");
 	close(fd);
 	read_passes(path, 1);
-}
-
-static void read_passes(const char *path, long passes)
-{
-	static char buf[CHUNK];
-	int fd = open_ro(path);
-	ssize_t n;
-	long p;
-
-	for (p = 0; p < passes; p++) {
-		if (lseek(fd, 0, SEEK_SET))
-			die("lseek");
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			;
-		if (n < 0)
-			die("read");
-	}
-	close(fd);
 }
 
 static void mmap_passes(const char *path, long passes)
