@@ -56,6 +56,17 @@ struct rf_fault_ctx {
 	bool large_inserted;	/* the folio went on the LRU: the fault mapped it */
 };
 
+/*
+ * The last large movable folio a task allocated, until its mm_lru_insertion:
+ * per task, not per CPU, as the task may move to another CPU between the two
+ * (folio_zero_user() reschedules while it clears a 2 MiB folio).
+ */
+struct rf_large_alloc {
+	uint64_t pfn;
+	uint8_t order;		/* 0: none */
+	bool in_fault;		/* a fault of the task was pending */
+};
+
 struct rec_task {
 	int32_t pid;
 	int32_t tgid;
@@ -75,6 +86,7 @@ struct rec_task {
 	bool kswapd;
 	/* inside fadvise(WILLNEED), madvise(WILLNEED) or readahead(2): its adds are readahead */
 	bool ra_call;
+	struct rf_large_alloc large;
 };
 
 /* The pages an address space's last fault-around window mapped (normalize.c, fault_around()). */
@@ -115,12 +127,6 @@ struct rf_pending_fault {
 	bool on;
 };
 
-/* The last large movable folio allocated on a CPU, until its mm_lru_insertion. */
-struct rf_large_alloc {
-	uint64_t pfn;
-	uint8_t order;		/* 0: none */
-	bool in_fault;		/* a fault of its task was pending on the CPU */
-};
 
 /*
  * The normalizer's tables.  They grow at half load: pfn_info and folios
@@ -148,7 +154,6 @@ struct rf_norm {
 	size_t cap_cgs;
 	uint64_t *lost_per_cpu;
 	struct rf_pending_fault *pending;	/* per CPU */
-	struct rf_large_alloc *large;		/* per CPU */
 	uint32_t nr_pending;
 	uint64_t pending_oldest;		/* no pending fault is older */
 	int32_t *held;			/* pids of tasks in a file fault (readahead.c) */

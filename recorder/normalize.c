@@ -618,11 +618,44 @@ static int fault_around(struct rf_norm *n, const struct rf_tp *tp, const struct 
 	return err;
 }
 
+/*
+ * The fault pending for @pid: on @cpu, where its events come, or on the CPU
+ * it was on at the fault's entry if it moved since (the allocator and the
+ * page clearing of a large folio may reschedule); its CPU in @at.
+ */
+static struct rf_pending_fault *pending_of(struct rf_norm *n, uint32_t cpu, int32_t pid,
+					   uint32_t *at)
+{
+	uint32_t c;
+
+	if (cpu < n->nr_cpus && n->pending[cpu].on && n->pending[cpu].pid == pid)
+		c = cpu;
+	else
+		for (c = 0; c < n->nr_cpus; c++)
+			if (n->pending[c].on && n->pending[c].pid == pid)
+				break;
+	if (c >= n->nr_cpus)
+		return NULL;
+	if (at)
+		*at = c;
+	return &n->pending[c];
+}
+
 static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 		    struct rec_task *t)
 {
-	struct rf_pending_fault *pf = &n->pending[raw->cpu];
+	struct rf_pending_fault *pf;
+	uint32_t cpu;
 
+	/* one it left on another CPU is over: a task is in one fault at a time */
+	pf = n->nr_pending ? pending_of(n, raw->cpu, t->pid, &cpu) : NULL;
+	if (pf) {
+		int err = flush_fault(n, cpu, NULL, NULL, NULL);
+
+		if (err)
+			return err;
+	}
+	pf = &n->pending[raw->cpu];
 	if (!n->nr_pending++ || raw->ts < n->pending_oldest)
 		n->pending_oldest = raw->ts;
 	pf->on = true;
@@ -638,15 +671,16 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 
 /*
  * kmem:mm_page_alloc, of movable folios of order above 0 only (recorder.c's
- * filter).  Inside a fault pending on this CPU for the same task, it is the
- * folio the fault maps: do_huge_pmd_anonymous_page() (a PMD THP) and, since
- * v6.8, alloc_anon_folio() (an mTHP) allocate it after the fault's entry and
- * before mapping it, trying smaller orders after a failure (pfn -1, skipped),
- * so the fault's order is the last one allocated.  A page-cache folio for a
- * file fault's readahead is allocated the same way; its order comes from its
- * mm_filemap_add_to_page_cache.  The pfn waits for the mm_lru_insertion that
- * follows on this CPU (folio_add_lru() puts a large folio on the LRU at once,
- * without batching it), so the observation has the folio's order too.
+ * filter).  Inside a fault pending for the same task, it is the folio the
+ * fault maps: do_huge_pmd_anonymous_page() (a PMD THP) and, since v6.8,
+ * alloc_anon_folio() (an mTHP) allocate it after the fault's entry and before
+ * mapping it, trying smaller orders after a failure (pfn -1, skipped), so the
+ * fault's order is the last one allocated.  A page-cache folio for a file
+ * fault's readahead is allocated the same way; its order comes from its
+ * mm_filemap_add_to_page_cache.  The pfn waits in the task for the
+ * mm_lru_insertion that follows in its context (folio_add_lru() puts a large
+ * folio on the LRU at once, without batching it), so the observation has the
+ * folio's order too.
  */
 static int on_page_alloc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 			 int32_t pid)
@@ -654,16 +688,19 @@ static int on_page_alloc(struct rf_norm *n, const struct rf_tp *tp, const struct
 	uint64_t pfn = rec_tp_u64(tp, TPF(mm_page_alloc, pfn), raw->data);
 	uint64_t order = rec_tp_u64(tp, TPF(mm_page_alloc, order), raw->data);
 	struct rf_pending_fault *pf;
+	struct rec_task *t;
 
-	if (pfn == UINT64_MAX || !order || order >= 32 || raw->cpu >= n->nr_cpus)
+	if (pfn == UINT64_MAX || !order || order >= 32)
 		return 0;
-	pf = &n->pending[raw->cpu];
-	if (pf->on && pf->pid == pid) {
+	pf = pending_of(n, raw->cpu, pid, NULL);
+	if (pf) {
 		pf->order = (uint8_t)order;
 		pf->pfn = pfn;
 	}
-	n->large[raw->cpu] = (struct rf_large_alloc){ .pfn = pfn, .order = (uint8_t)order,
-						      .in_fault = pf->on && pf->pid == pid };
+	t = rec_task_find(n, pid);
+	if (t)
+		t->large = (struct rf_large_alloc){ .pfn = pfn, .order = (uint8_t)order,
+						    .in_fault = pf != NULL };
 	return 0;
 }
 
@@ -1107,27 +1144,34 @@ static int on_cg_attach(struct rf_norm *n, const struct rf_tp *tp, const struct 
 /* -------------------------------------------------------------- lru */
 
 /*
- * The insertion of the large folio last allocated on its CPU (on_page_alloc()):
- * its order, and the fault of @t that allocated it mapped it (it was
+ * The insertion of the large folio @t allocated last (on_page_alloc()): its
+ * order, and the fault of @t that allocated it mapped it (it was
  * charged: a charge that fails frees the folio and falls back to a page,
  * do_huge_pmd_anonymous_page() and alloc_anon_folio() alike).  One on an
  * anonymous list whose fault had gone out before the allocation came (direct
  * compaction inside the fault) is counted: that fault was written as order 0.
  */
-static void large_insertion(struct rf_norm *n, const struct rf_raw *raw, struct rec_task *t,
-			    struct rf_event *ev)
+static int large_insertion(struct rf_norm *n, struct rec_task *t, struct rf_event *ev)
 {
-	struct rf_large_alloc *la = raw->cpu < n->nr_cpus ? &n->large[raw->cpu] : NULL;
+	struct rf_large_alloc *la = t ? &t->large : NULL;
+	struct rf_pending_fault *pf;
+	uint32_t cpu;
+	int err = 0;
 
 	if (!la || !la->order || la->pfn != ev->u.lru.pfn)
-		return;
+		return 0;
 	ev->u.lru.order = la->order;
-	if (t && t->fault.held && t->fault.ev.type == RF_EV_ANON_FAULT &&
+	/* still pending on the CPU it left: it is over (the folio is mapped) */
+	pf = n->nr_pending ? pending_of(n, ev->cpu, t->pid, &cpu) : NULL;
+	if (pf && pf->order && pf->pfn == la->pfn)
+		err = flush_fault(n, cpu, NULL, NULL, NULL);
+	if (t->fault.held && t->fault.ev.type == RF_EV_ANON_FAULT &&
 	    t->fault.large_pfn == la->pfn)
 		t->fault.large_inserted = true;
 	else if (!la->in_fault && ev->u.lru.lru <= 1)	/* LRU_INACTIVE_ANON, LRU_ACTIVE_ANON */
 		n->large_late++;
 	la->order = 0;
+	return err;
 }
 
 /*
@@ -1154,8 +1198,12 @@ static int on_lru(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw
 	ev.u.lru.order = info ? *info & ((1u << PFN_ORDER_BITS) - 1) : 0;
 	if (add) {
 		ev.u.lru.lru = rec_tp_u64(tp, TPF(mm_lru_insertion, lru), raw->data);
-		if (!info)
-			large_insertion(n, raw, t, &ev);
+		if (!info) {
+			int err = large_insertion(n, t, &ev);
+
+			if (err)
+				return err;
+		}
 		ev.u.lru.cgroup = info ? *info >> PFN_ORDER_BITS : t->cgroup;
 	}
 	return rec_norm_emit(n, &ev);
@@ -1502,11 +1550,9 @@ int rec_norm_new(struct rf_norm **out, const struct rf_norm_cfg *cfg)
 	n->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	n->lost_per_cpu = calloc(n->nr_cpus, sizeof(*n->lost_per_cpu));
 	n->pending = calloc(n->nr_cpus, sizeof(*n->pending));
-	n->large = calloc(n->nr_cpus, sizeof(*n->large));
-	if (!n->lost_per_cpu || !n->pending || !n->large) {
+	if (!n->lost_per_cpu || !n->pending) {
 		free(n->lost_per_cpu);
 		free(n->pending);
-		free(n->large);
 		free(n);
 		return RF_ERR_NOMEM;
 	}
@@ -1533,6 +1579,5 @@ void rec_norm_free(struct rf_norm *n)
 	free(n->cgs);
 	free(n->lost_per_cpu);
 	free(n->pending);
-	free(n->large);
 	free(n);
 }

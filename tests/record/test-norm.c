@@ -377,7 +377,7 @@ static void test_flush_order(void)
 static void test_large_anon(void)
 {
 	const uint64_t base = 0x7f0000200000ull, fail = UINT64_MAX;
-	const struct rf_event *f0, *f1, *f2, *f3, *f4, *l0;
+	const struct rf_event *f0, *f1, *f2, *f3, *f4, *f5, *f6, *l0, *l3, *l4;
 	struct rf_record_stats st;
 	struct harness h;
 	int err = 0;
@@ -416,6 +416,17 @@ static void test_large_anon(void)
 	err |= FEED(&h, sys_enter_madvise, FAKE_PID + 2, 0, 220000, .start = 0, .len_in = 0);
 	err |= FEED(&h, mm_page_alloc, FAKE_PID, 1, 220010, .pfn = 0x70000, .order = 9);
 	err |= FEED(&h, mm_lru_insertion, FAKE_PID, 1, 220020, .pfn = 0x70000, .lru = 0);
+	/* moved to CPU 0 while clearing the folio, another task's record on CPU 1 meanwhile */
+	err |= FEED(&h, page_fault_user, FAKE_PID, 1, 300000, .address = base + (6 << 20),
+		    .error_code = 0x6);
+	err |= FEED(&h, mm_page_alloc, FAKE_PID, 1, 300010, .pfn = 0x90000, .order = 9);
+	err |= FEED(&h, sys_enter_madvise, FAKE_PID + 2, 1, 300020, .start = 0, .len_in = 0);
+	err |= FEED(&h, mm_lru_insertion, FAKE_PID, 0, 300030, .pfn = 0x90000, .lru = 0);
+	/* moved before its allocation, nothing on CPU 1 since: the fault still pending there */
+	err |= FEED(&h, page_fault_user, FAKE_PID, 1, 400000, .address = base + (7 << 20),
+		    .error_code = 0x6);
+	err |= FEED(&h, mm_page_alloc, FAKE_PID, 0, 400010, .pfn = 0xa0000, .order = 9);
+	err |= FEED(&h, mm_lru_insertion, FAKE_PID, 0, 400020, .pfn = 0xa0000, .lru = 0);
 	err |= rec_norm_flush(h.n);
 	rec_norm_stats(h.n, &st);
 	f0 = nth_of(&h, RF_EV_ANON_FAULT, 0);
@@ -423,7 +434,11 @@ static void test_large_anon(void)
 	f2 = nth_of(&h, RF_EV_ANON_FAULT, 2);
 	f3 = nth_of(&h, RF_EV_ANON_FAULT, 3);
 	f4 = nth_of(&h, RF_EV_ANON_FAULT, 4);
+	f5 = nth_of(&h, RF_EV_ANON_FAULT, 5);
+	f6 = nth_of(&h, RF_EV_ANON_FAULT, 6);
 	l0 = nth_of(&h, RF_EV_LRU_ADD, 0);
+	l3 = nth_of(&h, RF_EV_LRU_ADD, 3);
+	l4 = nth_of(&h, RF_EV_LRU_ADD, 4);
 	ok(!err && f0 && f0->u.anon.order == 9 && f0->u.anon.addr == base + 0x1000,
 	   "a THP fault is of order 9 at its page (got %d, %#llx)", f0 ? f0->u.anon.order : -1,
 	   f0 ? (unsigned long long)f0->u.anon.addr : 0ull);
@@ -439,6 +454,13 @@ static void test_large_anon(void)
 	ok(f4 && f4->u.anon.order == 0 && st.large_late == 1,
 	   "an allocation after its fault went out is counted (order %d, %llu counted)",
 	   f4 ? f4->u.anon.order : -1, (unsigned long long)st.large_late);
+	ok(f5 && f5->u.anon.order == 9 && l3 && l3->u.lru.order == 9,
+	   "a task that moved to another CPU between allocating and inserting its folio: "
+	   "order 9 (fault %d, insertion %d)", f5 ? f5->u.anon.order : -1,
+	   l3 ? l3->u.lru.order : -1);
+	ok(f6 && f6->u.anon.order == 9 && l4 && l4->u.lru.order == 9 && st.large_late == 1,
+	   "one that moved between its fault and the allocation: order 9 (fault %d, "
+	   "insertion %d)", f6 ? f6->u.anon.order : -1, l4 ? l4->u.lru.order : -1);
 	harness_free(&h);
 }
 
@@ -673,7 +695,7 @@ out:
 
 int main(void)
 {
-	plan(35);
+	plan(37);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
