@@ -197,6 +197,25 @@ RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, 
  */
 RF_API int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
 
+/*
+ * rf_model_plant_shadow() - a shadow entry the page cache held before the trace
+ *
+ * The folio of 2^@order pages (bounded as rf_model_feed() bounds orders) at
+ * @index of file (@dev, @ino) left a shadow before the trace, which the
+ * recording kernel found when it read the folio again: a refault, @recent
+ * or not by the kernel's test, whose workingset (every memcg's pages) the
+ * model does not have.  Its slot gets that shadow; reading the folio in
+ * again counts the refault in the memcg it is charged to and, if @recent,
+ * activates it as workingset_refault() does (the multi-gen LRU:
+ * lru_gen_refault()).  Nothing else changes: no counter, no age.  A range
+ * that holds any page or entry is left as it is.  Replay's warm stage calls
+ * it at the kernel's add of such a folio (replayer/replay/warm.c).
+ * Return: 0; RF_ERR_STATE after rf_model_finish(); RF_ERR_NOMEM (the model
+ *         is then unusable).
+ */
+RF_API int rf_model_plant_shadow(struct rf_model *m, uint32_t dev, uint64_t ino, uint64_t index,
+				 unsigned int order, bool recent);
+
 /* The stages of rf_model_prefetch(), each reading what the one before loaded. */
 enum rf_prefetch_stage {
 	RF_PREFETCH_INDEX = 0,	/* the slot of the node index */

@@ -32,6 +32,12 @@
 #define SHADOW_ORDER_SHIFT	19
 #define SHADOW_ORDER_MASK	0xfull
 #define SHADOW_MAX_ORDER	9	/* PMD order: the largest folio the model makes */
+/*
+ * A shadow from before the trace (rf_model_plant_shadow()): its eviction
+ * field holds the recording kernel's verdict on the refault (1: recent),
+ * whatever the model's workingset holds.
+ */
+#define SHADOW_PLANTED		(1ull << (SHADOW_ORDER_SHIFT + 4))
 
 static inline bool slot_is_shadow(uint64_t e)
 {

@@ -22,6 +22,7 @@
  * below 2^34 pages).  v4.5 shadows carry memcg id 0.
  */
 #include "model-local.h"
+#include "filemap.h"
 #include "lru.h"
 #include "lru_gen.h"
 #include "memcg.h"
@@ -30,7 +31,7 @@
 #include "workingset.h"
 
 #define SHADOW_ID_SHIFT		3
-#define SHADOW_EVICTION_SHIFT	(SHADOW_ORDER_SHIFT + 4)
+#define SHADOW_EVICTION_SHIFT	(SHADOW_ORDER_SHIFT + 5)	/* after SHADOW_PLANTED */
 #define SWAP_OWNER_SHIFT	19
 #define SWAP_EVICTION_SHIFT	35
 
@@ -166,9 +167,17 @@ static void lru_gen_refault(struct rf_model *m, struct rf_page *p, uint64_t shad
 	int type = page_is_file(p), refs, tier;
 	uint64_t nr = page_nr(p), token;
 	uint32_t memcg;
+	uint16_t id;
 	bool ws, recent;
 
-	recent = lru_gen_test_recent(m, shadow, type, &memcg, &token, &ws);
+	if (shadow & SHADOW_PLANTED) {	/* the recording kernel's verdict, in the folio's memcg */
+		unpack_shadow(m, shadow, &id, &token, &ws);
+		memcg = p->memcg;
+		recent = token & 1;
+		token = 0;
+	} else {
+		recent = lru_gen_test_recent(m, shadow, type, &memcg, &token, &ws);
+	}
 	if (memcg != p->memcg || (!recent && m->p->lru_gen_ws_v61))
 		return;
 	count_ws(m, memcg, type ? EV_WORKINGSET_REFAULT_FILE : EV_WORKINGSET_REFAULT_ANON, nr);
@@ -211,6 +220,38 @@ void workingset_age_nonresident(struct rf_model *m, uint32_t memcg, uint64_t nr)
 		m->memcgs[memcg]->lruvec.inactive_age += nr;
 		cost_add(m, COST_ATOMIC, 1);
 	}
+}
+
+/*
+ * A shadow from before the trace (include/refault/model.h), stored where
+ * page_cache_delete() stores one, in an empty range, with the recording
+ * kernel's verdict in place of the age (SHADOW_PLANTED): the root memcg's,
+ * which no longer holds the folio.
+ */
+int rf_model_plant_shadow(struct rf_model *m, uint32_t dev, uint64_t ino, uint64_t index,
+			  unsigned int order, bool recent)
+{
+	unsigned int o = clamp_order(order);
+	uint64_t i, nr = 1ull << o;
+	uint32_t mapping;
+
+	if (m->error)
+		return m->error;
+	if (m->finished)
+		return RF_ERR_STATE;
+	index &= ~(nr - 1);
+	if (file_range(m, index, nr) < nr)
+		return 0;
+	mapping = file_mapping(m, dev, ino);
+	if (mapping == RF_NONE)
+		return m->error;
+	for (i = 0; i < nr; i++)
+		if (xa_load(m, mapping, index + i))
+			return 0;
+	if (xa_store(m, mapping, index, shadow_with_order(pack_shadow(m, SLOT_SHADOW,
+			m->memcgs[0]->id, recent, false), o) | SHADOW_PLANTED))
+		m->error = RF_ERR_NOMEM;
+	return m->error;
 }
 
 /* The lookup of a page's lruvec: out of line before 55779ec, inline after. */
@@ -327,6 +368,10 @@ static int workingset_test_recent(struct rf_model *m, const struct rf_page *p, u
 
 	unpack_shadow(m, shadow, &id, &eviction, workingset);
 	*evm = 0;
+	if (shadow & SHADOW_PLANTED) {	/* the recording kernel's verdict */
+		*evm = p->memcg;
+		return (int)(eviction & 1);
+	}
 	if (m->p->ws_domain == WS_ZONE) {
 		cost_add(m, COST_ATOMIC, 1);
 		now = m->zone_inactive_age;

@@ -242,6 +242,54 @@ static void test_two_cgroups(void)
 }
 
 /*
+ * rf_model_plant_shadow(): a shadow from before the trace whose refault the
+ * recording kernel found recent.  A page of /a read after it is planted is
+ * a refault, activated, counted in /a, though the model's workingset holds
+ * nothing (distance 0 <= 0 would pass, so the read comes after 6 evictions
+ * of a stream in the root: v6.18 ages the root's nonresident age); a page
+ * whose slot holds a page keeps it; after rf_model_finish(), refused.  Under
+ * the multi-gen LRU the refault counts in the folio's memcg too.
+ */
+static void planted(const char *profile, uint64_t *r, uint64_t *a, uint64_t *cached)
+{
+	struct rf_model *m = mk(profile, quiet_v46);
+	int i;
+
+	read_pages(m, 0, 300, 7, 0, 1);			/* a page already cached */
+	ok(rf_model_plant_shadow(m, 8, 3, 0, 0, true) == 0 &&
+	   rf_model_plant_shadow(m, 8, 7, 0, 0, true) == 0,
+	   "%s: shadows planted (one where a page is: left as it is)", profile);
+	mmap_file(m, 200, 2, 0x100000, 6, 4);
+	for (i = 0; i < 6; i++)
+		file_fault(m, 0, 200, 2, 4, i);
+	madvise(m, 0, 200, 2, 0x100000, 6, MADV_PAGEOUT);
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	read_pages(m, 0, 100, 3, 0, 1);
+	read_pages(m, 0, 100, 7, 0, 1);
+	*r = C(m, "memcg./a.workingset_refault_file");
+	*a = C(m, "memcg./a.workingset_activate_file");
+	*cached = C(m, "vmstat.workingset_refault_file");
+	rf_model_finish(m);
+	ok(rf_model_plant_shadow(m, 8, 5, 0, 0, true) == RF_ERR_STATE,
+	   "%s: refused after rf_model_finish()", profile);
+	rf_model_free(m);
+}
+
+static void test_planted_shadow(void)
+{
+	uint64_t r, a, all;
+
+	planted("v6.18", &r, &a, &all);
+	ok(r == 1 && a == 1 && all == 1, "v6.18: the planted shadow's page refaults in /a, recent "
+	   "after the root aged 6, and the cached page is no refault (refault %llu, activate %llu, "
+	   "all %llu)", (unsigned long long)r, (unsigned long long)a, (unsigned long long)all);
+	planted("v6.18-mglru", &r, &a, &all);
+	ok(r == 1 && all == 1, "v6.18-mglru: counted in the folio's memcg (refault %llu, all %llu)",
+	   (unsigned long long)r, (unsigned long long)all);
+}
+
+/*
  * Per-CPU batches and THP (8f182270): a task faults 3 THPs on CPU 1 and
  * exits on CPU 0; exit_mmap() drains only CPU 0.  Before 8f182270 the THPs
  * sit in CPU 1's lru_add batch (it drains only when full): 3 * 512 pages
@@ -971,12 +1019,13 @@ static void test_stable_names(void)
 
 int main(void)
 {
-	plan(69);
+	plan(75);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
 	test_gone_memcg();
 	test_two_cgroups();
+	test_planted_shadow();
 	test_stranded();
 	test_pageout();
 	test_swapout_two_passes();
