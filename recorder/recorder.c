@@ -269,13 +269,21 @@ static int name_tasks(struct rf_recorder *rec)
 	return err;
 }
 
+/*
+ * One counters file, stamped when its read returned: the kernel wrote the
+ * values during the read (memory.stat after flushing the memcg's
+ * statistics, which may take milliseconds), so every event stamped before
+ * is in them, and the workload's events during the read are the only
+ * doubt.
+ */
 static int snapshot_one(struct rf_recorder *rec, const char *path, uint32_t source,
 			uint64_t cgroup)
 {
-	struct rf_event ev = { .time = rf_mono_ns(), .type = RF_EV_COUNTERS };
+	struct rf_event ev = { .type = RF_EV_COUNTERS };
 	struct rf_counter_snap c;
 	int err = rec_counters_read(&c, path);
 
+	ev.time = rf_mono_ns();
 	if (err)
 		return err == -ENOENT ? 0 : err;
 	ev.u.counters.cgroup = cgroup;
