@@ -203,6 +203,8 @@ static int feed_event(struct rf_replay_result *res, size_t k, const struct rf_ev
 		res->kernel_pending = true;	/* sampled after the snapshot's last counters */
 		res->kernel_t = ev->time;
 	}
+	if (!rc && mr->model && res->warm)
+		rc = replay_warm_plant(res->warm, mr->model, ev);
 	if (!rc)
 		rc = mr->model ? rf_model_feed_hinted(mr->model, ev, hint) :
 				 replay_policy_run_feed(mr->policy, ev);

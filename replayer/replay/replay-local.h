@@ -34,16 +34,23 @@ int replay_cgroup_names_resolve_configs(struct rf_config_list *l, const struct r
 					const struct rf_trace_header *h, char *err, size_t errlen);
 
 /*
- * warm.c: the pages a trace reads that were cached before it began.
+ * warm.c: the pages a trace reads that were cached before it began, and the
+ * folios it adds that were refaults of shadows left before it.
  * replay_warm_scan() reads @path once (past damaged chunks with @skip_damaged);
- * replay_warm_load() gives them to @m at time @t, resident, unreferenced and
- * charged to the root memcg.
+ * replay_warm_load() gives the pages to @m at time @t, resident, unreferenced
+ * and charged to the root memcg; replay_warm_plant(), called with each event
+ * before @m is fed it, gives @m the shadow of such a refault at its add, with
+ * the kernel's verdict (rf_model_plant_shadow()).  @w is only read after the
+ * scan: one for every model, whichever threads feed them.
  */
 struct replay_warm;
 int replay_warm_scan(struct replay_warm **out, const char *path, bool skip_damaged, char *err,
 		     size_t errlen);
 int replay_warm_load(const struct replay_warm *w, struct rf_model *m, uint64_t t);
+int replay_warm_plant(const struct replay_warm *w, struct rf_model *m, const struct rf_event *ev);
 uint64_t replay_warm_pages(const struct replay_warm *w);
+/* The pages of the refaults it found (whole folios), those the kernel found recent in @recent. */
+uint64_t replay_warm_shadow_pages(const struct replay_warm *w, uint64_t *recent);
 /* The time of the trace's first event. */
 uint64_t replay_warm_start(const struct replay_warm *w);
 void replay_warm_free(struct replay_warm *w);
@@ -141,6 +148,9 @@ struct rf_replay_result {
 	uint64_t lost;			/* its lost records, once taken */
 	bool warm_cache;		/* the warm stage ran */
 	uint64_t preloaded;		/* pages the warm pass gave each model */
+	uint64_t preloaded_shadows;	/* and the pages of the refaults before the trace it found */
+	uint64_t preloaded_recent;	/* of which the kernel found recent */
+	struct replay_warm *warm;	/* its findings, for replay_warm_plant() */
 	const struct rf_chunk_info *index;	/* owned by the reader; NULL without an index */
 	size_t nr_index;
 	uint64_t chunks_damaged;

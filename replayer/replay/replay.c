@@ -159,7 +159,11 @@ static int preload(struct rf_replay_result *res, const struct rf_replay_opts *op
 			 rf_strerror(rc));
 	res->warm_cache = true;
 	res->preloaded = replay_warm_pages(w);
-	replay_warm_free(w);
+	res->preloaded_shadows = replay_warm_shadow_pages(w, &res->preloaded_recent);
+	if (res->preloaded_shadows)
+		res->warm = w;		/* the pipeline plants their shadows */
+	else
+		replay_warm_free(w);
 	return rc;
 }
 
@@ -329,6 +333,7 @@ void rf_replay_result_free(struct rf_replay_result *res)
 	free(res->runs);
 	replay_series_free(res->kernel_series);
 	rf_observe_free(res->observe);
+	replay_warm_free(res->warm);
 	free(res->trace_path);
 	free(res);
 }
@@ -351,6 +356,13 @@ uint64_t rf_replay_result_fingerprint(const struct rf_replay_result *res)
 uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res)
 {
 	return res->preloaded;
+}
+
+uint64_t rf_replay_result_preloaded_shadows(const struct rf_replay_result *res, uint64_t *recent)
+{
+	if (recent)
+		*recent = res->preloaded_recent;
+	return res->preloaded_shadows;
 }
 
 struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res)

@@ -146,6 +146,14 @@ RF_API uint64_t rf_replay_result_events(const struct rf_replay_result *res);
 RF_API uint64_t rf_replay_result_lost(const struct rf_replay_result *res);
 /* Pages the warm pass gave every model before the trace (0 without --warm-cache). */
 RF_API uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res);
+/*
+ * Pages of the folios the trace adds that the warm pass found were refaults
+ * of shadows left before the trace, each given to every model at its add
+ * (0 without --warm-cache); those the recording kernel found recent in
+ * @recent (may be NULL).
+ */
+RF_API uint64_t rf_replay_result_preloaded_shadows(const struct rf_replay_result *res,
+						   uint64_t *recent);
 /* The kernel's account, taken out of @res (the caller frees it with rf_observe_free()). */
 RF_API struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res);
 RF_API void rf_replay_result_free(struct rf_replay_result *res);

@@ -182,8 +182,13 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 		json_object_object_add(trace, "first_damage", json_object_new_string(res->first_damage));
 	if (cn.recorded[0])
 		json_object_object_add(trace, "recorded_cgroup", json_object_new_string(cn.recorded));
-	if (res->warm_cache)
+	if (res->warm_cache) {
 		json_object_object_add(trace, "warm_cache_pages", json_object_new_uint64(res->preloaded));
+		json_object_object_add(trace, "warm_shadow_pages",
+				       json_object_new_uint64(res->preloaded_shadows));
+		json_object_object_add(trace, "warm_shadow_recent_pages",
+				       json_object_new_uint64(res->preloaded_recent));
+	}
 	json_object_object_add(o, "trace", trace);
 	configs = json_object_new_array();
 	for (i = 0; i < res->nr; i++)
@@ -318,7 +323,10 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 		res->wall_seconds);
 	if (res->warm_cache)
 		fprintf(out, "warm cache: %llu pages cached before the trace given to every model, "
-			"in the root memcg\n", (unsigned long long)res->preloaded);
+			"in the root memcg; %llu pages it adds were refaults of shadows left "
+			"before it (%llu recent)\n", (unsigned long long)res->preloaded,
+			(unsigned long long)res->preloaded_shadows,
+			(unsigned long long)res->preloaded_recent);
 	if (res->chunks_damaged)
 		fprintf(out, "WARNING: %llu damaged chunk(s) skipped (%llu events known lost): %s\n",
 			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,

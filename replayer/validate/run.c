@@ -326,6 +326,8 @@ static int replay(struct vrun *r, const char *path, const struct rf_validate_opt
 	if (!e) {
 		r->v->kernel = rf_replay_result_take_observe(res);
 		r->v->preloaded = rf_replay_result_preloaded(res);
+		r->v->preloaded_shadows = rf_replay_result_preloaded_shadows(res,
+									     &r->v->preloaded_recent);
 	}
 	rf_replay_result_free(res);
 	rf_config_list_free(&l);

@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..30"
+echo "1..34"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -105,6 +105,68 @@ check "--warm-cache gives the models the pages cached before the trace, and says
 	"$PYTHON3 -c 'import json,sys; w=json.load(open(sys.argv[1])); c=json.load(open(sys.argv[2])); assert w[\"trace\"][\"warm_cache_pages\"] > 0 and \"warm_cache_pages\" not in c[\"trace\"], w[\"trace\"]' '$tmp/warm.json' '$tmp/cold.json'"
 check "--warm-cache results are the same at any --threads" \
 	"$PYTHON3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); a.pop(\"run\"); b.pop(\"run\"); assert a==b' '$tmp/warm.json' '$tmp/warm3.json'"
+
+# The recent refaults of folios cached (and evicted) before the trace: an observed add of a
+# folio never mentioned before, inserted on the active file list (lru 3) after at most one
+# reference, is a refault the kernel found recent; the model is given its shadow.  Pages 0
+# and 1: active; page 2: inactive (an old shadow, or none); page 3: active, but read twice
+# in between (it may have been activated in the CPU's batch).  Not for a multi-gen LRU
+# recording, whose faults insert active whatever the history.
+refault_trace() {	# LRU_GEN
+	head -n 1 "$top_srcdir/tests/cli/data/small.jsonl" |
+		sed "s/\"thp_mode\":\"never\"/&,\"lru_gen\":\"$1\"/"
+	sed -n 2,6p "$top_srcdir/tests/cli/data/small.jsonl"
+	for i in 0 1 2 3; do
+		echo "{\"t\":100000100$i,\"cpu\":1,\"pid\":200,\"type\":\"pagecache_add\",\"dev\":8388609,\"ino\":12,\"index\":$i,\"order\":0,\"pfn\":$((1000 + i)),\"cgroup\":7}"
+	done
+	for t in 1000002000 1000002001; do
+		echo "{\"t\":$t,\"cpu\":1,\"pid\":200,\"type\":\"file_read\",\"dev\":8388609,\"ino\":12,\"index\":3,\"nr\":1}"
+	done
+	for i in 0 1 2 3; do
+		lru=3; [ $i -eq 2 ] && lru=2
+		echo "{\"t\":100000300$i,\"cpu\":1,\"pid\":200,\"type\":\"lru_add\",\"pfn\":$((1000 + i)),\"order\":0,\"lru\":$lru,\"cgroup\":7}"
+	done
+	echo '{"t":1000004000,"cpu":1,"pid":200,"type":"file_read","dev":8388609,"ino":12,"index":0,"nr":4}'
+}
+refault_trace "" > "$tmp/refault.jsonl"
+refault_trace 0x0007 > "$tmp/refault-mglru.jsonl"
+"$REFAULT" trace convert "$tmp/refault.jsonl" "$tmp/refault.rft" 2>/dev/null &&
+"$REFAULT" trace convert "$tmp/refault-mglru.jsonl" "$tmp/refault-mglru.rft" 2>/dev/null &&
+"$REFAULT" replay "$tmp/refault.rft" -p v6.18 -q --warm-cache -o "$tmp/refault.json" &&
+"$REFAULT" replay "$tmp/refault-mglru.rft" -p v6.18-mglru -q --warm-cache -o "$tmp/refault-mglru.json"
+check "--warm-cache: a folio the kernel inserted active at its first add is a recent refault for the model (2 of 4)" \
+	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d[\"configs\"][0][\"stats\"]; assert d[\"trace\"][\"warm_shadow_pages\"] == 2 and s[\"vmstat.workingset_refault_file\"] == 2 and s[\"vmstat.workingset_activate_file\"] == 2, (d[\"trace\"], s[\"vmstat.workingset_refault_file\"])' '$tmp/refault.json'"
+check "--warm-cache: none from a multi-gen LRU recording" \
+	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d[\"configs\"][0][\"stats\"]; assert d[\"trace\"][\"warm_shadow_pages\"] == 0 and s[\"vmstat.workingset_refault_file\"] == 0' '$tmp/refault-mglru.json'"
+
+# With the memcg's refault counter: between its snapshots it counted 3 refaults; one is the
+# re-add of page 3, which the trace saw the kernel delete; the other 2 are the first 2 first
+# adds the workload used (pages 0 and 1 of ino 12; ino 13's pages are never used).  A final
+# count of 1 leaves none to the first adds.
+counted_trace() {	# FINAL_COUNT
+	final=$1
+	sed -n 1,6p "$top_srcdir/tests/cli/data/small.jsonl"
+	echo '{"t":1000000900,"cpu":0,"pid":0,"type":"counters","source":1,"cgroup":7,"entries":{"workingset_refault_file":0}}'
+	for f in "12 0" "12 1" "12 2" "12 3" "13 0" "13 1"; do
+		set -- $f
+		echo "{\"t\":100000100$(($1 * 4 - 48 + $2)),\"cpu\":1,\"pid\":200,\"type\":\"pagecache_add\",\"dev\":8388609,\"ino\":$1,\"index\":$2,\"order\":0,\"pfn\":$((1000 + $1 * 4 + $2)),\"cgroup\":7}"
+	done
+	echo '{"t":1000002000,"cpu":1,"pid":200,"type":"file_read","dev":8388609,"ino":12,"index":0,"nr":4}'
+	echo '{"t":1000003000,"cpu":1,"pid":200,"type":"pagecache_del","dev":8388609,"ino":12,"index":3,"order":0,"pfn":1051}'
+	echo '{"t":1000003100,"cpu":1,"pid":200,"type":"pagecache_add","dev":8388609,"ino":12,"index":3,"order":0,"pfn":1099,"cgroup":7}'
+	echo '{"t":1000003200,"cpu":1,"pid":200,"type":"file_read","dev":8388609,"ino":12,"index":3,"nr":1}'
+	echo "{\"t\":1000009000,\"cpu\":0,\"pid\":0,\"type\":\"counters\",\"source\":1,\"cgroup\":7,\"entries\":{\"workingset_refault_file\":$final}}"
+}
+counted_trace 3 > "$tmp/counted.jsonl"
+counted_trace 1 > "$tmp/counted1.jsonl"
+"$REFAULT" trace convert "$tmp/counted.jsonl" "$tmp/counted.rft" 2>/dev/null &&
+"$REFAULT" trace convert "$tmp/counted1.jsonl" "$tmp/counted1.rft" 2>/dev/null &&
+"$REFAULT" replay "$tmp/counted.rft" -p v6.18 -q --warm-cache -o "$tmp/counted.json" &&
+"$REFAULT" replay "$tmp/counted1.rft" -p v6.18 -q --warm-cache -o "$tmp/counted1.json"
+check "--warm-cache: the memcg's refault count beyond its re-adds names the first adds that were refaults (2 pages, not recent)" \
+	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d[\"trace\"]; s=d[\"configs\"][0][\"stats\"]; assert t[\"warm_shadow_pages\"] == 2 and t[\"warm_shadow_recent_pages\"] == 0 and s[\"vmstat.workingset_refault_file\"] == 2 and s[\"vmstat.workingset_activate_file\"] == 0, (t, s[\"vmstat.workingset_refault_file\"])' '$tmp/counted.json'"
+check "--warm-cache: a count its re-adds explain leaves the first adds alone" \
+	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"trace\"][\"warm_shadow_pages\"] == 0 and d[\"configs\"][0][\"stats\"][\"vmstat.workingset_refault_file\"] == 0' '$tmp/counted1.json'"
 
 # Lost records are said first, by replay, compare and validate, and are in the results
 # (1238 added to the 20 small.jsonl loses itself).
