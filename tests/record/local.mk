@@ -20,7 +20,8 @@ record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-
 	tests/record/test-record-safety.sh tests/record/test-record-faults.sh \
 	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh \
 	tests/record/test-record-cold.sh tests/record/test-record-thp.sh \
-	tests/record/test-record-willneed.sh tests/record/test-record-writes.sh
+	tests/record/test-record-willneed.sh tests/record/test-record-writes.sh \
+	tests/record/test-record-rerun.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 # debugfs's multi-gen LRU state into counters, from text in the kernel's own formats.
@@ -67,9 +68,14 @@ tests/record/test-record-safety.log: tests/record/test-record-memstat.log
 tests/record/test-record-faults.log: tests/record/test-record-safety.log
 tests/record/test-record-duration.log: tests/record/test-record-faults.log
 tests/record/test-record-kprobes.log: tests/record/test-record-duration.log
-# --cold drops the system's page cache: after the other recordings, before test-validate
+# --cold drops the system's page cache: after the other recordings, before test-validate; the
+# later recording tests after it, one at a time like the others (the rerun records --cold too)
 tests/record/test-record-cold.log: tests/record/test-record-kprobes.log
-tests/validate/test-validate.log: tests/record/test-record-cold.log
+tests/record/test-record-thp.log: tests/record/test-record-cold.log
+tests/record/test-record-willneed.log: tests/record/test-record-thp.log
+tests/record/test-record-writes.log: tests/record/test-record-willneed.log
+tests/record/test-record-rerun.log: tests/record/test-record-writes.log
+tests/validate/test-validate.log: tests/record/test-record-rerun.log
 tests/report/test-report-recorded-stacks.log: tests/record/test-record-stacks.log
 tests/validate/test-validate.log: tests/report/test-report-recorded-stacks.log
 tests/cli/test-outputs.log: tests/validate/test-validate.log
