@@ -12,7 +12,8 @@
 
 /* A read()/pread64() in flight: what filemap_get_pages and page-cache adds said of it. */
 struct rf_read {
-	uint64_t count;		/* bytes asked for */
+	uint64_t count;		/* bytes asked for; RD_COUNT_UNKNOWN for readv and preadv */
+	uint64_t pos;		/* the file offset, if have_pos (preadv) */
 	uint64_t ino;
 	uint64_t gmin;		/* union of get_pages ranges: [gmin, gend] */
 	uint64_t gend;
@@ -23,7 +24,13 @@ struct rf_read {
 	int fd;
 	bool active;
 	bool have_g;
+	bool have_pos;
+	bool sampled;		/* read() or pread64(): --call-graph samples its entry */
+	bool splice;		/* sendfile, splice, copy_file_range: it writes another file too */
 };
+
+/* readv() and preadv() take iovecs in the task's memory: their length is unknown here. */
+#define RD_COUNT_UNKNOWN	UINT64_MAX
 
 /*
  * Folios a task's read or fault brought into the page cache and that no

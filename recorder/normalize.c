@@ -135,7 +135,7 @@ static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct 
 		rd->gend = last > rd->gend ? last : rd->gend;
 		return 0;
 	}
-	/* a read we did not see enter (readv, sendfile, ...): drop the kernel's re-emits */
+	/* a read we did not see enter (io_uring's, ...): drop the kernel's re-emits */
 	if (t->solo_ino == ino && t->solo_dev == dev && t->solo_last == last &&
 	    idx >= t->solo_index)
 		return 0;
@@ -146,13 +146,25 @@ static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct 
 	return emit_read(n, raw, t->pid, dev, ino, idx, last);
 }
 
-static void read_begin(struct rec_task *t, uint64_t count, int fd)
+/*
+ * A read syscall begins: read() and pread64(); readv(), preadv() and
+ * preadv2() (@count unknown; the offset of the last two, -1 for the file's
+ * position); sendfile(), splice() and copy_file_range() (@splice: they read
+ * into a pipe and write that out, to another file maybe: filemap_splice_read()
+ * reads through filemap_get_pages() as filemap_read() does).
+ */
+static void read_begin(struct rec_task *t, uint64_t count, int fd, int64_t pos, bool sampled,
+		       bool splice)
 {
 	memset(&t->rd, 0, sizeof(t->rd));
 	t->ra_call = false;	/* its exit was not seen */
 	t->rd.active = true;
 	t->rd.count = count;
 	t->rd.fd = fd;
+	t->rd.pos = pos >= 0 ? (uint64_t)pos : 0;
+	t->rd.have_pos = pos >= 0 && count == RD_COUNT_UNKNOWN;
+	t->rd.sampled = sampled;
+	t->rd.splice = splice;
 }
 
 /* The pages a finished read touched: get_pages union plus its own adds below it. */
@@ -180,12 +192,20 @@ static int read_end(struct rf_norm *n, const struct rf_raw *raw, struct rec_task
 	}
 	/* a short read stopped early (EOF): clip to the bytes returned */
 	pages = ((uint64_t)ret + (1u << n->page_shift) - 1) >> n->page_shift;
-	if ((uint64_t)ret < rd->count || !rd->have_g)
+	if (rd->have_pos) {		/* preadv: exactly the bytes returned at the offset */
+		lo = rd->pos >> n->page_shift;
+		hi = (rd->pos + (uint64_t)ret - 1) >> n->page_shift;
+	} else if (rd->count == RD_COUNT_UNKNOWN && rd->have_g) {
+		/* readv: neither length nor offset; one page more for a read begun inside one */
+		hi = lo + pages < hi ? lo + pages : hi;
+	} else if ((uint64_t)ret < rd->count || !rd->have_g) {
 		hi = lo + pages - 1 < hi ? lo + pages - 1 : hi;
+	}
 	if (out_file(n, rd->dev, rd->ino))
 		return 0;
 	rec_name_file_from_fd(n, raw->ts, t->pid, rd->fd, rd->dev, rd->ino);
-	n->read_exit = true;	/* the reference of a read syscall: its stack sample is there */
+	/* the reference of read() or pread64(): its stack sample is there */
+	n->read_exit = rd->sampled;
 	err = emit_read(n, raw, t->pid, rd->dev, rd->ino, lo, hi);
 	n->read_exit = false;
 	return err;
@@ -259,10 +279,14 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 	 * fault reads ahead in the file it faults on only (filemap_fault() and its
 	 * do_*_mmap_readahead() take the vma's file): an add of another file while
 	 * a fault is held is the task's next, untraced, syscall (a write() whose
-	 * copy faulted), not the fault's.
+	 * copy faulted), not the fault's.  sendfile(), splice() and
+	 * copy_file_range() write what they read: an add of a file other than the
+	 * one they read is the write's (its file_write comes from the dirtying).
 	 */
-	err = t->rd.active || t->ra_call || (t->fault.on && t->fault.ev.type == RF_EV_FILE_FAULT &&
-			       t->fault.ev.u.file.dev == dev && t->fault.ev.u.file.ino == ino) ?
+	err = (t->rd.active && !(t->rd.splice && t->rd.have_g &&
+				 (t->rd.dev != dev || t->rd.ino != ino))) || t->ra_call ||
+	      (t->fault.on && t->fault.ev.type == RF_EV_FILE_FAULT &&
+	       t->fault.ev.u.file.dev == dev && t->fault.ev.u.file.ino == ino) ?
 	      rec_ra_add(n, t, raw, dev, ino, idx, order) : 0;
 	return err ? err : rec_norm_emit(n, &ev);
 }
@@ -1399,14 +1423,43 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 	case TP_writeback_dirty_folio: return on_dirty(n, tp, raw, t);
 	case TP_sys_enter_read:
 		read_begin(t, rec_tp_u64(tp, TPF(sys_enter_read, count), d),
-			   (int)rec_tp_u64(tp, TPF(sys_enter_read, fd), d));
+			   (int)rec_tp_u64(tp, TPF(sys_enter_read, fd), d), -1, true, false);
 		return 0;
 	case TP_sys_enter_pread64:
 		read_begin(t, rec_tp_u64(tp, TPF(sys_enter_pread64, count), d),
-			   (int)rec_tp_u64(tp, TPF(sys_enter_pread64, fd), d));
+			   (int)rec_tp_u64(tp, TPF(sys_enter_pread64, fd), d), -1, true, false);
+		return 0;
+	case TP_sys_enter_readv:
+		read_begin(t, RD_COUNT_UNKNOWN, (int)rec_tp_u64(tp, TPF(sys_enter_readv, fd), d),
+			   -1, false, false);
+		return 0;
+	case TP_sys_enter_preadv:
+	case TP_sys_enter_preadv2:	/* pos_l is the whole offset on 64-bit (pos_from_hilo()) */
+		read_begin(t, RD_COUNT_UNKNOWN,
+			   (int)rec_tp_u64(tp, TPF_SAME(sys_enter_preadv, sys_enter_preadv2, fd), d),
+			   (int64_t)rec_tp_u64(tp, TPF_SAME(sys_enter_preadv, sys_enter_preadv2, pos_l),
+					       d), false, false);
+		return 0;
+	case TP_sys_enter_sendfile64:
+		read_begin(t, rec_tp_u64(tp, TPF(sys_enter_sendfile64, count), d),
+			   (int)rec_tp_u64(tp, TPF(sys_enter_sendfile64, in_fd), d), -1, false, true);
+		return 0;
+	case TP_sys_enter_splice:
+	case TP_sys_enter_copy_file_range:
+		read_begin(t, rec_tp_u64(tp, TPF_SAME(sys_enter_splice, sys_enter_copy_file_range,
+						      len), d),
+			   (int)rec_tp_u64(tp, TPF_SAME(sys_enter_splice, sys_enter_copy_file_range,
+							fd_in), d), -1, false, true);
 		return 0;
 	case TP_sys_exit_read:
 	case TP_sys_exit_pread64:
+	case TP_sys_exit_readv:
+	case TP_sys_exit_preadv:
+	case TP_sys_exit_preadv2:
+	case TP_sys_exit_sendfile64:
+	case TP_sys_exit_splice:
+	case TP_sys_exit_copy_file_range:
+		/* every syscall's exit has its return value first */
 		ret = rec_tp_u64(tp, TPF_SAME(sys_exit_read, sys_exit_pread64, ret), d);
 		return t->rd.active ? read_end(n, raw, t, ret) : 0;
 	case TP_sys_enter_mmap: return on_mmap_enter(tp, raw, t);

@@ -6,7 +6,8 @@
  * these name and then lets the read or fault touch what it uses, so each one
  * must be in the trace before the reference that touches its pages.
  *
- * Reads: the adds fall between sys_enter_read and sys_exit_read; the run goes
+ * Reads: the adds fall between a read syscall's entry and exit (read(), pread64(),
+ * readv(), preadv(), preadv2(), sendfile(), splice(), copy_file_range()); the run goes
  * out right before the file_read the exit emits.  Faults: the adds follow the
  * filemap event that names the fault (filemap_fault: sync read-around, or
  * async readahead on the marked folio), and a fault that read ahead returns
@@ -19,7 +20,8 @@
  * (a read's exit may come milliseconds of I/O after its adds).  The adds
  * inside fadvise(WILLNEED), madvise(WILLNEED) and readahead(2) are readahead
  * too, out at the syscall's exit (normalize.c, ra_call_end()).  Adds anywhere
- * else (write(), splice) are not readahead of a reference and are left out.  The event's CPU is the one its
+ * else (write(), the output of a splice) are not readahead of a reference and
+ * are left out.  The event's CPU is the one its
  * adds ran on: a run is cut where the task migrated.
  */
 #include "config.h"

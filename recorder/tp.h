@@ -46,6 +46,18 @@ struct tep_format_field;
 	TP(syscalls, sys_exit_read, refs, F(ret))					\
 	TP(syscalls, sys_enter_pread64, refs, F(fd) F(count) F(pos))			\
 	TP(syscalls, sys_exit_pread64, refs, F(ret))					\
+	TP(syscalls, sys_enter_readv, refs, F(fd))					\
+	TP(syscalls, sys_exit_readv, refs, F(ret))					\
+	TP(syscalls, sys_enter_preadv, refs, F(fd) F(pos_l))				\
+	TP(syscalls, sys_exit_preadv, refs, F(ret))					\
+	TP(syscalls, sys_enter_preadv2, refs, F(fd) F(pos_l))				\
+	TP(syscalls, sys_exit_preadv2, refs, F(ret))					\
+	TP(syscalls, sys_enter_sendfile64, refs, F(in_fd) F(count))			\
+	TP(syscalls, sys_exit_sendfile64, refs, F(ret))					\
+	TP(syscalls, sys_enter_splice, refs, F(fd_in) F(len))				\
+	TP(syscalls, sys_exit_splice, refs, F(ret))					\
+	TP(syscalls, sys_enter_copy_file_range, refs, F(fd_in) F(len))			\
+	TP(syscalls, sys_exit_copy_file_range, refs, F(ret))				\
 	TP(syscalls, sys_enter_mmap, refs, F(addr) F(len) F(prot) F(flags) F(fd) F(off))	\
 	TP(syscalls, sys_exit_mmap, refs, F(ret))					\
 	TP(syscalls, sys_enter_munmap, refs, F(addr) F(len))				\

@@ -21,7 +21,7 @@ record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-
 	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh \
 	tests/record/test-record-cold.sh tests/record/test-record-thp.sh \
 	tests/record/test-record-willneed.sh tests/record/test-record-writes.sh \
-	tests/record/test-record-rerun.sh
+	tests/record/test-record-rerun.sh tests/record/test-record-readv.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 # debugfs's multi-gen LRU state into counters, from text in the kernel's own formats.
@@ -75,7 +75,8 @@ tests/record/test-record-thp.log: tests/record/test-record-cold.log
 tests/record/test-record-willneed.log: tests/record/test-record-thp.log
 tests/record/test-record-writes.log: tests/record/test-record-willneed.log
 tests/record/test-record-rerun.log: tests/record/test-record-writes.log
-tests/validate/test-validate.log: tests/record/test-record-rerun.log
+tests/record/test-record-readv.log: tests/record/test-record-rerun.log
+tests/validate/test-validate.log: tests/record/test-record-readv.log
 tests/report/test-report-recorded-stacks.log: tests/record/test-record-stacks.log
 tests/validate/test-validate.log: tests/report/test-report-recorded-stacks.log
 tests/cli/test-outputs.log: tests/validate/test-validate.log

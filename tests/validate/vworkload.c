@@ -22,6 +22,9 @@
  *                                           (page_mkwrite), then msync() it
  *   vworkload willneed FILE                 posix_fadvise(POSIX_FADV_WILLNEED) the whole
  *                                           FILE, then read() it once
+ *   vworkload vread FILE PASSES             read it whole PASSES times, 64 KiB a call, the
+ *                                           calls in turn readv() (two iovecs), preadv(),
+ *                                           preadv2() and sendfile() to /dev/null
  *   vworkload hot FILE HOT_MIB ROUNDS       random 4 KiB preads of the first HOT_MIB while
  *                                           streaming the rest of FILE, ROUNDS times
  *   vworkload mhot FILE HOT_MIB ROUNDS      as hot, but the stream is mapped: a byte of every
@@ -43,7 +46,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -126,6 +131,43 @@ static void willneed(const char *path)
 		die("posix_fadvise");
 	close(fd);
 	read_passes(path, 1);
+}
+
+/* One 64 KiB chunk at @off by the @k-th of the other read syscalls; the bytes read. */
+static ssize_t vread_chunk(int fd, int null, off_t off, unsigned int k)
+{
+	static char a[CHUNK / 2], b[CHUNK / 2];
+	struct iovec iov[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
+	off_t at = off;
+
+	switch (k % 4) {
+	case 0:
+		if (lseek(fd, off, SEEK_SET) != off)
+			die("lseek");
+		return readv(fd, iov, 2);
+	case 1: return preadv(fd, iov, 2, off);
+	case 2: return preadv2(fd, iov, 2, off, 0);
+	default: return sendfile(null, fd, &at, CHUNK);
+	}
+}
+
+static void vread_passes(const char *path, long passes)
+{
+	int fd = open_ro(path), null = open("/dev/null", O_WRONLY);
+	unsigned int k = 0;
+	ssize_t n = 0;
+	off_t off;
+	long p;
+
+	if (null < 0)
+		die("/dev/null");
+	for (p = 0; p < passes; p++)
+		for (off = 0; (n = vread_chunk(fd, null, off, k++)) > 0; off += n)
+			;
+	if (n < 0)
+		die("vread");
+	close(null);
+	close(fd);
 }
 
 static void mmap_passes(const char *path, long passes)
@@ -433,6 +475,8 @@ int main(int argc, char **argv)
 		mwrite(argv[2]);
 	else if (!strcmp(mode, "willneed") && argc == 3)
 		willneed(argv[2]);
+	else if (!strcmp(mode, "vread") && argc == 4)
+		vread_passes(argv[2], num(argv[3]));
 	else if (!strcmp(mode, "thp") && (argc == 4 || argc == 5))
 		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, true);
 	else if (!strcmp(mode, "hot") && argc == 5)
@@ -444,7 +488,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|mmap|anon|thp|write|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|vread|mmap|anon|thp|write|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
