@@ -234,6 +234,47 @@ static void test_readahead_one_cpu(void)
 }
 
 /*
+ * preadv() names exactly the pages of the bytes it returned from its offset
+ * (2 KiB into page 1, 8 KiB: pages 1-3), though get_pages asked for more;
+ * copy_file_range() reads its input as read() does, and its adds of the
+ * output file, after the input's get_pages, are its writes: no readahead.
+ */
+static void test_other_reads(void)
+{
+	const struct rf_event *rd, *cp, *ra;
+	struct harness h;
+	int err = 0, i;
+
+	harness_init(&h);
+	err |= FEED(&h, sys_enter_preadv, FAKE_PID, 0, 1000, .fd = 1000, .pos_l = 4096 + 2048);
+	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 0, 1100, .i_ino = INO, .s_dev = DEV,
+		    .index = 1, .last_index = 5);
+	err |= FEED(&h, sys_exit_preadv, FAKE_PID, 0, 1200, .ret = 8192);
+	err |= FEED(&h, sys_enter_copy_file_range, FAKE_PID, 0, 2000, .fd_in = 1000,
+		    .len = 1ull << 62);
+	for (i = 0; i < 4; i++)
+		err |= add(&h, 0, 2100 + i, 16 + i);
+	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 0, 2200, .i_ino = INO, .s_dev = DEV,
+		    .index = 16, .last_index = 19);
+	for (i = 0; i < 4; i++)
+		err |= FEED(&h, mm_filemap_add_to_page_cache, FAKE_PID, 0, 2300 + i,
+			    .pfn = 0x200000 + i, .i_ino = INO + 1, .index = i, .s_dev = DEV, .order = 0);
+	err |= FEED(&h, sys_exit_copy_file_range, FAKE_PID, 0, 2400, .ret = 4 * 4096);
+	err |= rec_norm_flush(h.n);
+	rd = nth_of(&h, RF_EV_FILE_READ, 0);
+	cp = nth_of(&h, RF_EV_FILE_READ, 1);
+	ra = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
+	ok(!err && rd && rd->u.file.index == 1 && rd->u.file.nr == 3,
+	   "preadv: pages 1-3 of the bytes it returned (got index %d nr %d)",
+	   rd ? (int)rd->u.file.index : -1, rd ? (int)rd->u.file.nr : -1);
+	ok(cp && cp->u.file.ino == INO && cp->u.file.index == 16 && cp->u.file.nr == 4 &&
+	   count_of(&h, RF_EV_FILE_READAHEAD) == 1 && ra && ra->u.file.ino == INO &&
+	   ra->u.file.nr == 4, "copy_file_range: its input read and read ahead, not its output "
+	   "(%d file_readahead)", count_of(&h, RF_EV_FILE_READAHEAD));
+	harness_free(&h);
+}
+
+/*
  * Following a pid, other tasks' records come from the drain instance: the LRU
  * events of a folio the scope added are kept (with the drainer's pid), those
  * of an unknown pfn are not, and once kswapd deleted the folio its pfn is
@@ -695,10 +736,11 @@ out:
 
 int main(void)
 {
-	plan(37);
+	plan(39);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
+	test_other_reads();
 	test_drain();
 	test_flush_order();
 	test_large_anon();
