@@ -37,6 +37,8 @@ const struct rf_event_type_info fmt_event_types[RF_EV_TYPE_MAX] = {
 	[RF_EV_FILE_READAHEAD] = T("file_readahead", REFERENCE, .pages = RF_PAGES_FILE_RANGE),
 	/* a DAMON region's accessed bits over one aggregation: no page named, none touched */
 	[RF_EV_DAMON_REGION] = T("damon_region", REFERENCE),
+	/* a scan's accessed bits of mapped pages (addresses): no page named, touched before */
+	[RF_EV_PTE_YOUNG] = T("pte_young", REFERENCE),
 	[RF_EV_MMAP] = T("mmap", STATE, .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_MUNMAP] = T("munmap", STATE, .slice = RF_SLICE_TASK_STATE),
 	[RF_EV_MADVISE] = T("madvise", STATE, .slice = RF_SLICE_TASK_STATE),

@@ -46,6 +46,9 @@ static const struct fmt_field anon_fault[] = {
 static const struct fmt_field access[] = {
 	FLD("key", RF_FK_DELTA_KEY, access.key), U("order", access.order), U("flags", access.flags),
 };
+static const struct fmt_field pte_young[] = {
+	U("mm", young.mm), U("start", young.start), U("end", young.end),
+};
 static const struct fmt_field damon_region[] = {
 	U("mm", damon.mm), U("start", damon.start), U("end", damon.end),
 	U("nr_accesses", damon.nr_accesses), U("max_nr_accesses", damon.max_nr_accesses),
@@ -154,6 +157,7 @@ static const struct fmt_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_ACCESS, access),
 	SCHEMA(RF_EV_FILE_READAHEAD, file_readahead),
 	SCHEMA(RF_EV_DAMON_REGION, damon_region),
+	SCHEMA(RF_EV_PTE_YOUNG, pte_young),
 	SCHEMA(RF_EV_MMAP, mmap_f),
 	SCHEMA(RF_EV_MUNMAP, munmap_f),
 	SCHEMA(RF_EV_MADVISE, madvise_f),

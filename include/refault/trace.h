@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	3
-#define RF_TRACE_VERSION_MINOR	1
+#define RF_TRACE_VERSION_MINOR	2
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -57,6 +57,7 @@ enum rf_event_type {
 	RF_EV_ACCESS = 5,	/* .access: key, order, flags (synthetic streams) */
 	RF_EV_FILE_READAHEAD = 6,	/* .file: dev, ino, index, nr, order (since 1.1) */
 	RF_EV_DAMON_REGION = 7,	/* .damon: mm, start, end, nr_accesses, max_nr_accesses, age (since 2.5) */
+	RF_EV_PTE_YOUNG = 8,	/* .young: mm, start, end (since 3.2) */
 	/* state */
 	RF_EV_MMAP = 16,	/* .vma: mm, addr, len, prot, flags, dev, ino, pgoff */
 	RF_EV_MUNMAP = 17,	/* .vma: mm, addr, len */
@@ -203,6 +204,16 @@ struct rf_event {
 			uint32_t max_nr_accesses; /* samples per aggregation (aggr_us / sample_us) */
 			uint32_t age;		/* aggregations the region kept its access pattern */
 		} damon;
+		/*
+		 * Mapped pages of address space @mm, [start, end) in bytes, that a
+		 * scan found accessed through their page table since the scan before
+		 * (idle page tracking); the scan moved each accessed bit to the folio.
+		 */
+		struct {
+			uint64_t mm;
+			uint64_t start;
+			uint64_t end;
+		} young;
 		struct {
 			uint64_t key;		/* page identity in a flat space */
 			uint8_t order;

@@ -42,6 +42,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/mmap.c \
 	replayer/model/madvise.c \
 	replayer/model/damon.c \
+	replayer/model/idle.c \
 	replayer/model/truncate.c \
 	replayer/model/fadvise.c \
 	replayer/model/fork.c \

@@ -383,6 +383,8 @@ struct rf_model {
 	uint64_t damon_regions;		/* damon_region events with accesses (damon.c) */
 	uint64_t damon_young;		/* pages they made young */
 	uint64_t damon_checked;		/* young PTEs DAMON's checks moved to PG_idle_young */
+	uint64_t idle_scans;		/* pte_young events (idle.c) */
+	uint64_t idle_young;		/* folios they found accessed, moved to PG_idle_young */
 
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];

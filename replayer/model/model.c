@@ -21,6 +21,8 @@
  *                  without its fault counts, else a one-page read   filemap.c file_rw()
  * DAMON_REGION     the MMU setting young PTE bits, as DAMON's       damon.c damon_region()
  *                  mm/damon/vaddr.c sampled them
+ * PTE_YOUNG        the MMU setting young PTE bits, as page_idle.c   idle.c pte_young()
+ *                  page_idle_clear_pte_refs() found them
  * MMAP             mmap.c: mmap_region()                            mmap.c mmap_region()
  * MUNMAP           mmap.c: do_munmap(), unmap_region();             mmap.c do_munmap(),
  *                  memory.c: zap_pte_range()                        memory.c zap_range()
@@ -203,6 +205,7 @@ enum feed_kind {
 	FEED_CGROUP,
 	FEED_COUNTERS,
 	FEED_DAMON,
+	FEED_YOUNG,
 };
 
 static const uint8_t feed_kinds[] = {
@@ -227,6 +230,7 @@ static const uint8_t feed_kinds[] = {
 	[RF_EV_CGROUP_LIMIT] = FEED_CGROUP,
 	[RF_EV_COUNTERS] = FEED_COUNTERS,
 	[RF_EV_DAMON_REGION] = FEED_DAMON,
+	[RF_EV_PTE_YOUNG] = FEED_YOUNG,
 };
 
 static enum feed_kind feed_kind(uint16_t type)
@@ -300,6 +304,9 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 		break;
 	case FEED_DAMON:
 		damon_region(m, ev);
+		break;
+	case FEED_YOUNG:
+		pte_young(m, ev);
 		break;
 	case FEED_IGNORE:
 	default:

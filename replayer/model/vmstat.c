@@ -262,6 +262,10 @@ static int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *c
 		put(&e, "model.lru_gen_walk.nonleaf_added", m->walk_nonleaf_added);
 		put(&e, "model.lru_gen_look_around.young", m->look_young);
 	}
+	if (m->idle_scans) {
+		put(&e, "model.idle_scans", m->idle_scans);
+		put(&e, "model.idle_young", m->idle_young);
+	}
 	if (m->damon_regions) {
 		put(&e, "model.damon_regions", m->damon_regions);
 		put(&e, "model.damon_young", m->damon_young);

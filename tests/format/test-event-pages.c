@@ -143,6 +143,8 @@ static void every_type(void)
 	memset(&ev, 0, sizeof(ev));
 	ev.type = RF_EV_DAMON_REGION;
 	ok(!rf_event_pages(&ev, 12, &p), "a DAMON region names no page");
+	ev.type = RF_EV_PTE_YOUNG;
+	ok(!rf_event_pages(&ev, 12, &p), "nor do a scan's young PTEs (addresses in an mm)");
 	ok(rf_event_type_info(RF_EV_FILE_READ)->stack &&
 	   rf_event_type_info(RF_EV_ANON_FAULT)->stack &&
 	   !rf_event_type_info(RF_EV_ACCESS)->stack &&
@@ -235,7 +237,7 @@ static void folio_walk(void)
 
 int main(void)
 {
-	plan(8 + 7 + 3 + 7 + 7);
+	plan(8 + 7 + 3 + 7 + 8);
 	ranges();
 	folios();
 	every_type();

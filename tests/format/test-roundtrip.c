@@ -26,7 +26,7 @@ static void make_event(unsigned int i, struct rf_event *ev)
 {
 	static const uint16_t types[] = {
 		RF_EV_FILE_READ, RF_EV_FILE_WRITE, RF_EV_FILE_FAULT, RF_EV_ANON_FAULT, RF_EV_ACCESS,
-		RF_EV_FILE_READAHEAD, RF_EV_DAMON_REGION, RF_EV_MMAP, RF_EV_MUNMAP, RF_EV_MADVISE, RF_EV_FADVISE, RF_EV_TRUNCATE, RF_EV_FORK,
+		RF_EV_FILE_READAHEAD, RF_EV_DAMON_REGION, RF_EV_PTE_YOUNG, RF_EV_MMAP, RF_EV_MUNMAP, RF_EV_MADVISE, RF_EV_FADVISE, RF_EV_TRUNCATE, RF_EV_FORK,
 		RF_EV_EXEC, RF_EV_EXIT, RF_EV_CGROUP_MKDIR, RF_EV_CGROUP_RMDIR, RF_EV_CGROUP_ATTACH,
 		RF_EV_CGROUP_LIMIT, RF_EV_NAME_FILE, RF_EV_NAME_PID, RF_EV_NAME_STACK, RF_EV_NAME_FRAME,
 		RF_EV_PAGECACHE_ADD, RF_EV_PAGECACHE_DEL, RF_EV_LRU_ADD, RF_EV_LRU_ACTIVATE,
@@ -81,6 +81,9 @@ static void make_event(unsigned int i, struct rf_event *ev)
 		ev->u.damon.mm = 77; ev->u.damon.start = 0x7f0000000000ull + i * 4096ull;
 		ev->u.damon.end = ev->u.damon.start + (1ull << 30); ev->u.damon.nr_accesses = i % 21;
 		ev->u.damon.max_nr_accesses = 20; ev->u.damon.age = i; break;
+	case RF_EV_PTE_YOUNG:
+		ev->u.young.mm = 77; ev->u.young.start = 0x7f0000000000ull + i * 4096ull;
+		ev->u.young.end = ev->u.young.start + (i % 9 + 1) * 4096ull; break;
 	case RF_EV_MMAP:
 		ev->u.vma.mm = 77; ev->u.vma.addr = 0x7f0000000000ull; ev->u.vma.len = 1 << 20; ev->u.vma.prot = 3;
 		ev->u.vma.flags = 0x22; ev->u.vma.dev = 8; ev->u.vma.ino = 99; ev->u.vma.pgoff = 5; break;
