@@ -132,7 +132,7 @@ static void case_ranges(struct gen *g)
 /*
  * damon_region events over everything: the whole address space, regions past a
  * vma whose pgoff wraps, start after end, more accesses than samples, no samples,
- * 2^32 - 1 samples; a thousand times each.
+ * 2^32 - 1 samples; a thousand times each; and pte_young events over the same ranges.
  */
 static void case_damon(struct gen *g)
 {
@@ -176,6 +176,13 @@ static void case_damon(struct gen *g)
 				ev.u.damon.nr_accesses = acc[j][0];
 				ev.u.damon.max_nr_accesses = acc[j][1];
 				ev.u.damon.age = UINT32_MAX;
+				put(g, &ev);
+				memset(&ev, 0, sizeof(ev));
+				ev.type = RF_EV_PTE_YOUNG;
+				ev.pid = 100;
+				ev.u.young.mm = MM;
+				ev.u.young.start = ranges[i][0];
+				ev.u.young.end = ranges[i][1];
 				put(g, &ev);
 			}
 }
