@@ -125,6 +125,7 @@ static const char usage_record[] =
 	"RECORD OPTIONS: refault record's, checked here and passed to it in the guest:\n"
 	"      -m, --buffer-size, --memcg-limit, -e, --events, --kprobes, --snapshot-interval,\n"
 	"      --time-resolution, -z, --compression-level, --pfns, --duration, --damon,\n"
+	"      --idle-pages,\n"
 	"      --call-graph, -q, --quiet (refault record --help); the scope is COMMAND (no -a,\n"
 	"      -G or -p)\n"
 	"The lab:\n"

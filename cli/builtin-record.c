@@ -72,6 +72,10 @@ static void usage(FILE *out)
 		"      --damon[=S,A]       sample the recorded process's accessed bits with DAMON (its\n"
 		"                          kdamond, vaddr, every S; regions counted every A; default\n"
 		"                          5ms,100ms): references to mapped pages that raise no fault\n"
+		"      --idle-pages[=T]    scan the recorded processes' mapped pages every T (default\n"
+		"                          250ms) for those accessed since the scan before, by idle\n"
+		"                          page tracking (CONFIG_IDLE_PAGE_TRACKING, refault lab's\n"
+		"                          kernels): page by page, the references that raise no fault\n"
 		"      --call-graph dwarf[,SIZE]  the user call stack of every read and fault, as perf\n"
 		"                          record --call-graph dwarf: SIZE bytes of stack per sample\n"
 		"                          (default 8192), unwound and named on this host as it records\n"
@@ -99,7 +103,7 @@ static void usage(FILE *out)
 
 enum {
 	OPT_MEMCG = 256, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
-	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH, OPT_PFNS, OPT_COLD,
+	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH, OPT_PFNS, OPT_COLD, OPT_IDLE,
 };
 
 const struct option rf_cli_record_longopts[] = {
@@ -121,6 +125,7 @@ const struct option rf_cli_record_longopts[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "kprobes", required_argument, NULL, OPT_KPROBES },
 	{ "damon", optional_argument, NULL, OPT_DAMON },
+	{ "idle-pages", optional_argument, NULL, OPT_IDLE },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -248,6 +253,13 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 		c->o.kernel_pfns = !strcmp(optarg, "kernel");
 		return 0;
 	case OPT_DAMON: return parse_damon(c, optarg);
+	case OPT_IDLE:
+		c->o.rec.idle_ns = 250ull * 1000 * 1000;
+		if (optarg && (rf_parse_duration(optarg, &c->o.rec.idle_ns) ||
+			       c->o.rec.idle_ns < 1000ull * 1000))
+			return bad("invalid --idle-pages '%s' (an interval of 1ms or more, e.g. 250ms)",
+				   optarg);
+		return 0;
 	case OPT_CALL_GRAPH: return parse_call_graph(c, optarg);
 	case 'q': c->quiet = true; return 0;
 	default: return RF_EXIT_USAGE;
@@ -298,6 +310,9 @@ static int parse_args(struct record_cmd *c, int argc, char **argv)
 	if (c->o.rec.damon_sample_us && c->o.rec.scope != RF_SCOPE_PID)
 		return bad("%s", "--damon samples the accessed bits of one process: it needs -p PID "
 			   "or -- COMMAND");
+	if (c->o.rec.idle_ns && c->o.rec.scope == RF_SCOPE_ALL)
+		return bad("%s", "--idle-pages scans the recorded processes' page tables: it needs "
+			   "-p PID, -G CGROUP or -- COMMAND");
 	return 0;
 }
 
@@ -357,6 +372,11 @@ static void summary(const struct record_cmd *c, const struct rf_record_session_s
 		fprintf(stderr, "refault record: %llu large anonymous folios were allocated after "
 			"their fault was written, as one page each (the kernel compacted memory "
 			"inside the fault)\n", (unsigned long long)st->large_late);
+	if (c->o.rec.idle_ns)
+		fprintf(stderr, "refault record: idle pages: %llu scans of %llu present pages in all "
+			"(%.1f ms), %llu found accessed without a fault\n",
+			(unsigned long long)st->idle_scans, (unsigned long long)st->idle_pages,
+			(double)st->idle_ns / 1e6, (unsigned long long)st->idle_young);
 	if (c->o.rec.stack_bytes)
 		fprintf(stderr, "refault record: stacks: %llu samples (%s), %llu lost; %llu unwound to the "
 			"outermost frame, %llu truncated, %llu failed; %llu of %llu references have one\n",

@@ -5,10 +5,10 @@
 noinst_LTLIBRARIES += librefault-record.la
 librefault_record_la_SOURCES = \
 	recorder/record.h recorder/record-local.h recorder/norm.h recorder/tp.h recorder/stacks.h \
-	recorder/perfstack.h recorder/stackmatch.h recorder/session.h \
+	recorder/perfstack.h recorder/stackmatch.h recorder/session.h recorder/idle.h \
 	recorder/tp.c recorder/kprobes.c recorder/source.c recorder/vmas.c \
 	recorder/counters.c recorder/lru_gen.c recorder/knobs.c recorder/cgroups.c recorder/tasks.c \
-	recorder/normalize.c recorder/readahead.c recorder/damon.c recorder/recorder.c \
+	recorder/normalize.c recorder/readahead.c recorder/damon.c recorder/idle.c recorder/recorder.c \
 	recorder/workload.c recorder/unwind.c recorder/symbols.c recorder/perfstack.c \
 	recorder/stackmatch.c recorder/header.c recorder/session.c
 librefault_record_la_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS) $(BPF_CFLAGS) \

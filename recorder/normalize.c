@@ -1572,6 +1572,40 @@ int rec_norm_record(void *ctx, const struct rf_raw *raw)
 	return dispatch(n, id, tp, raw, t);
 }
 
+static int cmp_tgid(const void *a, const void *b)
+{
+	int32_t x = (*(const struct rec_task *const *)a)->tgid;
+	int32_t y = (*(const struct rec_task *const *)b)->tgid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* In tgid order: the table's order is its hash's. */
+int rec_norm_each_process(struct rf_norm *n, int (*fn)(void *ctx, int32_t tgid, uint64_t mm),
+			  void *ctx)
+{
+	struct rec_task_map_slot *s = NULL;
+	const struct rec_task **procs = NULL;
+	size_t nr = 0, cap = 0, i;
+	int err = 0;
+
+	while ((s = rec_task_map_next(&n->tasks, s)) != NULL) {
+		if (s->val->pid != s->val->tgid || !in_scope(n, s->val))
+			continue;
+		if (RF_GROW(procs, cap, nr + 1)) {
+			free(procs);
+			return RF_ERR_NOMEM;
+		}
+		procs[nr++] = s->val;
+	}
+	if (nr)
+		qsort(procs, nr, sizeof(*procs), cmp_tgid);
+	for (i = 0; i < nr && !err; i++)
+		err = fn(ctx, procs[i]->tgid, procs[i]->mm);
+	free(procs);
+	return err;
+}
+
 int rec_norm_task(struct rf_norm *n, uint64_t time, pid_t pid)
 {
 	return rec_task_get(n, time, pid) ? 0 : RF_ERR_NOMEM;

@@ -341,6 +341,9 @@ int rec_norm_cgroup(struct rf_norm *n, uint64_t time, const char *rel, uint64_t 
  */
 int rec_norm_cgroups_below(const struct rf_norm *n, uint64_t id,
 			   int (*fn)(void *ctx, const char *rel, uint64_t id), void *ctx);
+/* Call @fn for every process of the scope the normalizer knows (its tgid, its address space). */
+int rec_norm_each_process(struct rf_norm *n, int (*fn)(void *ctx, int32_t tgid, uint64_t mm),
+			  void *ctx);
 /* Emit LIMIT events for the limits of every known cgroup that changed since last time. */
 int rec_norm_poll_limits(struct rf_norm *n, uint64_t time);
 /* Emit faults still waiting for a filemap event (at the end). */

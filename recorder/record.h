@@ -21,6 +21,7 @@
  *   lru_gen.c    the multi-gen LRU's debugfs state, parsed for snapshots
  *   knobs.c      reads and writes of small control files (cgroupfs, sysfs)
  *   damon.c      --damon: a DAMON monitor of the recorded process
+ *   idle.c       --idle-pages: scans of the recorded processes' accessed bits
  *   recorder.c   start, poll, stop, drain
  *   header.c     the header of a recording's trace
  *   session.c    a recording: the output file, the writer, the --memcg-limit
@@ -71,6 +72,7 @@ struct rf_record_opts {
 	enum rf_kprobe_mode kprobes;	/* --kprobes */
 	uint64_t damon_sample_us;	/* --damon: DAMON's sampling interval; 0 = no DAMON */
 	uint64_t damon_aggr_us;		/* and its aggregation interval */
+	uint64_t idle_ns;		/* --idle-pages: the interval of its scans; 0 = none */
 	dev_t out_dev;			/* the output file, whose page cache the recorder skips */
 	ino_t out_ino;
 	/*
@@ -97,6 +99,8 @@ struct rf_record_stats {
 	/* --call-graph (struct rf_stacks_stats) */
 	uint64_t stack_samples, stack_lost, stack_unwound, stack_truncated, stack_failed;
 	uint64_t stack_refs, stack_refs_without, stack_bytes;
+	/* --idle-pages (struct rf_idle_stats) */
+	uint64_t idle_scans, idle_pages, idle_young, idle_ns;
 	uint64_t by_type[RF_EV_TYPE_MAX];
 };
 

@@ -18,6 +18,7 @@
 #include <refault/errors.h>
 
 #include "lib/clock.h"
+#include "recorder/idle.h"
 #include "recorder/perfstack.h"
 #include "recorder/record-local.h"
 #include "recorder/record.h"
@@ -34,6 +35,8 @@ struct rf_recorder {
 	struct rf_norm *norm;
 	struct rf_damon *damon;
 	struct rf_stacks *stacks;	/* --call-graph */
+	struct rec_idle *idle;		/* --idle-pages */
+	uint64_t last_idle;
 	struct rf_tp_set tps;
 	struct rec_memcg_root root;
 	bool have_root;
@@ -107,6 +110,17 @@ int rec_recorder_new(struct rf_recorder **out, const struct rf_record_opts *opts
 			 "--damon samples the accessed bits of one process: it needs -p PID or "
 			 "-- COMMAND");
 		return RF_ERR_INVAL;
+	}
+	if (opts->idle_ns && opts->scope == RF_SCOPE_ALL) {
+		snprintf(rec->errmsg, sizeof(rec->errmsg),
+			 "--idle-pages scans the recorded processes' page tables: it needs -p PID, "
+			 "-G CGROUP or -- COMMAND, not every process of the host");
+		return RF_ERR_INVAL;
+	}
+	if (opts->idle_ns) {
+		err = rec_idle_open(&rec->idle, rec->errmsg, sizeof(rec->errmsg));
+		if (err)
+			return err;
 	}
 	rec->want[TP_damon_aggregated] = opts->damon_sample_us != 0;
 	rec->have_root = !rec_memcg_root_find(&rec->root);
@@ -494,6 +508,12 @@ int rec_recorder_start(struct rf_recorder *rec)
 	}
 	if (!err && rec->stacks)
 		err = rec_stacks_start(rec->stacks, rec->errmsg, sizeof(rec->errmsg));
+	if (!err && rec->idle) {
+		size_t off = strlen(rec->sources);
+
+		snprintf(rec->sources + off, sizeof(rec->sources) - off, "%spage_idle:bitmap",
+			 off ? "," : "");
+	}
 	return failed(rec, err);
 }
 
@@ -513,8 +533,14 @@ int rec_recorder_poll(struct rf_recorder *rec)
 
 int rec_recorder_tick(struct rf_recorder *rec)
 {
-	if (!rec->opts.snapshot_ns || rf_mono_ns() - rec->last_snapshot < rec->opts.snapshot_ns)
-		return 0;
+	int err = 0;
+
+	if (rec->idle && rf_mono_ns() - rec->last_idle >= rec->opts.idle_ns) {
+		err = rec_idle_scan(rec->idle, rec->norm);
+		rec->last_idle = rf_mono_ns();
+	}
+	if (err || !rec->opts.snapshot_ns || rf_mono_ns() - rec->last_snapshot < rec->opts.snapshot_ns)
+		return failed(rec, err);
 	return rec_norm_poll_limits(rec->norm, rf_mono_ns()) ?: snapshot(rec);
 }
 
@@ -558,6 +584,9 @@ int rec_recorder_stop(struct rf_recorder *rec)
 		err = kernel_losses(rec);
 	if (!err && rec->stacks)
 		err = rec_stacks_counters(rec->stacks, rf_mono_ns(), emit_event, rec->norm);
+	/* what was accessed since the last scan (the workload has ended, or is detached) */
+	if (!err && rec->idle)
+		err = rec_idle_scan(rec->idle, rec->norm);
 	if (!err)
 		err = rec_norm_poll_limits(rec->norm, rf_mono_ns());
 	if (!err)
@@ -571,6 +600,7 @@ void rec_recorder_free(struct rf_recorder *rec)
 		return;
 	rec_damon_stop(rec->damon);
 	rec_stacks_free(rec->stacks);
+	rec_idle_free(rec->idle);
 	rec_source_close(rec->src);
 	rec_kprobes_destroy(rec->kp);	/* after the instances that enabled them */
 	rec_tp_set_free(&rec->tps);
@@ -602,6 +632,14 @@ void rec_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *s
 		st->stack_refs = ss.refs;
 		st->stack_refs_without = ss.refs_without;
 		st->stack_bytes = ss.bytes;
+	}
+	if (rec->idle) {
+		const struct rf_idle_stats *is = rec_idle_stats(rec->idle);
+
+		st->idle_scans = is->scans;
+		st->idle_pages = is->pages;
+		st->idle_young = is->young;
+		st->idle_ns = is->ns;
 	}
 }
 

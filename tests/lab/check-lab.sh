@@ -81,6 +81,21 @@ r1=$(reads w-1.rft) r2=$(reads w-2.rft)
 check "... each from a cold start: the file's pages added in both ($r1, $r2)" \
 	'[ "$r1" -ge 6144 ] && [ "$r2" -ge 6144 ]'
 
+# --idle-pages on the lab's kernel (lab.config has idle page tracking): a hot set of 4 MiB of the
+# file mapped and loaded at random while the rest is read through a 12 MiB cgroup; its loads raise
+# no fault once mapped, and the scans find them.
+wl=$top_builddir/tests/validate/vworkload
+"$REFAULT" lab record --kernel a.bz --memcg-limit 12M --file data.bin --idle-pages=100ms \
+	-o i.rft -- "$wl" hmap data.bin 4 3 > i.rft.log 2>&1
+st=$?
+log i.rft.log
+young=$("$REFAULT" trace info i.rft 2> /dev/null | awk '$1 == "pte_young" { n = $2 } END { print n + 0 }')
+check "lab record --idle-pages: exit $st, the scans found the mapped hot set accessed ($young pte_young events)" \
+	'[ $st -eq 0 ] && [ "$young" -gt 0 ] && grep -q "idle pages: [0-9]* scans" i.lab/i.err'
+"$REFAULT" replay i.rft -p v6.12 -q -o i.json > /dev/null 2>&1
+check "... the model moves their accessed bits (model.idle_young > 0)" \
+	'$PYTHON3 -c "import json,sys; s=json.load(open(\"i.json\"))[\"configs\"][0][\"stats\"]; sys.exit(0 if s.get(\"model.idle_young\", 0) > 0 else 1)"'
+
 # lab run: the pre/post loop on the multi-gen LRU's switch (the kernel's own change, MGLRU off ->
 # on), 3 runs a side: the traces, their replays through both profiles, the change table.
 cat > run.spec <<SPEC

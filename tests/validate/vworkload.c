@@ -31,6 +31,8 @@
  *                                           page of the rest of FILE through mmap
  *   vworkload hmap FILE HOT_MIB ROUNDS      as hot, but the hot set is mapped: four loads of a
  *                                           byte of random hot pages per 64 KiB of stream
+ *   vworkload rmap FILE LOADS               map FILE (MADV_RANDOM) and load a byte of LOADS
+ *                                           random pages, uniform, from a fixed seed
  *   vworkload compete FILE_A FILE_B PASSES  two children, each in its own child cgroup of
  *                                           ours (vworkload-a, -b: left for the caller to
  *                                           remove), read their file PASSES times at once
@@ -330,6 +332,29 @@ static void hot(const char *path, long hot_mib, long rounds, bool mapped, bool h
 		puts("");
 }
 
+static void rmap_loads(const char *path, long loads)
+{
+	long pg = sysconf(_SC_PAGESIZE), i;
+	uint64_t seed = 0x2545f4914f6cdd1dULL, pages;
+	volatile const char *m;
+	unsigned long sum = 0;
+	struct stat st;
+	int fd = open_ro(path);
+
+	if (fstat(fd, &st) || st.st_size < pg)
+		die("fstat");
+	pages = (uint64_t)(st.st_size / pg);
+	m = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED || madvise((void *)m, st.st_size, MADV_RANDOM))
+		die("mmap");
+	for (i = 0; i < loads; i++)
+		sum += m[(off_t)(next_rand(&seed) % pages) * pg];
+	munmap((void *)m, st.st_size);
+	close(fd);
+	if (sum == 1)	/* keep the loads */
+		puts("");
+}
+
 /*
  * Our memory cgroup's directory: the v1 "memory" mount plus /proc/self/cgroup's path; where
  * there is no v1 memory hierarchy, the cgroup2 mount plus the "0::PATH" line.  1 on cgroup2.
@@ -483,12 +508,14 @@ int main(int argc, char **argv)
 		hot(argv[2], num(argv[3]), num(argv[4]), false, false);
 	else if (!strcmp(mode, "mhot") && argc == 5)
 		hot(argv[2], num(argv[3]), num(argv[4]), true, false);
+	else if (!strcmp(mode, "rmap") && argc == 4)
+		rmap_loads(argv[2], num(argv[3]));
 	else if (!strcmp(mode, "hmap") && argc == 5)
 		hot(argv[2], num(argv[3]), num(argv[4]), false, true);
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|vread|mmap|anon|thp|write|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|vread|mmap|rmap|anon|thp|write|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
