@@ -47,7 +47,8 @@ static const struct fmt_field access[] = {
 	FLD("key", RF_FK_DELTA_KEY, access.key), U("order", access.order), U("flags", access.flags),
 };
 static const struct fmt_field pte_young[] = {
-	U("mm", young.mm), U("start", young.start), U("end", young.end),
+	U("mm", young.mm), U("start", young.start), U("end", young.end), U("dev", young.dev),
+	U("ino", young.ino), U("index", young.index),
 };
 static const struct fmt_field damon_region[] = {
 	U("mm", damon.mm), U("start", damon.start), U("end", damon.end),

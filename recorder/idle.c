@@ -39,16 +39,20 @@
 
 #define IDLE_BITMAP		"/sys/kernel/mm/page_idle/bitmap"
 #define PM_PRESENT		(1ull << 63)
+#define PM_FILE			(1ull << 61)	/* a page-cache page (or shared anonymous) */
+#define PM_MMAP_EXCLUSIVE	(1ull << 56)	/* mapped once */
 #define PM_PFN_MASK		((1ull << 55) - 1)
 #define PAGEMAP_BATCH		4096u		/* entries read at once: 32 KiB */
 
 RF_HASHMAP_DEFINE(pfn_set, uint64_t, uint8_t, rf_hash64, RF_HASHMAP_EQ, 50)
 RF_HASHMAP_DEFINE(word_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 50)
 
-/* A present page of a process: its address and frame. */
+/* A present page of a process: its address, frame, and the vma it is in (its file, if a file page). */
 struct present {
 	uint64_t addr;
 	uint64_t pfn;
+	uint32_t vma;		/* index in rec_idle.vmas */
+	bool file;
 };
 
 struct rec_idle {
@@ -59,6 +63,7 @@ struct rec_idle {
 	struct word_map to_mark;	/* bitmap word -> the bits this scan sets */
 	struct present *pages;		/* of the process being scanned */
 	size_t nr, cap;
+	struct rec_vmas vmas;		/* its mappings */
 	uint64_t *words;		/* sorted word indexes, for reads and writes */
 	size_t nr_words, cap_words;
 	uint64_t *buf;			/* pagemap entries, bitmap words */
@@ -104,6 +109,7 @@ void rec_idle_free(struct rec_idle *ix)
 	pfn_set_destroy(&ix->next);
 	word_map_destroy(&ix->to_mark);
 	free(ix->pages);
+	rec_vmas_free(&ix->vmas);
 	free(ix->words);
 	free(ix->buf);
 	free(ix);
@@ -114,10 +120,16 @@ const struct rf_idle_stats *rec_idle_stats(const struct rec_idle *ix)
 	return &ix->st;
 }
 
-/* The present pages of [@start, @end) from pagemap @fd, appended to ix->pages. */
-static int read_range(struct rec_idle *ix, int fd, uint64_t start, uint64_t end)
+/*
+ * The present pages of vma @vi from pagemap @fd, appended to ix->pages.  A
+ * page that is neither a page-cache page nor mapped once is not one of the
+ * LRU's: the zero page, a special mapping's ([vdso]), or an anonymous page
+ * shared since a fork (left out: its sharers would all report it).
+ */
+static int read_range(struct rec_idle *ix, int fd, uint32_t vi)
 {
-	uint64_t vpn = start >> ix->page_shift, last = end >> ix->page_shift;
+	const struct rec_vma *v = &ix->vmas.v[vi];
+	uint64_t vpn = v->start >> ix->page_shift, last = v->end >> ix->page_shift;
 
 	while (vpn < last) {
 		size_t want = last - vpn < PAGEMAP_BATCH ? (size_t)(last - vpn) : PAGEMAP_BATCH, i;
@@ -129,12 +141,14 @@ static int read_range(struct rec_idle *ix, int fd, uint64_t start, uint64_t end)
 		for (i = 0; i < (size_t)got / sizeof(*ix->buf); i++) {
 			uint64_t e = ix->buf[i];
 
-			if (!(e & PM_PRESENT) || !(e & PM_PFN_MASK))
-				continue;	/* not present, or the frame hidden */
+			if (!(e & PM_PRESENT) || !(e & PM_PFN_MASK) ||
+			    !(e & (PM_FILE | PM_MMAP_EXCLUSIVE)))
+				continue;	/* not present, the frame hidden, or not the LRU's */
 			if (RF_GROW(ix->pages, ix->cap, ix->nr + 1))
 				return RF_ERR_NOMEM;
 			ix->pages[ix->nr++] = (struct present){
-				.addr = (vpn + i) << ix->page_shift, .pfn = e & PM_PFN_MASK };
+				.addr = (vpn + i) << ix->page_shift, .pfn = e & PM_PFN_MASK,
+				.vma = vi, .file = (e & PM_FILE) && v->ino };
 		}
 		vpn += (size_t)got / sizeof(*ix->buf);
 	}
@@ -144,27 +158,22 @@ static int read_range(struct rec_idle *ix, int fd, uint64_t start, uint64_t end)
 /* The present pages of process @tgid's mappings, in address order, into ix->pages. */
 static int read_process(struct rec_idle *ix, int32_t tgid)
 {
-	char path[64], line[512];
-	FILE *maps;
+	char path[64];
+	uint32_t i;
 	int fd, err = 0;
 
 	ix->nr = 0;
-	snprintf(path, sizeof(path), "/proc/%" PRId32 "/maps", tgid);
-	maps = fopen(path, "re");
+	rec_vmas_free(&ix->vmas);
+	if (rec_vmas_load(&ix->vmas, tgid))
+		return 0;	/* gone */
 	snprintf(path, sizeof(path), "/proc/%" PRId32 "/pagemap", tgid);
-	fd = maps ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	while (fd >= 0 && !err && fgets(line, sizeof(line), maps)) {
-		unsigned long long start, end;
-
-		if (sscanf(line, "%llx-%llx", &start, &end) != 2 || end <= start ||
-		    strstr(line, "[vsyscall]"))
-			continue;
-		err = read_range(ix, fd, start, end);
-	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (i = 0; fd >= 0 && !err && i < ix->vmas.nr; i++)
+		if (ix->vmas.v[i].end > ix->vmas.v[i].start &&
+		    ix->vmas.v[i].start < 0xffff800000000000ull)	/* not [vsyscall] */
+			err = read_range(ix, fd, i);
 	if (fd >= 0)
 		close(fd);
-	if (maps)
-		fclose(maps);
 	return err;
 }
 
@@ -244,14 +253,21 @@ static bool is_idle(const struct rec_idle *ix, const uint64_t *vals, uint64_t pf
 	return lo < ix->nr_words && ix->words[lo] == pfn >> 6 && (vals[lo] >> (pfn & 63) & 1);
 }
 
-static int emit_run(struct rf_norm *n, int32_t tgid, uint64_t mm, uint64_t time, uint64_t start,
-		    uint64_t end)
+/* The run [@start, @end) of accessed pages, all of @first's kind and vma. */
+static int emit_run(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, uint64_t mm,
+		    uint64_t time, const struct present *first, uint64_t end)
 {
 	struct rf_event ev = { .time = time, .pid = tgid, .type = RF_EV_PTE_YOUNG };
+	const struct rec_vma *v = &ix->vmas.v[first->vma];
 
 	ev.u.young.mm = mm;
-	ev.u.young.start = start;
+	ev.u.young.start = first->addr;
 	ev.u.young.end = end;
+	if (first->file) {
+		ev.u.young.dev = v->dev;
+		ev.u.young.ino = v->ino;
+		ev.u.young.index = v->pgoff + ((first->addr - v->start) >> ix->page_shift);
+	}
 	return rec_norm_emit(n, &ev);
 }
 
@@ -259,7 +275,8 @@ static int emit_run(struct rf_norm *n, int32_t tgid, uint64_t mm, uint64_t time,
 static int scan_process(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, uint64_t mm,
 			uint64_t time)
 {
-	uint64_t *vals = NULL, run_start = 0, run_end = 0, page = 1ull << ix->page_shift;
+	uint64_t *vals = NULL, run_end = 0, page = 1ull << ix->page_shift;
+	const struct present *run = NULL;
 	size_t i;
 	int err = read_process(ix, tgid);
 
@@ -283,17 +300,18 @@ static int scan_process(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, ui
 		if (!vals || !pfn_set_get(&ix->marked, p->pfn) || is_idle(ix, vals, p->pfn))
 			continue;
 		ix->st.young++;
-		if (run_end == p->addr) {
+		/* a run: adjacent pages of one vma and one kind */
+		if (run && run_end == p->addr && run->vma == p->vma && run->file == p->file) {
 			run_end += page;
 			continue;
 		}
-		if (run_end)
-			err = emit_run(n, tgid, mm, time, run_start, run_end);
-		run_start = p->addr;
+		if (run)
+			err = emit_run(ix, n, tgid, mm, time, run, run_end);
+		run = p;
 		run_end = p->addr + page;
 	}
-	if (!err && run_end)
-		err = emit_run(n, tgid, mm, time, run_start, run_end);
+	if (!err && run)
+		err = emit_run(ix, n, tgid, mm, time, run, run_end);
 	free(vals);
 	return err;
 }

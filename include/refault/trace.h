@@ -57,7 +57,7 @@ enum rf_event_type {
 	RF_EV_ACCESS = 5,	/* .access: key, order, flags (synthetic streams) */
 	RF_EV_FILE_READAHEAD = 6,	/* .file: dev, ino, index, nr, order (since 1.1) */
 	RF_EV_DAMON_REGION = 7,	/* .damon: mm, start, end, nr_accesses, max_nr_accesses, age (since 2.5) */
-	RF_EV_PTE_YOUNG = 8,	/* .young: mm, start, end (since 3.2) */
+	RF_EV_PTE_YOUNG = 8,	/* .young: mm, start, end, dev, ino, index (since 3.2) */
 	/* state */
 	RF_EV_MMAP = 16,	/* .vma: mm, addr, len, prot, flags, dev, ino, pgoff */
 	RF_EV_MUNMAP = 17,	/* .vma: mm, addr, len */
@@ -208,11 +208,16 @@ struct rf_event {
 		 * Mapped pages of address space @mm, [start, end) in bytes, that a
 		 * scan found accessed through their page table since the scan before
 		 * (idle page tracking); the scan moved each accessed bit to the folio.
+		 * Page-cache pages of file (@dev, @ino) from page @index on, or
+		 * anonymous ones (@ino 0) at their addresses.
 		 */
 		struct {
 			uint64_t mm;
 			uint64_t start;
 			uint64_t end;
+			uint64_t ino;
+			uint64_t index;
+			uint32_t dev;
 		} young;
 		struct {
 			uint64_t key;		/* page identity in a flat space */

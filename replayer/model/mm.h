@@ -89,7 +89,7 @@ void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end
 void do_madvise(struct rf_model *m, struct rf_mm *x, uint32_t advice, uint64_t start, uint64_t end);
 /* A damon_region event: DAMON's accessed-bit samples make the region's pages young. */
 void damon_region(struct rf_model *m, const struct rf_event *ev);
-/* A pte_young event: a scan's accessed bits, moved to the folios (idle.c). */
+/* A pte_young event: a scan's accessed pages, mapped where they were not, their bits moved (idle.c). */
 void pte_young(struct rf_model *m, const struct rf_event *ev);
 /* split_huge_page(): large folio @page into base pages on its lists; RF_ERR_NOMEM. */
 int split_huge_page(struct rf_model *m, uint32_t page);

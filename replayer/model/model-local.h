@@ -385,6 +385,8 @@ struct rf_model {
 	uint64_t damon_checked;		/* young PTEs DAMON's checks moved to PG_idle_young */
 	uint64_t idle_scans;		/* pte_young events (idle.c) */
 	uint64_t idle_young;		/* folios they found accessed, moved to PG_idle_young */
+	uint64_t idle_faults;		/* their pages the model had resident, not mapped: mapped */
+	uint64_t idle_absent;		/* their pages the model had not resident: left out */
 
 	/* counters */
 	uint64_t ev[NR_VM_EVENTS];

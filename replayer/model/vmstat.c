@@ -265,6 +265,8 @@ static int vmstat_emit(const struct rf_model *m, rf_model_counter_cb cb, void *c
 	if (m->idle_scans) {
 		put(&e, "model.idle_scans", m->idle_scans);
 		put(&e, "model.idle_young", m->idle_young);
+		put(&e, "model.idle_faults", m->idle_faults);
+		put(&e, "model.idle_absent", m->idle_absent);
 	}
 	if (m->damon_regions) {
 		put(&e, "model.damon_regions", m->damon_regions);

@@ -83,7 +83,9 @@ static void make_event(unsigned int i, struct rf_event *ev)
 		ev->u.damon.max_nr_accesses = 20; ev->u.damon.age = i; break;
 	case RF_EV_PTE_YOUNG:
 		ev->u.young.mm = 77; ev->u.young.start = 0x7f0000000000ull + i * 4096ull;
-		ev->u.young.end = ev->u.young.start + (i % 9 + 1) * 4096ull; break;
+		ev->u.young.end = ev->u.young.start + (i % 9 + 1) * 4096ull;
+		ev->u.young.dev = i % 2 ? 8 : 0; ev->u.young.ino = i % 2 ? 99 : 0;
+		ev->u.young.index = i % 2 ? i * 7ull : 0; break;
 	case RF_EV_MMAP:
 		ev->u.vma.mm = 77; ev->u.vma.addr = 0x7f0000000000ull; ev->u.vma.len = 1 << 20; ev->u.vma.prot = 3;
 		ev->u.vma.flags = 0x22; ev->u.vma.dev = 8; ev->u.vma.ino = 99; ev->u.vma.pgoff = 5; break;

@@ -10,7 +10,7 @@ EXTRA_DIST += tests/lab/test-lab-cli.sh tests/lab/test-lab-patches.sh tests/lab/
 	tests/lab/check-lab.sh \
 	tests/lab/swappiness-100.patch
 check-lab: refault$(EXEEXT)
-	top_srcdir='$(abs_top_srcdir)' REFAULT='$(abs_top_builddir)/refault' \
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' REFAULT='$(abs_top_builddir)/refault' \
 	REFAULT_LAB_CACHE='$(REFAULT_LAB_CACHE)' LAB_SOURCE='$(LAB_SOURCE)' \
 	bash '$(abs_top_srcdir)/tests/lab/check-lab.sh'
 .PHONY: check-lab
