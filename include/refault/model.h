@@ -167,7 +167,8 @@ RF_API int rf_model_new(struct rf_model **out, const struct rf_model_config *c, 
  * What changes the model:
  *   - references: FILE_READ, FILE_WRITE, FILE_FAULT, ANON_FAULT, ACCESS
  *     (pages inserted, charged and marked accessed; reclaim when the node
- *     or a memcg limit runs short);
+ *     or a memcg limit runs short); DAMON_REGION and PTE_YOUNG (accessed
+ *     bits of mapped pages: docs/model.md);
  *   - FILE_READAHEAD: held, and applied when the next event that is not
  *     ignored (below) arrives, the read or fault it was for, or at
  *     rf_model_finish();
