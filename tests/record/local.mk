@@ -75,6 +75,8 @@ tests/record/test-record-thp.log: tests/record/test-record-cold.log
 tests/record/test-record-willneed.log: tests/record/test-record-thp.log
 tests/record/test-record-writes.log: tests/record/test-record-willneed.log
 tests/record/test-record-rerun.log: tests/record/test-record-writes.log
+# its two recordings need the first one's shadow entries: not beside a drop_caches (of the test below)
+tests/record/test-record-rerun.log: tests/report/test-report-recorded-stacks.log
 tests/record/test-record-readv.log: tests/record/test-record-rerun.log
 tests/validate/test-validate.log: tests/record/test-record-readv.log
 tests/report/test-report-recorded-stacks.log: tests/record/test-record-stacks.log
