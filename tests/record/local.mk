@@ -71,12 +71,12 @@ tests/record/test-record-kprobes.log: tests/record/test-record-duration.log
 # --cold drops the system's page cache: after the other recordings, before test-validate; the
 # later recording tests after it, one at a time like the others (the rerun records --cold too)
 tests/record/test-record-cold.log: tests/record/test-record-kprobes.log
+# and after test-report-recorded-stacks, whose drop_caches would empty what they find cached
+tests/record/test-record-cold.log: tests/report/test-report-recorded-stacks.log
 tests/record/test-record-thp.log: tests/record/test-record-cold.log
 tests/record/test-record-willneed.log: tests/record/test-record-thp.log
 tests/record/test-record-writes.log: tests/record/test-record-willneed.log
 tests/record/test-record-rerun.log: tests/record/test-record-writes.log
-# its two recordings need the first one's shadow entries: not beside a drop_caches (of the test below)
-tests/record/test-record-rerun.log: tests/report/test-report-recorded-stacks.log
 tests/record/test-record-readv.log: tests/record/test-record-rerun.log
 tests/validate/test-validate.log: tests/record/test-record-readv.log
 tests/report/test-report-recorded-stacks.log: tests/record/test-record-stacks.log
