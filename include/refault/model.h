@@ -217,6 +217,27 @@ RF_API int rf_model_feed(struct rf_model *m, const struct rf_event *ev);
 RF_API int rf_model_plant_shadow(struct rf_model *m, uint32_t dev, uint64_t ino, uint64_t index,
 				 unsigned int order, bool recent);
 
+/*
+ * rf_model_kernel_read() - a folio the kernel read for itself
+ *
+ * The recording kernel added the folio of 2^@order pages at @index of file
+ * (@dev, @ino), charged to the trace's cgroup @cgroup, and no reference of
+ * the trace names that file: a file system's metadata in the block
+ * device's page cache (sb_bread(), __getblk() and the buffer lookups that
+ * mark it accessed: touch_buffer(), mark_buffer_accessed()), or a file read
+ * by a path the recorder does not see.  Read it in as a read of no task
+ * would, charged to that cgroup's memcg (the root's if the model does not
+ * know it), and mark it accessed @accesses times (at most 2 count: the
+ * second activates it, as folio_mark_accessed() does): the trace cannot
+ * carry those accesses, only the list the kernel inserted the folio on.  A
+ * folio the model holds is only marked accessed.  Replay's warm stage calls
+ * it at each kernel add of such a file's folios (replayer/replay/warm.c).
+ * Return: 0; RF_ERR_STATE after rf_model_finish(); RF_ERR_NOMEM (the model
+ *         is then unusable).
+ */
+RF_API int rf_model_kernel_read(struct rf_model *m, uint64_t cgroup, uint32_t dev, uint64_t ino,
+				uint64_t index, unsigned int order, unsigned int accesses);
+
 /* The stages of rf_model_prefetch(), each reading what the one before loaded. */
 enum rf_prefetch_stage {
 	RF_PREFETCH_INDEX = 0,	/* the slot of the node index */

@@ -8,6 +8,7 @@
 #include "model-local.h"
 #include "filemap.h"
 #include "lru.h"
+#include "memcg.h"
 #include "mm.h"
 #include "page_alloc.h"
 #include "pagecache.h"
@@ -118,6 +119,38 @@ void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, 
 	if (rs)
 		read_state_done(rs, stream, index + nr - 1,
 				m->p->read_same_folio && m->mappings[mapping].large_folios);
+}
+
+/*
+ * A folio the kernel read for itself (include/refault/model.h): inserted as
+ * a read inserts it (add_to_page_cache_lru(), no readahead: sb_bread()
+ * reads the one block), then marked accessed once per access, as
+ * touch_buffer() and mark_buffer_accessed() mark a buffer's folio
+ * (folio_mark_accessed(), v6.18 fs/buffer.c; mark_page_accessed(), v4.6).
+ */
+int rf_model_kernel_read(struct rf_model *m, uint64_t cgroup, uint32_t dev, uint64_t ino,
+			 uint64_t index, unsigned int order, unsigned int accesses)
+{
+	unsigned int o = clamp_order(order), i;
+	uint64_t nr = 1ull << o;
+	uint32_t mapping, memcg;
+
+	if (m->error)
+		return m->error;
+	if (m->finished)
+		return RF_ERR_STATE;
+	index &= ~(nr - 1);
+	if (file_range(m, index, nr) < nr)
+		return 0;
+	mapping = file_mapping(m, dev, ino);
+	if (mapping == RF_NONE)
+		return m->error;
+	memcg = memcg_slot_by_cgid(m, cgroup);
+	if (memcg == RF_NONE)
+		memcg = 0;
+	for (i = 0; i < (accesses < 2 ? 1 : 2) && !m->error; i++)
+		file_rw(m, mapping, index, nr, o, memcg, false, NULL);
+	return m->error;
 }
 
 /*

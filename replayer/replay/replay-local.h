@@ -51,9 +51,31 @@ int replay_warm_plant(const struct replay_warm *w, struct rf_model *m, const str
 uint64_t replay_warm_pages(const struct replay_warm *w);
 /* The pages of the refaults it found (whole folios), those the kernel found recent in @recent. */
 uint64_t replay_warm_shadow_pages(const struct replay_warm *w, uint64_t *recent);
+/* The pages of the adds of files no reference names, which the model reads in (kread.c). */
+uint64_t replay_warm_kernel_pages(const struct replay_warm *w);
 /* The time of the trace's first event. */
 uint64_t replay_warm_start(const struct replay_warm *w);
 void replay_warm_free(struct replay_warm *w);
+
+/*
+ * kread.c: the folios the kernel reads for itself (a file system's metadata
+ * in the block device's cache), for the warm stage's scan: every add until
+ * its insertion (replay_kread_add(), _insertion(), _forget() at a delete),
+ * the files the trace names (replay_kread_named()); replay_kread_finish()
+ * keeps the adds of the others, and replay_kread_plant() reads such a folio
+ * into @m at its add (rf_model_kernel_read()).
+ */
+struct replay_kread;
+struct replay_kread *replay_kread_new(bool classic);
+void replay_kread_free(struct replay_kread *k);
+int replay_kread_add(struct replay_kread *k, const struct rf_event *ev, const struct rf_pages *p);
+int replay_kread_insertion(struct replay_kread *k, const struct rf_event *ev);
+void replay_kread_forget(struct replay_kread *k, const struct rf_event *ev);
+int replay_kread_named(struct replay_kread *k, const struct rf_pages *p);
+int replay_kread_finish(struct replay_kread *k);
+uint64_t replay_kread_pages(const struct replay_kread *k);
+int replay_kread_plant(const struct replay_kread *k, struct rf_model *m, const struct rf_event *ev,
+		       const struct rf_pages *p);
 
 /*
  * series.c: a time series of samples, each what @walk gives of @src (key,
@@ -149,6 +171,7 @@ struct rf_replay_result {
 	bool warm_cache;		/* the warm stage ran */
 	uint64_t preloaded;		/* pages the warm pass gave each model */
 	uint64_t preloaded_shadows;	/* and the pages of the refaults before the trace it found */
+	uint64_t kernel_reads;		/* and the pages of the kernel's own reads it read in (kread.c) */
 	uint64_t preloaded_recent;	/* of which the kernel found recent */
 	struct replay_warm *warm;	/* its findings, for replay_warm_plant() */
 	const struct rf_chunk_info *index;	/* owned by the reader; NULL without an index */

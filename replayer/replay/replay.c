@@ -160,8 +160,9 @@ static int preload(struct rf_replay_result *res, const struct rf_replay_opts *op
 	res->warm_cache = true;
 	res->preloaded = replay_warm_pages(w);
 	res->preloaded_shadows = replay_warm_shadow_pages(w, &res->preloaded_recent);
-	if (res->preloaded_shadows)
-		res->warm = w;		/* the pipeline plants their shadows */
+	res->kernel_reads = replay_warm_kernel_pages(w);
+	if (res->preloaded_shadows || res->kernel_reads)
+		res->warm = w;		/* the pipeline plants their shadows, reads the kernel's folios */
 	else
 		replay_warm_free(w);
 	return rc;
@@ -363,6 +364,11 @@ uint64_t rf_replay_result_preloaded_shadows(const struct rf_replay_result *res, 
 	if (recent)
 		*recent = res->preloaded_recent;
 	return res->preloaded_shadows;
+}
+
+uint64_t rf_replay_result_kernel_reads(const struct rf_replay_result *res)
+{
+	return res->kernel_reads;
 }
 
 struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res)

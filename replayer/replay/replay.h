@@ -154,6 +154,13 @@ RF_API uint64_t rf_replay_result_preloaded(const struct rf_replay_result *res);
  */
 RF_API uint64_t rf_replay_result_preloaded_shadows(const struct rf_replay_result *res,
 						   uint64_t *recent);
+/*
+ * Pages of the folios the trace adds to files no reference of it names (a
+ * file system's metadata, in the block device's cache), each read into
+ * every model at its add with the accesses its insertion implies (0
+ * without --warm-cache; replayer/replay/kread.c).
+ */
+RF_API uint64_t rf_replay_result_kernel_reads(const struct rf_replay_result *res);
 /* The kernel's account, taken out of @res (the caller frees it with rf_observe_free()). */
 RF_API struct rf_observe *rf_replay_result_take_observe(struct rf_replay_result *res);
 RF_API void rf_replay_result_free(struct rf_replay_result *res);

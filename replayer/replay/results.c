@@ -188,6 +188,8 @@ json_object *rf_replay_result_json(const struct rf_replay_result *res, bool with
 				       json_object_new_uint64(res->preloaded_shadows));
 		json_object_object_add(trace, "warm_shadow_recent_pages",
 				       json_object_new_uint64(res->preloaded_recent));
+		json_object_object_add(trace, "warm_kernel_read_pages",
+				       json_object_new_uint64(res->kernel_reads));
 	}
 	json_object_object_add(o, "trace", trace);
 	configs = json_object_new_array();
@@ -324,9 +326,12 @@ void rf_replay_result_summary(const struct rf_replay_result *res, FILE *out)
 	if (res->warm_cache)
 		fprintf(out, "warm cache: %llu pages cached before the trace given to every model, "
 			"in the root memcg; %llu pages it adds were refaults of shadows left "
-			"before it (%llu recent)\n", (unsigned long long)res->preloaded,
+			"before it (%llu recent); %llu pages the kernel read for itself (no "
+			"reference names their files) read into every model at their adds\n",
+			(unsigned long long)res->preloaded,
 			(unsigned long long)res->preloaded_shadows,
-			(unsigned long long)res->preloaded_recent);
+			(unsigned long long)res->preloaded_recent,
+			(unsigned long long)res->kernel_reads);
 	if (res->chunks_damaged)
 		fprintf(out, "WARNING: %llu damaged chunk(s) skipped (%llu events known lost): %s\n",
 			(unsigned long long)res->chunks_damaged, (unsigned long long)res->events_skipped,

@@ -164,6 +164,7 @@ struct replay_warm {
 	bool classic;			/* recorded without the multi-gen LRU */
 	uint64_t t_first;		/* the first event's time */
 	bool any_event;
+	struct replay_kread *kread;	/* the folios the kernel read for itself (kread.c) */
 };
 
 static int push_folio(struct replay_warm *w, const struct rf_pages *p, uint64_t index,
@@ -377,9 +378,15 @@ static int on_add(struct replay_warm *w, const struct rf_event *ev, const struct
 	if (count_new(w, p) != nr) {
 		if (first && (*first & V_DELETED) && c)
 			c->cur.readds += nr;
-		for (i = 0; i < nr; i++)
-			if (page_set_put(&w->seen, rf_pages_key(p, i), V_SEEN))
+		/* an add is no use: a page no reference named stays unused */
+		for (i = 0; i < nr; i++) {
+			bool fresh;
+			uint8_t *v = page_set_slot(&w->seen, rf_pages_key(p, i), &fresh);
+
+			if (!v)
 				return RF_ERR_NOMEM;
+			*v = (uint8_t)(V_SEEN | (fresh ? 0 : *v & V_UNUSED));
+		}
 		return 0;
 	}
 	for (i = 0; i < nr; i++)
@@ -451,8 +458,11 @@ static int warm_step(struct replay_warm *w, const struct rf_event *ev)
 		w->t_first = ev->time;
 		w->any_event = true;
 	}
-	if (ev->type == RF_EV_LRU_ADD)
-		return add_map_count(&w->added) ? on_insertion(w, ev) : 0;
+	if (ev->type == RF_EV_LRU_ADD) {
+		int e = replay_kread_insertion(w->kread, ev);
+
+		return !e && add_map_count(&w->added) ? on_insertion(w, ev) : e;
+	}
 	if (ev->type == RF_EV_COUNTERS)
 		return on_counters(w, ev);
 	/*
@@ -465,10 +475,17 @@ static int warm_step(struct replay_warm *w, const struct rf_event *ev)
 	if (rf_event_class(ev->type) == RF_CLASS_STATE || !rf_event_pages(ev, 12, &p) ||
 	    p.space.kind != RF_SPACE_FILE)
 		return 0;
-	if (ev->type == RF_EV_PAGECACHE_ADD)
-		return on_add(w, ev, &p);
-	if (ev->type == RF_EV_PAGECACHE_DEL)
+	if (ev->type == RF_EV_PAGECACHE_ADD) {
+		int e = replay_kread_add(w->kread, ev, &p);
+
+		return e ? e : on_add(w, ev, &p);
+	}
+	if (ev->type == RF_EV_PAGECACHE_DEL) {
+		replay_kread_forget(w->kread, ev);
 		return on_delete(w, ev, &p);
+	}
+	if (replay_kread_named(w->kread, &p))
+		return RF_ERR_NOMEM;
 	return p.reads ? on_read(w, &p) : mention(w, &p);
 }
 
@@ -538,6 +555,7 @@ void replay_warm_free(struct replay_warm *w)
 	scan_free(w);
 	free(w->folios);
 	page_set_destroy(&w->shadows);
+	replay_kread_free(w->kread);
 	free(w);
 }
 
@@ -553,8 +571,12 @@ int replay_warm_scan(struct replay_warm **out, const char *path, bool skip_damag
 	if (!w)
 		return RF_ERR_NOMEM;
 	e = rf_trace_reader_open(&rd, path, skip_damaged ? RF_READ_SKIP_DAMAGED : 0);
-	if (!e)
+	if (!e) {
 		w->classic = !rf_trace_host_lru_gen_on(&rf_trace_reader_header(rd)->host);
+		w->kread = replay_kread_new(w->classic);
+		if (!w->kread)
+			e = RF_ERR_NOMEM;
+	}
 	while (!e && (got = rf_trace_reader_next(rd, &ev)) != 0) {
 		if (got < 0) {
 			snprintf(err, errlen, "%s: %s", path, rf_trace_reader_errmsg(rd));
@@ -566,6 +588,8 @@ int replay_warm_scan(struct replay_warm **out, const char *path, bool skip_damag
 	rf_trace_reader_close(rd);
 	if (!e)
 		e = shadows_finish(w);
+	if (!e)
+		e = replay_kread_finish(w->kread);
 	/* the seen pages were needed for the scan only; the folios go in file order */
 	scan_free(w);
 	if (w->nr)
@@ -602,13 +626,21 @@ int replay_warm_plant(const struct replay_warm *w, struct rf_model *m, const str
 {
 	const uint8_t *v;
 	struct rf_pages p;
+	int e = 0;
 
-	if (!w || ev->type != RF_EV_PAGECACHE_ADD || !page_set_count(&w->shadows) ||
-	    !rf_event_pages(ev, 12, &p) ||
-	    !(v = page_set_get(&w->shadows, plant_key(rf_pages_key(&p, 0), ev->u.file.pfn))))
+	if (!w || ev->type != RF_EV_PAGECACHE_ADD || !rf_event_pages(ev, 12, &p) ||
+	    p.space.kind != RF_SPACE_FILE)
 		return 0;
-	return rf_model_plant_shadow(m, p.space.dev, p.space.id, p.first, *v >> 2,
-				     (*v & 3u) == SHADOW_RECENT);
+	if (page_set_count(&w->shadows) &&
+	    (v = page_set_get(&w->shadows, plant_key(rf_pages_key(&p, 0), ev->u.file.pfn))))
+		e = rf_model_plant_shadow(m, p.space.dev, p.space.id, p.first, *v >> 2,
+					  (*v & 3u) == SHADOW_RECENT);
+	return e ? e : replay_kread_plant(w->kread, m, ev, &p);
+}
+
+uint64_t replay_warm_kernel_pages(const struct replay_warm *w)
+{
+	return w ? replay_kread_pages(w->kread) : 0;
 }
 
 uint64_t replay_warm_start(const struct replay_warm *w)

@@ -69,9 +69,12 @@ static void header(const struct rf_validation *v, FILE *out)
 	else
 		fprintf(out, "cache:     %llu pages cached before the trace pre-loaded into the "
 			"model's root memcg; %llu pages it adds were refaults of shadows left "
-			"before it (%llu recent)\n", (unsigned long long)v->preloaded,
+			"before it (%llu recent); %llu pages the kernel read for itself (file "
+			"system metadata: no reference names their files) read in at their adds\n",
+			(unsigned long long)v->preloaded,
 			(unsigned long long)v->preloaded_shadows,
-			(unsigned long long)v->preloaded_recent);
+			(unsigned long long)v->preloaded_recent,
+			(unsigned long long)v->kernel_reads);
 	fprintf(out, "phases:    %zu capture(s) at counter snapshots, %zu marker(s); %llu events\n",
 		v->nr_caps, v->nr_markers, (unsigned long long)v->events);
 }
@@ -300,6 +303,7 @@ int rf_validation_print_json(const struct rf_validation *v, FILE *out)
 			       json_object_new_uint64(v->preloaded_shadows));
 	json_object_object_add(o, "preloaded_shadow_recent_pages",
 			       json_object_new_uint64(v->preloaded_recent));
+	json_object_object_add(o, "kernel_read_pages", json_object_new_uint64(v->kernel_reads));
 	json_object_object_add(o, "cold_cache", json_object_new_boolean(v->cold_cache));
 	json_object_object_add(o, "stat_slack_pages", json_object_new_uint64(v->stat_slack));
 	json_object_object_add(o, "folio_slack_pages", json_object_new_uint64(v->folio_slack));

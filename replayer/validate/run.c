@@ -328,6 +328,7 @@ static int replay(struct vrun *r, const char *path, const struct rf_validate_opt
 		r->v->preloaded = rf_replay_result_preloaded(res);
 		r->v->preloaded_shadows = rf_replay_result_preloaded_shadows(res,
 									     &r->v->preloaded_recent);
+		r->v->kernel_reads = rf_replay_result_kernel_reads(res);
 	}
 	rf_replay_result_free(res);
 	rf_config_list_free(&l);

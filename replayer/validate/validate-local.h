@@ -100,6 +100,7 @@ struct rf_validation {
 	uint64_t preloaded;		/* pages the model was given before the trace (the engine's warm stage) */
 	uint64_t preloaded_shadows;	/* and the pages it adds that were refaults of earlier shadows */
 	uint64_t preloaded_recent;	/* of which the kernel found recent (warm.c) */
+	uint64_t kernel_reads;		/* pages the kernel read for itself, read into the model (kread.c) */
 	bool cold_cache;
 	uint64_t stat_slack;		/* memory.stat's flush threshold: 64 pages per CPU */
 	uint64_t folio_slack;		/* file lists: one folio of the largest order seen */

@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..34"
+echo "1..36"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -167,6 +167,43 @@ check "--warm-cache: the memcg's refault count beyond its re-adds names the firs
 	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d[\"trace\"]; s=d[\"configs\"][0][\"stats\"]; assert t[\"warm_shadow_pages\"] == 2 and t[\"warm_shadow_recent_pages\"] == 0 and s[\"vmstat.workingset_refault_file\"] == 2 and s[\"vmstat.workingset_activate_file\"] == 0, (t, s[\"vmstat.workingset_refault_file\"])' '$tmp/counted.json'"
 check "--warm-cache: a count its re-adds explain leaves the first adds alone" \
 	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[\"trace\"][\"warm_shadow_pages\"] == 0 and d[\"configs\"][0][\"stats\"][\"vmstat.workingset_refault_file\"] == 0' '$tmp/counted1.json'"
+
+# The kernel's own reads: the adds of a file no reference names (a file system's metadata in the
+# block device's cache, ino 20 here) are read into the model at each add, charged to the add's
+# memcg, with the accesses the insertion implies: pages 0 and 1 inserted active (two: the second
+# activates them in the CPU's batch), pages 2..39 inactive (one); page 0 again after the kernel
+# deleted it (the model still has it).  40 pages: the batch drains.  A file the trace reads
+# (ino 12) is the workload's, whatever its insertions say; a multi-gen LRU recording inserts
+# everything on the inactive list: one access each.
+kread_trace() {	# LRU_GEN
+	head -n 1 "$top_srcdir/tests/cli/data/small.jsonl" |
+		sed "s/\"thp_mode\":\"never\"/&,\"lru_gen\":\"$1\"/"
+	sed -n 2,6p "$top_srcdir/tests/cli/data/small.jsonl"
+	i=0
+	while [ $i -lt 41 ]; do
+		ino=20 idx=$i lru=2
+		[ $i -lt 2 ] && lru=3
+		[ $i -eq 40 ] && ino=12 idx=5 lru=3
+		echo "{\"t\":$((1000001000 + 2 * i)),\"cpu\":1,\"pid\":200,\"type\":\"pagecache_add\",\"dev\":3,\"ino\":$ino,\"index\":$idx,\"order\":0,\"pfn\":$((2000 + i)),\"cgroup\":7}"
+		echo "{\"t\":$((1000001001 + 2 * i)),\"cpu\":1,\"pid\":200,\"type\":\"lru_add\",\"pfn\":$((2000 + i)),\"order\":0,\"lru\":$lru,\"cgroup\":7}"
+		i=$((i + 1))
+	done
+	echo '{"t":1000003000,"cpu":1,"pid":200,"type":"file_read","dev":3,"ino":12,"index":5,"nr":1}'
+	echo '{"t":1000004000,"cpu":1,"pid":200,"type":"pagecache_del","dev":3,"ino":20,"index":0,"order":0,"pfn":2000}'
+	echo '{"t":1000004100,"cpu":1,"pid":200,"type":"pagecache_add","dev":3,"ino":20,"index":0,"order":0,"pfn":2099,"cgroup":7}'
+	echo '{"t":1000004200,"cpu":1,"pid":200,"type":"lru_add","pfn":2099,"order":0,"lru":2,"cgroup":7}'
+}
+kread_trace "" > "$tmp/kread.jsonl"
+kread_trace 0x0007 > "$tmp/kread-mglru.jsonl"
+"$REFAULT" trace convert "$tmp/kread.jsonl" "$tmp/kread.rft" 2>/dev/null &&
+"$REFAULT" trace convert "$tmp/kread-mglru.jsonl" "$tmp/kread-mglru.rft" 2>/dev/null &&
+"$REFAULT" replay "$tmp/kread.rft" -p v6.18 -q --warm-cache -o "$tmp/kread.json" &&
+"$REFAULT" replay "$tmp/kread.rft" -p v6.18 -q -o "$tmp/kread-nowarm.json" &&
+"$REFAULT" replay "$tmp/kread-mglru.rft" -p v6.18 --allow-mglru -q --warm-cache -o "$tmp/kread-mglru.json"
+check "--warm-cache: the adds of a file no reference names are read into the model, two of them accessed twice (41 adds, 2 pages active)" \
+	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d[\"configs\"][0][\"stats\"]; assert d[\"trace\"][\"warm_kernel_read_pages\"] == 41 and s[\"vmstat.nr_active_file\"] == 2 and s[\"memcg./job.usage\"] == 41, (d[\"trace\"], s)' '$tmp/kread.json'"
+check "--warm-cache: from a multi-gen LRU recording, once each (none active); without --warm-cache, none read" \
+	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=json.load(open(sys.argv[2])); s=d[\"configs\"][0][\"stats\"]; assert d[\"trace\"][\"warm_kernel_read_pages\"] == 41 and s.get(\"vmstat.nr_active_file\", 0) == 0 and \"warm_kernel_read_pages\" not in n[\"trace\"] and n[\"configs\"][0][\"stats\"][\"memcg./job.usage\"] == 1, (d[\"trace\"], s)' '$tmp/kread-mglru.json' '$tmp/kread-nowarm.json'"
 
 # Lost records are said first, by replay, compare and validate, and are in the results
 # (1238 added to the 20 small.jsonl loses itself).
