@@ -613,7 +613,7 @@ static int fault_around(struct rf_norm *n, const struct rf_tp *tp, const struct 
 		last = idx + (1ull << pmd_order(n)) - 1;
 	ev.time = raw->ts;
 	ev.cpu = raw->cpu;
-	ev.u.file.flags &= ~RF_REF_PMD;
+	ev.u.file.flags = (uint8_t)((ev.u.file.flags & ~RF_REF_PMD) | RF_REF_AROUND);
 	a = around_of(n, fault->u.file.mm, dev, ino, idx);
 	while (idx <= last && !err) {
 		uint64_t base, end;

@@ -103,6 +103,7 @@ enum rf_event_class {
 #define RF_REF_SEQ		0x04u	/* VM_SEQ_READ mapping (fault) */
 #define RF_REF_RAND		0x08u	/* VM_RAND_READ mapping (fault) */
 #define RF_REF_PMD		0x10u	/* mapped by a PMD (huge page) */
+#define RF_REF_AROUND		0x20u	/* file_fault: mapped by fault-around, not the faulting folio */
 
 /* .flags of RF_EV_TRUNCATE */
 #define RF_TRUNC_UNLINK		0x01u	/* the last link went: drop shadows too */

@@ -82,6 +82,7 @@ struct cfg_key {
 /* Names by value; for a bool, the name of false first. */
 static const char *const pagevec_names[] = { "pre-8f18", "post-8f18", NULL };
 static const char *const on_off_names[] = { "off", "on", NULL };
+static const char *const fault_around_names[] = { "auto", "reference", "cached", "mapped", NULL };
 static const char *const account_key_names[] = { "bool", "static", NULL };
 static const char *const drain_names[] = { "local", "all", NULL };
 static const char *const shadow_limit_names[] = { "present16", "file16", "lru8", NULL };
@@ -145,6 +146,12 @@ static const struct cfg_key keys[] = {
 	ENUM_KEY("damon", damon, on_off_names, 0,
 		 "DAMON's accessed-bit samples (damon_region events of record --damon) give the "
 		 "region's mapped pages the young PTEs DAMON saw; default on"),
+	ENUM_KEY("fault_around", fault_around, fault_around_names, 0,
+		 "a folio fault-around mapped (file_fault with RF_REF_AROUND) that the model "
+		 "does not hold: reference (read in as the program's fault: it goes on to touch "
+		 "what the window mapped), cached (the kernel had it: in, unreferenced, no "
+		 "refault counted), mapped (left out: only the kernel's faults read), auto "
+		 "(cached in a MADV_RANDOM mapping, reference elsewhere); default auto"),
 	UINT_KEY("kswapd_cpu", kswapd_cpu, 0, 4095, KEY_NONE_IF_NEGATIVE,
 		 "the CPU kswapd runs on; default none (a CPU no event names)"),
 #define X(op_, name_, ns_, help_)						\

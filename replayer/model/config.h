@@ -24,6 +24,14 @@ struct rf_limit_override {
 	uint64_t bytes;
 };
 
+/* What a folio fault-around mapped (RF_REF_AROUND) does to a model that does not hold it (filemap.c). */
+enum rf_fault_around {
+	FAULT_AROUND_AUTO = 0,		/* CACHED in a VM_RAND_READ mapping, else REFERENCE */
+	FAULT_AROUND_REFERENCE = 1,	/* read in as the program's fault */
+	FAULT_AROUND_CACHED = 2,	/* the kernel had it cached: in, unreferenced, no refault */
+	FAULT_AROUND_MAPPED = 3,	/* left out */
+};
+
 struct rf_model_config {
 	struct rf_profile p;		/* switches, copied from the profile row and overridden */
 	char profile[32];
@@ -38,6 +46,7 @@ struct rf_model_config {
 	bool drain_all;			/* reclaim calls lru_add_drain_all() (not a kernel) */
 	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
 	bool damon;			/* damon_region events make pages young (damon.c) */
+	uint32_t fault_around;		/* enum rf_fault_around: a fault-around folio not held */
 	uint32_t lru_gen_min_ttl_ms;	/* /sys/kernel/mm/lru_gen/min_ttl_ms */
 	uint64_t lru_gen_seed;		/* seeds the memcg LRU's random bins */
 	uint32_t cost_ns[NR_COST_OPS];

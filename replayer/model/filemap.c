@@ -50,7 +50,7 @@ uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsi
 	shadow = xa_take_shadow(m, mapping, index, order, P(m, idx)->memcg);
 	xa_store_page(m, idx);
 	model_decide(m, RF_MODEL_INSERT, P(m, idx));
-	if (shadow && !(write && m->p->ws_no_write_refault))
+	if (shadow && !m->insert_cached && !(write && m->p->ws_no_write_refault))
 		workingset_refault(m, P(m, idx), shadow);
 	lru_cache_add(m, idx);
 	return idx;
@@ -171,7 +171,39 @@ uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bo
 	return ev->u.file.flags | (v ? v->read_hint : 0);
 }
 
-/* filemap_fault(): a miss is a major fault; no mark_page_accessed() */
+/*
+ * What a fault-around folio the model does not hold does (config
+ * fault_around).  The kernel had it cached and mapped it without reading
+ * it.  A sequential reader goes on to touch what the window mapped, and
+ * would have faulted it in where it was not cached: REFERENCE reads it in
+ * as that fault.  A MADV_RANDOM reader says it will not touch it; what the
+ * folio says then is only that the kernel had it: CACHED puts it in the
+ * model's cache as the kernel had it, unreferenced, its shadow dropped and
+ * no refault counted (a folio read in by the kernel's readahead long
+ * before, as far as the model can tell).  MAPPED leaves it out.
+ * DECIDED: auto, CACHED in a VM_RAND_READ mapping and REFERENCE elsewhere.
+ * On 6.18's random mmap workload (docs/fidelity.md, "Random mmap"),
+ * refaults after `record --cold`, where the kernel keeps an active list:
+ * REFERENCE +56..+58 % (a folio the kernel kept and the model did not is
+ * read in as a refault the workload never made, which evicts another),
+ * MAPPED -24 % (the loads that hit resident pages are in no trace, and the
+ * model's cache drifts from the kernel's), CACHED -4.2..-4.7 %; without an
+ * active list -0.1..+0.2 %, -6.7..-7.8 % and -1.4..-1.6 %.  Traces
+ * recorded before the flag carry fault-around folios as faults (REFERENCE).
+ */
+static enum rf_fault_around around_rule(const struct rf_model *m, uint8_t flags)
+{
+	if (m->cfg.fault_around != FAULT_AROUND_AUTO)
+		return (enum rf_fault_around)m->cfg.fault_around;
+	return flags & RF_REF_RAND ? FAULT_AROUND_CACHED : FAULT_AROUND_REFERENCE;
+}
+
+/*
+ * filemap_fault(): a miss is a major fault; no mark_page_accessed().  A
+ * folio fault-around mapped (RF_REF_AROUND: do_fault_around() ->
+ * filemap_map_pages(), v6.18; young PTEs, as x86 maps prefaulted pages)
+ * was cached, and mapping it is no fault; one the model lacks: around_rule().
+ */
 void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 {
 	uint32_t mapping = file_mapping(m, ev->u.file.dev, ev->u.file.ino);
@@ -181,9 +213,26 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 
 	if (mapping == RF_NONE)
 		return;
-	m->ev[EV_PGFAULT]++;
-	count_memcg_event(m, memcg, EV_PGFAULT, 1);
 	idx = xa_lookup_page(m, mapping, ev->u.file.index);
+	if (idx == RF_NIL && (flags & RF_REF_AROUND)) {
+		enum rf_fault_around rule = around_rule(m, flags);
+
+		if (rule == FAULT_AROUND_MAPPED)
+			return;
+		if (rule == FAULT_AROUND_CACHED) {
+			m->insert_cached = true;
+			idx = add_to_page_cache_lru(m, mapping, ev->u.file.index,
+						    clamp_order(ev->u.file.order), memcg, false);
+			m->insert_cached = false;
+			if (idx != RF_NIL)
+				map_page(m, idx, flags, exec);
+			return;
+		}
+	}
+	if (!(flags & RF_REF_AROUND) || idx == RF_NIL) {
+		m->ev[EV_PGFAULT]++;
+		count_memcg_event(m, memcg, EV_PGFAULT, 1);
+	}
 	if (idx == RF_NIL) {
 		m->ev[EV_PGMAJFAULT]++;
 		count_memcg_event(m, memcg, EV_PGMAJFAULT, 1);

@@ -370,6 +370,7 @@ struct rf_model {
 
 	/* the multi-gen LRU (lru_gen.c, lru_gen_evict.c) */
 	bool in_lru_fault;		/* current->in_lru_fault: a fault with recency runs */
+	bool insert_cached;		/* insert_folio(): a folio the kernel had cached, no refault */
 	bool lru_gen_walk;		/* reclaim has a walk context (set_mm_walk()) */
 	uint64_t memcg_lru_seq;		/* pgdat->memcg_lru.seq */
 	uint32_t memcg_lru_head[MEMCG_NR_GENS][MEMCG_NR_BINS];

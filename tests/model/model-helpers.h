@@ -9,6 +9,7 @@
 
 #include <refault/model.h>
 
+#include "lib/compiler.h"
 #include "tests/lib/tap.h"
 
 #define PAGE 4096ull

@@ -290,6 +290,92 @@ static void test_planted_shadow(void)
 }
 
 /*
+ * Fault-around (RF_REF_AROUND): a folio filemap_map_pages() mapped is no
+ * fault.  Held: mapped, no pgfault counted.  Not held (page 1, whose
+ * shadow the model has): reference reads it in as a fault (a refault);
+ * cached puts it in without one; mapped leaves it out; auto is cached in
+ * a MADV_RANDOM mapping, reference elsewhere.
+ */
+static void around(const char *mode, int advice, uint64_t *pages, uint64_t *faults,
+		   uint64_t *refaults)
+{
+	const char *const kv[] = { "memory=64M", "cpus=2", "pagevec_size=1", mode, NULL };
+	struct rf_model *m = mk("v6.18", kv);
+	struct rf_event ev = { .pid = 200, .type = RF_EV_FILE_FAULT };
+
+	mmap_file(m, 200, 2, 0x100000, 16, 4);
+	if (advice >= 0)
+		madvise(m, 0, 200, 2, 0x100000, 16, advice);
+	file_fault(m, 0, 200, 2, 4, 0);			/* faults: read pages 0 and 1 in */
+	file_fault(m, 0, 200, 2, 4, 1);
+	madvise(m, 0, 200, 2, 0x100000 + PAGE, 1, MADV_PAGEOUT);	/* page 1: a shadow */
+	ev.u.file.dev = 8;
+	ev.u.file.ino = 4;
+	ev.u.file.mm = 2;
+	ev.u.file.flags = RF_REF_AROUND;
+	ev.u.file.index = 0;				/* held: only mapped */
+	feed(m, &ev);
+	ev.u.file.index = 1;				/* not held */
+	feed(m, &ev);
+	*pages = C(m, "vmstat.nr_file_pages");
+	*faults = C(m, "vmstat.pgfault");
+	*refaults = C(m, "vmstat.workingset_refault_file");
+	rf_model_free(m);
+}
+
+static void test_fault_around(void)
+{
+	static const struct { const char *mode; int advice; uint64_t p, f, r; } want[] = {
+		{ "fault_around=reference", -1, 2, 3, 1 },
+		{ "fault_around=cached", -1, 2, 2, 0 },
+		{ "fault_around=mapped", -1, 1, 2, 0 },
+		{ "fault_around=auto", -1, 2, 3, 1 },
+		{ "fault_around=auto", 1 /* MADV_RANDOM */, 2, 2, 0 },
+	};
+	uint64_t p, f, r;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		around(want[i].mode, want[i].advice, &p, &f, &r);
+		if (p != want[i].p || f != want[i].f || r != want[i].r) {
+			diag("%s%s: pages %llu faults %llu refaults %llu", want[i].mode,
+			     want[i].advice < 0 ? "" : " (MADV_RANDOM)", (unsigned long long)p,
+			     (unsigned long long)f, (unsigned long long)r);
+			bad++;
+		}
+	}
+	ok(!bad, "fault-around: a held folio is mapped, no fault; one not held read in as a "
+	   "refault (reference), put in without one (cached), left out (mapped); auto: cached "
+	   "in a MADV_RANDOM mapping, else reference (%d of %zu differ)", bad, ARRAY_SIZE(want));
+}
+
+/*
+ * The kernel's own reads (rf_model_kernel_read()): a folio read in,
+ * charged to the trace cgroup's memcg, accessed once (inactive) or twice
+ * (active once its batch drains); a held one only marked.
+ */
+static void test_kernel_read(void)
+{
+	struct rf_model *m = mk("v6.18", quiet_v46);
+	int i, e = 0;
+
+	cg_mkdir(m, 10, 1, "/a");
+	for (i = 0; i < 40; i++)
+		e |= rf_model_kernel_read(m, 10, 3, 20, (uint64_t)i, 0, i < 2 ? 2 : 1);
+	e |= rf_model_kernel_read(m, 10, 3, 20, 0, 0, 1);
+	ok(!e && C(m, "memcg./a.usage") == 40 && C(m, "vmstat.nr_active_file") == 2 &&
+	   C(m, "model.file_pages_added") == 40,
+	   "rf_model_kernel_read(): 40 folios in /a (usage %llu), the 2 read twice active (%llu)",
+	   (unsigned long long)C(m, "memcg./a.usage"),
+	   (unsigned long long)C(m, "vmstat.nr_active_file"));
+	rf_model_finish(m);
+	ok(rf_model_kernel_read(m, 10, 3, 20, 50, 0, 1) == RF_ERR_STATE,
+	   "rf_model_kernel_read(): refused after rf_model_finish()");
+	rf_model_free(m);
+}
+
+/*
  * Per-CPU batches and THP (8f182270): a task faults 3 THPs on CPU 1 and
  * exits on CPU 0; exit_mmap() drains only CPU 0.  Before 8f182270 the THPs
  * sit in CPU 1's lru_add batch (it drains only when full): 3 * 512 pages
@@ -1019,13 +1105,15 @@ static void test_stable_names(void)
 
 int main(void)
 {
-	plan(75);
+	plan(78);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
 	test_gone_memcg();
 	test_two_cgroups();
 	test_planted_shadow();
+	test_fault_around();
+	test_kernel_read();
 	test_stranded();
 	test_pageout();
 	test_swapout_two_passes();

@@ -409,6 +409,46 @@ static void test_flush_order(void)
 }
 
 /*
+ * Fault-around: the folios do_fault_around() -> filemap_map_pages() mapped
+ * beside the faulting one, of those the recorder saw enter the cache, are
+ * file faults flagged RF_REF_AROUND (mapped, not faulted: the model reads no
+ * such folio into a VM_RAND_READ mapping); the fault itself is not flagged.
+ */
+static void test_fault_around(void)
+{
+	const uint64_t base = 0x7f0000400000ull;
+	struct harness h;
+	int err = 0, i, around = 0, faults = 0, bad = 0;
+
+	harness_init(&h);
+	err |= FEED(&h, sys_enter_mmap, FAKE_PID, 0, 1000, .addr = 0, .len = 16 * 4096,
+		    .prot = PROT_READ, .flags = MAP_PRIVATE | MAP_ANONYMOUS, .fd = (uint64_t)-1,
+		    .off = 0);
+	err |= FEED(&h, sys_exit_mmap, FAKE_PID, 0, 1100, .ret = base);
+	for (i = 0; i < 4; i++)
+		err |= add(&h, 0, 1200 + (uint64_t)i, (uint64_t)i);
+	err |= FEED(&h, page_fault_user, FAKE_PID, 0, 2000, .address = base + 4096);
+	err |= FEED(&h, mm_filemap_map_pages, FAKE_PID, 0, 2001, .i_ino = INO, .s_dev = DEV,
+		    .index = 0, .last_index = 15);
+	err |= rec_norm_flush(h.n);
+	for (i = 0; i < h.out.nr; i++) {
+		const struct rf_event *e = &h.out.ev[i];
+
+		if (e->type != RF_EV_FILE_FAULT)
+			continue;
+		if (e->u.file.flags & RF_REF_AROUND)
+			around++, bad += e->u.file.index == 1;
+		else
+			faults++, bad += e->u.file.index != 1;
+	}
+	ok(!err && faults == 1 && around == 3 && !bad,
+	   "fault-around: the fault at page 1 is a file_fault, the 3 other cached pages of the "
+	   "window file_faults flagged RF_REF_AROUND (got %d and %d, %d misplaced)", faults,
+	   around, bad);
+	harness_free(&h);
+}
+
+/*
  * An anonymous fault's folio order from the page allocator's record inside it
  * (THP, mTHP): the last allocation that did not fail; the insertion after it
  * has the order too; an allocation by another task, or after the fault went
@@ -736,13 +776,14 @@ out:
 
 int main(void)
 {
-	plan(39);
+	plan(40);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
 	test_other_reads();
 	test_drain();
 	test_flush_order();
+	test_fault_around();
 	test_large_anon();
 	test_willneed();
 	test_dirty();
