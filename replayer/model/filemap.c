@@ -27,6 +27,23 @@ uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino)
 	return mp;
 }
 
+uint32_t entry_folio_mapping(struct rf_model *m, uint32_t dev, uint64_t ino, uint64_t *index,
+			     unsigned int order, int *ret)
+{
+	uint64_t nr = 1ull << order;
+	uint32_t mapping;
+
+	*ret = m->error ? m->error : m->finished ? RF_ERR_STATE : 0;
+	if (*ret)
+		return RF_NONE;
+	*index &= ~(nr - 1);
+	if (file_range(m, *index, nr) < nr)
+		return RF_NONE;
+	mapping = file_mapping(m, dev, ino);
+	*ret = m->error;
+	return mapping;
+}
+
 /*
  * add_to_page_cache_lru(), v4.6.2 mm/filemap.c (v6.18 filemap_add_folio()):
  * charge, insert, and activate a refault the workingset code says is hot
@@ -134,17 +151,11 @@ int rf_model_kernel_read(struct rf_model *m, uint64_t cgroup, uint32_t dev, uint
 	unsigned int o = clamp_order(order), i;
 	uint64_t nr = 1ull << o;
 	uint32_t mapping, memcg;
+	int ret;
 
-	if (m->error)
-		return m->error;
-	if (m->finished)
-		return RF_ERR_STATE;
-	index &= ~(nr - 1);
-	if (file_range(m, index, nr) < nr)
-		return 0;
-	mapping = file_mapping(m, dev, ino);
+	mapping = entry_folio_mapping(m, dev, ino, &index, o, &ret);
 	if (mapping == RF_NONE)
-		return m->error;
+		return ret;
 	memcg = memcg_slot_by_cgid(m, cgroup);
 	if (memcg == RF_NONE)
 		memcg = 0;

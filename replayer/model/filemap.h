@@ -59,6 +59,15 @@ static inline uint64_t file_range(const struct rf_model *m, uint64_t index, uint
 /* The mapping of file (@dev, @ino), made at its first use; RF_NONE (m->error) without memory. */
 uint32_t file_mapping(struct rf_model *m, uint32_t dev, uint64_t ino);
 /*
+ * The checks of a public entry point given a folio of 2^@order pages at
+ * *@index of file (@dev, @ino): its mapping, *@index aligned down to the
+ * folio; RF_NONE with *@ret the entry point's return (m->error,
+ * RF_ERR_STATE after rf_model_finish(), 0 for a folio past the largest
+ * file) when there is nothing to do.
+ */
+uint32_t entry_folio_mapping(struct rf_model *m, uint32_t dev, uint64_t ino, uint64_t *index,
+			     unsigned int order, int *ret);
+/*
  * add_to_page_cache_lru() (filemap_add_folio()): a folio of 2^@order pages
  * at @index, charged to @memcg, into the tree and this CPU's batch, its
  * refault judged; @write: grab_cache_page_write_begin()'s.  The page, or

@@ -234,17 +234,11 @@ int rf_model_plant_shadow(struct rf_model *m, uint32_t dev, uint64_t ino, uint64
 	unsigned int o = clamp_order(order);
 	uint64_t i, nr = 1ull << o;
 	uint32_t mapping;
+	int ret;
 
-	if (m->error)
-		return m->error;
-	if (m->finished)
-		return RF_ERR_STATE;
-	index &= ~(nr - 1);
-	if (file_range(m, index, nr) < nr)
-		return 0;
-	mapping = file_mapping(m, dev, ino);
+	mapping = entry_folio_mapping(m, dev, ino, &index, o, &ret);
 	if (mapping == RF_NONE)
-		return m->error;
+		return ret;
 	for (i = 0; i < nr; i++)
 		if (xa_load(m, mapping, index + i))
 			return 0;

@@ -128,10 +128,13 @@ refault_trace() {	# LRU_GEN
 	done
 	echo '{"t":1000004000,"cpu":1,"pid":200,"type":"file_read","dev":8388609,"ino":12,"index":0,"nr":4}'
 }
+# convert NAME...: $tmp/NAME.jsonl into $tmp/NAME.rft
+convert() {
+	for c; do "$REFAULT" trace convert "$tmp/$c.jsonl" "$tmp/$c.rft" 2>/dev/null || return 1; done
+}
 refault_trace "" > "$tmp/refault.jsonl"
 refault_trace 0x0007 > "$tmp/refault-mglru.jsonl"
-"$REFAULT" trace convert "$tmp/refault.jsonl" "$tmp/refault.rft" 2>/dev/null &&
-"$REFAULT" trace convert "$tmp/refault-mglru.jsonl" "$tmp/refault-mglru.rft" 2>/dev/null &&
+convert refault refault-mglru &&
 "$REFAULT" replay "$tmp/refault.rft" -p v6.18 -q --warm-cache -o "$tmp/refault.json" &&
 "$REFAULT" replay "$tmp/refault-mglru.rft" -p v6.18-mglru -q --warm-cache -o "$tmp/refault-mglru.json"
 check "--warm-cache: a folio the kernel inserted active at its first add is a recent refault for the model (2 of 4)" \
@@ -159,8 +162,7 @@ counted_trace() {	# FINAL_COUNT
 }
 counted_trace 3 > "$tmp/counted.jsonl"
 counted_trace 1 > "$tmp/counted1.jsonl"
-"$REFAULT" trace convert "$tmp/counted.jsonl" "$tmp/counted.rft" 2>/dev/null &&
-"$REFAULT" trace convert "$tmp/counted1.jsonl" "$tmp/counted1.rft" 2>/dev/null &&
+convert counted counted1 &&
 "$REFAULT" replay "$tmp/counted.rft" -p v6.18 -q --warm-cache -o "$tmp/counted.json" &&
 "$REFAULT" replay "$tmp/counted1.rft" -p v6.18 -q --warm-cache -o "$tmp/counted1.json"
 check "--warm-cache: the memcg's refault count beyond its re-adds names the first adds that were refaults (2 pages, not recent)" \
@@ -195,8 +197,7 @@ kread_trace() {	# LRU_GEN
 }
 kread_trace "" > "$tmp/kread.jsonl"
 kread_trace 0x0007 > "$tmp/kread-mglru.jsonl"
-"$REFAULT" trace convert "$tmp/kread.jsonl" "$tmp/kread.rft" 2>/dev/null &&
-"$REFAULT" trace convert "$tmp/kread-mglru.jsonl" "$tmp/kread-mglru.rft" 2>/dev/null &&
+convert kread kread-mglru &&
 "$REFAULT" replay "$tmp/kread.rft" -p v6.18 -q --warm-cache -o "$tmp/kread.json" &&
 "$REFAULT" replay "$tmp/kread.rft" -p v6.18 -q -o "$tmp/kread-nowarm.json" &&
 "$REFAULT" replay "$tmp/kread-mglru.rft" -p v6.18 --allow-mglru -q --warm-cache -o "$tmp/kread-mglru.json"
