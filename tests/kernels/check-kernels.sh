@@ -13,7 +13,7 @@
 #                        controller), MGLRU off (echo 0 > /sys/kernel/mm/lru_gen/enabled)
 #               6.1-v2-mglru   6.1, cgroup v2, MGLRU on (echo y): validated with v6.1-mglru
 #               6.12-v2-mglru  6.12, cgroup v2, MGLRU on as it boots: v6.12-mglru
-#   CASES     cases of tests/validate/cases.sh (default all eleven)
+#   CASES     cases of tests/validate/cases.sh (default all twelve)
 #   POLICY_CASES  recorded on 6.12 with and without the multi-gen LRU, for check-policy.py
 #             (default mmap-hot; "" for none)
 #   DAMON_CASES  recorded on 6.12 with the multi-gen LRU under record --damon, as CASE:damon
@@ -56,7 +56,7 @@ POLICY_CASES=${POLICY_CASES-"mmap-hot"}
 # other: each trace has DAMON's regions of the workload, and the second recording could take
 # DAMON's interface, so the first gave it back (DAMON_CASES="" leaves them out).
 DAMON_CASES=${DAMON_CASES-"mmap-small read2-small"}
-# Outside the eleven, on both 6.12 configurations: every row within validate's own tolerance.
+# Outside the twelve, on both 6.12 configurations: every row within validate's own tolerance.
 MADV_CASES=${MADV_CASES-"hot-mapped"}
 
 if ! command -v qemu-system-x86_64 > /dev/null 2>&1; then

@@ -21,7 +21,7 @@
 #                        were measured on: Debian's kernels boot with "always", and the
 #                        anonymous cases fault in 2 MiB folios then)
 #   --mem MB, --cpus N   the guest's (default 1024, 2)
-#   --case NAME          a case of cases.sh (repeatable; default all eleven); CASE:kprobes,
+#   --case NAME          a case of cases.sh (repeatable; default all twelve); CASE:kprobes,
 #                        CASE:tracepoints and CASE:damon record CASE with those sources
 #   --kprobes-kill       after the cases, SIGKILL a recorder with kprobe events and check the
 #                        next recording removes them (DIR/kprobes-kill.out)

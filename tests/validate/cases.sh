@@ -6,7 +6,7 @@
 VLIMIT=64M
 VSNAP=100ms
 # VCASES_ONLY="case ..." runs a subset (debugging)
-VCASES=${VCASES_ONLY:-"read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-thp anon-swap compete hot write"}
+VCASES=${VCASES_ONLY:-"read2-large read1-large read2-small read1-small mmap-large anon-noswap anon-thp anon-swap compete hot write mmap-random"}
 
 vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	case $1 in
@@ -28,6 +28,7 @@ vcase_args() {	# vcase_args NAME DIR: the vworkload arguments
 	mmap-hot) echo "mhot $2/f256 32 1";;
 	# not in the suite: a mapped hot set, which only accessed bits show (record --damon)
 	hot-mapped) echo "hmap $2/f256 32 1";;
+	mmap-random) echo "rmap $2/f128a 100000";;
 	*:kprobes|*:tracepoints|*:damon) vcase_args "${1%:*}" "$2";;
 	esac
 }
@@ -60,6 +61,7 @@ vcase_describe() {
 	mmap-small) echo "mmap a 32 MiB file, read a byte of every page, once";;
 	mmap-hot) echo "random 4 KiB re-reads of a 32 MiB hot set while streaming 224 MiB mapped";;
 	hot-mapped) echo "random loads of a mapped 32 MiB hot set while streaming 224 MiB";;
+	mmap-random) echo "map a 128 MiB file (MADV_RANDOM), load a byte of 100,000 random pages";;
 	*:kprobes) echo "$(vcase_describe "${1%:*}"), from kprobe events";;
 	*:tracepoints) echo "$(vcase_describe "${1%:*}"), from tracepoints";;
 	*:damon) echo "$(vcase_describe "${1%:*}"), with DAMON's accessed-bit samples";;
