@@ -351,6 +351,51 @@ static void test_fault_around(void)
 }
 
 /*
+ * Fault-around over folios mapped already: filemap_map_folio_range() skips
+ * a present PTE, so mapping them again sets no young bit.  v6.1 (a
+ * MADV_RANDOM mapping's young bits count there): 64 pages faulted into a
+ * 32-page memcg, each fault followed by fault-around events naming the 8
+ * pages before it (mapped, while resident); reclaim finds each page young
+ * once, from its fault, keeps it once and evicts it: no activation.  Had
+ * the windows set young bits again, the pages would be referenced twice.
+ */
+static uint64_t around_remapped(void)
+{
+	struct rf_model *m = mk("v6.1", quiet_v46);
+	struct rf_event ev = { .pid = 200, .type = RF_EV_FILE_FAULT };
+	uint64_t act;
+	int i, j;
+
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 200, 0, 0);
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 32 * PAGE);
+	mmap_file(m, 200, 2, 0x100000, 256, 4);
+	madvise(m, 0, 200, 2, 0x100000, 256, 1 /* MADV_RANDOM */);
+	ev.u.file.dev = 8;
+	ev.u.file.ino = 4;
+	ev.u.file.mm = 2;
+	ev.u.file.flags = RF_REF_AROUND;
+	for (i = 0; i < 64; i++) {
+		file_fault(m, 0, 200, 2, 4, (uint64_t)i);
+		for (j = i > 8 ? i - 8 : 0; j < i; j++) {
+			ev.u.file.index = (uint64_t)j;
+			feed(m, &ev);
+		}
+	}
+	act = C(m, "vmstat.pgactivate");
+	rf_model_free(m);
+	return act;
+}
+
+static void test_around_remapped(void)
+{
+	uint64_t act = around_remapped();
+
+	ok(act == 0, "fault-around over folios mapped already sets no young bit: no activation "
+	   "(pgactivate %llu)", (unsigned long long)act);
+}
+
+/*
  * The kernel's own reads (rf_model_kernel_read()): a folio read in,
  * charged to the trace cgroup's memcg, accessed once (inactive) or twice
  * (active once its batch drains); a held one only marked.
@@ -1105,7 +1150,7 @@ static void test_stable_names(void)
 
 int main(void)
 {
-	plan(78);
+	plan(79);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -1113,6 +1158,7 @@ int main(void)
 	test_two_cgroups();
 	test_planted_shadow();
 	test_fault_around();
+	test_around_remapped();
 	test_kernel_read();
 	test_stranded();
 	test_pageout();
