@@ -56,6 +56,8 @@ struct replay_kread {
 	struct kadd_map waiting;	/* pfn -> an add not yet inserted */
 	struct kverdict_map kept;	/* kread_key() -> the add's verdict */
 	struct space_set named;		/* files a reference, readahead or write names */
+	uint64_t last_named;		/* the last file put there: most references repeat it */
+	bool any_named;
 	bool classic;
 	uint64_t pages;			/* of the kept adds, after kread_finish() */
 };
@@ -87,6 +89,10 @@ void replay_kread_free(struct replay_kread *k)
 
 int replay_kread_named(struct replay_kread *k, const struct rf_pages *p)
 {
+	if (k->any_named && p->space_key == k->last_named)
+		return 0;
+	k->last_named = p->space_key;
+	k->any_named = true;
 	return space_set_put(&k->named, p->space_key, 1);
 }
 
