@@ -17,13 +17,20 @@
 # usage: top_builddir=BUILD REFAULT=BUILD/refault sh tests/bench/bench-record.sh
 # env:   ROUNDS (5)  READ_MB (256)  MMAP_MB (64)  ANON_MB (256)  BENCH_DIR (a dir on disk)
 #        REFAULT_BEFORE (unset)  BUFFER_KB (8192: refault record's default --buffer-size)
+#        WORKLOAD (readtwice; write: tests/validate/vworkload write, WRITE_MB (256) written
+#        twice, fdatasync() after each MiB: the writeback tracepoint's records)
 set -u
 ROUNDS=${ROUNDS:-5}
 READ_MB=${READ_MB:-256}
 MMAP_MB=${MMAP_MB:-64}
 ANON_MB=${ANON_MB:-256}
 BUFFER_KB=${BUFFER_KB:-8192}
-work="${top_builddir:-.}/tests/record/workload-readtwice"
+WRITE_MB=${WRITE_MB:-256}
+case ${WORKLOAD:=readtwice} in
+readtwice) work="${top_builddir:-.}/tests/record/workload-readtwice";;
+write) work="${top_builddir:-.}/tests/validate/vworkload";;
+*) echo "bench-record: WORKLOAD is readtwice or write"; exit 1;;
+esac
 [ "$(id -u)" -eq 0 ] || { echo "bench-record: needs root"; exit 0; }
 [ -x "$work" ] || { echo "bench-record: build $work first (make check_PROGRAMS)"; exit 1; }
 command -v perf > /dev/null || { echo "bench-record: no perf"; exit 0; }
@@ -32,8 +39,16 @@ tracefs=/sys/kernel/tracing
 [ -d $tracefs/instances ] || tracefs=/sys/kernel/debug/tracing
 floor_inst=$tracefs/instances/bench-record-floor-$$
 trap 'rmdir "$floor_inst" 2> /dev/null; rm -rf "$dir"' EXIT
-head -c ${READ_MB}M /dev/urandom > "$dir/rd.dat"
-head -c ${MMAP_MB}M /dev/urandom > "$dir/mm.dat"
+if [ "$WORKLOAD" = readtwice ]; then
+	head -c ${READ_MB}M /dev/urandom > "$dir/rd.dat"
+	head -c ${MMAP_MB}M /dev/urandom > "$dir/mm.dat"
+fi
+# the workload's command line, one word an argument (the paths are mktemp's: no blanks)
+if [ "$WORKLOAD" = write ]; then
+	wl_args="write $dir/w.dat $WRITE_MB 2"
+else
+	wl_args="$dir/rd.dat $dir/mm.dat $ANON_MB 1"
+fi
 
 # the tracepoints refault record enables by default, for perf
 events=$("$REFAULT" record --list-events | awk '/^  / { printf "%s%s", sep, $2; sep = "," }')
@@ -88,13 +103,13 @@ if pid == 0:
 _, st, ru = os.wait4(pid, 0)
 sys.stdout.write("%d %d\n" % ((time.monotonic_ns() - t0) // 1000000, (ru.ru_utime + ru.ru_stime) * 1000))
 sys.exit(0 if os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0 else 1)' \
-			"$work" "$dir/rd.dat" "$dir/mm.dat" "$ANON_MB" 1 > "$dir/one" || echo "workload failed" >&2
+			"$work" $wl_args > "$dir/one" || echo "workload failed" >&2
 		cut -d' ' -f2 "$dir/one" >> "$dir/$1.wcpu"
 		cut -d' ' -f1 "$dir/one"
 		return
 	fi
 	t0=$(now_ns)
-	"$work" "$dir/rd.dat" "$dir/mm.dat" "$ANON_MB" 1 || echo "workload failed" >&2
+	"$work" $wl_args || echo "workload failed" >&2
 	t1=$(now_ns)
 	echo $(((t1 - t0) / 1000000))
 }
@@ -171,7 +186,12 @@ bare=$(median "$dir/bare.ms")
 ref=$(median "$dir/refault.ms")
 prf=$(median "$dir/perf.ms")
 flr=$(median "$dir/floor.ms")
-echo "bench-record: workload read ${READ_MB}M x2, mmap ${MMAP_MB}M, anon ${ANON_MB}M; $ROUNDS interleaved rounds; $(nproc) CPUs"
+if [ "$WORKLOAD" = write ]; then
+	what="write ${WRITE_MB}M x2 (fdatasync each MiB), read back"
+else
+	what="read ${READ_MB}M x2, mmap ${MMAP_MB}M, anon ${ANON_MB}M"
+fi
+echo "bench-record: workload $what; $ROUNDS interleaved rounds; $(nproc) CPUs"
 echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  times (ms):  bare $(tr '\n' ' ' < "$dir/bare.ms")| floor $(tr '\n' ' ' < "$dir/floor.ms")| refault $(tr '\n' ' ' < "$dir/refault.ms")| perf $(tr '\n' ' ' < "$dir/perf.ms")"
 awk -v b="$bare" -v r="$ref" -v p="$prf" 'BEGIN {
