@@ -40,8 +40,9 @@ int replay_cgroup_names_resolve_configs(struct rf_config_list *l, const struct r
  * replay_warm_load() gives the pages to @m at time @t, resident, unreferenced
  * and charged to the root memcg; replay_warm_plant(), called with each event
  * before @m is fed it, gives @m the shadow of such a refault at its add, with
- * the kernel's verdict (rf_model_plant_shadow()).  @w is only read after the
- * scan: one for every model, whichever threads feed them.
+ * the kernel's verdict (rf_model_plant_shadow()), and reads in a folio the
+ * kernel read for itself at its add (kread.c, rf_model_kernel_read()).  @w is
+ * only read after the scan: one for every model, whichever threads feed them.
  */
 struct replay_warm;
 int replay_warm_scan(struct replay_warm **out, const char *path, bool skip_damaged, char *err,

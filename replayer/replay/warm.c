@@ -620,7 +620,8 @@ uint64_t replay_warm_shadow_pages(const struct replay_warm *w, uint64_t *recent)
 /*
  * At the kernel's add of a folio that was a refault, @m is given its shadow
  * with the kernel's verdict: @m refaults it at its insertion (unless it
- * still holds the folio, or a shadow of its own there, which decides).
+ * still holds the folio, or a shadow of its own there, which decides).  At
+ * the add of a folio the kernel read for itself, @m reads it in (kread.c).
  */
 int replay_warm_plant(const struct replay_warm *w, struct rf_model *m, const struct rf_event *ev)
 {
