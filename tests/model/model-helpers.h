@@ -102,6 +102,28 @@ static inline void file_fault(struct rf_model *m, int cpu, int pid, uint64_t mm,
 	feed(m, &ev);
 }
 
+/* Task 2 faults pages 0 .. @n - 1 of file @ino (device 8) through mm @mm, in order, on CPU 0. */
+static inline void fault_pages(struct rf_model *m, uint64_t mm, uint64_t ino, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		file_fault(m, 0, 2, mm, ino, i);
+}
+
+/*
+ * A 4 MiB model of @profile (one CPU, batches of one page) with 64 pages of
+ * file 2 mapped at @addr of mm @mm by task 2: the accessed-bit tests' start.
+ */
+static inline struct rf_model *small_mapped(const char *profile, uint64_t mm, uint64_t addr)
+{
+	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
+	struct rf_model *m = mk(profile, small);
+
+	mmap_file(m, 2, mm, addr, 64, 2);
+	return m;
+}
+
 static inline void anon_fault(struct rf_model *m, int cpu, int pid, uint64_t mm, uint64_t addr,
 			      int order)
 {

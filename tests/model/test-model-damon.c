@@ -159,8 +159,7 @@ static uint64_t majfaults_after_stream(struct rf_model *m, bool with_damon, uint
 	uint64_t before;
 	int i;
 
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
+	fault_pages(m, MM, 2, 64);
 	for (i = 0; i < 8192; i++) {
 		read_pages(m, 0, 3, 3, (uint64_t)i, 1);
 		if (with_damon && i % 256 == 255)
@@ -169,30 +168,19 @@ static uint64_t majfaults_after_stream(struct rf_model *m, bool with_damon, uint
 	if (activated)
 		*activated = C(m, "vmstat.pgactivate");
 	before = C(m, "vmstat.pgmajfault");
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
+	fault_pages(m, MM, 2, 64);
 	before = C(m, "vmstat.pgmajfault") - before;
 	rf_model_free(m);
 	return before;
-}
-
-/* A 4 MiB model of @profile with file 2's 64 pages mapped at ADDR. */
-static struct rf_model *small_mapped(const char *profile)
-{
-	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
-	struct rf_model *m = mk(profile, small);
-
-	mmap_file(m, 2, MM, ADDR, 64, 2);
-	return m;
 }
 
 static void test_reclaim_sees_them(void)
 {
 	uint64_t act0, act1;
 
-	is_int(majfaults_after_stream(small_mapped("v6.18"), false, &act0), 64,
+	is_int(majfaults_after_stream(small_mapped("v6.18", MM, ADDR), false, &act0), 64,
 	       "no DAMON: the 64 mapped pages are evicted by the stream");
-	is_int(majfaults_after_stream(small_mapped("v6.18"), true, &act1), 0,
+	is_int(majfaults_after_stream(small_mapped("v6.18", MM, ADDR), true, &act1), 0,
 	       "accessed every 256 pages of the stream: none is evicted");
 	ok(act1 >= 64 && act1 > act0, "... they were activated (pgactivate %llu, %llu without)",
 	   (unsigned long long)act1, (unsigned long long)act0);
@@ -209,23 +197,17 @@ static void test_reclaim_sees_them(void)
  */
 static void mglru_after_stream(bool check, uint64_t *look, uint64_t *maj)
 {
-	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
-	struct rf_model *m = mk("v6.12-mglru", small);
+	struct rf_model *m = small_mapped("v6.12-mglru", MM, ADDR);
 	uint64_t before;
-	int i;
 
-	mmap_file(m, 2, MM, ADDR, 64, 2);
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
+	fault_pages(m, MM, 2, 64);
 	if (check)
 		damon(m, MM, ADDR, 64, 4096, 4096, 1000);
 	mmap_file(m, 2, MM, ADDR + (1ull << 30), 8192, 3);
-	for (i = 0; i < 8192; i++)
-		file_fault(m, 0, 2, MM, 3, (uint64_t)i);
+	fault_pages(m, MM, 3, 8192);
 	*look = C(m, "model.lru_gen_look_around.young");
 	before = C(m, "vmstat.pgmajfault");
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
+	fault_pages(m, MM, 2, 64);
 	*maj = C(m, "vmstat.pgmajfault") - before;
 	rf_model_free(m);
 }
@@ -254,7 +236,7 @@ static void test_mglru_checked(void)
  */
 static uint64_t majfaults_rand(const char *profile, bool normal_after)
 {
-	struct rf_model *m = small_mapped(profile);
+	struct rf_model *m = small_mapped(profile, MM, ADDR);
 
 	madvise(m, 0, 2, MM, ADDR, 32, 1 /* MADV_RANDOM */);
 	if (normal_after)

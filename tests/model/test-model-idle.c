@@ -42,11 +42,9 @@ static void test_which_pages(void)
 	const char *const quiet[] = { "cpus=1", NULL };
 	struct rf_model *m = mk("v6.18", quiet);
 	uint64_t maj;
-	int i;
 
 	mmap_file(m, 2, MM, ADDR, 80, 2);
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
+	fault_pages(m, MM, 2, 64);
 	read_pages(m, 0, 2, 2, 64, 16);
 	young(m, MM, ADDR, 0, 2, 0, 1000);
 	is_int(counter(m, "model.idle_young"), 0, "an empty range: nothing");
@@ -74,14 +72,11 @@ static void test_which_pages(void)
  */
 static void test_model_miss(void)
 {
-	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
-	struct rf_model *m = mk("v6.18", small);
+	struct rf_model *m = small_mapped("v6.18", MM, ADDR);
 	uint64_t maj;
 	int i;
 
-	mmap_file(m, 2, MM, ADDR, 64, 2);
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
+	fault_pages(m, MM, 2, 64);
 	for (i = 0; i < 8192; i++)
 		read_pages(m, 0, 3, 3, (uint64_t)i, 1);
 	maj = C(m, "vmstat.pgmajfault");
@@ -100,14 +95,11 @@ static void test_model_miss(void)
  */
 static uint64_t majfaults_after_stream(bool scans, uint64_t *activated)
 {
-	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
-	struct rf_model *m = mk("v6.18", small);
+	struct rf_model *m = small_mapped("v6.18", MM, ADDR);
 	uint64_t before;
 	int i;
 
-	mmap_file(m, 2, MM, ADDR, 64, 2);
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
+	fault_pages(m, MM, 2, 64);
 	for (i = 0; i < 8192; i++) {
 		read_pages(m, 0, 3, 3, (uint64_t)i, 1);
 		if (scans && i % 256 == 255)
@@ -115,8 +107,7 @@ static uint64_t majfaults_after_stream(bool scans, uint64_t *activated)
 	}
 	*activated = C(m, "vmstat.pgactivate");
 	before = C(m, "vmstat.pgmajfault");
-	for (i = 0; i < 64; i++)
-		file_fault(m, 0, 2, MM, 2, (uint64_t)i);
+	fault_pages(m, MM, 2, 64);
 	before = C(m, "vmstat.pgmajfault") - before;
 	rf_model_free(m);
 	return before;
