@@ -93,6 +93,12 @@ struct rec_task {
 	bool kswapd;
 	/* inside fadvise(WILLNEED), madvise(WILLNEED) or readahead(2): its adds are readahead */
 	bool ra_call;
+	/*
+	 * an fsync()/fdatasync() whose descriptor /proc no longer showed: the
+	 * file system's own event of the call names the file (on_sync())
+	 */
+	bool sync_pending;
+	uint8_t sync_flags;
 	struct rf_large_alloc large;
 };
 

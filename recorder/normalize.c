@@ -928,6 +928,102 @@ static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 }
 
 /*
+ * The calls that start the writeback of a file's dirty pages, at their
+ * entry: fsync() and fdatasync() (vfs_fsync_range() of the whole file),
+ * sync_file_range() with SYNC_FILE_RANGE_WRITE (the range; without it the
+ * call only waits), msync(MS_SYNC) of a shared file mapping (vfs_fsync_range()
+ * of the mapped range; MS_ASYNC starts nothing since v2.6.19), syncfs() (every
+ * file of the descriptor's file system) and sync() (every file).  A file_sync
+ * names the pages whose writeback started; what the flusher writes on its own
+ * is the model's (docs/model.md, "Writeback").  The descriptor is looked up in
+ * /proc when the recorder gets to the call, which a short-lived task may have
+ * left by then: an fsync() or fdatasync() it cannot place waits for the file
+ * system's own event of the call in that task (ext4_sync_file_enter,
+ * xfs_file_fsync), which names the file.
+ */
+static int on_sync(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		   struct rec_task *t, enum rf_tp_id id)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
+			       .type = RF_EV_FILE_SYNC };
+	const void *d = raw->data;
+	uint64_t pg = 1ull << n->page_shift, off = 0, len = 0;
+	int fd = -1;
+	char link[64];
+	struct stat st;
+
+	switch (id) {
+	case TP_sys_enter_fsync: fd = (int)rec_tp_u64(tp, TPF(sys_enter_fsync, fd), d); break;
+	case TP_sys_enter_fdatasync:
+		fd = (int)rec_tp_u64(tp, TPF(sys_enter_fdatasync, fd), d);
+		ev.u.file.flags = RF_SYNC_DATA;
+		break;
+	case TP_ext4_sync_file_enter:
+	case TP_xfs_file_fsync:
+		if (!t->sync_pending)
+			return 0;	/* placed at its entry, or not ours */
+		t->sync_pending = false;
+		ev.u.file.dev = (uint32_t)rec_tp_u64(tp, TPF_SAME(ext4_sync_file_enter,
+								  xfs_file_fsync, dev), d);
+		ev.u.file.ino = rec_tp_u64(tp, TPF_SAME(ext4_sync_file_enter, xfs_file_fsync, ino), d);
+		ev.u.file.flags = t->sync_flags;
+		return rec_norm_emit(n, &ev);
+	case TP_sys_enter_sync_file_range:
+		if (!(rec_tp_u64(tp, TPF(sys_enter_sync_file_range, flags), d) & SYNC_FILE_RANGE_WRITE))
+			return 0;	/* waits only: starts no writeback */
+		fd = (int)rec_tp_u64(tp, TPF(sys_enter_sync_file_range, fd), d);
+		off = rec_tp_u64(tp, TPF(sys_enter_sync_file_range, offset), d);
+		len = rec_tp_u64(tp, TPF(sys_enter_sync_file_range, nbytes), d);	/* 0: to the end */
+		ev.u.file.flags = RF_SYNC_RANGE;
+		break;
+	case TP_sys_enter_syncfs:
+		fd = (int)rec_tp_u64(tp, TPF(sys_enter_syncfs, fd), d);
+		ev.u.file.flags = RF_SYNC_FS;
+		break;
+	case TP_sys_enter_sync:
+		ev.u.file.flags = RF_SYNC_ALL;
+		return rec_norm_emit(n, &ev);
+	case TP_sys_enter_msync: {
+		uint64_t start = rec_tp_u64(tp, TPF(sys_enter_msync, start), d);
+		uint64_t end = start + rec_tp_u64(tp, TPF(sys_enter_msync, len), d);
+		struct rec_mm *mm = rec_mm_get(n, t->mm, t->tgid);
+		const struct rec_vma *v = mm ? rec_vmas_find(&mm->vmas, start) : NULL;
+
+		if (!(rec_tp_u64(tp, TPF(sys_enter_msync, flags), d) & MS_SYNC) || !v || !v->ino ||
+		    !(v->flags & RF_VMA_SHARED))
+			return 0;	/* MS_ASYNC, or nothing of a shared file mapping there */
+		if (end > v->end)
+			end = v->end;	/* SIMPLIFIED: the first vma of the range only */
+		ev.u.file.dev = v->dev;
+		ev.u.file.ino = v->ino;
+		ev.u.file.index = v->pgoff + (start - v->start) / pg;
+		ev.u.file.nr = (end - start + pg - 1) / pg;
+		ev.u.file.flags = RF_SYNC_MSYNC;
+		return ev.u.file.nr ? rec_norm_emit(n, &ev) : 0;
+	}
+	default: return 0;
+	}
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)t->pid, fd);
+	t->sync_pending = false;
+	if (stat(link, &st)) {
+		/* gone before we looked: fsync()'s file system may name the file */
+		t->sync_pending = id == TP_sys_enter_fsync || id == TP_sys_enter_fdatasync;
+		t->sync_flags = ev.u.file.flags;
+		return 0;
+	}
+	ev.u.file.dev = rec_kdev(st.st_dev);
+	if (ev.u.file.flags == RF_SYNC_FS)
+		return rec_norm_emit(n, &ev);
+	if (!S_ISREG(st.st_mode))
+		return 0;	/* a block device's or a directory's fsync: no page-cache file we track */
+	ev.u.file.ino = st.st_ino;
+	ev.u.file.index = off / pg;
+	ev.u.file.nr = len ? (off + len + pg - 1) / pg - off / pg : 0;
+	rec_name_file_from_fd(n, raw->ts, t->pid, fd, ev.u.file.dev, ev.u.file.ino);
+	return rec_norm_emit(n, &ev);
+}
+
+/*
  * The end of fadvise(WILLNEED), madvise(WILLNEED) of a file mapping or
  * readahead(2): generic_fadvise() -> force_page_cache_readahead() (madvise's
  * madvise_willneed() through vfs_fadvise(), readahead(2) through
@@ -1473,6 +1569,14 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 			     POSIX_FADV_WILLNEED;
 		return on_fadvise(n, tp, raw, t);
 	case TP_sys_enter_readahead: t->ra_call = true; return 0;
+	case TP_sys_enter_fsync:
+	case TP_sys_enter_fdatasync:
+	case TP_sys_enter_sync_file_range:
+	case TP_sys_enter_msync:
+	case TP_sys_enter_syncfs:
+	case TP_sys_enter_sync:
+	case TP_ext4_sync_file_enter:
+	case TP_xfs_file_fsync: return on_sync(n, tp, raw, t, id);
 	case TP_sys_exit_madvise:
 	case TP_sys_exit_fadvise64:
 	case TP_sys_exit_readahead: return ra_call_end(n, t);

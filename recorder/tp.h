@@ -67,6 +67,14 @@ struct tep_format_field;
 	TP(syscalls, sys_exit_fadvise64, refs, F(ret))					\
 	TP(syscalls, sys_enter_readahead, refs, F(fd) F(offset) F(count))		\
 	TP(syscalls, sys_exit_readahead, refs, F(ret))					\
+	TP(syscalls, sys_enter_fsync, refs, F(fd))					\
+	TP(syscalls, sys_enter_fdatasync, refs, F(fd))					\
+	TP(syscalls, sys_enter_sync_file_range, refs, F(fd) F(offset) F(nbytes) F(flags))	\
+	TP(syscalls, sys_enter_msync, refs, F(start) F(len) F(flags))			\
+	TP(syscalls, sys_enter_syncfs, refs, F(fd))					\
+	TP(syscalls, sys_enter_sync, refs, F(__syscall_nr))				\
+	TP(ext4, ext4_sync_file_enter, refs, F(dev) F(ino) F(datasync))		\
+	TP(xfs, xfs_file_fsync, refs, F(dev) F(ino))					\
 	TP(filemap, mm_filemap_fault, refs, F(i_ino) F(s_dev) F(index))			\
 	TP(writeback, writeback_dirty_folio, refs, F(name) F(ino) F(index))		\
 	TP(filemap, mm_filemap_map_pages, refs, F(i_ino) F(s_dev) F(index) F(last_index))	\

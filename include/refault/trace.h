@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	3
-#define RF_TRACE_VERSION_MINOR	2
+#define RF_TRACE_VERSION_MINOR	3
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -75,6 +75,7 @@ enum rf_event_type {
 	RF_EV_NAME_PID = 29,	/* .task: pid, tgid, mm, cgroup, comm */
 	RF_EV_NAME_STACK = 30,	/* .stack: id, frames (name_frame ids since 2.6), nr_frames */
 	RF_EV_NAME_FRAME = 31,	/* .frame: id, dso, build_id, addr, symbol, file, line (since 2.6) */
+	RF_EV_FILE_SYNC = 32,	/* .file: dev, ino, index, nr, flags (since 3.3) */
 	/* observations: the kernel's own decisions, for validation */
 	RF_EV_PAGECACHE_ADD = 48,	/* .file: dev, ino, index, order, pfn, cgroup */
 	RF_EV_PAGECACHE_DEL = 49,	/* .file: dev, ino, index, order, pfn */
@@ -107,6 +108,16 @@ enum rf_event_class {
 
 /* .flags of RF_EV_TRUNCATE */
 #define RF_TRUNC_UNLINK		0x01u	/* the last link went: drop shadows too */
+
+/*
+ * .flags of RF_EV_FILE_SYNC: which call started the writeback of the dirty
+ * pages named.  0 is fsync(); a range of nr 0 runs to the end of the file.
+ */
+#define RF_SYNC_DATA		0x01u	/* fdatasync() */
+#define RF_SYNC_RANGE		0x02u	/* sync_file_range(SYNC_FILE_RANGE_WRITE): the range only */
+#define RF_SYNC_MSYNC		0x04u	/* msync(MS_SYNC) of a shared file mapping: the range only */
+#define RF_SYNC_FS		0x08u	/* syncfs(): every file of device dev (ino 0) */
+#define RF_SYNC_ALL		0x10u	/* sync(): every file (dev and ino 0) */
 
 /* .flags of RF_EV_FORK */
 #define RF_FORK_THREAD		0x01u	/* CLONE_VM: child shares the parent's mm */

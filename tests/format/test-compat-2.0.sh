@@ -36,7 +36,7 @@ check "validate reads it (exit 0 or 3, got $st)" test $st -eq 0 -o $st -eq 3
 "$REFAULT" trace convert "$tmp/mixed.jsonl" "$tmp/new.rft" 2>"$tmp/new.err"
 check "JSON without \"list\" converts" test $? -eq 0
 "$REFAULT" trace info "$tmp/new.rft" >"$tmp/info2" 2>&1
-check "today's writer writes format 3.2 (2.1's list, 2.2's header cgroup, 2.3's lru_gen, 2.4's lru_gen counters, 2.5's damon_region, 2.6's stacks; 3.0's columns; 3.1's recording.pfns; 3.2's pte_young)" grep -q '^format: *refault-trace 3\.2$' "$tmp/info2"
+check "today's writer writes format 3.3 (2.1's list, 2.2's header cgroup, 2.3's lru_gen, 2.4's lru_gen counters, 2.5's damon_region, 2.6's stacks; 3.0's columns; 3.1's recording.pfns; 3.2's pte_young; 3.3's file_sync)" grep -q '^format: *refault-trace 3\.3$' "$tmp/info2"
 "$REFAULT" trace dump --json "$tmp/new.rft" 2>/dev/null | grep -o '"list":[0-9]*' >"$tmp/lists"
 check "the lists read back: 0 where the JSON had none, 2 where it said so" \
 	sh -c "test \"\$(tr '\n' ' ' <'$tmp/lists')\" = '\"list\":0 \"list\":2 '"

@@ -5,11 +5,13 @@
 # on_dirty()), named by the file's own device: 8 MiB written twice, with fdatasync() after each
 # MiB (so each pass dirties every page again), is 2 x 2,048 pages of file_write; a pass over
 # pages still dirty dirties nothing and records nothing; a store into each page of a shared
-# mapping (page_mkwrite) is one a page.
+# mapping (page_mkwrite) is one a page.  The calls that start writeback are file_sync events
+# (format 3.3): each fdatasync() one of the whole file, the mapping's msync(MS_SYNC) one of
+# its 1,024 pages.
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
 wl="$top_builddir/tests/validate/vworkload"
-echo "1..5"
+echo "1..7"
 dev=$(stat -c '%d' "$dir")
 kdev=$(( (dev >> 8 & 0xfff) << 20 | (dev & 0xff) | (dev >> 12 & 0xfff00) ))
 
@@ -23,6 +25,15 @@ written() {
 		END { print p + 0, n + 0, on + 0 }'
 }
 
+# syncs PATH FILE: the file_sync events of FILE in PATH, as "index nr flags" lines
+syncs() {
+	ino=$(stat -c %i "$2")
+	"$REFAULT" trace dump --no-names "$1" | awk -v i="ino=$ino" '
+		$4 == "file_sync" && $0 ~ (" " i " ") {
+			for (f = 5; f <= NF; f++) { split($f, x, "="); v[x[1]] = x[2] }
+			print v["index"], v["nr"], v["flags"] }'
+}
+
 rec -q -o "$dir/w.rft" -- "$wl" write "$dir/w.dat" 8 2 > /dev/null 2> "$dir/err"
 st=$?
 sed 's/^/# /' "$dir/err"
@@ -31,6 +42,9 @@ set -- $(written "$dir/w.rft" "$dir/w.dat" "$(printf '%d:%d' $((kdev >> 20)) $((
 tap $? "two passes over 8 MiB, each synced: 4096 pages of file_write (exit $st, $1 pages in $2 events)"
 [ "$3" -eq "$2" ]
 tap $? "each names the file's device ($3 of $2)"
+nsync=$(syncs "$dir/w.rft" "$dir/w.dat" | grep -c "^0 0 0x1$")
+[ "$nsync" -eq 16 ]
+tap $? "each of the 16 fdatasync() calls is a file_sync of the whole file, flags 0x1 ($nsync)"
 
 # without the syncs the second pass finds the pages dirty: nothing more to record
 cat > "$dir/rewrite.sh" << 'SH'
@@ -53,6 +67,9 @@ st=$?
 set -- $(written "$dir/m.rft" "$dir/m.dat" x)
 [ $st -eq 0 ] && [ "$1" -eq 1024 ]
 tap $? "a byte stored into each page of a 4 MiB shared mapping: 1024 pages of file_write (exit $st, $1 pages)"
+s=$(syncs "$dir/m.rft" "$dir/m.dat")
+[ "$s" = "0 1024 0x4" ]
+tap $? "its msync(MS_SYNC) is a file_sync of the mapped range, flags 0x4 ($s)"
 "$REFAULT" validate "$dir/w.rft" > "$dir/v" 2>&1
 vst=$?
 sed 's/^/# /' "$dir/v" | head -20
