@@ -83,6 +83,7 @@ struct cfg_key {
 static const char *const pagevec_names[] = { "pre-8f18", "post-8f18", NULL };
 static const char *const on_off_names[] = { "off", "on", NULL };
 static const char *const fault_around_names[] = { "auto", "reference", "cached", "mapped", NULL };
+static const char *const writeback_names[] = { "clean", "flusher", NULL };
 static const char *const account_key_names[] = { "bool", "static", NULL };
 static const char *const drain_names[] = { "local", "all", NULL };
 static const char *const shadow_limit_names[] = { "present16", "file16", "lru8", NULL };
@@ -152,6 +153,15 @@ static const struct cfg_key keys[] = {
 		 "what the window mapped), cached (the kernel had it: in, unreferenced, no "
 		 "refault counted), mapped (left out: only the kernel's faults read), auto "
 		 "(cached in a MADV_RANDOM mapping, reference elsewhere); default auto"),
+	ENUM_KEY("writeback", writeback, writeback_names, 0,
+		 "dirty file pages: clean (taken as written by the flusher before reclaim meets "
+		 "them) or flusher (dirty until a sync call of the trace, the flusher's background "
+		 "threshold or expiry, or reclaim's wakeup writes them; reclaim activates those it "
+		 "meets; needs a trace with the sync calls, format 3.3); default clean"),
+	ENUM_KEY("cgroup_writeback", cgroup_writeback, on_off_names, 0,
+		 "writeback=flusher: each memcg a dirty domain of its own (cgroup v2's writeback, "
+		 "its background threshold from its memory.max), or only the node's (v1); "
+		 "default on for traces recorded on cgroup v2"),
 	UINT_KEY("kswapd_cpu", kswapd_cpu, 0, 4095, KEY_NONE_IF_NEGATIVE,
 		 "the CPU kswapd runs on; default none (a CPU no event names)"),
 #define X(op_, name_, ns_, help_)						\
@@ -701,6 +711,7 @@ void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trac
 	header_value(c, "cpus", host->cpus, host->cpus);
 	header_value(c, "page_size", host->page_size,
 		     host->page_size >= 4096 && !(host->page_size & (host->page_size - 1)));
+	header_value(c, "cgroup_writeback", 1, host->cgroup_version == 2);
 }
 
 bool rf_model_config_lru_gen(const struct rf_model_config *c)

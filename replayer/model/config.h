@@ -32,6 +32,12 @@ enum rf_fault_around {
 	FAULT_AROUND_MAPPED = 3,	/* left out */
 };
 
+/* What becomes of a dirty file page (writeback.c). */
+enum rf_writeback {
+	WRITEBACK_CLEAN = 0,		/* taken as written before reclaim meets it */
+	WRITEBACK_FLUSHER = 1,		/* dirty until a sync, the flusher or reclaim writes it */
+};
+
 struct rf_model_config {
 	struct rf_profile p;		/* switches, copied from the profile row and overridden */
 	char profile[32];
@@ -47,6 +53,8 @@ struct rf_model_config {
 	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
 	bool damon;			/* damon_region events make pages young (damon.c) */
 	uint32_t fault_around;		/* enum rf_fault_around: a fault-around folio not held */
+	uint32_t writeback;		/* enum rf_writeback */
+	bool cgroup_writeback;		/* writeback=flusher: a dirty domain per memcg (v2) */
 	uint32_t lru_gen_min_ttl_ms;	/* /sys/kernel/mm/lru_gen/min_ttl_ms */
 	uint64_t lru_gen_seed;		/* seeds the memcg LRU's random bins */
 	uint32_t cost_ns[NR_COST_OPS];

@@ -14,6 +14,7 @@
 #include "pagecache.h"
 #include "readahead.h"
 #include "workingset.h"
+#include "writeback.h"
 
 #define PROT_EXEC	4
 
@@ -61,7 +62,8 @@ uint32_t insert_folio(struct rf_model *m, uint32_t mapping, uint64_t index, unsi
 	uint32_t idx;
 
 	idx = new_page(m, mapping, index, order, memcg,
-		       !write ? 0 : m->p->write_not_accessed ? PG_dirty : PG_referenced | PG_dirty, gfp);
+		       !write ? 0 : (m->p->write_not_accessed ? 0 : PG_referenced) |
+		       (writeback_tracked(m) ? 0 : PG_dirty), gfp);
 	if (idx == RF_NIL)
 		return RF_NIL;
 	shadow = xa_take_shadow(m, mapping, index, order, P(m, idx)->memcg);
@@ -118,7 +120,9 @@ void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, 
 		}
 		if (P(m, idx)->flags & PG_reading)
 			ra_read_done(m, P(m, idx));	/* filemap_update_page() waited */
-		if (write)
+		if (write && writeback_tracked(m))
+			folio_account_dirtied(m, idx);	/* writeback_dirty_folio */
+		else if (write)
 			P(m, idx)->flags |= PG_dirty;
 		if (idx == last)
 			continue;
@@ -133,6 +137,8 @@ void file_rw(struct rf_model *m, uint32_t mapping, uint64_t index, uint64_t nr, 
 		if (!(write && (created || m->p->write_not_accessed)))
 			mark_page_accessed(m, idx);
 	}
+	if (write && writeback_tracked(m) && !m->error)
+		writeback_balance(m, memcg);
 	if (rs)
 		read_state_done(rs, stream, index + nr - 1,
 				m->p->read_same_folio && m->mappings[mapping].large_folios);

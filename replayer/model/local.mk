@@ -19,6 +19,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/vmscan.h \
 	replayer/model/vmstat.h \
 	replayer/model/workingset.h \
+	replayer/model/writeback.h \
 	replayer/model/config.c \
 	replayer/model/profiles.c \
 	replayer/model/pagecache.c \
@@ -29,6 +30,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/memcg-stats.c \
 	replayer/model/swap.c \
 	replayer/model/workingset.c \
+	replayer/model/writeback.c \
 	replayer/model/lru_gen.c \
 	replayer/model/lru_gen_evict.c \
 	replayer/model/lru_gen_walk.c \

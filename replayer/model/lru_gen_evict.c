@@ -29,6 +29,7 @@
 #include "memcg.h"
 #include "vmscan.h"
 #include "workingset.h"
+#include "writeback.h"
 
 #define MAX_SWAPPINESS		200
 #define MEMCG_LRU_HEAD		1
@@ -345,8 +346,13 @@ static bool evict_retry(struct rf_model *m, uint32_t idx, int type, bool skip_re
 		}
 		return false;
 	}
-	if (p->flags & PG_writeback) {
-		/* restore LRU_REFS_FLAGS cleared by isolate_folio() */
+	if ((p->flags & PG_writeback) ||
+	    (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty))) {
+		/*
+		 * PG_reclaim and dirty or under writeback (the model's dirty
+		 * file folios met in reclaim all got PG_reclaim there): as it
+		 * is, active; restore LRU_REFS_FLAGS cleared by isolate_folio()
+		 */
 		if (p->flags & PG_workingset)
 			p->flags |= PG_referenced;
 		return false;
@@ -372,7 +378,7 @@ static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_con
 	uint32_t list[MIN_LRU_BATCH], clean[MIN_LRU_BATCH], n, kept, nr_clean, i;
 	struct rf_lrugen *g = lrugen_of(m, memcg);
 	bool global = global_reclaim(sc), kswapd = sc->kind == RECLAIM_KSWAPD, skip_retry = false;
-	uint64_t scanned;
+	uint64_t scanned, taken = 0, unqueued_dirty = 0;
 	int type;
 
 	cost_add(m, COST_LRU_LOCK, 1);
@@ -389,12 +395,15 @@ static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_con
 	}
 	if (n && !type)
 		*need_swapping = true;
+	for (i = 0; i < n; i++)
+		taken += page_nr(P(m, list[i]));
 	while (n) {
 		struct shrink_stat st = { 0 };
 
 		kept = shrink_page_list(m, list, n, sc, &st);
 		if (m->error)
 			return 0;
+		unqueued_dirty += st.nr_unqueued_dirty;
 		sc->nr_reclaimed += st.nr_reclaimed;
 		nr_clean = 0;
 		for (i = 0; i < kept; i++) {
@@ -419,6 +428,13 @@ static uint64_t evict_folios(struct rf_model *m, uint32_t memcg, struct scan_con
 		n = nr_clean;
 		skip_retry = true;
 	}
+	/*
+	 * lru_gen_shrink_lruvec(), v6.12: the file folios taken were all dirty
+	 * and not queued: wake the flushers.  SIMPLIFIED: per batch, not
+	 * summed over the lruvec's batches (sc->nr.unqueued_dirty, file_taken).
+	 */
+	if (type && unqueued_dirty && unqueued_dirty == taken)
+		wakeup_flusher_threads(m);
 	return scanned;
 }
 

@@ -11,6 +11,7 @@
 #include "page_alloc.h"
 #include "pagecache.h"
 #include "swap.h"
+#include "writeback.h"
 
 /*
  * A fault maps @idx (do_set_pte(), v4.6.2; set_pte_range(), v6.18): one
@@ -25,7 +26,8 @@ void map_page(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
 	if (p->mapcount < 255)
 		p->mapcount++;
 	p->flags |= PG_young;
-	if (flags & RF_REF_WRITE)
+	/* a file folio's dirtying is the trace's own file_write with writeback=flusher */
+	if ((flags & RF_REF_WRITE) && !(page_is_file(p) && writeback_tracked(m)))
 		p->flags |= PG_dirty;
 	if ((flags & RF_REF_SEQ) || ((flags & RF_REF_RAND) && m->p->rand_no_recency))
 		p->flags |= PG_seqread;

@@ -263,6 +263,7 @@ struct rf_memcg {
 	uint64_t nr_shadow_nodes;	/* on its list: list_lru_count_one() */
 	uint64_t shadow_deferred;	/* shrinker nr_deferred of this memcg (v5.13+) */
 	uint64_t nr_xa_nodes;		/* page-cache nodes charged to it (slab) */
+	uint64_t nr_file_dirty;		/* NR_FILE_DIRTY of its pages (writeback=flusher) */
 };
 
 /* ---------------------------------------------------------------- model */
@@ -360,6 +361,11 @@ struct rf_model {
 	uint64_t nr_pages_scanned;	/* NR_PAGES_SCANNED, reset on free */
 	uint64_t swap_total, swap_used;	/* pages */
 	uint64_t nr_file_pages, nr_anon_pages, nr_shadow, nr_swap_shadow;
+	/* writeback.c: NR_FILE_DIRTY, the dirty inodes in the order they became dirty (b_dirty) */
+	uint64_t nr_file_dirty;
+	uint32_t *dirty_mappings;
+	size_t nr_dirty_mappings, cap_dirty_mappings;
+	uint64_t wb_next_tick;		/* trace time of the flusher's next periodic pass, 0: none */
 	uint64_t file_pages_added;	/* page-cache pages allocated, base pages: the reads from disk */
 	unsigned int inactive_anon_ratio_zone;	/* zone->inactive_ratio (v4.5) */
 	bool kswapd_wanted;

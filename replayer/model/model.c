@@ -31,6 +31,8 @@
  * FADVISE          fadvise.c: generic_fadvise();                    fadvise.c generic_fadvise(),
  *                  truncate.c: invalidate_mapping_pages()           truncate.c
  * TRUNCATE         truncate.c: truncate_inode_pages_range()         truncate.c
+ * FILE_SYNC        fs/sync.c: vfs_fsync_range(), sync_file_range(),  writeback.c
+ *                  ksys_sync() -> filemap_fdatawrite_range()        writeback_file_sync()
  * FORK, EXEC,      kernel/fork.c: copy_process(), mmput();          fork.c task_event(),
  * EXIT, NAME_PID   fs/exec.c: exec_mmap(); kernel/exit.c:           mmap.c mm_put()
  *                  exit_mm(); mmap.c: exit_mmap()
@@ -64,6 +66,7 @@
 #include "page_alloc.h"
 #include "pagecache.h"
 #include "readahead.h"
+#include "writeback.h"
 
 /* ------------------------------------------------------------- dispatch */
 
@@ -206,6 +209,7 @@ enum feed_kind {
 	FEED_COUNTERS,
 	FEED_DAMON,
 	FEED_YOUNG,
+	FEED_SYNC,
 };
 
 static const uint8_t feed_kinds[] = {
@@ -231,6 +235,7 @@ static const uint8_t feed_kinds[] = {
 	[RF_EV_COUNTERS] = FEED_COUNTERS,
 	[RF_EV_DAMON_REGION] = FEED_DAMON,
 	[RF_EV_PTE_YOUNG] = FEED_YOUNG,
+	[RF_EV_FILE_SYNC] = FEED_SYNC,
 };
 
 static enum feed_kind feed_kind(uint16_t type)
@@ -279,6 +284,7 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 		ra_release(m, ev);
 	m->cur_cpu = ev->cpu < m->cfg.cpus ? ev->cpu : ev->cpu % m->cfg.cpus;	/* no division per event */
 	memcg_stats_tick(m, ev->time);
+	writeback_tick(m);
 	memcg = task_memcg(m, ev->pid);
 	switch (kind) {
 	case FEED_FILE:
@@ -307,6 +313,10 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 		break;
 	case FEED_YOUNG:
 		pte_young(m, ev);
+		break;
+	case FEED_SYNC:
+		if (writeback_tracked(m))
+			writeback_file_sync(m, ev);
 		break;
 	case FEED_IGNORE:
 	default:
@@ -432,6 +442,7 @@ void rf_model_free(struct rf_model *m)
 	free(m->mms);
 	free(m->pids);
 	free(m->mappings);
+	free(m->dirty_mappings);
 	free(m->nodes);
 	free(m->pages);
 	free(m->cpus);

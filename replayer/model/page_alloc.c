@@ -12,6 +12,7 @@
 #include "pagecache.h"
 #include "swap.h"
 #include "vmscan.h"
+#include "writeback.h"
 
 /*
  * __alloc_pages_nodemask() and __alloc_pages_slowpath(), v4.6.2, at order 0
@@ -64,6 +65,8 @@ void free_page_final(struct rf_model *m, uint32_t idx)
 			xa_erase_page(m, idx, 0);
 	}
 	swap_cache_drop(m, p);		/* freed by its owner while in the swap cache */
+	if (writeback_tracked(m))
+		folio_account_cleaned(m, p);	/* truncated dirty: the dirty count goes */
 	if (!(p->flags & PG_uncharged))
 		mem_cgroup_uncharge(m, p->memcg, nr);
 	if (page_is_file(p))

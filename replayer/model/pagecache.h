@@ -98,6 +98,12 @@ struct rf_mapping {
 	uint64_t ra_read_time;	/* trace ns the reader took to reach its last readahead */
 	uint64_t nrpages;	/* base pages */
 	uint64_t nrshadows;	/* shadow entries (one per evicted folio, whatever its order) */
+	/* writeback.c: dirty pages, when the inode became dirty, where writeback goes on */
+	uint64_t nr_dirty;
+	uint64_t dirtied_when;
+	uint64_t writeback_index;
+	uint16_t wb_memcg;	/* the memcg whose writeback domain owns it (inode_attach_wb()) */
+	bool on_dirty_list;
 };
 
 /*

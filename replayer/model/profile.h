@@ -59,6 +59,9 @@ struct rf_profile {
 	bool lruvec_call;		/* out-of-line mem_cgroup_zone_lruvec() (v4.6 < 55779ec) */
 	bool node_lru;			/* v4.8+: per-node lruvec, counters without a zone suffix */
 	bool ws_no_write_refault;	/* v4.9+: no refault activation for __GFP_WRITE inserts */
+	bool dirty_file_activate;	/* v4.11+ shrink_page_list(): a dirty file page reclaim
+					 * meets is activated ("mm: vmscan: move dirty pages out
+					 * of the way until they're flushed"); before, kept */
 	bool write_not_accessed;	/* v4.7+: grab_cache_page_write_begin() without
 					 * FGP_ACCESSED: a write marks nothing accessed */
 	bool ws_restore;		/* v4.20+: PG_workingset in shadows, workingset_restore */

@@ -27,6 +27,7 @@
 		.node_lru = true,							\
 		.ws_no_write_refault = true,						\
 		.write_not_accessed = true,						\
+		.dirty_file_activate = true,						\
 		.ws_restore = true,							\
 		.ws_anon = true,							\
 		.ws_memcg_stats = true,							\

@@ -8,6 +8,7 @@
 #include "lru.h"
 #include "pagecache.h"
 #include "readahead.h"
+#include "writeback.h"
 
 /*
  * invalidate_mapping_pages(), v4.6.2: clean, unmapped LRU pages go (no
@@ -15,7 +16,9 @@
  * SIMPLIFIED: moved at once, not through the per-CPU batch); pages a
  * batch holds are busy and retried after lru_add_drain_all(); a page
  * under read is skipped (trylock_page() fails; folio_trylock() in v6.18
- * mapping_try_invalidate()).
+ * mapping_try_invalidate()).  With writeback=flusher a dirty page is
+ * written (generic_fadvise()'s __filemap_fdatawrite_range() first) and,
+ * under writeback then, not invalidated but deactivated as a mapped one.
  */
 struct invalidate_ctx {
 	uint32_t busy;
@@ -38,22 +41,24 @@ static void invalidate_slot(struct rf_model *m, uint64_t index, uint64_t e, void
 	}
 	if ((p->flags & PG_reading) && ra_read_busy(m, p))
 		return;		/* its read in flight: trylock_page() fails */
-	if (p->mapcount) {
-		if (lru_gen_on(m)) {
-			/* v6.12 lru_deactivate_file(): to the oldest generation's tail */
-			del_page_from_lru_list(m, idx);
-			p->flags &= ~(PG_active | PG_referenced);
-			add_page_to_lru_list_tail(m, idx, page_lru(p));
-		} else if (p->flags & PG_active) {
-			del_page_from_lru_list(m, idx);
-			p->flags &= ~(PG_active | PG_referenced);
-			add_page_to_lru_list(m, idx, page_lru(p));
-			m->ev[EV_PGDEACTIVATE] += page_nr(p);
-			count_memcg_event(m, p->memcg, EV_PGDEACTIVATE, page_nr(p));
-		}
+	if (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty)) {
+		folio_write_now(m, idx);	/* under writeback now: not invalidated */
+	} else if (!p->mapcount) {
+		release_page(m, idx);
 		return;
 	}
-	release_page(m, idx);
+	if (lru_gen_on(m)) {
+		/* v6.12 lru_deactivate_file(): to the oldest generation's tail */
+		del_page_from_lru_list(m, idx);
+		p->flags &= ~(PG_active | PG_referenced);
+		add_page_to_lru_list_tail(m, idx, page_lru(p));
+	} else if (p->flags & PG_active) {
+		del_page_from_lru_list(m, idx);
+		p->flags &= ~(PG_active | PG_referenced);
+		add_page_to_lru_list(m, idx, page_lru(p));
+		m->ev[EV_PGDEACTIVATE] += page_nr(p);
+		count_memcg_event(m, p->memcg, EV_PGDEACTIVATE, page_nr(p));
+	}
 }
 
 /* invalidate_mapping_pages() on [@first, @last]: the number of pages a batch held (busy). */

@@ -33,6 +33,7 @@
 #include "swap.h"
 #include "vmscan.h"
 #include "workingset.h"
+#include "writeback.h"
 
 #define DEACTIVATE_ANON	1u
 #define DEACTIVATE_FILE	2u
@@ -304,6 +305,12 @@ uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct
 		if (lru_gen_on(m) && p->mapcount && (p->flags & PG_referenced) &&
 		    sc->kind != RECLAIM_PAGEOUT && !m->p->lru_gen_refs_sticky)
 			goto keep;
+		/*
+		 * folio_check_dirty_writeback(): a dirty file folio not under
+		 * writeback (writeback=flusher; anon ones are reclaim's to write)
+		 */
+		if (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty))
+			st->nr_unqueued_dirty += nr;
 		/* before v5.3: double the slab pressure for mapped and swap-cache pages */
 		if (!m->p->scan_nr_pages && (p->mapcount || (p->flags & PG_swapcache)))
 			sc->nr_scanned++;
@@ -336,6 +343,19 @@ uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct
 			st->nr_pageout += nr;
 			p->flags = (p->flags | PG_swapcache | PG_writeback) &
 				   ~(PG_dirty | PG_young);
+			goto keep;
+		}
+		/*
+		 * v6.12 shrink_folio_list(): only kswapd writes file folios, and
+		 * only ones it met before with PGDAT_DIRTY set; the others get
+		 * PG_reclaim and go to the active list until the flusher has
+		 * written them (v4.11+; v4.6.2 kept them on the inactive list:
+		 * "goto keep_locked").  SIMPLIFIED: kswapd's own pageout() of
+		 * file folios is not modelled.
+		 */
+		if (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty)) {
+			if (m->p->dirty_file_activate)
+				goto activate;
 			goto keep;
 		}
 		if (p->flags & PG_pinned)
@@ -434,6 +454,13 @@ static uint64_t shrink_inactive_list(struct rf_model *m, uint64_t nr_to_scan, ui
 	cost_add(m, COST_LRU_LOCK, 1);
 	putback_inactive_pages(m, list, kept);
 	end_swap_writeback(m, list, kept);
+	/*
+	 * v6.12 (v4.11+): every folio taken was dirty and not queued for I/O:
+	 * wake the flushers.  SIMPLIFIED: v4.6.2 woke them from
+	 * do_try_to_free_pages() after scanning 1.5 x nr_to_reclaim.
+	 */
+	if (st.nr_unqueued_dirty && st.nr_unqueued_dirty == nr_taken)
+		wakeup_flusher_threads(m);
 	lru_note_cost(m, memcg, file, st.nr_pageout, 0);
 	return st.nr_reclaimed;
 }

@@ -40,6 +40,7 @@ struct shrink_stat {
 	uint64_t nr_reclaimed;
 	uint64_t nr_pageout;
 	uint64_t nr_activate;
+	uint64_t nr_unqueued_dirty;	/* dirty file pages not under writeback (writeback=flusher) */
 };
 
 static inline bool global_reclaim(const struct scan_control *sc)

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Dirty file pages and their writeback (writeback.c): mm/page-writeback.c's
+ * accounting and background threshold, fs/fs-writeback.c's flusher.  Only
+ * with the configuration's writeback=flusher (writeback_tracked()); with
+ * writeback=clean a dirty file page counts nowhere and reclaim takes it as
+ * clean, as before format 3.3 traces carried the sync calls.
+ */
+#ifndef REFAULT_MODEL_WRITEBACK_H
+#define REFAULT_MODEL_WRITEBACK_H
+
+#include "model-local.h"
+
+struct rf_event;
+
+/* Whether dirty file pages are tracked until written (writeback=flusher). */
+static inline bool writeback_tracked(const struct rf_model *m)
+{
+	return m->cfg.writeback == WRITEBACK_FLUSHER;
+}
+
+/*
+ * folio_mark_dirty() -> folio_account_dirtied() of page-cache folio @idx by
+ * a task of @memcg: PG_dirty and the counts, once; the flusher's background
+ * check (balance_dirty_pages()) is writeback_balance()'s, once per write.
+ */
+void folio_account_dirtied(struct rf_model *m, uint32_t idx);
+/* A dirty file folio leaves the page cache (truncate, reclaim): its counts go. */
+void folio_account_cleaned(struct rf_model *m, const struct rf_page *p);
+/* A dirty file folio written at once (generic_fadvise()'s write before invalidating). */
+void folio_write_now(struct rf_model *m, uint32_t idx);
+/* balance_dirty_pages() after a task of @memcg dirtied pages. */
+void writeback_balance(struct rf_model *m, uint32_t memcg);
+/* RF_EV_FILE_SYNC: the writeback the call started, complete at once. */
+void writeback_file_sync(struct rf_model *m, const struct rf_event *ev);
+/* wakeup_flusher_threads(WB_REASON_VMSCAN): every dirty page written. */
+void wakeup_flusher_threads(struct rf_model *m);
+/* wb_workfn()'s periodic pass: inodes dirtied dirty_expire_interval ago written. */
+void writeback_tick(struct rf_model *m);
+
+#endif /* REFAULT_MODEL_WRITEBACK_H */

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * writeback=flusher (replayer/model/writeback.c): a dirty file page stays
+ * dirty until a sync call of the trace, the flusher's background threshold
+ * or reclaim's wakeup writes it; limit reclaim that meets it activates it
+ * (v6.12 shrink_folio_list()) and, having met only dirty pages, wakes the
+ * flusher, which writes them all.  writeback=clean (the default) takes every
+ * dirty page as written before reclaim meets it.
+ */
+#include "tests/model/model-helpers.h"
+
+static void write_pages(struct rf_model *m, int pid, uint64_t ino, uint64_t index, uint64_t nr)
+{
+	struct rf_event ev = { .pid = pid, .type = RF_EV_FILE_WRITE };
+
+	ev.u.file.dev = 8;
+	ev.u.file.ino = ino;
+	ev.u.file.index = index;
+	ev.u.file.nr = nr;
+	feed(m, &ev);
+}
+
+static void sync_call(struct rf_model *m, int pid, uint64_t ino, uint8_t flags)
+{
+	struct rf_event ev = { .pid = pid, .type = RF_EV_FILE_SYNC };
+
+	ev.u.file.dev = ino ? 8 : 0;
+	ev.u.file.ino = ino;
+	ev.u.file.flags = flags;
+	feed(m, &ev);
+}
+
+/*
+ * /a holds 512 pages: 256 written (the node's 64 MiB keeps them under its
+ * background threshold), then 1024 pages of another file read: what does
+ * reclaim do with the written ones?  @sync: the calls between write and read.
+ */
+static struct rf_model *run(const char *writeback, const char *cgwb, int sync)
+{
+	const char *const kv[] = { "cpus=1", "memory=64M", writeback, cgwb, NULL };
+	struct rf_model *m = mk("v6.12", kv);
+
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 512 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	write_pages(m, 100, 7, 0, 256);
+	if (sync == 1)
+		sync_call(m, 100, 7, 0);			/* fsync() */
+	else if (sync == 2)
+		sync_call(m, 100, 0, RF_SYNC_ALL);		/* sync() */
+	else if (sync == 3)
+		sync_call(m, 100, 9, 0);			/* another file's fsync() */
+	read_pages(m, 0, 100, 8, 0, 1024);
+	return m;
+}
+
+int main(void)
+{
+	struct rf_model *m;
+	uint64_t act;
+
+	plan(6);
+	m = run("writeback=clean", "cgroup_writeback=off", 0);
+	is_int(C(m, "memcg./a.pgactivate"), 0, "writeback=clean: dirty pages reclaimed as clean");
+	rf_model_free(m);
+
+	/*
+	 * limit reclaim's first batch, at priority 12 (1 page of /a's 512), is
+	 * all dirty: activated; the flusher woken writes the other 255
+	 */
+	m = run("writeback=flusher", "cgroup_writeback=off", 0);
+	act = C(m, "memcg./a.pgactivate");
+	ok(act == 1 && C(m, "memcg./a.pgsteal_file") >= 256 + 1024 - 512 - 1,
+	   "writeback=flusher: the first batch, all dirty, activated; the flusher it woke "
+	   "wrote the rest, reclaimed as clean (pgactivate %llu, pgsteal %llu)",
+	   (unsigned long long)act, (unsigned long long)C(m, "memcg./a.pgsteal_file"));
+	rf_model_free(m);
+
+	m = run("writeback=flusher", "cgroup_writeback=off", 1);
+	is_int(C(m, "memcg./a.pgactivate"), 0, "fsync() of the file wrote its pages: none activated");
+	rf_model_free(m);
+
+	m = run("writeback=flusher", "cgroup_writeback=off", 2);
+	is_int(C(m, "memcg./a.pgactivate"), 0, "sync(): the same");
+	rf_model_free(m);
+
+	m = run("writeback=flusher", "cgroup_writeback=off", 3);
+	is_int(C(m, "memcg./a.pgactivate"), act, "another file's fsync() writes none of them");
+	rf_model_free(m);
+
+	/*
+	 * cgroup writeback: /a's domain is its 256 file pages and 256 of
+	 * headroom; past its freerun ceiling (15 %: 76 pages) the flusher
+	 * writes a chunk, and reclaim later meets no dirty page
+	 */
+	m = run("writeback=flusher", "cgroup_writeback=on", 0);
+	ok(C(m, "memcg./a.pgactivate") == 0,
+	   "cgroup writeback: the memcg's background writeback wrote them before reclaim "
+	   "(pgactivate %llu)", (unsigned long long)C(m, "memcg./a.pgactivate"));
+	rf_model_free(m);
+	return done_testing();
+}
