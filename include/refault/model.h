@@ -56,6 +56,21 @@ RF_API const char *rf_model_profile_for_release(const char *release, char *why, 
  */
 RF_API int rf_model_config_new(struct rf_model_config **out, const char *profile);
 
+/**
+ * rf_model_config_load() - a configuration from a profile file
+ * @path: lines "name NAME" (a name no built-in profile has, 1 to 31
+ *        characters, none of ' ,=|/\"'), "base PROFILE" (a built-in
+ *        profile), "description TEXT" (optional), then "KEY = VALUE" lines
+ *        of rf_model_config_set()'s keys, applied in order on the base;
+ *        '#' starts a comment (docs/model.md, "Your patch in the model")
+ * @err: on failure, a message naming the file, the line and what is wrong
+ * Return: 0; RF_ERR_CONFIG (the file cannot be read, or a line is wrong);
+ * RF_ERR_NOMEM.  The configuration's profile is the file's name;
+ * rf_model_config_describe() gives its base as "base".
+ */
+RF_API int rf_model_config_load(struct rf_model_config **out, const char *path, char *err,
+				size_t errlen);
+
 /* Whether @c models the multi-gen LRU (its lru_gen key is not 0). */
 RF_API bool rf_model_config_lru_gen(const struct rf_model_config *c);
 

@@ -44,6 +44,7 @@ enum key_store {
 #define KEY_OVERRIDDEN_IF_CHANGED 0x100u /* describe: overridden if it differs from the profile */
 #define KEY_NONE_IF_NEGATIVE	0x200u	/* describe: a negative value is "none", not overridden */
 #define KEY_MIN_ONE_PAGE	0x400u	/* a limit below one page cannot hold any page */
+#define KEY_SWITCH		0x800u	/* a profile switch's (RF_PROFILE_SWITCHES) */
 
 struct cfg_key {
 	struct rf_model_key k;
@@ -90,6 +91,20 @@ static const char *const shadow_limit_names[] = { "present16", "file16", "lru8",
 static const char *const shadow_shrinker_names[] = { "off", "node", "memcg", NULL };
 static const char *const watermarks_names[] = { "scaled", "v4.5", NULL };
 static const char *const memcg_stats_names[] = { "exact", "flushed", NULL };
+/* the profile switches' enums (profile.h), by value */
+static const char *const ws_domain_names[] = { "zone", "memcg", "reclaim-root", NULL };
+static const char *const ws_cost_names[] = { "atomic", "lock-page-memcg", "rcu", NULL };
+static const char *const file_low_names[] = { "half", "sqrt", "sqrt-refault", "at-root", NULL };
+static const char *const balance_names[] = { "rotated", "cost", "cost-io", NULL };
+
+/* A key per profile switch (profile.h's RF_PROFILE_SWITCHES), named after its field. */
+#define SWITCH_BOOL_(f, h)							\
+	ENUM_KEY(#f, p.f, on_off_names, KEY_SWITCH, h "; default per profile"),
+#define SWITCH_UINT_(f, lo, hi, h)						\
+	UINT_KEY(#f, p.f, lo, hi, KEY_SWITCH, h "; default per profile"),
+#define SWITCH_ENUM_(t, f, h)							\
+	ENUM_KEY(#f, p.f, f##_names, KEY_SWITCH, h "; default per profile"),
+#define SWITCH_OWN_(t, f, h)	/* a key of its own above */
 
 static const struct cfg_key keys[] = {
 	SIZE_KEY("memory", memory_bytes, 1ull << 20, 0,
@@ -164,6 +179,7 @@ static const struct cfg_key keys[] = {
 		 "default on for traces recorded on cgroup v2"),
 	UINT_KEY("kswapd_cpu", kswapd_cpu, 0, 4095, KEY_NONE_IF_NEGATIVE,
 		 "the CPU kswapd runs on; default none (a CPU no event names)"),
+	RF_PROFILE_SWITCHES(SWITCH_BOOL_, SWITCH_UINT_, SWITCH_ENUM_, SWITCH_OWN_)
 #define X(op_, name_, ns_, help_)						\
 	{ .k = { .name = "cost." name_, .type = RF_MODEL_KEY_UINT, .max = COST_MAX_NS,	\
 		 .help = "ns per " help_ "; default " #ns_ }, .store = STORE_COST,	\
@@ -181,13 +197,26 @@ static const struct cfg_key keys[] = {
 	LIMIT_KEY("low.", RF_LIMIT_LOW, 0, "memory.low of a cgroup; wins over the trace's"),
 };
 
-_Static_assert(ARRAY_SIZE(keys) <= 64, "struct rf_model_config.set has a bit per key");
+_Static_assert(ARRAY_SIZE(keys) <= 64 * ARRAY_SIZE(((struct rf_model_config *)0)->set),
+	       "struct rf_model_config.set has a bit per key");
 _Static_assert(sizeof(enum shadow_limit_rule) == 4 && sizeof(enum shadow_shrinker_mode) == 4 &&
+	       sizeof(enum ws_domain) == 4 && sizeof(enum ws_activation_cost) == 4 &&
+	       sizeof(enum file_low_rule) == 4 && sizeof(enum scan_balance_rule) == 4 &&
 	       sizeof(unsigned int) == 4, "enumerated fields are stored as 4 bytes");
 
-static uint64_t key_bit(const struct cfg_key *k)
+/* Whether key @k was set explicitly (or from the trace's header) in @c. */
+static bool key_is_set(const struct rf_model_config *c, const struct cfg_key *k)
 {
-	return 1ull << (k - keys);
+	size_t i = (size_t)(k - keys);
+
+	return c->set[i / 64] >> (i % 64) & 1;
+}
+
+static void key_mark_set(struct rf_model_config *c, const struct cfg_key *k)
+{
+	size_t i = (size_t)(k - keys);
+
+	c->set[i / 64] |= 1ull << (i % 64);
 }
 
 /* The row named exactly @name, or NULL. */
@@ -408,13 +437,14 @@ static int unknown_key(const char *key, char *err, size_t errlen)
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		const struct rf_model_key *k = &keys[i].k;
 
-		if (keys[i].store == STORE_COST && cost_listed)
+		if ((keys[i].store == STORE_COST && cost_listed) || (keys[i].iflags & KEY_SWITCH))
 			continue;
 		append(err, errlen, "%s %s%s", i ? "," : "",
 		       keys[i].store == STORE_COST ? "cost.<op>" : k->name,
 		       k->flags & RF_MODEL_KEY_PER_CGROUP ? "<path>" : "");
 		cost_listed |= keys[i].store == STORE_COST;
 	}
+	append(err, errlen, ", and one per profile switch, named after it (--list-keys lists them)");
 	return RF_ERR_CONFIG;
 }
 
@@ -681,7 +711,7 @@ int rf_model_config_set(struct rf_model_config *c, const char *key, const char *
 		c->cost_ns[k->index] = (uint32_t)v;
 	else
 		field_put(c, k, v);
-	c->set |= key_bit(k);
+	key_mark_set(c, k);
 	return 0;
 }
 
@@ -691,7 +721,7 @@ static void header_value(struct rf_model_config *c, const char *name, uint64_t v
 {
 	const struct cfg_key *k = key_named(name);
 
-	if (!k || (c->set & key_bit(k)) || !usable)
+	if (!k || key_is_set(c, k) || !usable)
 		return;
 	/* into the key's range: a 8192-CPU host's events go to 4096 CPUs, modulo, as the key says */
 	if (k->k.max && v > k->k.max)
@@ -699,7 +729,7 @@ static void header_value(struct rf_model_config *c, const char *name, uint64_t v
 	if (v < k->k.min)
 		return;
 	field_put(c, k, v);
-	c->set |= key_bit(k);
+	key_mark_set(c, k);
 }
 
 void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trace_header *h)
@@ -727,9 +757,11 @@ int rf_model_config_describe(const struct rf_model_config *c, rf_model_describe_
 	int r;
 
 	r = cb("profile", c->profile, false, ctx);
+	if (!r && c->base[0])
+		r = cb("base", c->base, false, ctx);
 	for (i = 0; !r && i < ARRAY_SIZE(keys); i++) {
 		const struct cfg_key *k = &keys[i];
-		bool set = c->set & key_bit(k);
+		bool set = key_is_set(c, k);
 		uint64_t v;
 
 		if (k->store == STORE_LIMIT)
@@ -787,7 +819,7 @@ bool cfg_cost_set(const struct rf_model_config *c, enum rf_cost_op op)
 
 	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (keys[i].store == STORE_COST && keys[i].index == (uint32_t)op)
-			return c->set & key_bit(&keys[i]);
+			return key_is_set(c, &keys[i]);
 	return false;
 }
 

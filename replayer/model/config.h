@@ -40,7 +40,9 @@ enum rf_writeback {
 
 struct rf_model_config {
 	struct rf_profile p;		/* switches, copied from the profile row and overridden */
-	char profile[32];
+	char profile[32];		/* its name: a built-in profile's, or a profile file's */
+	char base[32];			/* a profile file's base profile; "" for a built-in one */
+	char description[160];		/* a profile file's description */
 	uint64_t memory_bytes;
 	uint64_t swap_bytes;
 	uint32_t cpus;
@@ -58,7 +60,7 @@ struct rf_model_config {
 	uint32_t lru_gen_min_ttl_ms;	/* /sys/kernel/mm/lru_gen/min_ttl_ms */
 	uint64_t lru_gen_seed;		/* seeds the memcg LRU's random bins */
 	uint32_t cost_ns[NR_COST_OPS];
-	uint64_t set;			/* keys set explicitly: bit i for config.c's keys[i] */
+	uint64_t set[2];		/* keys set explicitly: bit i for config.c's keys[i] */
 	struct rf_limit_override *limits;
 	uint32_t nr_limits;
 	size_t cap_limits;

@@ -22,6 +22,7 @@ librefault_model_la_SOURCES = \
 	replayer/model/writeback.h \
 	replayer/model/config.c \
 	replayer/model/profiles.c \
+	replayer/model/profile_file.c \
 	replayer/model/pagecache.c \
 	replayer/model/readpos.c \
 	replayer/model/lruvec.c \

@@ -11,6 +11,9 @@
  *                                cartesian product, in the order written;
  *                                '#' starts a comment
  *
+ * A profile with a '/' or ending in ".profile" is a profile file
+ * (rf_model_config_load(): a base profile and switches), named by its "name".
+ *
  * A configuration is named after its profile and the settings it overrides
  * ("v4.6,memory=1G"), so names are stable, readable and unique.
  */
@@ -25,6 +28,16 @@
 #define MAX_WORDS	64
 #define MAX_EXPANSION	4096
 
+/* rf_model_config_describe()'s first key is "profile": its value into @ctx (32 bytes). */
+static int profile_name_cb(const char *key, const char *value, bool overridden, void *ctx)
+{
+	(void)overridden;
+	if (strcmp(key, "profile"))
+		return 0;
+	snprintf(ctx, 32, "%s", value);
+	return 1;	/* stop the walk */
+}
+
 static void free_config(struct rf_replay_config *c)
 {
 	free(c->name);
@@ -35,24 +48,44 @@ static void free_config(struct rf_replay_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Whether --profile's @p names a profile file rather than a built-in profile. */
+static bool profile_is_file(const char *p)
+{
+	size_t n = strlen(p);
+
+	return strchr(p, '/') || (n > 8 && !strcmp(p + n - 8, ".profile"));
+}
+
 static int add_config(struct rf_config_list *l, const char *profile, char *const *kv, size_t nr_kv,
 		      char *const *sets, size_t nr_sets, char *err, size_t errlen)
 {
 	struct rf_replay_config *c;
 	size_t i, namelen;
-	char *eq;
+	char *eq, loaded[32];
 	int rc;
 
 	if (RF_GROW(l->items, l->cap, l->nr + 1))
 		return RF_ERR_NOMEM;
 	c = &l->items[l->nr];
 	memset(c, 0, sizeof(*c));
-	rc = replay_policy_profile(profile) ? replay_policy_config_new(&c->policy, profile) :
-		rf_model_config_new(&c->cfg, profile);
+	if (profile_is_file(profile)) {
+		rc = rf_model_config_load(&c->cfg, profile, err, errlen);
+		if (rc)
+			return rc;
+		if (rf_model_config_describe(c->cfg, profile_name_cb, loaded) != 1) {
+			rf_model_config_free(c->cfg);
+			return RF_ERR_NOMEM;
+		}
+		profile = loaded;	/* the configuration is named by the file's name */
+	} else {
+		rc = replay_policy_profile(profile) ? replay_policy_config_new(&c->policy, profile) :
+			rf_model_config_new(&c->cfg, profile);
+	}
 	if (rc == RF_ERR_NOMEM)
 		return rc;
 	if (rc) {
-		snprintf(err, errlen, "unknown profile '%s' (see 'refault replay --list-profiles')", profile);
+		snprintf(err, errlen, "unknown profile '%s' (see 'refault replay --list-profiles'; "
+			 "a profile file's path has a '/' or ends in .profile)", profile);
 		return RF_ERR_CONFIG;
 	}
 	namelen = strlen(profile) + 1;

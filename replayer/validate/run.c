@@ -301,10 +301,17 @@ static int configure(struct vrun *r, const struct rf_validate_opts *o, struct rf
 			}
 		}
 	}
-	e = rf_config_list_add_profiles(l, v->profile, o->sets, o->nr_sets, err, errlen);
+	/* a profile file's path goes whole; the configuration is named by the file's name */
+	e = rf_config_list_add_profiles(l, o->profile ? o->profile : v->profile, o->sets, o->nr_sets,
+					err, errlen);
 	if (!e) {
 		l->items[0].probe = &validate_probe;
 		l->items[0].probe_ctx = r;
+		if (o->profile && strcmp(l->items[0].profile, o->profile)) {
+			snprintf(v->profile, sizeof(v->profile), "%s", l->items[0].profile);
+			snprintf(v->profile_why, sizeof(v->profile_why), "the profile file %.200s",
+				 o->profile);
+		}
 	}
 	return e;
 }

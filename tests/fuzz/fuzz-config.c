@@ -2,7 +2,7 @@
 /*
  * libFuzzer target for model configurations as a user writes them: each
  * line of the input as a `--set KEY=VALUE` on every profile, and the whole
- * input as a `--matrix FILE`.  Every configuration made is described (what
+ * input as a `--matrix FILE` and as a profile file (`--profile FILE`).  Every configuration made is described (what
  * the results file prints).  Errors are RF_ERR_CONFIG (with a message that
  * says why) or RF_ERR_NOMEM; nothing crashes, leaks or goes undefined.
  */
@@ -82,6 +82,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd >= 0) {
 		err[0] = '\0';
 		rc = rf_config_list_add_matrix(&l, path, NULL, 0, err, sizeof(err));
+		check_error(rc, err);
+		if (!rc)
+			check_list(&l);
+		rf_config_list_free(&l);
+		memset(&l, 0, sizeof(l));
+		err[0] = '\0';
+		rc = rf_config_list_add_profiles(&l, path, NULL, 0, err, sizeof(err));	/* a '/': a file */
 		check_error(rc, err);
 		if (!rc)
 			check_list(&l);

@@ -9,6 +9,7 @@ model_tests = \
 	tests/model/test-model-damon \
 	tests/model/test-model-idle \
 	tests/model/test-model-writeback \
+	tests/model/test-model-profile-file \
 	tests/model/test-model-hints
 check_PROGRAMS += $(model_tests)
 TESTS += $(model_tests)
@@ -29,6 +30,8 @@ tests_model_test_model_idle_SOURCES = tests/model/test-model-idle.c tests/model/
 tests_model_test_model_idle_LDADD = $(MODEL_LIBS)
 tests_model_test_model_writeback_SOURCES = tests/model/test-model-writeback.c tests/model/model-helpers.h
 tests_model_test_model_writeback_LDADD = $(MODEL_LIBS)
+tests_model_test_model_profile_file_SOURCES = tests/model/test-model-profile-file.c tests/model/model-helpers.h
+tests_model_test_model_profile_file_LDADD = $(MODEL_LIBS)
 tests_model_test_model_hints_SOURCES = tests/model/test-model-hints.c tests/model/model-helpers.h
 tests_model_test_model_hints_LDADD = $(MODEL_LIBS)
 # A per-cgroup key's cgroup by its role: limit.recorded, named by rf_model_config_resolve_cgroups().

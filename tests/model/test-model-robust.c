@@ -21,7 +21,7 @@ static void random_event(uint64_t *s, struct rf_event *ev)
 		RF_EV_ACCESS, RF_EV_MMAP, RF_EV_MUNMAP, RF_EV_MADVISE, RF_EV_FADVISE,
 		RF_EV_TRUNCATE, RF_EV_FORK, RF_EV_EXEC, RF_EV_EXIT, RF_EV_CGROUP_MKDIR,
 		RF_EV_CGROUP_RMDIR, RF_EV_CGROUP_ATTACH, RF_EV_CGROUP_LIMIT, RF_EV_NAME_PID,
-		RF_EV_LRU_ADD, RF_EV_COUNTERS, RF_EV_MARKER, 77, 0,
+		RF_EV_LRU_ADD, RF_EV_COUNTERS, RF_EV_MARKER, RF_EV_FILE_SYNC, 77, 0,
 	};
 	static const char *const paths[] = { "/a", "/a/b", "c", NULL };
 	uint64_t r = rnd(s);
@@ -32,7 +32,7 @@ static void random_event(uint64_t *s, struct rf_event *ev)
 	ev->pid = rnd(s) % 6;
 	switch (ev->type) {
 	case RF_EV_FILE_READ: case RF_EV_FILE_WRITE: case RF_EV_FILE_FAULT:
-	case RF_EV_FILE_READAHEAD: case RF_EV_FADVISE: case RF_EV_TRUNCATE:
+	case RF_EV_FILE_READAHEAD: case RF_EV_FADVISE: case RF_EV_TRUNCATE: case RF_EV_FILE_SYNC:
 		ev->u.file.dev = 8;
 		ev->u.file.ino = rnd(s) % 4;
 		ev->u.file.index = (rnd(s) & 1) ? rnd(s) % 3000 : rnd(s) << 20;
@@ -89,15 +89,37 @@ static void random_event(uint64_t *s, struct rf_event *ev)
 	}
 }
 
-static void run(const char *profile, uint64_t seed)
+/* @n random events into a model of @profile with @extra ("key=value", or NULL): pages balance */
+static bool balanced(const char *profile, const char *extra, uint64_t seed, int n, char *why,
+		     size_t whylen)
 {
-	static const char *const kv[] = { "memory=8M", "swap=4M", "cpus=3", NULL };
-	struct rf_model *m = mk(profile, kv);
+	const char *const kv[] = { "memory=8M", "swap=4M", "cpus=3", extra, NULL };
+	struct rf_model_config *c;
+	struct rf_model *m = NULL;
 	struct rf_event ev;
 	uint64_t s = seed, lru, held;
 	int i, err = 0;
+	bool good;
 
-	for (i = 0; i < 20000 && !err; i++) {
+	if (rf_model_config_new(&c, profile))
+		return false;
+	for (i = 0; kv[i] && !err; i++) {
+		char key[64];
+		const char *eq = strchr(kv[i], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[i]), kv[i]);
+		err = rf_model_config_set(c, key, eq + 1, why, whylen);
+	}
+	if (!err)
+		err = rf_model_new(&m, c, why, whylen);
+	rf_model_config_free(c);
+	if (err) {
+		/* a combination the configuration refuses, saying why: not a failure */
+		return err == RF_ERR_CONFIG && why[0];
+	}
+	err = 0;
+
+	for (i = 0; i < n && !err; i++) {
 		random_event(&s, &ev);
 		err = rf_model_feed(m, &ev);
 	}
@@ -105,25 +127,86 @@ static void run(const char *profile, uint64_t seed)
 	lru = C(m, "vmstat.nr_inactive_anon") + C(m, "vmstat.nr_active_anon") +
 	      C(m, "vmstat.nr_inactive_file") + C(m, "vmstat.nr_active_file");
 	held = C(m, "vmstat.nr_file_pages") + C(m, "vmstat.nr_anon_pages");
-	ok(!err && lru + C(m, "gauge.pvec_pages") == held &&
-	   held + C(m, "vmstat.nr_free_pages") - C(m, "model.overcommit") == 8 * 256,
-	   "%s: 20000 random events taken, pages balance (lru %llu + batched %llu = "
-	   "held %llu, + free - overcommit = 2048)", profile, (unsigned long long)lru,
-	   (unsigned long long)C(m, "gauge.pvec_pages"), (unsigned long long)held);
+	good = !err && lru + C(m, "gauge.pvec_pages") == held &&
+	       held + C(m, "vmstat.nr_free_pages") - C(m, "model.overcommit") == 8 * 256;
+	snprintf(why, whylen, "error %d, lru %llu + batched %llu = held %llu, + free - overcommit = "
+		 "2048", err, (unsigned long long)lru, (unsigned long long)C(m, "gauge.pvec_pages"),
+		 (unsigned long long)held);
 	rf_model_free(m);
+	return good;
+}
+
+static void run(const char *profile, uint64_t seed, const char *extra)
+{
+	char why[256];
+
+	ok(balanced(profile, extra, seed, 20000, why, sizeof(why)),
+	   "%s%s%s: 20000 random events taken, pages balance (%s)", profile, extra ? " " : "",
+	   extra ? extra : "", why);
+}
+
+/*
+ * Every profile switch's key (their help ends "default per profile") at each
+ * value (a number: its least and greatest), on a classic and a multi-gen
+ * profile: a kernel no release was, which the model takes as it takes any.
+ */
+struct switch_walk {
+	int runs, bad;
+	char first_bad[512];
+};
+
+static void try_value(struct switch_walk *w, const char *key, const char *value)
+{
+	static const char *const profiles[] = { "v6.12", "v6.12-mglru", "v4.6" };
+	char kv[128], why[256];
+	size_t i;
+
+	snprintf(kv, sizeof(kv), "%s=%s", key, value);
+	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
+		if (!strncmp(key, "lru_gen", 7) && strstr(profiles[i], "v4.6"))
+			continue;	/* the multi-gen switches are the -mglru rows' */
+		w->runs++;
+		if (!balanced(profiles[i], kv, 3, 3000, why, sizeof(why)) && !w->bad++)
+			snprintf(w->first_bad, sizeof(w->first_bad), "%s %s: %s", profiles[i], kv, why);
+	}
+}
+
+static int switch_cb(const struct rf_model_key *k, void *ctx)
+{
+	const char *tail = "default per profile";
+	size_t n = k->help ? strlen(k->help) : 0, i;
+	char v[32];
+
+	if (n < strlen(tail) || strcmp(k->help + n - strlen(tail), tail))
+		return 0;
+	if (k->type == RF_MODEL_KEY_ENUM) {
+		for (i = 0; k->values[i]; i++)
+			try_value(ctx, k->name, k->values[i]);
+	} else if (k->type == RF_MODEL_KEY_UINT && strcmp(k->name, "pagevec_size")) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)k->min);
+		try_value(ctx, k->name, v);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)k->max);
+		try_value(ctx, k->name, v);
+	}
+	return 0;
 }
 
 int main(void)
 {
+	struct switch_walk w = { 0 };
 	const char *const *p;
 	int n = 0;
 
 	for (p = rf_model_profiles(); *p; p++)
 		n++;
-	plan(n * 2);
+	plan(n * 3 + 1);
 	for (p = rf_model_profiles(); *p; p++) {
-		run(*p, 1);
-		run(*p, 2);
+		run(*p, 1, NULL);
+		run(*p, 2, NULL);
+		run(*p, 3, "writeback=flusher");
 	}
+	rf_model_config_keys(switch_cb, &w);
+	ok(w.runs > 100 && !w.bad, "every profile switch at each value: %d models, %d out of balance%s%s",
+	   w.runs, w.bad, w.bad ? ", first: " : "", w.first_bad);
 	return done_testing();
 }

@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..36"
+echo "1..39"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -96,6 +96,24 @@ check "a missing trace (exit 1) and an unknown key (exit 2) get clear errors" \
 "$REFAULT" replay --list-keys > "$tmp/keys"
 check "--list-keys names every key --set takes, with what it takes" \
 	"grep -q '^memory  *SIZE' '$tmp/keys' && grep -q '^swappiness  *0\.\.200' '$tmp/keys' && grep -q '^limit\.CGROUP' '$tmp/keys' && grep -q '^cost\.lru_lock' '$tmp/keys'"
+check "... and one per profile switch, named after it, with its citation" \
+	"grep -q '^rand_no_recency  *off|on  *v6\.3+ vma_has_recency() (8788f678)' '$tmp/keys' && grep -q '^balance  *rotated|cost|cost-io ' '$tmp/keys'"
+# A profile file: a base and the switches a patch changes, named by its own name.
+cat > "$tmp/revert.profile" << 'EOF2'
+# 9cecde80aae0 ("mm: increase folio batch size") reverted
+name v6.12-9cecde80
+base v6.12
+description v6.12, folio batches of 15
+pagevec_size = 15
+EOF2
+"$REFAULT" replay "$top_srcdir/traces/pvec-thp-mix.rft" -p "v6.12,$tmp/revert.profile" -q -o "$tmp/pf.json"
+check "-p v6.12,FILE.profile: a configuration named by the file, its base and switch in the results" \
+	"$PYTHON3 -c 'import json,sys; c=json.load(open(sys.argv[1]))[\"configs\"]; assert [x[\"name\"] for x in c] == [\"v6.12\", \"v6.12-9cecde80\"], c; s=c[1][\"settings\"]; assert s[\"base\"] == \"v6.12\" and s[\"pagevec_size\"] == \"15\" and \"pagevec_size\" in c[1][\"overridden\"] and c[0][\"settings\"][\"pagevec_size\"] == \"31\", s' '$tmp/pf.json'"
+printf 'name x\nbase v6.12\nrand_no_recency = maybe\n' > "$tmp/bad.profile"
+"$REFAULT" replay "$top_srcdir/traces/pvec-thp-mix.rft" -p "$tmp/bad.profile" -q > /dev/null 2> "$tmp/err3"
+rc3=$?
+check "a wrong line of a profile file: usage error naming the file, the line and the values" \
+	"test $rc3 -eq 2 && grep -q 'bad.profile:3: rand_no_recency=maybe: want off or on' '$tmp/err3'"
 # The warm stage on a recording: the pages it reads that were cached before it began.
 rec=$top_srcdir/traces/validate-read2-large.rft
 "$REFAULT" replay "$rec" -p v6.18 -q -o "$tmp/cold.json"
