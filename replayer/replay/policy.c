@@ -115,10 +115,15 @@ int replay_policy_config_set(struct rf_policy_config *c, const char *key, const 
 	/* a kernel profile's setting: checked as they check it, then set aside */
 	rc = rf_model_config_set(c->check, key, value, err, errlen);
 	if (rc && !strncmp(err, "unknown key", 11)) {
-		size_t n = strlen(err);
+		/* the policy's own keys first: the kernel's list is long */
+		char near[96] = "";
+		const char *dm = strstr(err, " (did you mean \"");
 
-		snprintf(err + n, errlen - n, "; reference policy %s: cache, memory, page_size",
-			 rf_refpolicy_name(c->kind));
+		if (dm)
+			snprintf(near, sizeof(near), "%.*s", (int)strcspn(dm, ";"), dm);
+		snprintf(err, errlen, "unknown key \"%s\"%s; reference policy %s: cache, memory, "
+			 "page_size, and the kernel profiles' keys, checked and ignored (--list-keys)",
+			 key, near, rf_refpolicy_name(c->kind));
 	}
 	if (rc)
 		return rc;
