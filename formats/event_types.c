@@ -63,6 +63,8 @@ const struct rf_event_type_info fmt_event_types[RF_EV_TYPE_MAX] = {
 	[RF_EV_NAME_FRAME] = T("name_frame", STATE, .slice = RF_SLICE_STATE),
 	/* writeback started (fsync, sync_file_range, msync, syncfs, sync): kept in slices */
 	[RF_EV_FILE_SYNC] = T("file_sync", STATE, .slice = RF_SLICE_STATE),
+	/* the kernel finished writing a dirty folio back (__folio_end_writeback()) */
+	[RF_EV_FILE_WRITTEN] = T("file_written", STATE, .pages = RF_PAGES_FILE_RANGE),
 	[RF_EV_PAGECACHE_ADD] = T("pagecache_add", OBSERVATION, .cgroup_off = OFF(file.cgroup),
 				  .pages = RF_PAGES_FILE_FOLIO),
 	[RF_EV_PAGECACHE_DEL] = T("pagecache_del", OBSERVATION, .pages = RF_PAGES_FILE_FOLIO),

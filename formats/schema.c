@@ -73,6 +73,10 @@ static const struct fmt_field file_sync_f[] = {
 	U("dev", file.dev), U("ino", file.ino), U("index", file.index), U("nr", file.nr),
 	U("flags", file.flags),
 };
+static const struct fmt_field file_written_f[] = {
+	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
+	U("nr", file.nr),
+};
 static const struct fmt_field truncate_f[] = {
 	U("dev", file.dev), U("ino", file.ino), U("index", file.index), U("flags", file.flags),
 };
@@ -180,6 +184,7 @@ static const struct fmt_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA(RF_EV_NAME_STACK, name_stack),
 	SCHEMA(RF_EV_NAME_FRAME, name_frame),
 	SCHEMA(RF_EV_FILE_SYNC, file_sync_f),
+	SCHEMA(RF_EV_FILE_WRITTEN, file_written_f),
 	SCHEMA(RF_EV_PAGECACHE_ADD, pc_add),
 	SCHEMA(RF_EV_PAGECACHE_DEL, pc_del),
 	SCHEMA(RF_EV_LRU_ADD, lru_add),

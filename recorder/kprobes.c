@@ -26,6 +26,12 @@
  *    or not a folio was found; normalize.c maps only folios it saw cached.
  *  - mm_filemap_fault from filemap_fault(vmf) at entry, before the check for
  *    a fault past EOF (SIGBUS), which the tracepoint follows.
+ * And one no kernel has as a tracepoint: refault:folio_end_writeback from
+ * __folio_end_writeback(folio) (v5.17+), where a folio's writeback ends, in
+ * whatever context the I/O completed in; @mapping tells a page-cache folio
+ * (an address_space: low bits clear) from an anonymous one.  It is optional:
+ * without kprobe events, BTF or the function, the recording goes on without
+ * it (the replay then takes dirty pages as written in time, docs/model.md).
  */
 #include "config.h"
 
@@ -58,19 +64,23 @@ struct kp_source {
 	enum rf_tp_id tp;
 	const char *symbol;
 	struct kp_field fields[KP_MAX_FIELDS];
+	bool optional;		/* a failure to make it is no error: left out, unsaid */
 };
 
 #define FILE_OF_VMF "vma.vm_file.f_mapping.host"
 static const struct kp_source sources[] = {
 	{ TP_mm_filemap_get_pages, "filemap_get_read_batch", {
 		{ "i_ino", 1, "host.i_ino" }, { "s_dev", 1, "host.i_sb.s_dev" },
-		{ "index", 2, "" }, { "last_index", 3, "" } } },
+		{ "index", 2, "" }, { "last_index", 3, "" } }, false },
 	{ TP_mm_filemap_fault, "filemap_fault", {
 		{ "i_ino", 1, FILE_OF_VMF ".i_ino" }, { "s_dev", 1, FILE_OF_VMF ".i_sb.s_dev" },
-		{ "index", 1, "pgoff" } } },
+		{ "index", 1, "pgoff" } }, false },
 	{ TP_mm_filemap_map_pages, "filemap_map_pages", {
 		{ "i_ino", 1, FILE_OF_VMF ".i_ino" }, { "s_dev", 1, FILE_OF_VMF ".i_sb.s_dev" },
-		{ "index", 2, "" }, { "last_index", 3, "" } } },
+		{ "index", 2, "" }, { "last_index", 3, "" } }, false },
+	{ TP_folio_end_writeback, "__folio_end_writeback", {
+		{ "i_ino", 1, "mapping.host.i_ino" }, { "s_dev", 1, "mapping.host.i_sb.s_dev" },
+		{ "index", 1, "index" }, { "mapping", 1, "mapping" } }, true },
 };
 
 struct rf_kprobes {
@@ -290,7 +300,7 @@ int rec_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe
 		       const bool want[TP_MAX], const char *tracefs_dir, char *msg, size_t len)
 {
 	const char *tracefs = tracefs_dir ? tracefs_dir : tracefs_tracing_dir();
-	bool need[ARRAY_SIZE(sources)], any = false;
+	bool need[ARRAY_SIZE(sources)], any = false, essential = false;
 	struct rf_kprobes *k;
 	struct btf *btf;
 	size_t i;
@@ -299,8 +309,10 @@ int rec_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe
 	*out = NULL;
 	if (!tracefs)
 		return 0;	/* rec_source_open() says what is wrong */
-	for (i = 0; i < ARRAY_SIZE(sources); i++)
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
 		any |= need[i] = wanted(&sources[i], mode, want, tracefs);
+		essential |= need[i] && !sources[i].optional;
+	}
 	if (!any)
 		return 0;
 	err = kprobes_available(tracefs, msg, len);
@@ -309,6 +321,8 @@ int rec_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe
 	libbpf_set_print(quiet_libbpf);
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {
+		if (!essential && mode != RF_KPROBES_ALWAYS)
+			return 0;
 		snprintf(msg, len, "kprobe sources need the kernel's BTF (/sys/kernel/btf/vmlinux, "
 			 "CONFIG_DEBUG_INFO_BTF): %s", strerror(errno));
 		return RF_ERR_UNSUPPORTED;
@@ -320,9 +334,15 @@ int rec_kprobes_create(struct rf_kprobes **out, const char *name, enum rf_kprobe
 	}
 	*out = k;
 	group_of(name, k->group, sizeof(k->group));
-	for (i = 0; i < ARRAY_SIZE(sources) && !err; i++)
-		if (need[i])
-			err = make_probe(k, i, btf, msg, len);
+	for (i = 0; i < ARRAY_SIZE(sources) && !err; i++) {
+		if (!need[i])
+			continue;
+		err = make_probe(k, i, btf, msg, len);
+		if (err && err != RF_ERR_NOMEM && sources[i].optional && mode != RF_KPROBES_ALWAYS) {
+			err = 0;	/* this kernel cannot give it: recorded without */
+			msg[0] = '\0';
+		}
+	}
 	btf__free(btf);
 	return err;
 }

@@ -160,6 +160,7 @@ struct rf_norm {
 	struct rec_u64_map ino_dev;	/* ino -> dev of the last read, fault or add of that ino */
 	/* rf_hash2(dev, ino) -> 0 once NAME_FILE went out, else failed attempts */
 	struct rec_u64_map named_files;
+	struct rec_u64_map dirtied;	/* rf_hash2(dev, ino) of the files a file_write named */
 	struct rec_u64_map cg_by_path;	/* rf_hash_str(path) -> index in cgs */
 	struct rec_u64_map scope;	/* -G: cgroup ids inside the scope */
 	struct rf_cgroup_rec *cgs;

@@ -342,6 +342,35 @@ static int on_dirty(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	ev.u.file.ino = ino;
 	ev.u.file.index = idx & ~((1ull << order) - 1);
 	ev.u.file.nr = 1ull << order;
+	if (!rec_u64_map_get(&n->dirtied, rf_hash2(dev, ino)) &&
+	    rec_u64_map_put(&n->dirtied, rf_hash2(dev, ino), 1))
+		return RF_ERR_NOMEM;
+	return rec_norm_emit(n, &ev);
+}
+
+/*
+ * refault:folio_end_writeback (a kprobe on __folio_end_writeback(), v5.17+):
+ * a folio's writeback ended, in whatever context its I/O completed in (an
+ * interrupt, another task): a file_written of that folio, for the files the
+ * trace dirtied only (no other I/O of the host).  An anonymous folio's
+ * mapping (low bits set) is no address_space: left out.
+ */
+static int on_written(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw)
+{
+	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .type = RF_EV_FILE_WRITTEN };
+	const void *d = raw->data;
+	uint64_t ino = rec_tp_u64(tp, TPF(folio_end_writeback, i_ino), d), seq;
+	uint64_t idx = rec_tp_u64(tp, TPF(folio_end_writeback, index), d);
+	uint32_t dev = (uint32_t)rec_tp_u64(tp, TPF(folio_end_writeback, s_dev), d), order = 0;
+
+	if ((rec_tp_u64(tp, TPF(folio_end_writeback, mapping), d) & 3) || !ino ||
+	    !rec_u64_map_get(&n->dirtied, rf_hash2(dev, ino)))
+		return 0;
+	cached_folio(n, dev, ino, idx, &order, &seq);
+	ev.u.file.dev = dev;
+	ev.u.file.ino = ino;
+	ev.u.file.index = idx & ~((1ull << order) - 1);
+	ev.u.file.nr = 1ull << order;
 	return rec_norm_emit(n, &ev);
 }
 
@@ -1612,6 +1641,9 @@ int rec_norm_record(void *ctx, const struct rf_raw *raw)
 	n->records++;
 	id = tp - n->cfg.tps->tp;
 	/* no task of the scope: it holds no fault, breaks no readahead run, is not named */
+	/* an I/O completion: no task's, it breaks no readahead run and ends no fault */
+	if (id == TP_folio_end_writeback)
+		return on_written(n, tp, raw);
 	if (raw->drain)
 		return on_drain(n, id, tp, raw, pid);
 	/* inside a fault or a read: it neither ends a readahead run nor flushes a fault */
@@ -1762,6 +1794,7 @@ void rec_norm_free(struct rf_norm *n)
 	rec_ra_free(n);
 	rec_u64_map_destroy(&n->folios);
 	rec_u64_map_destroy(&n->named_files);
+	rec_u64_map_destroy(&n->dirtied);
 	rec_u64_map_destroy(&n->ino_dev);
 	rec_u64_map_destroy(&n->cg_by_path);
 	rec_u64_map_destroy(&n->scope);

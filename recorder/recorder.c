@@ -153,7 +153,7 @@ static void wanted_events(const struct rf_recorder *rec, const char **sys, const
 static bool in_drain(int tp)
 {
 	return tp == TP_mm_lru_insertion || tp == TP_mm_lru_activate ||
-	       tp == TP_mm_filemap_delete_from_page_cache;
+	       tp == TP_mm_filemap_delete_from_page_cache || tp == TP_folio_end_writeback;
 }
 
 static const char *drain_filter(int tp)
@@ -191,6 +191,14 @@ static int enable_events(struct rf_recorder *rec)
 			if (!rec->explicit_events) {	/* default set: use what this kernel has */
 				size_t m = strlen(rec->missing);
 
+				/*
+				 * Said nowhere: a file system's own sync event (there where
+				 * that file system is), and the writeback's end (kprobe events
+				 * only; docs/recording.md says what a trace without it lacks)
+				 */
+				if (i == TP_ext4_sync_file_enter || i == TP_xfs_file_fsync ||
+				    i == TP_folio_end_writeback)
+					continue;
 				if (d->group == RF_TPG_refs)
 					snprintf(rec->missing + m, sizeof(rec->missing) - m, "%s%s:%s",
 						 m ? ", " : "", d->system, d->name);

@@ -75,6 +75,7 @@ struct tep_format_field;
 	TP(syscalls, sys_enter_sync, refs, F(__syscall_nr))				\
 	TP(ext4, ext4_sync_file_enter, refs, F(dev) F(ino) F(datasync))		\
 	TP(xfs, xfs_file_fsync, refs, F(dev) F(ino))					\
+	TP(refault, folio_end_writeback, refs, F(i_ino) F(s_dev) F(index) F(mapping))	\
 	TP(filemap, mm_filemap_fault, refs, F(i_ino) F(s_dev) F(index))			\
 	TP(writeback, writeback_dirty_folio, refs, F(name) F(ino) F(index))		\
 	TP(filemap, mm_filemap_map_pages, refs, F(i_ino) F(s_dev) F(index) F(last_index))	\

@@ -76,6 +76,7 @@ enum rf_event_type {
 	RF_EV_NAME_STACK = 30,	/* .stack: id, frames (name_frame ids since 2.6), nr_frames */
 	RF_EV_NAME_FRAME = 31,	/* .frame: id, dso, build_id, addr, symbol, file, line (since 2.6) */
 	RF_EV_FILE_SYNC = 32,	/* .file: dev, ino, index, nr, flags (since 3.3) */
+	RF_EV_FILE_WRITTEN = 33,	/* .file: dev, ino, index, nr (since 3.3) */
 	/* observations: the kernel's own decisions, for validation */
 	RF_EV_PAGECACHE_ADD = 48,	/* .file: dev, ino, index, order, pfn, cgroup */
 	RF_EV_PAGECACHE_DEL = 49,	/* .file: dev, ino, index, order, pfn */

@@ -26,7 +26,7 @@ static void make_event(unsigned int i, struct rf_event *ev)
 {
 	static const uint16_t types[] = {
 		RF_EV_FILE_READ, RF_EV_FILE_WRITE, RF_EV_FILE_FAULT, RF_EV_ANON_FAULT, RF_EV_ACCESS,
-		RF_EV_FILE_READAHEAD, RF_EV_DAMON_REGION, RF_EV_PTE_YOUNG, RF_EV_MMAP, RF_EV_MUNMAP, RF_EV_MADVISE, RF_EV_FADVISE, RF_EV_FILE_SYNC, RF_EV_TRUNCATE, RF_EV_FORK,
+		RF_EV_FILE_READAHEAD, RF_EV_DAMON_REGION, RF_EV_PTE_YOUNG, RF_EV_MMAP, RF_EV_MUNMAP, RF_EV_MADVISE, RF_EV_FADVISE, RF_EV_FILE_SYNC, RF_EV_FILE_WRITTEN, RF_EV_TRUNCATE, RF_EV_FORK,
 		RF_EV_EXEC, RF_EV_EXIT, RF_EV_CGROUP_MKDIR, RF_EV_CGROUP_RMDIR, RF_EV_CGROUP_ATTACH,
 		RF_EV_CGROUP_LIMIT, RF_EV_NAME_FILE, RF_EV_NAME_PID, RF_EV_NAME_STACK, RF_EV_NAME_FRAME,
 		RF_EV_PAGECACHE_ADD, RF_EV_PAGECACHE_DEL, RF_EV_LRU_ADD, RF_EV_LRU_ACTIVATE,
@@ -41,7 +41,7 @@ static void make_event(unsigned int i, struct rf_event *ev)
 	ev->pid = (int32_t)(1000 + i % 13) * (i % 11 == 0 ? -1 : 1);
 	switch (ev->type) {
 	case RF_EV_FILE_READ: case RF_EV_FILE_WRITE: case RF_EV_FILE_FAULT: case RF_EV_FADVISE:
-	case RF_EV_FILE_SYNC:
+	case RF_EV_FILE_SYNC: case RF_EV_FILE_WRITTEN:
 	case RF_EV_FILE_READAHEAD: case RF_EV_TRUNCATE: case RF_EV_PAGECACHE_ADD: case RF_EV_PAGECACHE_DEL:
 		ev->u.file.dev = 0x800001;
 		ev->u.file.ino = 1234567 + i % 3;
@@ -70,6 +70,7 @@ static void make_event(unsigned int i, struct rf_event *ev)
 	case RF_EV_FILE_FAULT: ev->u.file.nr = ev->u.file.advice = 0; ev->u.file.pfn = ev->u.file.cgroup = 0; break;
 	case RF_EV_FADVISE: ev->u.file.order = ev->u.file.flags = 0; ev->u.file.mm = ev->u.file.pfn = ev->u.file.cgroup = 0; break;
 	case RF_EV_FILE_SYNC: ev->u.file.order = ev->u.file.advice = 0; ev->u.file.flags &= 0x1f; ev->u.file.mm = ev->u.file.pfn = ev->u.file.cgroup = 0; break;
+	case RF_EV_FILE_WRITTEN: ev->u.file.order = ev->u.file.flags = ev->u.file.advice = 0; ev->u.file.mm = ev->u.file.pfn = ev->u.file.cgroup = 0; break;
 	case RF_EV_TRUNCATE: ev->u.file.nr = ev->u.file.order = ev->u.file.advice = 0; ev->u.file.mm = ev->u.file.pfn = ev->u.file.cgroup = 0; break;
 	case RF_EV_PAGECACHE_ADD: ev->u.file.nr = ev->u.file.flags = ev->u.file.advice = 0; ev->u.file.mm = 0; break;
 	case RF_EV_PAGECACHE_DEL: ev->u.file.nr = ev->u.file.flags = ev->u.file.advice = 0; ev->u.file.mm = ev->u.file.cgroup = 0; break;

@@ -27,7 +27,7 @@ int main(void)
 	struct rf_chunk_info ci = { .offset = 1, .size = 2 };
 	unsigned int t, known = 0, agree = 0;
 
-	plan(13);
+	plan(14);
 	for (t = 0; t < RF_EV_TYPE_MAX + 2; t++) {
 		const struct rf_event_type_info *ti = info(t);
 
@@ -41,7 +41,7 @@ int main(void)
 			 ti->cgroup_off < sizeof(struct rf_event) &&
 			 (!ti->touches || ti->cls == RF_CLASS_REFERENCE);
 	}
-	ok(known == 34, "34 types are known (%u)", known);
+	ok(known == 35, "35 types are known (%u)", known);
 	ok(agree == RF_EV_TYPE_MAX + 2,
 	   "every entry agrees with the names and classes; none past them");
 	ok(info(RF_EV_FORK)->pid_off == OFF(task.pid) &&
@@ -71,6 +71,9 @@ int main(void)
 	ok(info(RF_EV_FILE_SYNC)->cls == RF_CLASS_STATE && info(RF_EV_FILE_SYNC)->pages == RF_PAGES_NONE &&
 	   info(RF_EV_FILE_SYNC)->slice == RF_SLICE_STATE,
 	   "a sync call: state that names no page (sync() names none), kept in every slice");
+	ok(info(RF_EV_FILE_WRITTEN)->cls == RF_CLASS_STATE &&
+	   info(RF_EV_FILE_WRITTEN)->pages == RF_PAGES_FILE_RANGE && !info(RF_EV_FILE_WRITTEN)->touches,
+	   "a write that ended: state naming its pages, not touching them");
 	ok(info(RF_EV_NAME_FILE)->slice == RF_SLICE_STATE &&
 	   info(RF_EV_CGROUP_ATTACH)->slice == RF_SLICE_STATE &&
 	   info(RF_EV_FORK)->slice == RF_SLICE_TASK_STATE &&

@@ -96,6 +96,27 @@ check "lab record --idle-pages: exit $st, the scans found the mapped hot set acc
 check "... the model moves their accessed bits (model.idle_young > 0)" \
 	'$PYTHON3 -c "import json,sys; s=json.load(open(\"i.json\"))[\"configs\"][0][\"stats\"]; sys.exit(0 if s.get(\"model.idle_young\", 0) > 0 else 1)"'
 
+# Writes without a sync on Debian's 6.12 (kprobe events and BTF; the lab's own kernel has no
+# BTF): each folio the program dirtied is a file_written when its writeback ends (a kprobe on
+# __folio_end_writeback()), in the interrupt that ended it, and the replay follows the recording
+# kernel's writeback (writeback=recorded, from the header's sources).  The read back evicts every
+# written page, so each one's write ended.
+"$REFAULT" lab record --kernel-pkg linux-image-6.12.117+deb12-amd64 --cgroup v2 --mglru off \
+	--memcg-limit 32M -o n.rft -- "$wl" nwrite n64 64 > n.rft.log 2>&1
+st=$?
+log n.rft.log
+counts=$("$REFAULT" trace dump --no-names n.rft 2> /dev/null | awk '
+	$4 == "file_write" || $4 == "file_written" {
+		for (f = 5; f <= NF; f++) if ($f ~ /^nr=/) { split($f, x, "="); p[$4] += x[2] } }
+	END { print p["file_write"] + 0, p["file_written"] + 0 }')
+dirtied=${counts% *}
+ended=${counts#* }
+check "lab record of 64 MiB written without a sync: exit $st, each page's write ended in the trace ($ended of $dirtied pages)" \
+	'[ $st -eq 0 ] && [ "$dirtied" -ge 16384 ] && [ "$ended" -le "$dirtied" ] && [ $((ended * 10)) -ge $((dirtied * 9)) ]'
+"$REFAULT" replay n.rft -p v6.12 -q -o n.json > /dev/null 2>&1
+check "... replay follows the kernel's writeback (writeback=recorded, from the header)" \
+	'$PYTHON3 -c "import json,sys; c=json.load(open(\"n.json\"))[\"configs\"][0]; sys.exit(0 if c[\"settings\"][\"writeback\"] == \"recorded\" else 1)"'
+
 # lab run: the pre/post loop on the multi-gen LRU's switch (the kernel's own change, MGLRU off ->
 # on), 3 runs a side: the traces, their replays through both profiles, the change table.
 cat > run.spec <<SPEC

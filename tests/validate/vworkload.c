@@ -18,6 +18,8 @@
  *                                           fdatasync() after each MiB, then read() it
  *                                           back whole, PASSES times (a rewrite after the
  *                                           first)
+ *   vworkload nwrite FILE MIB               write MIB to FILE with pwrite(), 64 KiB a call,
+ *                                           no sync, then read it back whole
  *   vworkload mwrite FILE                   map FILE shared and store a byte into every page
  *                                           (page_mkwrite), then msync() it
  *   vworkload willneed FILE                 posix_fadvise(POSIX_FADV_WILLNEED) the whole
@@ -123,6 +125,23 @@ static void write_passes(const char *path, long mib, long passes)
 		read_passes(path, 1);
 	}
 	close(fd);
+}
+
+/* write @mib MiB and read them back, no sync: the flusher's and reclaim's business */
+static void write_nosync(const char *path, long mib)
+{
+	static char buf[CHUNK];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	size_t off, len = (size_t)mib << 20;
+
+	if (fd < 0)
+		die(path);
+	memset(buf, 1, sizeof(buf));
+	for (off = 0; off < len; off += sizeof(buf))
+		if (pwrite(fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf))
+			die("pwrite");
+	close(fd);
+	read_passes(path, 1);
 }
 
 static void willneed(const char *path)
@@ -496,6 +515,8 @@ int main(int argc, char **argv)
 		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, false);
 	else if (!strcmp(mode, "write") && argc == 5)
 		write_passes(argv[2], num(argv[3]), num(argv[4]));
+	else if (!strcmp(mode, "nwrite") && argc == 4)
+		write_nosync(argv[2], num(argv[3]));
 	else if (!strcmp(mode, "mwrite") && argc == 3)
 		mwrite(argv[2]);
 	else if (!strcmp(mode, "willneed") && argc == 3)
@@ -515,7 +536,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|vread|mmap|rmap|anon|thp|write|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|vread|mmap|rmap|anon|thp|write|nwrite|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
