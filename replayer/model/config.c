@@ -84,7 +84,7 @@ struct cfg_key {
 static const char *const pagevec_names[] = { "pre-8f18", "post-8f18", NULL };
 static const char *const on_off_names[] = { "off", "on", NULL };
 static const char *const fault_around_names[] = { "auto", "reference", "cached", "mapped", NULL };
-static const char *const writeback_names[] = { "clean", "flusher", NULL };
+static const char *const writeback_names[] = { "clean", "flusher", "recorded", NULL };
 static const char *const account_key_names[] = { "bool", "static", NULL };
 static const char *const drain_names[] = { "local", "all", NULL };
 static const char *const shadow_limit_names[] = { "present16", "file16", "lru8", NULL };
@@ -172,7 +172,10 @@ static const struct cfg_key keys[] = {
 		 "dirty file pages: clean (taken as written by the flusher before reclaim meets "
 		 "them) or flusher (dirty until a sync call of the trace, the flusher's background "
 		 "threshold or expiry, or reclaim's wakeup writes them; reclaim activates those it "
-		 "meets; needs a trace with the sync calls, format 3.3); default clean"),
+		 "meets; needs a trace with the sync calls, format 3.3) or recorded (dirty until "
+		 "the trace's file_written says the kernel's write of it ended: the recording "
+		 "kernel's flusher and disk; record's refault:folio_end_writeback); default recorded "
+		 "for a trace that has it, clean otherwise"),
 	ENUM_KEY("cgroup_writeback", cgroup_writeback, on_off_names, 0,
 		 "writeback=flusher: each memcg a dirty domain of its own (cgroup v2's writeback, "
 		 "its background threshold from its memory.max), or only the node's (v1); "
@@ -742,6 +745,8 @@ void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trac
 	header_value(c, "page_size", host->page_size,
 		     host->page_size >= 4096 && !(host->page_size & (host->page_size - 1)));
 	header_value(c, "cgroup_writeback", 1, host->cgroup_version == 2);
+	/* the trace says when each write ended: the recording kernel's flusher and disk */
+	header_value(c, "writeback", WRITEBACK_RECORDED, strstr(h->sources, "folio_end_writeback"));
 }
 
 bool rf_model_config_lru_gen(const struct rf_model_config *c)

@@ -36,6 +36,7 @@ enum rf_fault_around {
 enum rf_writeback {
 	WRITEBACK_CLEAN = 0,		/* taken as written before reclaim meets it */
 	WRITEBACK_FLUSHER = 1,		/* dirty until a sync, the flusher or reclaim writes it */
+	WRITEBACK_RECORDED = 2,		/* dirty until the trace says its write ended (file_written) */
 };
 
 struct rf_model_config {

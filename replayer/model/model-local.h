@@ -366,6 +366,9 @@ struct rf_model {
 	uint32_t *dirty_mappings;
 	size_t nr_dirty_mappings, cap_dirty_mappings;
 	uint64_t wb_next_tick;		/* trace time of the flusher's next periodic pass, 0: none */
+	/* PG_reclaim of file pages, a bit per page slot (the flags have no room) */
+	uint64_t *reclaim_bits;
+	size_t nr_reclaim_words;
 	uint64_t file_pages_added;	/* page-cache pages allocated, base pages: the reads from disk */
 	unsigned int inactive_anon_ratio_zone;	/* zone->inactive_ratio (v4.5) */
 	bool kswapd_wanted;

@@ -33,6 +33,8 @@
  * TRUNCATE         truncate.c: truncate_inode_pages_range()         truncate.c
  * FILE_SYNC        fs/sync.c: vfs_fsync_range(), sync_file_range(),  writeback.c
  *                  ksys_sync() -> filemap_fdatawrite_range()        writeback_file_sync()
+ * FILE_WRITTEN     page-writeback.c: __folio_end_writeback()         writeback.c
+ *                                                                   writeback_written()
  * FORK, EXEC,      kernel/fork.c: copy_process(), mmput();          fork.c task_event(),
  * EXIT, NAME_PID   fs/exec.c: exec_mmap(); kernel/exit.c:           mmap.c mm_put()
  *                  exit_mm(); mmap.c: exit_mmap()
@@ -236,6 +238,7 @@ static const uint8_t feed_kinds[] = {
 	[RF_EV_DAMON_REGION] = FEED_DAMON,
 	[RF_EV_PTE_YOUNG] = FEED_YOUNG,
 	[RF_EV_FILE_SYNC] = FEED_SYNC,
+	[RF_EV_FILE_WRITTEN] = FEED_SYNC,
 };
 
 static enum feed_kind feed_kind(uint16_t type)
@@ -315,7 +318,9 @@ int rf_model_feed(struct rf_model *m, const struct rf_event *ev)
 		pte_young(m, ev);
 		break;
 	case FEED_SYNC:
-		if (writeback_tracked(m))
+		if (ev->type == RF_EV_FILE_WRITTEN)
+			writeback_written(m, ev);
+		else if (writeback_tracked(m))
 			writeback_file_sync(m, ev);
 		break;
 	case FEED_IGNORE:
@@ -443,6 +448,7 @@ void rf_model_free(struct rf_model *m)
 	free(m->pids);
 	free(m->mappings);
 	free(m->dirty_mappings);
+	free(m->reclaim_bits);
 	free(m->nodes);
 	free(m->pages);
 	free(m->cpus);

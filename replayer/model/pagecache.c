@@ -17,6 +17,7 @@
 #include "memcg.h"
 #include "pagecache.h"
 #include "workingset.h"
+#include "writeback.h"
 
 /* ------------------------------------------------------------ page slab */
 
@@ -43,6 +44,7 @@ void page_free_slot(struct rf_model *m, uint32_t idx)
 	struct rf_page *p = &m->pages[idx];
 
 	memset(p, 0, sizeof(*p));
+	folio_clear_reclaim(m, idx);
 	p->next = m->free_page;
 	m->free_page = idx;
 }

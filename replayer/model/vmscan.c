@@ -354,6 +354,8 @@ uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct
 		 * file folios is not modelled.
 		 */
 		if (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty)) {
+			if (folio_set_reclaim(m, idx))
+				return kept;	/* no memory: m->error says so */
 			if (m->p->dirty_file_activate)
 				goto activate;
 			goto keep;

@@ -11,6 +11,10 @@
  *   wakeup_flusher_threads  reclaim met only dirty folios: everything is written
  *   writeback_tick          wb_workfn() every dirty_writeback_interval: expired inodes
  *
+ * With writeback=recorded none of these writes: a page is dirty until the
+ * trace's file_written says the recording kernel's write of it ended
+ * (writeback_written()), whoever started it and however long the disk took.
+ *
  * SIMPLIFIED: a write completes at once, when it starts (no PG_writeback
  * for file folios, so no PG_reclaim rotation at its end, no throttling);
  * the tunables are the kernel's defaults (vm.dirty_background_ratio 10,
@@ -22,6 +26,7 @@
 #include "lib/compiler.h"
 #include "lib/grow.h"
 #include "model-local.h"
+#include "lru.h"
 #include "memcg.h"
 #include "pagecache.h"
 #include "writeback.h"
@@ -83,6 +88,41 @@ void folio_account_cleaned(struct rf_model *m, const struct rf_page *p)
 		account(m, p, false);
 }
 
+int folio_set_reclaim(struct rf_model *m, uint32_t idx)
+{
+	if (idx / 64 >= m->nr_reclaim_words &&
+	    RF_GROW_ZERO(m->reclaim_bits, m->nr_reclaim_words, idx / 64 + 1))
+		return m->error = RF_ERR_NOMEM;
+	m->reclaim_bits[idx / 64] |= 1ull << (idx % 64);
+	return 0;
+}
+
+static bool folio_test_clear_reclaim(struct rf_model *m, uint32_t idx)
+{
+	bool was = idx / 64 < m->nr_reclaim_words && (m->reclaim_bits[idx / 64] >> (idx % 64) & 1);
+
+	folio_clear_reclaim(m, idx);
+	return was;
+}
+
+/*
+ * folio_end_writeback() of a PG_reclaim folio (v6.12 mm/swap.c; the same in
+ * v4.6.2 rotate_reclaimable_page()): folio_rotate_reclaimable() moves it,
+ * clean and on an LRU, to the tail of its inactive list, no longer active
+ * (lru_move_tail(), pgrotated), where reclaim meets it first.
+ */
+static void folio_rotate_reclaimable(struct rf_model *m, uint32_t idx)
+{
+	struct rf_page *p = P(m, idx);
+
+	if (p->where != WHERE_LRU || (p->flags & (PG_locked | PG_dirty)))
+		return;
+	del_page_from_lru_list(m, idx);
+	p->flags &= ~PG_active;
+	add_page_to_lru_list_tail(m, idx, page_lru(p));
+	m->ev[EV_PGROTATED] += page_nr(p);
+}
+
 /* folio_clear_dirty_for_io() and, at once, folio_end_writeback() */
 static void write_folio(struct rf_model *m, uint32_t idx)
 {
@@ -92,6 +132,8 @@ static void write_folio(struct rf_model *m, uint32_t idx)
 		return;
 	account(m, p, false);
 	p->flags &= ~PG_dirty;
+	if (folio_test_clear_reclaim(m, idx))
+		folio_rotate_reclaimable(m, idx);
 }
 
 void folio_write_now(struct rf_model *m, uint32_t idx)
@@ -249,7 +291,7 @@ void writeback_balance(struct rf_model *m, uint32_t memcg)
 {
 	uint64_t avail;
 
-	if (!m->nr_file_dirty)
+	if (!m->nr_file_dirty || m->cfg.writeback == WRITEBACK_RECORDED)
 		return;
 	if (!m->cfg.cgroup_writeback) {
 		if (m->nr_file_dirty > global_avail(m) * DIRTY_BACKGROUND_RATIO / 100)
@@ -289,7 +331,7 @@ void writeback_file_sync(struct rf_model *m, const struct rf_event *ev)
 	uint32_t mapping;
 	uint64_t first = ev->u.file.index, last;
 
-	if (!m->nr_file_dirty)
+	if (!m->nr_file_dirty || m->cfg.writeback == WRITEBACK_RECORDED)
 		return;
 	if (ev->u.file.flags & RF_SYNC_ALL) {
 		write_all(m, 0, true);
@@ -315,8 +357,22 @@ void writeback_file_sync(struct rf_model *m, const struct rf_event *ev)
  */
 void wakeup_flusher_threads(struct rf_model *m)
 {
-	if (m->nr_file_dirty)
+	if (m->nr_file_dirty && m->cfg.writeback != WRITEBACK_RECORDED)
 		write_all(m, 0, true);
+}
+
+void writeback_written(struct rf_model *m, const struct rf_event *ev)
+{
+	uint32_t mapping;
+	uint64_t first = ev->u.file.index;
+
+	if (!m->nr_file_dirty || m->cfg.writeback != WRITEBACK_RECORDED || first > LAST_INDEX ||
+	    !ev->u.file.nr)
+		return;
+	mapping = mapping_find(m, MAPPING_FILE, ev->u.file.dev, ev->u.file.ino);
+	if (mapping != RF_NONE)
+		write_range(m, mapping, first, ev->u.file.nr - 1 <= LAST_INDEX - first ?
+			    first + ev->u.file.nr - 1 : LAST_INDEX, UINT64_MAX);
 }
 
 /*
@@ -328,7 +384,7 @@ void writeback_tick(struct rf_model *m)
 {
 	size_t i;
 
-	if (!m->wb_next_tick || m->now < m->wb_next_tick)
+	if (!m->wb_next_tick || m->now < m->wb_next_tick || m->cfg.writeback == WRITEBACK_RECORDED)
 		return;
 	for (i = 0; i < m->nr_dirty_mappings && !m->error; i++) {
 		uint32_t mp = m->dirty_mappings[i];

@@ -13,10 +13,24 @@
 
 struct rf_event;
 
-/* Whether dirty file pages are tracked until written (writeback=flusher). */
+/* Whether dirty file pages are tracked until written (writeback=flusher or recorded). */
 static inline bool writeback_tracked(const struct rf_model *m)
 {
-	return m->cfg.writeback == WRITEBACK_FLUSHER;
+	return m->cfg.writeback != WRITEBACK_CLEAN;
+}
+
+/*
+ * PG_reclaim of a file folio (writeback=flusher, recorded): reclaim met it
+ * dirty (shrink_folio_list(): folio_set_reclaim()), so its write's end moves
+ * it to the inactive list's tail (folio_rotate_reclaimable()).  A bit per page
+ * slot, cleared when the slot is freed.
+ */
+int folio_set_reclaim(struct rf_model *m, uint32_t idx);
+
+static inline void folio_clear_reclaim(struct rf_model *m, uint32_t idx)
+{
+	if (idx / 64 < m->nr_reclaim_words)
+		m->reclaim_bits[idx / 64] &= ~(1ull << (idx % 64));
 }
 
 /*
@@ -31,6 +45,8 @@ void folio_account_cleaned(struct rf_model *m, const struct rf_page *p);
 void folio_write_now(struct rf_model *m, uint32_t idx);
 /* balance_dirty_pages() after a task of @memcg dirtied pages. */
 void writeback_balance(struct rf_model *m, uint32_t memcg);
+/* RF_EV_FILE_WRITTEN (writeback=recorded): the kernel's write of those pages ended. */
+void writeback_written(struct rf_model *m, const struct rf_event *ev);
 /* RF_EV_FILE_SYNC: the writeback the call started, complete at once. */
 void writeback_file_sync(struct rf_model *m, const struct rf_event *ev);
 /* wakeup_flusher_threads(WB_REASON_VMSCAN): every dirty page written. */

@@ -4,14 +4,26 @@
  * dirty until a sync call of the trace, the flusher's background threshold
  * or reclaim's wakeup writes it; limit reclaim that meets it activates it
  * (v6.12 shrink_folio_list()) and, having met only dirty pages, wakes the
- * flusher, which writes them all.  writeback=clean (the default) takes every
- * dirty page as written before reclaim meets it.
+ * flusher, which writes them all.  writeback=recorded leaves the writing to
+ * the trace: a page is dirty until a file_written names it.  writeback=clean
+ * (the default) takes every dirty page as written before reclaim meets it.
  */
 #include "tests/model/model-helpers.h"
 
 static void write_pages(struct rf_model *m, int pid, uint64_t ino, uint64_t index, uint64_t nr)
 {
 	struct rf_event ev = { .pid = pid, .type = RF_EV_FILE_WRITE };
+
+	ev.u.file.dev = 8;
+	ev.u.file.ino = ino;
+	ev.u.file.index = index;
+	ev.u.file.nr = nr;
+	feed(m, &ev);
+}
+
+static void written(struct rf_model *m, uint64_t ino, uint64_t index, uint64_t nr)
+{
+	struct rf_event ev = { .type = RF_EV_FILE_WRITTEN };
 
 	ev.u.file.dev = 8;
 	ev.u.file.ino = ino;
@@ -50,6 +62,8 @@ static struct rf_model *run(const char *writeback, const char *cgwb, int sync)
 		sync_call(m, 100, 0, RF_SYNC_ALL);		/* sync() */
 	else if (sync == 3)
 		sync_call(m, 100, 9, 0);			/* another file's fsync() */
+	else if (sync == 4)
+		written(m, 7, 0, 192);				/* the kernel wrote 192 of them */
 	read_pages(m, 0, 100, 8, 0, 1024);
 	return m;
 }
@@ -59,7 +73,7 @@ int main(void)
 	struct rf_model *m;
 	uint64_t act;
 
-	plan(6);
+	plan(9);
 	m = run("writeback=clean", "cgroup_writeback=off", 0);
 	is_int(C(m, "memcg./a.pgactivate"), 0, "writeback=clean: dirty pages reclaimed as clean");
 	rf_model_free(m);
@@ -86,6 +100,28 @@ int main(void)
 
 	m = run("writeback=flusher", "cgroup_writeback=off", 3);
 	is_int(C(m, "memcg./a.pgactivate"), act, "another file's fsync() writes none of them");
+	rf_model_free(m);
+
+	/*
+	 * writeback=recorded: nothing writes but the trace.  Without a
+	 * file_written every folio reclaim meets stays dirty and is activated
+	 * (and the memcg, half of it dirty, thrashes on the rest); with the
+	 * first 192 written, only the last 64 are; a sync call or the
+	 * flusher's rules write nothing
+	 */
+	m = run("writeback=recorded", "cgroup_writeback=off", 0);
+	act = C(m, "memcg./a.pgactivate");
+	ok(act >= 256, "writeback=recorded, no file_written: every dirty page met is activated (%llu)",
+	   (unsigned long long)act);
+	rf_model_free(m);
+	m = run("writeback=recorded", "cgroup_writeback=off", 4);
+	ok(C(m, "memcg./a.pgactivate") >= 1 && C(m, "memcg./a.pgactivate") <= 64,
+	   "192 of the 256 written by the kernel: only the other 64 can be activated (%llu)",
+	   (unsigned long long)C(m, "memcg./a.pgactivate"));
+	rf_model_free(m);
+	m = run("writeback=recorded", "cgroup_writeback=off", 2);
+	ok(C(m, "memcg./a.pgactivate") >= 256, "a sync() writes nothing there: the trace's "
+	   "file_written says when (%llu)", (unsigned long long)C(m, "memcg./a.pgactivate"));
 	rf_model_free(m);
 
 	/*
