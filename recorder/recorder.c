@@ -188,17 +188,19 @@ static int enable_events(struct rf_recorder *rec)
 					 "has no damon:damon_aggregated tracepoint (CONFIG_DAMON)");
 				return RF_ERR_UNSUPPORTED;
 			}
+			/*
+			 * Said nowhere, unless named on their own: a file system's own
+			 * sync event (there where that file system is), and the
+			 * writeback's end (kprobe events only; docs/recording.md says
+			 * what a trace without it lacks)
+			 */
+			if ((i == TP_ext4_sync_file_enter || i == TP_xfs_file_fsync ||
+			     i == TP_folio_end_writeback) &&
+			    !(rec->explicit_events && strstr(rec->opts.events, d->name)))
+				continue;
 			if (!rec->explicit_events) {	/* default set: use what this kernel has */
 				size_t m = strlen(rec->missing);
 
-				/*
-				 * Said nowhere: a file system's own sync event (there where
-				 * that file system is), and the writeback's end (kprobe events
-				 * only; docs/recording.md says what a trace without it lacks)
-				 */
-				if (i == TP_ext4_sync_file_enter || i == TP_xfs_file_fsync ||
-				    i == TP_folio_end_writeback)
-					continue;
 				if (d->group == RF_TPG_refs)
 					snprintf(rec->missing + m, sizeof(rec->missing) - m, "%s%s:%s",
 						 m ? ", " : "", d->system, d->name);
