@@ -317,6 +317,23 @@ static uint32_t dirty_dev(struct rf_norm *n, const struct rf_tp *tp, const struc
 }
 
 /*
+ * @ev's file range: the folio (added while recording) that holds page @idx of
+ * (@dev, @ino), or that page alone for one cached before the recording.
+ */
+static void folio_of(const struct rf_norm *n, struct rf_event *ev, uint32_t dev, uint64_t ino,
+		     uint64_t idx)
+{
+	uint32_t order = 0;
+	uint64_t seq;
+
+	cached_folio(n, dev, ino, idx, &order, &seq);
+	ev->u.file.dev = dev;
+	ev->u.file.ino = ino;
+	ev->u.file.index = idx & ~((1ull << order) - 1);
+	ev->u.file.nr = 1ull << order;
+}
+
+/*
  * writeback:writeback_dirty_folio: a clean page-cache folio became dirty, in
  * the context of the task that dirtied it -- folio_account_dirtied(), from a
  * buffered write's ->write_end() or a shared mapping's page_mkwrite: that
@@ -332,16 +349,12 @@ static int on_dirty(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = RF_EV_FILE_WRITE };
 	uint64_t ino = rec_tp_u64(tp, TPF(writeback_dirty_folio, ino), raw->data);
-	uint64_t idx = rec_tp_u64(tp, TPF(writeback_dirty_folio, index), raw->data), seq;
-	uint32_t dev = dirty_dev(n, tp, raw, ino), order = 0;
+	uint64_t idx = rec_tp_u64(tp, TPF(writeback_dirty_folio, index), raw->data);
+	uint32_t dev = dirty_dev(n, tp, raw, ino);
 
 	if (!dev || out_file(n, dev, ino))
 		return 0;
-	cached_folio(n, dev, ino, idx, &order, &seq);
-	ev.u.file.dev = dev;
-	ev.u.file.ino = ino;
-	ev.u.file.index = idx & ~((1ull << order) - 1);
-	ev.u.file.nr = 1ull << order;
+	folio_of(n, &ev, dev, ino, idx);
 	if (!rec_u64_map_get(&n->dirtied, rf_hash2(dev, ino)) &&
 	    rec_u64_map_put(&n->dirtied, rf_hash2(dev, ino), 1))
 		return RF_ERR_NOMEM;
@@ -359,18 +372,14 @@ static int on_written(struct rf_norm *n, const struct rf_tp *tp, const struct rf
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .type = RF_EV_FILE_WRITTEN };
 	const void *d = raw->data;
-	uint64_t ino = rec_tp_u64(tp, TPF(folio_end_writeback, i_ino), d), seq;
+	uint64_t ino = rec_tp_u64(tp, TPF(folio_end_writeback, i_ino), d);
 	uint64_t idx = rec_tp_u64(tp, TPF(folio_end_writeback, index), d);
-	uint32_t dev = (uint32_t)rec_tp_u64(tp, TPF(folio_end_writeback, s_dev), d), order = 0;
+	uint32_t dev = (uint32_t)rec_tp_u64(tp, TPF(folio_end_writeback, s_dev), d);
 
 	if ((rec_tp_u64(tp, TPF(folio_end_writeback, mapping), d) & 3) || !ino ||
 	    !rec_u64_map_get(&n->dirtied, rf_hash2(dev, ino)))
 		return 0;
-	cached_folio(n, dev, ino, idx, &order, &seq);
-	ev.u.file.dev = dev;
-	ev.u.file.ino = ino;
-	ev.u.file.index = idx & ~((1ull << order) - 1);
-	ev.u.file.nr = 1ull << order;
+	folio_of(n, &ev, dev, ino, idx);
 	return rec_norm_emit(n, &ev);
 }
 

@@ -10,20 +10,11 @@
  */
 #include "tests/model/model-helpers.h"
 
-static void write_pages(struct rf_model *m, int pid, uint64_t ino, uint64_t index, uint64_t nr)
+/* A file_write of task @pid (a file_written: pid 0), of pages @index to @index + @nr - 1. */
+static void file_range(struct rf_model *m, int type, int pid, uint64_t ino, uint64_t index,
+		       uint64_t nr)
 {
-	struct rf_event ev = { .pid = pid, .type = RF_EV_FILE_WRITE };
-
-	ev.u.file.dev = 8;
-	ev.u.file.ino = ino;
-	ev.u.file.index = index;
-	ev.u.file.nr = nr;
-	feed(m, &ev);
-}
-
-static void written(struct rf_model *m, uint64_t ino, uint64_t index, uint64_t nr)
-{
-	struct rf_event ev = { .type = RF_EV_FILE_WRITTEN };
+	struct rf_event ev = { .pid = pid, .type = type };
 
 	ev.u.file.dev = 8;
 	ev.u.file.ino = ino;
@@ -55,7 +46,7 @@ static struct rf_model *run(const char *writeback, const char *cgwb, int sync)
 	cg_mkdir(m, 10, 1, "/a");
 	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 512 * PAGE);
 	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
-	write_pages(m, 100, 7, 0, 256);
+	file_range(m, RF_EV_FILE_WRITE, 100, 7, 0, 256);
 	if (sync == 1)
 		sync_call(m, 100, 7, 0);			/* fsync() */
 	else if (sync == 2)
@@ -63,7 +54,7 @@ static struct rf_model *run(const char *writeback, const char *cgwb, int sync)
 	else if (sync == 3)
 		sync_call(m, 100, 9, 0);			/* another file's fsync() */
 	else if (sync == 4)
-		written(m, 7, 0, 192);				/* the kernel wrote 192 of them */
+		file_range(m, RF_EV_FILE_WRITTEN, 0, 7, 0, 192);				/* the kernel wrote 192 of them */
 	read_pages(m, 0, 100, 8, 0, 1024);
 	return m;
 }
