@@ -26,7 +26,7 @@ void map_page(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
 	if (p->mapcount < 255)
 		p->mapcount++;
 	p->flags |= PG_young;
-	/* a file folio's dirtying is the trace's own file_write with writeback=flusher */
+	/* a file folio's dirtying is the trace's own file_write where writeback is tracked */
 	if ((flags & RF_REF_WRITE) && !(page_is_file(p) && writeback_tracked(m)))
 		p->flags |= PG_dirty;
 	if ((flags & RF_REF_SEQ) || ((flags & RF_REF_RAND) && m->p->rand_no_recency))

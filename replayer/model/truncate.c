@@ -16,9 +16,11 @@
  * SIMPLIFIED: moved at once, not through the per-CPU batch); pages a
  * batch holds are busy and retried after lru_add_drain_all(); a page
  * under read is skipped (trylock_page() fails; folio_trylock() in v6.18
- * mapping_try_invalidate()).  With writeback=flusher a dirty page is
- * written (generic_fadvise()'s __filemap_fdatawrite_range() first) and,
- * under writeback then, not invalidated but deactivated as a mapped one.
+ * mapping_try_invalidate()).  Where writeback is tracked a dirty page's
+ * write starts (generic_fadvise()'s __filemap_fdatawrite_range() first;
+ * writeback=flusher: written at once, recorded: when the trace says) and,
+ * dirty or under writeback, it is not invalidated but deactivated as a
+ * mapped one.
  */
 struct invalidate_ctx {
 	uint32_t busy;

@@ -307,7 +307,7 @@ uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct
 			goto keep;
 		/*
 		 * folio_check_dirty_writeback(): a dirty file folio not under
-		 * writeback (writeback=flusher; anon ones are reclaim's to write)
+		 * writeback (writeback=recorded or flusher; anon ones are reclaim's to write)
 		 */
 		if (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty))
 			st->nr_unqueued_dirty += nr;

@@ -138,7 +138,8 @@ static void write_folio(struct rf_model *m, uint32_t idx)
 
 void folio_write_now(struct rf_model *m, uint32_t idx)
 {
-	write_folio(m, idx);
+	if (m->cfg.writeback == WRITEBACK_FLUSHER)
+		write_folio(m, idx);
 }
 
 struct write_ctx {

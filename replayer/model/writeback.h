@@ -41,7 +41,11 @@ static inline void folio_clear_reclaim(struct rf_model *m, uint32_t idx)
 void folio_account_dirtied(struct rf_model *m, uint32_t idx);
 /* A dirty file folio leaves the page cache (truncate, reclaim): its counts go. */
 void folio_account_cleaned(struct rf_model *m, const struct rf_page *p);
-/* A dirty file folio written at once (generic_fadvise()'s write before invalidating). */
+/*
+ * generic_fadvise()'s write of a dirty file folio before invalidating: at
+ * once with writeback=flusher; with recorded, when the trace's file_written
+ * says.
+ */
 void folio_write_now(struct rf_model *m, uint32_t idx);
 /* balance_dirty_pages() after a task of @memcg dirtied pages. */
 void writeback_balance(struct rf_model *m, uint32_t memcg);
