@@ -2,8 +2,8 @@
 /*
  * Dirty file pages until they are written: mm/page-writeback.c (the
  * accounting, balance_dirty_pages()'s background threshold) and
- * fs/fs-writeback.c (the flusher), v6.12 as the reference.  Only with
- * writeback=flusher (docs/model.md, "Writeback"):
+ * fs/fs-writeback.c (the flusher), v6.12 as the reference (docs/model.md,
+ * "Writeback").  With writeback=flusher the model is its own flusher:
  *
  *   folio_account_dirtied   a write dirties a page-cache folio (the trace's file_write)
  *   writeback_balance       balance_dirty_pages(): background writeback over the threshold
@@ -15,9 +15,12 @@
  * trace's file_written says the recording kernel's write of it ended
  * (writeback_written()), whoever started it and however long the disk took.
  *
- * SIMPLIFIED: a write completes at once, when it starts (no PG_writeback
- * for file folios, so no PG_reclaim rotation at its end, no throttling);
- * the tunables are the kernel's defaults (vm.dirty_background_ratio 10,
+ * With either, reclaim that meets a dirty folio sets its PG_reclaim, and its
+ * write's end rotates it to the inactive tail (folio_rotate_reclaimable()).
+ *
+ * SIMPLIFIED: dirty and under writeback are one state (reclaim treats them
+ * alike); with writeback=flusher a write completes at once, when it starts
+ * (no throttling); the tunables are the kernel's defaults (vm.dirty_background_ratio 10,
  * vm.dirty_ratio 20, dirty_expire_centisecs 3000, dirty_writeback_centisecs
  * 500); the per-wb thresholds (wb_bg_thresh) and the writeback bandwidth
  * are not modelled; a background pass writes MIN_WRITEBACK_PAGES of an

@@ -2,9 +2,9 @@
 /*
  * Dirty file pages and their writeback (writeback.c): mm/page-writeback.c's
  * accounting and background threshold, fs/fs-writeback.c's flusher.  Only
- * with the configuration's writeback=flusher (writeback_tracked()); with
- * writeback=clean a dirty file page counts nowhere and reclaim takes it as
- * clean, as before format 3.3 traces carried the sync calls.
+ * with the configuration's writeback=recorded or flusher (writeback_tracked());
+ * with writeback=clean a dirty file page counts nowhere and reclaim takes it
+ * as clean, as before format 3.3 traces carried the writeback.
  */
 #ifndef REFAULT_MODEL_WRITEBACK_H
 #define REFAULT_MODEL_WRITEBACK_H
