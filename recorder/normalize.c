@@ -975,9 +975,10 @@ static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf
  * names the pages whose writeback started; what the flusher writes on its own
  * is the model's (docs/model.md, "Writeback").  The descriptor is looked up in
  * /proc when the recorder gets to the call, which a short-lived task may have
- * left by then: an fsync() or fdatasync() it cannot place waits for the file
- * system's own event of the call in that task (ext4_sync_file_enter,
- * xfs_file_fsync), which names the file.
+ * left by then, or whose number it may have given to another file: /proc is
+ * believed for a file the trace dirtied only, and an fsync() or fdatasync()
+ * it cannot place waits for the file system's own event of the call in that
+ * task (ext4_sync_file_enter, xfs_file_fsync), which names the file.
  */
 static int on_sync(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 		   struct rec_task *t, enum rf_tp_id id)
@@ -1042,18 +1043,26 @@ static int on_sync(struct rf_norm *n, const struct rf_tp *tp, const struct rf_ra
 	default: return 0;
 	}
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)t->pid, fd);
-	t->sync_pending = false;
-	if (stat(link, &st)) {
-		/* gone before we looked: fsync()'s file system may name the file */
-		t->sync_pending = id == TP_sys_enter_fsync || id == TP_sys_enter_fdatasync;
-		t->sync_flags = ev.u.file.flags;
-		return 0;
-	}
+	/* what /proc cannot place, fsync()'s file system may: its own event names the file */
+	t->sync_pending = id == TP_sys_enter_fsync || id == TP_sys_enter_fdatasync;
+	t->sync_flags = ev.u.file.flags;
+	if (stat(link, &st))
+		return 0;	/* gone before we looked */
 	ev.u.file.dev = rec_kdev(st.st_dev);
-	if (ev.u.file.flags == RF_SYNC_FS)
+	if (ev.u.file.flags == RF_SYNC_FS) {
+		t->sync_pending = false;
 		return rec_norm_emit(n, &ev);
-	if (!S_ISREG(st.st_mode))
-		return 0;	/* a block device's or a directory's fsync: no page-cache file we track */
+	}
+	/*
+	 * The descriptor may name another file by now (closed, its number
+	 * taken again: LeakSanitizer's /proc/self/maps at an exit), so /proc
+	 * is believed only for a file the trace dirtied, the only kind a sync
+	 * changes anything of
+	 */
+	if (!S_ISREG(st.st_mode) ||
+	    !rec_u64_map_get(&n->dirtied, rf_hash2(ev.u.file.dev, st.st_ino)))
+		return 0;
+	t->sync_pending = false;
 	ev.u.file.ino = st.st_ino;
 	ev.u.file.index = off / pg;
 	ev.u.file.nr = len ? (off + len + pg - 1) / pg - off / pg : 0;
