@@ -85,6 +85,7 @@ static const char *const pagevec_names[] = { "pre-8f18", "post-8f18", NULL };
 static const char *const on_off_names[] = { "off", "on", NULL };
 static const char *const fault_around_names[] = { "auto", "reference", "cached", "mapped", NULL };
 static const char *const writeback_names[] = { "clean", "flusher", "recorded", NULL };
+static const char *const thp_names[] = { "recorded", "never", NULL };
 static const char *const account_key_names[] = { "bool", "static", NULL };
 static const char *const drain_names[] = { "local", "all", NULL };
 static const char *const shadow_limit_names[] = { "present16", "file16", "lru8", NULL };
@@ -176,6 +177,11 @@ static const struct cfg_key keys[] = {
 		 "the trace's file_written says the kernel's write of it ended: the recording "
 		 "kernel's flusher and disk; record's refault:folio_end_writeback); default recorded "
 		 "for a trace that has it, clean otherwise"),
+	ENUM_KEY("thp", thp_never, thp_names, 0,
+		 "anonymous folios: recorded (each fault at the order the kernel allocated) or "
+		 "never (/sys/kernel/mm/transparent_hugepage/enabled never: a recorded large "
+		 "fault is its folio's base pages, each faulted at once, as do_anonymous_page() "
+		 "would one by one); default recorded"),
 	ENUM_KEY("cgroup_writeback", cgroup_writeback, on_off_names, 0,
 		 "writeback=flusher: each memcg a dirty domain of its own (cgroup v2's writeback, "
 		 "its background threshold from its memory.max), or only the node's (v1); "

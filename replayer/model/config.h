@@ -57,6 +57,7 @@ struct rf_model_config {
 	bool damon;			/* damon_region events make pages young (damon.c) */
 	uint32_t fault_around;		/* enum rf_fault_around: a fault-around folio not held */
 	uint32_t writeback;		/* enum rf_writeback */
+	bool thp_never;			/* a large anonymous fault becomes base pages (memory.c) */
 	bool cgroup_writeback;		/* writeback=flusher: a dirty domain per memcg (v2) */
 	uint32_t lru_gen_min_ttl_ms;	/* /sys/kernel/mm/lru_gen/min_ttl_ms */
 	uint64_t lru_gen_seed;		/* seeds the memcg LRU's random bins */

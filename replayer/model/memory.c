@@ -44,9 +44,22 @@ void map_page(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
 void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
 		uint8_t flags, uint32_t memcg, bool fault)
 {
-	uint64_t e = xa_load(m, mapping, index), nr;
+	uint64_t e, nr;
 	uint32_t idx;
 
+	/*
+	 * thp=never: __handle_mm_fault() takes no huge PMD and
+	 * alloc_anon_folio() no mTHP; the pages the folio held fault one by
+	 * one.  SIMPLIFIED: all at the recorded fault, in order.
+	 */
+	if (order && m->cfg.thp_never) {
+		uint64_t first = index & ~((1ull << order) - 1);
+
+		for (nr = 0; nr < 1ull << order; nr++)
+			anon_touch(m, mapping, first + nr, 0, flags, memcg, fault);
+		return;
+	}
+	e = xa_load(m, mapping, index);
 	if (fault) {
 		m->ev[EV_PGFAULT]++;
 		count_memcg_event(m, memcg, EV_PGFAULT, 1);

@@ -501,6 +501,31 @@ static void test_pageout(void)
 }
 
 /*
+ * thp=never: a recorded 2 MiB fault is its 512 base pages, each a fault
+ * (do_anonymous_page()); recorded, one folio and one fault.  A fault
+ * inside a range already present just makes it young.
+ */
+static void test_thp_never(void)
+{
+	struct rf_model *m = mk("v6.12", (const char *const[]){ "memory=256M", NULL });
+
+	anon_fault(m, 0, 100, 1, 0x200000 + 5 * PAGE, 9);
+	ok(C(m, "vmstat.pgfault") == 1 && C(m, "vmstat.nr_anon_pages") == 512,
+	   "thp=recorded: one order-9 fault, 512 pages (%llu faults)",
+	   (unsigned long long)C(m, "vmstat.pgfault"));
+	rf_model_free(m);
+	m = mk("v6.12", (const char *const[]){ "memory=256M", "thp=never", NULL });
+	anon_fault(m, 0, 100, 1, 0x200000 + 5 * PAGE, 9);
+	ok(C(m, "vmstat.pgfault") == 512 && C(m, "vmstat.nr_anon_pages") == 512,
+	   "thp=never: the same fault is 512 base-page faults (%llu)",
+	   (unsigned long long)C(m, "vmstat.pgfault"));
+	anon_fault(m, 0, 100, 1, 0x200000 + 7 * PAGE, 9);
+	ok(C(m, "vmstat.pgfault") == 1024 && C(m, "vmstat.nr_anon_pages") == 512,
+	   "thp=never: again over present pages: faults counted, no page added");
+	rf_model_free(m);
+}
+
+/*
  * Hierarchical limit (try_charge() / try_to_free_mem_cgroup_pages(), v4.6.2):
  * /p is limited to 64 pages, its child /p/c is not.  A task in /p/c reads 200
  * pages: every charge also charges /p, so /p's limit triggers limit reclaim
@@ -1150,7 +1175,7 @@ static void test_stable_names(void)
 
 int main(void)
 {
-	plan(79);
+	plan(82);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -1162,6 +1187,7 @@ int main(void)
 	test_kernel_read();
 	test_stranded();
 	test_pageout();
+	test_thp_never();
 	test_swapout_two_passes();
 	test_deactivate_after_refaults();
 	test_hierarchical_limit();
