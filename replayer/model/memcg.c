@@ -388,6 +388,7 @@ static void reclaim_high(struct rf_model *m, uint32_t memcg, uint64_t nr)
 int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr, enum rf_gfp gfp)
 {
 	unsigned int retries = m->p->memcg_reclaim_retries, loops = 0;
+	uint64_t dirty_met = m->nr_dirty_met;
 	const size_t mem_off = offsetof(struct rf_memcg, memory);
 	const size_t msw_off = offsetof(struct rf_memcg, memsw);
 	uint32_t over;
@@ -415,6 +416,9 @@ int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr, enum rf_gfp gfp)
 		count_memcg_event(m, over, EV_MEMCG_MAX, 1);
 		if (m->in_reclaim || ++loops > 64)
 			break;
+		/* its reclaimer asleep in reclaim_throttle() (vmscan.c shrink_node()) */
+		if (m->memcgs[over]->throttled_until > m->now)
+			goto force;
 		{
 			uint64_t reclaimed = try_to_free_mem_cgroup_pages(m, over, nr, may_swap);
 
@@ -428,10 +432,22 @@ int try_charge(struct rf_model *m, uint32_t memcg, uint64_t nr, enum rf_gfp gfp)
 		if (!retries--)
 			break;
 	}
-	/* mem_cgroup_oom(): counted; the charge is forced (nothing is killed), a readahead's fails */
+	/*
+	 * mem_cgroup_oom(): counted; the charge is forced (nothing is killed), a
+	 * readahead's fails.  DECIDED: where the reclaim that failed met dirty
+	 * pages, which only the disk's time cleans, the memcg's charges go
+	 * through for a jiffy of trace time rather than repeat that reclaim on
+	 * each page (a trace replayed under a smaller limit than it was
+	 * recorded with: with the multi-gen LRU, 100 s for a 64 MiB write,
+	 * every dirty folio sorted up a generation per pass).  The kernel
+	 * would have killed a task.
+	 */
 	count_memcg_event(m, over, EV_MEMCG_OOM, 1);
+	if (m->nr_dirty_met != dirty_met)
+		m->memcgs[over]->throttled_until = m->now + RECLAIM_THROTTLE_NS;
 	if (gfp == RF_GFP_READAHEAD)
 		goto nomem;
+force:
 	page_counter_charge(m, memcg, mem_off, nr);
 	if (swap_account_on(m))
 		page_counter_charge(m, memcg, msw_off, nr);

@@ -49,6 +49,8 @@
 
 #define SWAP_CLUSTER_MAX	32u	/* include/linux/swap.h */
 #define DEF_PRIORITY		12	/* include/linux/mmzone.h */
+/* reclaim_throttle(VMSCAN_THROTTLE_CONGESTED), v6.12: one jiffy, CONFIG_HZ=250 (Debian) */
+#define RECLAIM_THROTTLE_NS	4000000ull
 #define MEM_CGROUP_ID_MAX	65535u
 #define MAX_PAGEVEC		64u	/* largest batch size a config may ask for */
 #define MAX_MEMCGS		65535u
@@ -257,6 +259,7 @@ struct rf_memcg {
 	uint64_t ev[NR_VM_EVENTS];
 	uint64_t ws_activate_hier[2];	/* WORKINGSET_ACTIVATE_ANON/FILE of the subtree, now */
 	uint64_t nr_pages;		/* charged base pages (memory.usage without children) */
+	uint64_t throttled_until;	/* trace time: limit reclaim sleeps in reclaim_throttle() */
 	uint64_t nr_swap;		/* swap entries recorded for it */
 	/* its part of the shadow-node list_lru (workingset.c), and what is charged to it */
 	uint32_t shadow_head, shadow_tail;
@@ -344,6 +347,7 @@ struct rf_model {
 	} ra_reads[RA_READS_MAX];
 	uint32_t ra_reads_next;
 	uint64_t now;			/* trace time of the event modelled (a readahead's own) */
+	uint64_t nr_dirty_met;		/* dirty file pages reclaim met (writeback=flusher, recorded) */
 
 	struct rf_read_state *read_state;	/* READ_STATE_SLOTS, allocated at the first read */
 	struct rf_read_state *last_read_state;	/* the entry the last read used */

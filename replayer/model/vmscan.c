@@ -110,7 +110,7 @@ static bool inactive_is_low_hier(struct rf_model *m, uint32_t memcg, bool file)
 }
 
 /*
- * lru_note_cost(), v5.10.7 mm/swap.c (v6.18.2: cost = nr_io *
+ * lru_note_cost(), v5.10.7 mm/swap.c (v6.12, 0538a82c39e9: cost = nr_io *
  * SWAP_CLUSTER_MAX + nr_rotated): charge the cost to the lruvec and its
  * ancestors, halving both costs when they exceed a quarter of the LRU.
  */
@@ -309,8 +309,14 @@ uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct
 		 * folio_check_dirty_writeback(): a dirty file folio not under
 		 * writeback (writeback=recorded or flusher; anon ones are reclaim's to write)
 		 */
-		if (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty))
+		if (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty)) {
 			st->nr_unqueued_dirty += nr;
+			st->nr_dirty += nr;
+			m->nr_dirty_met += nr;
+			/* met before and still not written: cycling through the LRU faster */
+			if (folio_test_reclaim(m, idx))
+				st->nr_congested += nr;
+		}
 		/* before v5.3: double the slab pressure for mapped and swap-cache pages */
 		if (!m->p->scan_nr_pages && (p->mapcount || (p->flags & PG_swapcache)))
 			sc->nr_scanned++;
@@ -463,7 +469,15 @@ static uint64_t shrink_inactive_list(struct rf_model *m, uint64_t nr_to_scan, ui
 	 */
 	if (st.nr_unqueued_dirty && st.nr_unqueued_dirty == nr_taken)
 		wakeup_flusher_threads(m);
-	lru_note_cost(m, memcg, file, st.nr_pageout, 0);
+	sc->nr_dirty += st.nr_dirty;
+	sc->nr_congested += st.nr_congested;
+	/*
+	 * v6.12 (0538a82c39e9): what was scanned and not reclaimed rotated;
+	 * before, the pages paged out alone.
+	 */
+	lru_note_cost(m, memcg, file, st.nr_pageout,
+		      m->p->balance == BALANCE_COST_IO && nr_scanned > st.nr_reclaimed ?
+		      nr_scanned - st.nr_reclaimed : 0);
 	return st.nr_reclaimed;
 }
 
@@ -517,7 +531,9 @@ static void shrink_active_list(struct rf_model *m, uint64_t nr_to_scan, uint32_t
 		nr_deactivate += page_nr(P(m, to_inactive[i]));
 	}
 	count_both(m, memcg, EV_PGDEACTIVATE, nr_deactivate, true);
-	lru_note_cost(m, memcg, file, 0, nr_rotated);
+	/* v6.12 (0538a82c39e9): rotations are a cost; v6.1 noted none here */
+	if (m->p->balance == BALANCE_COST_IO && nr_rotated)
+		lru_note_cost(m, memcg, file, 0, nr_rotated);
 }
 
 /* shrink_list(), v4.6.2 (v5.9+: sc->may_deactivate decided at the root) */
@@ -825,6 +841,24 @@ static void shrink_node(struct rf_model *m, struct scan_control *sc)
 
 		shrink_shadow_nodes(m, 0, sc->nr_scanned - scanned0, lru, sc->priority);
 	}
+	/*
+	 * v6.12 shrink_node(): every dirty folio limit reclaim met was met
+	 * before and is still not written (nr.dirty == nr.congested): the
+	 * memcg is congested (LRUVEC_CGROUP_CONGESTED) and the reclaimer
+	 * sleeps in reclaim_throttle(VMSCAN_THROTTLE_CONGESTED) while the
+	 * disk writes.  No time passes inside a model's reclaim, so it stops
+	 * there and the memcg's charges go through without reclaim for a
+	 * jiffy of trace time (memcg.c try_charge()): what the trace's own
+	 * writes did while the recording kernel's reclaimer slept.
+	 * SIMPLIFIED: the same for every profile (before v5.16 the reclaimer
+	 * waited in wait_iff_congested(); the multi-gen LRU's evict_folios()
+	 * counts no nr.dirty: memcg.c's OOM path throttles it).
+	 */
+	if (!global_reclaim(sc) && sc->nr_dirty && sc->nr_dirty == sc->nr_congested) {
+		m->memcgs[sc->target]->throttled_until = m->now + RECLAIM_THROTTLE_NS;
+		sc->throttled = true;
+	}
+	sc->nr_dirty = sc->nr_congested = 0;
 }
 
 /* do_try_to_free_pages(), v4.6.2 */
@@ -837,13 +871,13 @@ retry:
 		sc->nr_scanned = 0;
 		if (!global_reclaim(sc) || sc->priority == DEF_PRIORITY || zone_reclaimable(m))
 			shrink_node(m, sc);
-		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim || sc->throttled)
 			break;
 	} while (--sc->priority >= 0);
 	if ((m->p->file_low == FILE_LOW_AT_ROOT || m->p->file_low == FILE_LOW_SQRT_REFAULT) &&
 	    !lru_gen_on(m))
 		snapshot_refaults(m, reclaim_root(sc));
-	if (sc->nr_reclaimed)
+	if (sc->nr_reclaimed || sc->throttled)
 		return sc->nr_reclaimed;
 	if (!sc->may_thrash) {
 		sc->priority = DEF_PRIORITY;

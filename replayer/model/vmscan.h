@@ -33,6 +33,9 @@ struct scan_control {
 	/* v6.1 multi-gen LRU: lru_gen_age_node()'s shortcut and kswapd's progress mark */
 	bool memcgs_need_aging;
 	uint64_t last_reclaimed;
+	/* v6.12 shrink_node(): sc->nr.dirty, sc->nr.congested, and a throttled reclaim */
+	uint64_t nr_dirty, nr_congested;
+	bool throttled;
 };
 
 /* What shrink_page_list() did with a batch (struct reclaim_stat's part the model counts). */
@@ -41,6 +44,8 @@ struct shrink_stat {
 	uint64_t nr_pageout;
 	uint64_t nr_activate;
 	uint64_t nr_unqueued_dirty;	/* dirty file pages not under writeback (writeback=flusher) */
+	uint64_t nr_dirty;		/* dirty file pages met (writeback=flusher, recorded) */
+	uint64_t nr_congested;		/* of them, met before: PG_reclaim set */
 };
 
 static inline bool global_reclaim(const struct scan_control *sc)

@@ -27,6 +27,11 @@ static inline bool writeback_tracked(const struct rf_model *m)
  */
 int folio_set_reclaim(struct rf_model *m, uint32_t idx);
 
+static inline bool folio_test_reclaim(const struct rf_model *m, uint32_t idx)
+{
+	return idx / 64 < m->nr_reclaim_words && (m->reclaim_bits[idx / 64] >> (idx % 64) & 1);
+}
+
 static inline void folio_clear_reclaim(struct rf_model *m, uint32_t idx)
 {
 	if (idx / 64 < m->nr_reclaim_words)

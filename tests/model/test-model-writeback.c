@@ -59,12 +59,49 @@ static struct rf_model *run(const char *writeback, const char *cgwb, int sync)
 	return m;
 }
 
+/*
+ * v6.12 shrink_node(): limit reclaim that meets only dirty folios it met
+ * before (nr.dirty == nr.congested) sleeps in reclaim_throttle() for a
+ * jiffy; the model stops its reclaim there and lets the memcg's charges
+ * through for 4 ms of trace time.  /a (512 pages) is written 2048 pages,
+ * a page each 10 us, none ever written back (writeback=recorded, no
+ * file_written): without the throttle every charge past the limit would
+ * scan the whole LRU 16 times and then count an OOM.
+ */
+static void test_throttle(void)
+{
+	const char *const kv[] = { "cpus=1", "memory=64M", "writeback=recorded", NULL };
+	struct rf_model *m = mk("v6.12", kv);
+	struct rf_event ev = { .pid = 100, .type = RF_EV_FILE_WRITE };
+	uint64_t i;
+
+	cg_mkdir(m, 10, 1, "/a");
+	cg_simple(m, RF_EV_CGROUP_LIMIT, 10, 0, RF_LIMIT_MEMORY, 512 * PAGE);
+	cg_simple(m, RF_EV_CGROUP_ATTACH, 10, 100, 0, 0);
+	ev.u.file.dev = 8;
+	ev.u.file.ino = 7;
+	ev.u.file.nr = 1;
+	for (i = 0; i < 2048; i++) {
+		ev.time = 1000000000ull + i * 10000;
+		ev.u.file.index = i;
+		feed(m, &ev);
+	}
+	ok(C(m, "memcg./a.events.oom") == 0 && C(m, "memcg./a.pgscan_direct") < 20 * 2048,
+	   "throttled: no OOM counted, %llu pages scanned for 2048 written (a jiffy is 400 of them)",
+	   (unsigned long long)C(m, "memcg./a.pgscan_direct"));
+	ok(C(m, "memcg./a.pgactivate") >= 512,
+	   "the dirty pages reclaim met were activated (%llu)",
+	   (unsigned long long)C(m, "memcg./a.pgactivate"));
+	rf_model_free(m);
+}
+
 int main(void)
 {
 	struct rf_model *m;
 	uint64_t act;
 
-	plan(9);
+	plan(11);
+	test_throttle();
 	m = run("writeback=clean", "cgroup_writeback=off", 0);
 	is_int(C(m, "memcg./a.pgactivate"), 0, "writeback=clean: dirty pages reclaimed as clean");
 	rf_model_free(m);
