@@ -188,6 +188,14 @@ static bool wanted(const struct change *ch, const struct rf_compare_row *k, bool
 	return is_listed(k->name) && (model_row(ch, 1, k->name) || model_row(ch, 2, k->name));
 }
 
+/* A side's population %stddev over its runs, or null (one run, or a zero mean). */
+static json_object *json_stddev_pct(const struct rf_compare_cell *c)
+{
+	if (c->stddev < 0 || c->mean == 0)
+		return NULL;
+	return json_object_new_double(100 * c->stddev / fabs(c->mean));
+}
+
 static void stddev_pct(char *buf, size_t len, const struct rf_compare_cell *c)
 {
 	if (c->stddev < 0 || c->mean == 0)
@@ -299,6 +307,8 @@ static int write_json(const struct change *ch)
 		kc = json_cell(&r->cell[0], &r->cell[1]);
 		json_object_object_add(kc, "runs_a", json_object_new_int64((int64_t)r->cell[0].n));
 		json_object_object_add(kc, "runs_b", json_object_new_int64((int64_t)r->cell[1].n));
+		json_object_object_add(kc, "stddev_percent_a", json_stddev_pct(&r->cell[0]));
+		json_object_object_add(kc, "stddev_percent_b", json_stddev_pct(&r->cell[1]));
 		json_object_object_add(kc, "moved", json_object_new_boolean(kernel_moved(r)));
 		json_object_object_add(kc, "few_runs", json_object_new_boolean(r->cell[1].verdict.few_runs));
 		json_object_object_add(row, "metric", json_object_new_string(r->name));
