@@ -51,15 +51,22 @@ static const char usage_run[] =
 	"comments; words split at blanks, no quoting):\n"
 	"\n"
 	"  side NAME OPTIONS...    a kernel and its guest, as refault lab record takes them\n"
-	"                          (side B --build linux-source-6.12 --patch my.patch)\n"
+	"                          (side B --build linux-source-6.12 --patch my.patch), after\n"
+	"                          the lab lines' options\n"
 	"  profile NAME PROFILE    the model of side NAME's kernel (profile B v6.12+mine)\n"
 	"  runs N                  recordings a side (default 3, what LKP's rules need)\n"
 	"  lab OPTIONS...          refault lab record's options for every side\n"
 	"  command WORDS...        the command (a program of this host)\n"
+	"  workload NAME [swap] [RECORD OPTIONS] -- COMMAND ARGS...\n"
+	"                          instead of command, several: each side one boot of them all\n"
 	"\n"
 	"  -o, --output DIR        NAME-I.rft, NAME.lab/ (logs), NAME-I.json (replays),\n"
-	"                          change-NAME.txt, .json and .html\n"
+	"                          change-NAME.txt, .json and .html; with workloads, NAME/ (its\n"
+	"                          traces, replays, logs), change-NAME-WORKLOAD.txt, .json, .html\n"
 	"      --cache DIR         the lab's cache (default $REFAULT_LAB_CACHE, ~/.cache/refault-lab)\n"
+	"      --reuse             boot only for the sides whose traces are not all in DIR (a run\n"
+	"                          cut short, a side added); replay every trace again through the\n"
+	"                          spec's profiles and remake the tables (a model changed)\n"
 	"\n"
 	"Exit status: 0 done, 1 a side or a step failed (named, with its log), 2 bad command line.\n";
 
@@ -487,6 +494,7 @@ static const struct lab_opt build_opts[] = {
 /* refault lab run's. */
 static const struct lab_opt run_opts[] = {
 	{ "cache", required_argument, opt_text, NULL, 0, 0, NULL },
+	{ "reuse", no_argument, opt_flag, NULL, 0, 0, NULL },
 	{ "output", required_argument, opt_out, NULL, 0, 0, NULL },
 	{ "help", no_argument, NULL, NULL, 0, 0, NULL },
 };
