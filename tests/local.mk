@@ -15,6 +15,7 @@ include tests/replay/local.mk
 include tests/validate/local.mk
 include tests/kernels/local.mk
 include tests/lab/local.mk
+include tests/changes/local.mk
 include tests/compare/local.mk
 include tests/cli/local.mk
 include tests/report/local.mk
