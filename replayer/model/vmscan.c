@@ -311,7 +311,6 @@ uint32_t shrink_page_list(struct rf_model *m, uint32_t *list, uint32_t n, struct
 		 */
 		if (writeback_tracked(m) && page_is_file(p) && (p->flags & PG_dirty)) {
 			st->nr_unqueued_dirty += nr;
-			st->nr_dirty += nr;
 			m->nr_dirty_met += nr;
 			/* met before and still not written: cycling through the LRU faster */
 			if (folio_test_reclaim(m, idx))
@@ -469,7 +468,7 @@ static uint64_t shrink_inactive_list(struct rf_model *m, uint64_t nr_to_scan, ui
 	 */
 	if (st.nr_unqueued_dirty && st.nr_unqueued_dirty == nr_taken)
 		wakeup_flusher_threads(m);
-	sc->nr_dirty += st.nr_dirty;
+	sc->nr_dirty += st.nr_unqueued_dirty;
 	sc->nr_congested += st.nr_congested;
 	/*
 	 * v6.12 (0538a82c39e9): what was scanned and not reclaimed rotated;

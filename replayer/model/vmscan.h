@@ -43,8 +43,11 @@ struct shrink_stat {
 	uint64_t nr_reclaimed;
 	uint64_t nr_pageout;
 	uint64_t nr_activate;
-	uint64_t nr_unqueued_dirty;	/* dirty file pages not under writeback (writeback=flusher) */
-	uint64_t nr_dirty;		/* dirty file pages met (writeback=flusher, recorded) */
+	/*
+	 * dirty file pages met (writeback=flusher, recorded): the model's dirty
+	 * is dirty or under writeback, so this is the kernel's nr_dirty too
+	 */
+	uint64_t nr_unqueued_dirty;
 	uint64_t nr_congested;		/* of them, met before: PG_reclaim set */
 };
 
