@@ -188,20 +188,30 @@ static bool wanted(const struct change *ch, const struct rf_compare_row *k, bool
 	return is_listed(k->name) && (model_row(ch, 1, k->name) || model_row(ch, 2, k->name));
 }
 
-/* A side's population %stddev over its runs, or null (one run, or a zero mean). */
-static json_object *json_stddev_pct(const struct rf_compare_cell *c)
+/* A side's population %stddev over its runs in @pct; false for one run or a zero mean. */
+static bool stddev_percent(const struct rf_compare_cell *c, double *pct)
 {
 	if (c->stddev < 0 || c->mean == 0)
-		return NULL;
-	return json_object_new_double(100 * c->stddev / fabs(c->mean));
+		return false;
+	*pct = 100 * c->stddev / fabs(c->mean);
+	return true;
+}
+
+static json_object *json_stddev_pct(const struct rf_compare_cell *c)
+{
+	double pct;
+
+	return stddev_percent(c, &pct) ? json_object_new_double(pct) : NULL;
 }
 
 static void stddev_pct(char *buf, size_t len, const struct rf_compare_cell *c)
 {
-	if (c->stddev < 0 || c->mean == 0)
-		snprintf(buf, len, "%8s", "");
+	double pct;
+
+	if (stddev_percent(c, &pct))
+		snprintf(buf, len, "%7.0f%%", pct);
 	else
-		snprintf(buf, len, "%7.0f%%", 100 * c->stddev / fabs(c->mean));
+		snprintf(buf, len, "%8s", "");
 }
 
 static void change_text(char *buf, size_t len, const struct rf_compare_row *r)
