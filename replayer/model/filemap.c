@@ -216,7 +216,8 @@ static enum rf_fault_around around_rule(const struct rf_model *m, uint8_t flags)
 }
 
 /*
- * filemap_fault(): a miss is a major fault; no mark_page_accessed().  A
+ * filemap_fault(): a miss is a major fault, also where the trace has the
+ * readahead it started first (ra_release()); no mark_page_accessed().  A
  * folio fault-around mapped (RF_REF_AROUND: do_fault_around() ->
  * filemap_map_pages(), v6.18; young PTEs, as x86 maps prefaulted pages)
  * was cached, and mapping it is no fault; one the model lacks: around_rule().
@@ -234,9 +235,11 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 {
 	uint32_t mapping = file_mapping(m, ev->u.file.dev, ev->u.file.ino);
 	uint32_t idx;
-	bool exec;
+	bool exec, ra_miss = m->ra_fault_miss.set && m->ra_fault_miss.mapping == mapping &&
+			     m->ra_fault_miss.index == ev->u.file.index;
 	uint8_t flags = file_fault_flags(m, ev, &exec);
 
+	m->ra_fault_miss.set = false;
 	if (mapping == RF_NONE)
 		return;
 	idx = xa_lookup_page(m, mapping, ev->u.file.index);
@@ -261,9 +264,11 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 		m->ev[EV_PGFAULT]++;
 		count_memcg_event(m, memcg, EV_PGFAULT, 1);
 	}
-	if (idx == RF_NIL) {
+	if (idx == RF_NIL || ra_miss) {
 		m->ev[EV_PGMAJFAULT]++;
 		count_memcg_event(m, memcg, EV_PGMAJFAULT, 1);
+	}
+	if (idx == RF_NIL) {
 		/* lru_gen_enter_fault(), v6.1+: vma_has_recency() */
 		m->in_lru_fault = lru_gen_on(m) && !(flags & (RF_REF_SEQ | RF_REF_RAND));
 		idx = add_to_page_cache_lru(m, mapping, ev->u.file.index,

@@ -338,6 +338,11 @@ struct rf_model {
 		uint32_t memcg, cpu;
 	} ra_held[RA_HOLD_MAX];
 	uint32_t nr_ra_held;
+	/*
+	 * the fault those readaheads were for found its folio missing: it is a
+	 * major fault though its readahead came first (ra_release(), file_fault())
+	 */
+	struct { uint32_t mapping; uint64_t index; bool set; } ra_fault_miss;
 	/* the last readaheads, whose folios' reads may not have completed (readahead.c) */
 	struct rf_ra_read {
 		uint64_t index, end;	/* [index, end) of the mapping */

@@ -226,6 +226,19 @@ void ra_release(struct rf_model *m, const struct rf_event *next)
 		mapping = mapping_find(m, MAPPING_FILE, next->u.file.dev, next->u.file.ino);
 		if (mapping != RF_NONE)
 			nr_pinned = pin_reader(m, next, mapping, pinned);
+		/*
+		 * filemap_fault() (v4.6.2 to v6.18) counts PGMAJFAULT when its
+		 * folio is not cached, then runs do_sync_mmap_readahead() (or, in
+		 * a VM_RAND_READ mapping, adds the one folio itself): the trace
+		 * has those adds first, so the miss is decided here, before them.
+		 */
+		if (mapping != RF_NONE && next->type == RF_EV_FILE_FAULT &&
+		    !(next->u.file.flags & RF_REF_AROUND) &&
+		    xa_lookup_page(m, mapping, next->u.file.index) == RF_NIL) {
+			m->ra_fault_miss.mapping = mapping;
+			m->ra_fault_miss.index = next->u.file.index;
+			m->ra_fault_miss.set = true;
+		}
 	}
 	/* a fault's readahead runs inside it: lru_gen_enter_fault() (v6.1+ handle_mm_fault()) */
 	m->in_lru_fault = lru_gen_on(m) && next && next->type == RF_EV_FILE_FAULT &&

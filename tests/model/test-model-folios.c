@@ -592,6 +592,31 @@ static void test_partly_cached_fault(void)
 	rf_model_free(m);
 }
 
+/*
+ * filemap_fault(), v4.6.2 to v6.18: the folio is not cached, so the fault is
+ * major (PGMAJFAULT), then do_sync_mmap_readahead() adds it and the pages
+ * around it.  The trace has those adds (a file_readahead) before the fault:
+ * the fault is still major.  A fault on a page a readahead added before, for
+ * another fault, is minor; and so is the fault the held readahead's pages
+ * already covered (test_readahead_holds_reader()).
+ */
+static void test_fault_after_own_readahead(void)
+{
+	struct rf_model *m = mk("v6.18", quiet);
+
+	mmap_file(m, 0, MM, MAP_ADDR, 64, 7);
+	readahead(m, 0, 7, 0, 16, 0);
+	fault_order(m, 0, 7, 0, 0);
+	is_int(C(m, "vmstat.pgmajfault"), 1, "a fault whose own readahead the trace has first: major");
+	fault_order(m, 0, 7, 5, 0);
+	is_int(C(m, "vmstat.pgmajfault"), 1, "... a fault on a page that readahead added: minor");
+	readahead(m, 0, 7, 40, 1, 0);		/* VM_RAND_READ: the fault's one folio */
+	fault_order(m, 0, 7, 40, 0);
+	is_int(C(m, "vmstat.pgmajfault"), 2, "... the one folio a random fault adds: major");
+	is_int(C(m, "vmstat.pgfault"), 3, "... three faults");
+	rf_model_free(m);
+}
+
 static void test_determinism(void)
 {
 	static struct counters a, b;
@@ -766,7 +791,7 @@ static void test_bounded_input(void)
 
 int main(void)
 {
-	plan(49);
+	plan(53);
 	test_big_into_small();
 	test_small_into_big();
 	test_readahead_unreferenced();
@@ -778,6 +803,7 @@ int main(void)
 	test_readahead_locks_its_folios();
 	test_readahead_reads_in_flight();
 	test_partly_cached_fault();
+	test_fault_after_own_readahead();
 	test_unmap_takes_every_pte();
 	test_determinism();
 	test_level1_shadow_node();
