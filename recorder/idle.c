@@ -44,7 +44,8 @@
 #define PM_PFN_MASK		((1ull << 55) - 1)
 #define PAGEMAP_BATCH		4096u		/* entries read at once: 32 KiB */
 
-RF_HASHMAP_DEFINE(pfn_set, uint64_t, uint8_t, rf_hash64, RF_HASHMAP_EQ, 50)
+/* frame -> the identity of the page it held when marked (page_key()) */
+RF_HASHMAP_DEFINE(pfn_set, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 50)
 RF_HASHMAP_DEFINE(word_map, uint64_t, uint64_t, rf_hash64, RF_HASHMAP_EQ, 50)
 
 /* A present page of a process: its address, frame, and the vma it is in (its file, if a file page). */
@@ -58,7 +59,7 @@ struct present {
 struct rec_idle {
 	int bitmap;			/* IDLE_BITMAP, read-write */
 	unsigned int page_shift;
-	struct pfn_set marked;		/* the frames the scan before marked idle */
+	struct pfn_set marked;		/* the frames the scan before marked idle, and their pages */
 	struct pfn_set next;		/* those this scan marks */
 	struct word_map to_mark;	/* bitmap word -> the bits this scan sets */
 	struct present *pages;		/* of the process being scanned */
@@ -218,6 +219,23 @@ static int push_word(struct rec_idle *ix, uint64_t w)
 	return 0;
 }
 
+/*
+ * What page frame @p holds, as a key: the file page (device, inode, index)
+ * or the anonymous page (address space, address).  A frame the scan before
+ * marked may have been freed since and given to another page, whose bit
+ * reads "not idle" (a new folio's flags start clear): only a frame that
+ * still holds the page it held then says that page was accessed.
+ */
+static uint64_t page_key(const struct rec_idle *ix, const struct present *p, uint64_t mm)
+{
+	const struct rec_vma *v = &ix->vmas.v[p->vma];
+
+	if (p->file)
+		return rf_hash64(rf_hash64(((uint64_t)v->dev << 32) ^ v->ino) ^
+				 (v->pgoff + ((p->addr - v->start) >> ix->page_shift))) | 1;
+	return rf_hash64(rf_hash64(mm) ^ p->addr) | 1;
+}
+
 /* The sorted, unique words of the frames of ix->pages that the scan before marked. */
 static int marked_words(struct rec_idle *ix)
 {
@@ -290,15 +308,17 @@ static int scan_process(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, ui
 		const struct present *p = &ix->pages[i];
 		bool fresh;
 		uint64_t *mask = word_map_slot(&ix->to_mark, p->pfn >> 6, &fresh);
+		uint64_t key = page_key(ix, p, mm);
+		const uint64_t *was = pfn_set_get(&ix->marked, p->pfn);
 
-		if (!mask || pfn_set_put(&ix->next, p->pfn, 1)) {
+		if (!mask || pfn_set_put(&ix->next, p->pfn, key)) {
 			err = RF_ERR_NOMEM;
 			break;
 		}
 		*mask |= 1ull << (p->pfn & 63);
 		ix->st.pages++;
-		if (!vals || !pfn_set_get(&ix->marked, p->pfn) || is_idle(ix, vals, p->pfn))
-			continue;
+		if (!vals || !was || *was != key || is_idle(ix, vals, p->pfn))
+			continue;	/* not marked, another page's then, or idle */
 		ix->st.young++;
 		/* a run: adjacent pages of one vma and one kind */
 		if (run && run_end == p->addr && run->vma == p->vma && run->file == p->file) {
