@@ -84,6 +84,7 @@ struct cfg_key {
 static const char *const pagevec_names[] = { "pre-8f18", "post-8f18", NULL };
 static const char *const on_off_names[] = { "off", "on", NULL };
 static const char *const fault_around_names[] = { "auto", "reference", "cached", "mapped", NULL };
+static const char *const idle_absent_names[] = { "fault", "skip", NULL };
 static const char *const writeback_names[] = { "clean", "flusher", "recorded", NULL };
 static const char *const thp_names[] = { "recorded", "never", NULL };
 static const char *const account_key_names[] = { "bool", "static", NULL };
@@ -169,6 +170,12 @@ static const struct cfg_key keys[] = {
 		 "what the window mapped), cached (the kernel had it: in, unreferenced, no "
 		 "refault counted), mapped (left out: only the kernel's faults read), auto "
 		 "(cached in a MADV_RANDOM mapping, reference elsewhere); default auto"),
+	ENUM_KEY("idle_absent", idle_absent_skip, idle_absent_names, 0,
+		 "a page a pte_young event (record --idle-pages) names that the model does not "
+		 "hold: fault (the access the scan saw faults it in, as it would have under the "
+		 "model's policy) or skip (left alone, counted in model.idle_absent: the scan "
+		 "comes up to an interval after the access, which the kernel may have held the "
+		 "page for); default fault"),
 	ENUM_KEY("writeback", writeback, writeback_names, 0,
 		 "dirty file pages: clean (taken as written by the flusher before reclaim meets "
 		 "them) or flusher (dirty until a sync call of the trace, the flusher's background "

@@ -56,6 +56,7 @@ struct rf_model_config {
 	bool swap_account_static_key;	/* c1b8fdae: the check costs nothing */
 	bool damon;			/* damon_region events make pages young (damon.c) */
 	uint32_t fault_around;		/* enum rf_fault_around: a fault-around folio not held */
+	bool idle_absent_skip;		/* a pte_young page the model lacks is left alone (idle.c) */
 	uint32_t writeback;		/* enum rf_writeback */
 	bool thp_never;			/* a large anonymous fault becomes base pages (memory.c) */
 	bool cgroup_writeback;		/* writeback=flusher: a dirty domain per memcg (v2) */

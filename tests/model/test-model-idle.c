@@ -2,7 +2,8 @@
 /*
  * pte_young events (replayer/model/idle.c): each page a scan found accessed
  * is a hit where the model has it mapped, a minor fault where it is resident
- * only, left out (counted) where it is not; then its PTE bit moves to
+ * only, faulted in (counted) where it is not, or with idle_absent=skip left
+ * out; then its PTE bit moves to
  * PG_idle_young, which reclaim's folio_referenced() counts.
  */
 #include "tests/model/model-helpers.h"
@@ -35,11 +36,12 @@ static uint64_t counter(const struct rf_model *m, const char *key)
 /*
  * File 2 mapped over 80 pages, 64 of them faulted, 16 only read (resident,
  * no PTE): a scan over all 80 is 64 hits and 16 minor faults, all 80 moved;
- * over 8 anonymous pages never touched, 8 new pages.  An empty range: nothing.
+ * over 8 anonymous pages never touched, with idle_absent=skip, left out.  An
+ * empty range: nothing.
  */
 static void test_which_pages(void)
 {
-	const char *const quiet[] = { "cpus=1", NULL };
+	const char *const quiet[] = { "cpus=1", "idle_absent=skip", NULL };
 	struct rf_model *m = mk("v6.18", quiet);
 	uint64_t maj;
 
@@ -64,18 +66,21 @@ static void test_which_pages(void)
 }
 
 /*
- * A page the model evicted and the recording kernel kept (a hit there, no
- * fault in the trace) is left out: the scan comes after the access, which
- * the model could not see in time (idle.c says why): 64 mapped pages, a
- * stream that evicts them from a 4 MiB model, then a scan that found them
- * accessed: no fault, 64 counted absent.
+ * With idle_absent=skip a page the model evicted and the recording kernel
+ * kept (a hit there, no fault in the trace) is left out: the scan comes
+ * after the access (idle.c says why): 64 mapped pages, a stream that evicts
+ * them from a 4 MiB model, then a scan that found them accessed: no fault,
+ * 64 counted absent.
  */
 static void test_model_miss(void)
 {
-	struct rf_model *m = small_mapped("v6.18", MM, ADDR);
+	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1",
+				      "idle_absent=skip", NULL };
+	struct rf_model *m = mk("v6.18", small);
 	uint64_t maj;
 	int i;
 
+	mmap_file(m, 2, MM, ADDR, 64, 2);
 	fault_pages(m, MM, 2, 64);
 	for (i = 0; i < 8192; i++)
 		read_pages(m, 0, 3, 3, (uint64_t)i, 1);
@@ -83,6 +88,44 @@ static void test_model_miss(void)
 	young(m, MM, ADDR, 64, 2, 0, 1000000);
 	ok(C(m, "vmstat.pgmajfault") == maj && counter(m, "model.idle_absent") == 64,
 	   "the 64 the model evicted: no fault, 64 absent");
+	rf_model_free(m);
+}
+
+/*
+ * The same with idle_absent=fault, the default: the access the scan saw
+ * faults each of the 64 in again under the model's policy: 64 major
+ * faults, 64 refaults (their shadows), 64 counted absent and 64 faulted;
+ * a second scan naming
+ * them again finds them held: hits.  A scan of 8 anonymous pages the
+ * model never saw: 8 new pages (do_anonymous_page()).
+ */
+static void test_model_miss_fault(void)
+{
+	const char *const small[] = { "memory=4M", "cpus=1", "pagevec_size=1", NULL };
+	struct rf_model *m = mk("v6.18", small);
+	uint64_t maj, refault;
+	int i;
+
+	mmap_file(m, 2, MM, ADDR, 64, 2);
+	fault_pages(m, MM, 2, 64);
+	for (i = 0; i < 8192; i++)
+		read_pages(m, 0, 3, 3, (uint64_t)i, 1);
+	maj = C(m, "vmstat.pgmajfault");
+	refault = C(m, "vmstat.workingset_refault_file");
+	young(m, MM, ADDR, 64, 2, 0, 1000000);
+	ok(C(m, "vmstat.pgmajfault") - maj == 64 &&
+	   C(m, "vmstat.workingset_refault_file") - refault == 64 &&
+	   counter(m, "model.idle_absent") == 64 && counter(m, "model.idle_faults") == 64,
+	   "idle_absent=fault: the 64 the model evicted fault in again, 64 refaults "
+	   "(majfault %llu, refault %llu)",
+	   (unsigned long long)(C(m, "vmstat.pgmajfault") - maj),
+	   (unsigned long long)(C(m, "vmstat.workingset_refault_file") - refault));
+	young(m, MM, ADDR, 64, 2, 0, 1001000);
+	is_int(counter(m, "model.idle_faults"), 64, "... named again: held, hits");
+	young(m, MM, 0x900000ull, 8, 0, 0, 1002000);
+	ok(counter(m, "model.idle_faults") == 72 && C(m, "vmstat.nr_anon_pages") == 8,
+	   "... 8 anonymous pages never seen: 8 new pages (anon %llu)",
+	   (unsigned long long)C(m, "vmstat.nr_anon_pages"));
 	rf_model_free(m);
 }
 
@@ -127,9 +170,10 @@ static void test_reclaim_sees_them(void)
 
 int main(void)
 {
-	plan(7);
+	plan(10);
 	test_which_pages();
 	test_model_miss();
+	test_model_miss_fault();
 	test_reclaim_sees_them();
 	return done_testing();
 }
