@@ -9,7 +9,7 @@
 TESTS += tests/changes/test-changes-table.sh
 EXTRA_DIST += tests/changes/test-changes-table.sh \
 	tests/changes/check-changes.sh tests/changes/changes-table.py \
-	tests/changes/changes.spec tests/changes/known.txt \
+	tests/changes/changes.spec tests/changes/idle.spec tests/changes/known.txt \
 	tests/changes/revert-9cecde80aae0.patch tests/changes/revert-8788f6781486.patch \
 	tests/changes/revert-0538a82c39e9.patch tests/changes/revert-c55e8d035b28.patch \
 	tests/changes/v6.12-32M.profile tests/changes/v6.12-9cecde80.profile \
