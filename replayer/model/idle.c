@@ -11,17 +11,18 @@
  *   - resident, not mapped: a minor fault maps it (the recording kernel had
  *     it mapped: fault-around, or a mapping the model does not know, such as
  *     the program's own image, which execve() maps with no mmap event);
- *   - not resident: counted (model.idle_absent) and faulted in, as the
- *     access would have under the model's policy (a file fault, or
- *     do_swap_page()/do_anonymous_page() for an anonymous page);
- *     idle_absent=skip leaves it alone.  The event comes at the scan, up to
+ *   - not resident: counted (model.idle_absent); where the model evicted it
+ *     (a shadow or a swap entry), faulted in, as the access would have
+ *     under the model's policy (a file fault, or do_swap_page() for an
+ *     anonymous page); idle_absent=skip leaves it alone.  The event comes at the scan, up to
  *     an interval after the access: where the kernel kept the page for its
  *     young PTE and the model, which learns of it only now, evicted it
  *     meanwhile, the fault is a refault the kernel never had; where the
  *     model's policy or limit is another kernel's, it is the refault that
- *     kernel had (docs/fidelity.md, "Idle page tracking": memory.max 32M ->
- *     24M on a random mmap workload, refaults kernel +64.7 %, model from
- *     the 32M recordings +57.0 % with fault, +2.7 % with skip).
+ *     kernel had (docs/fidelity.md, "Idle page tracking across changes":
+ *     memory.max 32M -> 24M on a random mmap workload, refaults kernel
+ *     +64.7 %, model from the 32M recordings +55.0 % with fault, -3.5 %
+ *     with skip).
  * Then the scan's marking: it moves each young PTE bit to the folio's own
  * young flag (folio_set_young()), which folio_referenced() counts
  * (folio_test_clear_young()) and the multi-gen LRU's page-table walk, which
@@ -49,6 +50,8 @@ struct young_walk {
 	uint64_t resident;	/* pages resident */
 	uint64_t *unmapped;	/* file pages resident, not mapped: their indexes */
 	size_t nr_unmapped, cap_unmapped;
+	uint64_t *evicted;	/* pages the model evicted (a shadow, a swap entry): their indexes */
+	size_t nr_evicted, cap_evicted;
 	bool nomem;
 };
 
@@ -69,8 +72,17 @@ static void young_visit(struct rf_model *m, uint64_t index, uint64_t e, void *ct
 	struct young_walk *w = ctx;
 	struct rf_page *p;
 
-	if (!slot_resident(e))
-		return;	/* a shadow or a swap entry: not resident */
+	if (!slot_resident(e)) {
+		/* a shadow or a swap entry: evicted, for idle_absent=fault */
+		if (!e)
+			return;
+		if (RF_GROW(w->evicted, w->cap_evicted, w->nr_evicted + 1)) {
+			w->nomem = true;
+			return;
+		}
+		w->evicted[w->nr_evicted++] = index;
+		return;
+	}
 	w->resident++;
 	p = P(m, (uint32_t)(e >> 2));
 	if (p->mapcount && !(p->flags & PG_orphan)) {
@@ -87,29 +99,23 @@ static void young_visit(struct rf_model *m, uint64_t index, uint64_t e, void *ct
 }
 
 /*
- * idle_absent=fault (the default): each page of the run [@first, @first + @nr) the model
- * does not hold is faulted in, as the access the scan saw would have
- * faulted under the model's policy: filemap_fault() for a file page (a
- * major fault, a refault where it left a shadow), do_swap_page() or
- * do_anonymous_page() for an anonymous one (anon_touch()).
+ * idle_absent=fault (the default): each page of the run the model evicted
+ * (its slot holds a shadow or a swap entry) is faulted in, as the access
+ * the scan saw would have faulted under the model's policy: filemap_fault()
+ * for a file page (a major fault, a refault), do_swap_page() for an
+ * anonymous one (anon_touch()).  A page of the run the model never held
+ * (no slot at all) is left alone: its fault, if the recording kernel took
+ * one, is in the trace; and a run, which a damaged trace may make as long
+ * as the address space, then costs the slots the model has, not its length.
  */
-static void fault_absent(struct rf_model *m, const struct rf_event *ev, struct rf_mm *x,
-			 uint64_t first, uint64_t nr)
+static void fault_evicted(struct rf_model *m, const struct rf_event *ev, struct rf_mm *x,
+			  const struct young_walk *w)
 {
-	uint32_t memcg = task_memcg(m, ev->pid), mapping = x->anon_mapping;
+	uint32_t memcg = task_memcg(m, ev->pid);
 	unsigned int shift = page_shift(m);
-	uint64_t i;
+	size_t i;
 
-	if (ev->u.young.ino) {
-		mapping = mapping_find(m, MAPPING_FILE, ev->u.young.dev, ev->u.young.ino);
-		if (mapping == RF_NONE)
-			return;
-		first = ev->u.young.index;
-		nr = file_range(m, first, nr);
-	}
-	for (i = 0; i < nr && !m->error; i++) {
-		if (slot_resident(xa_load(m, mapping, first + i)))
-			continue;
+	for (i = 0; i < w->nr_evicted && !m->error; i++) {
 		m->idle_faults++;
 		if (ev->u.young.ino) {
 			struct rf_event f = { .time = ev->time, .cpu = ev->cpu, .pid = ev->pid,
@@ -117,12 +123,12 @@ static void fault_absent(struct rf_model *m, const struct rf_event *ev, struct r
 
 			f.u.file.dev = ev->u.young.dev;
 			f.u.file.ino = ev->u.young.ino;
-			f.u.file.index = first + i;
+			f.u.file.index = w->evicted[i];
 			f.u.file.mm = ev->u.young.mm;
 			file_fault(m, &f, memcg);
 		} else {
-			anon_touch(m, mapping, first + i, 0,
-				   vma_read_hint(x, (first + i) << shift), memcg, true);
+			anon_touch(m, x->anon_mapping, w->evicted[i], 0,
+				   vma_read_hint(x, w->evicted[i] << shift), memcg, true);
 		}
 	}
 }
@@ -171,12 +177,11 @@ void pte_young(struct rf_model *m, const struct rf_event *ev)
 	} else {
 		xa_for_each_range(m, x->anon_mapping, first, first + nr - 1, young_visit, &w);
 	}
-	free(w.unmapped);
 	if (w.nomem)
 		m->error = RF_ERR_NOMEM;
-	if (nr > w.resident) {
-		m->idle_absent += nr - w.resident;
-		if (!m->cfg.idle_absent_skip && !m->error)
-			fault_absent(m, ev, x, first, nr);
-	}
+	m->idle_absent += nr > w.resident ? nr - w.resident : 0;
+	if (!m->cfg.idle_absent_skip && !m->error)
+		fault_evicted(m, ev, x, &w);
+	free(w.unmapped);
+	free(w.evicted);
 }
