@@ -63,6 +63,8 @@ static void usage(FILE *out)
 		"                          replaces kept as FILE.old; under sudo created as the user\n"
 		"  -m, --buffer-size SIZE  ring buffer per CPU (default 8M)\n"
 		"      --memcg-limit SIZE  run COMMAND in a fresh memory cgroup with this limit\n"
+		"      --params TEXT       put TEXT (what COMMAND was drawn from: refault workload\n"
+		"                          --describe) into the trace header's params\n"
 		"  -e, --events LIST       groups or events, comma-separated, as perf record -e (default\n"
 		"                          all; --list-events names them: -e refs,vmscan)\n"
 		"      --kprobes WHEN      read hits and faults from kprobe events: auto (default: where\n"
@@ -104,6 +106,7 @@ static void usage(FILE *out)
 enum {
 	OPT_MEMCG = 256, OPT_SNAP, OPT_TRACEFS, OPT_LIST, OPT_TIMERES, OPT_AS_ROOT,
 	OPT_DURATION, OPT_KPROBES, OPT_DAMON, OPT_CALL_GRAPH, OPT_PFNS, OPT_COLD, OPT_IDLE,
+	OPT_PARAMS,
 };
 
 const struct option rf_cli_record_longopts[] = {
@@ -113,6 +116,7 @@ const struct option rf_cli_record_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "buffer-size", required_argument, NULL, 'm' },
 	{ "memcg-limit", required_argument, NULL, OPT_MEMCG },
+	{ "params", required_argument, NULL, OPT_PARAMS },
 	{ "events", required_argument, NULL, 'e' },
 	{ "snapshot-interval", required_argument, NULL, OPT_SNAP },
 	{ "time-resolution", required_argument, NULL, OPT_TIMERES },
@@ -232,6 +236,11 @@ static int parse_opt(struct record_cmd *c, int opt, int *nscopes)
 	case OPT_TRACEFS: c->o.rec.tracefs_dir = optarg; return 0;
 	case OPT_AS_ROOT: c->o.as_root = true; return 0;
 	case OPT_COLD: c->o.cold = true; return 0;
+	case OPT_PARAMS:
+		if (strlen(optarg) >= sizeof(((struct rf_trace_header *)0)->params))
+			return bad("%s", "--params: at most 4095 bytes (the trace header's params)");
+		c->o.params = optarg;
+		return 0;
 	case OPT_DURATION:
 		if (rf_parse_duration(optarg, &v) || !v)
 			return bad("invalid --duration '%s' (e.g. 30s, 2m)", optarg);

@@ -14,6 +14,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
+int cmd_workload(int argc, char **argv);
 
 /* refault record's options (getopt_long()'s table), which refault lab passes to the guest's. */
 extern const struct option rf_cli_record_longopts[];

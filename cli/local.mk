@@ -6,7 +6,7 @@ bin_PROGRAMS += refault
 refault_SOURCES = cli/refault.c cli/builtin.h cli/util.c cli/util.h \
 	cli/builtin-record.c cli/builtin-gen.c cli/builtin-replay.c cli/builtin-validate.c \
 	cli/builtin-compare.c cli/builtin-trace.c cli/builtin-report.c cli/builtin-sweep.c \
-	cli/builtin-lab.c \
+	cli/builtin-lab.c cli/builtin-workload.c \
 	cli/trace/trace-local.h cli/trace/common.c cli/trace/info.c cli/trace/dump.c \
 	cli/trace/verify.c cli/trace/slice.c cli/trace/recover.c cli/trace/convert.c
 refault_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS)
@@ -14,7 +14,7 @@ refault_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(UNWIND_CFLAGS)
 # its build tree (cli/builtin-lab.c driver_dir())
 refault_CPPFLAGS = $(AM_CPPFLAGS) -DRF_BINDIR='"$(bindir)"' \
 	-DRF_LAB_LIBEXECDIR='"$(pkglibexecdir)"' -DRF_LAB_SRCDIR='"$(abs_top_srcdir)/lab"' 
-refault_LDADD = librefault-tracetools.la librefault-sweep.la librefault-report.la librefault-validate.la librefault-compare.la librefault-gen.la $(REPLAY_LIBS) \
+refault_LDADD = librefault-workload.la librefault-tracetools.la librefault-sweep.la librefault-report.la librefault-validate.la librefault-compare.la librefault-gen.la $(REPLAY_LIBS) \
 	$(RECORD_LIBS) $(RF_UTIL) $(JSONC_LIBS) $(UNWIND_LIBS) -lm
 # bash completion, installed as "refault" where bash-completion looks (XDG_DATA_DIRS too, so a
 # --prefix install is found with its share/ on that path).
@@ -33,4 +33,4 @@ uninstall-bash-completion:
 dist_man_MANS = docs/man/refault.1 docs/man/refault-record.1 docs/man/refault-replay.1 \
 	docs/man/refault-compare.1 docs/man/refault-validate.1 docs/man/refault-report.1 \
 	docs/man/refault-gen.1 docs/man/refault-sweep.1 \
-	docs/man/refault-trace.1 docs/man/refault-lab.1
+	docs/man/refault-trace.1 docs/man/refault-lab.1 docs/man/refault-workload.1

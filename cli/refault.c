@@ -26,6 +26,7 @@ static const struct cmd_struct commands[] = {
 	{ "report", cmd_report, "which files, cgroups, pids or commands refault, kernel and models" },
 	{ "sweep", cmd_sweep, "traces x configurations as tasks for processes, GNU parallel, Slurm" },
 	{ "lab", cmd_lab, "a kernel built with your patch, booted under qemu, records a command" },
+	{ "workload", cmd_workload, "a workload drawn from a seed, sized against a limit, to record" },
 };
 
 static void print_usage(FILE *out)

@@ -36,13 +36,29 @@ static void describe(const struct rf_record_session_opts *o, char *scope, size_t
 		scope[off - 1] = 0;	/* the space before a command there is not */
 }
 
+/*
+ * The command line, with record's --params TEXT as "--params ...": TEXT is
+ * the header's params, and in full it would push the command past the end
+ * of the field.
+ */
 static void join_argv(const struct rf_record_session_opts *o, char *buf, size_t len)
 {
 	size_t off = snprintf(buf, len, "refault");
+	bool value = false, options = true;
 	int i;
 
-	for (i = 0; i < o->cmdline_argc && off < len; i++)
-		off += snprintf(buf + off, len - off, " %s", o->cmdline[i]);
+	for (i = 0; i < o->cmdline_argc && off < len; i++) {
+		const char *a = o->cmdline[i];
+
+		if (value)
+			a = "...";
+		else if (options && !strncmp(a, "--params=", 9))
+			a = "--params=...";
+		else if (!strcmp(a, "--"))
+			options = false;
+		value = !value && options && !strcmp(a, "--params");
+		off += snprintf(buf + off, len - off, " %s", a);
+	}
 }
 
 /* The memory cgroup recorded (-G, or --memcg-limit's @memcg_rel), as "/path" below the root; else "". */
@@ -80,5 +96,7 @@ void rec_header_fill(struct rf_trace_header *h, const struct rf_record_session_o
 	describe(o, h->scope, sizeof(h->scope));
 	recorded_cgroup(o, memcg_rel, h->cgroup, sizeof(h->cgroup));
 	join_argv(o, h->command, sizeof(h->command));
+	if (o->params)
+		snprintf(h->params, sizeof(h->params), "%s", o->params);
 	snprintf(h->pfns, sizeof(h->pfns), "%s", o->kernel_pfns ? "kernel" : "ids");
 }

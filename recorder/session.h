@@ -73,6 +73,8 @@ struct rf_record_session_opts {
 	bool bounded;			/* a scope (-a/-G/-p) recorded while the command runs */
 	bool as_root;			/* under sudo, the command runs as root */
 	bool cold;			/* sync and drop_caches 3 before the recording starts */
+	/* the header's params (--params: what the command was drawn from); NULL: none */
+	const char *params;
 	/* the whole command line after "refault", for the header's command */
 	char *const *cmdline;
 	int cmdline_argc;

@@ -20,4 +20,5 @@ include tests/compare/local.mk
 include tests/cli/local.mk
 include tests/report/local.mk
 include tests/sweep/local.mk
+include tests/workload/local.mk
 include tests/bench/local.mk

@@ -389,7 +389,7 @@ struct rf_trace_header {
 	 */
 	char cgroup[RF_MAX_STRING];
 	char command[1024];		/* the producer's command line */
-	char params[1024];		/* generator parameters, "key=value ..." */
+	char params[RF_MAX_STRING];	/* generator parameters, "key=value ..." */
 	/*
 	 * What the pfn of pagecache_add/del and lru_add/activate is (since
 	 * 3.1): "kernel", the kernel's page frame number; "ids", folio ids

@@ -24,6 +24,7 @@ uses() {
 	compare) echo "formats";;
 	report) echo "formats replayer/model replayer/refpolicy replayer/observe replayer/replay compare";;
 	sweep) echo "formats replayer/model replayer/refpolicy replayer/observe replayer/replay compare";;
+	workload) echo "";;
 	cli|cli/trace) echo "any";;
 	*) echo "?";;
 	esac
@@ -42,7 +43,7 @@ owner() {
 
 bad=$(mktemp "${TMPDIR:-/tmp}/arrows.XXXXXX") || exit 1
 trap 'rm -f "$bad"' EXIT
-for f in $(find lib formats recorder replayer compare report sweep cli -name '*.[ch]' | sort); do
+for f in $(find lib formats recorder replayer compare report sweep workload cli -name '*.[ch]' | sort); do
 	dir=$(dirname "$f")
 	case $dir in
 	replayer/*) dir=$(echo "$dir" | cut -d/ -f1-2);;
@@ -55,7 +56,7 @@ for f in $(find lib formats recorder replayer compare report sweep cli -name '*.
 		*) continue;;	# a system header, or a file beside it
 		esac
 		case $inc in
-		refault/*|lib/*|formats/*|recorder/*|replayer/*|compare/*|report/*|sweep/*|cli/*) ;;
+		refault/*|lib/*|formats/*|recorder/*|replayer/*|compare/*|report/*|sweep/*|workload/*|cli/*) ;;
 		*) continue;;	# json-c/json.h, tracefs/..., zstd...
 		esac
 		to=$(owner "$inc")
@@ -73,7 +74,8 @@ check "every include points down the table (docs/architecture.md)" '[ ! -s "$bad
 # no library's sources and no fuzz target list a cli/ file
 : > "$bad"
 for mk in lib/local.mk formats/local.mk formats/tools/local.mk recorder/local.mk recorder/gen/local.mk \
-	replayer/*/local.mk compare/local.mk report/local.mk sweep/local.mk tests/fuzz/local.mk; do
+	replayer/*/local.mk compare/local.mk report/local.mk sweep/local.mk workload/local.mk \
+	tests/fuzz/local.mk; do
 	[ -f "$mk" ] || continue
 	grep -n 'cli/[a-z_/-]*\.c' "$mk" | sed "s|^|$mk:|" >> "$bad"
 done

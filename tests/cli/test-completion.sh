@@ -26,7 +26,7 @@ complete_has() {
 		fail=1
 	fi
 }
-echo "1..14"
+echo "1..16"
 complete_has "rep" replay "a verb"
 complete_has "trace d" dump "a trace subcommand"
 complete_has "replay --pro" --profile "a verb's option, from its --help"
@@ -41,4 +41,6 @@ complete_has "report t.rft --by cg" cgroup "report's views"
 complete_has "sweep me" merge "a sweep subcommand"
 complete_has "sweep run p.json --eng" --engine "a sweep option"
 complete_has "sweep run p.json --engine par" parallel "sweep's engines"
+complete_has "workload --seed 7 --limit 32M pre" prepare "workload's actions"
+complete_has "workload --no-cg" --no-cgroups "workload's options"
 exit $fail

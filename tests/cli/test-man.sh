@@ -17,8 +17,8 @@ man_opts() { grep -E '^\.BR? ' "$1" | grep -oE -- '\\-\\-[a-z]([a-z0-9]|\\-)*' |
 renderer=
 command -v groff > /dev/null && renderer=groff
 command -v mandoc > /dev/null && renderer=mandoc
-echo "1..$((2 * 10 + 1))"
-for verb in "" record replay compare validate report gen sweep trace lab; do
+echo "1..$((2 * 11 + 1))"
+for verb in "" record replay compare validate report gen sweep trace lab workload; do
 	page=$man/refault${verb:+-$verb}.1
 	if [ "$verb" = trace ]; then
 		for s in "" info dump verify slice recover convert; do help_opts trace $s; done
