@@ -171,11 +171,11 @@ static const struct cfg_key keys[] = {
 		 "refault counted), mapped (left out: only the kernel's faults read), auto "
 		 "(cached in a MADV_RANDOM mapping, reference elsewhere); default auto"),
 	ENUM_KEY("idle_absent", idle_absent_skip, idle_absent_names, 0,
-		 "a page a pte_young event (record --idle-pages) names that the model evicted (a "
-		 "shadow or a swap entry): fault (the access the scan saw faults it in, as it would have under the "
-		 "model's policy) or skip (left alone, counted in model.idle_absent: the scan "
-		 "comes up to an interval after the access, which the kernel may have held the "
-		 "page for); default fault"),
+		 "a page a pte_young event (record --idle-pages) names that the model evicted "
+		 "(a shadow or a swap entry): fault (the access the scan saw faults it in, as it "
+		 "would have under the model's policy) or skip (left alone, counted in "
+		 "model.idle_absent: the scan comes up to an interval after the access, which "
+		 "the kernel may have held the page for); default fault"),
 	ENUM_KEY("writeback", writeback, writeback_names, 0,
 		 "dirty file pages: clean (taken as written by the flusher before reclaim meets "
 		 "them) or flusher (dirty until a sync call of the trace, the flusher's background "

@@ -14,12 +14,12 @@
  *   - not resident: counted (model.idle_absent); where the model evicted it
  *     (a shadow or a swap entry), faulted in, as the access would have
  *     under the model's policy (a file fault, or do_swap_page() for an
- *     anonymous page); idle_absent=skip leaves it alone.  The event comes at the scan, up to
- *     an interval after the access: where the kernel kept the page for its
- *     young PTE and the model, which learns of it only now, evicted it
- *     meanwhile, the fault is a refault the kernel never had; where the
- *     model's policy or limit is another kernel's, it is the refault that
- *     kernel had (docs/fidelity.md, "Idle page tracking across changes":
+ *     anonymous page); idle_absent=skip leaves it alone.  The event comes
+ *     at the scan, up to an interval after the access: where the kernel
+ *     kept the page for its young PTE and the model, which learns of it
+ *     only now, evicted it meanwhile, the fault is a refault the kernel
+ *     never had; where the model's policy or limit is another kernel's, it
+ *     is the refault that kernel had (docs/fidelity.md, "Idle page tracking across changes":
  *     memory.max 32M -> 24M on a random mmap workload, refaults kernel
  *     +64.7 %, model from the 32M recordings +55.0 % with fault, -3.5 %
  *     with skip).
