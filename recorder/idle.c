@@ -289,6 +289,34 @@ static int emit_run(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, uint64
 	return rec_norm_emit(n, &ev);
 }
 
+/*
+ * Is @p's frame still mapped at its address?  The bitmap is read after the
+ * whole of pagemap: reclaim that evicts the page meanwhile frees its frame,
+ * whose bit then reads "not idle" (page_idle_get_folio() finds no folio on
+ * an LRU), as it does for a frame a new page got.  On a sequential mapped
+ * read through a memcg, runs of up to 285 pages behind the reader, which
+ * reclaim was evicting, were reported so; only a frame pagemap still shows
+ * after the read is.  @fd: the process's pagemap, opened on first use.
+ */
+static bool still_mapped(const struct rec_idle *ix, int32_t tgid, int *fd,
+			 const struct present *p)
+{
+	uint64_t e = 0;
+
+	if (*fd < 0) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%" PRId32 "/pagemap", tgid);
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (*fd < 0)
+			return false;	/* gone */
+	}
+	if (pread(*fd, &e, sizeof(e), (off_t)((p->addr >> ix->page_shift) * sizeof(e))) !=
+	    (ssize_t)sizeof(e))
+		return false;
+	return (e & PM_PRESENT) && (e & PM_PFN_MASK) == p->pfn;
+}
+
 /* One process: its accessed pages since the scan before as pte_young runs; its frames to mark. */
 static int scan_process(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, uint64_t mm,
 			uint64_t time)
@@ -296,7 +324,7 @@ static int scan_process(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, ui
 	uint64_t *vals = NULL, run_end = 0, page = 1ull << ix->page_shift;
 	const struct present *run = NULL;
 	size_t i;
-	int err = read_process(ix, tgid);
+	int err = read_process(ix, tgid), pm = -1;
 
 	if (!err)
 		err = marked_words(ix);
@@ -317,8 +345,9 @@ static int scan_process(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, ui
 		}
 		*mask |= 1ull << (p->pfn & 63);
 		ix->st.pages++;
-		if (!vals || !was || *was != key || is_idle(ix, vals, p->pfn))
-			continue;	/* not marked, another page's then, or idle */
+		if (!vals || !was || *was != key || is_idle(ix, vals, p->pfn) ||
+		    !still_mapped(ix, tgid, &pm, p))
+			continue;	/* not marked, another page's then, idle, or gone */
 		ix->st.young++;
 		/* a run: adjacent pages of one vma and one kind */
 		if (run && run_end == p->addr && run->vma == p->vma && run->file == p->file) {
@@ -332,6 +361,8 @@ static int scan_process(struct rec_idle *ix, struct rf_norm *n, int32_t tgid, ui
 	}
 	if (!err && run)
 		err = emit_run(ix, n, tgid, mm, time, run, run_end);
+	if (pm >= 0)
+		close(pm);
 	free(vals);
 	return err;
 }
