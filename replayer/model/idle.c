@@ -21,8 +21,8 @@
  *     never had; where the model's policy or limit is another kernel's, it
  *     is the refault that kernel had (docs/fidelity.md, "Idle page tracking across changes":
  *     memory.max 32M -> 24M on a random mmap workload, refaults kernel
- *     +64.7 %, model from the 32M recordings +55.0 % with fault, -3.5 %
- *     with skip).
+ *     +64.8 %, model from the 32M recordings +63.1 % with fault; -3.5 %
+ *     with skip on earlier recordings).
  * Then the scan's marking: it moves each young PTE bit to the folio's own
  * young flag (folio_set_young()), which folio_referenced() counts
  * (folio_test_clear_young()) and the multi-gen LRU's page-table walk, which
