@@ -558,7 +558,7 @@ static void __attribute__((noreturn)) child(struct phase_run *r, unsigned int i,
 					    const sigset_t *mask)
 {
 	const struct rf_workload_stream *s = &r->p->phases[r->phase].tasks[i];
-	char msg[RF_WORKLOAD_ERRLEN] = "", name[16];
+	char msg[RF_WORKLOAD_ERRLEN] = "", name[32];	/* PR_SET_NAME keeps 15 bytes: "wl-p3.t4" */
 	struct task t = { .s = s, .err = msg, .errlen = sizeof(msg) };
 	int ret = 0;
 
