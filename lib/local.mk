@@ -4,7 +4,7 @@
 # that uses it; its symbols are hidden in the installed libraries.
 noinst_LTLIBRARIES += librefault-util.la
 librefault_util_la_SOURCES = \
-	lib/clock.h lib/compiler.h lib/hash.h lib/hashmap.h lib/grow.h lib/grow.c lib/units.h lib/units.c \
+	lib/clock.h lib/compiler.h lib/hash.h lib/hashmap.h lib/prng.h lib/grow.h lib/grow.c lib/units.h lib/units.c \
 	lib/outfile.h lib/outfile.c lib/utf8.h lib/utf8.c lib/html.h lib/html.c \
 	lib/term.h lib/term.c
 librefault_util_la_LIBADD = -lm

@@ -100,7 +100,7 @@ static uint64_t clamp(uint64_t v, uint64_t lo, uint64_t hi)
  * apart), then rounded to 64 KiB within [@lo, @lo * 2^@octaves], both ends
  * rounded inwards (and never below 64 KiB).
  */
-static uint64_t log_uniform(struct wl_rng *r, uint64_t lo, unsigned int octaves)
+static uint64_t log_uniform(struct rf_xoshiro *r, uint64_t lo, unsigned int octaves)
 {
 	uint64_t x = wl_below(r, 64ull * octaves), hi = lo << octaves;
 	unsigned __int128 v = (unsigned __int128)(lo << (x / 64)) * exp2_64ths[x % 64];
@@ -139,7 +139,7 @@ static bool is_sequential(const struct rf_workload_stream *s)
 }
 
 /* The region of a file stream: the whole file, or a range of at least a quarter of it. */
-static void draw_region(struct wl_rng *r, struct rf_workload_stream *s, uint64_t size)
+static void draw_region(struct rf_xoshiro *r, struct rf_workload_stream *s, uint64_t size)
 {
 	uint64_t min = RF_MIN(round_up(size / 4), size);
 
@@ -154,7 +154,7 @@ static void draw_region(struct wl_rng *r, struct rf_workload_stream *s, uint64_t
 }
 
 /* A hot range of 0.02 to 0.3 x the limit (at most the file) and the share of operations sent there. */
-static void draw_hot(struct wl_rng *r, struct rf_workload_stream *s, uint64_t limit, uint64_t size)
+static void draw_hot(struct rf_xoshiro *r, struct rf_workload_stream *s, uint64_t limit, uint64_t size)
 {
 	uint64_t permille = 20 + wl_below(r, 281);
 	unsigned __int128 len = (unsigned __int128)limit * permille / 1000;
@@ -167,7 +167,7 @@ static void draw_hot(struct wl_rng *r, struct rf_workload_stream *s, uint64_t li
 		s->hot_offset = s->hot_length = s->hot_rate100 = 0;
 }
 
-static void draw_hint(struct wl_rng *r, struct rf_workload_stream *s)
+static void draw_hint(struct rf_xoshiro *r, struct rf_workload_stream *s)
 {
 	bool on = wl_below(r, 100) < P_HINT;
 	enum rf_workload_hint h = RF_WORKLOAD_HINT_SEQUENTIAL + (unsigned int)wl_below(r, 3);
@@ -183,7 +183,7 @@ static void draw_hint(struct wl_rng *r, struct rf_workload_stream *s)
 	}
 }
 
-static void draw_stream(struct wl_rng *r, const struct rf_workload_params *p,
+static void draw_stream(struct rf_xoshiro *r, const struct rf_workload_params *p,
 			struct rf_workload_stream *s)
 {
 	uint64_t limit = p->in.limit, pages;
@@ -295,7 +295,7 @@ int rf_workload_draw(const struct rf_workload_inputs *in, struct rf_workload_par
 		     size_t errlen)
 {
 	uint64_t scale_ppm;
-	struct wl_rng r;
+	struct rf_xoshiro r;
 	unsigned int i, t;
 	int ret = check_inputs(in, &scale_ppm, err, errlen);
 
@@ -303,7 +303,7 @@ int rf_workload_draw(const struct rf_workload_inputs *in, struct rf_workload_par
 		return ret;
 	memset(p, 0, sizeof(*p));
 	p->in = *in;
-	wl_rng_seed(&r, in->seed);
+	rf_xoshiro_seed(&r, in->seed);
 	p->nr_files = 1 + (unsigned int)wl_below(&r, RF_WORKLOAD_MAX_FILES);
 	for (i = 0; i < p->nr_files; i++)
 		p->file_size[i] = log_uniform(&r, in->limit / 4, 4);

@@ -84,7 +84,7 @@ static int make_file(const struct rf_workload_params *p, unsigned int i, const c
 		     uint64_t size, char *err, size_t errlen)
 {
 	uint64_t *buf = malloc(FILL_CHUNK), done;
-	struct wl_rng r;
+	struct rf_xoshiro r;
 	int fd, ret = 0;
 	size_t k;
 
@@ -92,7 +92,7 @@ static int make_file(const struct rf_workload_params *p, unsigned int i, const c
 		snprintf(err, errlen, "%s: out of memory", path);
 		return RF_ERR_NOMEM;
 	}
-	wl_rng_seed(&r, file_seed(p->in.seed, i));
+	rf_xoshiro_seed(&r, file_seed(p->in.seed, i));
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
@@ -104,7 +104,7 @@ static int make_file(const struct rf_workload_params *p, unsigned int i, const c
 		size_t n = (size_t)RF_MIN(size - done, FILL_CHUNK);
 
 		for (k = 0; k < FILL_CHUNK / sizeof(*buf); k++)
-			buf[k] = wl_next(&r);
+			buf[k] = rf_xoshiro_next(&r);
 		if (write_all(fd, (const char *)buf, n))
 			ret = -errno;
 	}
@@ -203,7 +203,7 @@ struct task {
 	const struct rf_workload_stream *s;
 	const char *path;		/* the file of a file kind */
 	uint64_t file_size;
-	struct wl_rng rng;
+	struct rf_xoshiro rng;
 	char *err;
 	size_t errlen;
 };
@@ -391,7 +391,7 @@ static int run_mmap(struct task *t)
 		uint64_t off = map_page(t, &cursor) * PAGE;
 
 		if (store)
-			m[off] = (unsigned char)wl_next(&t->rng);
+			m[off] = (unsigned char)rf_xoshiro_next(&t->rng);
 		else
 			(void)m[off];
 	}
@@ -412,7 +412,7 @@ static int run_write(struct task *t)
 		return fail(t, "malloc");
 	}
 	for (k = 0; k < s->chunk / sizeof(*buf); k++)
-		buf[k] = wl_next(&t->rng);
+		buf[k] = rf_xoshiro_next(&t->rng);
 	fd = open_file(t, O_WRONLY);
 	if (fd < 0) {
 		free(buf);
@@ -513,7 +513,7 @@ static int run_anon(struct task *t)
 		page = i % pages;
 		if (s->random_order) {
 			if (page == 0)
-				perm_init(&pm, pages, wl_next(&t->rng));
+				perm_init(&pm, pages, rf_xoshiro_next(&t->rng));
 			page = perm_at(&pm, page);
 		}
 		a[page * PAGE] = (unsigned char)(i / pages + 1);
@@ -571,7 +571,7 @@ static void __attribute__((noreturn)) child(struct phase_run *r, unsigned int i,
 	if (!ret) {
 		t.path = r->paths[s->file];
 		t.file_size = r->p->file_size[s->file];
-		wl_rng_seed(&t.rng, s->seed);
+		rf_xoshiro_seed(&t.rng, s->seed);
 		ret = run_stream(&t);
 	}
 	if (ret) {

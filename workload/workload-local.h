@@ -12,61 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/prng.h"
 #include "workload/workload.h"
 
 /*
- * The generator: xoshiro256** (Blackman, Vigna: "Scrambled linear
- * pseudorandom number generators", 2018), its state filled from the seed by
- * splitmix64, as its authors advise.  Written here so that a draw is the
- * same on every libc.
- */
-struct wl_rng {
-	uint64_t s[4];
-};
-
-static inline uint64_t wl_splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static inline void wl_rng_seed(struct wl_rng *r, uint64_t seed)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		r->s[i] = wl_splitmix64(&seed);
-}
-
-static inline uint64_t wl_rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t wl_next(struct wl_rng *r)
-{
-	uint64_t *s = r->s, result = wl_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = wl_rotl(s[3], 45);
-	return result;
-}
-
-/*
- * Uniform in [0, @n) (0 for @n 0) from exactly one draw, by the high half of
+ * Uniform in [0, @n) (0 for @n 0) from exactly one draw of xoshiro256**, by the high half of
  * a 128-bit product (Lemire): a bias of at most n / 2^64, and every value
  * costs the same one step, so what follows a draw never depends on its value.
  */
-static inline uint64_t wl_below(struct wl_rng *r, uint64_t n)
+static inline uint64_t wl_below(struct rf_xoshiro *r, uint64_t n)
 {
-	return (uint64_t)(((unsigned __int128)wl_next(r) * n) >> 64);
+	return (uint64_t)(((unsigned __int128)rf_xoshiro_next(r) * n) >> 64);
 }
 
 /* The seed of task @task (0-based) of phase @phase: a function of the draw's seed alone. */

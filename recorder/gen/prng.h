@@ -11,8 +11,10 @@
 
 #include <stdint.h>
 
+#include "lib/prng.h"
+
 struct gen_prng {
-	uint64_t s[4];
+	struct rf_xoshiro x;
 };
 
 void gen_prng_seed(struct gen_prng *p, uint64_t seed, uint64_t stream);

@@ -23,6 +23,7 @@
  * node, one zone, GFP_KERNEL (__GFP_IO) reclaim.
  */
 #include "lib/compiler.h"
+#include "lib/prng.h"
 #include "model-local.h"
 #include "lru.h"
 #include "lru_gen.h"
@@ -40,11 +41,8 @@
 /* get_random_u32_below(): splitmix64 of the model's own state, seeded by lru_gen_seed */
 static uint32_t random_below(struct rf_model *m, uint32_t n)
 {
-	uint64_t z = (m->rng += 0x9e3779b97f4a7c15ull);
+	uint64_t z = rf_splitmix64(&m->rng);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
 	return (uint32_t)(((z >> 32) * n) >> 32);
 }
 

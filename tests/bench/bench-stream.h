@@ -10,13 +10,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "lib/prng.h"
+
 static inline uint64_t rand64(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return rf_splitmix64(s);
 }
 
 /* uniform in [0, 1) */
