@@ -169,16 +169,30 @@ static int check_v1(struct wl_cgroups *cg, char *err, size_t errlen)
 	return 0;
 }
 
-static int check_v2(struct wl_cgroups *cg, char *err, size_t errlen)
+/* Whether the controller list @knob of @dir (its path into @path) names memory: 1, 0, or -1 said. */
+static int lists_memory(const char *dir, const char *knob, char *path, size_t len, char *err,
+			size_t errlen)
 {
-	char path[PATH_MAX + 32], v[1024];
+	char v[1024];
 	int e;
 
-	file_in(path, sizeof(path), cg->own, "cgroup.controllers");
+	file_in(path, len, dir, knob);
 	e = read_line(path, v, sizeof(v));
-	if (e)
-		return say(err, errlen, -e, "reading %s", path);
-	if (!has_word(v, "memory"))
+	if (e) {
+		say(err, errlen, -e, "reading %s", path);
+		return -1;
+	}
+	return has_word(v, "memory");
+}
+
+static int check_v2(struct wl_cgroups *cg, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	int has = lists_memory(cg->own, "cgroup.controllers", path, sizeof(path), err, errlen);
+
+	if (has < 0)
+		return RF_ERR_UNSUPPORTED;
+	if (!has)
 		return say(err, errlen, 0, "%s has no memory controller for children to have",
 				   path);
 	return 0;
@@ -233,15 +247,12 @@ static int make_dir(const char *dir, char *err, size_t errlen)
 /* v2: the driver into its leaf, then +memory for the children (the leaf included) */
 static int enable_v2(struct wl_cgroups *cg, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 32], v[1024];
-	int e;
+	char path[PATH_MAX + 32];
+	int e, has = lists_memory(cg->own, "cgroup.subtree_control", path, sizeof(path), err,
+				  errlen);
 
-	file_in(path, sizeof(path), cg->own, "cgroup.subtree_control");
-	e = read_line(path, v, sizeof(v));
-	if (e)
-		return say(err, errlen, -e, "reading %s", path);
-	if (has_word(v, "memory"))
-		return 0;
+	if (has)
+		return has < 0 ? RF_ERR_UNSUPPORTED : 0;
 	if (!cg->own_is_root) {
 		file_in(cg->leaf, sizeof(cg->leaf), cg->own, LEAF);
 		e = make_dir(cg->leaf, err, errlen);
