@@ -36,6 +36,7 @@
 struct record_cmd {
 	struct rf_record_session_opts o;	/* o.rec: the recorder's */
 	bool quiet;
+	char params[sizeof(((struct rf_trace_header *)0)->params)];	/* --params @FILE's text */
 };
 
 static void usage(FILE *out)
@@ -64,7 +65,8 @@ static void usage(FILE *out)
 		"  -m, --buffer-size SIZE  ring buffer per CPU (default 8M)\n"
 		"      --memcg-limit SIZE  run COMMAND in a fresh memory cgroup with this limit\n"
 		"      --params TEXT       put TEXT (what COMMAND was drawn from: refault workload\n"
-		"                          --describe) into the trace header's params\n"
+		"                          --describe) into the trace header's params; @FILE: FILE's\n"
+		"                          text (its last newline dropped), read when recording starts\n"
 		"  -e, --events LIST       groups or events, comma-separated, as perf record -e (default\n"
 		"                          all; --list-events names them: -e refs,vmscan)\n"
 		"      --kprobes WHEN      read hits and faults from kprobe events: auto (default: where\n"
@@ -402,6 +404,50 @@ static void summary(const struct record_cmd *c, const struct rf_record_session_s
  * and then a trace that could not be closed are two); the summary once the
  * trace has its name; then the instance and the memcg removed.
  */
+/*
+ * --params @FILE: the text of FILE (a job file of refault lab gives one word
+ * an option, so a description with blanks comes as a file copied into the
+ * guest).  Read here, not when the options are parsed: refault lab checks a
+ * job's options on the host, where FILE is not.
+ */
+static int read_params(struct record_cmd *c)
+{
+	const char *path = c->o.params + 1;
+	bool more;
+	size_t n;
+	FILE *f;
+	int e;
+
+	f = fopen(path, "r");
+	if (!f) {
+		rf_err(VERB, "--params @%s: %s", path, strerror(errno));
+		return RF_EXIT_USAGE;
+	}
+	n = fread(c->params, 1, sizeof(c->params), f);
+	more = n == sizeof(c->params) && getc(f) != EOF;
+	e = ferror(f) ? errno : 0;
+	fclose(f);
+	if (e) {
+		rf_err(VERB, "--params @%s: %s", path, strerror(e));
+		return RF_EXIT_USAGE;
+	}
+	if (n && c->params[n - 1] == '\n' && !more)
+		n--;
+	if (more || n >= sizeof(c->params)) {
+		rf_err(VERB, "--params @%s: more than %zu bytes (the trace header's params)", path,
+		       sizeof(c->params) - 1);
+		return RF_EXIT_USAGE;
+	}
+	if (memchr(c->params, 0, n)) {
+		rf_err(VERB, "--params @%s: a NUL byte at offset %zu: the params are text", path,
+		       (size_t)((char *)memchr(c->params, 0, n) - c->params));
+		return RF_EXIT_USAGE;
+	}
+	c->params[n] = 0;
+	c->o.params = c->params;
+	return 0;
+}
+
 static int record(struct record_cmd *c)
 {
 	struct rf_record_session_stats st;
@@ -409,6 +455,8 @@ static int record(struct record_cmd *c)
 	char msg[16384];
 	int ret;
 
+	if (c->o.params && c->o.params[0] == '@' && (ret = read_params(c)))
+		return ret;
 	if (rf_record_session_open(&s, &c->o, msg, sizeof(msg))) {
 		rf_err(VERB, "%s", msg);
 		return RF_EXIT_FAILURE;

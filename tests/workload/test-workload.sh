@@ -147,6 +147,16 @@ refused "--describe=yaml" "text or json" --seed 1 --limit 32M --describe=yaml
 st=$?
 check "refault record --params over 4095 bytes: exit 2, said (status $st)" \
 	'[ $st -eq 2 ] && grep -q "^refault record: --params: at most 4095 bytes" "$tmp/err"'
+"$REFAULT" record --params "@$tmp/none" -o "$tmp/none.rft" -- true > /dev/null 2> "$tmp/err"
+st=$?
+check "refault record --params @FILE without FILE: exit 2, the file named, no trace (status $st)" \
+	'[ $st -eq 2 ] && grep -q "^refault record: --params @$tmp/none: No such file" "$tmp/err" &&
+	 [ ! -e "$tmp/none.rft" ]'
+{ head -c 4095 /dev/zero | tr '\0' x; echo; echo y; } > "$tmp/long"
+"$REFAULT" record --params "@$tmp/long" -o "$tmp/none.rft" -- true > /dev/null 2> "$tmp/err"
+st=$?
+check "refault record --params @FILE over 4095 bytes: exit 2, said (status $st)" \
+	'[ $st -eq 2 ] && grep -q "^refault record: --params @$tmp/long: more than 4095 bytes" "$tmp/err"'
 
 # --- sibling cgroups, for real
 sib=$("$PYTHON3" -c '
@@ -200,9 +210,11 @@ else
 	# the recording's memcg is larger than the draw's 4M: under ASan the driver itself
 	# needs tens of MiB, and at 4M the OOM killer ended it (status 137)
 	if [ -d /sys/kernel/tracing/instances ] && "$REFAULT" trace --help > /dev/null 2>&1; then
+		# the params from a file (as refault lab's job files give them), its newline dropped
+		wl --seed "$sib" --limit 4M --describe > "$tmp/sib.params"
 		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
 			"$REFAULT" record -q -o "$tmp/sib.rft" --memcg-limit 256M \
-			--params "$(wl --seed "$sib" --limit 4M --describe)" -- \
+			--params "@$tmp/sib.params" -- \
 			"$REFAULT" workload -q --seed "$sib" --limit 4M --dir "$d" 2> "$tmp/err"
 		st=$?
 		sed 's/^/# /' "$tmp/err"
