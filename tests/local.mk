@@ -21,4 +21,5 @@ include tests/cli/local.mk
 include tests/report/local.mk
 include tests/sweep/local.mk
 include tests/workload/local.mk
+include tests/space/local.mk
 include tests/bench/local.mk
