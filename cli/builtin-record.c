@@ -400,11 +400,6 @@ static void summary(const struct record_cmd *c, const struct rf_record_session_s
 }
 
 /*
- * Open, run and close the session, each error said as it comes (a failed run
- * and then a trace that could not be closed are two); the summary once the
- * trace has its name; then the instance and the memcg removed.
- */
-/*
  * --params @FILE: the text of FILE (a job file of refault lab gives one word
  * an option, so a description with blanks comes as a file copied into the
  * guest).  Read here, not when the options are parsed: refault lab checks a
@@ -448,6 +443,11 @@ static int read_params(struct record_cmd *c)
 	return 0;
 }
 
+/*
+ * Open, run and close the session, each error said as it comes (a failed run
+ * and then a trace that could not be closed are two); the summary once the
+ * trace has its name; then the instance and the memcg removed.
+ */
 static int record(struct record_cmd *c)
 {
 	struct rf_record_session_stats st;
