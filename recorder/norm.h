@@ -37,6 +37,8 @@ struct rf_read {
  * file_readahead has said yet: contiguous folios of one order of one file
  * (readahead.c).  nr == 0: none.
  */
+#define RF_LOOSE_RUNS	8
+
 struct rf_ra_run {
 	uint64_t ino;
 	uint64_t index;
@@ -81,6 +83,13 @@ struct rec_task {
 	uint64_t cgroup;
 	struct rf_read rd;
 	struct rf_ra_run ra;
+	/*
+	 * Adds of one file outside any read, fault or readahead call the
+	 * recorder saw begin, in runs: a read's if its get_pages follows
+	 * (exec's kernel_read() of the program), else a write's (readahead.c)
+	 */
+	struct rf_ra_run loose[RF_LOOSE_RUNS];
+	uint8_t nr_loose;
 	struct rf_fault_ctx fault;
 	/* last get_pages outside a traced read, to drop the kernel's retries */
 	uint64_t solo_ino, solo_index, solo_last;
@@ -138,6 +147,7 @@ struct rf_pending_fault {
 	uint8_t order;		/* of the movable folio allocated inside the fault */
 	uint64_t pfn;		/* and its pfn */
 	bool on;
+	bool kernel;		/* page_fault_kernel: the kernel touched a user page */
 };
 
 
@@ -227,6 +237,20 @@ void rec_fault_refolio(struct rf_norm *n, const struct rec_task *t, struct rf_ev
 int rec_ra_add(struct rf_norm *n, struct rec_task *t, const struct rf_raw *raw, uint32_t dev,
 	       uint64_t ino, uint64_t index, uint8_t order);
 int rec_ra_flush(struct rf_norm *n, struct rec_task *t);
+/*
+ * An add of @t outside every context above; rec_ra_loose_take() -- a get_pages
+ * of @t outside a read it saw begin -- writes those of (@dev, @ino) from
+ * @index on as its readahead, and forgets the rest.  Any other record of @t
+ * forgets them (rec_ra_loose_drop()).
+ */
+void rec_ra_loose_add(struct rec_task *t, const struct rf_raw *raw, uint32_t dev, uint64_t ino,
+		      uint64_t index, uint8_t order);
+int rec_ra_loose_take(struct rf_norm *n, struct rec_task *t, uint32_t dev, uint64_t ino,
+		      uint64_t index);
+static inline void rec_ra_loose_drop(struct rec_task *t)
+{
+	t->nr_loose = 0;
+}
 /* A record of another task than @pid's: the open run goes out, at about the time of its adds. */
 int rec_ra_interleaved(struct rf_norm *n, int32_t pid);
 int rec_fault_hold(struct rf_norm *n, struct rec_task *t, const struct rf_event *ev, uint64_t addr);

@@ -135,7 +135,14 @@ static int on_get_pages(struct rf_norm *n, const struct rf_tp *tp, const struct 
 		rd->gend = last > rd->gend ? last : rd->gend;
 		return 0;
 	}
-	/* a read we did not see enter (io_uring's, ...): drop the kernel's re-emits */
+	/* a read we did not see enter (exec's, ...): what it read ahead, then the read */
+	if (t->nr_loose) {
+		int err = rec_ra_loose_take(n, t, dev, ino, idx);
+
+		if (err)
+			return err;
+	}
+	/* drop the kernel's re-emits */
 	if (t->solo_ino == ino && t->solo_dev == dev && t->solo_last == last &&
 	    idx >= t->solo_index)
 		return 0;
@@ -251,7 +258,7 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 	uint64_t ino, idx;
 	uint32_t dev;
 	uint8_t order;
-	int err;
+	int err = 0;
 
 	pc_event(&ev, tp, raw, t->pid, add);
 	dev = ev.u.file.dev;
@@ -283,11 +290,13 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 	 * copy_file_range() write what they read: an add of a file other than the
 	 * one they read is the write's (its file_write comes from the dirtying).
 	 */
-	err = (t->rd.active && !(t->rd.splice && t->rd.have_g &&
-				 (t->rd.dev != dev || t->rd.ino != ino))) || t->ra_call ||
-	      (t->fault.on && t->fault.ev.type == RF_EV_FILE_FAULT &&
-	       t->fault.ev.u.file.dev == dev && t->fault.ev.u.file.ino == ino) ?
-	      rec_ra_add(n, t, raw, dev, ino, idx, order) : 0;
+	if ((t->rd.active && !(t->rd.splice && t->rd.have_g &&
+			       (t->rd.dev != dev || t->rd.ino != ino))) || t->ra_call ||
+	    (t->fault.on && t->fault.ev.type == RF_EV_FILE_FAULT &&
+	     t->fault.ev.u.file.dev == dev && t->fault.ev.u.file.ino == ino))
+		err = rec_ra_add(n, t, raw, dev, ino, idx, order);
+	else if (!t->rd.active && !t->fault.on)
+		rec_ra_loose_add(t, raw, dev, ino, idx, order);
 	return err ? err : rec_norm_emit(n, &ev);
 }
 
@@ -492,6 +501,9 @@ void rec_fault_refolio(struct rf_norm *n, const struct rec_task *t, struct rf_ev
 	fault_folio(n, v, addr, ev);
 }
 
+/* A field of either event that names a fault: both name the file and page alike */
+#define FILEMAP_FIELD(field) TPF_SAME(mm_filemap_fault, mm_filemap_map_pages, field)
+
 /*
  * The filemap event right after a fault names the file for sure; the mapping
  * table may have it wrong (an mmap whose fd was closed and reused before we
@@ -501,12 +513,9 @@ void rec_fault_refolio(struct rf_norm *n, const struct rec_task *t, struct rf_ev
 static void correct_vma(struct rf_norm *n, struct rec_vma *v, uint64_t addr, const struct rf_tp *tp,
 			const struct rf_raw *raw, bool exact)
 {
-	/* @tp is either event: both name the file and page in their first fields */
-#define FILEMAP_FIELD(field) TPF_SAME(mm_filemap_fault, mm_filemap_map_pages, field)
 	uint64_t ino = rec_tp_u64(tp, FILEMAP_FIELD(i_ino), raw->data);
 	uint64_t idx = rec_tp_u64(tp, FILEMAP_FIELD(index), raw->data);
 	uint32_t dev = rec_tp_u64(tp, FILEMAP_FIELD(s_dev), raw->data);
-#undef FILEMAP_FIELD
 
 	if (v->ino == ino && v->dev == dev)
 		return;
@@ -517,8 +526,32 @@ static void correct_vma(struct rf_norm *n, struct rec_vma *v, uint64_t addr, con
 }
 
 /*
+ * The page a kernel fault's filemap event names, as a one-page mapping in
+ * @page, unless @v (the task's mapping at @addr) is of that file.  The
+ * task's table is left alone: exec maps the new program (and padzero()
+ * faults in it) before sched_process_exec gives the task its new mm.
+ */
+static struct rec_vma *kernel_fault_page(struct rf_norm *n, struct rec_vma *v, uint64_t addr,
+					 const struct rf_tp *tp, const struct rf_raw *raw,
+					 struct rec_vma *page)
+{
+	uint64_t ino = rec_tp_u64(tp, FILEMAP_FIELD(i_ino), raw->data);
+	uint32_t dev = rec_tp_u64(tp, FILEMAP_FIELD(s_dev), raw->data);
+
+	if (v && v->ino == ino && v->dev == dev)
+		return v;
+	*page = (struct rec_vma){ .start = addr & ~((1ull << n->page_shift) - 1), .ino = ino,
+				  .dev = dev,
+				  .pgoff = rec_tp_u64(tp, FILEMAP_FIELD(index), raw->data) };
+	page->end = page->start + (1ull << n->page_shift);
+	return page;
+}
+
+/*
  * Emit the fault held on @cpu, with the file named by @tp/@raw if it is its
- * filemap event; the event emitted in @out if it is not NULL.
+ * filemap event; the event emitted in @out if it is not NULL.  A kernel fault
+ * at an address no mapping covers mapped nothing (a copy that failed with
+ * EFAULT, perf's copy of a user stack past its end): it is left out.
  */
 static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 		       const struct rf_raw *raw, struct rf_event *out)
@@ -527,14 +560,19 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 	struct rf_event dummy, *evp = out ? out : &dummy, ev = { .cpu = cpu, .pid = pf->pid };
 	struct rec_task *t = rec_task_get(n, pf->time, pf->pid);
 	struct rec_mm *mm = t ? rec_mm_get(n, t->mm, t->tgid) : NULL;
-	struct rec_vma *v = mm ? resolve(n, mm, pf->addr, pf->time, tp != NULL) : NULL;
+	struct rec_vma *v = mm ? resolve(n, mm, pf->addr, pf->time, tp && !pf->kernel) : NULL;
+	struct rec_vma page;
 
 	pf->on = false;
 	n->nr_pending--;
 	if (!t)
 		return RF_ERR_NOMEM;
 	ev.time = pf->time;
-	if (v && tp)
+	if (pf->kernel && tp)
+		v = kernel_fault_page(n, v, pf->addr, tp, raw, &page);
+	else if (pf->kernel && !v)
+		return 0;
+	else if (v && tp)
 		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_mm_filemap_fault]);
 	if (!v)
 		n->unresolved++;
@@ -703,8 +741,16 @@ static struct rf_pending_fault *pending_of(struct rf_norm *n, uint32_t cpu, int3
 	return &n->pending[c];
 }
 
+/*
+ * page_fault_user, or page_fault_kernel at a user address (@kernel): the
+ * kernel itself touched a page of the task that was not mapped -- a read()'s
+ * copy_to_user() into a buffer not touched yet, exec's padzero() clearing the
+ * tail of the program's data (load_elf_binary()), whose filemap_fault() reads
+ * around it in the program's file.  Either maps the page as a user fault
+ * would (handle_mm_fault()), so both are the task's fault.
+ */
 static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		    struct rec_task *t)
+		    struct rec_task *t, bool kernel)
 {
 	struct rf_pending_fault *pf;
 	uint32_t cpu;
@@ -723,11 +769,13 @@ static int on_fault(struct rf_norm *n, const struct rf_tp *tp, const struct rf_r
 	pf->on = true;
 	pf->pid = t->pid;
 	pf->time = raw->ts;
-	pf->addr = rec_tp_u64(tp, TPF(page_fault_user, address), raw->data);
-	pf->flags = rec_tp_u64(tp, TPF(page_fault_user, error_code), raw->data) & FAULT_WRITE ?
-		    RF_REF_WRITE : 0;
+	pf->addr = rec_tp_u64(tp, TPF_SAME(page_fault_user, page_fault_kernel, address), raw->data);
+	pf->flags = rec_tp_u64(tp, TPF_SAME(page_fault_user, page_fault_kernel, error_code),
+			       raw->data) & FAULT_WRITE ? RF_REF_WRITE : 0;
 	pf->order = 0;
-	t->ra_call = false;	/* a user fault is outside any syscall: an exit was lost */
+	pf->kernel = kernel;
+	if (!kernel)
+		t->ra_call = false;	/* a user fault is outside any syscall: an exit was lost */
 	return 0;
 }
 
@@ -1562,7 +1610,8 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 	case TP_mm_filemap_get_pages: return on_get_pages(n, tp, raw, t);
 	case TP_mm_filemap_add_to_page_cache: return on_pc(n, tp, raw, t, true);
 	case TP_mm_filemap_delete_from_page_cache: return on_pc(n, tp, raw, t, false);
-	case TP_page_fault_user: return on_fault(n, tp, raw, t);
+	case TP_page_fault_user: return on_fault(n, tp, raw, t, false);
+	case TP_page_fault_kernel: return on_fault(n, tp, raw, t, true);
 	case TP_writeback_dirty_folio: return on_dirty(n, tp, raw, t);
 	case TP_sys_enter_read:
 		read_begin(t, rec_tp_u64(tp, TPF(sys_enter_read, count), d),
@@ -1658,6 +1707,10 @@ int rec_norm_record(void *ctx, const struct rf_raw *raw)
 		return 0;
 	n->records++;
 	id = tp - n->cfg.tps->tp;
+	/* a fault at a kernel address (the top half: bit 63 set) is no task's page */
+	if (id == TP_page_fault_kernel &&
+	    (int64_t)rec_tp_u64(tp, TPF(page_fault_kernel, address), raw->data) < 0)
+		return 0;
 	/* no task of the scope: it holds no fault, breaks no readahead run, is not named */
 	/* an I/O completion: no task's, it breaks no readahead run and ends no fault */
 	if (id == TP_folio_end_writeback)
@@ -1704,6 +1757,9 @@ int rec_norm_record(void *ctx, const struct rf_raw *raw)
 	t = rec_task_get(n, raw->ts, pid);
 	if (!t)
 		return RF_ERR_NOMEM;
+	/* a task's loose adds are a read's only if its get_pages comes next */
+	if (t->nr_loose && !inside_fault(id) && id != TP_mm_filemap_get_pages)
+		rec_ra_loose_drop(t);
 	if (t->fault.on) {
 		int err = 0;
 

@@ -41,6 +41,10 @@
 /* A reference the normalizer held back (a file fault) may come this late. */
 #define EXPIRE_MARGIN_NS	(500ull * 1000 * 1000)
 #define POLL_MS			10
+/* sys_enter_read, sys_enter_pread64, page_fault_user, page_fault_kernel, sys_exit */
+#define NR_SAMPLED		5
+/* kinds' value for page_fault_kernel: a fault sample, of a kernel fault */
+#define KIND_KERNEL_FAULT	(RF_SAMPLE_NR + 1)
 
 /* A thread's samples. */
 struct thread_q {
@@ -228,16 +232,17 @@ static int open_ring(struct rf_stacks *s, int fd, char *msg, size_t len)
  * samples of the read syscalls and of user faults, and the syscall exits,
  * all writing into the CPU's ring (*@ring_fd, made by the first).
  */
-static int open_cpu(struct rf_stacks *s, const int tps[RF_SAMPLE_NR + 1], pid_t pid, int cpu,
+static int open_cpu(struct rf_stacks *s, const int tps[NR_SAMPLED], pid_t pid, int cpu,
 		    int *ring_fd, char *msg, size_t len)
 {
-	static const uint8_t kinds[] = { RF_SAMPLE_READ, RF_SAMPLE_READ, RF_SAMPLE_FAULT, RF_SAMPLE_EXIT };
+	static const uint8_t kinds[NR_SAMPLED] = { RF_SAMPLE_READ, RF_SAMPLE_READ, RF_SAMPLE_FAULT,
+						   KIND_KERNEL_FAULT, RF_SAMPLE_EXIT };
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t pages = s->cfg.ring_pages ? s->cfg.ring_pages : RING_PAGES_DEFAULT;
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < NR_SAMPLED; i++) {
 		struct perf_event_attr a;
 		int fd;
 
@@ -299,7 +304,7 @@ int rec_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, cha
 {
 	const char *dir = cfg->tracefs_dir ? cfg->tracefs_dir : tracefs_tracing_dir();
 	struct rf_stacks *s = calloc(1, sizeof(*s));
-	int tps[RF_SAMPLE_NR + 1], ncpu = get_nprocs_conf(), cpu, err = 0;
+	int tps[NR_SAMPLED], ncpu = get_nprocs_conf(), cpu, err = 0;
 	pid_t *tids = NULL;
 	size_t nr_tids = 0, t;
 
@@ -317,8 +322,9 @@ int rec_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, cha
 	tps[0] = tp_id(dir, "syscalls", "sys_enter_read", msg, len);
 	tps[1] = tp_id(dir, "syscalls", "sys_enter_pread64", msg, len);
 	tps[2] = tp_id(dir, "exceptions", "page_fault_user", msg, len);
-	tps[3] = tp_id(dir, "raw_syscalls", "sys_exit", msg, len);
-	for (t = 0; t < 4; t++)
+	tps[3] = tp_id(dir, "exceptions", "page_fault_kernel", msg, len);
+	tps[4] = tp_id(dir, "raw_syscalls", "sys_exit", msg, len);
+	for (t = 0; t < NR_SAMPLED; t++)
 		if (tps[t] < 0)
 			return tps[t];
 	s->unw = rec_unwinder_new();
@@ -496,7 +502,10 @@ static void apply_maps(struct rf_stacks *s, uint64_t time)
 	free(todo);
 }
 
-/* The kind of the event of id @id (every sample starts with it), or RF_SAMPLE_NR. */
+/*
+ * The kind of the event of id @id (every sample starts with it): an enum
+ * rf_sample_kind, KIND_KERNEL_FAULT, or RF_SAMPLE_NR.
+ */
 static uint8_t event_kind(const struct rf_stacks *s, uint64_t id)
 {
 	const uint32_t *k = id_map_get(&s->kinds, id);
@@ -560,7 +569,8 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 	memset(&sm, 0, sizeof(sm));
 	TAKE(&sm.time, 8);
 	sm.seq = s->sample_seq++;
-	sm.kind = kind;
+	sm.kernel = kind == KIND_KERNEL_FAULT;
+	sm.kind = kind = sm.kernel ? RF_SAMPLE_FAULT : kind;
 	if (kind != RF_SAMPLE_EXIT) {
 		TAKE(&abi, 8);
 		if (abi) {
@@ -877,6 +887,13 @@ static uint32_t unwind_sample(struct rf_stacks *s, int32_t tgid, const struct rf
 	enum rf_unwind_end end = RF_UNWIND_FAILED;
 	unsigned int n, i, k = 0;
 
+	/*
+	 * exec's own faults (padzero() in the new program) come with the user
+	 * registers of the image exec replaced, and no stack to copy: no stack,
+	 * and no unwinding that failed
+	 */
+	if (sm->kernel && !sm->size)
+		return 0;
 	memcpy(us.regs, sm->regs, sizeof(us.regs));
 	us.stack = sm->stack;
 	us.stack_size = sm->size;

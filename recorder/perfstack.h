@@ -4,10 +4,11 @@
  *
  * perf_event_open() samples, into one ring per CPU, the user registers and
  * the top of the user stack at the syscalls the recorder turns into file
- * reads (syscalls:sys_enter_read, sys_enter_pread64) and at every user page
- * fault (exceptions:page_fault_user), as `perf record --call-graph dwarf -e
- * TRACEPOINT` does; every syscall's exit (raw_syscalls:sys_exit) leaves a
- * mark without a stack, so that a reference whose own sample was lost takes
+ * reads (syscalls:sys_enter_read, sys_enter_pread64) and at every page fault
+ * of a task's page (exceptions:page_fault_user; page_fault_kernel, where the
+ * kernel touched it, as a read()'s copy: the stack is the syscall's), as
+ * `perf record --call-graph dwarf -e TRACEPOINT` does; every syscall's exit
+ * (raw_syscalls:sys_exit) leaves a mark without a stack, so that a reference whose own sample was lost takes
  * none rather than an older one of another call path.  A thread drains the
  * rings as they fill into per-thread queues; the normalizer asks for the
  * sample of each reference (rec_stacks_take(), stackmatch.c), which is unwound

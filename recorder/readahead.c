@@ -20,9 +20,12 @@
  * (a read's exit may come milliseconds of I/O after its adds).  The adds
  * inside fadvise(WILLNEED), madvise(WILLNEED) and readahead(2) are readahead
  * too, out at the syscall's exit (normalize.c, ra_call_end()).  Adds anywhere
- * else (write(), the output of a splice) are not readahead of a reference and
- * are left out.  The event's CPU is the one its
- * adds ran on: a run is cut where the task migrated.
+ * else are held apart (t->loose): those a get_pages of the same task and file
+ * follows are that read's, a read the recorder saw no syscall of (exec's
+ * kernel_read() of the program's first pages, prepare_binprm()), and go out
+ * before it; the others (write(), the output of a splice) are not readahead
+ * of a reference and are left out.  The event's CPU is the one its adds ran
+ * on: a run is cut where the task migrated.
  */
 #include "config.h"
 
@@ -92,6 +95,52 @@ int rec_ra_add(struct rf_norm *n, struct rec_task *t, const struct rf_raw *raw, 
 	r->cpu = raw->cpu;
 	n->ra_pid = t->pid;
 	n->ra_open = true;
+	return err;
+}
+
+void rec_ra_loose_add(struct rec_task *t, const struct rf_raw *raw, uint32_t dev, uint64_t ino,
+		      uint64_t index, uint8_t order)
+{
+	struct rf_ra_run *r = t->nr_loose ? &t->loose[t->nr_loose - 1] : NULL;
+
+	if (r && r->dev == dev && r->ino == ino && r->order == order &&
+	    r->index + r->nr == index && r->cpu == raw->cpu) {
+		r->nr += 1ull << order;
+		return;
+	}
+	/* one file's, and a bounded number of runs: past that, they start again */
+	if (r && (r->dev != dev || r->ino != ino || t->nr_loose == RF_LOOSE_RUNS))
+		t->nr_loose = 0;
+	t->loose[t->nr_loose++] = (struct rf_ra_run){ .dev = dev, .ino = ino, .index = index,
+						      .nr = 1ull << order, .order = order,
+						      .time = raw->ts, .cpu = raw->cpu };
+}
+
+int rec_ra_loose_take(struct rf_norm *n, struct rec_task *t, uint32_t dev, uint64_t ino,
+		      uint64_t index)
+{
+	struct rf_event ev = { .pid = t->pid, .type = RF_EV_FILE_READAHEAD };
+	uint8_t i, nr = t->nr_loose;
+	int err = 0;
+
+	t->nr_loose = 0;
+	if (!nr || t->loose[0].dev != dev || t->loose[0].ino != ino)
+		return 0;
+	/* readahead starts at the read's first missing page or after it, never before */
+	for (i = 0; i < nr && !err; i++) {
+		const struct rf_ra_run *r = &t->loose[i];
+
+		if (r->index < index)
+			continue;
+		ev.time = r->time;
+		ev.cpu = r->cpu;
+		ev.u.file.dev = dev;
+		ev.u.file.ino = ino;
+		ev.u.file.index = r->index;
+		ev.u.file.nr = r->nr;
+		ev.u.file.order = r->order;
+		err = rec_norm_emit(n, &ev);
+	}
 	return err;
 }
 

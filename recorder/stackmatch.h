@@ -24,7 +24,7 @@
 
 enum rf_sample_kind {
 	RF_SAMPLE_READ,		/* sys_enter_read/pread64, with a stack */
-	RF_SAMPLE_FAULT,	/* page_fault_user, with a stack */
+	RF_SAMPLE_FAULT,	/* page_fault_user or _kernel, with a stack */
 	RF_SAMPLE_EXIT,		/* raw_syscalls:sys_exit: the end of a syscall, no stack */
 	RF_SAMPLE_NR
 };
@@ -37,6 +37,7 @@ struct rf_sample {
 	uint32_t size;
 	uint32_t stack_id;	/* once unwound: 0 = none */
 	uint8_t kind;		/* enum rf_sample_kind */
+	bool kernel;		/* a fault's, from page_fault_kernel */
 	bool unwound;
 	bool taken;
 };

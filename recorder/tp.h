@@ -41,6 +41,7 @@ struct tep_format_field;
 	TP(filemap, mm_filemap_delete_from_page_cache, refs,				\
 	   F(pfn) F(i_ino) F(index) F(s_dev) F(order))					\
 	TP(exceptions, page_fault_user, refs, F(address) F(ip) F(error_code))		\
+	TP(exceptions, page_fault_kernel, refs, F(address) F(ip) F(error_code))		\
 	TP(kmem, mm_page_alloc, refs, F(pfn) F(order))					\
 	TP(syscalls, sys_enter_read, refs, F(fd) F(count))				\
 	TP(syscalls, sys_exit_read, refs, F(ret))					\

@@ -31,12 +31,13 @@ hyperfine -N --runs "$RUNS" \
 	-n "refault record --call-graph dwarf" \
 	"$REFAULT record -q -o $dir/o.rft --call-graph dwarf -- $work $args" \
 	-n "perf record --call-graph dwarf" \
-	"perf record -q -o $dir/perf.data --call-graph dwarf -e syscalls:sys_enter_pread64 -e exceptions:page_fault_user -e raw_syscalls:sys_exit -- $work $args"
+	"perf record -q -o $dir/perf.data --call-graph dwarf -e syscalls:sys_enter_pread64 -e exceptions:page_fault_user -e exceptions:page_fault_kernel -e raw_syscalls:sys_exit -- $work $args"
 
 # what each writes, one more run of each
 "$REFAULT" record -q -o "$dir/plain.rft" -- $work $args
 "$REFAULT" record -o "$dir/stacks.rft" --call-graph dwarf -- $work $args 2>&1 | sed -n 's/^refault record: stacks:/stacks:/p'
 perf record -q -o "$dir/perf.data" --call-graph dwarf -e syscalls:sys_enter_pread64 \
-	-e exceptions:page_fault_user -e raw_syscalls:sys_exit -- $work $args 2> /dev/null
+	-e exceptions:page_fault_user -e exceptions:page_fault_kernel -e raw_syscalls:sys_exit \
+	-- $work $args 2> /dev/null
 echo "written: refault record $(stat -c %s "$dir/plain.rft") bytes, with --call-graph dwarf" \
 	"$(stat -c %s "$dir/stacks.rft") bytes, perf record --call-graph dwarf $(stat -c %s "$dir/perf.data") bytes"

@@ -3,7 +3,7 @@
 # reason) otherwise.
 check_PROGRAMS += tests/record/workload-readtwice tests/record/check-trace \
 	tests/record/workload-readahead tests/record/check-readahead tests/record/workload-drain \
-	tests/record/test-norm
+	tests/record/workload-kfault tests/record/test-norm
 tests_record_test_norm_SOURCES = tests/record/test-norm.c
 tests_record_test_norm_LDADD = $(RECORD_LIBS) librefault-trace.la $(RF_UTIL)
 tests_record_workload_readtwice_SOURCES = tests/record/workload-readtwice.c
@@ -13,6 +13,7 @@ tests_record_workload_readahead_SOURCES = tests/record/workload-readahead.c
 tests_record_check_readahead_SOURCES = tests/record/check-readahead.c
 tests_record_check_readahead_LDADD = librefault-trace.la $(RF_UTIL)
 tests_record_workload_drain_SOURCES = tests/record/workload-drain.c
+tests_record_workload_kfault_SOURCES = tests/record/workload-kfault.c
 record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-errors.sh \
 	tests/record/test-record-kill.sh tests/record/test-record-signals.sh \
 	tests/record/test-record-readahead.sh \
@@ -21,7 +22,8 @@ record_sh_tests = tests/record/test-record-workload.sh tests/record/test-record-
 	tests/record/test-record-duration.sh tests/record/test-record-kprobes.sh \
 	tests/record/test-record-cold.sh tests/record/test-record-thp.sh \
 	tests/record/test-record-willneed.sh tests/record/test-record-writes.sh \
-	tests/record/test-record-rerun.sh tests/record/test-record-readv.sh
+	tests/record/test-record-rerun.sh tests/record/test-record-readv.sh \
+	tests/record/test-record-kfault.sh
 TESTS += tests/record/test-norm $(record_sh_tests)
 EXTRA_DIST += tests/record/lib.sh $(record_sh_tests)
 # debugfs's multi-gen LRU state into counters, from text in the kernel's own formats.
@@ -78,7 +80,8 @@ tests/record/test-record-willneed.log: tests/record/test-record-thp.log
 tests/record/test-record-writes.log: tests/record/test-record-willneed.log
 tests/record/test-record-rerun.log: tests/record/test-record-writes.log
 tests/record/test-record-readv.log: tests/record/test-record-rerun.log
-tests/validate/test-validate.log: tests/record/test-record-readv.log
+tests/record/test-record-kfault.log: tests/record/test-record-readv.log
+tests/validate/test-validate.log: tests/record/test-record-kfault.log
 tests/report/test-report-recorded-stacks.log: tests/record/test-record-stacks.log
 tests/validate/test-validate.log: tests/report/test-report-recorded-stacks.log
 tests/cli/test-outputs.log: tests/validate/test-validate.log

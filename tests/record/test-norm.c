@@ -546,6 +546,108 @@ static void test_large_anon(void)
 }
 
 /*
+ * page_fault_kernel: the kernel touching a task's page.  A read()'s copy into a
+ * buffer not touched yet is the task's anonymous fault, and the read's
+ * readahead stays the read's; a fault at a kernel address, or at one no
+ * mapping covers (a copy that fails), is nothing.  exec's padzero() faults
+ * in the new program before the recorder knows its mappings: the filemap
+ * event names the page, and the read-around that follows is the fault's.
+ */
+static void test_kernel_fault(void)
+{
+	const uint64_t base = 0x7f0000800000ull, prog = 0x555555554000ull;
+	const struct rf_event *an, *ra, *rd, *ff;
+	struct harness h;
+	int err = 0, i;
+
+	harness_init(&h);
+	err |= FEED(&h, sys_enter_mmap, FAKE_PID, 0, 1000, .addr = 0, .len = 16 * 4096,
+		    .prot = PROT_READ | PROT_WRITE, .flags = MAP_PRIVATE | MAP_ANONYMOUS,
+		    .fd = (uint64_t)-1, .off = 0);
+	err |= FEED(&h, sys_exit_mmap, FAKE_PID, 0, 1100, .ret = base);
+	err |= FEED(&h, sys_enter_read, FAKE_PID, 0, 2000, .fd = 1000, .count = 3 * 4096);
+	err |= add(&h, 0, 2100, 0);
+	err |= FEED(&h, page_fault_kernel, FAKE_PID, 0, 2200, .address = base + 0x1010,
+		    .error_code = 0x2);
+	err |= add(&h, 0, 2300, 1);
+	err |= FEED(&h, page_fault_kernel, FAKE_PID, 0, 2400, .address = 0xffff888000001000ull,
+		    .error_code = 0x0);
+	err |= add(&h, 0, 2500, 2);
+	err |= FEED(&h, page_fault_kernel, FAKE_PID, 0, 2600, .address = base + (1ull << 30),
+		    .error_code = 0x2);
+	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 0, 2700, .i_ino = INO, .s_dev = DEV,
+		    .index = 0, .last_index = 2);
+	err |= FEED(&h, sys_exit_read, FAKE_PID, 0, 2800, .ret = 3 * 4096);
+	/* exec: padzero() writes the page, filemap_fault() reads 10 pages around it */
+	err |= FEED(&h, page_fault_kernel, FAKE_PID, 1, 5000, .address = prog + 0x7123,
+		    .error_code = 0x2);
+	err |= FEED(&h, mm_filemap_fault, FAKE_PID, 1, 5010, .i_ino = INO + 1, .s_dev = DEV,
+		    .index = 7);
+	for (i = 0; i < 10; i++)
+		err |= FEED(&h, mm_filemap_add_to_page_cache, FAKE_PID, 1, 5020 + (uint64_t)i,
+			    .pfn = 0x200000 + (uint64_t)i, .i_ino = INO + 1, .index = (uint64_t)i,
+			    .s_dev = DEV, .order = 0);
+	err |= FEED(&h, sys_enter_madvise, FAKE_PID, 1, 6000, .start = 0, .len_in = 0);
+	err |= rec_norm_flush(h.n);
+	an = nth_of(&h, RF_EV_ANON_FAULT, 0);
+	ok(!err && count_of(&h, RF_EV_ANON_FAULT) == 1 && an && an->u.anon.addr == base + 0x1000 &&
+	   (an->u.anon.flags & RF_REF_WRITE),
+	   "a read()'s copy into an untouched buffer: one anonymous write fault at its page "
+	   "(got %d, %#llx); a kernel address and an unmapped one: none",
+	   count_of(&h, RF_EV_ANON_FAULT), an ? (unsigned long long)an->u.anon.addr : 0ull);
+	ra = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
+	rd = nth_of(&h, RF_EV_FILE_READ, 0);
+	ok(ra && rd && ra < rd && ra->u.file.ino == INO && ra->u.file.nr == 3 &&
+	   rd->u.file.nr == 3, "the read's readahead (3 pages, got %d) is still the read's, "
+	   "before it", ra ? (int)ra->u.file.nr : -1);
+	ra = nth_of(&h, RF_EV_FILE_READAHEAD, 1);
+	ff = nth_of(&h, RF_EV_FILE_FAULT, 0);
+	ok(count_of(&h, RF_EV_FILE_FAULT) == 1 && ff && ra && ra < ff &&
+	   ff->u.file.ino == INO + 1 && ff->u.file.index == 7 &&
+	   (ff->u.file.flags & RF_REF_WRITE) && ra->u.file.ino == INO + 1 &&
+	   ra->u.file.index == 0 && ra->u.file.nr == 10,
+	   "exec's kernel fault in the program, no mapping known: a file fault at the page the "
+	   "filemap event names (%lld), after its read-around as file_readahead (%d pages)",
+	   ff ? (long long)ff->u.file.index : -1ll, ra ? (int)ra->u.file.nr : -1);
+	harness_free(&h);
+}
+
+/*
+ * Adds outside every read, fault and readahead call the recorder saw begin:
+ * those a get_pages of the same task and file follows are that read's
+ * readahead (exec's kernel_read() of the program's header), out before its
+ * file_read; those another record of the task follows (a write()'s) are not.
+ */
+static void test_loose_adds(void)
+{
+	const struct rf_event *ra, *rd;
+	struct harness h;
+	int err = 0, i;
+
+	harness_init(&h);
+	for (i = 0; i < 4; i++)
+		err |= add(&h, 0, 1000 + (uint64_t)i, (uint64_t)i);
+	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 0, 1100, .i_ino = INO, .s_dev = DEV,
+		    .index = 0, .last_index = 0);
+	for (i = 0; i < 2; i++)
+		err |= add(&h, 0, 2000 + (uint64_t)i, 10 + (uint64_t)i);
+	err |= FEED(&h, sys_enter_fsync, FAKE_PID, 0, 2100, .fd = 1000);
+	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 0, 2200, .i_ino = INO, .s_dev = DEV,
+		    .index = 10, .last_index = 11);
+	err |= rec_norm_flush(h.n);
+	ra = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
+	rd = nth_of(&h, RF_EV_FILE_READ, 0);
+	ok(!err && ra && rd && ra < rd && ra->u.file.index == 0 && ra->u.file.nr == 4 &&
+	   rd->u.file.index == 0 && rd->u.file.nr == 1,
+	   "adds a get_pages follows with no read seen: its readahead (%d pages), before it",
+	   ra ? (int)ra->u.file.nr : -1);
+	ok(count_of(&h, RF_EV_FILE_READAHEAD) == 1 && count_of(&h, RF_EV_FILE_READ) == 2,
+	   "adds another record follows: no readahead (%d in all), the later read still read",
+	   count_of(&h, RF_EV_FILE_READAHEAD));
+	harness_free(&h);
+}
+
+/*
  * The adds inside fadvise(WILLNEED), madvise(WILLNEED) and readahead(2) are
  * file_readahead, out at the syscall's exit; those of another advice are not.
  */
@@ -776,7 +878,7 @@ out:
 
 int main(void)
 {
-	plan(40);
+	plan(45);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
@@ -785,6 +887,8 @@ int main(void)
 	test_flush_order();
 	test_fault_around();
 	test_large_anon();
+	test_kernel_fault();
+	test_loose_adds();
 	test_willneed();
 	test_dirty();
 	test_mmap_fd_reused();
