@@ -19,8 +19,12 @@
  * cannot carry: on the active file list (enum lru_list: LRU_ACTIVE_FILE,
  * 3) two, else one; a multi-gen LRU recording always reports the inactive
  * list (lru_gen_add_folio() clears PG_active), so one.  A file that any
- * reference, readahead or write of the trace names is the workload's, and
- * none of its adds are kept.  At each kept add the model reads the folio
+ * reference or readahead of the trace names is the workload's, and none of
+ * its adds are kept.  A write names the pages it dirtied only: the file
+ * system dirties its metadata in the block device's cache from the task that
+ * changed an inode (mark_buffer_dirty(): a file_write of one block), which
+ * leaves the block device's other folios the kernel's own; a write of more
+ * than KREAD_WRITE_PAGES names its whole file, as a reference does.  At each kept add the model reads the folio
  * in with those accesses (rf_model_kernel_read()), so its own policy puts
  * it where the accesses take it.
  */
@@ -39,9 +43,10 @@ struct kread_add {
 	uint8_t order;
 };
 
-/* A kept add, by kread_key(): its file's key, its order << 2 | accesses. */
+/* A kept add, by kread_key(): its file's key, its first page, its order << 2 | accesses. */
 struct kread_verdict {
 	uint64_t space_key;
+	uint64_t first;
 	uint8_t v;
 };
 
@@ -51,11 +56,14 @@ RF_HASHMAP_DEFINE(space_set, uint64_t, uint8_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
 /* As the warm stage's adds: more waiting means the insertions are not in the trace. */
 #define MAX_WAITING		(1u << 16)
+/* A file_write of more pages than this is a workload's, not a metadata block's. */
+#define KREAD_WRITE_PAGES	64u
 
 struct replay_kread {
 	struct kadd_map waiting;	/* pfn -> an add not yet inserted */
 	struct kverdict_map kept;	/* kread_key() -> the add's verdict */
-	struct space_set named;		/* files a reference, readahead or write names */
+	struct space_set named;		/* files a reference, readahead or large write names */
+	struct space_set written;	/* rf_page_key() of the pages a small write names */
 	uint64_t last_named;		/* the last file put there: most references repeat it */
 	bool any_named;
 	bool classic;
@@ -84,13 +92,22 @@ void replay_kread_free(struct replay_kread *k)
 	kadd_map_destroy(&k->waiting);
 	kverdict_map_destroy(&k->kept);
 	space_set_destroy(&k->named);
+	space_set_destroy(&k->written);
 	free(k);
 }
 
-int replay_kread_named(struct replay_kread *k, const struct rf_pages *p)
+int replay_kread_named(struct replay_kread *k, const struct rf_pages *p, bool write)
 {
+	uint64_t i;
+
 	if (k->any_named && p->space_key == k->last_named)
 		return 0;
+	if (write && p->nr <= KREAD_WRITE_PAGES) {
+		for (i = 0; i < p->nr; i++)
+			if (space_set_put(&k->written, rf_page_key(p->space_key, p->first + i), 1))
+				return RF_ERR_NOMEM;
+		return 0;
+	}
 	k->last_named = p->space_key;
 	k->any_named = true;
 	return space_set_put(&k->named, p->space_key, 1);
@@ -120,7 +137,7 @@ int replay_kread_insertion(struct replay_kread *k, const struct rf_event *ev)
 		return 0;
 	accesses = k->classic && ev->u.lru.lru == RF_LRU_ACTIVE_FILE ? 2 : 1;
 	return kverdict_map_put(&k->kept, kread_key(a.space_key, a.first, ev->u.lru.pfn),
-				(struct kread_verdict){ .space_key = a.space_key,
+				(struct kread_verdict){ .space_key = a.space_key, .first = a.first,
 							.v = (uint8_t)(a.order << 2 | accesses) });
 }
 
@@ -130,7 +147,21 @@ void replay_kread_forget(struct replay_kread *k, const struct rf_event *ev)
 		kadd_map_del(&k->waiting, ev->u.file.pfn, NULL);
 }
 
-/* The end of the scan: the adds of files the trace named after all are not the kernel's own. */
+/* Did a small write name a page of the folio of @v? */
+static bool kread_written(const struct replay_kread *k, const struct kread_verdict *v)
+{
+	uint64_t i, nr = 1ull << (v->v >> 2);
+
+	for (i = 0; space_set_count(&k->written) && i < nr; i++)
+		if (space_set_get(&k->written, rf_page_key(v->space_key, v->first + i)))
+			return true;
+	return false;
+}
+
+/*
+ * The end of the scan: the adds of files the trace named after all, and of
+ * pages a write named, are not the kernel's own.
+ */
 int replay_kread_finish(struct replay_kread *k)
 {
 	struct kverdict_map_slot *s = NULL;
@@ -139,13 +170,14 @@ int replay_kread_finish(struct replay_kread *k)
 
 	kadd_map_destroy(&k->waiting);
 	while (!e && (s = kverdict_map_next(&k->kept, s)) != NULL) {
-		if (space_set_get(&k->named, s->val.space_key))
+		if (space_set_get(&k->named, s->val.space_key) || kread_written(k, &s->val))
 			continue;
 		e = kverdict_map_put(&keep, s->key, s->val);
 		k->pages += 1ull << (s->val.v >> 2);
 	}
 	kverdict_map_destroy(&k->kept);
 	space_set_destroy(&k->named);
+	space_set_destroy(&k->written);
 	k->kept = keep;
 	return e;
 }

@@ -62,9 +62,10 @@ void replay_warm_free(struct replay_warm *w);
  * kread.c: the folios the kernel reads for itself (a file system's metadata
  * in the block device's cache), for the warm stage's scan: every add until
  * its insertion (replay_kread_add(), _insertion(), _forget() at a delete),
- * the files the trace names (replay_kread_named()); replay_kread_finish()
- * keeps the adds of the others, and replay_kread_plant() reads such a folio
- * into @m at its add (rf_model_kernel_read()).
+ * the files the trace names (replay_kread_named(); of a small @write, its
+ * pages only); replay_kread_finish() keeps the adds of the others, and
+ * replay_kread_plant() reads such a folio into @m at its add
+ * (rf_model_kernel_read()).
  */
 struct replay_kread;
 struct replay_kread *replay_kread_new(bool classic);
@@ -72,7 +73,7 @@ void replay_kread_free(struct replay_kread *k);
 int replay_kread_add(struct replay_kread *k, const struct rf_event *ev, const struct rf_pages *p);
 int replay_kread_insertion(struct replay_kread *k, const struct rf_event *ev);
 void replay_kread_forget(struct replay_kread *k, const struct rf_event *ev);
-int replay_kread_named(struct replay_kread *k, const struct rf_pages *p);
+int replay_kread_named(struct replay_kread *k, const struct rf_pages *p, bool write);
 int replay_kread_finish(struct replay_kread *k);
 uint64_t replay_kread_pages(const struct replay_kread *k);
 int replay_kread_plant(const struct replay_kread *k, struct rf_model *m, const struct rf_event *ev,

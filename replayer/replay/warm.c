@@ -484,7 +484,7 @@ static int warm_step(struct replay_warm *w, const struct rf_event *ev)
 		replay_kread_forget(w->kread, ev);
 		return on_delete(w, ev, &p);
 	}
-	if (replay_kread_named(w->kread, &p))
+	if (replay_kread_named(w->kread, &p, ev->type == RF_EV_FILE_WRITE))
 		return RF_ERR_NOMEM;
 	return p.reads ? on_read(w, &p) : mention(w, &p);
 }

@@ -20,7 +20,7 @@ stat_of() {	# FILE CONFIG KEY
 c=[c for c in d["configs"] if c["name"]==sys.argv[2]][0]; print(c["stats"].get(sys.argv[3], "missing"))' "$1" "$2" "$3"
 }
 
-echo "1..39"
+echo "1..40"
 "$REFAULT" gen cgroup-thrash --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1 ||
 	"$REFAULT" gen lru-file-readtwice --seed 7 --mem 64M --cpus 4 --tasks 4 -o "$tmp/t.rft" >/dev/null 2>&1
 check "a generated trace to replay" "test -s '$tmp/t.rft'"
@@ -215,7 +215,14 @@ kread_trace() {	# LRU_GEN
 }
 kread_trace "" > "$tmp/kread.jsonl"
 kread_trace 0x0007 > "$tmp/kread-mglru.jsonl"
-convert kread kread-mglru &&
+# a write of one page of the block device (a file system dirtying an inode's block) names that
+# page only; a write of 100 pages names the file, as a read does
+write_line() {	# INDEX NR
+	echo "{\"t\":1000005000,\"cpu\":1,\"pid\":200,\"type\":\"file_write\",\"dev\":3,\"ino\":20,\"index\":$1,\"nr\":$2}"
+}
+{ kread_trace ""; write_line 5 1; } > "$tmp/kread-w1.jsonl"
+{ kread_trace ""; write_line 0 100; } > "$tmp/kread-w100.jsonl"
+convert kread kread-mglru kread-w1 kread-w100 &&
 "$REFAULT" replay "$tmp/kread.rft" -p v6.18 -q --warm-cache -o "$tmp/kread.json" &&
 "$REFAULT" replay "$tmp/kread.rft" -p v6.18 -q -o "$tmp/kread-nowarm.json" &&
 "$REFAULT" replay "$tmp/kread-mglru.rft" -p v6.18 --allow-mglru -q --warm-cache -o "$tmp/kread-mglru.json"
@@ -223,6 +230,11 @@ check "--warm-cache: the adds of a file no reference names are read into the mod
 	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d[\"configs\"][0][\"stats\"]; assert d[\"trace\"][\"warm_kernel_read_pages\"] == 41 and s[\"vmstat.nr_active_file\"] == 2 and s[\"memcg./job.usage\"] == 41, (d[\"trace\"], s)' '$tmp/kread.json'"
 check "--warm-cache: from a multi-gen LRU recording, once each (none active); without --warm-cache, none read" \
 	"$PYTHON3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=json.load(open(sys.argv[2])); s=d[\"configs\"][0][\"stats\"]; assert d[\"trace\"][\"warm_kernel_read_pages\"] == 41 and s.get(\"vmstat.nr_active_file\", 0) == 0 and \"warm_kernel_read_pages\" not in n[\"trace\"] and n[\"configs\"][0][\"stats\"][\"memcg./job.usage\"] == 1, (d[\"trace\"], s)' '$tmp/kread-mglru.json' '$tmp/kread-nowarm.json'"
+
+"$REFAULT" replay "$tmp/kread-w1.rft" -p v6.18 -q --warm-cache -o "$tmp/kread-w1.json" &&
+"$REFAULT" replay "$tmp/kread-w100.rft" -p v6.18 -q --warm-cache -o "$tmp/kread-w100.json"
+check "--warm-cache: a one-page write of that file leaves the others the kernel's (40 pages read in); a 100-page write makes it the workload's (none)" \
+	"$PYTHON3 -c 'import json,sys; a=json.load(open(sys.argv[1]))[\"trace\"]; b=json.load(open(sys.argv[2]))[\"trace\"]; assert a[\"warm_kernel_read_pages\"] == 40 and b.get(\"warm_kernel_read_pages\", 0) == 0, (a, b)' '$tmp/kread-w1.json' '$tmp/kread-w100.json'"
 
 # Lost records are said first, by replay, compare and validate, and are in the results
 # (1238 added to the 20 small.jsonl loses itself).
