@@ -349,7 +349,7 @@ int fmt_chunk_cursor_next(struct fmt_chunk_cursor *c, struct rf_event *ev)
 			return cursor_fail(c, &m, RF_ERR_CORRUPT, "bad event prefix");
 		c->ds.time += (uint64_t)dt * c->ds.tu;
 		n -= RF_EVENT_COMMON_FIELDS;
-		sch = fmt_schema_of((unsigned int)type);
+		sch = fmt_schema_v2_of((unsigned int)type);
 		if (sch)
 			break;
 		/* A type from a newer minor version: skip it whole. */

@@ -171,7 +171,7 @@ static inline uint8_t *put_field(uint8_t *q, struct fmt_delta_state *ds, const s
 /* @ev->time must be a multiple of ds->tu (the writer rounds it down). */
 int fmt_encode_event(struct fmt_pack *pk, struct fmt_delta_state *ds, const struct rf_event *ev)
 {
-	const struct fmt_schema *sch = fmt_schema_of(ev->type);
+	const struct fmt_schema *sch = fmt_schema_v2_of(ev->type);
 	unsigned int i, nr;
 	uint8_t *q, *next;
 

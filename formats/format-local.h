@@ -123,6 +123,8 @@ static inline unsigned int fmt_schema_nr_written(const struct fmt_schema *sch, c
 
 /* NULL for a type this version does not know. */
 RF_HIDDEN const struct fmt_schema *fmt_schema_of(unsigned int type);
+/* The same for a 2.x chunk's event arrays (chunk_encode.c, chunk_decode.c). */
+RF_HIDDEN const struct fmt_schema *fmt_schema_v2_of(unsigned int type);
 
 /*
  * event_types.c: the type table, for the library's own readers of it on a

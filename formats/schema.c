@@ -29,6 +29,14 @@ static const struct fmt_field file_range[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("nr", file.nr), STACK,
 };
+/*
+ * Since 3.4 a file_write says its folio's order (the folio it dirtied: a
+ * 3.3 reader skips the column); a 2.x chunk's array keeps file_range's.
+ */
+static const struct fmt_field file_write[] = {
+	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
+	U("nr", file.nr), U("order", file.order), STACK,
+};
 static const struct fmt_field file_fault[] = {
 	U("dev", file.dev), U("ino", file.ino), FLD("index", RF_FK_DELTA_INDEX, file.index),
 	U("order", file.order), U("flags", file.flags), U("mm", file.mm), STACK,
@@ -157,10 +165,12 @@ static const struct fmt_field end[] = {
 #define SCHEMA_SINCE(t, f, req) [t] = { f, ARRAY_SIZE(f), req, false }
 /* A reference type: its last field, the stack, is optional and left out when 0. */
 #define SCHEMA_REF(t, f) [t] = { f, ARRAY_SIZE(f), ARRAY_SIZE(f) - 1, true }
+/* The same, with fields before the stack from @req on appended by a later minor version. */
+#define SCHEMA_REF_SINCE(t, f, req) [t] = { f, ARRAY_SIZE(f), req, true }
 
 static const struct fmt_schema schemas[RF_EV_TYPE_MAX] = {
 	SCHEMA_REF(RF_EV_FILE_READ, file_range),
-	SCHEMA_REF(RF_EV_FILE_WRITE, file_range),
+	SCHEMA_REF_SINCE(RF_EV_FILE_WRITE, file_write, 4),
 	SCHEMA_REF(RF_EV_FILE_FAULT, file_fault),
 	SCHEMA_REF(RF_EV_ANON_FAULT, anon_fault),
 	SCHEMA(RF_EV_ACCESS, access),
@@ -201,4 +211,14 @@ const struct fmt_schema *fmt_schema_of(unsigned int type)
 	if (type >= RF_EV_TYPE_MAX || !schemas[type].fields)
 		return NULL;
 	return &schemas[type];
+}
+
+/* A 2.x chunk's arrays are positional: a type's fields as 2.6 had them. */
+static const struct fmt_schema schema_v2_file_write = {
+	file_range, ARRAY_SIZE(file_range), ARRAY_SIZE(file_range) - 1, true
+};
+
+const struct fmt_schema *fmt_schema_v2_of(unsigned int type)
+{
+	return type == RF_EV_FILE_WRITE ? &schema_v2_file_write : fmt_schema_of(type);
 }

@@ -327,7 +327,8 @@ static uint32_t dirty_dev(struct rf_norm *n, const struct rf_tp *tp, const struc
 
 /*
  * @ev's file range: the folio (added while recording) that holds page @idx of
- * (@dev, @ino), or that page alone for one cached before the recording.
+ * (@dev, @ino), or that page alone for one cached before the recording; its
+ * order (a file_write's since format 3.4).
  */
 static void folio_of(const struct rf_norm *n, struct rf_event *ev, uint32_t dev, uint64_t ino,
 		     uint64_t idx)
@@ -340,6 +341,7 @@ static void folio_of(const struct rf_norm *n, struct rf_event *ev, uint32_t dev,
 	ev->u.file.ino = ino;
 	ev->u.file.index = idx & ~((1ull << order) - 1);
 	ev->u.file.nr = 1ull << order;
+	ev->u.file.order = (uint8_t)order;
 }
 
 /*

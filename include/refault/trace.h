@@ -36,7 +36,7 @@ extern "C" {
 
 #define RF_TRACE_FORMAT_NAME	"refault-trace"
 #define RF_TRACE_VERSION_MAJOR	3
-#define RF_TRACE_VERSION_MINOR	3
+#define RF_TRACE_VERSION_MINOR	4
 /* Oldest major version this library still reads (1.x traces read as before). */
 #define RF_TRACE_VERSION_OLDEST_MAJOR	1
 
@@ -51,7 +51,7 @@ enum rf_event_type {
 	RF_EV_NONE = 0,
 	/* references: what the model replays */
 	RF_EV_FILE_READ = 1,	/* .file: dev, ino, index, nr; stack */
-	RF_EV_FILE_WRITE = 2,	/* .file: dev, ino, index, nr; stack */
+	RF_EV_FILE_WRITE = 2,	/* .file: dev, ino, index, nr; order (since 3.4); stack */
 	RF_EV_FILE_FAULT = 3,	/* .file: dev, ino, index, order, flags, mm; stack */
 	RF_EV_ANON_FAULT = 4,	/* .anon: mm, addr, order, flags; stack */
 	RF_EV_ACCESS = 5,	/* .access: key, order, flags (synthetic streams) */

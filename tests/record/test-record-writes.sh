@@ -7,11 +7,12 @@
 # pages still dirty dirties nothing and records nothing; a store into each page of a shared
 # mapping (page_mkwrite) is one a page.  The calls that start writeback are file_sync events
 # (format 3.3): each fdatasync() one of the whole file, the mapping's msync(MS_SYNC) one of
-# its 1,024 pages.
+# its 1,024 pages.  Each file_write carries its folio's order (format 3.4): the order of the
+# folio's add, 2^order pages from an aligned index.
 . "$top_srcdir/tests/record/lib.sh"
 record_begin
 wl="$top_builddir/tests/validate/vworkload"
-echo "1..7"
+echo "1..8"
 dev=$(stat -c '%d' "$dir")
 kdev=$(( (dev >> 8 & 0xfff) << 20 | (dev & 0xff) | (dev >> 12 & 0xfff00) ))
 
@@ -42,6 +43,18 @@ set -- $(written "$dir/w.rft" "$dir/w.dat" "$(printf '%d:%d' $((kdev >> 20)) $((
 tap $? "two passes over 8 MiB, each synced: 4096 pages of file_write (exit $st, $1 pages in $2 events)"
 [ "$3" -eq "$2" ]
 tap $? "each names the file's device ($3 of $2)"
+# file_write orders against the adds': "writes bad" (bad: nr is not 2^order, or the add of its
+# first page had another order, or there was none)
+ino=$(stat -c %i "$dir/w.dat")
+set -- $("$REFAULT" trace dump --no-names "$dir/w.rft" | awk -v i="ino=$ino" '
+	$0 !~ (" " i " ") { next }
+	{ delete v; for (f = 5; f <= NF; f++) { split($f, x, "="); v[x[1]] = x[2] } }
+	$4 == "pagecache_add" { added[v["index"]] = v["order"] }
+	$4 == "file_write" { w++; big += v["order"] > 0
+		if (v["nr"] != 2 ^ v["order"] || v["index"] % v["nr"] || added[v["index"]] != v["order"]) bad++ }
+	END { print w + 0, bad + 0, big + 0 }')
+[ "$1" -gt 0 ] && [ "$2" -eq 0 ]
+tap $? "each file_write has its folio's order, the order of that folio's add ($2 of $1 not; $3 of order above 0)"
 nsync=$(syncs "$dir/w.rft" "$dir/w.dat" | grep -c "^0 0 0x1$")
 [ "$nsync" -eq 16 ]
 tap $? "each of the 16 fdatasync() calls is a file_sync of the whole file, flags 0x1 ($nsync)"
