@@ -23,10 +23,12 @@
  * its adds are kept.  A write names the pages it dirtied only: the file
  * system dirties its metadata in the block device's cache from the task that
  * changed an inode (mark_buffer_dirty(): a file_write of one block), which
- * leaves the block device's other folios the kernel's own; a write of more
- * than KREAD_WRITE_PAGES names its whole file, as a reference does.  At each kept add the model reads the folio
- * in with those accesses (rf_model_kernel_read()), so its own policy puts
- * it where the accesses take it.
+ * leaves the block device's other folios the kernel's own; once the writes
+ * of a file have named more than KREAD_WRITE_PAGES pages, they name the
+ * whole file, as a reference does (and the pages kept stay that many a
+ * file).  At each kept add the model reads the folio in with those accesses
+ * (rf_model_kernel_read()), so its own policy puts it where the accesses
+ * take it.
  */
 #include <stdlib.h>
 
@@ -53,17 +55,19 @@ struct kread_verdict {
 RF_HASHMAP_DEFINE(kadd_map, uint64_t, struct kread_add, rf_hash64, RF_HASHMAP_EQ, 50)
 RF_HASHMAP_DEFINE(kverdict_map, uint64_t, struct kread_verdict, rf_hash64, RF_HASHMAP_EQ, 50)
 RF_HASHMAP_DEFINE(space_set, uint64_t, uint8_t, rf_hash64, RF_HASHMAP_EQ, 75)
+RF_HASHMAP_DEFINE(space_count, uint64_t, uint32_t, rf_hash64, RF_HASHMAP_EQ, 75)
 
 /* As the warm stage's adds: more waiting means the insertions are not in the trace. */
 #define MAX_WAITING		(1u << 16)
-/* A file_write of more pages than this is a workload's, not a metadata block's. */
+/* Writes of more pages of a file than this are a workload's, not metadata blocks'. */
 #define KREAD_WRITE_PAGES	64u
 
 struct replay_kread {
 	struct kadd_map waiting;	/* pfn -> an add not yet inserted */
 	struct kverdict_map kept;	/* kread_key() -> the add's verdict */
 	struct space_set named;		/* files a reference, readahead or large write names */
-	struct space_set written;	/* rf_page_key() of the pages a small write names */
+	struct space_set written;	/* rf_page_key() of the pages small writes name */
+	struct space_count written_pages;	/* a file's pages in written */
 	uint64_t last_named;		/* the last file put there: most references repeat it */
 	bool any_named;
 	bool classic;
@@ -93,20 +97,24 @@ void replay_kread_free(struct replay_kread *k)
 	kverdict_map_destroy(&k->kept);
 	space_set_destroy(&k->named);
 	space_set_destroy(&k->written);
+	space_count_destroy(&k->written_pages);
 	free(k);
 }
 
 int replay_kread_named(struct replay_kread *k, const struct rf_pages *p, bool write)
 {
+	const uint32_t *had;
 	uint64_t i;
 
 	if (k->any_named && p->space_key == k->last_named)
 		return 0;
-	if (write && p->nr <= KREAD_WRITE_PAGES) {
+	had = write ? space_count_get(&k->written_pages, p->space_key) : NULL;
+	if (write && p->nr <= KREAD_WRITE_PAGES - (had ? *had : 0)) {
 		for (i = 0; i < p->nr; i++)
 			if (space_set_put(&k->written, rf_page_key(p->space_key, p->first + i), 1))
 				return RF_ERR_NOMEM;
-		return 0;
+		return space_count_put(&k->written_pages, p->space_key,
+				       (uint32_t)((had ? *had : 0) + p->nr));
 	}
 	k->last_named = p->space_key;
 	k->any_named = true;
@@ -178,6 +186,7 @@ int replay_kread_finish(struct replay_kread *k)
 	kverdict_map_destroy(&k->kept);
 	space_set_destroy(&k->named);
 	space_set_destroy(&k->written);
+	space_count_destroy(&k->written_pages);
 	k->kept = keep;
 	return e;
 }
