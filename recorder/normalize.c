@@ -552,8 +552,14 @@ static struct rec_vma *kernel_fault_page(struct rf_norm *n, struct rec_vma *v, u
 /*
  * Emit the fault held on @cpu, with the file named by @tp/@raw if it is its
  * filemap event; the event emitted in @out if it is not NULL.  A kernel fault
- * at an address no mapping covers mapped nothing (a copy that failed with
- * EFAULT, perf's copy of a user stack past its end): it is left out.
+ * is the task's only where it put a page on the LRU: a file page its filemap
+ * event names, or an anonymous page it wrote (a read()'s copy_to_user()).  A
+ * read of an anonymous page maps the shared zero page (do_anonymous_page()),
+ * and a copy with page faults disabled maps nothing: perf's copy of a user
+ * stack (copy_from_user_nofault()), which --call-graph makes at every sample
+ * and which faults at the same unmapped page once a read, a file page its
+ * filemap event does not name included.  Those, and a kernel fault at an
+ * address no mapping covers (a copy that failed with EFAULT), are left out.
  */
 static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 		       const struct rf_raw *raw, struct rf_event *out)
@@ -572,7 +578,7 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 	ev.time = pf->time;
 	if (pf->kernel && tp)
 		v = kernel_fault_page(n, v, pf->addr, tp, raw, &page);
-	else if (pf->kernel && !v)
+	else if (pf->kernel && (!v || v->ino || !(pf->flags & RF_REF_WRITE)))
 		return 0;
 	else if (v && tp)
 		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_mm_filemap_fault]);

@@ -548,8 +548,9 @@ static void test_large_anon(void)
 /*
  * page_fault_kernel: the kernel touching a task's page.  A read()'s copy into a
  * buffer not touched yet is the task's anonymous fault, and the read's
- * readahead stays the read's; a fault at a kernel address, or at one no
- * mapping covers (a copy that fails), is nothing.  exec's padzero() faults
+ * readahead stays the read's; a fault at a kernel address, at one no mapping
+ * covers (a copy that fails), or a kernel read of an anonymous page (the zero
+ * page; perf's copy of a user stack, which maps nothing), is nothing.  exec's padzero() faults
  * in the new program before the recorder knows its mappings: the filemap
  * event names the page, and the read-around that follows is the fault's.
  */
@@ -575,6 +576,9 @@ static void test_kernel_fault(void)
 	err |= add(&h, 0, 2500, 2);
 	err |= FEED(&h, page_fault_kernel, FAKE_PID, 0, 2600, .address = base + (1ull << 30),
 		    .error_code = 0x2);
+	/* perf's copy of a user stack (a read, page faults disabled): it maps nothing */
+	err |= FEED(&h, page_fault_kernel, FAKE_PID, 0, 2650, .address = base + 0x5000,
+		    .error_code = 0x0);
 	err |= FEED(&h, mm_filemap_get_pages, FAKE_PID, 0, 2700, .i_ino = INO, .s_dev = DEV,
 		    .index = 0, .last_index = 2);
 	err |= FEED(&h, sys_exit_read, FAKE_PID, 0, 2800, .ret = 3 * 4096);
@@ -593,7 +597,7 @@ static void test_kernel_fault(void)
 	ok(!err && count_of(&h, RF_EV_ANON_FAULT) == 1 && an && an->u.anon.addr == base + 0x1000 &&
 	   (an->u.anon.flags & RF_REF_WRITE),
 	   "a read()'s copy into an untouched buffer: one anonymous write fault at its page "
-	   "(got %d, %#llx); a kernel address and an unmapped one: none",
+	   "(got %d, %#llx); a kernel address, an unmapped one and a kernel read: none",
 	   count_of(&h, RF_EV_ANON_FAULT), an ? (unsigned long long)an->u.anon.addr : 0ull);
 	ra = nth_of(&h, RF_EV_FILE_READAHEAD, 0);
 	rd = nth_of(&h, RF_EV_FILE_READ, 0);
