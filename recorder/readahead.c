@@ -36,23 +36,30 @@
 #include "lib/grow.h"
 #include "recorder/norm.h"
 
-int rec_ra_flush(struct rf_norm *n, struct rec_task *t)
+/* @r as @pid's file_readahead, at its first add's time and CPU. */
+static int emit_run(struct rf_norm *n, int32_t pid, const struct rf_ra_run *r)
 {
-	struct rf_ra_run *r = &t->ra;
-	struct rf_event ev = { .time = r->time, .cpu = r->cpu, .pid = t->pid,
+	struct rf_event ev = { .time = r->time, .cpu = r->cpu, .pid = pid,
 			       .type = RF_EV_FILE_READAHEAD };
 
-	if (n->ra_open && n->ra_pid == t->pid)
-		n->ra_open = false;
-	if (!r->nr)
-		return 0;
 	ev.u.file.dev = r->dev;
 	ev.u.file.ino = r->ino;
 	ev.u.file.index = r->index;
 	ev.u.file.nr = r->nr;
 	ev.u.file.order = r->order;
-	r->nr = 0;
 	return rec_norm_emit(n, &ev);
+}
+
+int rec_ra_flush(struct rf_norm *n, struct rec_task *t)
+{
+	struct rf_ra_run run = t->ra;
+
+	if (n->ra_open && n->ra_pid == t->pid)
+		n->ra_open = false;
+	if (!run.nr)
+		return 0;
+	t->ra.nr = 0;
+	return emit_run(n, t->pid, &run);
 }
 
 int rec_ra_interleaved(struct rf_norm *n, int32_t pid)
@@ -119,7 +126,6 @@ void rec_ra_loose_add(struct rec_task *t, const struct rf_raw *raw, uint32_t dev
 int rec_ra_loose_take(struct rf_norm *n, struct rec_task *t, uint32_t dev, uint64_t ino,
 		      uint64_t index)
 {
-	struct rf_event ev = { .pid = t->pid, .type = RF_EV_FILE_READAHEAD };
 	uint8_t i, nr = t->nr_loose;
 	int err = 0;
 
@@ -127,20 +133,9 @@ int rec_ra_loose_take(struct rf_norm *n, struct rec_task *t, uint32_t dev, uint6
 	if (!nr || t->loose[0].dev != dev || t->loose[0].ino != ino)
 		return 0;
 	/* readahead starts at the read's first missing page or after it, never before */
-	for (i = 0; i < nr && !err; i++) {
-		const struct rf_ra_run *r = &t->loose[i];
-
-		if (r->index < index)
-			continue;
-		ev.time = r->time;
-		ev.cpu = r->cpu;
-		ev.u.file.dev = dev;
-		ev.u.file.ino = ino;
-		ev.u.file.index = r->index;
-		ev.u.file.nr = r->nr;
-		ev.u.file.order = r->order;
-		err = rec_norm_emit(n, &ev);
-	}
+	for (i = 0; i < nr && !err; i++)
+		if (t->loose[i].index >= index)
+			err = emit_run(n, t->pid, &t->loose[i]);
 	return err;
 }
 
