@@ -397,6 +397,9 @@ static void summary(const struct record_cmd *c, const struct rf_record_session_s
 			(unsigned long long)st->stack_truncated, (unsigned long long)st->stack_failed,
 			(unsigned long long)st->stack_refs,
 			(unsigned long long)(st->stack_refs + st->stack_refs_without));
+	if (c->o.rec.stack_bytes && st->stack_lost && !st->stack_realtime)
+		fprintf(stderr, "refault record: stacks: the ring thread ran at ordinary priority "
+			"(SCHED_FIFO needs CAP_SYS_NICE), behind the machine's other tasks\n");
 }
 
 /*

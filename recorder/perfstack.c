@@ -14,6 +14,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +34,10 @@
 #include "lib/hashmap.h"
 #include "recorder/perfstack.h"
 #include "recorder/stackmatch.h"
+#include "recorder/stackpool.h"
 #include "recorder/stacks.h"
 
-#define RING_PAGES_DEFAULT	1024u		/* 4 MiB a CPU: ~500 samples of 8 KiB */
+#define RING_PAGES_DEFAULT	4096u		/* 4 MiB a CPU: ~500 samples of 8 KiB */
 #define MAX_QUEUED_BYTES	(512ull << 20)	/* samples waiting for their reference */
 #define MAX_FRAMES		128u		/* perf's default max stack is 127 */
 /* A reference the normalizer held back (a file fault) may come this late. */
@@ -111,6 +113,7 @@ struct rf_stacks {
 	int stop;			/* atomic: the thread ends */
 	struct tq_map threads;
 	uint64_t queued_bytes;
+	struct rf_stack_pool pool;	/* the samples' stack copies */
 	struct rf_losses losses;
 	struct pend_map *maps;		/* in ring order */
 	size_t nr_maps, cap_maps;
@@ -314,7 +317,16 @@ int rec_stacks_open(struct rf_stacks **out, const struct rf_stacks_cfg *cfg, cha
 	s->cfg = *cfg;
 	if (!s->cfg.stack_bytes)
 		s->cfg.stack_bytes = RF_STACK_BYTES_DEFAULT;
-	pthread_mutex_init(&s->lock, NULL);
+	rec_stack_pool_init(&s->pool, s->cfg.stack_bytes);
+	{
+		pthread_mutexattr_t ma;
+
+		/* the drain thread is real-time: whoever holds the lock runs at its priority */
+		pthread_mutexattr_init(&ma);
+		pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+		pthread_mutex_init(&s->lock, &ma);
+		pthread_mutexattr_destroy(&ma);
+	}
 	if (!dir) {
 		snprintf(msg, len, "--call-graph: no tracefs (its event ids name the tracepoints)");
 		return -ENOENT;
@@ -537,8 +549,9 @@ static void sample_release(struct rf_stacks *s, struct rf_sample *sm)
 {
 	if (!sm->taken && sm->kind != RF_SAMPLE_EXIT)
 		s->st.unused++;
-	s->queued_bytes -= sm->size;
-	free(sm->stack);
+	if (sm->stack)
+		s->queued_bytes -= s->pool.block;
+	rec_stack_pool_put(&s->pool, sm->stack);
 	sm->stack = NULL;
 }
 
@@ -593,21 +606,23 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 			TAKE(&dyn, 8);	/* what the user stack held */
 			if (dyn > v)
 				dyn = v;
+			if (dyn > s->pool.block)
+				dyn = s->pool.block;	/* more than was asked: cut */
 			if (!abi)
 				dyn = 0;	/* a kernel thread's: no user state */
 			if (dyn) {
-				if (s->queued_bytes + dyn > MAX_QUEUED_BYTES) {
+				if (s->queued_bytes + s->pool.block > MAX_QUEUED_BYTES) {
 					note_loss(s, sm.time, sm.time);
 					return;
 				}
-				sm.stack = malloc(dyn);
+				sm.stack = rec_stack_pool_get(&s->pool);
 				if (!sm.stack) {
 					note_loss(s, sm.time, sm.time);
 					return;
 				}
 				memcpy(sm.stack, data, dyn);
 				sm.size = (uint32_t)dyn;
-				s->queued_bytes += dyn;
+				s->queued_bytes += s->pool.block;
 			}
 		}
 		s->st.samples++;
@@ -615,8 +630,9 @@ static void on_sample(struct rf_stacks *s, const uint8_t *p, size_t size)
 #undef TAKE
 	q = thread_q(s, (int32_t)tid, (int32_t)pid);
 	if (!q || rec_sample_q_insert(&q->sq, &sm)) {
-		free(sm.stack);
-		s->queued_bytes -= sm.size;
+		if (sm.stack)
+			s->queued_bytes -= s->pool.block;
+		rec_stack_pool_put(&s->pool, sm.stack);
 		note_loss(s, sm.time, sm.time);
 	}
 }
@@ -680,8 +696,15 @@ static void read_ring(struct rf_stacks *s, struct ring *r)
 		else if (h.type != PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 24)
 			memcpy(&r->last_time, rec + h.size - 16, 8);
 		tail += h.size;
+		/*
+		 * Each record's space back to the kernel as soon as it is
+		 * copied: the kernel sees only data_tail, and a ring read
+		 * whole before giving any back counts as full for as long as
+		 * the read takes (a 4 MiB ring of stack samples: tens of ms,
+		 * every sample in them PERF_RECORD_LOST).
+		 */
+		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 	}
-	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 }
 
 static void read_rings(struct rf_stacks *s)
@@ -704,6 +727,20 @@ static void *drain_thread(void *arg)
 {
 	struct rf_stacks *s = arg;
 	size_t i;
+
+	/*
+	 * Above every ordinary task, where allowed (perf record -r 1): a
+	 * 4 MiB ring of 8 KiB stack copies holds ~500 samples, 20 ms of a
+	 * program reading cached pages; at ordinary priority the thread
+	 * waits behind the workload, the normalizer and the machine's load
+	 * that long (on 2 CPUs: 4,000 to 11,000 of 11,600 samples lost).  It
+	 * sleeps in poll() between reads, and a read is bounded by the ring.
+	 */
+	if (!pthread_setschedparam(pthread_self(), SCHED_FIFO, &(struct sched_param){ .sched_priority = 1 })) {
+		pthread_mutex_lock(&s->lock);
+		s->st.realtime = true;
+		pthread_mutex_unlock(&s->lock);
+	}
 
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		for (i = 0; i < s->nr_rings; i++)
@@ -1023,7 +1060,7 @@ void rec_stacks_stats(const struct rf_stacks *s, struct rf_stacks_stats *st)
 int rec_stacks_counters(const struct rf_stacks *s, uint64_t time, rf_stacks_emit_fn emit, void *ctx)
 {
 	struct rf_stacks_stats st;
-	struct rf_counter c[10];
+	struct rf_counter c[11];
 	struct rf_event ev;
 
 	rec_stacks_stats(s, &st);
@@ -1037,12 +1074,13 @@ int rec_stacks_counters(const struct rf_stacks *s, uint64_t time, rf_stacks_emit
 	c[7] = (struct rf_counter){ "stacks.refs_without", st.refs_without };
 	c[8] = (struct rf_counter){ "stacks.stacks", st.stacks };
 	c[9] = (struct rf_counter){ "stacks.frames", st.frames };
+	c[10] = (struct rf_counter){ "stacks.realtime", st.realtime };
 	memset(&ev, 0, sizeof(ev));
 	ev.time = time;
 	ev.type = RF_EV_COUNTERS;
 	ev.u.counters.source = RF_COUNTERS_RECORDER;
 	ev.u.counters.entries = c;
-	ev.u.counters.nr = 10;
+	ev.u.counters.nr = 11;
 	return emit(ctx, &ev);
 }
 
@@ -1061,14 +1099,12 @@ void rec_stacks_free(struct rf_stacks *s)
 		close(s->fds[i]);
 	while ((it = tq_map_next(&s->threads, it))) {
 		struct thread_q *q = it->val;
-		size_t k;
 
-		for (k = q->sq.head; k < q->sq.nr; k++)
-			free(q->sq.items[k].stack);
 		free(q->sq.items);
 		free(q);
 	}
 	tq_map_destroy(&s->threads);
+	rec_stack_pool_destroy(&s->pool);	/* every queued sample's stack */
 	for (i = 0; i < s->nr_maps; i++)
 		free((char *)s->maps[i].m.path);
 	free(s->maps);

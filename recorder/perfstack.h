@@ -48,6 +48,7 @@ struct rf_stacks_stats {
 	uint64_t stacks;	/* distinct stacks written (name_stack) */
 	uint64_t frames;	/* distinct frames written (name_frame) */
 	uint64_t bytes;		/* bytes of samples read from the rings */
+	bool realtime;		/* the drain thread runs SCHED_FIFO (needs CAP_SYS_NICE) */
 };
 
 struct rf_stacks;

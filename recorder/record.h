@@ -99,6 +99,7 @@ struct rf_record_stats {
 	/* --call-graph (struct rf_stacks_stats) */
 	uint64_t stack_samples, stack_lost, stack_unwound, stack_truncated, stack_failed;
 	uint64_t stack_refs, stack_refs_without, stack_bytes;
+	bool stack_realtime;		/* the ring thread ran SCHED_FIFO */
 	/* --idle-pages (struct rf_idle_stats) */
 	uint64_t idle_scans, idle_pages, idle_young, idle_ns;
 	uint64_t by_type[RF_EV_TYPE_MAX];

@@ -642,6 +642,7 @@ void rec_recorder_stats(const struct rf_recorder *rec, struct rf_record_stats *s
 		st->stack_refs = ss.refs;
 		st->stack_refs_without = ss.refs_without;
 		st->stack_bytes = ss.bytes;
+		st->stack_realtime = ss.realtime;
 	}
 	if (rec->idle) {
 		const struct rf_idle_stats *is = rec_idle_stats(rec->idle);
