@@ -256,6 +256,8 @@ json_object *rf_header_to_json(const struct rf_trace_header *h)
 	json_object_object_add(host, "mem_bytes", json_object_new_uint64(h->host.mem_bytes));
 	json_object_object_add(host, "swap_bytes", json_object_new_uint64(h->host.swap_bytes));
 	json_object_object_add(host, "numa_nodes", json_object_new_uint64(h->host.numa_nodes));
+	if (h->host.zero_page)
+		json_object_object_add(host, "zero_page", json_object_new_uint64(h->host.zero_page));
 	json_object_object_add(host, "thp_mode", json_object_new_string(h->host.thp_mode));
 	json_object_object_add(host, "lru_gen", json_object_new_string(h->host.lru_gen));
 	json_object_object_add(host, "cgroup_version",
@@ -328,6 +330,7 @@ int rf_header_from_json(json_object *o, struct rf_trace_header *h, char *errmsg,
 		get_u64(host, "mem_bytes", &h->host.mem_bytes);
 		get_u64(host, "swap_bytes", &h->host.swap_bytes);
 		get_u32(host, "numa_nodes", &h->host.numa_nodes);
+		get_u32(host, "zero_page", &h->host.zero_page);
 		get_str(host, "thp_mode", h->host.thp_mode, sizeof(h->host.thp_mode));
 		get_str(host, "lru_gen", h->host.lru_gen, sizeof(h->host.lru_gen));
 		get_u32(host, "cgroup_version", &h->host.cgroup_version);

@@ -64,7 +64,7 @@ int fmt_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_str(&pk, "clock", h->clock);
 	pack_kv_u64(&pk, "time_resolution", h->time_resolution ? h->time_resolution : 1);
 	pack_cstr(&pk, "host");
-	msgpack_pack_map(&pk, 12);
+	msgpack_pack_map(&pk, h->host.zero_page ? 13 : 12);
 	pack_kv_str(&pk, "hostname", h->host.hostname);
 	pack_kv_str(&pk, "kernel_release", h->host.kernel_release);
 	pack_kv_str(&pk, "arch", h->host.arch);
@@ -77,6 +77,8 @@ int fmt_header_encode(const struct rf_trace_header *h, void **out, size_t *len)
 	pack_kv_str(&pk, "lru_gen", h->host.lru_gen);
 	pack_kv_u64(&pk, "cgroup_version", h->host.cgroup_version);
 	pack_kv_str(&pk, "cgroup_mount", h->host.cgroup_mount);
+	if (h->host.zero_page)	/* a trace that does not know (gen's) stays as it was */
+		pack_kv_u64(&pk, "zero_page", h->host.zero_page);
 	pack_cstr(&pk, "recording");
 	msgpack_pack_map(&pk, 7);
 	pack_cstr(&pk, "synthetic");
@@ -122,7 +124,7 @@ static const struct field_map host_fields[] = {
 	HU("mem_bytes", host.mem_bytes), HU("swap_bytes", host.swap_bytes),
 	HU("numa_nodes", host.numa_nodes), HS("thp_mode", host.thp_mode),
 	HS("lru_gen", host.lru_gen), HU("cgroup_version", host.cgroup_version),
-	HS("cgroup_mount", host.cgroup_mount),
+	HS("cgroup_mount", host.cgroup_mount), HU("zero_page", host.zero_page),
 };
 static const struct field_map rec_fields[] = {
 	{ "synthetic", 'b', offsetof(struct rf_trace_header, synthetic), 0 },

@@ -114,7 +114,12 @@ static void print_header_text(const struct rf_trace_header *h)
 	}
 	printf("memory:       %s, swap %s, THP ", rf_format_bytes(host->mem_bytes, mem, sizeof(mem)),
 	       rf_format_bytes(host->swap_bytes, swap, sizeof(swap)));
-	put_line("", *host->thp_mode ? host->thp_mode : "unknown");
+	put(*host->thp_mode ? host->thp_mode : "unknown");
+	if (host->zero_page == RF_ZERO_PAGE_MAPS)
+		fputs(", reads of untouched anonymous memory map the zero page", stdout);
+	else if (host->zero_page == RF_ZERO_PAGE_NONE)
+		fputs(", no zero page (a read of untouched anonymous memory allocates)", stdout);
+	fputc('\n', stdout);
 	if (host->lru_gen[0] || host->cgroup_version) {
 		printf("reclaim:      %s%s", rf_trace_host_lru_gen_on(host) ? "multi-gen LRU" :
 		       "classic LRU", host->lru_gen[0] ? " (lru_gen/enabled " : " (no multi-gen LRU");

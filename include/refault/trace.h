@@ -363,7 +363,17 @@ struct rf_trace_host {
 	uint32_t page_size;
 	uint32_t cpus;
 	uint32_t numa_nodes;
+	/*
+	 * Since 2026-12-07 (3.4): what a read fault of anonymous memory never
+	 * written did on the recording kernel, as refault record probed it
+	 * (RF_ZERO_PAGE_*); 0 where the trace does not say.
+	 */
+	uint32_t zero_page;
 };
+
+#define RF_ZERO_PAGE_UNKNOWN	0u
+#define RF_ZERO_PAGE_MAPS	1u	/* do_anonymous_page() maps the shared zero page */
+#define RF_ZERO_PAGE_NONE	2u	/* it allocates a page: a kernel that forbids the zero page */
 
 struct rf_trace_header {
 	uint32_t version_major;

@@ -184,6 +184,12 @@ static const struct cfg_key keys[] = {
 		 "the trace's file_written says the kernel's write of it ended: the recording "
 		 "kernel's flusher and disk; record's refault:folio_end_writeback); default recorded "
 		 "for a trace that has it, clean otherwise"),
+	ENUM_KEY("zero_page", zero_page, on_off_names, 0,
+		 "a read fault of anonymous memory never written: on (maps the shared zero page, "
+		 "do_anonymous_page(): nothing allocated until a write faults) or off (allocates a "
+		 "page, as a kernel that forbids the zero page does); default the recording "
+		 "kernel's, as refault record probed it (the header's host.zero_page), off for a "
+		 "trace that does not say"),
 	ENUM_KEY("thp", thp_never, thp_names, 0,
 		 "anonymous folios: recorded (each fault at the order the kernel allocated) or "
 		 "never (/sys/kernel/mm/transparent_hugepage/enabled never: a recorded large "
@@ -758,6 +764,8 @@ void rf_model_config_from_header(struct rf_model_config *c, const struct rf_trac
 	header_value(c, "page_size", host->page_size,
 		     host->page_size >= 4096 && !(host->page_size & (host->page_size - 1)));
 	header_value(c, "cgroup_writeback", 1, host->cgroup_version == 2);
+	header_value(c, "zero_page", host->zero_page == RF_ZERO_PAGE_MAPS,
+		     host->zero_page != RF_ZERO_PAGE_UNKNOWN);
 	/* the trace says when each write ended: the recording kernel's flusher and disk */
 	header_value(c, "writeback", WRITEBACK_RECORDED, strstr(h->sources, "folio_end_writeback"));
 }

@@ -59,6 +59,7 @@ struct rf_model_config {
 	bool idle_absent_skip;		/* a pte_young page the model lacks is left alone (idle.c) */
 	uint32_t writeback;		/* enum rf_writeback */
 	bool thp_never;			/* a large anonymous fault becomes base pages (memory.c) */
+	bool zero_page;			/* a read fault of an untouched anon page maps the zero page */
 	bool cgroup_writeback;		/* writeback=flusher: a dirty domain per memcg (v2) */
 	uint32_t lru_gen_min_ttl_ms;	/* /sys/kernel/mm/lru_gen/min_ttl_ms */
 	uint64_t lru_gen_seed;		/* seeds the memcg LRU's random bins */

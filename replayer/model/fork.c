@@ -50,7 +50,13 @@ struct rf_pid *pid_get(struct rf_model *m, int32_t pid)
 	return &m->pids[m->nr_pids++];
 }
 
-static void bind_pid_mm(struct rf_model *m, struct rf_pid *t, uint64_t mm)
+/*
+ * @t uses @mm.  @born: the task forked or exec'd, so an mm without users is
+ * new (or an exited one's id, reused), and every page it gets is in the
+ * trace; a task named as running before the trace brings an mm that may
+ * hold pages from before.
+ */
+static void bind_pid_mm(struct rf_model *m, struct rf_pid *t, uint64_t mm, bool born)
 {
 	struct rf_mm *x;
 
@@ -61,6 +67,8 @@ static void bind_pid_mm(struct rf_model *m, struct rf_pid *t, uint64_t mm)
 		m->error = RF_ERR_NOMEM;
 		return;
 	}
+	if (!x->users)
+		x->born = born;
 	x->users++;
 	t->mm = mm;
 }
@@ -83,7 +91,7 @@ void task_event(struct rf_model *m, const struct rf_event *ev)
 		if (!t)
 			break;
 		t->memcg = memcg;
-		bind_pid_mm(m, t, ev->u.task.mm);
+		bind_pid_mm(m, t, ev->u.task.mm, true);
 		break;
 	}
 	case RF_EV_EXEC:
@@ -96,7 +104,7 @@ void task_event(struct rf_model *m, const struct rf_event *ev)
 			t->mm = 0;
 			mm_put(m, old);
 		}
-		bind_pid_mm(m, t, ev->u.task.mm);
+		bind_pid_mm(m, t, ev->u.task.mm, true);
 		break;
 	case RF_EV_EXIT: {
 		uint32_t i = ev->pid > 0 ? id_map_find(&m->pid_index, (uint64_t)ev->pid) : RF_NONE;
@@ -119,7 +127,7 @@ void task_event(struct rf_model *m, const struct rf_event *ev)
 			break;
 		if (slot != RF_NONE)
 			t->memcg = slot;
-		bind_pid_mm(m, t, ev->u.task.mm);
+		bind_pid_mm(m, t, ev->u.task.mm, false);
 		break;
 	}
 	default:

@@ -128,7 +128,7 @@ static void fault_evicted(struct rf_model *m, const struct rf_event *ev, struct 
 			file_fault(m, &f, memcg);
 		} else {
 			anon_touch(m, x->anon_mapping, w->evicted[i], 0,
-				   vma_read_hint(x, w->evicted[i] << shift), memcg, true);
+				   vma_read_hint(x, w->evicted[i] << shift), memcg, ANON_FAULT);
 		}
 	}
 }

@@ -39,11 +39,13 @@ void map_page(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
  * do_anonymous_page() / do_huge_pmd_anonymous_page(), v4.6.2: new anon
  * pages go to the active list (lru_cache_add_active_or_unevictable); v5.9+
  * to the inactive list.  A swap entry in the slot means do_swap_page(); a
- * present page just gets its PTE young bit.
+ * present page just gets its PTE young bit; a read fault of an empty slot,
+ * the zero page.
  */
 void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		uint8_t flags, uint32_t memcg, bool fault)
+		uint8_t flags, uint32_t memcg, enum anon_touch_kind kind)
 {
+	bool fault = kind != ANON_ACCESS;
 	uint64_t e, nr;
 	uint32_t idx;
 
@@ -56,7 +58,7 @@ void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned i
 		uint64_t first = index & ~((1ull << order) - 1);
 
 		for (nr = 0; nr < 1ull << order; nr++)
-			anon_touch(m, mapping, first + nr, 0, flags, memcg, fault);
+			anon_touch(m, mapping, first + nr, 0, flags, memcg, kind);
 		return;
 	}
 	e = xa_load(m, mapping, index);
@@ -68,6 +70,21 @@ void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned i
 		P(m, (uint32_t)(e >> 2))->flags |= PG_young;
 		return;
 	}
+	/*
+	 * do_anonymous_page(), v4.6.2 .. v6.18: a read fault where nothing was
+	 * ever written maps the shared zero page (my_zero_pfn()), read-only,
+	 * and allocates, charges and adds nothing; do_huge_pmd_anonymous_page()
+	 * maps the huge zero page (transparent_hugepage_use_zero_page(), on by
+	 * default), so a read fault that allocated a folio (order above 0 in
+	 * the trace) is not one.  The first write faults again (do_wp_page()
+	 * -> wp_page_copy()), and that fault, RF_REF_WRITE in the trace, makes
+	 * the page.  Only where the trace has the mm's whole life: an empty
+	 * slot of a process older than the trace may be a page the kernel
+	 * swapped out before it, which a read fault swaps in.  Off (the
+	 * zero_page key) where the recording kernel forbade the zero page.
+	 */
+	if (kind == ANON_FAULT_ZERO && m->cfg.zero_page && !(flags & RF_REF_WRITE) && !order && !e)
+		return;
 	m->in_lru_fault = fault && lru_gen_on(m) && !(flags & (RF_REF_SEQ | RF_REF_RAND));
 	if (e && (e & SLOT_TAG_MASK) == SLOT_SWAP) {
 		do_swap_page(m, mapping, index, e, memcg, flags);

@@ -26,6 +26,7 @@ struct rf_mm {
 	uint32_t users;
 	bool lru_gen_walked;		/* on a memcg's mm list since its last walk (lru_gen_walk.c) */
 	bool read_hints;		/* a vma of it has had MADV_SEQUENTIAL or MADV_RANDOM */
+	bool born;			/* made by an exec or a fork the trace has: all its pages are in it */
 	struct rf_vma *vmas;
 	uint32_t nr_vmas;
 	size_t cap_vmas;
@@ -75,14 +76,22 @@ void mm_for_each_range(struct rf_model *m, const struct rf_mm *x, uint64_t start
 
 /* A fault maps @page: one more PTE, young, dirty on a write (@flags RF_REF_*; @exec VM_EXEC). */
 void map_page(struct rf_model *m, uint32_t page, uint8_t flags, bool exec);
+/* What anon_touch() is given. */
+enum anon_touch_kind {
+	ANON_ACCESS,		/* a synthetic access: a use of the page, no fault counted */
+	ANON_FAULT,		/* a fault */
+	ANON_FAULT_ZERO,	/* a fault in an mm whose every page the trace has: a read of an
+				 * empty slot maps the zero page */
+};
+
 /*
  * An access to anonymous page @index of @mapping: present, its PTE young;
- * on swap, do_swap_page(); else a new page (folio of 2^@order where the
- * range is free) charged to @memcg.  @fault: a fault (pgfault counted), not
- * a synthetic access.
+ * on swap, do_swap_page(); a read fault (ANON_FAULT_ZERO) of an empty slot,
+ * the zero page; else a new page (folio of 2^@order where the range is
+ * free) charged to @memcg.
  */
 void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned int order,
-		uint8_t flags, uint32_t memcg, bool fault);
+		uint8_t flags, uint32_t memcg, enum anon_touch_kind kind);
 /* unmap_page_range() on [@start, @end) of @x: the file pages its vmas map, then its anon memory. */
 void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end);
 /* do_madvise(): @advice (MADV_*) on [@start, @end) of @x. */

@@ -188,7 +188,7 @@ static void on_access(struct rf_model *m, const struct rf_event *ev, uint32_t me
 	}
 	if (anon)
 		anon_touch(m, mapping, ev->u.access.key, clamp_order(ev->u.access.order),
-			   ev->u.access.flags, memcg, false);
+			   ev->u.access.flags, memcg, ANON_ACCESS);
 	else
 		file_rw(m, mapping, ev->u.access.key, 1, clamp_order(ev->u.access.order), memcg,
 			ev->u.access.flags & RF_REF_WRITE, NULL);
@@ -269,7 +269,7 @@ static void on_anon_fault(struct rf_model *m, const struct rf_event *ev, uint32_
 	/* the vma's madvise() read hint, as for file faults (filemap.c file_fault()) */
 	anon_touch(m, x->anon_mapping, ev->u.anon.addr >> page_shift(m),
 		   clamp_order(ev->u.anon.order), ev->u.anon.flags | vma_read_hint(x, ev->u.anon.addr),
-		   memcg, true);
+		   memcg, x->born ? ANON_FAULT_ZERO : ANON_FAULT);
 }
 
 int rf_model_feed(struct rf_model *m, const struct rf_event *ev)

@@ -525,6 +525,55 @@ static void test_thp_never(void)
 	rf_model_free(m);
 }
 
+/* A read (flags 0) or write fault of anonymous page @page of @mm. */
+static void anon_rw(struct rf_model *m, uint64_t mm, uint64_t page, bool write)
+{
+	struct rf_event ev = { .pid = 100, .type = RF_EV_ANON_FAULT };
+
+	ev.u.anon.mm = mm;
+	ev.u.anon.addr = 0x10000000 + page * PAGE;
+	ev.u.anon.flags = write ? RF_REF_WRITE : 0;
+	feed(m, &ev);
+}
+
+/*
+ * do_anonymous_page(): a read fault of an untouched page maps the zero page
+ * (zero_page=on), the write that follows allocates; a kernel that forbids it
+ * (zero_page=off) allocates at the read.  An mm older than the trace (named,
+ * not exec'd) may have had the page swapped out: its read faults allocate.
+ */
+static void test_zero_page(void)
+{
+	struct rf_model *m = mk("v6.12", (const char *const[]){ "memory=256M", "zero_page=on", NULL });
+	uint64_t p;
+
+	task_event(m, RF_EV_EXEC, 0, 100, 0, 7);
+	for (p = 0; p < 64; p++)
+		anon_rw(m, 7, p, false);
+	ok(C(m, "vmstat.pgfault") == 64 && C(m, "vmstat.nr_anon_pages") == 0,
+	   "zero_page=on: 64 read faults, no page (%llu)",
+	   (unsigned long long)C(m, "vmstat.nr_anon_pages"));
+	for (p = 0; p < 32; p++)
+		anon_rw(m, 7, p, true);
+	ok(C(m, "vmstat.pgfault") == 96 && C(m, "vmstat.nr_anon_pages") == 32,
+	   "... the 32 writes after them: 32 pages (%llu)",
+	   (unsigned long long)C(m, "vmstat.nr_anon_pages"));
+	task_event(m, RF_EV_NAME_PID, 0, 0, 200, 8);
+	for (p = 0; p < 16; p++)
+		anon_rw(m, 8, p, false);
+	ok(C(m, "vmstat.nr_anon_pages") == 48,
+	   "... a process older than the trace: its 16 read faults allocate (%llu)",
+	   (unsigned long long)C(m, "vmstat.nr_anon_pages"));
+	rf_model_free(m);
+	m = mk("v6.12", (const char *const[]){ "memory=256M", "zero_page=off", NULL });
+	task_event(m, RF_EV_EXEC, 0, 100, 0, 7);
+	for (p = 0; p < 64; p++)
+		anon_rw(m, 7, p, false);
+	ok(C(m, "vmstat.nr_anon_pages") == 64, "zero_page=off: 64 read faults, 64 pages (%llu)",
+	   (unsigned long long)C(m, "vmstat.nr_anon_pages"));
+	rf_model_free(m);
+}
+
 /*
  * Hierarchical limit (try_charge() / try_to_free_mem_cgroup_pages(), v4.6.2):
  * /p is limited to 64 pages, its child /p/c is not.  A task in /p/c reads 200
@@ -1175,7 +1224,7 @@ static void test_stable_names(void)
 
 int main(void)
 {
-	plan(82);
+	plan(86);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -1188,6 +1237,7 @@ int main(void)
 	test_stranded();
 	test_pageout();
 	test_thp_never();
+	test_zero_page();
 	test_swapout_two_passes();
 	test_deactivate_after_refaults();
 	test_hierarchical_limit();

@@ -10,7 +10,7 @@
 record_begin
 wl="$top_builddir/tests/record/workload-kfault"
 vw="$top_builddir/tests/validate/vworkload"
-echo "1..4"
+echo "1..5"
 head -c 4M /dev/urandom > "$dir/f.dat"
 cp "$wl" "$dir/kfault"
 "$vw" drop "$dir/f.dat" "$dir/kfault"
@@ -48,4 +48,21 @@ tap $? "exec read the program's file into the page cache ($added pages)"
 tap $? "each of those pages is in a file_readahead ($ra of $added)"
 "$REFAULT" replay -p v6.18 "$dir/k.rft" > "$dir/replay" 2>&1
 tap $? "the trace replays"
+
+# The header says what a read fault of untouched anonymous memory does on this kernel (the
+# model's zero_page): measured here on its own, 8 MiB of a fresh mapping loaded, RssAnon after.
+truth=$("$PYTHON3" -c 'import mmap
+def anon():
+    for l in open("/proc/self/status"):
+        if l.startswith("RssAnon:"):
+            return int(l.split()[1])
+m = mmap.mmap(-1, 8 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+before = anon()
+s = sum(m[i] for i in range(0, 8 << 20, 4096))
+grew = anon() - before
+print(2 if grew >= 6 * 1024 else 1 if grew <= 2 * 1024 else 0)')
+said=$("$REFAULT" trace info --json "$dir/k.rft" |
+	"$PYTHON3" -c 'import json, sys; print(json.load(sys.stdin)["header"]["host"].get("zero_page", 0))')
+[ -n "$truth" ] && [ "$truth" != 0 ] && [ "$said" = "$truth" ]
+tap $? "the header's host.zero_page is what a read of fresh anonymous memory does here ($said; measured $truth: 1 maps the zero page, 2 allocates)"
 exit $failed

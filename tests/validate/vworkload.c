@@ -10,6 +10,10 @@
  *   vworkload mmap FILE PASSES              mmap it, read a byte of every page PASSES times
  *   vworkload anon MIB PASSES [FILE]        dirty MIB of anonymous memory PASSES times,
  *                                           reading FILE once in between (file pressure)
+ *   vworkload aread MIB                     load a byte of every page of MIB of fresh
+ *                                           anonymous memory (the zero page), store into
+ *                                           the first half, load them all again, wait
+ *                                           300 ms (for the recorder's snapshots), unmap
  *   vworkload thp MIB PASSES [FILE]         as anon, in a 2 MiB-aligned range advised
  *                                           MADV_HUGEPAGE (transparent huge pages where the
  *                                           kernel has them on); says how many it got on
@@ -273,6 +277,36 @@ static void anon_passes(long mib, long passes, const char *file, bool huge)
 	munmap(m, map);
 }
 
+/*
+ * aread MIB: load a byte of every page of fresh anonymous memory (each load
+ * maps the shared zero page: no page is allocated), store to the first half
+ * (each store copies the zero page into a new page), then load every page
+ * again: MIB / 2 of anonymous pages in the end.
+ */
+static void anon_reads(long mib)
+{
+	size_t len = (size_t)mib << 20, i;
+	long pg = sysconf(_SC_PAGESIZE);
+	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile unsigned long sum = 0;
+
+	if (a == MAP_FAILED)
+		die("mmap anon");
+	/* the zero page is not used where THP may map the range: keep it base pages */
+	if (madvise(a, len, MADV_NOHUGEPAGE) && errno != EINVAL)
+		die("madvise MADV_NOHUGEPAGE");
+	for (i = 0; i < len; i += pg)
+		sum += (unsigned char)((volatile char *)a)[i];
+	for (i = 0; i < len / 2; i += pg)
+		a[i] = 1;
+	for (i = 0; i < len; i += pg)
+		sum += (unsigned char)((volatile char *)a)[i];
+	printf("aread: %lu\n", sum);
+	fflush(stdout);
+	usleep(300 * 1000);	/* a counter snapshot or two before the pages go */
+	munmap(a, len);
+}
+
 /* A small deterministic generator: the same pages every run. */
 static uint64_t next_rand(uint64_t *s)
 {
@@ -523,6 +557,8 @@ int main(int argc, char **argv)
 		willneed(argv[2]);
 	else if (!strcmp(mode, "vread") && argc == 4)
 		vread_passes(argv[2], num(argv[3]));
+	else if (!strcmp(mode, "aread") && argc == 3)
+		anon_reads(num(argv[2]));
 	else if (!strcmp(mode, "thp") && (argc == 4 || argc == 5))
 		anon_passes(num(argv[2]), num(argv[3]), argc == 5 ? argv[4] : NULL, true);
 	else if (!strcmp(mode, "hot") && argc == 5)
@@ -536,7 +572,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|vread|mmap|rmap|anon|thp|write|nwrite|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|vread|mmap|rmap|anon|aread|thp|write|nwrite|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
