@@ -230,18 +230,54 @@ static enum rf_fault_around around_rule(const struct rf_model *m, uint8_t flags)
  * 78,965 pages of mmap-random against the kernel's 16,702, and 3,314 after.
  * The mapcount is the model's, not the mm's: a folio another process maps
  * would get a PTE of this one too.
+ *
+ * A private file mapping (MAP_PRIVATE, known from the trace's mmap): a write
+ * fault is a copy on write (do_cow_fault(), or wp_page_copy() where the file
+ * page was mapped read-only; v4.6.2 .. v6.18): the file folio is read as for
+ * a read fault (__do_fault()) but neither mapped nor dirtied, and a new
+ * anonymous page at the faulting address is.  The trace names the folio, not
+ * the page in it (each of a large folio's pages written is a fault naming
+ * its head): the copy goes to the folio's first page in the mapping that has
+ * none, SIMPLIFIED (the count is the kernel's, the page may not be).  A write
+ * fault where every page has its copy, and a read fault where the folio's
+ * first page has one, is the copy's (swapped out: the recorder names the
+ * address by its vma, a file's).
  */
 void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 {
 	uint32_t mapping = file_mapping(m, ev->u.file.dev, ev->u.file.ino);
-	uint32_t idx;
+	uint32_t idx, anon = RF_NONE;
 	bool exec, ra_miss = m->ra_fault_miss.set && m->ra_fault_miss.mapping == mapping &&
 			     m->ra_fault_miss.index == ev->u.file.index;
 	uint8_t flags = file_fault_flags(m, ev, &exec);
+	uint64_t page = 0;
 
 	m->ra_fault_miss.set = false;
 	if (mapping == RF_NONE)
 		return;
+	if (ev->u.file.mm && !(flags & RF_REF_AROUND)) {
+		const struct rf_mm *x = mm_find(m, ev->u.file.mm);
+		const struct rf_vma *v = x ? find_file_vma(x, ev->u.file.dev, ev->u.file.ino,
+							   ev->u.file.index, page_shift(m)) : NULL;
+
+		if (v && !(v->flags & VMA_MAP_SHARED)) {
+			uint64_t first = (v->start >> page_shift(m)) + ev->u.file.index - v->pgoff;
+			uint64_t end = first + (1ull << clamp_order(ev->u.file.order));
+
+			if (end > v->end >> page_shift(m))
+				end = v->end >> page_shift(m);
+			page = first;
+			while ((flags & RF_REF_WRITE) && page + 1 < end &&
+			       xa_load(m, x->anon_mapping, page))
+				page++;
+			if (xa_load(m, x->anon_mapping, page)) {
+				anon_touch(m, x->anon_mapping, page, 0, flags, memcg, ANON_FAULT);
+				return;
+			}
+			if (flags & RF_REF_WRITE)
+				anon = x->anon_mapping;
+		}
+	}
 	idx = xa_lookup_page(m, mapping, ev->u.file.index);
 	if (idx != RF_NIL && (flags & RF_REF_AROUND) && P(m, idx)->mapcount)
 		return;
@@ -279,5 +315,10 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 	}
 	if (P(m, idx)->flags & PG_reading)
 		ra_read_done(m, P(m, idx));	/* lock_folio_maybe_drop_mmap() waited */
+	if (anon != RF_NONE) {
+		/* the copy: its fault is counted above */
+		anon_touch(m, anon, page, 0, flags, memcg, ANON_ACCESS);
+		return;
+	}
 	map_page(m, idx, flags, exec);
 }

@@ -20,6 +20,9 @@ struct rf_vma {
 	uint8_t read_hint;		/* madvise(): RF_REF_SEQ (VM_SEQ_READ), RF_REF_RAND (VM_RAND_READ) */
 };
 
+/* MAP_SHARED (MAP_SHARED_VALIDATE too) in .flags, the mmap()'s as the trace has them */
+#define VMA_MAP_SHARED	0x01u
+
 struct rf_mm {
 	uint64_t mm;
 	uint32_t anon_mapping;

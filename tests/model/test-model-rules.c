@@ -574,6 +574,62 @@ static void test_zero_page(void)
 	rf_model_free(m);
 }
 
+/* A write fault of page @index (a folio of 2^@order) of file @ino through mm @mm. */
+static void file_write_fault(struct rf_model *m, uint64_t mm, uint64_t ino, uint64_t index,
+			     int order)
+{
+	struct rf_event ev = { .pid = 2, .type = RF_EV_FILE_FAULT };
+
+	ev.u.file.dev = 8;
+	ev.u.file.ino = ino;
+	ev.u.file.index = index;
+	ev.u.file.order = order;
+	ev.u.file.flags = RF_REF_WRITE;
+	ev.u.file.mm = mm;
+	feed(m, &ev);
+}
+
+/*
+ * do_cow_fault(): a write fault in a private file mapping reads the file page
+ * and maps an anonymous copy; in a shared one (MAP_SHARED) it maps the file
+ * page.  The trace names a large folio's head at each of its pages' faults:
+ * each is one more copy.
+ */
+static void test_cow(void)
+{
+	struct rf_model *m = mk("v6.12", (const char *const[]){ "memory=256M", NULL });
+	struct rf_event ev = { .pid = 2, .type = RF_EV_MMAP };
+	uint64_t i;
+
+	mmap_file(m, 2, 9, 0x40000000, 64, 5);		/* flags 0: MAP_PRIVATE */
+	for (i = 0; i < 8; i++)
+		file_write_fault(m, 9, 5, i, 0);
+	ok(C(m, "vmstat.nr_anon_pages") == 8 && C(m, "vmstat.nr_file_pages") == 8,
+	   "private mapping: 8 write faults, 8 copies and the 8 file pages read (%llu, %llu)",
+	   (unsigned long long)C(m, "vmstat.nr_anon_pages"),
+	   (unsigned long long)C(m, "vmstat.nr_file_pages"));
+	for (i = 0; i < 4; i++)
+		file_write_fault(m, 9, 5, 16, 2);
+	ok(C(m, "vmstat.nr_anon_pages") == 12 && C(m, "vmstat.nr_file_pages") == 12,
+	   "... an order-2 folio's 4 write faults: 4 copies (%llu)",
+	   (unsigned long long)C(m, "vmstat.nr_anon_pages"));
+	ev.u.vma.mm = 10;
+	ev.u.vma.addr = 0x50000000;
+	ev.u.vma.len = 64 * PAGE;
+	ev.u.vma.ino = 6;
+	ev.u.vma.dev = 8;
+	ev.u.vma.prot = 3;
+	ev.u.vma.flags = 1;				/* MAP_SHARED */
+	feed(m, &ev);
+	for (i = 0; i < 8; i++)
+		file_write_fault(m, 10, 6, i, 0);
+	ok(C(m, "vmstat.nr_anon_pages") == 12 && C(m, "vmstat.nr_file_pages") == 20,
+	   "a shared mapping's 8 write faults map the file pages, no copy (%llu, %llu)",
+	   (unsigned long long)C(m, "vmstat.nr_anon_pages"),
+	   (unsigned long long)C(m, "vmstat.nr_file_pages"));
+	rf_model_free(m);
+}
+
 /*
  * Hierarchical limit (try_charge() / try_to_free_mem_cgroup_pages(), v4.6.2):
  * /p is limited to 64 pages, its child /p/c is not.  A task in /p/c reads 200
@@ -1224,7 +1280,7 @@ static void test_stable_names(void)
 
 int main(void)
 {
-	plan(86);
+	plan(89);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -1238,6 +1294,7 @@ int main(void)
 	test_pageout();
 	test_thp_never();
 	test_zero_page();
+	test_cow();
 	test_swapout_two_passes();
 	test_deactivate_after_refaults();
 	test_hierarchical_limit();

@@ -26,6 +26,9 @@
  *                                           no sync, then read it back whole
  *   vworkload mwrite FILE                   map FILE shared and store a byte into every page
  *                                           (page_mkwrite), then msync() it
+ *   vworkload cow FILE                      map FILE private, store a byte into every page
+ *                                           of its first half (copies on write), load one
+ *                                           of every page of the second, wait 300 ms
  *   vworkload willneed FILE                 posix_fadvise(POSIX_FADV_WILLNEED) the whole
  *                                           FILE, then read() it once
  *   vworkload vread FILE PASSES             read it whole PASSES times, 64 KiB a call, the
@@ -235,6 +238,35 @@ static void mwrite(const char *path)
 		m[i] = 1;
 	if (msync(m, st.st_size, MS_SYNC))
 		die("msync");
+	munmap(m, st.st_size);
+	close(fd);
+}
+
+/*
+ * cow FILE: map FILE private and store a byte into every page of its first
+ * half (a copy on write each: the file page read, an anonymous copy mapped),
+ * load a byte of every page of its second half, wait 300 ms (for the
+ * recorder's snapshots), unmap.
+ */
+static void cow(const char *path)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	volatile unsigned long sum = 0;
+	struct stat st;
+	char *m;
+	off_t i;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	m = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		die("mmap");
+	for (i = 0; i < st.st_size / 2; i += pg)
+		m[i] = 1;
+	for (; i < st.st_size; i += pg)
+		sum += (unsigned char)((volatile char *)m)[i];
+	usleep(300 * 1000);
 	munmap(m, st.st_size);
 	close(fd);
 }
@@ -557,6 +589,8 @@ int main(int argc, char **argv)
 		willneed(argv[2]);
 	else if (!strcmp(mode, "vread") && argc == 4)
 		vread_passes(argv[2], num(argv[3]));
+	else if (!strcmp(mode, "cow") && argc == 3)
+		cow(argv[2]);
 	else if (!strcmp(mode, "aread") && argc == 3)
 		anon_reads(num(argv[2]));
 	else if (!strcmp(mode, "thp") && (argc == 4 || argc == 5))
@@ -572,7 +606,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "compete") && argc == 5)
 		compete(argv[2], argv[3], num(argv[4]));
 	else {
-		fputs("usage: vworkload drop|read|vread|mmap|rmap|anon|aread|thp|write|nwrite|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
+		fputs("usage: vworkload drop|read|vread|mmap|rmap|anon|aread|cow|thp|write|nwrite|mwrite|willneed|hot|mhot|hmap|compete ... (see the source)\n",
 		      stderr);
 		return 2;
 	}
