@@ -37,7 +37,7 @@
 #include "recorder/stackpool.h"
 #include "recorder/stacks.h"
 
-#define RING_PAGES_DEFAULT	4096u		/* 4 MiB a CPU: ~500 samples of 8 KiB */
+#define RING_PAGES_DEFAULT	1024u		/* 4 MiB a CPU: ~500 samples of 8 KiB */
 #define MAX_QUEUED_BYTES	(512ull << 20)	/* samples waiting for their reference */
 #define MAX_FRAMES		128u		/* perf's default max stack is 127 */
 /* A reference the normalizer held back (a file fault) may come this late. */
