@@ -266,6 +266,8 @@ static void cow(const char *path)
 		m[i] = 1;
 	for (; i < st.st_size; i += pg)
 		sum += (unsigned char)((volatile char *)m)[i];
+	printf("cow: %lu\n", sum);
+	fflush(stdout);
 	usleep(300 * 1000);
 	munmap(m, st.st_size);
 	close(fd);
