@@ -175,17 +175,27 @@ int rf_model_kernel_read(struct rf_model *m, uint64_t cgroup, uint32_t dev, uint
  * events): VM_SEQ_READ / VM_RAND_READ from madvise(); @exec (may be NULL)
  * gets VM_EXEC.
  */
-uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bool *exec)
+/* The vma of file fault @ev in its mm (*@mm), from the trace's MMAP events; NULL if none. */
+static const struct rf_vma *fault_vma(const struct rf_model *m, const struct rf_event *ev,
+				      const struct rf_mm **mm)
 {
-	const struct rf_mm *x = ev->u.file.mm ? mm_find(m, ev->u.file.mm) : NULL;
-	const struct rf_vma *v = NULL;
+	*mm = ev->u.file.mm ? mm_find(m, ev->u.file.mm) : NULL;
+	return *mm ? find_file_vma(*mm, ev->u.file.dev, ev->u.file.ino, ev->u.file.index,
+				   page_shift(m)) : NULL;
+}
 
-	if (x)
-		v = find_file_vma(x, ev->u.file.dev, ev->u.file.ino, ev->u.file.index,
-				  page_shift(m));
+static uint8_t vma_fault_flags(const struct rf_event *ev, const struct rf_vma *v, bool *exec)
+{
 	if (exec)
 		*exec = v && (v->prot & PROT_EXEC);
 	return ev->u.file.flags | (v ? v->read_hint : 0);
+}
+
+uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bool *exec)
+{
+	const struct rf_mm *x;
+
+	return vma_fault_flags(ev, fault_vma(m, ev, &x), exec);
 }
 
 /*
@@ -249,34 +259,29 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 	uint32_t idx, anon = RF_NONE;
 	bool exec, ra_miss = m->ra_fault_miss.set && m->ra_fault_miss.mapping == mapping &&
 			     m->ra_fault_miss.index == ev->u.file.index;
-	uint8_t flags = file_fault_flags(m, ev, &exec);
+	const struct rf_mm *x;
+	const struct rf_vma *v = fault_vma(m, ev, &x);
+	uint8_t flags = vma_fault_flags(ev, v, &exec);
 	uint64_t page = 0;
 
 	m->ra_fault_miss.set = false;
 	if (mapping == RF_NONE)
 		return;
-	if (ev->u.file.mm && !(flags & RF_REF_AROUND)) {
-		const struct rf_mm *x = mm_find(m, ev->u.file.mm);
-		const struct rf_vma *v = x ? find_file_vma(x, ev->u.file.dev, ev->u.file.ino,
-							   ev->u.file.index, page_shift(m)) : NULL;
+	if (v && !(flags & RF_REF_AROUND) && !(v->flags & VMA_MAP_SHARED)) {
+		uint64_t end = (v->start >> page_shift(m)) + ev->u.file.index - v->pgoff +
+			       (1ull << clamp_order(ev->u.file.order));
 
-		if (v && !(v->flags & VMA_MAP_SHARED)) {
-			uint64_t first = (v->start >> page_shift(m)) + ev->u.file.index - v->pgoff;
-			uint64_t end = first + (1ull << clamp_order(ev->u.file.order));
-
-			if (end > v->end >> page_shift(m))
-				end = v->end >> page_shift(m);
-			page = first;
-			while ((flags & RF_REF_WRITE) && page + 1 < end &&
-			       xa_load(m, x->anon_mapping, page))
-				page++;
-			if (xa_load(m, x->anon_mapping, page)) {
-				anon_touch(m, x->anon_mapping, page, 0, flags, memcg, ANON_FAULT);
-				return;
-			}
-			if (flags & RF_REF_WRITE)
-				anon = x->anon_mapping;
+		page = (v->start >> page_shift(m)) + ev->u.file.index - v->pgoff;
+		if (end > v->end >> page_shift(m))
+			end = v->end >> page_shift(m);
+		while ((flags & RF_REF_WRITE) && page + 1 < end && xa_load(m, x->anon_mapping, page))
+			page++;
+		if (xa_load(m, x->anon_mapping, page)) {
+			anon_touch(m, x->anon_mapping, page, 0, flags, memcg, ANON_FAULT);
+			return;
 		}
+		if (flags & RF_REF_WRITE)
+			anon = x->anon_mapping;
 	}
 	idx = xa_lookup_page(m, mapping, ev->u.file.index);
 	if (idx != RF_NIL && (flags & RF_REF_AROUND) && P(m, idx)->mapcount)
