@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -76,63 +75,6 @@ static void read_line(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
-/* smaps' "Anonymous:" of the mapping that starts at @start, in kB; -1 if not found. */
-static long smaps_anon_kb(uintptr_t start)
-{
-	char line[512], want[32];
-	bool in = false;
-	long kb = -1;
-	FILE *f = fopen("/proc/self/smaps", "re");
-
-	if (!f)
-		return -1;
-	snprintf(want, sizeof(want), "%lx-", (unsigned long)start);
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, want, strlen(want)))
-			in = true;
-		else if (in && sscanf(line, "Anonymous: %ld kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	return kb;
-}
-
-/*
- * What a read fault of anonymous memory never written does here.  Linux
- * maps the shared zero page (do_anonymous_page(): "Use the zero-page for
- * reads"), unless mm_forbids_zeropage(), and some kernels built for virtual
- * machines allocate a page instead (6.18 on a PVM guest: 32 MiB read, 32 MiB
- * of anonymous pages).  Probed: 64 base pages of a fresh mapping loaded, and
- * smaps counts its anonymous pages (the zero page is not one).
- */
-static uint32_t probe_zero_page(void)
-{
-	const size_t n = 64;
-	long pg = sysconf(_SC_PAGESIZE), kb;
-	volatile const char *a;
-	char *m;
-	size_t i;
-	unsigned int sum = 0;
-
-	if (pg <= 0)
-		return RF_ZERO_PAGE_UNKNOWN;
-	m = mmap(NULL, n * (size_t)pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return RF_ZERO_PAGE_UNKNOWN;
-	madvise(m, n * (size_t)pg, MADV_NOHUGEPAGE);	/* base pages: the huge zero page is THP's */
-	a = m;
-	for (i = 0; i < n; i++)
-		sum += (unsigned char)a[i * (size_t)pg];
-	kb = smaps_anon_kb((uintptr_t)m);
-	munmap(m, n * (size_t)pg);
-	if (kb < 0 || sum)
-		return RF_ZERO_PAGE_UNKNOWN;
-	/* all of them, or none; a half is neither */
-	if (kb * 1024 >= (long)(n * (size_t)pg) * 3 / 4)
-		return RF_ZERO_PAGE_NONE;
-	return kb * 1024 <= (long)(n * (size_t)pg) / 4 ? RF_ZERO_PAGE_MAPS : RF_ZERO_PAGE_UNKNOWN;
-}
-
 bool rf_trace_host_lru_gen_on(const struct rf_trace_host *host)
 {
 	char *end;
@@ -165,5 +107,4 @@ void rf_trace_header_fill_host(struct rf_trace_header *h)
 	host->numa_nodes = count_numa_nodes();
 	read_thp_mode(host->thp_mode, sizeof(host->thp_mode));
 	read_line("/sys/kernel/mm/lru_gen/enabled", host->lru_gen, sizeof(host->lru_gen));
-	host->zero_page = probe_zero_page();
 }
