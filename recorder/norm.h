@@ -108,6 +108,13 @@ struct rec_task {
 	 */
 	bool sync_pending;
 	uint8_t sync_flags;
+	/*
+	 * an fadvise(DONTNEED) until its first page-cache delete, which names
+	 * the file (on_fadvise()); the range in pages, nr 0 to the end
+	 */
+	bool fadv_pending;
+	int fadv_fd;
+	uint64_t fadv_index, fadv_nr;
 	struct rf_large_alloc large;
 };
 

@@ -251,6 +251,9 @@ static bool pc_forget(struct rf_norm *n, const struct rf_event *ev)
 	return rec_u64_map_del(&n->pfn_info, ev->u.file.pfn, NULL);
 }
 
+static int fadvise_placed(struct rf_norm *n, const struct rf_raw *raw, struct rec_task *t,
+			  uint32_t dev, uint64_t ino);
+
 static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
 		 struct rec_task *t, bool add)
 {
@@ -269,7 +272,8 @@ static int on_pc(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw 
 		return 0;
 	if (!add) {
 		pc_forget(n, &ev);
-		return rec_norm_emit(n, &ev);
+		err = fadvise_placed(n, raw, t, dev, ino);
+		return err ? err : rec_norm_emit(n, &ev);
 	}
 	rec_u64_map_put(&n->pfn_info, ev.u.file.pfn, t->cgroup << PFN_ORDER_BITS | order);
 	rec_u64_map_put(&n->folios, folio_key(&ev), ++n->pc_seq << FOLIO_ORDER_BITS | order);
@@ -996,29 +1000,95 @@ static int on_munmap_madvise(struct rf_norm *n, const struct rf_tp *tp, const st
 	return rec_norm_emit(n, &ev);
 }
 
-static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
-		      struct rec_task *t)
+/*
+ * posix_fadvise(): the advice and its range on the descriptor's file.  The
+ * recorder reads the descriptor in /proc when it gets to the call, and a task
+ * may have closed it by then (fadvise(DONTNEED) then close() then exit, the
+ * way a reader lets go of what it read), or given its number to another file.
+ * So the one advice the model acts on, DONTNEED (generic_fadvise():
+ * invalidate_mapping_pages(), in the task), takes its file from the call's
+ * first page-cache delete, which names it (fadvise_placed()); /proc only for
+ * a call that deleted nothing (fadvise_end()).  Other advice changes what
+ * the kernel reads ahead, which the trace has as file_readahead.
+ */
+static int fadvise_emit(struct rf_norm *n, const struct rf_raw *raw, struct rec_task *t, int fd,
+			uint32_t dev, uint64_t ino, uint64_t index, uint64_t nr, uint32_t advice)
 {
 	struct rf_event ev = { .time = raw->ts, .cpu = raw->cpu, .pid = t->pid,
 			       .type = RF_EV_FADVISE };
-	const void *d = raw->data;
-	int fd = (int)rec_tp_u64(tp, TPF(sys_enter_fadvise64, fd), d);
-	uint64_t off = rec_tp_u64(tp, TPF(sys_enter_fadvise64, offset), d);
-	uint64_t len = rec_tp_u64(tp, TPF(sys_enter_fadvise64, len), d);
-	uint64_t pg = 1ull << n->page_shift;
+
+	ev.u.file.dev = dev;
+	ev.u.file.ino = ino;
+	ev.u.file.index = index;
+	ev.u.file.nr = nr;	/* 0: to the end */
+	ev.u.file.advice = advice;
+	rec_name_file_from_fd(n, raw->ts, t->pid, fd, dev, ino);
+	return rec_norm_emit(n, &ev);
+}
+
+/* The file @fd names in /proc now, if a regular file. */
+static bool fd_file(const struct rec_task *t, int fd, uint32_t *dev, uint64_t *ino)
+{
 	char link[64];
 	struct stat st;
 
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)t->pid, fd);
 	if (stat(link, &st) || !S_ISREG(st.st_mode))
+		return false;
+	*dev = rec_kdev(st.st_dev);
+	*ino = st.st_ino;
+	return true;
+}
+
+static int on_fadvise(struct rf_norm *n, const struct rf_tp *tp, const struct rf_raw *raw,
+		      struct rec_task *t)
+{
+	const void *d = raw->data;
+	int fd = (int)rec_tp_u64(tp, TPF(sys_enter_fadvise64, fd), d);
+	uint64_t off = rec_tp_u64(tp, TPF(sys_enter_fadvise64, offset), d);
+	uint64_t len = rec_tp_u64(tp, TPF(sys_enter_fadvise64, len), d);
+	uint32_t advice = (uint32_t)rec_tp_u64(tp, TPF(sys_enter_fadvise64, advice), d);
+	uint64_t pg = 1ull << n->page_shift, ino;
+	uint64_t index = off / pg, nr = len ? (off + len + pg - 1) / pg - off / pg : 0;
+	uint32_t dev;
+
+	if (advice == POSIX_FADV_DONTNEED) {
+		t->fadv_pending = true;
+		t->fadv_fd = fd;
+		t->fadv_index = index;
+		t->fadv_nr = nr;
+		return 0;
+	}
+	t->fadv_pending = false;
+	if (!fd_file(t, fd, &dev, &ino))
 		return 0;	/* closed before we looked: the advice cannot be placed */
-	ev.u.file.dev = rec_kdev(st.st_dev);
-	ev.u.file.ino = st.st_ino;
-	ev.u.file.index = off / pg;
-	ev.u.file.nr = len ? (off + len + pg - 1) / pg - off / pg : 0;	/* 0: to the end */
-	ev.u.file.advice = rec_tp_u64(tp, TPF(sys_enter_fadvise64, advice), d);
-	rec_name_file_from_fd(n, raw->ts, t->pid, fd, ev.u.file.dev, ev.u.file.ino);
-	return rec_norm_emit(n, &ev);
+	return fadvise_emit(n, raw, t, fd, dev, ino, index, nr, advice);
+}
+
+/* A page-cache delete of @dev:@ino in @t: an fadvise(DONTNEED) waiting for its file is there. */
+static int fadvise_placed(struct rf_norm *n, const struct rf_raw *raw, struct rec_task *t,
+			  uint32_t dev, uint64_t ino)
+{
+	if (!t->fadv_pending)
+		return 0;
+	t->fadv_pending = false;
+	return fadvise_emit(n, raw, t, t->fadv_fd, dev, ino, t->fadv_index, t->fadv_nr,
+			    POSIX_FADV_DONTNEED);
+}
+
+/* The exit of an fadvise(DONTNEED) that deleted nothing: /proc, if it still shows the file. */
+static int fadvise_end(struct rf_norm *n, const struct rf_raw *raw, struct rec_task *t)
+{
+	uint64_t ino;
+	uint32_t dev;
+
+	if (!t->fadv_pending)
+		return 0;
+	t->fadv_pending = false;
+	if (!fd_file(t, t->fadv_fd, &dev, &ino))
+		return 0;
+	return fadvise_emit(n, raw, t, t->fadv_fd, dev, ino, t->fadv_index, t->fadv_nr,
+			    POSIX_FADV_DONTNEED);
 }
 
 /*
@@ -1681,8 +1751,10 @@ static int dispatch(struct rf_norm *n, enum rf_tp_id id, const struct rf_tp *tp,
 	case TP_sys_enter_sync:
 	case TP_ext4_sync_file_enter:
 	case TP_xfs_file_fsync: return on_sync(n, tp, raw, t, id);
-	case TP_sys_exit_madvise:
 	case TP_sys_exit_fadvise64:
+		ret = fadvise_end(n, raw, t);
+		return ret ? (int)ret : ra_call_end(n, t);
+	case TP_sys_exit_madvise:
 	case TP_sys_exit_readahead: return ra_call_end(n, t);
 	case TP_task_newtask: return on_newtask(n, tp, raw, t);
 	case TP_sched_process_exec: return on_exec(n, tp, raw, t);

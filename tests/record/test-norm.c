@@ -693,6 +693,53 @@ static void test_willneed(void)
 }
 
 /*
+ * fadvise(DONTNEED) names its file by the call's first page-cache delete (the
+ * descriptor may be closed by the time the recorder reads /proc, as FAKE_PID's
+ * is): one fadvise event before the deletes; a call that deleted nothing and
+ * whose descriptor /proc does not show is none, and a later delete is no call's.
+ */
+static void test_fadvise_dontneed(void)
+{
+	struct harness h;
+	const struct rf_event *f;
+	int err = 0, i, first_del = -1, at = -1;
+
+	harness_init(&h);
+	err |= add(&h, 0, 100, 0);
+	err |= add(&h, 0, 110, 1);
+	err |= FEED(&h, sys_enter_fadvise64, FAKE_PID, 0, 1000, .fd = 1000, .offset = 0,
+		    .len = 8192, .advice = 4 /* POSIX_FADV_DONTNEED */);
+	err |= FEED(&h, mm_filemap_delete_from_page_cache, FAKE_PID, 0, 1010, .pfn = 0x100000,
+		    .i_ino = INO, .index = 0, .s_dev = DEV, .order = 0);
+	err |= FEED(&h, mm_filemap_delete_from_page_cache, FAKE_PID, 0, 1020, .pfn = 0x100001,
+		    .i_ino = INO, .index = 1, .s_dev = DEV, .order = 0);
+	err |= FEED(&h, sys_exit_fadvise64, FAKE_PID, 0, 1030, .ret = 0);
+	err |= FEED(&h, sys_enter_fadvise64, FAKE_PID, 0, 2000, .fd = 1000, .offset = 0,
+		    .len = 0, .advice = 4 /* POSIX_FADV_DONTNEED */);
+	err |= FEED(&h, sys_exit_fadvise64, FAKE_PID, 0, 2010, .ret = 0);
+	err |= add(&h, 0, 3000, 2);
+	err |= FEED(&h, mm_filemap_delete_from_page_cache, FAKE_PID, 0, 3010, .pfn = 0x100002,
+		    .i_ino = INO, .index = 2, .s_dev = DEV, .order = 0);
+	err |= rec_norm_flush(h.n);
+	f = nth_of(&h, RF_EV_FADVISE, 0);
+	for (i = 0; i < h.out.nr; i++) {
+		if (first_del < 0 && h.out.ev[i].type == RF_EV_PAGECACHE_DEL)
+			first_del = i;
+		if (at < 0 && h.out.ev[i].type == RF_EV_FADVISE)
+			at = i;
+	}
+	ok(!err && f && f->u.file.dev == DEV && f->u.file.ino == INO && f->u.file.index == 0 &&
+	   f->u.file.nr == 2 && f->u.file.advice == 4 && f->time == 1010,
+	   "fadvise(DONTNEED) of a closed descriptor is placed by its first delete (index %d nr %d)",
+	   f ? (int)f->u.file.index : -1, f ? (int)f->u.file.nr : -1);
+	ok(at >= 0 && at < first_del, "it goes out before the deletes (event %d, first delete %d)",
+	   at, first_del);
+	is_int(count_of(&h, RF_EV_FADVISE), 1,
+	       "one that deleted nothing, descriptor gone, is none; a later delete is no call's");
+	harness_free(&h);
+}
+
+/*
  * A folio made dirty is a file_write of the whole folio, on the device the
  * file's page-cache adds gave (the bdi's name is the disk's, not the
  * partition's); the output file's own are not the trace's.
@@ -882,7 +929,7 @@ out:
 
 int main(void)
 {
-	plan(45);
+	plan(48);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
@@ -894,6 +941,7 @@ int main(void)
 	test_kernel_fault();
 	test_loose_adds();
 	test_willneed();
+	test_fadvise_dontneed();
 	test_dirty();
 	test_mmap_fd_reused();
 	test_mmap_hole_refilled();
