@@ -513,22 +513,41 @@ void rec_fault_refolio(struct rf_norm *n, const struct rec_task *t, struct rf_ev
 /*
  * The filemap event right after a fault names the file for sure; the mapping
  * table may have it wrong (an mmap whose fd was closed and reused before we
- * could look).  Correct the vma, so later PMD faults, which have no filemap
- * event, resolve right too.
+ * could look), or have it anonymous: an mmap of a file whose mapping was gone
+ * from /proc when the recorder looked (the loader maps /etc/ld.so.cache,
+ * reads it and unmaps it within a millisecond).  Correct the vma, so later
+ * PMD faults, which have no filemap event, resolve right too, and say so to
+ * the model with an mmap of the vma's range and its file, out before the
+ * fault: its unmap is then a file zap (each young PTE a
+ * folio_mark_accessed(), zap_present_folio_ptes()), which is how the
+ * kernel activates ld.so.cache's pages when the second process is done with
+ * them; as an anonymous range the model marked them accessed never.
  */
-static void correct_vma(struct rf_norm *n, struct rec_vma *v, uint64_t addr, const struct rf_tp *tp,
-			const struct rf_raw *raw, bool exact)
+static int correct_vma(struct rf_norm *n, struct rec_task *t, struct rec_vma *v, uint64_t addr,
+		       uint64_t time, const struct rf_tp *tp, const struct rf_raw *raw, bool exact)
 {
+	struct rf_event ev = { .time = time, .cpu = raw->cpu, .pid = t->pid, .type = RF_EV_MMAP };
 	uint64_t ino = rec_tp_u64(tp, FILEMAP_FIELD(i_ino), raw->data);
 	uint64_t idx = rec_tp_u64(tp, FILEMAP_FIELD(index), raw->data);
 	uint32_t dev = rec_tp_u64(tp, FILEMAP_FIELD(s_dev), raw->data);
 
 	if (v->ino == ino && v->dev == dev)
-		return;
+		return 0;
 	v->ino = ino;
 	v->dev = dev;
 	if (exact && idx >= (addr - v->start) >> n->page_shift)
 		v->pgoff = idx - ((addr - v->start) >> n->page_shift);
+	if (out_file(n, dev, ino))
+		return 0;
+	ev.u.vma.mm = t->mm;
+	ev.u.vma.addr = v->start;
+	ev.u.vma.len = v->end - v->start;
+	ev.u.vma.ino = ino;
+	ev.u.vma.dev = dev;
+	ev.u.vma.pgoff = v->pgoff;
+	ev.u.vma.prot = v->prot;
+	ev.u.vma.flags = v->flags & RF_VMA_SHARED ? MAP_SHARED : MAP_PRIVATE;
+	return rec_norm_emit(n, &ev);
 }
 
 /*
@@ -584,8 +603,13 @@ static int flush_fault(struct rf_norm *n, uint32_t cpu, const struct rf_tp *tp,
 		v = kernel_fault_page(n, v, pf->addr, tp, raw, &page);
 	else if (pf->kernel && (!v || v->ino || !(pf->flags & RF_REF_WRITE)))
 		return 0;
-	else if (v && tp)
-		correct_vma(n, v, pf->addr, tp, raw, tp == &n->cfg.tps->tp[TP_mm_filemap_fault]);
+	else if (v && tp) {
+		int err = correct_vma(n, t, v, pf->addr, pf->time, tp, raw,
+				      tp == &n->cfg.tps->tp[TP_mm_filemap_fault]);
+
+		if (err)
+			return err;
+	}
 	if (!v)
 		n->unresolved++;
 	if (v && v->ino) {
@@ -961,6 +985,7 @@ static int on_mmap_exit(struct rf_norm *n, const struct rf_tp *tp, const struct 
 	v.end = v.start + ((t->mmap_len + pg - 1) & ~(pg - 1));
 	v.pgoff = t->mmap_off >> n->page_shift;
 	v.flags = t->mmap_flags & MAP_SHARED ? RF_VMA_SHARED : 0;
+	v.prot = (uint32_t)t->mmap_prot;
 	if (!(t->mmap_flags & MAP_ANONYMOUS) && t->mmap_fd >= 0)
 		mmap_file(n, t, mm, &v, raw->ts);
 	rec_vmas_insert(&mm->vmas, &v);

@@ -163,6 +163,7 @@ struct rec_vma {
 	uint64_t ino;		/* 0: anonymous */
 	uint32_t dev;		/* kernel encoding */
 	uint32_t flags;		/* RF_VMA_* */
+	uint32_t prot;		/* PROT_* */
 };
 
 #define RF_VMA_SHARED	0x1u

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -155,6 +156,8 @@ static int parse_line(const char *line, struct rec_vma *v)
 	    !expect(&p, ' ') || !p[0] || !p[1] || !p[2] || !p[3])
 		return RF_ERR_CORRUPT;
 	shared = p[3];
+	v->prot = (p[0] == 'r' ? PROT_READ : 0) | (p[1] == 'w' ? PROT_WRITE : 0) |
+		  (p[2] == 'x' ? PROT_EXEC : 0);
 	p += 4;
 	if (!expect(&p, ' ') || !parse_num(&p, 16, &off) || !expect(&p, ' ') ||
 	    !parse_num(&p, 16, &maj) || !expect(&p, ':') || !parse_num(&p, 16, &mnr) ||

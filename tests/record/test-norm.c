@@ -804,14 +804,14 @@ static void test_mmap_fd_reused(void)
 	int err = 0;
 
 	if (fa < 0) {
-		skip(4, "cannot make a temporary file");
+		skip(6, "cannot make a temporary file");
 		return;
 	}
 	map = mmap(NULL, 3 * 4096, PROT_READ, MAP_PRIVATE, fa, 0);
 	close(fa);
 	fb = temp_file(pb, sizeof(pb), "b", &ino_b, &dev_b);
 	if (map == MAP_FAILED || fb != fa || mprotect(map + 4096, 4096, PROT_NONE)) {
-		skip(4, "the fd was not reused or the mapping could not be split");
+		skip(6, "the fd was not reused or the mapping could not be split");
 		goto out;
 	}
 	harness_init(&h);
@@ -839,6 +839,16 @@ static void test_mmap_fd_reused(void)
 	ok(m && m->u.vma.ino != ino_c,
 	   "a mapping gone before the lookup is not given the file its fd holds now (ino %llu)",
 	   m ? (unsigned long long)m->u.vma.ino : 0ull);
+	/* its first fault's filemap event names the file: an mmap of it, out before the fault */
+	err |= FEED(&h, page_fault_user, self, 0, 2200, .address = 0x7f0000000000ull + 4096);
+	err |= FEED(&h, mm_filemap_fault, self, 0, 2201, .i_ino = INO, .s_dev = DEV, .index = 1);
+	err |= rec_norm_flush(h.n);
+	m = nth_of(&h, RF_EV_MMAP, 2);
+	ok(!err && m && m->u.vma.ino == INO && m->u.vma.dev == DEV && m->u.vma.pgoff == 0 &&
+	   m->u.vma.addr == 0x7f0000000000ull && m->u.vma.len == 3 * 4096 &&
+	   m->u.vma.prot == PROT_READ && m->u.vma.flags == MAP_PRIVATE,
+	   "a fault names the file of a mapping recorded anonymous: an mmap of its range and file");
+	ok(m && nth_of(&h, RF_EV_FILE_FAULT, 0) > m, "... before the fault");
 	if (fc >= 0)
 		close(fc);
 	unlink(pc);
@@ -929,7 +939,7 @@ out:
 
 int main(void)
 {
-	plan(48);
+	plan(50);
 	test_field_names();
 	test_readahead_cpu();
 	test_readahead_one_cpu();
