@@ -177,7 +177,7 @@ int rf_model_kernel_read(struct rf_model *m, uint64_t cgroup, uint32_t dev, uint
  */
 /* The vma of file fault @ev in its mm (*@mm), from the trace's MMAP events; NULL if none. */
 static const struct rf_vma *fault_vma(const struct rf_model *m, const struct rf_event *ev,
-				      const struct rf_mm **mm)
+				      struct rf_mm **mm)
 {
 	*mm = ev->u.file.mm ? mm_find(m, ev->u.file.mm) : NULL;
 	return *mm ? find_file_vma(*mm, ev->u.file.dev, ev->u.file.ino, ev->u.file.index,
@@ -193,7 +193,7 @@ static uint8_t vma_fault_flags(const struct rf_event *ev, const struct rf_vma *v
 
 uint8_t file_fault_flags(const struct rf_model *m, const struct rf_event *ev, bool *exec)
 {
-	const struct rf_mm *x;
+	struct rf_mm *x;
 
 	return vma_fault_flags(ev, fault_vma(m, ev, &x), exec);
 }
@@ -238,8 +238,8 @@ static enum rf_fault_around around_rule(const struct rf_model *m, uint8_t flags)
  * long before, whose young bits that re-mapping would set again: on 6.1,
  * where a MADV_RANDOM mapping's young bits count, the model activated
  * 78,965 pages of mmap-random against the kernel's 16,702, and 3,314 after.
- * The mapcount is the model's, not the mm's: a folio another process maps
- * would get a PTE of this one too.
+ * "Already mapped" is this mm's PTE (file_pte_map()): a folio another
+ * process maps gets a PTE of this one too.
  *
  * A private file mapping (MAP_PRIVATE, known from the trace's mmap): a write
  * fault is a copy on write (do_cow_fault(), or wp_page_copy() where the file
@@ -259,7 +259,7 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 	uint32_t idx, anon = RF_NONE;
 	bool exec, ra_miss = m->ra_fault_miss.set && m->ra_fault_miss.mapping == mapping &&
 			     m->ra_fault_miss.index == ev->u.file.index;
-	const struct rf_mm *x;
+	struct rf_mm *x;
 	const struct rf_vma *v = fault_vma(m, ev, &x);
 	uint8_t flags = vma_fault_flags(ev, v, &exec);
 	uint64_t page = 0;
@@ -284,7 +284,8 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 			anon = x->anon_mapping;
 	}
 	idx = xa_lookup_page(m, mapping, ev->u.file.index);
-	if (idx != RF_NIL && (flags & RF_REF_AROUND) && P(m, idx)->mapcount)
+	if (idx != RF_NIL && (flags & RF_REF_AROUND) &&
+	    (x ? file_pte_mapped(m, x, mapping, P(m, idx)->index) : P(m, idx)->mapcount))
 		return;
 	if (idx == RF_NIL && (flags & RF_REF_AROUND)) {
 		enum rf_fault_around rule = around_rule(m, flags);
@@ -297,7 +298,7 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 						    clamp_order(ev->u.file.order), memcg, false);
 			m->insert_cached = false;
 			if (idx != RF_NIL)
-				map_page(m, idx, flags, exec);
+				file_pte_map(m, x, idx, flags, exec, true);
 			return;
 		}
 	}
@@ -325,5 +326,5 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 		anon_touch(m, anon, page, 0, flags, memcg, ANON_ACCESS);
 		return;
 	}
-	map_page(m, idx, flags, exec);
+	file_pte_map(m, x, idx, flags, exec, flags & RF_REF_AROUND);
 }

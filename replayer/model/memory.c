@@ -5,6 +5,9 @@
  * swap.c), the mapping of a page by a fault, and zap_pte_range() for munmap,
  * exit and MADV_DONTNEED.
  */
+#include <stdlib.h>
+
+#include "lib/grow.h"
 #include "model-local.h"
 #include "lru.h"
 #include "mm.h"
@@ -12,6 +15,21 @@
 #include "pagecache.h"
 #include "swap.h"
 #include "writeback.h"
+
+/* A PTE of @idx made young by an access, dirty if it wrote; its vma's hints noted. */
+static void pte_mkyoung(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
+{
+	struct rf_page *p = P(m, idx);
+
+	p->flags |= PG_young;
+	/* a file folio's dirtying is the trace's own file_write where writeback is tracked */
+	if ((flags & RF_REF_WRITE) && !(page_is_file(p) && writeback_tracked(m)))
+		p->flags |= PG_dirty;
+	if ((flags & RF_REF_SEQ) || ((flags & RF_REF_RAND) && m->p->rand_no_recency))
+		p->flags |= PG_seqread;
+	if (exec)
+		p->flags |= PG_exec;
+}
 
 /*
  * A fault maps @idx (do_set_pte(), v4.6.2; set_pte_range(), v6.18): one
@@ -25,14 +43,103 @@ void map_page(struct rf_model *m, uint32_t idx, uint8_t flags, bool exec)
 
 	if (p->mapcount < 255)
 		p->mapcount++;
-	p->flags |= PG_young;
-	/* a file folio's dirtying is the trace's own file_write where writeback is tracked */
-	if ((flags & RF_REF_WRITE) && !(page_is_file(p) && writeback_tracked(m)))
-		p->flags |= PG_dirty;
-	if ((flags & RF_REF_SEQ) || ((flags & RF_REF_RAND) && m->p->rand_no_recency))
-		p->flags |= PG_seqread;
-	if (exec)
-		p->flags |= PG_exec;
+	pte_mkyoung(m, idx, flags, exec);
+}
+
+/*
+ * Which file folios an mm maps.  The kernel has a PTE per mm and page; the
+ * model an entry per mm and folio, (mapping, head index) -> the folio's slab
+ * index, so that a fault-around maps in this mm what another maps already
+ * (filemap_map_folio_range() skips only this mm's PTEs that are not none,
+ * v6.12; filemap_map_pages(), v6.1), and an unmap takes this mm's PTEs
+ * alone, each young one a folio_mark_accessed() (zap_file_slot()): every
+ * process that maps a library's page and exits marks it once, and the
+ * second activates it.  Before, one count per folio was all, and an exit
+ * took the count of every cached folio its vmas covered, mapped or not
+ * (refault workload seed 6 on 6.18, a shell script's processes: the whole
+ * trace's pgactivate 178, now 165, the kernel's 153).  An entry is stale once its
+ * folio was unmapped by reclaim (try_to_unmap(): mapcount 0) or its slab
+ * slot went to another folio.  SIMPLIFIED: a folio reclaimed and read
+ * again into the same slot, mapped by another mm, revives the entry.
+ */
+static uint64_t file_pte_key(uint32_t mapping, uint64_t index)
+{
+	return (uint64_t)mapping << 40 | (index & ((1ull << 40) - 1));
+}
+
+bool file_pte_mapped(struct rf_model *m, struct rf_mm *x, uint32_t mapping, uint64_t index)
+{
+	uint32_t v = x ? id_map_find(&x->file_ptes, file_pte_key(mapping, index)) : RF_NONE;
+	const struct rf_page *p;
+
+	if (v == RF_NONE)
+		return false;
+	p = P(m, v);
+	return p->mapcount && p->mapping == mapping && p->index == index && page_is_file(p);
+}
+
+/*
+ * Reclaim unmaps a folio from every mm (try_to_unmap()) and the model cannot
+ * find their entries then: they go stale, and would pile up in an mm that
+ * maps more of a file than memory holds.  Once an mm has twice the entries
+ * it had live at its last sweep (and 4096 more), the stale ones go.
+ */
+static void file_ptes_sweep(struct rf_model *m, struct rf_mm *x)
+{
+	struct id_map_slot *sl = NULL;
+	uint64_t *stale = NULL;
+	size_t nr = 0, cap = 0, i;
+
+	while ((sl = id_map_next(&x->file_ptes, sl))) {
+		const struct rf_page *p = P(m, sl->val);
+
+		if (p->mapcount && file_pte_key(p->mapping, p->index) == sl->key && page_is_file(p))
+			continue;
+		if (RF_GROW(stale, cap, nr + 1)) {
+			free(stale);
+			m->error = RF_ERR_NOMEM;
+			return;
+		}
+		stale[nr++] = sl->key;
+	}
+	for (i = 0; i < nr; i++)
+		id_map_del(&x->file_ptes, stale[i], NULL);
+	free(stale);
+	x->file_ptes_sweep = 2 * id_map_count(&x->file_ptes) + 4096;
+}
+
+bool file_pte_map(struct rf_model *m, struct rf_mm *x, uint32_t idx, uint8_t flags, bool exec,
+		  bool around)
+{
+	struct rf_page *p = P(m, idx);
+
+	if (!x) {
+		/* an mm the trace never named: mapped as far as any mm maps it */
+		if (around && p->mapcount)
+			return false;
+		map_page(m, idx, flags, exec);
+		return true;
+	}
+	if (file_pte_mapped(m, x, p->mapping, p->index)) {
+		if (around)
+			return false;
+		pte_mkyoung(m, idx, flags, exec);	/* a write fault on its read-only PTE */
+		return true;
+	}
+	if (id_map_put(&x->file_ptes, file_pte_key(p->mapping, p->index), idx)) {
+		m->error = RF_ERR_NOMEM;
+		return false;
+	}
+	map_page(m, idx, flags, exec);
+	if (id_map_count(&x->file_ptes) > x->file_ptes_sweep)
+		file_ptes_sweep(m, x);
+	return true;
+}
+
+void file_ptes_free(struct rf_mm *x)
+{
+	id_map_destroy(&x->file_ptes);
+	x->file_ptes_sweep = 0;
 }
 
 /*
@@ -111,22 +218,22 @@ void anon_touch(struct rf_model *m, uint32_t mapping, uint64_t index, unsigned i
 /* --------------------------------------------------------------- unmaps */
 
 struct zap_ctx {
+	struct rf_mm *x;
+	uint32_t mapping;
 	bool seqread;
 	uint64_t first, last;	/* the file pages the zap covers */
 };
 
 /*
  * zap_pte_range(), v4.6.2: a young file PTE outside VM_SEQ_READ ->
- * mark_page_accessed (v6.18 zap_present_folio_ptes(): once per folio).  The
- * folio loses the PTEs of its pages in the range: each fault mapped one page
- * (a PMD fault all of them, counted once), so as many mappings go as the
- * range holds pages of it (SIMPLIFIED: exact for one mm; with several, one
- * mm's unmap may take another's count down too).
+ * mark_page_accessed (v6.18 zap_present_folio_ptes(): once per folio).  Only
+ * the folios this mm maps (file_pte_mapped()): its PTE goes, and one count
+ * of the folio's mappings with it (SIMPLIFIED: a folio is one mapping per
+ * mm, whatever number of its pages the mm mapped).
  */
 static void zap_file_slot(struct rf_model *m, uint64_t index, uint64_t e, void *ctx)
 {
 	struct zap_ctx *z = ctx;
-	uint64_t lo, hi;
 	uint32_t idx;
 	struct rf_page *p;
 
@@ -136,11 +243,10 @@ static void zap_file_slot(struct rf_model *m, uint64_t index, uint64_t e, void *
 		return;
 	idx = (uint32_t)(e >> 2);
 	p = P(m, idx);
-	if (!p->mapcount)
+	if (!p->mapcount || !file_pte_mapped(m, z->x, z->mapping, p->index))
 		return;
-	lo = p->index > z->first ? p->index : z->first;
-	hi = p->index + page_nr(p) - 1 < z->last ? p->index + page_nr(p) - 1 : z->last;
-	p->mapcount = hi - lo + 1 >= p->mapcount ? 0 : p->mapcount - (uint8_t)(hi - lo + 1);
+	id_map_del(&z->x->file_ptes, file_pte_key(z->mapping, p->index), NULL);
+	p->mapcount--;
 	if ((p->flags & PG_young) && !z->seqread && !(p->flags & PG_seqread))
 		mark_page_accessed(m, idx);
 	if (!p->mapcount)
@@ -173,13 +279,14 @@ void zap_range(struct rf_model *m, struct rf_mm *x, uint64_t start, uint64_t end
 		uint64_t s = start > v->start ? start : v->start;
 		uint64_t e = end < v->end ? end : v->end;
 		uint32_t mp;
-		struct zap_ctx z = { .seqread = false };
+		struct zap_ctx z = { .x = x, .seqread = false };
 
 		if (!v->ino || s >= e)
 			continue;
 		mp = mapping_find(m, MAPPING_FILE, v->dev, v->ino);
 		if (mp == RF_NONE)
 			continue;
+		z.mapping = mp;
 		z.first = v->pgoff + ((s - v->start) >> shift);
 		z.last = v->pgoff + ((e - v->start - 1) >> shift);
 		xa_for_each_range(m, mp, z.first, z.last, zap_file_slot, &z);

@@ -33,6 +33,12 @@ struct rf_mm {
 	struct rf_vma *vmas;
 	uint32_t nr_vmas;
 	size_t cap_vmas;
+	/*
+	 * Its page tables' file entries: a folio (file_pte_key() -> page slab
+	 * index) this mm has a PTE of; memory.c, file_pte_map()
+	 */
+	struct id_map file_ptes;
+	size_t file_ptes_sweep;		/* the count at which its stale entries go */
 };
 
 /* A task (m->pids[], found by pid through m->pid_index). */
@@ -51,6 +57,19 @@ struct rf_pid *pid_get(struct rf_model *m, int32_t pid);
 void task_event(struct rf_model *m, const struct rf_event *ev);
 
 /* ---------------------------------------------------------- mms, vmas */
+
+/*
+ * A fault maps file folio @idx in @x (NULL: an mm the trace did not name):
+ * a PTE of its own if @x had none of that folio (mapcount + 1), young
+ * (map_page()).  A fault-around (@around) maps only where @x had none, and
+ * returns false where it had one.
+ */
+bool file_pte_map(struct rf_model *m, struct rf_mm *x, uint32_t idx, uint8_t flags, bool exec,
+		  bool around);
+/* Is the folio at (@mapping, @index) mapped by a PTE of @x? */
+bool file_pte_mapped(struct rf_model *m, struct rf_mm *x, uint32_t mapping, uint64_t index);
+/* @x's mm is gone: its PTEs' table freed. */
+void file_ptes_free(struct rf_mm *x);
 
 /* The mm @mm, made (with its anonymous mapping) at its first use; NULL without memory. */
 struct rf_mm *mm_get(struct rf_model *m, uint64_t mm);

@@ -100,6 +100,7 @@ static void exit_mmap(struct rf_model *m, struct rf_mm *x)
 	lru_add_drain(m);
 	zap_range(m, x, 0, UINT64_MAX);
 	x->nr_vmas = 0;
+	file_ptes_free(x);
 }
 
 /* mmput(), kernel/fork.c: the last user gone, exit_mmap(). */

@@ -442,8 +442,10 @@ void rf_model_free(struct rf_model *m)
 		memcg_free_all(m);
 	else
 		free(m->id_to_slot);
-	for (i = 0; i < m->nr_mms; i++)
+	for (i = 0; i < m->nr_mms; i++) {
 		free(m->mms[i].vmas);
+		file_ptes_free(&m->mms[i]);
+	}
 	free(m->mms);
 	free(m->pids);
 	free(m->mappings);

@@ -396,6 +396,48 @@ static void test_around_remapped(void)
 }
 
 /*
+ * Page tables are per mm (file_pte_map()): a fault-around in mm 2 maps a
+ * folio mm 1 maps already (its own PTE, young); each exit's zap marks it
+ * accessed once, and the second activates it (zap_present_folio_ptes(),
+ * v6.18: the libraries and ld.so.cache of a shell script's processes).  An
+ * mm whose vma covers the folio and never mapped it marks nothing.
+ */
+static uint64_t two_mms(bool second_maps)
+{
+	struct rf_model *m = mk("v6.18", (const char *const[]){ "memory=64M", "cpus=1",
+								"pagevec_size=1", NULL });
+	struct rf_event ev = { .pid = 11, .type = RF_EV_FILE_FAULT };
+	uint64_t act;
+
+	task_event(m, RF_EV_EXEC, 0, 10, 0, 1);
+	task_event(m, RF_EV_EXEC, 0, 11, 0, 2);
+	mmap_file(m, 10, 1, 0x100000, 16, 4);
+	mmap_file(m, 11, 2, 0x200000, 16, 4);
+	file_fault(m, 0, 10, 1, 4, 0);
+	if (second_maps) {
+		ev.u.file.dev = 8;
+		ev.u.file.ino = 4;
+		ev.u.file.mm = 2;
+		ev.u.file.flags = RF_REF_AROUND;
+		feed(m, &ev);
+	}
+	task_event(m, RF_EV_EXIT, 0, 11, 0, 2);
+	task_event(m, RF_EV_EXIT, 0, 10, 0, 1);
+	act = C(m, "vmstat.pgactivate");
+	rf_model_free(m);
+	return act;
+}
+
+static void test_ptes_per_mm(void)
+{
+	uint64_t both = two_mms(true), one = two_mms(false);
+
+	ok(both == 1 && one == 0, "a folio two mms map is marked accessed at each exit and "
+	   "activated (pgactivate %llu); an mm that never mapped it marks nothing (%llu)",
+	   (unsigned long long)both, (unsigned long long)one);
+}
+
+/*
  * The kernel's own reads (rf_model_kernel_read()): a folio read in,
  * charged to the trace cgroup's memcg, accessed once (inactive) or twice
  * (active once its batch drains); a held one only marked.
@@ -1280,7 +1322,7 @@ static void test_stable_names(void)
 
 int main(void)
 {
-	plan(89);
+	plan(90);
 	test_two_touch();
 	test_refault_distance();
 	test_refault_v618();
@@ -1295,6 +1337,7 @@ int main(void)
 	test_thp_never();
 	test_zero_page();
 	test_cow();
+	test_ptes_per_mm();
 	test_swapout_two_passes();
 	test_deactivate_after_refaults();
 	test_hierarchical_limit();
