@@ -12,6 +12,10 @@
 #                    6.1-v2         linux-image-6.1.0-57-amd64 in the lab, cgroup v2
 #                    6.12-v2        linux-image-6.12.117+deb12-amd64, cgroup v2, MGLRU off
 #                    6.12-v2-mglru  the same with the multi-gen LRU on
+#                    6.12-lab       Debian's linux-source-6.12 built with lab/lab.config
+#                                   (refault lab build, cached), cgroup v2, MGLRU off
+#                    6.12-lab-idle  the same kernel, each seed recorded with
+#                                   --idle-pages=100ms (the mapped pages' accesses)
 #   SPACE_LIMIT    the draw's --limit and the recording's memory.max (default 32M)
 #   SPACE_WORKLOAD_ARGS  more `refault workload` options for every draw (--swap, --scale 0.5)
 #   SPACE_OUT      where traces, descriptions and validations go (default
@@ -25,6 +29,7 @@
 # when a configuration's share of gated rows within tolerance falls below its line in
 # tests/space/floors (what was measured, less the spread of one recording to the next).
 set -u
+known='host 6.1-v2 6.12-v2 6.12-v2-mglru 6.12-lab 6.12-lab-idle'
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$PWD}
 REFAULT=${REFAULT:-$top_builddir/refault}
@@ -100,12 +105,16 @@ record_host() {
 # record_lab DIR CONFIG: every seed recorded in one boot of CONFIG's kernel: the files made in
 # the guest (a job that is not recorded), the seed recorded, its files removed
 record_lab() {
-	local d=$1 k=$2 s lab=() jobs=$1/jobs.in
+	local d=$1 k=$2 s lab=() jobs=$1/jobs.in rec=''
 	case $k in
 	6.1-v2) lab=(--kernel-pkg linux-image-6.1.0-57-amd64 --cgroup v2);;
 	6.12-v2) lab=(--kernel-pkg linux-image-6.12.117+deb12-amd64 --cgroup v2 --mglru off);;
 	6.12-v2-mglru) lab=(--kernel-pkg linux-image-6.12.117+deb12-amd64 --cgroup v2 --mglru on);;
-	*) echo "Bail out! SPACE_CONFIGS: no configuration '$k' (host 6.1-v2 6.12-v2 6.12-v2-mglru)"
+	6.12-lab) lab=(--build linux-source-6.12 --cgroup v2 --mglru off);;
+	6.12-lab-idle)
+		lab=(--build linux-source-6.12 --cgroup v2 --mglru off)
+		rec=--idle-pages=100ms;;
+	*) echo "Bail out! SPACE_CONFIGS: no configuration '$k' ($known)"
 	   exit 1;;
 	esac
 	if ! command -v qemu-system-x86_64 > /dev/null 2>&1; then
@@ -117,7 +126,7 @@ record_lab() {
 		for s in "${seeds[@]}"; do
 			echo "prepare-$s bare -- $REFAULT workload --seed $s --limit $limit ${wargs[*]}" \
 				"--dir . -q prepare"
-			echo "seed-$s cold --memcg-limit $limit --snapshot-interval 100ms" \
+			echo "seed-$s cold --memcg-limit $limit --snapshot-interval 100ms $rec" \
 				"--params @seed-$s.params -- $REFAULT workload --seed $s --limit $limit" \
 				"${wargs[*]} --dir . -q"
 			echo "clean-$s bare -- $REFAULT workload --seed $s --limit $limit ${wargs[*]}" \
