@@ -298,7 +298,7 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 						    clamp_order(ev->u.file.order), memcg, false);
 			m->insert_cached = false;
 			if (idx != RF_NIL)
-				file_pte_map(m, x, idx, flags, exec, true);
+				file_pte_map(m, x, idx, flags, exec);
 			return;
 		}
 	}
@@ -326,5 +326,5 @@ void file_fault(struct rf_model *m, const struct rf_event *ev, uint32_t memcg)
 		anon_touch(m, anon, page, 0, flags, memcg, ANON_ACCESS);
 		return;
 	}
-	file_pte_map(m, x, idx, flags, exec, flags & RF_REF_AROUND);
+	file_pte_map(m, x, idx, flags, exec);
 }

@@ -108,32 +108,25 @@ static void file_ptes_sweep(struct rf_model *m, struct rf_mm *x)
 	x->file_ptes_sweep = 2 * id_map_count(&x->file_ptes) + 4096;
 }
 
-bool file_pte_map(struct rf_model *m, struct rf_mm *x, uint32_t idx, uint8_t flags, bool exec,
-		  bool around)
+void file_pte_map(struct rf_model *m, struct rf_mm *x, uint32_t idx, uint8_t flags, bool exec)
 {
 	struct rf_page *p = P(m, idx);
 
 	if (!x) {
-		/* an mm the trace never named: mapped as far as any mm maps it */
-		if (around && p->mapcount)
-			return false;
-		map_page(m, idx, flags, exec);
-		return true;
+		map_page(m, idx, flags, exec);	/* an mm the trace never named */
+		return;
 	}
 	if (file_pte_mapped(m, x, p->mapping, p->index)) {
-		if (around)
-			return false;
 		pte_mkyoung(m, idx, flags, exec);	/* a write fault on its read-only PTE */
-		return true;
+		return;
 	}
 	if (id_map_put(&x->file_ptes, file_pte_key(p->mapping, p->index), idx)) {
 		m->error = RF_ERR_NOMEM;
-		return false;
+		return;
 	}
 	map_page(m, idx, flags, exec);
 	if (id_map_count(&x->file_ptes) > x->file_ptes_sweep)
 		file_ptes_sweep(m, x);
-	return true;
 }
 
 void file_ptes_free(struct rf_mm *x)

@@ -61,11 +61,11 @@ void task_event(struct rf_model *m, const struct rf_event *ev);
 /*
  * A fault maps file folio @idx in @x (NULL: an mm the trace did not name):
  * a PTE of its own if @x had none of that folio (mapcount + 1), young
- * (map_page()).  A fault-around (@around) maps only where @x had none, and
- * returns false where it had one.
+ * (map_page()); where it had one, that PTE is made young again.  A
+ * fault-around over a folio @x maps already maps nothing: file_fault()
+ * returns before (file_pte_mapped()).
  */
-bool file_pte_map(struct rf_model *m, struct rf_mm *x, uint32_t idx, uint8_t flags, bool exec,
-		  bool around);
+void file_pte_map(struct rf_model *m, struct rf_mm *x, uint32_t idx, uint8_t flags, bool exec);
 /* Is the folio at (@mapping, @index) mapped by a PTE of @x? */
 bool file_pte_mapped(struct rf_model *m, struct rf_mm *x, uint32_t mapping, uint64_t index);
 /* @x's mm is gone: its PTEs' table freed. */
